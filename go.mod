@@ -1,0 +1,3 @@
+module pigclass
+
+go 1.26.8

@@ -1,0 +1,111 @@
+package sim
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Strategy decides a move from the position alone: it is a pure function,
+// so a bot is a Strategy seated in a match.
+type Strategy interface {
+	// Decide returns roll or hold (Pig games) or dice:N (Hog).
+	Decide(p Position) Action
+	// String returns the strategy's name as commands spell it.
+	String() string
+}
+
+// HoldAt is the bot hold:N: roll until the turn total reaches N (or the
+// score reaches the target), then hold.
+type HoldAt int
+
+// Decide rolls below N and holds from N.
+func (h HoldAt) Decide(p Position) Action {
+	if p.TurnTotal < int(h) && p.Score+p.TurnTotal < p.Variant.Target {
+		return Roll
+	}
+	return Hold
+}
+
+func (h HoldAt) String() string { return "hold:" + strconv.Itoa(int(h)) }
+
+// KeepPace is the bot kper, "keep pace and end race" (Neller and Presser
+// 2010): if either score is 71 or more, roll to win; otherwise roll while the
+// turn total is under 21 + round((opponent - own score) / 8). Scores are
+// scaled to the target, so 71 stands for 71% of it.
+type KeepPace struct{}
+
+// Decide applies the kper rule.
+func (KeepPace) Decide(p Position) Action {
+	t := p.Variant.Target
+	if p.Score+p.TurnTotal >= t {
+		return Hold // equal turns: the target is reached, bank it
+	}
+	if 100*p.Score >= 71*t || 100*p.Opponent >= 71*t {
+		return Roll
+	}
+	if p.TurnTotal < kperHold(p, t) {
+		return Roll
+	}
+	return Hold
+}
+
+// kperHold is the hold threshold 21 + round((opponent - own) / 8), scaled
+// from a target of 100 to t (exact at 100).
+func kperHold(p Position, t int) int {
+	base := 21 + roundDiv(p.Opponent-p.Score, 8)
+	if t == DefaultTarget {
+		return base
+	}
+	return roundDiv(base*t, DefaultTarget)
+}
+
+// roundDiv divides a by b > 0, rounding halves away from zero (math.Round).
+func roundDiv(a, b int) int {
+	if a < 0 {
+		return -((-a*2 + b) / (2 * b))
+	}
+	return (a*2 + b) / (2 * b)
+}
+
+func (KeepPace) String() string { return "kper" }
+
+// ThrowDice is the Hog bot dice:N: always throw N dice (at most the variant's
+// maximum).
+type ThrowDice int
+
+// Decide throws N dice.
+func (d ThrowDice) Decide(p Position) Action { return Dice(min(int(d), p.Variant.MaxDice)) }
+
+func (d ThrowDice) String() string { return "dice:" + strconv.Itoa(int(d)) }
+
+// ParseStrategy reads hold:N, kper or dice:N and checks that it plays game g.
+// The solver adds optimal and ev (see package solve).
+func ParseStrategy(name string, g Game) (Strategy, error) {
+	kind, arg, hasArg := strings.Cut(name, ":")
+	n, err := strconv.Atoi(arg)
+	switch {
+	case kind == "hold" && hasArg:
+		if err != nil || n < 1 || n > MaxTarget {
+			return nil, fmt.Errorf("strategy %q: N in hold:N must be a whole number from 1 to %d", name, MaxTarget)
+		}
+		if g == Hog {
+			return nil, fmt.Errorf("strategy %q: Hog has no hold; use dice:N", name)
+		}
+		return HoldAt(n), nil
+	case kind == "kper" && !hasArg:
+		if g == Hog {
+			return nil, fmt.Errorf("strategy %q: kper plays the Pig games; for Hog use dice:N", name)
+		}
+		return KeepPace{}, nil
+	case kind == "dice" && hasArg:
+		if err != nil || n < 1 || n > MaxDiceLimit {
+			return nil, fmt.Errorf("strategy %q: N in dice:N must be from 1 to %d", name, MaxDiceLimit)
+		}
+		if g != Hog {
+			return nil, fmt.Errorf("strategy %q: dice:N is for Hog; %s plays hold:N or kper", name, g.Title())
+		}
+		return ThrowDice(n), nil
+	}
+	return nil, fmt.Errorf("unknown strategy %q: use hold:N, kper or dice:N (Hog)", name)
+}

@@ -1,0 +1,126 @@
+package sim
+
+import (
+	"math"
+	"os"
+	"strings"
+	"testing"
+)
+
+func exampleSeed() Seed {
+	var s Seed
+	for i := range s {
+		s[i] = byte(i)
+	}
+	return s
+}
+
+// TestDiceWorkedExample checks the table in dice.md, which an independent
+// Python program reproduces.
+func TestDiceWorkedExample(t *testing.T) {
+	s := exampleSeed()
+	if got, want := s.Commitment(), "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"; got != want {
+		t.Errorf("commitment %s, want %s", got, want)
+	}
+	for seats, want := range map[int]int{2: 1, 3: 1, 4: 3} {
+		if got := s.FirstSeat(seats); got != want {
+			t.Errorf("first seat of %d: %d, want %d", seats, got, want)
+		}
+	}
+	cases := []struct {
+		seat, turn, roll, n int
+		want                string
+	}{
+		{0, 0, 0, 1, "2"},
+		{0, 0, 1, 1, "1"},
+		{0, 0, 2, 1, "4"},
+		{1, 0, 0, 1, "4"},
+		{1, 3, 2, 2, "5 6"},
+		{0, 5, 0, 10, "2 4 4 5 3 1 4 3 4 1"},
+		{0, 0, 0, 30, "2 1 6 6 3 4 2 2 4 2 1 5 5 5 2 5 2 6 6 4 2 3 5 1 2 5 3 2 2 3"},
+	}
+	doc, err := os.ReadFile("dice.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		got := s.RollFaces(c.seat, c.turn, c.roll, c.n)
+		if got.String() != c.want {
+			t.Errorf("RollFaces(%d, %d, %d, %d) = %s, want %s", c.seat, c.turn, c.roll, c.n, got, c.want)
+		}
+		if c.n < 30 && !strings.Contains(string(doc), "| "+c.want+" |") {
+			t.Errorf("dice.md does not show the faces %s", c.want)
+		}
+	}
+}
+
+// TestDiceAreFair counts a million faces: each must be within 5 standard
+// deviations of 1/6, and the chi-square statistic (5 degrees of freedom)
+// below 25 (p < 0.0002 for a fair die).
+func TestDiceAreFair(t *testing.T) {
+	s := NewSeed()
+	var counts [7]int
+	n := 0
+	for turn := 0; n < 600000; turn++ {
+		f := s.RollFaces(turn%4, turn, 0, 30)
+		for i := range f.Len() {
+			counts[f.At(i)]++
+			n++
+		}
+	}
+	chi := 0.0
+	e := float64(n) / 6
+	for face := 1; face <= 6; face++ {
+		d := float64(counts[face]) - e
+		chi += d * d / e
+		if math.Abs(d) > 5*math.Sqrt(e*5/6) {
+			t.Errorf("face %d: %d of %d", face, counts[face], n)
+		}
+	}
+	if chi > 25 {
+		t.Errorf("chi-square %.1f over 25: counts %v (seed %s)", chi, counts[1:], s)
+	}
+}
+
+func TestFirstSeatIsFair(t *testing.T) {
+	var counts [3]int
+	for i := 0; i < 30000; i++ {
+		s := NewSeed()
+		counts[s.FirstSeat(3)]++
+	}
+	for seat, c := range counts {
+		if math.Abs(float64(c)-10000) > 5*math.Sqrt(30000*2.0/9) {
+			t.Errorf("seat %d moved first %d times of 30000", seat, c)
+		}
+	}
+}
+
+func TestSeedText(t *testing.T) {
+	s := NewSeed()
+	back, err := ParseSeed(s.String())
+	if err != nil || back != s {
+		t.Errorf("round trip: %v %v", back, err)
+	}
+	for _, bad := range []string{"", "abc", strings.Repeat("zz", 32), strings.Repeat("00", 31)} {
+		if _, err := ParseSeed(bad); err == nil || !strings.Contains(err.Error(), "64 hex digits") {
+			t.Errorf("ParseSeed(%q): %v", bad, err)
+		}
+	}
+}
+
+func TestFastDiceAreFair(t *testing.T) {
+	d := NewFastDice(SimKey("fair"), 0)
+	var counts [7]int
+	const n = 600000
+	for range n {
+		counts[d.Face()]++
+	}
+	chi := 0.0
+	for face := 1; face <= 6; face++ {
+		x := float64(counts[face]) - n/6.0
+		chi += x * x / (n / 6.0)
+	}
+	if chi > 25 {
+		t.Errorf("chi-square %.1f: %v", chi, counts[1:])
+	}
+}

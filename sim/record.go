@@ -1,0 +1,87 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Result is how a match ended.
+type Result struct {
+	Winner int   `json:"winner"`
+	Scores []int `json:"scores"`
+	Places []int `json:"places"`
+}
+
+// Result returns the result, or nil while the match goes on.
+func (s *State) Result() *Result {
+	if !s.Over {
+		return nil
+	}
+	places := s.Places()
+	return &Result{
+		Winner: s.Winner,
+		Scores: slices.Clone(s.Scores[:s.Variant.Seats]),
+		Places: slices.Clone(places[:s.Variant.Seats]),
+	}
+}
+
+// Record is a match as it is published and checked: its variant, its seed,
+// the seed's commitment, the log and the result. `pigclass verify` reads it as
+// JSON.
+type Record struct {
+	Variant    Variant `json:"variant"`
+	Seed       Seed    `json:"seed"`
+	Commitment string  `json:"commitment,omitempty"`
+	Events     []Event `json:"events"`
+	Result     *Result `json:"result,omitempty"`
+}
+
+// Record returns the match as a record (with the seed: publish it only once
+// the match is over).
+func (m *Match) Record() Record {
+	return Record{
+		Variant:    m.state.Variant,
+		Seed:       m.seed,
+		Commitment: m.seed.Commitment(),
+		Events:     m.Events(),
+		Result:     m.state.Result(),
+	}
+}
+
+// Verified is what Verify found in a record that checks out.
+type Verified struct {
+	Events int
+	Rolls  int
+	State  State
+}
+
+// Verify replays a record from its seed: the commitment must be the seed's,
+// every event must be allowed with the counters and dice the seed gives, and
+// the recorded result (if any) must be the one the events lead to. The error
+// names the first thing that does not check out.
+func Verify(r Record) (Verified, error) {
+	if r.Commitment != "" && r.Commitment != r.Seed.Commitment() {
+		return Verified{}, fmt.Errorf("commitment %s is not SHA-256 of the seed (%s)", r.Commitment, r.Seed.Commitment())
+	}
+	m, err := Replay(r.Variant, r.Seed, r.Events)
+	if err != nil {
+		return Verified{}, err
+	}
+	v := Verified{Events: len(r.Events), State: m.State()}
+	for _, e := range r.Events {
+		if e.Faces.Len() > 0 {
+			v.Rolls++
+		}
+	}
+	if r.Result != nil {
+		got := v.State.Result()
+		if got == nil {
+			return v, fmt.Errorf("result: the record says seat %d won, but after %d events the match is not over", r.Result.Winner, len(r.Events))
+		}
+		if got.Winner != r.Result.Winner || !slices.Equal(got.Scores, r.Result.Scores) || !slices.Equal(got.Places, r.Result.Places) {
+			return v, fmt.Errorf("result: the record says winner %d, scores %v, places %v; the events give winner %d, scores %v, places %v",
+				r.Result.Winner, r.Result.Scores, r.Result.Places, got.Winner, got.Scores, got.Places)
+		}
+	}
+	return v, nil
+}

@@ -1,0 +1,136 @@
+package sim
+
+import (
+	"context"
+	"math"
+	"testing"
+)
+
+func holdDuel(t *testing.T, games, workers int, seed string) SimResult {
+	t.Helper()
+	r, err := Simulate(context.Background(), SimConfig{
+		Variant: Standard(Pig), Players: []Strategy{HoldAt(20), HoldAt(20)},
+		Games: games, Key: SimKey(seed), Workers: workers,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestSimulateHoldTwentyDuel reproduces REFERENCE.md: both holding at 20,
+// the first player wins 0.5347 of games.
+func TestSimulateHoldTwentyDuel(t *testing.T) {
+	r := holdDuel(t, 1_000_000, 0, "reference")
+	lo, hi := r.CI95(0)
+	if lo > 0.5347 || hi < 0.5347 {
+		t.Errorf("first player wins %.4f, 95%% CI [%.4f, %.4f], which misses 0.5347", r.WinRate(0), lo, hi)
+	}
+	if r.Wins[0]+r.Wins[1] != r.Games || r.Unfinished != 0 {
+		t.Errorf("wins %v of %d games, %d unfinished", r.Wins, r.Games, r.Unfinished)
+	}
+	// Alone a player needs 12.63 turns on average; a game between two ends
+	// with the faster of the two, so it takes fewer than twice that.
+	if m := r.MeanTurns(); m < 18 || m > 2*12.63 {
+		t.Errorf("mean turns %.2f, want between 18 and 25.26", m)
+	}
+}
+
+func TestSimulateIsReproducibleOnAnyNumberOfCores(t *testing.T) {
+	one := holdDuel(t, 20000, 1, "cores")
+	three := holdDuel(t, 20000, 3, "cores")
+	if one.Wins[0] != three.Wins[0] || one.Turns != three.Turns {
+		t.Errorf("1 worker: %v %d turns; 3 workers: %v %d turns", one.Wins, one.Turns, three.Wins, three.Turns)
+	}
+	other := holdDuel(t, 20000, 1, "other seed")
+	if other.Turns == one.Turns {
+		t.Errorf("two seeds gave the same %d turns", one.Turns)
+	}
+}
+
+// exactHoldTurn returns the exact distribution of points banked in one
+// hold-at-n turn of Pig from a score far from the target.
+func exactHoldTurn(n int) map[int]float64 {
+	dist := map[int]float64{}
+	var walk func(k int, p float64)
+	walk = func(k int, p float64) {
+		if k >= n {
+			dist[k] += p
+			return
+		}
+		dist[0] += p / 6
+		for r := 2; r <= 6; r++ {
+			walk(k+r, p/6)
+		}
+	}
+	walk(0, 1)
+	return dist
+}
+
+// TestHoldTwentyTurnOutcomes checks REFERENCE.md's turn outcomes three ways:
+// the published figures, an exact recursion, and the simulator.
+func TestHoldTwentyTurnOutcomes(t *testing.T) {
+	exact := exactHoldTurn(20)
+	published := map[int]float64{0: .6245, 20: .0997, 21: .0950, 22: .0742, 23: .0542, 24: .0352, 25: .0172}
+	for pts, want := range published {
+		if math.Abs(exact[pts]-want) > 0.00005 {
+			t.Errorf("exact P(%d points) = %.6f, published %.4f", pts, exact[pts], want)
+		}
+	}
+	mean := 0.0
+	for pts, p := range exact {
+		mean += float64(pts) * p
+	}
+	if math.Abs(mean-8.14) > 0.005 {
+		t.Errorf("exact expected points %.4f, published 8.14", mean)
+	}
+
+	const n = 1_000_000
+	counts := TurnOutcomes(Standard(Pig), HoldAt(20), 0, 0, n, SimKey("turns"))
+	sum := 0
+	for pts, c := range counts {
+		p := exact[pts]
+		if se := math.Sqrt(p * (1 - p) / n); math.Abs(float64(c)/n-p) > 4*se+1e-9 {
+			t.Errorf("simulated P(%d points) = %.5f, exact %.5f (4 SE = %.5f)", pts, float64(c)/n, p, 4*se)
+		}
+		sum += pts * c
+	}
+	if got := float64(sum) / n; math.Abs(got-mean) > 0.05 {
+		t.Errorf("simulated mean %.3f, exact %.3f", got, mean)
+	}
+}
+
+func TestWilson(t *testing.T) {
+	lo, hi := Wilson(50, 100, 1.96)
+	// Wilson 95% interval for 50/100 is [0.4038, 0.5962].
+	if math.Abs(lo-0.4038) > 1e-4 || math.Abs(hi-0.5962) > 1e-4 {
+		t.Errorf("Wilson(50, 100) = [%.4f, %.4f]", lo, hi)
+	}
+	if lo, hi := Wilson(0, 10, 1.96); lo != 0 || hi < 0.27 || hi > 0.28 {
+		t.Errorf("Wilson(0, 10) = [%.4f, %.4f], want [0, 0.2775]", lo, hi)
+	}
+}
+
+func TestSimulateRejectsBadConfigs(t *testing.T) {
+	ctx := context.Background()
+	if _, err := Simulate(ctx, SimConfig{Variant: Standard(Pig), Players: []Strategy{HoldAt(20)}, Games: 10}); err == nil {
+		t.Error("one player for two seats was accepted")
+	}
+	if _, err := Simulate(ctx, SimConfig{Variant: Standard(Pig), Players: []Strategy{HoldAt(20), HoldAt(20)}}); err == nil {
+		t.Error("zero games were accepted")
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := Simulate(cancelled, SimConfig{Variant: Standard(Pig), Players: []Strategy{HoldAt(20), HoldAt(20)}, Games: 100000}); err == nil {
+		t.Error("a cancelled simulation returned no error")
+	}
+}
+
+func BenchmarkSimulatePig(b *testing.B) {
+	c := SimConfig{Variant: Standard(Pig), Players: []Strategy{HoldAt(20), HoldAt(20)}, Games: b.N, Key: SimKey("bench")}
+	b.ReportAllocs()
+	if _, err := Simulate(context.Background(), c); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
+}
