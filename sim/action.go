@@ -11,12 +11,12 @@ type ActionKind uint8
 
 // The kinds of action. The zero value is not an action.
 const (
-	NoAction ActionKind = iota
-	RollKind            // roll the die or dice (Pig, Two-Dice Pig, Big Pig)
-	HoldKind            // bank the turn total and pass the turn
-	DiceKind            // Hog: throw N dice
-	ResignKind          // leave the match, placed last
-	TimeoutKind         // the per-roll deadline passed (made by the server)
+	NoAction    ActionKind = iota
+	RollKind               // roll the die or dice (Pig, Two-Dice Pig, Big Pig)
+	HoldKind               // bank the turn total and pass the turn
+	DiceKind               // Hog: throw N dice
+	ResignKind             // leave the match, placed last
+	TimeoutKind            // the per-roll deadline passed (made by the server)
 )
 
 // Action is one move of a player. Dice is the number of dice for DiceKind.

@@ -104,9 +104,9 @@ func (s *State) Check(seat int, a Action) error {
 type Event struct {
 	Seat   int    `json:"seat"`
 	Action Action `json:"action"`
-	Turn   int    `json:"turn"`            // the seat's turn, from 0
-	Roll   int    `json:"roll"`            // the roll in the turn, from 0
-	Faces  Faces  `json:"faces,omitzero"`  // for roll and dice:N
+	Turn   int    `json:"turn"`             // the seat's turn, from 0
+	Roll   int    `json:"roll"`             // the roll in the turn, from 0
+	Faces  Faces  `json:"faces,omitzero"`   // for roll and dice:N
 	Points int    `json:"points,omitempty"` // Hog: the throw's score
 }
 

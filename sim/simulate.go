@@ -131,7 +131,9 @@ func (r SimResult) MeanTurns() float64 { return float64(r.Turns) / float64(r.Gam
 func (r SimResult) WinRate(seat int) float64 { return float64(r.Wins[seat]) / float64(r.Games) }
 
 // CI95 returns the Wilson 95% confidence interval of seat's win rate.
-func (r SimResult) CI95(seat int) (lo, hi float64) { return Wilson(r.Wins[seat], r.Games, 1.959963984540054) }
+func (r SimResult) CI95(seat int) (lo, hi float64) {
+	return Wilson(r.Wins[seat], r.Games, 1.959963984540054)
+}
 
 // Wilson returns the Wilson score interval for k successes in n trials at
 // the normal quantile z.

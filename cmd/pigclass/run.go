@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// usageError is a mistake in the command line: main exits with status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// env carries what every subcommand may use.
+type env struct {
+	ctx    context.Context
+	getenv func(string) string
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// command is one subcommand.
+type command struct {
+	summary string
+	run     func(e env, args []string) error
+}
+
+// commands lists the subcommands; help is added by run.
+var commands = map[string]command{
+	"simulate": {"play many games between strategies and print win rates", runSimulate},
+	"verify":   {"check every roll and the result of a match record (JSON)", runVerify},
+}
+
+// run is the whole program: main only adds the process around it.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	e := env{ctx: ctx, getenv: getenv, stdout: stdout, stderr: stderr}
+	if len(args) == 0 {
+		if c, ok := commands["serve"]; ok {
+			return c.run(e, nil)
+		}
+		return help(stdout)
+	}
+	name, rest := args[0], args[1:]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		return help(stdout)
+	}
+	c, ok := commands[name]
+	if !ok {
+		return usagef("unknown command %q: run \"pigclass help\" for the list", name)
+	}
+	if err := c.run(e, rest); !errors.Is(err, errHelpShown) {
+		return err
+	}
+	return nil
+}
+
+func help(w io.Writer) error {
+	fmt.Fprintln(w, "pigclass: a classroom probability lab built on the dice games Pig and Hog.")
+	fmt.Fprintln(w, "\nUsage: pigclass COMMAND [flags]   (pigclass COMMAND -h lists the flags)")
+	fmt.Fprintln(w, "\nCommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintf(w, "  %-9s %s\n", "help", "print this list")
+	return nil
+}
+
+// newFlags returns a flag set that reports errors instead of exiting.
+func newFlags(e env, name, args string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "Usage: pigclass %s %s\n", name, args)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses flags; a bad flag is a usage error, -h is not an error.
+func parse(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return errHelpShown
+	}
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if fs.NArg() > 0 && !strings.HasPrefix(fs.Name(), "verify") {
+		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	}
+	return nil
+}
+
+// errHelpShown ends a command whose help was asked for; run returns nil.
+var errHelpShown = errors.New("help shown")

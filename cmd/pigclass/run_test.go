@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"pigclass/sim"
+)
+
+// runCmd runs the program in-process and returns stdout, stderr and error.
+func runCmd(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(context.Background(), args, func(string) string { return "" }, &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+func TestHelpListsCommands(t *testing.T) {
+	out, _, err := runCmd(t, "help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range commands {
+		if !strings.Contains(out, "  "+name+" ") {
+			t.Errorf("help does not list %s:\n%s", name, out)
+		}
+	}
+}
+
+func TestBadUsageIsAUsageError(t *testing.T) {
+	cases := [][]string{
+		{"frobnicate"},
+		{"simulate", "--game", "chess"},
+		{"simulate", "--players", "hold:20,always-roll"},
+		{"simulate", "--games", "0"},
+		{"simulate", "--nope"},
+		{"simulate", "--players", "hold:20,hold:20,hold:20,hold:20,hold:20"},
+		{"verify"},
+	}
+	for _, args := range cases {
+		_, _, err := runCmd(t, args...)
+		var u usageError
+		if !errors.As(err, &u) {
+			t.Errorf("%v: %v, want a usage error", args, err)
+		}
+	}
+	_, _, err := runCmd(t, "simulate", "--game", "chess")
+	if !strings.Contains(err.Error(), "pig, two-dice, big-pig, hog") {
+		t.Errorf("bad game: %q does not name the valid ones", err)
+	}
+}
+
+func TestSimulateJSONContract(t *testing.T) {
+	out, _, err := runCmd(t, "simulate", "--players", "hold:20,kper", "--games", "20000", "--seed", "s", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Games     int     `json:"games"`
+		MeanTurns float64 `json:"mean_turns"`
+		Players   []struct {
+			Strategy string     `json:"strategy"`
+			Wins     int        `json:"wins"`
+			WinRate  float64    `json:"win_rate"`
+			CI95     [2]float64 `json:"ci95"`
+		} `json:"players"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if got.Games != 20000 || len(got.Players) != 2 || got.Players[0].Strategy != "hold:20" || got.Players[1].Strategy != "kper" {
+		t.Fatalf("%+v", got)
+	}
+	wins := 0
+	for _, p := range got.Players {
+		wins += p.Wins
+		if p.WinRate != float64(p.Wins)/20000 || p.CI95[0] > p.WinRate || p.CI95[1] < p.WinRate {
+			t.Errorf("player %+v", p)
+		}
+	}
+	if wins != 20000 || got.MeanTurns < 10 {
+		t.Errorf("wins %d, mean turns %v", wins, got.MeanTurns)
+	}
+	again, _, _ := runCmd(t, "simulate", "--players", "hold:20,kper", "--games", "20000", "--seed", "s", "--json", "--workers", "1")
+	if strings.Split(again, `"seconds"`)[0] != strings.Split(out, `"seconds"`)[0] {
+		t.Errorf("same seed, one worker, different result:\n%s\n%s", out, again)
+	}
+}
+
+func TestVerifyCommand(t *testing.T) {
+	m, _ := sim.NewMatch(sim.Standard(sim.Pig), sim.NewSeed())
+	for !m.State().Over {
+		s := m.State()
+		m.Apply(s.Seat, sim.HoldAt(20).Decide(s.Position()))
+	}
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.json")
+	b, _ := json.Marshal(m.Record())
+	os.WriteFile(good, b, 0o644)
+	out, _, err := runCmd(t, "verify", good)
+	if err != nil || !strings.HasPrefix(out, "OK ") || !strings.Contains(out, "check out") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+
+	r := m.Record()
+	r.Events[len(r.Events)-1].Seat = 1 - r.Events[len(r.Events)-1].Seat
+	bad := filepath.Join(dir, "bad.json")
+	b, _ = json.Marshal(r)
+	os.WriteFile(bad, b, 0o644)
+	out, _, err = runCmd(t, "verify", bad)
+	want := "event " + strconv.Itoa(len(r.Events)) + ":"
+	if !errors.Is(err, errVerifyFailed) || !strings.HasPrefix(out, "FAIL ") || !strings.Contains(out, want) {
+		t.Errorf("tampered record: %v\n%s (want %q)", err, out, want)
+	}
+}

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"flag"
+
+	"pigclass/sim"
+)
+
+// variantFlags are the flags that choose a game and its rules.
+type variantFlags struct {
+	game       string
+	target     int
+	maxDice    int
+	equalTurns bool
+}
+
+func (v *variantFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&v.game, "game", "pig", "the game: pig, two-dice, big-pig or hog")
+	fs.IntVar(&v.target, "target", sim.DefaultTarget, "the score that wins")
+	fs.IntVar(&v.maxDice, "max-dice", sim.DefaultMaxDice, "Hog: the most dice a player may throw")
+	fs.BoolVar(&v.equalTurns, "equal-turns", false, "play the round out so everyone has the same number of turns")
+}
+
+// variant builds and validates the variant for the given number of seats.
+func (v *variantFlags) variant(seats int) (sim.Variant, error) {
+	g, err := sim.ParseGame(v.game)
+	if err != nil {
+		return sim.Variant{}, usageError{"--game: " + err.Error()}
+	}
+	out := sim.Standard(g)
+	out.Target = v.target
+	out.Seats = seats
+	out.EqualTurns = v.equalTurns
+	if g == sim.Hog {
+		out.MaxDice = v.maxDice
+	}
+	if err := out.Validate(); err != nil {
+		return out, usageError{err.Error()}
+	}
+	return out, nil
+}
