@@ -1,0 +1,38 @@
+package solve
+
+import (
+	"sync"
+
+	"pigclass/sim"
+)
+
+// Cache keeps solved tables so that each variant is solved once. It is safe
+// for concurrent use; the zero value is ready.
+type Cache struct {
+	mu     sync.Mutex
+	tables map[sim.Variant]*entry
+}
+
+type entry struct {
+	once sync.Once
+	t    *Table
+	err  error
+}
+
+// Get returns the table of v (for two seats, without deadline: neither
+// changes perfect play), solving it on first use.
+func (c *Cache) Get(v sim.Variant) (*Table, error) {
+	v.Seats, v.Deadline = 2, 0
+	c.mu.Lock()
+	if c.tables == nil {
+		c.tables = map[sim.Variant]*entry{}
+	}
+	e, ok := c.tables[v]
+	if !ok {
+		e = &entry{}
+		c.tables[v] = e
+	}
+	c.mu.Unlock()
+	e.once.Do(func() { e.t, e.err = Solve(v) })
+	return e.t, e.err
+}

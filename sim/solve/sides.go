@@ -1,0 +1,129 @@
+package solve
+
+import "math"
+
+// pigSide is the states (i, j, k) of one player in a Pig game, k from the
+// top down: a roll reaches higher turn totals of the same (i, j), a hold the
+// other player's turn start in a higher layer, a bust the other's turn start
+// at (j, i): the pair's unknown x.
+type pigSide struct {
+	t          *Table
+	tab, other []float64
+	pol        policy
+	i, j       int
+	sc         *sideScratch
+}
+
+func (s *pigSide) sweep(xe float64) (a, b, lo, hi float64) {
+	t, i, j := s.t, s.i, s.j
+	T, d := t.target, &t.dist
+	A, B := s.sc.a, s.sc.b
+	bust := d.bust - d.wipe
+	wipe := 0.0
+	if d.wipe > 0 {
+		wipe = d.wipe * (1 - s.other[t.index(j, 0, 0)])
+	}
+	holdRow := s.other[t.row[j]:] // (j, i+k, 0) is holdRow[(i+k)*(T-j)]
+	lo, hi = math.Inf(-1), math.Inf(1)
+	for k := T - i - 1; k >= 0; k-- {
+		rA, rB := bust+wipe, -bust
+		for n, pts := range d.points {
+			q := d.probs[n]
+			if kk := k + pts; i+kk >= T {
+				rA += q
+			} else {
+				rA += q * A[kk]
+				rB += q * B[kk]
+			}
+		}
+		hA, hB := 1.0, -1.0 // holding on nothing passes to (j, i, 0)
+		if k > 0 {
+			hA, hB = 1-holdRow[(i+k)*(T-j)], 0
+		}
+		var roll bool
+		if s.pol != nil {
+			roll = s.pol.roll(i, j, k)
+		} else {
+			dA, dB := rA-hA, rB-hB
+			roll = dA+dB*xe > 0 // ties hold
+			lo, hi = narrow(lo, hi, dA, dB, roll)
+		}
+		if roll {
+			A[k], B[k] = rA, rB
+		} else {
+			A[k], B[k] = hA, hB
+		}
+	}
+	return A[0], B[0], lo, hi
+}
+
+func (s *pigSide) write(x float64) {
+	base := s.t.index(s.i, s.j, 0)
+	A, B := s.sc.a, s.sc.b
+	for k := range s.t.target - s.i {
+		s.tab[base+k] = A[k] + B[k]*x
+	}
+}
+
+func (s *pigSide) start() float64 { return s.tab[s.t.index(s.i, s.j, 0)] }
+
+// hogSide is the state (i, j) of one player in Hog: each dice count leads to
+// the other player's turn at (j, i + points), a higher layer, or on any 1 to
+// (j, i): the pair's unknown x.
+type hogSide struct {
+	t          *Table
+	tab, other []float64
+	pol        policy
+	i, j       int
+	sc         *sideScratch
+	best       int
+}
+
+func (s *hogSide) sweep(xe float64) (a, b, lo, hi float64) {
+	t, i, j := s.t, s.i, s.j
+	T, D := t.target, t.variant.MaxDice
+	A, B := s.sc.a, s.sc.b
+	s.best = 0
+	for n := 1; n <= D; n++ {
+		q0 := t.hog.zero(n)
+		v := q0
+		for sum := 2 * n; sum <= 6*n; sum++ {
+			p := t.hog[n][sum]
+			if i+sum >= T {
+				v += p
+			} else {
+				v += p * (1 - s.other[t.index(j, i+sum, 0)])
+			}
+		}
+		A[n], B[n] = v, -q0
+		if s.best == 0 || A[n]+B[n]*xe > A[s.best]+B[s.best]*xe { // ties: fewer dice
+			s.best = n
+		}
+	}
+	lo, hi = math.Inf(-1), math.Inf(1)
+	if s.pol != nil {
+		s.best = min(max(s.pol.dice(i, j), 1), D)
+	} else {
+		for n := 1; n <= D; n++ {
+			if n != s.best {
+				lo, hi = narrow(lo, hi, A[s.best]-A[n], B[s.best]-B[n], true)
+			}
+		}
+	}
+	return A[s.best], B[s.best], lo, hi
+}
+
+func (s *hogSide) write(x float64) {
+	t := s.t
+	idx := t.index(s.i, s.j, 0)
+	A, B := s.sc.a, s.sc.b
+	s.tab[idx] = A[s.best] + B[s.best]*x
+	if t.hogOpt != nil && &s.tab[0] == &t.p[0] {
+		D := t.variant.MaxDice
+		for n := 1; n <= D; n++ {
+			t.hogOpt[idx*D+n-1] = A[n] + B[n]*x
+		}
+	}
+}
+
+func (s *hogSide) start() float64 { return s.tab[s.t.index(s.i, s.j, 0)] }

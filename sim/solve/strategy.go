@@ -1,0 +1,85 @@
+package solve
+
+import (
+	"fmt"
+
+	"pigclass/sim"
+)
+
+// Optimal is the bot that plays the solved table. With three or four
+// players the position's opponent is the leading one, so it reads the
+// two-player table against the leader: an approximation.
+type Optimal struct{ T *Table }
+
+// Decide plays the best option of the table.
+func (o Optimal) Decide(p sim.Position) sim.Action {
+	t := o.T
+	i, j, k := p.Score, p.Opponent, p.TurnTotal
+	if t.row == nil {
+		return o.T.Advise(i, min(j, t.target-1), 0).Best
+	}
+	switch {
+	case i+k >= t.target:
+		return sim.Hold // only reached under equal turns: bank the target
+	case j >= t.target:
+		return sim.Roll // the leader is past the target (3-4 seats): chase
+	}
+	if t.rollValue(i, j, k) > 1-t.Win(j, i+k, 0) {
+		return sim.Roll
+	}
+	return sim.Hold
+}
+
+func (Optimal) String() string { return "optimal" }
+
+// EVPlay is expected-value play: in the Pig games roll while one more roll
+// adds more points on average than it risks (hold at 20 in one-die Pig), in
+// Hog throw the number of dice with the most expected points (5).
+type EVPlay struct {
+	dist rollDist
+	dice int
+}
+
+// NewEVPlay returns expected-value play for variant v.
+func NewEVPlay(v sim.Variant) EVPlay {
+	if v.Game == sim.Hog {
+		return EVPlay{dice: evDice(v.MaxDice)}
+	}
+	return EVPlay{dist: rollDistOf(v.Game)}
+}
+
+// Decide applies the expected-value rule.
+func (e EVPlay) Decide(p sim.Position) sim.Action {
+	if e.dice > 0 {
+		return sim.Dice(e.dice)
+	}
+	if p.Score+p.TurnTotal < p.Variant.Target && e.dist.evRolls(p.Score, p.TurnTotal) {
+		return sim.Roll
+	}
+	return sim.Hold
+}
+
+func (EVPlay) String() string { return "ev" }
+
+// StrategyNames lists every strategy ParseStrategy reads.
+const StrategyNames = "optimal, ev, hold:N, kper, dice:N (Hog)"
+
+// ParseStrategy reads a strategy for variant v: optimal and ev, or any of
+// sim.ParseStrategy's. tables supplies the solved table optimal plays.
+func ParseStrategy(name string, v sim.Variant, tables *Cache) (sim.Strategy, error) {
+	switch name {
+	case "optimal":
+		t, err := tables.Get(v)
+		if err != nil {
+			return nil, fmt.Errorf("strategy optimal: %w", err)
+		}
+		return Optimal{t}, nil
+	case "ev":
+		return NewEVPlay(v), nil
+	}
+	s, err := sim.ParseStrategy(name, v.Game)
+	if err != nil {
+		return nil, fmt.Errorf("%w (or optimal, ev)", err)
+	}
+	return s, nil
+}

@@ -1,0 +1,190 @@
+package solve
+
+import (
+	"fmt"
+	"math"
+
+	"pigclass/sim"
+)
+
+// Table is a solved two-player game: the probability that the player to
+// move wins from every state (own score i, opponent's score j, turn total k)
+// under perfect play by both. It is immutable once built and safe to share
+// between goroutines.
+type Table struct {
+	variant sim.Variant
+	target  int
+	p       []float64 // the values, indexed by index(i, j, k)
+	row     []int     // Pig games: where the states with own score i begin
+	dist    rollDist  // Pig games: one roll
+	hog     hogDist   // Hog: the sums of n dice
+	hogOpt  []float64 // Hog: the value of each dice count in each state
+	evDice  int       // Hog: the dice count of expected-value play
+}
+
+// MaxTarget is the largest target the solver accepts.
+const MaxTarget = 200
+
+// checkVariant reports why v cannot be solved exactly.
+func checkVariant(v sim.Variant) error {
+	if err := v.Validate(); err != nil {
+		return err
+	}
+	if v.Seats != 2 {
+		return fmt.Errorf("solve: exact tables are for two players, not %d", v.Seats)
+	}
+	if v.Target > MaxTarget {
+		return fmt.Errorf("solve: target %d: the solver takes targets from %d to %d", v.Target, sim.MinTarget, MaxTarget)
+	}
+	return nil
+}
+
+// Solve builds the table of perfect play for a two-player variant. Equal
+// turns are solved by SolveEqualTurns.
+func Solve(v sim.Variant) (*Table, error) {
+	if err := checkVariant(v); err != nil {
+		return nil, err
+	}
+	if v.EqualTurns {
+		return nil, fmt.Errorf("solve: use SolveEqualTurns for equal turns")
+	}
+	t := newTable(v)
+	if v.Game == sim.Hog {
+		t.hogOpt = make([]float64, len(t.p)*v.MaxDice)
+	}
+	t.evaluate(t.p, t.p, nil, nil)
+	return t, nil
+}
+
+// newTable lays out an empty table for v.
+func newTable(v sim.Variant) *Table {
+	T := v.Target
+	t := &Table{variant: v, target: T}
+	if v.Game == sim.Hog {
+		t.hog = newHogDist(v.MaxDice)
+		t.evDice = evDice(v.MaxDice)
+		t.p = make([]float64, T*T)
+		return t
+	}
+	t.dist = rollDistOf(v.Game)
+	t.row = make([]int, T+1)
+	for i := range T {
+		t.row[i+1] = t.row[i] + T*(T-i)
+	}
+	t.p = make([]float64, t.row[T])
+	return t
+}
+
+// Variant returns the rules the table was solved for.
+func (t *Table) Variant() sim.Variant { return t.variant }
+
+// States returns the number of non-terminal states.
+func (t *Table) States() int { return len(t.p) }
+
+// index returns where state (i, j, k) is kept; k is 0 in Hog.
+func (t *Table) index(i, j, k int) int {
+	if t.row == nil {
+		return i*t.target + j
+	}
+	return t.row[i] + j*(t.target-i) + k
+}
+
+// Win returns the probability that the player to move wins from own score
+// i, opponent's score j and turn total k under perfect play. A position
+// already at the target is won (1). In Hog k must be 0.
+func (t *Table) Win(i, j, k int) float64 {
+	switch {
+	case i+k >= t.target:
+		return 1
+	case j >= t.target:
+		return 0
+	}
+	return t.p[t.index(i, j, k)]
+}
+
+// FirstPlayerWin returns the first player's chance at the start.
+func (t *Table) FirstPlayerWin() float64 { return t.p[0] }
+
+// policy fixes the choice in a state for policy evaluation: roll or hold in
+// the Pig games (true for roll), the number of dice in Hog.
+type policy interface {
+	roll(i, j, k int) bool
+	dice(i, j int) int
+}
+
+// evaluate fills mine (the player to move at (i, j, k)) and theirs (the
+// other player to move at (j, i, k)) layer by layer from the highest score
+// sum. With mine and theirs the same slice and no policies it solves perfect
+// play; with two policies it evaluates them against each other. Two-Dice
+// Pig's wipe reads turn-start values of a lower layer from the previous
+// pass, and passes repeat until those values settle.
+func (t *Table) evaluate(mine, theirs []float64, pm, pt policy) {
+	same := &mine[0] == &theirs[0]
+	T := t.target
+	n := T
+	if t.row == nil {
+		n = t.variant.MaxDice + 1
+	}
+	scratch := func() *sideScratch { return &sideScratch{a: make([]float64, n), b: make([]float64, n)} }
+	sm, st := scratch(), scratch()
+	for pass := 0; ; pass++ {
+		change := 0.0
+		var before []float64
+		if t.dist.wipe > 0 {
+			before = t.wipeValues(mine, theirs)
+		}
+		for s := 2*T - 2; s >= 0; s-- {
+			for i := max(0, s-T+1); i <= min(s, T-1); i++ {
+				j := s - i
+				if same && i > j {
+					continue
+				}
+				a := t.side(mine, theirs, pm, i, j, sm)
+				if same && i == j {
+					solvePair(a, nil)
+					continue
+				}
+				solvePair(a, t.side(theirs, mine, pt, j, i, st))
+			}
+		}
+		if before == nil {
+			return
+		}
+		for n, v := range t.wipeValues(mine, theirs) {
+			change = max(change, math.Abs(v-before[n]))
+		}
+		if change < pairTol {
+			return
+		}
+		if pass > 10000 {
+			panic("solve: the wipe values did not converge")
+		}
+	}
+}
+
+// wipeValues returns the turn-start values (j, 0, 0) of both tables, which a
+// wipe leads to.
+func (t *Table) wipeValues(mine, theirs []float64) []float64 {
+	out := make([]float64, 0, 2*t.target)
+	for j := range t.target {
+		out = append(out, mine[t.index(j, 0, 0)], theirs[t.index(j, 0, 0)])
+	}
+	return out
+}
+
+// sideScratch is the working memory of one side, reused for every pair.
+type sideScratch struct {
+	a, b []float64 // per turn total (Pig games) or per dice count (Hog)
+	pig  pigSide
+	hog  hogSide
+}
+
+// side returns one half of the pair at (i, j) for the right game.
+func (t *Table) side(tab, other []float64, pol policy, i, j int, sc *sideScratch) side {
+	if t.row == nil {
+		sc.hog = hogSide{t: t, tab: tab, other: other, pol: pol, i: i, j: j, sc: sc}
+		return &sc.hog
+	}
+	sc.pig = pigSide{t: t, tab: tab, other: other, pol: pol, i: i, j: j, sc: sc}
+	return &sc.pig
+}
