@@ -300,15 +300,21 @@ func (s *State) Position() Position {
 		Opponent:  s.Leader(s.Seat),
 		TurnTotal: s.TurnTotal,
 		Rolls:     s.Rolls,
+		Order:     s.order(s.Seat),
+		TieBreak:  s.TieBreak,
 	}
 }
 
 // Position is what a strategy decides from: the player's score, the leading
-// opponent's score and the turn total, under a variant.
+// opponent's score and the turn total, under a variant. Under equal turns
+// Order says where the player moves in the round (0: first) and TieBreak
+// whether the round is a tie-break.
 type Position struct {
 	Variant   Variant
 	Score     int
 	Opponent  int
 	TurnTotal int
 	Rolls     int
+	Order     int
+	TieBreak  bool
 }

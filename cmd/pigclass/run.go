@@ -35,6 +35,9 @@ type command struct {
 var commands = map[string]command{
 	"simulate": {"play many games between strategies and print win rates", runSimulate},
 	"verify":   {"check every roll and the result of a match record (JSON)", runVerify},
+	"solve":    {"solve a game exactly and print the first player's chance", runSolve},
+	"advise":   {"print the win probability of every option in one position", runAdvise},
+	"duel":     {"print the exact chance that one strategy beats another", runDuel},
 }
 
 // run is the whole program: main only adds the process around it.

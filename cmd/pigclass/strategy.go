@@ -1,11 +1,17 @@
 package main
 
-import "pigclass/sim"
+import (
+	"pigclass/sim"
+	"pigclass/sim/solve"
+)
 
 // strategyNames lists the strategies the commands accept.
-const strategyNames = "hold:N, kper, dice:N (Hog)"
+const strategyNames = solve.StrategyNames
+
+// tables keeps the tables solved during one run of the command.
+var tables solve.Cache
 
 // parseStrategy reads a strategy for variant v.
 func parseStrategy(name string, v sim.Variant) (sim.Strategy, error) {
-	return sim.ParseStrategy(name, v.Game)
+	return solve.ParseStrategy(name, v, &tables)
 }

@@ -69,6 +69,13 @@ const StrategyNames = "optimal, ev, hold:N, kper, dice:N (Hog)"
 func ParseStrategy(name string, v sim.Variant, tables *Cache) (sim.Strategy, error) {
 	switch name {
 	case "optimal":
+		if v.EqualTurns {
+			e, err := tables.GetEqual(v)
+			if err != nil {
+				return nil, fmt.Errorf("strategy optimal: %w", err)
+			}
+			return e, nil
+		}
 		t, err := tables.Get(v)
 		if err != nil {
 			return nil, fmt.Errorf("strategy optimal: %w", err)

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+
+	"pigclass/sim"
+)
+
+// adviseOutput is the contract of "advise --json".
+type adviseOutput struct {
+	Best    string             `json:"best"`
+	EV      string             `json:"ev"`
+	Options map[string]float64 `json:"options"`
+}
+
+func runAdvise(e env, args []string) error {
+	fs := newFlags(e, "advise", "--game G [--target T] [--max-dice D] --score I --opponent J [--turn-total K] [--json]")
+	var vf variantFlags
+	vf.register(fs)
+	score := fs.Int("score", -1, "the score of the player to move")
+	opponent := fs.Int("opponent", -1, "the opponent's score")
+	turnTotal := fs.Int("turn-total", 0, "the turn total so far (Pig games)")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	v, err := vf.solverVariant()
+	if err != nil {
+		return err
+	}
+	if v.EqualTurns {
+		return usagef("advise: --equal-turns is not taken here: advice is for the standard rules")
+	}
+	T := v.Target
+	switch {
+	case *score < 0 || *score >= T:
+		return usagef("--score %d: give the mover's score, from 0 to %d", *score, T-1)
+	case *opponent < 0 || *opponent >= T:
+		return usagef("--opponent %d: give the opponent's score, from 0 to %d", *opponent, T-1)
+	case v.Game == sim.Hog && *turnTotal != 0:
+		return usagef("--turn-total %d: Hog has no turn total (one throw a turn)", *turnTotal)
+	case *turnTotal < 0 || *score+*turnTotal >= T:
+		return usagef("--turn-total %d: must be from 0 to %d (at %d the player has already won)", *turnTotal, T-1-*score, T-*score)
+	}
+	t, err := tables.Get(v)
+	if err != nil {
+		return err
+	}
+	a := t.Advise(*score, *opponent, *turnTotal)
+	out := adviseOutput{Best: a.Best.String(), EV: a.EV.String(), Options: map[string]float64{}}
+	for _, o := range a.Options() {
+		out.Options[o.Action.String()] = o.Win
+	}
+	if *asJSON {
+		return writeJSON(e.stdout, out)
+	}
+	fmt.Fprintf(e.stdout, "%s: score %d, opponent %d, turn total %d\n", v, *score, *opponent, *turnTotal)
+	for _, o := range a.Options() {
+		cost, _ := a.Cost(o.Action)
+		mark := ""
+		if o.Action == a.Best {
+			mark += "  best"
+		}
+		if o.Action == a.EV {
+			mark += "  expected-value play"
+		}
+		fmt.Fprintf(e.stdout, "%-8s wins %.6f  cost %.6f%s\n", o.Action, o.Win, cost, mark)
+	}
+	return nil
+}
+
+

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+func runJSON(t *testing.T, v any, args ...string) {
+	t.Helper()
+	out, _, err := runCmd(t, args...)
+	if err != nil {
+		t.Fatalf("%v: %v", args, err)
+	}
+	if err := json.Unmarshal([]byte(out), v); err != nil {
+		t.Fatalf("%v: %v\n%s", args, err, out)
+	}
+}
+
+func TestSolveJSON(t *testing.T) {
+	var got map[string]any
+	runJSON(t, &got, "solve", "--game", "pig", "--json")
+	for _, key := range []string{"game", "target", "first_player_win", "states", "seconds"} {
+		if _, ok := got[key]; !ok {
+			t.Errorf("solve --json has no %q: %v", key, got)
+		}
+	}
+	if got["game"] != "pig" || got["target"] != 100.0 || got["states"] != 505000.0 || math.Abs(got["first_player_win"].(float64)-0.5306) > 0.00005 {
+		t.Errorf("solve --json: %v", got)
+	}
+	runJSON(t, &got, "solve", "--game", "pig", "--equal-turns", "--json")
+	if p := got["first_player_win"].(float64); p >= 0.5 || got["equal_turns"] != true {
+		t.Errorf("equal turns: %v", got)
+	}
+}
+
+func TestAdviseJSON(t *testing.T) {
+	var got struct {
+		Best    string             `json:"best"`
+		EV      string             `json:"ev"`
+		Options map[string]float64 `json:"options"`
+	}
+	// Far behind near the end: the rule of thumb holds at 20, perfect play
+	// keeps rolling (seed 000: "a player who needs thirty should keep
+	// rolling").
+	runJSON(t, &got, "advise", "--game", "pig", "--score", "60", "--opponent", "95", "--turn-total", "22", "--json")
+	if got.Best != "roll" || got.EV != "hold" || len(got.Options) != 2 || got.Options["roll"] <= got.Options["hold"] {
+		t.Errorf("advise at (60, 95, 22): %+v", got)
+	}
+	got.Options = nil
+	runJSON(t, &got, "advise", "--game", "hog", "--score", "0", "--opponent", "0", "--json")
+	if got.EV != "dice:5" || len(got.Options) != 10 || !strings.HasPrefix(got.Best, "dice:") {
+		t.Errorf("advise in Hog: %+v", got)
+	}
+	best := 0.0
+	for _, p := range got.Options {
+		best = max(best, p)
+	}
+	if got.Options[got.Best] != best {
+		t.Errorf("best %s is not the highest option: %v", got.Best, got.Options)
+	}
+}
+
+func TestDuelJSON(t *testing.T) {
+	var got struct {
+		FirstWins float64 `json:"first_wins"`
+		Exact     bool    `json:"exact"`
+	}
+	runJSON(t, &got, "duel", "--game", "pig", "--first", "hold:20", "--second", "hold:20", "--json")
+	if !got.Exact || math.Abs(got.FirstWins-0.5347) > 0.00005 {
+		t.Errorf("duel hold:20 hold:20: %+v", got)
+	}
+}
+
+// TestDuelAgreesWithSimulate: the exact duel lies in the simulator's
+// confidence interval, for strategies of every kind.
+func TestDuelAgreesWithSimulate(t *testing.T) {
+	for _, c := range [][3]string{{"pig", "optimal", "kper"}, {"big-pig", "ev", "hold:30"}, {"hog", "optimal", "dice:6"}, {"two-dice", "hold:15", "optimal"}} {
+		var d struct {
+			FirstWins float64 `json:"first_wins"`
+		}
+		runJSON(t, &d, "duel", "--game", c[0], "--first", c[1], "--second", c[2], "--json")
+		var s struct {
+			Players []struct {
+				CI95 [2]float64 `json:"ci95"`
+			} `json:"players"`
+		}
+		runJSON(t, &s, "simulate", "--game", c[0], "--players", c[1]+","+c[2], "--games", "100000", "--seed", "agree", "--json")
+		if ci := s.Players[0].CI95; d.FirstWins < ci[0] || d.FirstWins > ci[1] {
+			t.Errorf("%v: exact %.4f outside the simulated [%.4f, %.4f]", c, d.FirstWins, ci[0], ci[1])
+		}
+	}
+}
+
+func TestSolverUsageErrors(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"solve", "--game", "chess"}, "pig, two-dice, big-pig, hog"},
+		{[]string{"solve", "--target", "500"}, "from 10 to 200"},
+		{[]string{"solve", "--game", "hog", "--max-dice", "31"}, "from 1 to 30"},
+		{[]string{"advise", "--score", "100", "--opponent", "0"}, "--score"},
+		{[]string{"advise", "--score", "10"}, "--opponent"},
+		{[]string{"advise", "--game", "hog", "--score", "1", "--opponent", "0", "--turn-total", "3"}, "Hog has no turn total"},
+		{[]string{"duel", "--first", "optimal"}, "--second"},
+		{[]string{"duel", "--first", "optimal", "--second", "dice:3"}, "dice:N is for Hog"},
+		{[]string{"duel", "--first", "hold:20", "--second", "yolo"}, "optimal, ev"},
+	}
+	for _, c := range cases {
+		_, _, err := runCmd(t, c.args...)
+		var u usageError
+		if !errors.As(err, &u) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want a usage error containing %q", c.args, err, c.want)
+		}
+	}
+}
