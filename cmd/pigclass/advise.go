@@ -68,5 +68,3 @@ func runAdvise(e env, args []string) error {
 	}
 	return nil
 }
-
-
