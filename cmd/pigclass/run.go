@@ -33,6 +33,7 @@ type command struct {
 
 // commands lists the subcommands; help is added by run.
 var commands = map[string]command{
+	"serve":    {"run the web app (the default with no command)", runServe},
 	"simulate": {"play many games between strategies and print win rates", runSimulate},
 	"verify":   {"check every roll and the result of a match record (JSON)", runVerify},
 	"solve":    {"solve a game exactly and print the first player's chance", runSolve},
@@ -43,15 +44,11 @@ var commands = map[string]command{
 // run is the whole program: main only adds the process around it.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	e := env{ctx: ctx, getenv: getenv, stdout: stdout, stderr: stderr}
-	if len(args) == 0 {
-		if c, ok := commands["serve"]; ok {
-			return c.run(e, nil)
-		}
-		return help(stdout)
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") && !isHelp(args[0]) {
+		args = append([]string{"serve"}, args...) // serving is the default
 	}
 	name, rest := args[0], args[1:]
-	switch name {
-	case "help", "-h", "-help", "--help":
+	if name == "help" || isHelp(name) {
 		return help(stdout)
 	}
 	c, ok := commands[name]
@@ -63,6 +60,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	return nil
 }
+
+func isHelp(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }
 
 func help(w io.Writer) error {
 	fmt.Fprintln(w, "pigclass: a classroom probability lab built on the dice games Pig and Hog.")

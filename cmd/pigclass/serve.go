@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"pigclass/server"
+	"pigclass/server/store"
+)
+
+// serveConfig is the web app's configuration: flags, with environment
+// variables as defaults.
+type serveConfig struct {
+	addr      string
+	db        string
+	publicURL string
+}
+
+func runServe(e env, args []string) error {
+	fs := newFlags(e, "serve", "[--addr HOST:PORT] [--db FILE] [--public-url URL]")
+	var cfg serveConfig
+	fs.StringVar(&cfg.addr, "addr", envOr(e, "PIGCLASS_ADDR", "localhost:8080"), "address to listen on (env PIGCLASS_ADDR); use :8080 to serve the classroom network")
+	fs.StringVar(&cfg.db, "db", envOr(e, "PIGCLASS_DB", "./pigclass.db"), "SQLite database file, created on first start (env PIGCLASS_DB)")
+	fs.StringVar(&cfg.publicURL, "public-url", e.getenv("PIGCLASS_PUBLIC_URL"), "address students type, shown on the projector (env PIGCLASS_PUBLIC_URL; default: the browser's)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(e.stderr, nil))
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return serve(e.ctx, cfg, ln, log)
+}
+
+func envOr(e env, key, def string) string {
+	if v := e.getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+// serve runs the app on ln until ctx ends, then shuts down gracefully.
+func serve(ctx context.Context, cfg serveConfig, ln net.Listener, log *slog.Logger) error {
+	st, err := store.Open(ctx, cfg.db)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer st.Close()
+	srv, err := server.New(ctx, server.Config{PublicURL: cfg.publicURL}, st, log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer srv.Close()
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	log.Info("pigclass is serving", "url", "http://"+ln.Addr().String(), "db", cfg.db)
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	log.Info("pigclass stopped")
+	return nil
+}

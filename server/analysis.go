@@ -1,0 +1,71 @@
+package server
+
+import (
+	"pigclass/server/store"
+	"pigclass/sim"
+	"pigclass/sim/solve"
+)
+
+// defaultVariants are solved at start-up so the first lesson waits for
+// nothing; others are solved on first use and kept.
+func defaultVariants() []sim.Variant {
+	fifty := sim.Standard(sim.Pig)
+	fifty.Target = 50
+	return []sim.Variant{sim.Standard(sim.Pig), fifty, sim.Standard(sim.Hog), sim.Standard(sim.BigPig), sim.Standard(sim.TwoDice)}
+}
+
+// analyse returns the solver's view of action a taken in state pre: the win
+// probability of every option, the best, the expected-value one and the cost
+// of the choice. With three or four seats it reads the two-player table
+// against the leading opponent. It returns nil for a resignation, a Hog
+// timeout, and variants the solver does not cover.
+func (s *Server) analyse(pre *sim.State, a sim.Action) *store.Analysis {
+	v := pre.Variant
+	chosen := a
+	switch {
+	case a.Kind == sim.ResignKind, v.Target > solve.MaxTarget:
+		return nil
+	case a.Kind == sim.TimeoutKind && v.Game == sim.Hog:
+		return nil
+	case a.Kind == sim.TimeoutKind:
+		chosen = sim.Hold
+	}
+	adv, ok := s.advise(pre)
+	if !ok {
+		return nil
+	}
+	out := &store.Analysis{Options: map[string]float64{}, Best: adv.Best.String(), EV: adv.EV.String()}
+	for _, o := range adv.Options() {
+		out.Options[o.Action.String()] = o.Win
+	}
+	if v.Game != sim.Hog {
+		roll, hold := adv.Roll, adv.Hold
+		out.WinIfRoll, out.WinIfHold = &roll, &hold
+	}
+	out.WinIfChosen, _ = adv.Win(chosen)
+	out.Cost, _ = adv.Cost(chosen)
+	return out
+}
+
+// advise returns the advice for the player to move in st.
+func (s *Server) advise(st *sim.State) (solve.Advice, bool) {
+	v := st.Variant
+	pos := st.Position()
+	if !v.EqualTurns {
+		t, err := s.tables.Get(v)
+		if err != nil {
+			return solve.Advice{}, false
+		}
+		return t.Advise(pos.Score, pos.Opponent, pos.TurnTotal), true
+	}
+	e, err := s.tables.GetEqual(v)
+	if err != nil {
+		return solve.Advice{}, false
+	}
+	adv := solve.Advice{Game: v.Game, Best: sim.Hold, EV: solve.NewEVPlay(v).Decide(pos)}
+	adv.Roll, adv.Hold = e.Options(pos)
+	if adv.Roll > adv.Hold {
+		adv.Best = sim.Roll
+	}
+	return adv, true
+}

@@ -1,0 +1,117 @@
+package server
+
+import (
+	"context"
+	"fmt"
+
+	"pigclass/server/store"
+	"pigclass/sim"
+)
+
+// classData is everything a class has, read for the dashboard and exports.
+type classData struct {
+	class    store.Class
+	students []store.Student
+	rounds   []store.Round
+	matches  []store.Match
+	events   []store.Event
+	states   map[int64]sim.State
+	stats    map[int64]*studentStats
+}
+
+// studentStats sums one student's play. Decisions are the student's own
+// (not the bot's, not timeouts).
+type studentStats struct {
+	games, wins, decisions int
+	analysed               int // decisions with an analysis
+	agreeOptimal, agreeEV  int
+	cost                   float64
+}
+
+// classData reads a class and replays its matches.
+func (s *Server) classData(ctx context.Context, class store.Class) (*classData, error) {
+	d := &classData{class: class, states: map[int64]sim.State{}, stats: map[int64]*studentStats{}}
+	var err error
+	if d.students, err = s.store.Students(ctx, class.ID); err != nil {
+		return nil, err
+	}
+	if d.rounds, err = s.store.Rounds(ctx, class.ID); err != nil {
+		return nil, err
+	}
+	if d.matches, err = s.store.Matches(ctx, store.MatchFilter{ClassID: class.ID}); err != nil {
+		return nil, err
+	}
+	if d.events, err = s.store.Events(ctx, store.EventFilter{ClassID: class.ID}); err != nil {
+		return nil, err
+	}
+	byMatch := map[int64][]store.Event{}
+	for _, e := range d.events {
+		byMatch[e.MatchID] = append(byMatch[e.MatchID], e)
+	}
+	stat := func(id int64) *studentStats {
+		if d.stats[id] == nil {
+			d.stats[id] = &studentStats{}
+		}
+		return d.stats[id]
+	}
+	for _, m := range d.matches {
+		evs, err := store.SimEvents(byMatch[m.ID])
+		if err != nil {
+			return nil, err
+		}
+		replayed, err := sim.Replay(m.Variant, m.Seed, evs)
+		if err != nil {
+			return nil, fmt.Errorf("server: match %d: %w", m.ID, err)
+		}
+		d.states[m.ID] = replayed.State()
+		student := map[int]int64{}
+		for _, seat := range m.Seats {
+			student[seat.Seat] = seat.StudentID
+			if seat.StudentID != 0 && m.Status == store.Over {
+				st := stat(seat.StudentID)
+				st.games++
+				if m.Winner == seat.Seat {
+					st.wins++
+				}
+			}
+		}
+		for _, e := range byMatch[m.ID] {
+			id := student[e.Seat]
+			if id == 0 || e.By != "student" || !isDecision(e) {
+				continue
+			}
+			st := stat(id)
+			st.decisions++
+			if a := e.Analysis; a != nil {
+				st.analysed++
+				st.cost += a.Cost
+				if chosenAction(e) == a.Best {
+					st.agreeOptimal++
+				}
+				if chosenAction(e) == a.EV {
+					st.agreeEV++
+				}
+			}
+		}
+	}
+	for _, st := range d.students {
+		stat(st.ID)
+	}
+	return d, nil
+}
+
+// isDecision reports whether an event is a decision (not a resignation).
+func isDecision(e store.Event) bool { return e.Action != "resign" }
+
+// roundLabel describes the open round, or "" when none is.
+func (d *classData) roundLabel() string {
+	if n := len(d.rounds); n > 0 && !d.rounds[n-1].Ended {
+		r := d.rounds[n-1]
+		against := "against " + botLabel(r.Bot)
+		if r.Mode == "pairs" {
+			against = "in pairs"
+		}
+		return fmt.Sprintf("Round %d: %s, %s", r.Number, gameTitle(r.Variant), against)
+	}
+	return ""
+}

@@ -1,0 +1,209 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/server/store"
+	"pigclass/sim"
+	"pigclass/sim/solve"
+	"pigclass/templates"
+)
+
+// gameChoices are the games offered in forms.
+func gameChoices(selected string) []templates.Choice {
+	var out []templates.Choice
+	for _, g := range sim.Games {
+		out = append(out, templates.Choice{Value: g.String(), Label: g.Title(), Selected: g.String() == selected})
+	}
+	return out
+}
+
+// botChoices are the bots offered in forms.
+func botChoices(selected string) []templates.Choice {
+	var out []templates.Choice
+	for _, b := range []string{"hold:10", "hold:20", "kper", "optimal", "ev", "dice:3", "dice:5", "dice:8"} {
+		label := botLabel(b)
+		if strings.HasPrefix(b, "dice:") {
+			label = "Hog: always " + strings.TrimPrefix(b, "dice:") + " dice"
+		}
+		out = append(out, templates.Choice{Value: b, Label: label, Selected: b == selected})
+	}
+	return out
+}
+
+func (s *Server) front(c *gin.Context) {
+	render(c, http.StatusOK, templates.FrontView(templates.Front{Games: gameChoices("pig"), Bots: botChoices("hold:20")}))
+}
+
+// createClass starts a class in one step: a join code, a teacher secret
+// (stored only as a hash) in a cookie, and the dashboard.
+func (s *Server) createClass(c *gin.Context) {
+	ctx := c.Request.Context()
+	secret := newToken()
+	var class store.Class
+	var err error
+	for range 20 {
+		class, err = s.store.CreateClass(ctx, newCode(), hashToken(secret))
+		if !errors.Is(err, store.ErrCodeTaken) {
+			break
+		}
+	}
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	setCookie(c, teacherPrefix+class.Code, secret, 365*24*3600)
+	c.Redirect(http.StatusSeeOther, "/t/"+class.Code)
+}
+
+func (s *Server) joinPage(c *gin.Context) {
+	code := normalizeCode(c.Param("code"))
+	render(c, http.StatusOK, templates.JoinView(templates.Join{Code: templates.Field{Value: code}}))
+}
+
+// MaxNickname is the longest nickname, in characters.
+const MaxNickname = 24
+
+// checkNickname trims a nickname and says what is wrong with it, if anything.
+func checkNickname(raw string) (string, string) {
+	n := strings.TrimSpace(raw)
+	switch count := utf8.RuneCountInString(n); {
+	case !utf8.ValidString(n):
+		return n, "Nickname: use ordinary letters and digits."
+	case count == 0:
+		return n, "Nickname: type a nickname, 1 to 24 characters."
+	case count > MaxNickname:
+		return n, fmt.Sprintf("Nickname: at most %d characters (this one has %d).", MaxNickname, count)
+	case strings.IndexFunc(n, func(r rune) bool { return unicode.IsControl(r) || r == unicode.ReplacementChar }) >= 0:
+		return n, "Nickname: use letters, digits, spaces and punctuation only."
+	}
+	return n, ""
+}
+
+// join adds a student to a class. Every bad field comes back with a message
+// naming it and what is allowed, and the form keeps what was typed.
+func (s *Server) join(c *gin.Context) {
+	ctx := c.Request.Context()
+	v := templates.Join{Code: templates.Field{Value: c.PostForm("code")}, Nickname: templates.Field{Value: c.PostForm("nickname")}}
+	again := func(status int) { render(c, status, templates.JoinView(v)) }
+	code := normalizeCode(v.Code.Value)
+	nick, problem := checkNickname(v.Nickname.Value)
+	v.Nickname.Error = problem
+	if !validCode(code) {
+		v.Code.Error = "Join code: the 6 letters and digits on the projector, for example " + exampleCode + "."
+		again(http.StatusUnprocessableEntity)
+		return
+	}
+	ip := c.ClientIP()
+	if !s.joins.allow(ip) {
+		v.Error = "Too many wrong join codes from this device. Wait a minute, then check the code on the projector."
+		again(http.StatusTooManyRequests)
+		return
+	}
+	class, err := s.store.ClassByCode(ctx, code)
+	if errors.Is(err, store.ErrNotFound) {
+		s.joins.hit(ip)
+		v.Code.Error = "Join code: no class has the code " + code + ". Check the projector."
+		again(http.StatusUnprocessableEntity)
+		return
+	}
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	token := playerToken(c)
+	if _, err := s.store.StudentByToken(ctx, class.ID, hashToken(token)); err == nil {
+		c.Redirect(http.StatusSeeOther, "/c/"+class.Code) // this browser has joined already
+		return
+	}
+	if class.Locked {
+		v.Error = "Class " + code + " is not taking new students right now. Ask your teacher to open joining."
+		again(http.StatusConflict)
+		return
+	}
+	if problem != "" {
+		again(http.StatusUnprocessableEntity)
+		return
+	}
+	if _, err := s.addStudent(ctx, class.ID, nick, token); errors.Is(err, store.ErrNicknameTaken) {
+		v.Nickname.Error = "Nickname: " + nick + " is taken in this class. Choose another."
+		again(http.StatusUnprocessableEntity)
+		return
+	} else if err != nil {
+		fail(c, err)
+		return
+	}
+	c.Redirect(http.StatusSeeOther, "/c/"+class.Code)
+}
+
+// exampleCode shows the form of a join code.
+const exampleCode = "K7RXM4"
+
+// addStudent stores a student with a generated name unique in the class.
+func (s *Server) addStudent(ctx context.Context, classID int64, nick, token string) (store.Student, error) {
+	taken := map[string]bool{}
+	if classID != 0 {
+		students, err := s.store.Students(ctx, classID)
+		if err != nil {
+			return store.Student{}, err
+		}
+		for _, st := range students {
+			taken[st.AnonName] = true
+		}
+	}
+	return s.store.AddStudent(ctx, store.Student{ClassID: classID, Nickname: nick, AnonName: anonName(taken), TokenHash: hashToken(token)})
+}
+
+// startPractice starts a match against a bot for anyone, without a class.
+func (s *Server) startPractice(c *gin.Context) {
+	ctx := c.Request.Context()
+	g, err := sim.ParseGame(c.PostForm("game"))
+	if err != nil {
+		refuse(c, http.StatusUnprocessableEntity, "Game: "+err.Error())
+		return
+	}
+	v := sim.Standard(g)
+	bot := c.PostForm("bot")
+	if g == sim.Hog && strings.HasPrefix(bot, "hold:") || g == sim.Hog && bot == "kper" {
+		bot = "optimal"
+	}
+	if g != sim.Hog && strings.HasPrefix(bot, "dice:") {
+		bot = "optimal"
+	}
+	if _, err := solve.ParseStrategy(bot, v, s.tables); err != nil {
+		refuse(c, http.StatusUnprocessableEntity, "Bot: "+err.Error())
+		return
+	}
+	token := playerToken(c)
+	player, err := s.store.StudentByToken(ctx, 0, hashToken(token))
+	if errors.Is(err, store.ErrNotFound) {
+		player, err = s.addStudent(ctx, 0, "You", token)
+	}
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	row := newMatchRow(v, sim.NewSeed(), []store.Seat{{Seat: 0, StudentID: player.ID, Nickname: player.Nickname, AnonName: player.AnonName, TokenHash: player.TokenHash}, {Seat: 1, Bot: bot}})
+	if row.ID, err = s.store.CreateMatch(ctx, row); err != nil {
+		fail(c, err)
+		return
+	}
+	if err := s.start(ctx, []store.Match{row}); err != nil {
+		fail(c, err)
+		return
+	}
+	c.Redirect(http.StatusSeeOther, fmt.Sprintf("/m/%d", row.ID))
+}
+
+// newMatchRow describes a new match before it is stored.
+func newMatchRow(v sim.Variant, seed sim.Seed, seats []store.Seat) store.Match {
+	return store.Match{Variant: v, Seed: seed, FirstSeat: seed.FirstSeat(v.Seats), Status: store.Playing, Winner: -1, Seats: seats}
+}

@@ -1,0 +1,160 @@
+package server
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"math/big"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gin-gonic/gin"
+)
+
+// codeAlphabet has no look-alike characters: no 0/O/Q/D, 1/I/L, 2/Z, 5/S,
+// 6/G, 8/B, U/V.
+const codeAlphabet = "ACEFHJKMNPRTWXY3479"
+
+// CodeLength is the length of a join code.
+const CodeLength = 6
+
+// newCode draws a join code.
+func newCode() string {
+	b := make([]byte, CodeLength)
+	for i := range b {
+		n, _ := rand.Int(rand.Reader, big.NewInt(int64(len(codeAlphabet))))
+		b[i] = codeAlphabet[n.Int64()]
+	}
+	return string(b)
+}
+
+// normalizeCode reads a typed code: case, spaces and dashes do not matter.
+func normalizeCode(s string) string {
+	s = strings.ToUpper(s)
+	return strings.Map(func(r rune) rune {
+		if r == ' ' || r == '-' {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// validCode reports whether s could be a join code.
+func validCode(s string) bool {
+	if len(s) != CodeLength {
+		return false
+	}
+	for _, r := range s {
+		if !strings.ContainsRune(codeAlphabet, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// newToken draws a secret: 32 random bytes as hex.
+func newToken() string {
+	b := make([]byte, 32)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// hashToken is how secrets are stored: SHA-256, hex.
+func hashToken(t string) string {
+	sum := sha256.Sum256([]byte(t))
+	return hex.EncodeToString(sum[:])
+}
+
+// sameHash compares a secret with a stored hash in constant time.
+func sameHash(secret, hash string) bool {
+	return secret != "" && subtle.ConstantTimeCompare([]byte(hashToken(secret)), []byte(hash)) == 1
+}
+
+// Cookie names.
+const (
+	playerCookie  = "pigclass_player"
+	teacherPrefix = "pigclass_teacher_"
+)
+
+// playerToken returns the browser's player token, making one if there is
+// none. It lasts a year so that a reboot keeps the history.
+func playerToken(c *gin.Context) string {
+	if t, err := c.Cookie(playerCookie); err == nil && len(t) == 64 {
+		return t
+	}
+	t := newToken()
+	setCookie(c, playerCookie, t, 365*24*3600)
+	c.Request.AddCookie(&http.Cookie{Name: playerCookie, Value: t})
+	return t
+}
+
+func setCookie(c *gin.Context, name, value string, maxAge int) {
+	http.SetCookie(c.Writer, &http.Cookie{
+		Name: name, Value: value, Path: "/", MaxAge: maxAge,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: c.Request.TLS != nil,
+	})
+}
+
+var adjectives = []string{"Amber", "Brave", "Calm", "Clever", "Curious", "Daring", "Eager", "Fuzzy", "Gentle", "Happy",
+	"Jolly", "Keen", "Lively", "Lucky", "Merry", "Nimble", "Plucky", "Quick", "Quiet", "Rapid", "Shiny", "Silly",
+	"Sleepy", "Sunny", "Swift", "Tidy", "Witty", "Zesty", "Bold", "Cosy"}
+
+var animals = []string{"Otter", "Badger", "Falcon", "Panda", "Koala", "Lynx", "Heron", "Beaver", "Gecko", "Puffin",
+	"Walrus", "Marmot", "Ibex", "Lemur", "Hedgehog", "Tapir", "Dolphin", "Wombat", "Squirrel", "Toucan",
+	"Alpaca", "Narwhal", "Raccoon", "Kiwi", "Seal", "Owl", "Fox", "Yak", "Zebra", "Moose"}
+
+// anonName draws an adjective and an animal not in taken.
+func anonName(taken map[string]bool) string {
+	for range 1000 {
+		a, _ := rand.Int(rand.Reader, big.NewInt(int64(len(adjectives))))
+		b, _ := rand.Int(rand.Reader, big.NewInt(int64(len(animals))))
+		if n := adjectives[a.Int64()] + " " + animals[b.Int64()]; !taken[n] {
+			return n
+		}
+	}
+	return "Player " + newToken()[:4]
+}
+
+// limiter counts events per key in a sliding window.
+type limiter struct {
+	mu     sync.Mutex
+	limit  int
+	window time.Duration
+	now    func() time.Time
+	hits   map[string][]time.Time
+}
+
+func newLimiter(limit int, window time.Duration, now func() time.Time) *limiter {
+	return &limiter{limit: limit, window: window, now: now, hits: map[string][]time.Time{}}
+}
+
+// allow reports whether key is under its limit, without counting.
+func (l *limiter) allow(key string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.prune(key)) < l.limit
+}
+
+// hit counts one event for key.
+func (l *limiter) hit(key string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.hits[key] = append(l.prune(key), l.now())
+}
+
+func (l *limiter) prune(key string) []time.Time {
+	cut := l.now().Add(-l.window)
+	h := l.hits[key]
+	i := 0
+	for i < len(h) && h[i].Before(cut) {
+		i++
+	}
+	h = h[i:]
+	if len(h) == 0 {
+		delete(l.hits, key)
+	}
+	return h
+}

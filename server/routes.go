@@ -1,0 +1,73 @@
+package server
+
+import (
+	"io/fs"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/static"
+)
+
+// Handler returns the app: every route in one place.
+func (s *Server) Handler() http.Handler {
+	gin.SetMode(gin.ReleaseMode)
+	r := gin.New()
+	r.Use(gin.Recovery(), s.logRequests, securityHeaders, limitBody, sameOrigin)
+	r.RedirectTrailingSlash = false
+
+	assets, _ := fs.Sub(static.Files, ".")
+	r.StaticFS("/static", http.FS(assets))
+	r.GET("/healthz", s.healthz)
+
+	r.GET("/", s.front)
+	r.POST("/classes", s.createClass)
+	r.POST("/practice", s.startPractice)
+
+	r.GET("/join", s.joinPage)
+	r.GET("/join/:code", s.joinPage)
+	r.POST("/join", s.join)
+
+	r.GET("/c/:code", s.studentHome)
+	r.GET("/m/:id", s.matchPage)
+	r.GET("/m/:id/board", s.board)
+	r.POST("/m/:id/act", s.act)
+	r.GET("/m/:id/record.json", s.record)
+
+	t := r.Group("/t/:code", s.teacherOnly)
+	t.GET("", s.dashboard)
+	t.GET("/live", s.dashboardLive)
+	t.GET("/projector", s.projector)
+	t.GET("/projector/live", s.projectorLive)
+	t.POST("/lock", s.setFlag(func(f *classFlags) { f.Locked = true }, "Joining is closed."))
+	t.POST("/open", s.setFlag(func(f *classFlags) { f.Locked = false }, "Joining is open."))
+	t.POST("/pause", s.setFlag(func(f *classFlags) { f.Paused = true }, "All play is paused."))
+	t.POST("/resume", s.setFlag(func(f *classFlags) { f.Paused = false }, "Play resumed."))
+	t.POST("/anonymous-on", s.setFlag(func(f *classFlags) { f.Anonymous = true }, "Shared screens show generated names."))
+	t.POST("/anonymous-off", s.setFlag(func(f *classFlags) { f.Anonymous = false }, "Shared screens show nicknames."))
+	t.POST("/rounds", s.startRound)
+	t.POST("/rounds/end", s.endRound)
+	t.POST("/students/:id/remove", s.removeStudent)
+	t.POST("/delete", s.deleteClass)
+	t.GET("/decisions.csv", s.decisionsCSV)
+	t.GET("/matches.csv", s.matchesCSV)
+	t.GET("/students.csv", s.studentsCSV)
+
+	r.NoRoute(func(c *gin.Context) { refuse(c, http.StatusNotFound, "There is no such page.") })
+	return r
+}
+
+func (s *Server) logRequests(c *gin.Context) {
+	c.Next()
+	for _, err := range c.Errors {
+		s.log.Error("request", "method", c.Request.Method, "path", c.Request.URL.Path, "status", c.Writer.Status(), "err", err.Err)
+	}
+}
+
+func (s *Server) healthz(c *gin.Context) {
+	if err := s.store.Ping(c.Request.Context()); err != nil {
+		c.String(http.StatusServiceUnavailable, "database unreachable\n")
+		return
+	}
+	c.String(http.StatusOK, "ok\n")
+}

@@ -1,0 +1,109 @@
+// Package server is pigclass's web app: gin routes and handlers over the
+// SQLite store, the live matches in memory, and the templ views. Handlers
+// parse a request, call sim or the store through the Server's methods, build
+// a view model and render it.
+package server
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/gin-gonic/gin"
+
+	"pigclass/server/store"
+	"pigclass/sim/solve"
+)
+
+// Config is what the server needs beyond its store.
+type Config struct {
+	// PublicURL is how students reach the app, shown on the projector
+	// (e.g. "http://10.0.0.5:8080"); empty means the request's own host.
+	PublicURL string
+	// Now is the clock (tests replace it); nil means time.Now.
+	Now func() time.Time
+	// JoinAttempts is how many wrong join codes one address may try per
+	// minute; 0 means 20.
+	JoinAttempts int
+}
+
+// Server holds the app's state: the store, the solved tables and the
+// matches being played.
+type Server struct {
+	cfg    Config
+	store  *store.Store
+	log    *slog.Logger
+	tables *solve.Cache
+
+	mu   sync.Mutex
+	live map[int64]*liveMatch
+
+	joins *limiter
+	stop  chan struct{}
+	done  chan struct{}
+}
+
+// New builds the server, solves the standard tables and rebuilds every match
+// still in progress from its log, so that play goes on after a restart.
+func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*Server, error) {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.JoinAttempts == 0 {
+		cfg.JoinAttempts = 20
+	}
+	s := &Server{
+		cfg: cfg, store: st, log: log, tables: &solve.Cache{},
+		live:  map[int64]*liveMatch{},
+		joins: newLimiter(cfg.JoinAttempts, time.Minute, cfg.Now),
+		stop:  make(chan struct{}), done: make(chan struct{}),
+	}
+	start := time.Now()
+	for _, v := range defaultVariants() {
+		if _, err := s.tables.Get(v); err != nil {
+			return nil, fmt.Errorf("server: solve %v: %w", v, err)
+		}
+	}
+	log.Info("tables solved", "seconds", time.Since(start).Seconds())
+	n, err := s.restore(ctx)
+	if err != nil {
+		return nil, err
+	}
+	log.Info("matches restored", "playing", n)
+	go s.watchDeadlines()
+	return s, nil
+}
+
+// Close stops the deadline watcher.
+func (s *Server) Close() {
+	close(s.stop)
+	<-s.done
+}
+
+// render writes a templ component with the request's context.
+func render(c *gin.Context, status int, comp templ.Component) {
+	c.Status(status)
+	c.Header("Content-Type", "text/html; charset=utf-8")
+	if err := comp.Render(c.Request.Context(), c.Writer); err != nil {
+		c.Error(err)
+	}
+}
+
+// isHTMX reports whether the request came from htmx (wants a fragment).
+func isHTMX(c *gin.Context) bool { return c.GetHeader("HX-Request") == "true" }
+
+// publicURL returns the address students type, for the projector.
+func (s *Server) publicURL(r *http.Request) string {
+	if s.cfg.PublicURL != "" {
+		return s.cfg.PublicURL
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}

@@ -1,0 +1,203 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Class is one class session.
+type Class struct {
+	ID          int64
+	Code        string
+	TeacherHash string
+	Locked      bool // joining is closed
+	Paused      bool // all play is paused
+	Anonymous   bool // shared screens show generated names
+	CreatedAt   time.Time
+}
+
+// CreateClass stores a new class. A code already in use returns an error
+// wrapping ErrNicknameTaken's sibling: the caller draws another code.
+func (s *Store) CreateClass(ctx context.Context, code, teacherHash string) (Class, error) {
+	c := Class{Code: code, TeacherHash: teacherHash, CreatedAt: s.now()}
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO classes (code, teacher_hash, created_at) VALUES (?, ?, ?)`, code, teacherHash, c.CreatedAt.Format(time.RFC3339Nano))
+		if err != nil {
+			return err
+		}
+		c.ID, err = res.LastInsertId()
+		return err
+	})
+	if isUnique(err) {
+		return c, fmt.Errorf("store: create class: code %s: %w", code, ErrCodeTaken)
+	}
+	if err != nil {
+		return c, fmt.Errorf("store: create class: %w", err)
+	}
+	return c, nil
+}
+
+// ErrCodeTaken says a join code is already in use.
+var ErrCodeTaken = errors.New("code taken")
+
+const classColumns = `id, code, teacher_hash, locked, paused, anonymous, created_at`
+
+func scanClass(row interface{ Scan(...any) error }) (Class, error) {
+	var c Class
+	var created string
+	err := row.Scan(&c.ID, &c.Code, &c.TeacherHash, &c.Locked, &c.Paused, &c.Anonymous, &created)
+	c.CreatedAt = parseTime(created)
+	return c, err
+}
+
+// ClassByCode finds a class by its join code.
+func (s *Store) ClassByCode(ctx context.Context, code string) (Class, error) {
+	c, err := scanClass(s.db.QueryRowContext(ctx, `SELECT `+classColumns+` FROM classes WHERE code = ?`, code))
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, ErrNotFound
+	}
+	if err != nil {
+		return c, fmt.Errorf("store: class %s: %w", code, err)
+	}
+	return c, nil
+}
+
+// ClassFlags are the switches a teacher turns.
+type ClassFlags struct{ Locked, Paused, Anonymous bool }
+
+// SetClassFlags stores a class's switches.
+func (s *Store) SetClassFlags(ctx context.Context, id int64, f ClassFlags) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE classes SET locked = ?, paused = ?, anonymous = ? WHERE id = ?`, f.Locked, f.Paused, f.Anonymous, id)
+	if err != nil {
+		return fmt.Errorf("store: set class flags: %w", err)
+	}
+	return nil
+}
+
+// DeleteClass deletes a class and every row that belongs to it: students,
+// rounds, matches, seats, events.
+func (s *Store) DeleteClass(ctx context.Context, id int64) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM classes WHERE id = ?`, id); err != nil {
+			return fmt.Errorf("store: delete class: %w", err)
+		}
+		return nil
+	})
+}
+
+// Student is one player: in a class, or practising alone (ClassID 0).
+type Student struct {
+	ID        int64
+	ClassID   int64
+	Nickname  string
+	AnonName  string
+	TokenHash string
+	Removed   bool
+	JoinedAt  time.Time
+}
+
+// AddStudent stores a student. A nickname already used in the class returns
+// ErrNicknameTaken.
+func (s *Store) AddStudent(ctx context.Context, st Student) (Student, error) {
+	st.JoinedAt = s.now()
+	var class any
+	if st.ClassID != 0 {
+		class = st.ClassID
+	}
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO students (class_id, nickname, anon_name, token_hash, joined_at) VALUES (?, ?, ?, ?, ?)`,
+			class, st.Nickname, st.AnonName, st.TokenHash, st.JoinedAt.Format(time.RFC3339Nano))
+		if err != nil {
+			return err
+		}
+		st.ID, err = res.LastInsertId()
+		return err
+	})
+	if isUnique(err) {
+		return st, ErrNicknameTaken
+	}
+	if err != nil {
+		return st, fmt.Errorf("store: add student: %w", err)
+	}
+	return st, nil
+}
+
+const studentColumns = `id, COALESCE(class_id, 0), nickname, anon_name, token_hash, removed, joined_at`
+
+func scanStudent(row interface{ Scan(...any) error }) (Student, error) {
+	var st Student
+	var joined string
+	err := row.Scan(&st.ID, &st.ClassID, &st.Nickname, &st.AnonName, &st.TokenHash, &st.Removed, &joined)
+	st.JoinedAt = parseTime(joined)
+	return st, err
+}
+
+// StudentByToken finds the student of a browser token in a class (classID
+// 0: the practice player).
+func (s *Store) StudentByToken(ctx context.Context, classID int64, tokenHash string) (Student, error) {
+	st, err := scanStudent(s.db.QueryRowContext(ctx, `SELECT `+studentColumns+` FROM students
+		WHERE token_hash = ? AND COALESCE(class_id, 0) = ? AND removed = 0`, tokenHash, classID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return st, ErrNotFound
+	}
+	if err != nil {
+		return st, fmt.Errorf("store: student: %w", err)
+	}
+	return st, nil
+}
+
+// StudentByID finds a student.
+func (s *Store) StudentByID(ctx context.Context, id int64) (Student, error) {
+	st, err := scanStudent(s.db.QueryRowContext(ctx, `SELECT `+studentColumns+` FROM students WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return st, ErrNotFound
+	}
+	return st, err
+}
+
+// Students lists a class's students who have not been removed, in the order
+// they joined.
+func (s *Store) Students(ctx context.Context, classID int64) ([]Student, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+studentColumns+` FROM students WHERE class_id = ? AND removed = 0 ORDER BY id`, classID)
+	if err != nil {
+		return nil, fmt.Errorf("store: students: %w", err)
+	}
+	defer rows.Close()
+	var out []Student
+	for rows.Next() {
+		st, err := scanStudent(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: students: %w", err)
+		}
+		out = append(out, st)
+	}
+	return out, rows.Err()
+}
+
+// RemoveStudent takes a student out of the class; their past decisions stay
+// in the exports.
+func (s *Store) RemoveStudent(ctx context.Context, classID, studentID int64) error {
+	res, err := s.db.ExecContext(ctx, `UPDATE students SET removed = 1 WHERE id = ? AND class_id = ?`, studentID, classID)
+	if err != nil {
+		return fmt.Errorf("store: remove student: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// ClassByID finds a class by its ID.
+func (s *Store) ClassByID(ctx context.Context, id int64) (Class, error) {
+	c, err := scanClass(s.db.QueryRowContext(ctx, `SELECT `+classColumns+` FROM classes WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, ErrNotFound
+	}
+	if err != nil {
+		return c, fmt.Errorf("store: class %d: %w", id, err)
+	}
+	return c, nil
+}

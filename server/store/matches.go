@@ -1,0 +1,440 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"pigclass/sim"
+)
+
+// Round is a round a teacher started: every student in a match of one
+// variant, against a bot or paired with each other.
+type Round struct {
+	ID        int64
+	ClassID   int64
+	Number    int
+	Variant   sim.Variant
+	Mode      string // "bot" or "pairs"
+	Bot       string // the bot's strategy (also the partner of an odd student)
+	SameSeed  bool
+	StartedAt time.Time
+	Ended     bool
+}
+
+// Match is a stored match. Winner is -1 until it is over.
+type Match struct {
+	ID         int64
+	ClassID    int64 // 0: practice
+	RoundID    int64 // 0: practice
+	Variant    sim.Variant
+	Seed       sim.Seed
+	FirstSeat  int
+	Status     string // "playing", "over" (played to the end) or "ended" (stopped by the teacher)
+	Winner     int
+	Result     *sim.Result
+	CreatedAt  time.Time
+	Seats      []Seat
+	RoundIndex int // the round's number, 0 for practice
+}
+
+// Match statuses.
+const (
+	Playing = "playing"
+	Over    = "over"
+	Ended   = "ended"
+)
+
+// Seat is who plays a seat: a student or a bot.
+type Seat struct {
+	Seat      int
+	StudentID int64  // 0 for a bot
+	Bot       string // the bot's strategy, "" for a student
+	Nickname  string // filled when read
+	AnonName  string
+	TokenHash string
+}
+
+// Analysis is the solver's view of one decision.
+type Analysis struct {
+	WinIfRoll   *float64 // Pig games
+	WinIfHold   *float64
+	WinIfChosen float64
+	Options     map[string]float64
+	Best, EV    string
+	Cost        float64
+}
+
+// Event is one row of a match's log: the action, its dice, who made it, and
+// for a decision the state before it and its analysis.
+type Event struct {
+	MatchID       int64
+	Seq           int // from 1
+	Seat          int
+	Action        string
+	Turn, Roll    int
+	Faces         string
+	By            string // "student", "bot" or "timeout"
+	At            time.Time
+	Score         int
+	Scores        []int
+	OpponentScore int
+	TurnTotal     int
+	Dice          int
+	Analysis      *Analysis // nil for resignations and unsolved variants
+}
+
+// CreateRound stores a round and its matches in one transaction and returns
+// the round with its ID and the matches' IDs.
+func (s *Store) CreateRound(ctx context.Context, r Round, matches []Match) (Round, []int64, error) {
+	var ids []int64
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(number), 0) + 1 FROM rounds WHERE class_id = ?`, r.ClassID).Scan(&r.Number); err != nil {
+			return err
+		}
+		v, _ := json.Marshal(r.Variant)
+		r.StartedAt = s.now()
+		res, err := tx.ExecContext(ctx, `INSERT INTO rounds (class_id, number, variant, mode, bot, same_seed, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			r.ClassID, r.Number, string(v), r.Mode, r.Bot, r.SameSeed, r.StartedAt.Format(time.RFC3339Nano))
+		if err != nil {
+			return err
+		}
+		if r.ID, err = res.LastInsertId(); err != nil {
+			return err
+		}
+		for _, m := range matches {
+			m.RoundID = r.ID
+			id, err := s.insertMatch(ctx, tx, m)
+			if err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		return nil
+	})
+	if err != nil {
+		return r, nil, fmt.Errorf("store: create round: %w", err)
+	}
+	return r, ids, nil
+}
+
+// CreateMatch stores a match (a practice match, or one outside rounds).
+func (s *Store) CreateMatch(ctx context.Context, m Match) (int64, error) {
+	var id int64
+	err := s.inTx(ctx, func(tx *sql.Tx) (err error) {
+		id, err = s.insertMatch(ctx, tx, m)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: create match: %w", err)
+	}
+	return id, nil
+}
+
+func nullID(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
+}
+
+func (s *Store) insertMatch(ctx context.Context, tx *sql.Tx, m Match) (int64, error) {
+	v, _ := json.Marshal(m.Variant)
+	res, err := tx.ExecContext(ctx, `INSERT INTO matches (class_id, round_id, variant, seed, commitment, first_seat, status, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, 'playing', ?)`,
+		nullID(m.ClassID), nullID(m.RoundID), string(v), m.Seed.String(), m.Seed.Commitment(), m.FirstSeat, s.stamp())
+	if err != nil {
+		return 0, err
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, err
+	}
+	for _, seat := range m.Seats {
+		var bot any
+		if seat.Bot != "" {
+			bot = seat.Bot
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO seats (match_id, seat, student_id, bot) VALUES (?, ?, ?, ?)`, id, seat.Seat, nullID(seat.StudentID), bot); err != nil {
+			return 0, err
+		}
+	}
+	return id, nil
+}
+
+// AppendEvents adds events to a match's log and, with a result, marks it
+// over, in one transaction: when it returns nil they are on disk.
+func (s *Store) AppendEvents(ctx context.Context, matchID int64, events []Event, result *sim.Result) error {
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		for _, e := range events {
+			scores, _ := json.Marshal(e.Scores)
+			var roll, hold, chosen, cost, options, best, ev any
+			if a := e.Analysis; a != nil {
+				roll, hold, chosen, cost, best, ev = floatOrNil(a.WinIfRoll), floatOrNil(a.WinIfHold), a.WinIfChosen, a.Cost, a.Best, a.EV
+				b, _ := json.Marshal(a.Options)
+				options = string(b)
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO events (match_id, seq, seat, action, turn, roll, faces, by, at,
+				score, scores, opponent_score, turn_total, dice, win_if_roll, win_if_hold, win_if_chosen, options, best_action, ev_action, cost)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				matchID, e.Seq, e.Seat, e.Action, e.Turn, e.Roll, e.Faces, e.By, e.At.UTC().Format(time.RFC3339Nano),
+				e.Score, string(scores), e.OpponentScore, e.TurnTotal, e.Dice, roll, hold, chosen, options, best, ev, cost); err != nil {
+				return err
+			}
+		}
+		if result != nil {
+			b, _ := json.Marshal(result)
+			if _, err := tx.ExecContext(ctx, `UPDATE matches SET status = 'over', winner = ?, result = ?, ended_at = ? WHERE id = ?`,
+				result.Winner, string(b), s.stamp(), matchID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("store: append events to match %d: %w", matchID, err)
+	}
+	return nil
+}
+
+func floatOrNil(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// EndMatch marks a match still playing as ended by the teacher.
+func (s *Store) EndMatch(ctx context.Context, id int64) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE matches SET status = 'ended', ended_at = ? WHERE id = ? AND status = 'playing'`, s.stamp(), id)
+	if err != nil {
+		return fmt.Errorf("store: end match: %w", err)
+	}
+	return nil
+}
+
+// EndRound marks a round ended, and its matches still playing.
+func (s *Store) EndRound(ctx context.Context, roundID int64) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE rounds SET ended_at = ? WHERE id = ? AND ended_at IS NULL`, s.stamp(), roundID); err != nil {
+			return fmt.Errorf("store: end round: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE matches SET status = 'ended', ended_at = ? WHERE round_id = ? AND status = 'playing'`, s.stamp(), roundID); err != nil {
+			return fmt.Errorf("store: end round: %w", err)
+		}
+		return nil
+	})
+}
+
+// Rounds lists a class's rounds, the newest last.
+func (s *Store) Rounds(ctx context.Context, classID int64) ([]Round, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, class_id, number, variant, mode, bot, same_seed, started_at, ended_at IS NOT NULL
+		FROM rounds WHERE class_id = ? ORDER BY number`, classID)
+	if err != nil {
+		return nil, fmt.Errorf("store: rounds: %w", err)
+	}
+	defer rows.Close()
+	var out []Round
+	for rows.Next() {
+		var r Round
+		var v, started string
+		if err := rows.Scan(&r.ID, &r.ClassID, &r.Number, &v, &r.Mode, &r.Bot, &r.SameSeed, &started, &r.Ended); err != nil {
+			return nil, fmt.Errorf("store: rounds: %w", err)
+		}
+		if err := json.Unmarshal([]byte(v), &r.Variant); err != nil {
+			return nil, fmt.Errorf("store: round %d variant: %w", r.ID, err)
+		}
+		r.StartedAt = parseTime(started)
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+const matchColumns = `m.id, COALESCE(m.class_id, 0), COALESCE(m.round_id, 0), COALESCE(r.number, 0), m.variant, m.seed, m.first_seat,
+	m.status, COALESCE(m.winner, -1), COALESCE(m.result, ''), m.created_at`
+
+// MatchFilter chooses matches.
+type MatchFilter struct {
+	ID        int64
+	ClassID   int64
+	StudentID int64
+	Status    string
+}
+
+// Matches returns the matches that pass the filter, oldest first, with their
+// seats.
+func (s *Store) Matches(ctx context.Context, f MatchFilter) ([]Match, error) {
+	where, args := "1 = 1", []any{}
+	if f.ID != 0 {
+		where += " AND m.id = ?"
+		args = append(args, f.ID)
+	}
+	if f.ClassID != 0 {
+		where += " AND m.class_id = ?"
+		args = append(args, f.ClassID)
+	}
+	if f.StudentID != 0 {
+		where += " AND m.id IN (SELECT match_id FROM seats WHERE student_id = ?)"
+		args = append(args, f.StudentID)
+	}
+	if f.Status != "" {
+		where += " AND m.status = ?"
+		args = append(args, f.Status)
+	}
+	var out []Match
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT `+matchColumns+` FROM matches m LEFT JOIN rounds r ON r.id = m.round_id WHERE `+where+` ORDER BY m.id`, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var m Match
+			var v, seed, result, created string
+			if err := rows.Scan(&m.ID, &m.ClassID, &m.RoundID, &m.RoundIndex, &v, &seed, &m.FirstSeat, &m.Status, &m.Winner, &result, &created); err != nil {
+				return err
+			}
+			if err := json.Unmarshal([]byte(v), &m.Variant); err != nil {
+				return fmt.Errorf("match %d variant: %w", m.ID, err)
+			}
+			if m.Seed, err = sim.ParseSeed(seed); err != nil {
+				return fmt.Errorf("match %d: %w", m.ID, err)
+			}
+			if result != "" {
+				m.Result = &sim.Result{}
+				if err := json.Unmarshal([]byte(result), m.Result); err != nil {
+					return fmt.Errorf("match %d result: %w", m.ID, err)
+				}
+			}
+			m.CreatedAt = parseTime(created)
+			out = append(out, m)
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		rows.Close()
+		for i := range out {
+			if out[i].Seats, err = seatsOf(ctx, tx, out[i].ID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: matches: %w", err)
+	}
+	return out, nil
+}
+
+// MatchByID returns one match with its seats.
+func (s *Store) MatchByID(ctx context.Context, id int64) (Match, error) {
+	ms, err := s.Matches(ctx, MatchFilter{ID: id})
+	if err != nil {
+		return Match{}, err
+	}
+	if len(ms) == 0 {
+		return Match{}, ErrNotFound
+	}
+	return ms[0], nil
+}
+
+func seatsOf(ctx context.Context, tx *sql.Tx, matchID int64) ([]Seat, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT s.seat, COALESCE(s.student_id, 0), COALESCE(s.bot, ''), COALESCE(st.nickname, ''), COALESCE(st.anon_name, ''), COALESCE(st.token_hash, '')
+		FROM seats s LEFT JOIN students st ON st.id = s.student_id WHERE s.match_id = ? ORDER BY s.seat`, matchID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Seat
+	for rows.Next() {
+		var st Seat
+		if err := rows.Scan(&st.Seat, &st.StudentID, &st.Bot, &st.Nickname, &st.AnonName, &st.TokenHash); err != nil {
+			return nil, err
+		}
+		out = append(out, st)
+	}
+	return out, rows.Err()
+}
+
+// EventFilter chooses events: of one match, or of every match of a class.
+type EventFilter struct {
+	MatchID int64
+	ClassID int64
+}
+
+// Events returns events in match and sequence order.
+func (s *Store) Events(ctx context.Context, f EventFilter) ([]Event, error) {
+	where, arg := "e.match_id = ?", f.MatchID
+	if f.MatchID == 0 {
+		where, arg = "m.class_id = ?", f.ClassID
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT e.match_id, e.seq, e.seat, e.action, e.turn, e.roll, e.faces, e.by, e.at,
+		e.score, e.scores, e.opponent_score, e.turn_total, e.dice, e.win_if_roll, e.win_if_hold, e.win_if_chosen,
+		COALESCE(e.options, ''), COALESCE(e.best_action, ''), COALESCE(e.ev_action, ''), e.cost
+		FROM events e JOIN matches m ON m.id = e.match_id WHERE `+where+` ORDER BY e.match_id, e.seq`, arg)
+	if err != nil {
+		return nil, fmt.Errorf("store: events: %w", err)
+	}
+	defer rows.Close()
+	var out []Event
+	for rows.Next() {
+		var e Event
+		var at, scores, options, best, ev string
+		var roll, hold, chosen, cost sql.NullFloat64
+		if err := rows.Scan(&e.MatchID, &e.Seq, &e.Seat, &e.Action, &e.Turn, &e.Roll, &e.Faces, &e.By, &at,
+			&e.Score, &scores, &e.OpponentScore, &e.TurnTotal, &e.Dice, &roll, &hold, &chosen, &options, &best, &ev, &cost); err != nil {
+			return nil, fmt.Errorf("store: events: %w", err)
+		}
+		e.At = parseTime(at)
+		if err := json.Unmarshal([]byte(scores), &e.Scores); err != nil {
+			return nil, fmt.Errorf("store: event %d/%d scores: %w", e.MatchID, e.Seq, err)
+		}
+		if chosen.Valid {
+			a := &Analysis{WinIfChosen: chosen.Float64, Best: best, EV: ev, Cost: cost.Float64}
+			if roll.Valid {
+				a.WinIfRoll = &roll.Float64
+			}
+			if hold.Valid {
+				a.WinIfHold = &hold.Float64
+			}
+			if options != "" {
+				if err := json.Unmarshal([]byte(options), &a.Options); err != nil {
+					return nil, fmt.Errorf("store: event %d/%d options: %w", e.MatchID, e.Seq, err)
+				}
+			}
+			e.Analysis = a
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// SimEvents turns stored events into the sim log, for replay.
+func SimEvents(events []Event) ([]sim.Event, error) {
+	out := make([]sim.Event, len(events))
+	for i, e := range events {
+		a, err := sim.ParseAction(e.Action)
+		if err != nil {
+			return nil, fmt.Errorf("event %d: %w", e.Seq, err)
+		}
+		out[i] = sim.Event{Seat: e.Seat, Action: a, Turn: e.Turn, Roll: e.Roll}
+		if e.Faces != "" {
+			var dice []int
+			for _, f := range strings.Fields(e.Faces) {
+				n, err := strconv.Atoi(f)
+				if err != nil {
+					return nil, fmt.Errorf("event %d faces %q: %w", e.Seq, e.Faces, err)
+				}
+				dice = append(dice, n)
+			}
+			if out[i].Faces, err = sim.FacesOf(dice...); err != nil {
+				return nil, fmt.Errorf("event %d: %w", e.Seq, err)
+			}
+		}
+	}
+	return out, nil
+}

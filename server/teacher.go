@@ -1,0 +1,390 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"math/big"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/server/store"
+	"pigclass/sim"
+	"pigclass/sim/solve"
+	"pigclass/templates"
+)
+
+// teacherOnly lets a request through only with the class's teacher secret,
+// from the cookie or from the secret link's ?key=. Anything else is a 404:
+// the page does not exist for whoever lacks the secret.
+func (s *Server) teacherOnly(c *gin.Context) {
+	ctx := c.Request.Context()
+	code := normalizeCode(c.Param("code"))
+	class, err := s.store.ClassByCode(ctx, code)
+	if err != nil {
+		refuse(c, http.StatusNotFound, "There is no such page.")
+		return
+	}
+	secret, _ := c.Cookie(teacherPrefix + class.Code)
+	if key := c.Query("key"); key != "" && sameHash(key, class.TeacherHash) {
+		setCookie(c, teacherPrefix+class.Code, key, 365*24*3600)
+		c.Redirect(http.StatusSeeOther, "/t/"+class.Code)
+		c.Abort()
+		return
+	}
+	if !sameHash(secret, class.TeacherHash) {
+		refuse(c, http.StatusNotFound, "There is no such page.")
+		return
+	}
+	c.Set("class", class)
+	c.Set("secret", secret)
+	c.Next()
+}
+
+func classFrom(c *gin.Context) store.Class { return c.MustGet("class").(store.Class) }
+
+func (s *Server) dashboard(c *gin.Context) {
+	v, err := s.dashboardView(c, defaultRoundForm())
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	render(c, http.StatusOK, templates.DashboardView(v))
+}
+
+func defaultRoundForm() templates.RoundForm {
+	return templates.RoundForm{
+		Game: templates.Field{Value: "pig"}, Target: templates.Field{Value: "100"}, MaxDice: templates.Field{Value: "10"},
+		Mode: templates.Field{Value: "bot"}, Bot: templates.Field{Value: "hold:20"},
+	}
+}
+
+func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templates.Dashboard, error) {
+	class := classFrom(c)
+	live, err := s.dashLive(c.Request.Context(), class)
+	if err != nil {
+		return templates.Dashboard{}, err
+	}
+	secret := c.GetString("secret")
+	return templates.Dashboard{
+		Code: class.Code, JoinURL: s.publicURL(c.Request) + "/join/" + class.Code,
+		TeacherURL: s.publicURL(c.Request) + "/t/" + class.Code + "?key=" + secret,
+		Locked:     class.Locked, Paused: class.Paused, Anonymous: class.Anonymous,
+		Live: live, Games: gameChoices(form.Game.Value), Bots: botChoices(form.Bot.Value), Round: form,
+		RoundActive: live.Round != "", Notice: c.Query("done"),
+	}, nil
+}
+
+func (s *Server) dashboardLive(c *gin.Context) {
+	live, err := s.dashLive(c.Request.Context(), classFrom(c))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	render(c, http.StatusOK, templates.DashLiveView(live))
+}
+
+// dashLive is the roster and the matches in progress, from the store.
+func (s *Server) dashLive(ctx context.Context, class store.Class) (templates.DashLive, error) {
+	data, err := s.classData(ctx, class)
+	if err != nil {
+		return templates.DashLive{}, err
+	}
+	v := templates.DashLive{Code: class.Code, Paused: class.Paused, Locked: class.Locked, Round: data.roundLabel()}
+	playing := map[int64]string{}
+	decisions := map[int64]int{}
+	for _, e := range data.events {
+		if isDecision(e) {
+			v.Decisions++
+			decisions[e.MatchID]++
+		}
+	}
+	for _, m := range data.matches {
+		if m.Status != store.Playing {
+			continue
+		}
+		var names []string
+		st := data.states[m.ID]
+		for _, seat := range m.Seats {
+			names = append(names, fmt.Sprintf("%s %d", seatName(seat, false), st.Scores[seat.Seat]))
+			if seat.StudentID != 0 {
+				playing[seat.StudentID] = fmt.Sprintf("playing, %d to %d", st.Scores[seat.Seat], st.Leader(seat.Seat))
+			}
+		}
+		v.Matches = append(v.Matches, templates.MatchRow{ID: m.ID, Players: strings.Join(names, " vs "), Status: "playing", Decisions: decisions[m.ID]})
+	}
+	for _, st := range data.students {
+		stat := data.stats[st.ID]
+		row := templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: st.AnonName, Status: "waiting", Games: stat.games, Wins: stat.wins, Decisions: stat.decisions}
+		if p, ok := playing[st.ID]; ok {
+			row.Status = p
+		}
+		if stat.analysed > 0 {
+			row.AgreeOptimal = percent(float64(stat.agreeOptimal) / float64(stat.analysed))
+			row.Cost = fmt.Sprintf("%.2f", 100*stat.cost)
+		}
+		v.Students = append(v.Students, row)
+	}
+	return v, nil
+}
+
+func (s *Server) projector(c *gin.Context) {
+	class := classFrom(c)
+	live, err := s.projectorData(c.Request.Context(), class)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	render(c, http.StatusOK, templates.ProjectorView(templates.Projector{Code: class.Code, JoinURL: s.publicURL(c.Request) + "/join", Live: live}))
+}
+
+func (s *Server) projectorLive(c *gin.Context) {
+	live, err := s.projectorData(c.Request.Context(), classFrom(c))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	render(c, http.StatusOK, templates.ProjectorLiveView(live))
+}
+
+// projectorData is a shared screen: generated names in anonymous mode.
+func (s *Server) projectorData(ctx context.Context, class store.Class) (templates.ProjectorLive, error) {
+	students, err := s.store.Students(ctx, class.ID)
+	if err != nil {
+		return templates.ProjectorLive{}, err
+	}
+	rounds, err := s.store.Rounds(ctx, class.ID)
+	if err != nil {
+		return templates.ProjectorLive{}, err
+	}
+	v := templates.ProjectorLive{Code: class.Code, Count: len(students), Locked: class.Locked, Round: (&classData{rounds: rounds}).roundLabel()}
+	for _, st := range students {
+		v.Names = append(v.Names, pick(class.Anonymous, st.AnonName, st.Nickname))
+	}
+	return v, nil
+}
+
+func pick(c bool, a, b string) string {
+	if c {
+		return a
+	}
+	return b
+}
+
+// classFlags is what setFlag changes.
+type classFlags = store.ClassFlags
+
+// setFlag turns one of the class's switches.
+func (s *Server) setFlag(change func(*classFlags), done string) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		class := classFrom(c)
+		f := classFlags{Locked: class.Locked, Paused: class.Paused, Anonymous: class.Anonymous}
+		change(&f)
+		if err := s.store.SetClassFlags(c.Request.Context(), class.ID, f); err != nil {
+			fail(c, err)
+			return
+		}
+		if class.Paused && !f.Paused {
+			s.restartClocks(class.ID)
+		}
+		c.Redirect(http.StatusSeeOther, "/t/"+class.Code+"?done="+urlQuery(done))
+	}
+}
+
+func urlQuery(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, " ", "+"), ":", "%3A") }
+
+// startRound starts a round: every student in a match, against the chosen
+// bot or paired (an odd student plays the bot), one seed for all on request.
+func (s *Server) startRound(c *gin.Context) {
+	ctx := c.Request.Context()
+	class := classFrom(c)
+	form, v, ok := s.parseRound(c)
+	if !ok {
+		d, err := s.dashboardView(c, form)
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		render(c, http.StatusUnprocessableEntity, templates.DashboardView(d))
+		return
+	}
+	students, err := s.store.Students(ctx, class.ID)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	if len(students) == 0 {
+		form.Error = "No students have joined yet: share the join code first."
+		d, err := s.dashboardView(c, form)
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		render(c, http.StatusConflict, templates.DashboardView(d))
+		return
+	}
+	if err := s.endCurrentRound(ctx, class.ID); err != nil {
+		fail(c, err)
+		return
+	}
+	shuffle(students)
+	seed := sim.NewSeed()
+	var rows []store.Match
+	seatOf := func(st store.Student, n int) store.Seat {
+		return store.Seat{Seat: n, StudentID: st.ID, Nickname: st.Nickname, AnonName: st.AnonName, TokenHash: st.TokenHash}
+	}
+	for i := 0; i < len(students); {
+		if !form.SameSeed {
+			seed = sim.NewSeed()
+		}
+		seats := []store.Seat{seatOf(students[i], 0), {Seat: 1, Bot: form.Bot.Value}}
+		if form.Mode.Value == "pairs" && i+1 < len(students) {
+			seats[1] = seatOf(students[i+1], 1)
+			i++
+		}
+		i++
+		row := newMatchRow(v, seed, seats)
+		row.ClassID = class.ID
+		rows = append(rows, row)
+	}
+	round := store.Round{ClassID: class.ID, Variant: v, Mode: form.Mode.Value, Bot: form.Bot.Value, SameSeed: form.SameSeed}
+	round, ids, err := s.store.CreateRound(ctx, round, rows)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	for i := range rows {
+		rows[i].ID, rows[i].RoundID, rows[i].RoundIndex = ids[i], round.ID, round.Number
+	}
+	if err := s.start(ctx, rows); err != nil {
+		fail(c, err)
+		return
+	}
+	c.Redirect(http.StatusSeeOther, "/t/"+class.Code+"?done="+urlQuery(fmt.Sprintf("Round %d started: %d matches.", round.Number, len(rows))))
+}
+
+// parseRound reads the round form; every bad field gets its message.
+func (s *Server) parseRound(c *gin.Context) (templates.RoundForm, sim.Variant, bool) {
+	f := templates.RoundForm{
+		Game: templates.Field{Value: c.PostForm("game")}, Target: templates.Field{Value: strings.TrimSpace(c.PostForm("target"))},
+		MaxDice: templates.Field{Value: strings.TrimSpace(c.PostForm("max_dice"))}, Deadline: templates.Field{Value: strings.TrimSpace(c.PostForm("deadline"))},
+		Mode: templates.Field{Value: c.PostForm("mode")}, Bot: templates.Field{Value: c.PostForm("bot")},
+		EqualTurns: c.PostForm("equal_turns") == "on", SameSeed: c.PostForm("same_seed") == "on",
+	}
+	ok := true
+	bad := func(field *templates.Field, msg string) { field.Error, ok = msg, false }
+	g, err := sim.ParseGame(f.Game.Value)
+	if err != nil {
+		bad(&f.Game, "Game: "+err.Error()+".")
+	}
+	v := sim.Standard(g)
+	v.EqualTurns = f.EqualTurns
+	if n, err := strconv.Atoi(f.Target.Value); err != nil || n < sim.MinTarget || n > solve.MaxTarget {
+		bad(&f.Target, fmt.Sprintf("Target: a whole number from %d to %d.", sim.MinTarget, solve.MaxTarget))
+	} else {
+		v.Target = n
+	}
+	if g == sim.Hog {
+		if n, err := strconv.Atoi(f.MaxDice.Value); err != nil || n < 1 || n > sim.MaxDiceLimit {
+			bad(&f.MaxDice, fmt.Sprintf("Most dice: a whole number from 1 to %d.", sim.MaxDiceLimit))
+		} else {
+			v.MaxDice = n
+		}
+	}
+	if f.Deadline.Value != "" {
+		if n, err := strconv.Atoi(f.Deadline.Value); err != nil || n < 3 || n > 600 {
+			bad(&f.Deadline, "Seconds per roll: leave it empty for no deadline, or a whole number from 3 to 600.")
+		} else {
+			v.Deadline = sim.Duration(time.Duration(n) * time.Second)
+		}
+	}
+	if f.Mode.Value != "bot" && f.Mode.Value != "pairs" {
+		bad(&f.Mode, "Opponents: choose a bot or pairs.")
+	}
+	if ok {
+		if _, err := solve.ParseStrategy(f.Bot.Value, v, s.tables); err != nil {
+			bad(&f.Bot, "Bot: "+err.Error()+".")
+		}
+	}
+	return f, v, ok
+}
+
+// shuffle puts the students in a random order for pairing.
+func shuffle(xs []store.Student) {
+	for i := len(xs) - 1; i > 0; i-- {
+		j, _ := rand.Int(rand.Reader, big.NewInt(int64(i+1)))
+		xs[i], xs[j.Int64()] = xs[j.Int64()], xs[i]
+	}
+}
+
+func (s *Server) endRound(c *gin.Context) {
+	class := classFrom(c)
+	if err := s.endCurrentRound(c.Request.Context(), class.ID); err != nil {
+		fail(c, err)
+		return
+	}
+	c.Redirect(http.StatusSeeOther, "/t/"+class.Code+"?done="+urlQuery("Round ended."))
+}
+
+// endCurrentRound ends the class's open round and its matches.
+func (s *Server) endCurrentRound(ctx context.Context, classID int64) error {
+	rounds, err := s.store.Rounds(ctx, classID)
+	if err != nil {
+		return err
+	}
+	for _, r := range rounds {
+		if r.Ended {
+			continue
+		}
+		if err := s.endMatches(ctx, s.liveWhere(func(lm *liveMatch) bool { return lm.row.RoundID == r.ID })); err != nil {
+			return err
+		}
+		if err := s.store.EndRound(ctx, r.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Server) removeStudent(c *gin.Context) {
+	ctx := c.Request.Context()
+	class := classFrom(c)
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		refuse(c, http.StatusNotFound, "There is no such student.")
+		return
+	}
+	if err := s.endMatches(ctx, s.liveWhere(func(lm *liveMatch) bool { return lm.row.ClassID == class.ID && lm.seatOf(id) >= 0 })); err != nil {
+		fail(c, err)
+		return
+	}
+	if err := s.store.RemoveStudent(ctx, class.ID, id); err != nil {
+		fail(c, err)
+		return
+	}
+	c.Redirect(http.StatusSeeOther, "/t/"+class.Code+"?done="+urlQuery("Student removed."))
+}
+
+// deleteClass deletes the class and every row that belongs to it.
+func (s *Server) deleteClass(c *gin.Context) {
+	ctx := c.Request.Context()
+	class := classFrom(c)
+	if c.PostForm("confirm") != "yes" {
+		refuse(c, http.StatusUnprocessableEntity, "Confirm: tick the box to delete the class and all its data.")
+		return
+	}
+	if err := s.endMatches(ctx, s.liveWhere(func(lm *liveMatch) bool { return lm.row.ClassID == class.ID })); err != nil {
+		fail(c, err)
+		return
+	}
+	if err := s.store.DeleteClass(ctx, class.ID); err != nil {
+		fail(c, err)
+		return
+	}
+	setCookie(c, teacherPrefix+class.Code, "", -1)
+	c.Redirect(http.StatusSeeOther, "/")
+}

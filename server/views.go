@@ -1,0 +1,172 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"pigclass/server/store"
+	"pigclass/sim"
+	"pigclass/templates"
+)
+
+// seatName is how a seat is shown: the nickname, the generated name on a
+// shared screen in anonymous mode, or the bot.
+func seatName(seat store.Seat, anonymous bool) string {
+	switch {
+	case seat.Bot != "":
+		return "Bot (" + botLabel(seat.Bot) + ")"
+	case anonymous:
+		return seat.AnonName
+	}
+	return seat.Nickname
+}
+
+// botLabel names a strategy for people.
+func botLabel(name string) string {
+	switch name {
+	case "hold:10":
+		return "beginner, hold at 10"
+	case "hold:20":
+		return "rule of thumb, hold at 20"
+	case "optimal":
+		return "perfect play"
+	case "ev":
+		return "expected-value play"
+	case "kper":
+		return "keep pace and end race"
+	}
+	return name
+}
+
+// viewerSeat returns the seat of the browser with token hash h, or -1.
+func viewerSeat(row store.Match, h string) int {
+	for _, s := range row.Seats {
+		if s.StudentID != 0 && s.TokenHash == h {
+			return s.Seat
+		}
+	}
+	return -1
+}
+
+// boardView builds the play area of a match for the viewer's seat.
+func (s *Server) boardView(row store.Match, m *sim.Match, rows []store.Event, last time.Time, viewer int, anonymous, paused bool) templates.Board {
+	st := m.State()
+	v := row.Variant
+	names := make([]string, v.Seats)
+	for _, seat := range row.Seats {
+		names[seat.Seat] = seatName(seat, anonymous && seat.Seat != viewer)
+		if seat.Seat == viewer {
+			names[seat.Seat] = seat.Nickname
+		}
+	}
+	b := templates.Board{
+		MatchID: row.ID, Seq: m.Len(), Title: gameTitle(v), Commitment: row.Seed.Commitment(),
+		Over: st.Over || row.Status != store.Playing, Paused: paused, TurnTotal: st.TurnTotal,
+		ActURL:   fmt.Sprintf("/m/%d/act", row.ID),
+		BoardURL: fmt.Sprintf("/m/%d/board", row.ID), ReviewURL: fmt.Sprintf("/m/%d", row.ID),
+	}
+	for seat := range v.Seats {
+		b.Players = append(b.Players, templates.BoardPlayer{
+			Name: names[seat], Score: st.Scores[seat], ToMove: seat == st.Seat && !b.Over, You: seat == viewer, Out: st.Out[seat],
+		})
+	}
+	b.YourTurn = !b.Over && viewer >= 0 && st.Seat == viewer
+	if b.YourTurn {
+		b.Actions = actionsFor(v)
+		if v.Deadline > 0 && !paused {
+			at := last.Add(time.Duration(v.Deadline))
+			b.DeadlineAt = at.UnixMilli()
+			b.Deadline = fmt.Sprintf("%d s per roll: move by %s", int(time.Duration(v.Deadline).Seconds()), at.Format("15:04:05"))
+		}
+	}
+	if n := len(rows); n > 0 {
+		lastRow := rows[n-1]
+		if lastRow.Faces != "" {
+			for _, f := range strings.Fields(lastRow.Faces) {
+				b.LastFaces = append(b.LastFaces, int(f[0]-'0'))
+			}
+		}
+		b.Announce = describe(lastRow, names, viewer, v.Game)
+		for i := n - 1; i >= 0 && i >= n-8; i-- {
+			b.Recent = append(b.Recent, describe(rows[i], names, viewer, v.Game))
+		}
+	}
+	if b.YourTurn {
+		b.Announce += " Your turn."
+	}
+	switch {
+	case st.Over:
+		b.Result = resultText(st, names, viewer)
+	case row.Status == store.Ended:
+		b.Result = "The teacher ended this match."
+	}
+	return b
+}
+
+// gameTitle is the heading of a match.
+func gameTitle(v sim.Variant) string {
+	t := fmt.Sprintf("%s to %d", v.Game.Title(), v.Target)
+	if v.EqualTurns {
+		t += ", equal turns"
+	}
+	return t
+}
+
+// actionsFor lists the buttons of the variant, with their keys.
+func actionsFor(v sim.Variant) []templates.ActionButton {
+	if v.Game == sim.Hog {
+		out := make([]templates.ActionButton, 0, v.MaxDice)
+		for n := 1; n <= v.MaxDice; n++ {
+			key := ""
+			if n <= 10 {
+				key = fmt.Sprint(n)
+			}
+			out = append(out, templates.ActionButton{Action: sim.Dice(n).String(), Label: fmt.Sprintf("%d dice", n), Key: key, Primary: n == 5})
+		}
+		return out
+	}
+	return []templates.ActionButton{
+		{Action: "roll", Label: "Roll", Key: "R", Primary: true},
+		{Action: "hold", Label: "Hold", Key: "H"},
+	}
+}
+
+// describe tells one event in words, for the move list and screen readers.
+func describe(e store.Event, names []string, viewer int, g sim.Game) string {
+	who := names[e.Seat]
+	if e.Seat == viewer {
+		who = "You"
+	}
+	switch {
+	case e.Action == "roll" && e.Faces == "1 1" && g == sim.BigPig:
+		return fmt.Sprintf("%s rolled double 1s: 25 points.", who)
+	case e.Action == "roll" && e.Faces == "1 1" && g == sim.TwoDice:
+		return fmt.Sprintf("%s rolled double 1s: the whole score is gone.", who)
+	case e.Action == "roll":
+		if strings.Contains(e.Faces, "1") {
+			return fmt.Sprintf("%s rolled %s: the turn is over.", who, e.Faces)
+		}
+		return fmt.Sprintf("%s rolled %s.", who, e.Faces)
+	case strings.HasPrefix(e.Action, "dice:"):
+		return fmt.Sprintf("%s threw %s.", who, e.Faces)
+	case e.Action == "hold":
+		return fmt.Sprintf("%s held %d points.", who, e.TurnTotal)
+	case e.Action == "timeout":
+		return fmt.Sprintf("Time ran out for %s: %d points banked.", who, e.TurnTotal)
+	case e.Action == "resign":
+		return fmt.Sprintf("%s resigned.", who)
+	}
+	return who + " " + e.Action
+}
+
+// resultText says who won.
+func resultText(st sim.State, names []string, viewer int) string {
+	if st.Winner == viewer {
+		return fmt.Sprintf("You won with %d points!", st.Scores[st.Winner])
+	}
+	return fmt.Sprintf("%s won with %d points.", names[st.Winner], st.Scores[st.Winner])
+}
+
+// percent formats a probability.
+func percent(p float64) string { return fmt.Sprintf("%.1f%%", 100*p) }

@@ -1,0 +1,12 @@
+// Package static embeds the files the browser loads: the style sheet, the
+// app's small script, and the vendored htmx (from the npm package htmx.org,
+// see vendor/). The app serves them itself, so it works on a school network
+// without internet.
+package static
+
+import "embed"
+
+// Files holds app.css, app.js and vendor/.
+//
+//go:embed app.css app.js vendor
+var Files embed.FS

@@ -1,0 +1,188 @@
+// Package templates holds the templ components of pigclass. Every
+// component takes a typed view model from this file; none reads data itself.
+package templates
+
+// Page is what every page's layout needs.
+type Page struct {
+	Title string
+	Wide  bool // the projector: a large, full-width page
+}
+
+// Field is one form field's value and its error, kept when a form comes back.
+type Field struct {
+	Value string
+	Error string
+}
+
+// Choice is one option of a select.
+type Choice struct {
+	Value, Label string
+	Selected     bool
+}
+
+// Front is the front page: start a class, join one, practise.
+type Front struct {
+	Code, Nickname Field
+	Games          []Choice
+	Bots           []Choice
+	Error          string
+}
+
+// Join is the join page.
+type Join struct {
+	Code, Nickname Field
+	Error          string
+}
+
+// Dashboard is the teacher's class page.
+type Dashboard struct {
+	Code        string
+	JoinURL     string
+	TeacherURL  string
+	Locked      bool
+	Paused      bool
+	Anonymous   bool
+	Live        DashLive
+	Games       []Choice
+	Bots        []Choice
+	Round       RoundForm
+	RoundActive bool
+	Notice      string
+}
+
+// RoundForm is the start-a-round form with its values and errors.
+type RoundForm struct {
+	Game, Target, MaxDice, Deadline, Mode, Bot Field
+	EqualTurns, SameSeed                       bool
+	Error                                      string
+}
+
+// DashLive is the part of the dashboard that refreshes itself.
+type DashLive struct {
+	Code      string
+	Round     string
+	Paused    bool
+	Locked    bool
+	Students  []StudentRow
+	Matches   []MatchRow
+	Decisions int
+}
+
+// StudentRow is one student on the dashboard.
+type StudentRow struct {
+	ID           int64
+	Name         string
+	Anon         string
+	Status       string
+	Games, Wins  int
+	Decisions    int
+	AgreeOptimal string
+	Cost         string
+}
+
+// MatchRow is one match in progress on the dashboard.
+type MatchRow struct {
+	ID        int64
+	Players   string
+	Status    string
+	Decisions int
+}
+
+// Projector is the projector view.
+type Projector struct {
+	Code    string
+	JoinURL string
+	Live    ProjectorLive
+}
+
+// ProjectorLive refreshes itself on the projector.
+type ProjectorLive struct {
+	Code   string
+	Count  int
+	Names  []string
+	Locked bool
+	Round  string
+}
+
+// StudentHome is a student's page in a class.
+type StudentHome struct {
+	Code     string
+	Nickname string
+	Board    *Board
+	History  []HistoryRow
+	Waiting  string
+}
+
+// HistoryRow is one finished match in a student's list.
+type HistoryRow struct {
+	URL, Title, Result string
+}
+
+// Board is the play area of a match, refreshed live.
+type Board struct {
+	MatchID    int64
+	Seq        int
+	Title      string
+	Commitment string
+	Players    []BoardPlayer
+	YourTurn   bool
+	Over       bool
+	Paused     bool
+	TurnTotal  int
+	LastFaces  []int
+	Announce   string
+	Actions    []ActionButton
+	Recent     []string
+	DeadlineAt int64 // Unix milliseconds; 0 for none
+	Deadline   string
+	Result     string
+	ActURL     string
+	BoardURL   string
+	ReviewURL  string
+	Error      string
+}
+
+// BoardPlayer is one seat on the board.
+type BoardPlayer struct {
+	Name   string
+	Score  int
+	ToMove bool
+	You    bool
+	Out    bool
+}
+
+// ActionButton is one action form.
+type ActionButton struct {
+	Action, Label, Key string
+	Primary            bool
+}
+
+// Review is the after-match page: each of the student's decisions beside
+// hold-at-20 and optimal play.
+type Review struct {
+	Title      string
+	Result     string
+	Rows       []ReviewRow
+	TotalCost  string
+	Seed       string
+	Commitment string
+	RecordURL  string
+	BackURL    string
+	Analysed   bool
+}
+
+// ReviewRow is one decision.
+type ReviewRow struct {
+	N                            int
+	Turn                         int
+	Score, Opponent, TurnTotal   int
+	Action, Faces, EV, Best      string
+	Before, After, Cost          string
+	AgreesOptimal, AgreesEV, Bot bool
+}
+
+// ErrorPage is a page for a request that cannot be served.
+type ErrorPage struct {
+	Status  int
+	Message string
+}
