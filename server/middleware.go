@@ -10,9 +10,20 @@ import (
 // maxBody is the largest request body accepted: forms are tiny.
 const maxBody = 64 << 10
 
-// limitBody caps request bodies.
+// limitBody caps request bodies and parses forms up front, so that a form
+// too large is refused as a whole instead of read in part.
 func limitBody(c *gin.Context) {
+	if c.Request.ContentLength > maxBody {
+		refuse(c, http.StatusRequestEntityTooLarge, "The form is too large: at most 64 KB.")
+		return
+	}
 	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxBody)
+	if c.Request.Method == http.MethodPost {
+		if err := c.Request.ParseForm(); err != nil {
+			refuse(c, http.StatusRequestEntityTooLarge, "The form could not be read: it must be at most 64 KB.")
+			return
+		}
+	}
 	c.Next()
 }
 

@@ -195,7 +195,9 @@ func (s *Server) setFlag(change func(*classFlags), done string) gin.HandlerFunc 
 	}
 }
 
-func urlQuery(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, " ", "+"), ":", "%3A") }
+func urlQuery(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, " ", "+"), ":", "%3A")
+}
 
 // startRound starts a round: every student in a match, against the chosen
 // bot or paired (an odd student plays the bot), one seed for all on request.

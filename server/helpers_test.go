@@ -1,0 +1,214 @@
+package server
+
+import (
+	"context"
+	"encoding/csv"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"pigclass/server/store"
+)
+
+// app is a running server on a real database file.
+type app struct {
+	t     testing.TB
+	path  string
+	store *store.Store
+	srv   *Server
+	http  *httptest.Server
+	clock *clock
+}
+
+// clock is a settable time for deadline tests.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// newApp starts the app on a fresh database in t.TempDir().
+func newApp(t testing.TB) *app {
+	return openApp(t, filepath.Join(t.TempDir(), "pigclass.db"), &clock{t: time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)})
+}
+
+// openApp starts the app on the database at path.
+func openApp(t testing.TB, path string, clk *clock) *app {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	srv, err := New(ctx, Config{Now: clk.now}, st, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &app{t: t, path: path, store: st, srv: srv, http: httptest.NewServer(srv.Handler()), clock: clk}
+	t.Cleanup(a.stop)
+	return a
+}
+
+// stop shuts the app down as a crash would leave it: nothing is flushed
+// beyond what was acknowledged.
+func (a *app) stop() {
+	if a.http == nil {
+		return
+	}
+	a.http.Close()
+	a.srv.Close()
+	a.store.Close()
+	a.http = nil
+}
+
+// browser is one person's browser: its own cookies.
+type browser struct {
+	t    testing.TB
+	app  *app
+	c    *http.Client
+	last *http.Response
+	body string
+}
+
+func (a *app) browser() *browser {
+	jar, _ := cookiejar.New(nil)
+	return &browser{t: a.t, app: a, c: &http.Client{Jar: jar}}
+}
+
+// moveTo points the browser at another app (after a restart), keeping its
+// cookies.
+func (b *browser) moveTo(a *app) {
+	u, _ := url.Parse(b.app.http.URL)
+	cookies := b.c.Jar.Cookies(u)
+	jar, _ := cookiejar.New(nil)
+	nu, _ := url.Parse(a.http.URL)
+	jar.SetCookies(nu, cookies)
+	b.c.Jar, b.app = jar, a
+}
+
+func (b *browser) do(req *http.Request) *goquery.Document {
+	b.t.Helper()
+	resp, err := b.c.Do(req)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	b.last, b.body = resp, string(body)
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(b.body))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return doc
+}
+
+func (b *browser) get(path string) *goquery.Document {
+	b.t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, b.app.http.URL+path, nil)
+	return b.do(req)
+}
+
+func (b *browser) post(path string, form url.Values, headers ...string) *goquery.Document {
+	b.t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, b.app.http.URL+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	return b.do(req)
+}
+
+// status returns the last response's status code.
+func (b *browser) status() int { return b.last.StatusCode }
+
+// path returns the last response's final path.
+func (b *browser) path() string { return b.last.Request.URL.Path }
+
+// csvRows fetches a CSV file and returns its rows as maps by header.
+func (b *browser) csvRows(path string) []map[string]string {
+	b.t.Helper()
+	b.get(path)
+	if b.status() != http.StatusOK {
+		b.t.Fatalf("GET %s: %d %s", path, b.status(), b.body)
+	}
+	recs, err := csv.NewReader(strings.NewReader(b.body)).ReadAll()
+	if err != nil {
+		b.t.Fatalf("%s: %v", path, err)
+	}
+	var out []map[string]string
+	for _, r := range recs[1:] {
+		m := map[string]string{}
+		for i, h := range recs[0] {
+			m[h] = r[i]
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// teacherStart makes a class and returns its code.
+func teacherStart(t testing.TB, teacher *browser) string {
+	t.Helper()
+	doc := teacher.post("/classes", nil)
+	code := doc.Find(`[data-testid="join-code"]`).Text()
+	if teacher.status() != http.StatusOK || len(code) != CodeLength {
+		t.Fatalf("start class: %d at %s, code %q", teacher.status(), teacher.path(), code)
+	}
+	return code
+}
+
+// join makes a student browser join the class.
+func join(t testing.TB, a *app, code, nick string) *browser {
+	t.Helper()
+	b := a.browser()
+	doc := b.post("/join", url.Values{"code": {code}, "nickname": {nick}})
+	if b.path() != "/c/"+code || doc.Find(`[data-testid="nickname"]`).Text() != nick {
+		t.Fatalf("join %s: %d at %s\n%s", nick, b.status(), b.path(), b.body)
+	}
+	return b
+}
+
+// boardState reads a board: the act URL, seq, whose turn, the turn total.
+type boardState struct {
+	act      string
+	seq      int
+	yourTurn bool
+	over     bool
+	turnTot  int
+	actions  []string
+}
+
+func readBoard(doc *goquery.Document) (boardState, bool) {
+	board := doc.Find(`[data-testid="board"]`)
+	if board.Length() == 0 {
+		return boardState{}, false
+	}
+	var s boardState
+	s.seq, _ = strconv.Atoi(board.AttrOr("data-seq", "-1"))
+	s.turnTot, _ = strconv.Atoi(board.Find(`[data-testid="turn-total"]`).Text())
+	s.over = board.Find(`[data-testid="result"]`).Length() > 0
+	board.Find(`.actions form`).Each(func(i int, f *goquery.Selection) {
+		s.act = f.AttrOr("action", "")
+		s.actions = append(s.actions, f.Find(`input[name="action"]`).AttrOr("value", ""))
+	})
+	s.yourTurn = len(s.actions) > 0
+	return s, true
+}
