@@ -28,6 +28,7 @@ type app struct {
 	store *store.Store
 	srv   *Server
 	http  *httptest.Server
+	url   string
 	clock *clock
 }
 
@@ -63,6 +64,7 @@ func openApp(t testing.TB, path string, clk *clock) *app {
 		t.Fatal(err)
 	}
 	a := &app{t: t, path: path, store: st, srv: srv, http: httptest.NewServer(srv.Handler()), clock: clk}
+	a.url = a.http.URL
 	t.Cleanup(a.stop)
 	return a
 }
@@ -96,10 +98,10 @@ func (a *app) browser() *browser {
 // moveTo points the browser at another app (after a restart), keeping its
 // cookies.
 func (b *browser) moveTo(a *app) {
-	u, _ := url.Parse(b.app.http.URL)
+	u, _ := url.Parse(b.app.url)
 	cookies := b.c.Jar.Cookies(u)
 	jar, _ := cookiejar.New(nil)
-	nu, _ := url.Parse(a.http.URL)
+	nu, _ := url.Parse(a.url)
 	jar.SetCookies(nu, cookies)
 	b.c.Jar, b.app = jar, a
 }
@@ -122,13 +124,13 @@ func (b *browser) do(req *http.Request) *goquery.Document {
 
 func (b *browser) get(path string) *goquery.Document {
 	b.t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, b.app.http.URL+path, nil)
+	req, _ := http.NewRequest(http.MethodGet, b.app.url+path, nil)
 	return b.do(req)
 }
 
 func (b *browser) post(path string, form url.Values, headers ...string) *goquery.Document {
 	b.t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, b.app.http.URL+path, strings.NewReader(form.Encode()))
+	req, _ := http.NewRequest(http.MethodPost, b.app.url+path, strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])

@@ -123,3 +123,6 @@ func parseTime(s string) time.Time {
 	t, _ := time.Parse(time.RFC3339Nano, s)
 	return t
 }
+
+// DB returns the database handle, for tests and maintenance.
+func (s *Store) DB() *sql.DB { return s.db }

@@ -1,0 +1,121 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// TestRestartKeepsTheMatch: the server stops mid-match (a fresh server on
+// the same database file, as after a crash); the match goes on where it
+// stopped and no acknowledged decision is missing.
+func TestRestartKeepsTheMatch(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	s := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 15}
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	for s.actions < 12 {
+		if !s.step(t, code) {
+			t.Fatal("the match ended before the restart")
+		}
+	}
+	before, _ := readBoard(s.b.get("/c/" + code))
+	path, clk := a.path, a.clock
+	a.stop()
+
+	b := openApp(t, path, clk)
+	s.b.moveTo(b)
+	teacher.moveTo(b)
+	after, ok := readBoard(s.b.get("/c/" + code))
+	if !ok || after.seq != before.seq || after.turnTot != before.turnTot || after.yourTurn != before.yourTurn {
+		t.Fatalf("after the restart: %+v, before: %+v", after, before)
+	}
+	for s.step(t, code) {
+	}
+	rows := teacher.csvRows("/t/" + code + "/decisions.csv")
+	mine := 0
+	for _, r := range rows {
+		if r["by"] == "student" {
+			mine++
+		}
+	}
+	if mine != s.actions {
+		t.Errorf("%d decisions acknowledged, %d stored", s.actions, mine)
+	}
+	if m := teacher.csvRows("/t/" + code + "/matches.csv"); len(m) != 1 || m[0]["status"] != "over" {
+		t.Errorf("matches %v", m)
+	}
+}
+
+// TestRepeatedClickActsOnce: a double click or a resent form carries the
+// same seq and acts only once.
+func TestRepeatedClickActsOnce(t *testing.T) {
+	a := newApp(t)
+	p := a.browser()
+	p.post("/practice", url.Values{"game": {"pig"}, "bot": {"hold:20"}})
+	page := p.path()
+	st, ok := readBoard(p.get(page))
+	if !ok || !st.yourTurn { // a bot that moves first has played its turn already
+		t.Fatalf("no board, or not my turn at %s", page)
+	}
+	form := url.Values{"seq": {strconv.Itoa(st.seq)}, "action": {"roll"}}
+	p.post(st.act, form)
+	first, _ := readBoard(p.get(page))
+	p.post(st.act, form)
+	p.post(st.act, form, "HX-Request", "true")
+	second, _ := readBoard(p.get(page))
+	if first.seq <= st.seq {
+		t.Fatalf("the first click did not act: seq %d then %d", st.seq, first.seq)
+	}
+	if second.seq != first.seq {
+		t.Errorf("the repeated click acted: seq %d, then %d", first.seq, second.seq)
+	}
+}
+
+// TestDeadlineTimeouts: when the per-roll deadline passes, the server holds
+// for the student, recorded as a timeout; three in a row resign.
+func TestDeadlineTimeouts(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	s := join(t, a, code, "Sleepy")
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "deadline": {"10"}})
+	if teacher.status() != http.StatusOK {
+		t.Fatalf("%d %s", teacher.status(), teacher.body)
+	}
+	for i := 0; i < 3; i++ {
+		waitFor(t, func() bool { st, ok := readBoard(s.get("/c/" + code)); return ok && st.yourTurn })
+		a.clock.add(11 * time.Second)
+		n := i + 1
+		waitFor(t, func() bool { return countBy(teacher.csvRows("/t/"+code+"/decisions.csv"), "timeout") == n })
+	}
+	waitFor(t, func() bool {
+		m := teacher.csvRows("/t/" + code + "/matches.csv")
+		return len(m) == 1 && m[0]["status"] == "over" && m[0]["winner"] == "bot hold:20"
+	})
+}
+
+func countBy(rows []map[string]string, by string) int {
+	n := 0
+	for _, r := range rows {
+		if r["by"] == by {
+			n++
+		}
+	}
+	return n
+}
+
+// waitFor polls cond until it holds, failing after a deadline.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	end := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(end) {
+			t.Fatal("condition not met in 10 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
