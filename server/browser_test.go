@@ -1,0 +1,154 @@
+package server
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// chromium returns the browser for browser tests, or skips the test.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, p := range []string{os.Getenv("PIGCLASS_CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if p != "" {
+			if _, err := exec.LookPath(p); err == nil {
+				return p
+			}
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("CI has no chromium: .ci/run should have installed it")
+	}
+	t.Skip("no chromium here: install Debian's chromium to run the browser tests")
+	return ""
+}
+
+// newBrowser starts headless chromium; people() gives each person a
+// separate browser context (their own cookies).
+func newBrowser(t *testing.T) func() context.Context {
+	path := chromium(t)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-quic", true), chromedp.Flag("no-first-run", true),
+		chromedp.UserDataDir(t.TempDir()),
+	)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelAlloc)
+	root, cancelRoot := chromedp.NewContext(alloc)
+	t.Cleanup(cancelRoot)
+	if err := chromedp.Do(root); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return func() context.Context {
+		ctx, cancel := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
+		t.Cleanup(cancel)
+		ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
+		t.Cleanup(cancelT)
+		return ctx
+	}
+}
+
+func run(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// value runs one action that returns a value.
+func value[T any](t *testing.T, ctx context.Context, a chromedp.Action[T]) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// q selects by CSS.
+func q(sel string) chromedp.CSS { return chromedp.CSS(sel) }
+
+// eventually polls a JavaScript condition in the page until it is true.
+func eventually(t *testing.T, ctx context.Context, js, what string) {
+	t.Helper()
+	end := time.Now().Add(20 * time.Second)
+	for {
+		if ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js)); err == nil && ok {
+			return
+		}
+		if time.Now().After(end) {
+			t.Fatalf("%s: not within 20 s", what)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// shot saves a full-page screenshot into $PIGCLASS_SCREENSHOTS, when set,
+// for a person to look at.
+func shot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	dir := os.Getenv("PIGCLASS_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	png := value(t, ctx, chromedp.FullScreenshot(100))
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBrowserDashboardIsLive: a teacher and two students in separate
+// browser contexts; the students' moves appear on the teacher's dashboard
+// without a reload.
+func TestBrowserDashboardIsLive(t *testing.T) {
+	person := newBrowser(t)
+	a := newApp(t)
+	teacher, ana, bo := person(), person(), person()
+
+	run(t, teacher, chromedp.Navigate(a.url+"/"), chromedp.Click(q(`[data-testid="start-class"]`)),
+		chromedp.WaitVisible(q(`[data-testid="join-code"]`)))
+	code := value(t, teacher, chromedp.Text(q(`[data-testid="join-code"]`)))
+	for _, s := range []struct {
+		ctx  context.Context
+		nick string
+	}{{ana, "Ana"}, {bo, "Bo"}} {
+		run(t, s.ctx, chromedp.Navigate(a.url+"/join/"+code), chromedp.SendKeys(q(`#nickname`), s.nick),
+			chromedp.Submit(q(`#nickname`)), chromedp.WaitVisible(q(`[data-testid="nickname"]`)))
+	}
+	eventually(t, teacher, `document.querySelectorAll('[data-testid="student-row"]').length === 2`, "the roster shows both students")
+
+	run(t, teacher, chromedp.Click(q(`input[name="mode"][value="pairs"]`)),
+		chromedp.Click(q(`[data-testid="start-round"]`)), chromedp.WaitVisible(q(`[data-testid="end-round"]`)))
+	value(t, teacher, chromedp.Evaluate[string](`window.pigclassMarker = "no reload"`))
+	eventually(t, teacher, `document.querySelector('[data-testid="decision-count"]').textContent === "0"`, "no decisions yet")
+
+	// Whoever moves first rolls, from their own page, with htmx.
+	for _, s := range []context.Context{ana, bo} {
+		eventually(t, s, `!!document.querySelector('[data-testid="board"]')`, "the board appears")
+	}
+	mover := ana
+	if value(t, bo, chromedp.Evaluate[bool](`!!document.querySelector('[data-testid="act-roll"]')`)) {
+		mover = bo
+	}
+	run(t, mover, chromedp.Click(q(`[data-testid="act-roll"]`)))
+	eventually(t, teacher, `document.querySelector('[data-testid="decision-count"]').textContent === "1"`, "the roll appears on the dashboard")
+	shot(t, teacher, "dashboard")
+	shot(t, mover, "board")
+	if marker := value(t, teacher, chromedp.Evaluate[string](`window.pigclassMarker || ""`)); marker != "no reload" {
+		t.Error("the dashboard reloaded to show the move")
+	}
+	run(t, teacher, chromedp.Navigate(a.url+"/t/"+code+"/projector"))
+	shot(t, teacher, "projector")
+	// The roll was announced to screen readers on the mover's page.
+	eventually(t, mover, `document.querySelector('[data-testid="announce"]').textContent.includes("You rolled")`, "the roll is announced")
+	if said := value(t, mover, chromedp.Text(q(`[data-testid="announce"]`))); !strings.Contains(said, "You rolled") {
+		t.Errorf("announcement %q", said)
+	}
+}
