@@ -1,7 +1,9 @@
 package server
 
 import (
+	"context"
 	"encoding/csv"
+	"io"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -23,39 +25,68 @@ func safeCell(s string) string {
 	return s
 }
 
-// writeCSV sends an RFC 4180 file, UTF-8, header first.
-func writeCSV(c *gin.Context, name string, header []string, rows [][]string) {
-	c.Header("Content-Type", "text/csv; charset=utf-8")
-	c.Header("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, name))
-	c.Status(http.StatusOK)
-	w := csv.NewWriter(c.Writer)
-	w.UseCRLF = true
-	w.Write(header)
+// writeCSV writes an RFC 4180 file, UTF-8, header first, every cell safe.
+func writeCSV(w io.Writer, header []string, rows [][]string) error {
+	cw := csv.NewWriter(w)
+	cw.UseCRLF = true
+	cw.Write(header)
 	for _, r := range rows {
 		for i := range r {
 			r[i] = safeCell(r[i])
 		}
-		w.Write(r)
+		cw.Write(r)
 	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		c.Error(err)
-	}
+	cw.Flush()
+	return cw.Error()
 }
 
-// exportNames says whether exports use real nicknames: always, unless the
-// class is anonymous and the teacher did not ask for them (?names=real).
-func exportNames(c *gin.Context, d *classData) bool {
-	return !d.class.Anonymous || c.Query("names") == "real"
+// exports are the CSV files of a class, by name.
+var exports = map[string]func(d *classData, real bool) ([]string, [][]string){
+	"decisions": decisionRows,
+	"matches":   matchRows,
+	"students":  studentRows,
 }
 
-func (s *Server) exportData(c *gin.Context) (*classData, bool) {
-	d, err := s.classData(c.Request.Context(), classFrom(c))
+// ExportNames lists the CSV files Export writes.
+const ExportNames = "decisions, matches, students"
+
+// Export writes one CSV file of the class with join code code: decisions,
+// matches or students. Names are the real nicknames unless the class is in
+// anonymous mode and real is false.
+func Export(ctx context.Context, st *store.Store, code, what string, real bool, w io.Writer) error {
+	rows, ok := exports[what]
+	if !ok {
+		return fmt.Errorf("export %q: choose one of %s", what, ExportNames)
+	}
+	class, err := st.ClassByCode(ctx, normalizeCode(code))
 	if err != nil {
-		fail(c, err)
-		return nil, false
+		return fmt.Errorf("export: class %s: %w", code, err)
 	}
-	return d, true
+	d, err := loadClassData(ctx, st, class)
+	if err != nil {
+		return err
+	}
+	header, body := rows(d, real || !class.Anonymous)
+	return writeCSV(w, header, body)
+}
+
+// csvFile serves one export to the teacher.
+func (s *Server) csvFile(what string) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		class := classFrom(c)
+		d, err := s.classData(c.Request.Context(), class)
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		header, rows := exports[what](d, !class.Anonymous || c.Query("names") == "real")
+		c.Header("Content-Type", "text/csv; charset=utf-8")
+		c.Header("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s.csv"`, class.Code, what))
+		c.Status(http.StatusOK)
+		if err := writeCSV(c.Writer, header, rows); err != nil {
+			c.Error(err)
+		}
+	}
 }
 
 func ftoa(p *float64) string {
@@ -74,12 +105,7 @@ func btoa(ok bool, b bool) string {
 
 // decisionsCSV is one row per decision, bots' and timeouts' included, with
 // the state before it and its analysis.
-func (s *Server) decisionsCSV(c *gin.Context) {
-	d, ok := s.exportData(c)
-	if !ok {
-		return
-	}
-	real := exportNames(c, d)
+func decisionRows(d *classData, real bool) ([]string, [][]string) {
 	matches := map[int64]store.Match{}
 	for _, m := range d.matches {
 		matches[m.ID] = m
@@ -112,7 +138,7 @@ func (s *Server) decisionsCSV(c *gin.Context) {
 			e.By, e.At.UTC().Format(time.RFC3339),
 		})
 	}
-	writeCSV(c, d.class.Code+"-decisions.csv", header, rows)
+	return header, rows
 }
 
 // exportName names a seat in an export.
@@ -128,12 +154,7 @@ func exportName(seat store.Seat, real bool) string {
 
 // matchesCSV is one row per match. The seed is published only once the
 // match is no longer being played.
-func (s *Server) matchesCSV(c *gin.Context) {
-	d, ok := s.exportData(c)
-	if !ok {
-		return
-	}
-	real := exportNames(c, d)
+func matchRows(d *classData, real bool) ([]string, [][]string) {
 	header := []string{"class", "match", "round", "game", "target", "equal_turns", "status", "seed", "commitment", "players", "places", "scores", "turns", "winner"}
 	var rows [][]string
 	for _, m := range d.matches {
@@ -162,16 +183,11 @@ func (s *Server) matchesCSV(c *gin.Context) {
 			strings.Join(placeCells, "; "), strings.Join(scores, "; "), strconv.Itoa(turns), winner,
 		})
 	}
-	writeCSV(c, d.class.Code+"-matches.csv", header, rows)
+	return header, rows
 }
 
 // studentsCSV is one row per student with their totals.
-func (s *Server) studentsCSV(c *gin.Context) {
-	d, ok := s.exportData(c)
-	if !ok {
-		return
-	}
-	real := exportNames(c, d)
+func studentRows(d *classData, real bool) ([]string, [][]string) {
 	header := []string{"class", "student", "games", "wins", "decisions", "agreement_with_optimal", "agreement_with_hold20", "total_cost"}
 	var rows [][]string
 	for _, st := range d.students {
@@ -188,5 +204,5 @@ func (s *Server) studentsCSV(c *gin.Context) {
 		}
 		rows = append(rows, []string{d.class.Code, name, strconv.Itoa(x.games), strconv.Itoa(x.wins), strconv.Itoa(x.decisions), agreeOpt, agreeEV, cost})
 	}
-	writeCSV(c, d.class.Code+"-students.csv", header, rows)
+	return header, rows
 }

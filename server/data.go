@@ -30,18 +30,23 @@ type studentStats struct {
 
 // classData reads a class and replays its matches.
 func (s *Server) classData(ctx context.Context, class store.Class) (*classData, error) {
+	return loadClassData(ctx, s.store, class)
+}
+
+// loadClassData reads a class from st and replays its matches.
+func loadClassData(ctx context.Context, st *store.Store, class store.Class) (*classData, error) {
 	d := &classData{class: class, states: map[int64]sim.State{}, stats: map[int64]*studentStats{}}
 	var err error
-	if d.students, err = s.store.Students(ctx, class.ID); err != nil {
+	if d.students, err = st.Students(ctx, class.ID); err != nil {
 		return nil, err
 	}
-	if d.rounds, err = s.store.Rounds(ctx, class.ID); err != nil {
+	if d.rounds, err = st.Rounds(ctx, class.ID); err != nil {
 		return nil, err
 	}
-	if d.matches, err = s.store.Matches(ctx, store.MatchFilter{ClassID: class.ID}); err != nil {
+	if d.matches, err = st.Matches(ctx, store.MatchFilter{ClassID: class.ID}); err != nil {
 		return nil, err
 	}
-	if d.events, err = s.store.Events(ctx, store.EventFilter{ClassID: class.ID}); err != nil {
+	if d.events, err = st.Events(ctx, store.EventFilter{ClassID: class.ID}); err != nil {
 		return nil, err
 	}
 	byMatch := map[int64][]store.Event{}

@@ -49,9 +49,9 @@ func (s *Server) Handler() http.Handler {
 	t.POST("/rounds/end", s.endRound)
 	t.POST("/students/:id/remove", s.removeStudent)
 	t.POST("/delete", s.deleteClass)
-	t.GET("/decisions.csv", s.decisionsCSV)
-	t.GET("/matches.csv", s.matchesCSV)
-	t.GET("/students.csv", s.studentsCSV)
+	t.GET("/decisions.csv", s.csvFile("decisions"))
+	t.GET("/matches.csv", s.csvFile("matches"))
+	t.GET("/students.csv", s.csvFile("students"))
 
 	r.NoRoute(func(c *gin.Context) { refuse(c, http.StatusNotFound, "There is no such page.") })
 	return r

@@ -39,6 +39,7 @@ var commands = map[string]command{
 	"solve":    {"solve a game exactly and print the first player's chance", runSolve},
 	"advise":   {"print the win probability of every option in one position", runAdvise},
 	"duel":     {"print the exact chance that one strategy beats another", runDuel},
+	"export":   {"write a class's decisions, matches or students as CSV", runExport},
 }
 
 // run is the whole program: main only adds the process around it.

@@ -1,0 +1,188 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"pigclass/sim"
+	"pigclass/sim/solve"
+)
+
+func TestPauseEndRoundAndRemove(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := join(t, a, code, "Ana")
+	bo := join(t, a, code, "Bo")
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}})
+
+	teacher.post("/t/"+code+"/pause", nil)
+	st, _ := readBoard(ana.get("/c/" + code))
+	if st.yourTurn {
+		t.Error("buttons are shown while play is paused")
+	}
+	doc := ana.post(fmt.Sprintf("/m/%d/act", anaMatch(t, a, code)), url.Values{"seq": {strconv.Itoa(st.seq)}, "action": {"roll"}})
+	if ana.status() != http.StatusConflict || !strings.Contains(doc.Text(), "paused") {
+		t.Errorf("acting while paused: %d", ana.status())
+	}
+	teacher.post("/t/"+code+"/resume", nil)
+	s := &student{b: ana, nick: "Ana", holdAt: 20}
+	if !s.step(t, code) || s.actions != 1 {
+		t.Fatal("no play after resume")
+	}
+
+	teacher.post("/t/"+code+"/students/"+strconv.FormatInt(studentID(t, a, code, "Bo"), 10)+"/remove", nil)
+	bo.get("/c/" + code)
+	if bo.path() != "/join/"+code {
+		t.Errorf("a removed student's page: %s", bo.path())
+	}
+	teacher.post("/t/"+code+"/rounds/end", nil)
+	if _, ok := readBoard(ana.get("/c/" + code)); ok {
+		t.Error("the match goes on after the round ended")
+	}
+	for _, m := range teacher.csvRows("/t/" + code + "/matches.csv") {
+		if m["status"] != "ended" || len(m["seed"]) != 64 {
+			t.Errorf("match after the round ended: %v", m)
+		}
+	}
+	if rows := teacher.csvRows("/t/" + code + "/students.csv"); len(rows) != 1 || rows[0]["student"] != "Ana" {
+		t.Errorf("students after removing Bo: %v", rows)
+	}
+}
+
+func anaMatch(t *testing.T, a *app, code string) int64 {
+	t.Helper()
+	id := int64(0)
+	for _, lm := range a.srv.liveWhere(func(*liveMatch) bool { return true }) {
+		for _, s := range lm.row.Seats {
+			if s.Nickname == "Ana" {
+				id = lm.row.ID
+			}
+		}
+	}
+	if id == 0 {
+		t.Fatal("Ana has no match")
+	}
+	return id
+}
+
+func studentID(t *testing.T, a *app, code, nick string) int64 {
+	t.Helper()
+	students, _ := a.store.Students(t.Context(), mustClass(t, a, code).ID)
+	for _, s := range students {
+		if s.Nickname == nick {
+			return s.ID
+		}
+	}
+	t.Fatalf("no student %s", nick)
+	return 0
+}
+
+// TestHogRoundAnalysis plays Hog and Pig with equal turns through the
+// server: every decision's options are the solver's.
+func TestHogAndEqualTurnsRounds(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	b := join(t, a, code, "Ana")
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"hog"}, "target": {"60"}, "max_dice": {"8"}, "mode": {"bot"}, "bot": {"optimal"}})
+	for i := 0; i < 1000; i++ {
+		st, ok := readBoard(b.get("/c/" + code))
+		if !ok {
+			break
+		}
+		if st.yourTurn {
+			if len(st.actions) != 8 || st.actions[0] != "dice:1" {
+				t.Fatalf("Hog buttons %v", st.actions)
+			}
+			b.post(st.act, url.Values{"seq": {strconv.Itoa(st.seq)}, "action": {st.actions[i%8]}})
+		}
+	}
+	v := sim.Standard(sim.Hog)
+	v.Target, v.MaxDice = 60, 8
+	table, _ := solve.Solve(v)
+	rows := teacher.csvRows("/t/" + code + "/decisions.csv")
+	if len(rows) < 4 {
+		t.Fatalf("%d decisions", len(rows))
+	}
+	for _, r := range rows {
+		score, _ := strconv.Atoi(r["score"])
+		opp, _ := strconv.Atoi(r["opponent_score"])
+		adv := table.Advise(score, opp, 0)
+		n, _ := strconv.Atoi(strings.TrimPrefix(r["action"], "dice:"))
+		chosen, _ := strconv.ParseFloat(r["win_if_chosen"], 64)
+		if math.Abs(chosen-adv.Dice[n]) > 1e-12 || r["best_action"] != adv.Best.String() || r["ev_action"] != "dice:5" || r["win_if_roll"] != "" {
+			t.Errorf("row %v: solver %v best %v", r, adv.Dice[n], adv.Best)
+		}
+	}
+
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"50"}, "equal_turns": {"on"}, "mode": {"bot"}, "bot": {"optimal"}})
+	s := &student{b: b, nick: "Ana", holdAt: 15}
+	playRound(t, code, []*student{s})
+	e, _ := solve.SolveEqualTurns(sim.Variant{Game: sim.Pig, Target: 50, Seats: 2, EqualTurns: true})
+	if e == nil {
+		t.Fatal("no equal-turns table")
+	}
+	n := 0
+	for _, r := range teacher.csvRows("/t/" + code + "/decisions.csv") {
+		if r["round"] == "2" && r["by"] == "student" {
+			n++
+			if r["win_if_roll"] == "" || r["best_action"] == "" {
+				t.Errorf("equal-turns decision without analysis: %v", r)
+			}
+		}
+	}
+	if n != s.actions {
+		t.Errorf("%d equal-turns decisions stored, %d made", n, s.actions)
+	}
+}
+
+// TestReviewAfterTheMatch: the after-match page lists each of the
+// student's decisions with hold-at-20 and optimal, and the total cost.
+func TestReviewAfterTheMatch(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	s := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 30}
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	playRound(t, code, []*student{s})
+	home := s.b.get("/c/" + code)
+	link := home.Find(`a[href^="/m/"]`).AttrOr("href", "")
+	doc := s.b.get(link)
+	rows := doc.Find(`[data-testid="review-row"]`)
+	if rows.Length() != s.actions {
+		t.Errorf("review has %d rows, %d decisions made", rows.Length(), s.actions)
+	}
+	total := 0.0
+	for _, r := range teacher.csvRows("/t/" + code + "/decisions.csv") {
+		if r["by"] == "student" {
+			c, _ := strconv.ParseFloat(r["cost"], 64)
+			total += c
+		}
+	}
+	if got := doc.Find(`[data-testid="total-cost"]`).Text(); got != fmt.Sprintf("%.2f percentage points", 100*total) {
+		t.Errorf("total cost %q, CSV sums to %.4f", got, 100*total)
+	}
+	seed := doc.Find(`[data-testid="seed"]`).Text()
+	if _, err := sim.ParseSeed(seed); err != nil {
+		t.Errorf("seed %q: %v", seed, err)
+	}
+	// The record verifies.
+	s.b.get(link + "/record.json")
+	if s.b.status() != http.StatusOK {
+		t.Fatalf("record: %d", s.b.status())
+	}
+	var rec sim.Record
+	if err := json.Unmarshal([]byte(s.b.body), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := sim.Verify(rec); err != nil || !v.State.Over || rec.Seed.String() != seed {
+		t.Errorf("the record does not verify: %v", err)
+	}
+}

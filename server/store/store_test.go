@@ -1,0 +1,149 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"pigclass/sim"
+)
+
+// MustOpen opens a store on a file in t.TempDir().
+func MustOpen(tb testing.TB) *Store {
+	tb.Helper()
+	s, err := Open(context.Background(), filepath.Join(tb.TempDir(), "test.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestPragmasOnEveryConnection(t *testing.T) {
+	s := MustOpen(t)
+	ctx := context.Background()
+	s.db.SetMaxOpenConns(4)
+	conns := make([]interface{ Close() error }, 0, 4)
+	for range 4 {
+		c, err := s.db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		var mode string
+		var fk, busy int
+		if err := c.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
+			t.Fatal(err)
+		}
+		c.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&fk)
+		c.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&busy)
+		if mode != "wal" || fk != 1 || busy != 5000 {
+			t.Errorf("connection: journal_mode %s, foreign_keys %d, busy_timeout %d", mode, fk, busy)
+		}
+	}
+	for _, c := range conns {
+		c.Close()
+	}
+}
+
+func TestMigrationsApplyOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.db")
+	for range 2 {
+		s, err := Open(context.Background(), path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		s.db.QueryRow("SELECT COUNT(*) FROM migrations").Scan(&n)
+		if n != 1 {
+			t.Errorf("%d migrations recorded", n)
+		}
+		s.Close()
+	}
+}
+
+func TestNicknamesAreUniqueInAClass(t *testing.T) {
+	s := MustOpen(t)
+	ctx := context.Background()
+	a, _ := s.CreateClass(ctx, "AAAAAA", "h")
+	b, _ := s.CreateClass(ctx, "CCCCCC", "h")
+	if _, err := s.CreateClass(ctx, "AAAAAA", "h"); !errors.Is(err, ErrCodeTaken) {
+		t.Errorf("same code twice: %v", err)
+	}
+	add := func(class int64, nick string) error {
+		_, err := s.AddStudent(ctx, Student{ClassID: class, Nickname: nick, AnonName: "x", TokenHash: nick})
+		return err
+	}
+	if err := add(a.ID, "Ana"); err != nil {
+		t.Fatal(err)
+	}
+	if err := add(a.ID, "Ana"); !errors.Is(err, ErrNicknameTaken) {
+		t.Errorf("same nickname in a class: %v", err)
+	}
+	if err := add(b.ID, "Ana"); err != nil {
+		t.Errorf("same nickname in another class: %v", err)
+	}
+	if err := add(0, "Ana"); err != nil || add(0, "Ana") != nil {
+		t.Error("practice players need no unique nickname")
+	}
+}
+
+func TestEventsRoundTrip(t *testing.T) {
+	s := MustOpen(t)
+	ctx := context.Background()
+	class, _ := s.CreateClass(ctx, "AAAAAA", "h")
+	st, _ := s.AddStudent(ctx, Student{ClassID: class.ID, Nickname: "Ana", AnonName: "Calm Otter", TokenHash: "t"})
+	seed := sim.NewSeed()
+	v := sim.Standard(sim.Hog)
+	id, err := s.CreateMatch(ctx, Match{ClassID: class.ID, Variant: v, Seed: seed, FirstSeat: 1, Seats: []Seat{{Seat: 0, StudentID: st.ID}, {Seat: 1, Bot: "dice:5"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	win, cost := 0.51, 0.02
+	at := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	want := []Event{
+		{MatchID: id, Seq: 1, Seat: 1, Action: "dice:5", Faces: "2 3 4 5 6", By: "bot", At: at, Scores: []int{0, 0}, Dice: 5,
+			Analysis: &Analysis{WinIfChosen: win, Options: map[string]float64{"dice:5": win, "dice:6": win + cost}, Best: "dice:6", EV: "dice:5", Cost: cost}},
+		{MatchID: id, Seq: 2, Seat: 0, Action: "resign", By: "student", At: at, Scores: []int{0, 20}, Score: 0, OpponentScore: 20},
+	}
+	res := &sim.Result{Winner: 1, Scores: []int{0, 20}, Places: []int{2, 1}}
+	if err := s.AppendEvents(ctx, id, want, res); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Events(ctx, EventFilter{MatchID: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("events (-want +got):\n%s", d)
+	}
+	if err := s.AppendEvents(ctx, id, want[:1], nil); err == nil {
+		t.Error("the same seq twice was stored")
+	}
+	m, err := s.MatchByID(ctx, id)
+	if err != nil || m.Status != Over || m.Winner != 1 || m.Seed != seed || m.Seats[0].Nickname != "Ana" || m.Seats[1].Bot != "dice:5" {
+		t.Errorf("match %+v, %v", m, err)
+	}
+}
+
+// BenchmarkAppendEvents is the cost of storing one decision (one
+// transaction), the step between a click and its acknowledgement.
+func BenchmarkAppendEvents(b *testing.B) {
+	s := MustOpen(b)
+	ctx := context.Background()
+	id, _ := s.CreateMatch(ctx, Match{Variant: sim.Standard(sim.Pig), Seed: sim.NewSeed(), Seats: []Seat{{Seat: 0, Bot: "hold:20"}, {Seat: 1, Bot: "hold:20"}}})
+	roll, hold := 0.5, 0.4
+	seq := 0
+	for b.Loop() {
+		seq++
+		e := Event{MatchID: id, Seq: seq, Action: "roll", Faces: "4", By: "bot", At: time.Now(), Scores: []int{0, 0},
+			Analysis: &Analysis{WinIfRoll: &roll, WinIfHold: &hold, WinIfChosen: roll, Options: map[string]float64{"roll": roll, "hold": hold}, Best: "roll", EV: "roll"}}
+		if err := s.AppendEvents(ctx, id, []Event{e}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
