@@ -3,8 +3,8 @@ package server
 import (
 	"context"
 	"encoding/csv"
-	"io"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
