@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -104,6 +105,19 @@ func shot(t *testing.T, ctx context.Context, name string) {
 	}
 }
 
+// shotOf saves a screenshot of one element, like shot.
+func shotOf(t *testing.T, ctx context.Context, sel, name string) {
+	t.Helper()
+	dir := os.Getenv("PIGCLASS_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	png := value(t, ctx, chromedp.Screenshot(q(sel)))
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestBrowserDashboardIsLive: a teacher and two students in separate
 // browser contexts; the students' moves appear on the teacher's dashboard
 // without a reload.
@@ -151,4 +165,36 @@ func TestBrowserDashboardIsLive(t *testing.T) {
 	if said := value(t, mover, chromedp.Text(q(`[data-testid="announce"]`))); !strings.Contains(said, "You rolled") {
 		t.Errorf("announcement %q", said)
 	}
+}
+
+// TestBrowserProjectorShowsThePickedChart: after a round, the teacher picks
+// a chart; the projector draws it with the vendored ECharts.
+func TestBrowserProjectorShowsThePickedChart(t *testing.T) {
+	person := newBrowser(t)
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	students := []*student{{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}, {b: join(t, a, code, "Bo"), nick: "Bo", holdAt: 10}}
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	playRound(t, code, students)
+	link := teacher.get("/t/" + code).Find(`[data-testid="teacher-link"]`).AttrOr("href", "")
+	teacher.post("/t/"+code+"/projector-chart", url.Values{"chart": {"hold-points"}})
+
+	laptop := person()
+	run(t, laptop, chromedp.Navigate(link), chromedp.WaitVisible(q(`[data-testid="join-code"]`)))
+	eventually(t, laptop, `!!document.querySelector('#chart-decision-map canvas')`, "the dashboard draws the decision map")
+	shot(t, laptop, "dashboard-charts")
+	for _, k := range []string{"decision-map", "skill-luck", "share-of-ones", "first-player"} {
+		shotOf(t, laptop, "#figure-"+k, k)
+	}
+	run(t, laptop, chromedp.Navigate(a.url+"/t/"+code+"/projector"))
+	eventually(t, laptop, `!!document.querySelector('#projector-chart #chart-hold-points canvas')`, "the projector draws the chart the teacher picked")
+	caption := value(t, laptop, chromedp.Text(q(`#projector-chart figcaption`)))
+	if !strings.Contains(caption, "Hold points") {
+		t.Errorf("projector caption %q", caption)
+	}
+	shot(t, laptop, "projector-chart")
+	// The teacher switches to the dice: the projector follows without a reload.
+	teacher.post("/t/"+code+"/projector-chart", url.Values{"chart": {"class-dice"}})
+	eventually(t, laptop, `!!document.querySelector('#projector-chart #chart-class-dice canvas')`, "the projector follows the teacher's pick")
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"pigclass/server/charts"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/templates"
@@ -56,6 +57,12 @@ func (s *Server) studentHome(c *gin.Context) {
 			continue
 		}
 		v.History = append(v.History, templates.HistoryRow{URL: fmt.Sprintf("/m/%d", m.ID), Title: fmt.Sprintf("Round %d: %s", m.RoundIndex, gameTitle(m.Variant)), Result: historyResult(m, me.ID)})
+	}
+	if len(v.History) > 0 {
+		if v.Charts, err = s.classCharts(ctx, class, []string{charts.HoldPointsKey, charts.SkillLuckKey}, me.ID); err != nil {
+			fail(c, err)
+			return
+		}
 	}
 	render(c, http.StatusOK, templates.StudentHomeView(v))
 }
@@ -294,6 +301,7 @@ func (s *Server) reviewView(mv *matchView) templates.Review {
 		v.Rows = append(v.Rows, r)
 	}
 	v.TotalCost = fmt.Sprintf("%.2f percentage points", 100*total)
+	v.Timeline = timeline(mv)
 	return v
 }
 

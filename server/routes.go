@@ -39,6 +39,8 @@ func (s *Server) Handler() http.Handler {
 	t.GET("/live", s.dashboardLive)
 	t.GET("/projector", s.projector)
 	t.GET("/projector/live", s.projectorLive)
+	t.GET("/projector/chart", s.projectorChartFragment)
+	t.POST("/projector-chart", s.pickProjectorChart)
 	t.POST("/lock", s.setFlag(func(f *classFlags) { f.Locked = true }, "Joining is closed."))
 	t.POST("/open", s.setFlag(func(f *classFlags) { f.Locked = false }, "Joining is open."))
 	t.POST("/pause", s.setFlag(func(f *classFlags) { f.Paused = true }, "All play is paused."))

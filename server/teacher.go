@@ -12,6 +12,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"pigclass/server/charts"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
@@ -70,7 +71,12 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		return templates.Dashboard{}, err
 	}
 	secret := c.GetString("secret")
+	cs, err := s.classCharts(c.Request.Context(), class, charts.ClassKeys, 0)
+	if err != nil {
+		return templates.Dashboard{}, err
+	}
 	return templates.Dashboard{
+		Charts: cs, Projector: class.Projector,
 		Code: class.Code, JoinURL: s.publicURL(c.Request) + "/join/" + class.Code,
 		TeacherURL: s.publicURL(c.Request) + "/t/" + class.Code + "?key=" + secret,
 		Locked:     class.Locked, Paused: class.Paused, Anonymous: class.Anonymous,
@@ -139,7 +145,50 @@ func (s *Server) projector(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	render(c, http.StatusOK, templates.ProjectorView(templates.Projector{Code: class.Code, JoinURL: s.publicURL(c.Request) + "/join", Live: live}))
+	pc, err := s.projectorChart(c.Request.Context(), class)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	render(c, http.StatusOK, templates.ProjectorView(templates.Projector{Code: class.Code, JoinURL: s.publicURL(c.Request) + "/join", Live: live, Chart: pc}))
+}
+
+// projectorChart is the chart the teacher picked for the projector.
+func (s *Server) projectorChart(ctx context.Context, class store.Class) (templates.ProjectorChart, error) {
+	v := templates.ProjectorChart{Code: class.Code}
+	if class.Projector == "" {
+		return v, nil
+	}
+	ch, err := s.classChart(ctx, class, class.Projector, 0)
+	if err != nil {
+		return v, err
+	}
+	v.Chart = &ch
+	return v, nil
+}
+
+func (s *Server) projectorChartFragment(c *gin.Context) {
+	pc, err := s.projectorChart(c.Request.Context(), classFrom(c))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	render(c, http.StatusOK, templates.ProjectorChartView(pc))
+}
+
+// pickProjectorChart chooses the chart on the projector ("" for none).
+func (s *Server) pickProjectorChart(c *gin.Context) {
+	class := classFrom(c)
+	key := c.PostForm("chart")
+	if _, ok := charts.Titles[key]; !ok && key != "" {
+		refuse(c, http.StatusUnprocessableEntity, "Chart: choose one of the charts on the class page.")
+		return
+	}
+	if err := s.store.SetProjector(c.Request.Context(), class.ID, key); err != nil {
+		fail(c, err)
+		return
+	}
+	c.Redirect(http.StatusSeeOther, "/t/"+class.Code+"#charts")
 }
 
 func (s *Server) projectorLive(c *gin.Context) {

@@ -6,7 +6,8 @@ package static
 
 import "embed"
 
-// Files holds app.css, app.js and vendor/.
+// Files holds app.css, app.js, charts.js and vendor/ (htmx, ECharts 5.4.3,
+// the version go-echarts v2.6 targets).
 //
-//go:embed app.css app.js vendor
+//go:embed app.css app.js charts.js vendor
 var Files embed.FS

@@ -4,8 +4,9 @@ package templates
 
 // Page is what every page's layout needs.
 type Page struct {
-	Title string
-	Wide  bool // the projector: a large, full-width page
+	Title  string
+	Wide   bool // the projector: a large, full-width page
+	Charts bool // the page draws charts: load ECharts
 }
 
 // Field is one form field's value and its error, kept when a form comes back.
@@ -48,6 +49,10 @@ type Dashboard struct {
 	Round       RoundForm
 	RoundActive bool
 	Notice      string
+	Charts      []Chart
+	Projector   string // the key of the chart on the projector
+	Lesson      *LessonView
+	Lessons     []Choice
 }
 
 // RoundForm is the start-a-round form with its values and errors.
@@ -93,6 +98,13 @@ type Projector struct {
 	Code    string
 	JoinURL string
 	Live    ProjectorLive
+	Chart   ProjectorChart
+}
+
+// ProjectorChart is the chart the teacher picked, refreshed live.
+type ProjectorChart struct {
+	Code  string
+	Chart *Chart
 }
 
 // ProjectorLive refreshes itself on the projector.
@@ -111,6 +123,7 @@ type StudentHome struct {
 	Board    *Board
 	History  []HistoryRow
 	Waiting  string
+	Charts   []Chart
 }
 
 // HistoryRow is one finished match in a student's list.
@@ -169,6 +182,7 @@ type Review struct {
 	RecordURL  string
 	BackURL    string
 	Analysed   bool
+	Timeline   Chart
 }
 
 // ReviewRow is one decision.
@@ -185,4 +199,39 @@ type ReviewRow struct {
 type ErrorPage struct {
 	Status  int
 	Message string
+}
+
+// Chart is one chart: an ECharts option built in Go, a caption that says
+// what to look for, and the same data as a table.
+type Chart struct {
+	Key     string // stable name, e.g. "hold-points"
+	ID      string // the fixed DOM id
+	Title   string
+	Caption string
+	Option  string // ECharts option, JSON
+	Height  string
+	Table   DataTable
+	Empty   string // shown instead when there is no data yet
+}
+
+// DataTable is a chart's table alternative.
+type DataTable struct {
+	Headers []string
+	Rows    [][]string
+}
+
+// LessonView is the lesson a class follows, at its current phase.
+type LessonView struct {
+	Code      string
+	Title     string
+	Level     string
+	Minutes   int
+	Goals     []string
+	Maths     []string
+	Phase     int // from 0
+	Phases    int
+	PhaseName string
+	Setup     string
+	Prompts   []string
+	Charts    []string
 }

@@ -17,6 +17,9 @@ type Class struct {
 	Paused      bool // all play is paused
 	Anonymous   bool // shared screens show generated names
 	CreatedAt   time.Time
+	Projector   string // the chart the projector shows ("" for none)
+	Lesson      string // the lesson plan the class follows ("" for none)
+	Phase       int    // the lesson's current phase, from 0
 }
 
 // CreateClass stores a new class. A code already in use returns an error
@@ -43,12 +46,12 @@ func (s *Store) CreateClass(ctx context.Context, code, teacherHash string) (Clas
 // ErrCodeTaken says a join code is already in use.
 var ErrCodeTaken = errors.New("code taken")
 
-const classColumns = `id, code, teacher_hash, locked, paused, anonymous, created_at`
+const classColumns = `id, code, teacher_hash, locked, paused, anonymous, created_at, projector_chart, lesson, phase`
 
 func scanClass(row interface{ Scan(...any) error }) (Class, error) {
 	var c Class
 	var created string
-	err := row.Scan(&c.ID, &c.Code, &c.TeacherHash, &c.Locked, &c.Paused, &c.Anonymous, &created)
+	err := row.Scan(&c.ID, &c.Code, &c.TeacherHash, &c.Locked, &c.Paused, &c.Anonymous, &created, &c.Projector, &c.Lesson, &c.Phase)
 	c.CreatedAt = parseTime(created)
 	return c, err
 }
@@ -73,6 +76,22 @@ func (s *Store) SetClassFlags(ctx context.Context, id int64, f ClassFlags) error
 	_, err := s.db.ExecContext(ctx, `UPDATE classes SET locked = ?, paused = ?, anonymous = ? WHERE id = ?`, f.Locked, f.Paused, f.Anonymous, id)
 	if err != nil {
 		return fmt.Errorf("store: set class flags: %w", err)
+	}
+	return nil
+}
+
+// SetProjector chooses the chart the projector shows.
+func (s *Store) SetProjector(ctx context.Context, id int64, chart string) error {
+	if _, err := s.db.ExecContext(ctx, `UPDATE classes SET projector_chart = ? WHERE id = ?`, chart, id); err != nil {
+		return fmt.Errorf("store: set projector: %w", err)
+	}
+	return nil
+}
+
+// SetLesson sets the lesson a class follows and its phase.
+func (s *Store) SetLesson(ctx context.Context, id int64, lesson string, phase int) error {
+	if _, err := s.db.ExecContext(ctx, `UPDATE classes SET lesson = ?, phase = ? WHERE id = ?`, lesson, phase, id); err != nil {
+		return fmt.Errorf("store: set lesson: %w", err)
 	}
 	return nil
 }

@@ -1,0 +1,161 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+)
+
+// ChartFilter chooses the decisions a chart is drawn from: a class, one
+// student (0: all), and one variant (game and target; equal turns apart).
+type ChartFilter struct {
+	ClassID    int64
+	StudentID  int64
+	Game       string
+	Target     int
+	EqualTurns bool
+	MatchID    int64
+}
+
+// where builds the WHERE clause shared by the chart queries over events e
+// joined to matches m and seats s.
+func (f ChartFilter) where() (string, []any) {
+	var conds []string
+	var args []any
+	add := func(c string, a ...any) { conds = append(conds, c); args = append(args, a...) }
+	if f.ClassID != 0 {
+		add("m.class_id = ?", f.ClassID)
+	}
+	if f.MatchID != 0 {
+		add("m.id = ?", f.MatchID)
+	}
+	if f.StudentID != 0 {
+		add("s.student_id = ?", f.StudentID)
+	}
+	if f.Game != "" {
+		add("json_extract(m.variant, '$.game') = ?", f.Game)
+	}
+	if f.Target != 0 {
+		add("json_extract(m.variant, '$.target') = ?", f.Target)
+	}
+	if f.Game != "" {
+		add("COALESCE(json_extract(m.variant, '$.equal_turns'), 0) = ?", f.EqualTurns)
+	}
+	if len(conds) == 0 {
+		return "1 = 1", nil
+	}
+	return strings.Join(conds, " AND "), args
+}
+
+const chartJoin = ` FROM events e JOIN matches m ON m.id = e.match_id JOIN seats s ON s.match_id = e.match_id AND s.seat = e.seat `
+
+// Decision is one decision as the charts read it.
+type Decision struct {
+	MatchID    int64
+	Seq        int
+	Seat       int
+	StudentID  int64
+	Student    string // nickname, or the bot's strategy
+	Anon       string
+	By         string
+	Action     string
+	Score      int
+	Opponent   int
+	TurnTotal  int
+	Roll       int // the roll in the turn, from 0
+	Faces      string
+	Best, EV   string
+	Cost       float64
+	Analysed   bool
+	BestWin    float64 // the win probability of the best option (the state's value)
+	ChosenWin  float64
+	FirstSeat  int
+	MatchSeats int
+}
+
+// Decisions returns the decisions (not resignations) that pass f, in match
+// and sequence order: the one query behind the decision charts.
+func (s *Store) Decisions(ctx context.Context, f ChartFilter, studentsOnly bool) ([]Decision, error) {
+	where, args := f.where()
+	if studentsOnly {
+		where += " AND e.by = 'student'"
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT e.match_id, e.seq, e.seat, COALESCE(s.student_id, 0),
+		COALESCE(st.nickname, s.bot), COALESCE(st.anon_name, s.bot), e.by, e.action, e.score, e.opponent_score, e.turn_total, e.roll, e.faces,
+		COALESCE(e.best_action, ''), COALESCE(e.ev_action, ''), COALESCE(e.cost, 0), e.win_if_chosen IS NOT NULL,
+		COALESCE(json_extract(e.options, '$."' || e.best_action || '"'), 0), COALESCE(e.win_if_chosen, 0),
+		m.first_seat, json_extract(m.variant, '$.seats')`+chartJoin+`LEFT JOIN students st ON st.id = s.student_id
+		WHERE e.action <> 'resign' AND `+where+` ORDER BY e.match_id, e.seq`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: decisions: %w", err)
+	}
+	defer rows.Close()
+	var out []Decision
+	for rows.Next() {
+		var d Decision
+		if err := rows.Scan(&d.MatchID, &d.Seq, &d.Seat, &d.StudentID, &d.Student, &d.Anon, &d.By, &d.Action, &d.Score, &d.Opponent, &d.TurnTotal,
+			&d.Roll, &d.Faces, &d.Best, &d.EV, &d.Cost, &d.Analysed, &d.BestWin, &d.ChosenWin, &d.FirstSeat, &d.MatchSeats); err != nil {
+			return nil, fmt.Errorf("store: decisions: %w", err)
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// Faces returns every die thrown in a class's matches, in the order they
+// were thrown: the query behind the class dice chart.
+func (s *Store) Faces(ctx context.Context, classID int64) ([]int, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT e.faces FROM events e JOIN matches m ON m.id = e.match_id
+		WHERE m.class_id = ? AND e.faces <> '' ORDER BY e.at, e.match_id, e.seq`, classID)
+	if err != nil {
+		return nil, fmt.Errorf("store: faces: %w", err)
+	}
+	defer rows.Close()
+	var out []int
+	for rows.Next() {
+		var faces string
+		if err := rows.Scan(&faces); err != nil {
+			return nil, fmt.Errorf("store: faces: %w", err)
+		}
+		for _, f := range strings.Fields(faces) {
+			out = append(out, int(f[0]-'0'))
+		}
+	}
+	return out, rows.Err()
+}
+
+// FirstPlayerResults counts the finished two-player matches of a variant in
+// a class and how many the first player won: the query behind the
+// first-player chart.
+func (s *Store) FirstPlayerResults(ctx context.Context, f ChartFilter) (games, firstWins int, err error) {
+	err = s.db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(m.winner = m.first_seat), 0) FROM matches m
+		WHERE m.class_id = ? AND m.status = 'over' AND json_extract(m.variant, '$.seats') = 2
+		AND json_extract(m.variant, '$.game') = ? AND json_extract(m.variant, '$.target') = ?
+		AND COALESCE(json_extract(m.variant, '$.equal_turns'), 0) = ?`, f.ClassID, f.Game, f.Target, f.EqualTurns).Scan(&games, &firstWins)
+	if err != nil && err != sql.ErrNoRows {
+		return 0, 0, fmt.Errorf("store: first player results: %w", err)
+	}
+	return games, firstWins, nil
+}
+
+// PigTargets returns the targets of the one-die Pig matches (standard
+// rules) of a class, the most played first.
+func (s *Store) PigTargets(ctx context.Context, classID int64) ([]int, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT json_extract(variant, '$.target') t, COUNT(*) n FROM matches
+		WHERE class_id = ? AND json_extract(variant, '$.game') = 'pig' AND COALESCE(json_extract(variant, '$.equal_turns'), 0) = 0
+		GROUP BY t ORDER BY n DESC, t DESC`, classID)
+	if err != nil {
+		return nil, fmt.Errorf("store: pig targets: %w", err)
+	}
+	defer rows.Close()
+	var out []int
+	for rows.Next() {
+		var t, n int
+		if err := rows.Scan(&t, &n); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
