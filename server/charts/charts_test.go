@@ -1,0 +1,198 @@
+package charts
+
+import (
+	"encoding/json"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"pigclass/server/store"
+	"pigclass/sim"
+	"pigclass/sim/solve"
+	"pigclass/templates"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// fixedClass is a small class whose charts are worked out by hand: Ana
+// holds at 20 once from 0-0; Bo rolls a 1 on 12 and holds on nothing; both
+// play one Hog turn.
+func fixedClass() []store.Decision {
+	return []store.Decision{
+		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: "roll", Score: 0, Opponent: 0, TurnTotal: 0, Roll: 0, Faces: "6", Best: "roll", EV: "roll", Analysed: true},
+		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: "roll", Score: 0, Opponent: 0, TurnTotal: 6, Roll: 1, Faces: "6", Best: "roll", EV: "roll", Analysed: true},
+		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: "roll", Score: 0, Opponent: 0, TurnTotal: 12, Roll: 2, Faces: "4", Best: "roll", EV: "roll", Analysed: true},
+		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: "roll", Score: 0, Opponent: 0, TurnTotal: 16, Roll: 3, Faces: "5", Best: "roll", EV: "roll", Analysed: true},
+		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: "hold", Score: 0, Opponent: 0, TurnTotal: 21, Roll: 4, Best: "roll", EV: "hold", Cost: 0.01, Analysed: true},
+		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, Action: "roll", Score: 0, Opponent: 21, TurnTotal: 0, Roll: 0, Faces: "6", Best: "roll", EV: "roll", Analysed: true},
+		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, Action: "roll", Score: 0, Opponent: 21, TurnTotal: 6, Roll: 1, Faces: "6", Best: "roll", EV: "roll", Analysed: true},
+		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, Action: "roll", Score: 0, Opponent: 21, TurnTotal: 12, Roll: 2, Faces: "1", Best: "roll", EV: "roll", Analysed: true},
+		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, Action: "hold", Score: 0, Opponent: 21, TurnTotal: 0, Roll: 0, Best: "roll", EV: "roll", Cost: 0.2, Analysed: true},
+	}
+}
+
+func pigTable(t *testing.T) *solve.Table {
+	t.Helper()
+	tab, err := solve.Solve(sim.Standard(sim.Pig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
+
+// golden compares a chart's option with testdata/NAME.json.
+func golden(t *testing.T, c templates.Chart) {
+	t.Helper()
+	if c.Empty != "" {
+		t.Fatalf("%s is empty: %s", c.Key, c.Empty)
+	}
+	if c.ID != "chart-"+c.Key || c.Caption == "" || len(c.Table.Rows) == 0 {
+		t.Errorf("%s: id %q, caption %q, %d table rows", c.Key, c.ID, c.Caption, len(c.Table.Rows))
+	}
+	var pretty any
+	if err := json.Unmarshal([]byte(c.Option), &pretty); err != nil {
+		t.Fatalf("%s: option is not JSON: %v", c.Key, err)
+	}
+	got, _ := json.MarshalIndent(pretty, "", "  ")
+	path := filepath.Join("testdata", c.Key+".json")
+	if *update {
+		os.WriteFile(path, append(got, '\n'), 0o644)
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./server/charts -update)", err)
+	}
+	if d := cmp.Diff(string(want), string(got)+"\n"); d != "" {
+		t.Errorf("%s option (-golden +got):\n%s", c.Key, d)
+	}
+}
+
+func cell(t *testing.T, c templates.Chart, row, col int) string {
+	t.Helper()
+	if row >= len(c.Table.Rows) || col >= len(c.Table.Rows[row]) {
+		t.Fatalf("%s has no cell (%d, %d)", c.Key, row, col)
+	}
+	return c.Table.Rows[row][col]
+}
+
+func num(t *testing.T, s string) float64 {
+	t.Helper()
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func TestHoldPoints(t *testing.T) {
+	c := HoldPoints(fixedClass(), pigTable(t))
+	golden(t, c)
+	// Holds: Ana at 21 (bin 20-24), Bo at 0 (bin 0-4).
+	if cell(t, c, 4, 1) != "1" || cell(t, c, 0, 1) != "1" || cell(t, c, 2, 1) != "0" {
+		t.Errorf("class holds: %v", c.Table.Rows)
+	}
+	// Three turn starts: (0, 0), (0, 21) and Bo's next turn at (0, 21).
+	// Hold-at-20 holds at 20..24 with .0997+.0950+.0742+.0542+.0352 = .3583
+	// each, at 25 with .0172.
+	if got := num(t, cell(t, c, 4, 2)); math.Abs(got-3*0.3583) > 0.0003 {
+		t.Errorf("hold-at-20 expected holds at 20-24: %v, want %v", got, 3*0.3583)
+	}
+	if got := num(t, cell(t, c, 5, 2)); math.Abs(got-3*0.0172) > 0.0002 {
+		t.Errorf("hold-at-20 expected holds at 25-29: %v", got)
+	}
+}
+
+func TestDecisionMap(t *testing.T) {
+	tab := pigTable(t)
+	c := DecisionMap(fixedClass(), tab)
+	golden(t, c)
+	if len(c.Table.Rows) != 9 || cell(t, c, 4, 3) != "0" || cell(t, c, 5, 3) != "-21" || cell(t, c, 4, 5) != "hold" {
+		t.Errorf("rows %v", c.Table.Rows)
+	}
+}
+
+func TestSkillLuck(t *testing.T) {
+	c := SkillLuck(fixedClass(), sim.Pig, func(d store.Decision) string { return d.Student })
+	golden(t, c)
+	// Ana's rolls 6, 6, 4, 5 on 0, 6, 12, 16: gains 21 against expected
+	// 4·(20/6) - (0+6+12+16)/6 = 80/6 - 34/6 = 46/6.
+	wantAna := 21 - 46.0/6
+	// Bo: 6, 6, then a 1 on 12: gains 12 - 12 = 0 against 60/6 - 18/6.
+	wantBo := 0 - 42.0/6
+	if cell(t, c, 0, 0) != "Ana" || math.Abs(num(t, cell(t, c, 0, 3))-wantAna) > 1e-4 || math.Abs(num(t, cell(t, c, 1, 3))-wantBo) > 1e-4 {
+		t.Errorf("luck rows %v, want Ana %.4f Bo %.4f", c.Table.Rows, wantAna, wantBo)
+	}
+	if num(t, cell(t, c, 0, 2)) != 1 || num(t, cell(t, c, 1, 2)) != 20 {
+		t.Errorf("cost rows %v", c.Table.Rows)
+	}
+}
+
+func TestTimeline(t *testing.T) {
+	p := func(x float64) *float64 { return &x }
+	events := []store.Event{
+		{Seat: 0, Action: "roll", Faces: "4", Analysis: &store.Analysis{WinIfRoll: p(.53), WinIfHold: p(.47), Options: map[string]float64{"roll": .53, "hold": .47}, Best: "roll"}},
+		{Seat: 0, Action: "hold", Analysis: &store.Analysis{WinIfRoll: p(.55), WinIfHold: p(.48), Options: map[string]float64{"roll": .55, "hold": .48}, Best: "roll"}},
+		{Seat: 1, Action: "resign"},
+	}
+	c := Timeline(events, []string{"you", "Bot"})
+	golden(t, c)
+	if len(c.Table.Rows) != 2 || cell(t, c, 1, 4) != "55.0%" || cell(t, c, 1, 5) != "45.0%" {
+		t.Errorf("rows %v", c.Table.Rows)
+	}
+}
+
+func TestClassDiceAndShareOfOnes(t *testing.T) {
+	faces := []int{1, 2, 2, 6, 1, 3}
+	c := ClassDice(faces)
+	golden(t, c)
+	if cell(t, c, 0, 1) != "2" || cell(t, c, 1, 1) != "2" || cell(t, c, 3, 1) != "0" || cell(t, c, 0, 3) != "1.0000" {
+		t.Errorf("dice rows %v", c.Table.Rows)
+	}
+	o := ShareOfOnes(faces)
+	golden(t, o)
+	want := []string{"1.0000", "0.5000", "0.3333", "0.2500", "0.4000", "0.3333"}
+	for i, w := range want {
+		if cell(t, o, i, 2) != w {
+			t.Errorf("share after %d dice: %s, want %s", i+1, cell(t, o, i, 2), w)
+		}
+	}
+}
+
+func TestHogCharts(t *testing.T) {
+	ds := []store.Decision{{Action: "dice:5", Best: "dice:6"}, {Action: "dice:5", Best: "dice:6"}, {Action: "dice:3", Best: "dice:3"}}
+	c := HogDice(ds)
+	golden(t, c)
+	if len(c.Table.Rows) != 2 || c.Table.Rows[0][0] != "3" || c.Table.Rows[1][2] != "2" {
+		t.Errorf("hog rows %v", c.Table.Rows)
+	}
+	h := HogCurve(10)
+	golden(t, h)
+	if cell(t, h, 4, 1) != "8.0376" || cell(t, h, 5, 1) != "8.0376" || cell(t, h, 0, 1) != "3.3333" {
+		t.Errorf("curve rows %v", h.Table.Rows)
+	}
+}
+
+func TestFirstPlayer(t *testing.T) {
+	c := FirstPlayer(10, 6, 0.530592725274, "Pig to 100")
+	golden(t, c)
+	// Wilson 95% for 6 of 10: 31.3% to 83.2%.
+	if cell(t, c, 0, 3) != "60.0%" || cell(t, c, 0, 4) != "31.3% to 83.2%" || cell(t, c, 1, 3) != "53.1%" {
+		t.Errorf("rows %v", c.Table.Rows)
+	}
+	if e := FirstPlayer(0, 0, .53, "Pig to 100"); e.Empty == "" {
+		t.Error("no games should give an empty chart")
+	}
+}
+
+func TestLadder(t *testing.T) {
+	c := Ladder([]Rung{{N: 20, First: 0.4917, Second: 0.4285}, {N: 25, First: 0.5091, Second: 0.45}})
+	golden(t, c)
+	if cell(t, c, 0, 3) != "0.4601" {
+		t.Errorf("rows %v", c.Table.Rows)
+	}
+}
