@@ -177,7 +177,7 @@ func TestBrowserProjectorShowsThePickedChart(t *testing.T) {
 	students := []*student{{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}, {b: join(t, a, code, "Bo"), nick: "Bo", holdAt: 10}}
 	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}})
 	playRound(t, code, students)
-	link := teacher.get("/t/" + code).Find(`[data-testid="teacher-link"]`).AttrOr("href", "")
+	link := teacher.get("/t/"+code).Find(`[data-testid="teacher-link"]`).AttrOr("href", "")
 	teacher.post("/t/"+code+"/projector-chart", url.Values{"chart": {"hold-points"}})
 
 	laptop := person()

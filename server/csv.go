@@ -138,7 +138,33 @@ func decisionRows(d *classData, real bool) ([]string, [][]string) {
 			e.By, e.At.UTC().Format(time.RFC3339),
 		})
 	}
-	return header, rows
+	return header, append(rows, skunkDecisionRows(d, real)...)
+}
+
+// skunkDecisionRows are the stand and sit decisions of the class's Skunk
+// games, in the decisions.csv columns: the round total is the turn total,
+// the expected-value choice is the Two-Dice Pig rule, and there is no
+// solved table (win probabilities are empty).
+func skunkDecisionRows(d *classData, real bool) [][]string {
+	var rows [][]string
+	for _, g := range d.skunks {
+		names := g.Anon
+		if real {
+			names = g.Names
+		}
+		for _, e := range d.skunkLog[g.ID] {
+			if e.Action == "roll" {
+				continue
+			}
+			rows = append(rows, []string{
+				d.class.Code, fmt.Sprintf("skunk-%d", g.ID), strconv.Itoa(e.Round + 1), "skunk", "", names[e.Participant],
+				strconv.Itoa(e.Participant), strconv.Itoa(e.Round + 1), strconv.Itoa(e.Roll + 1), strconv.Itoa(e.Score), "",
+				strconv.Itoa(e.RoundTotal), e.Action, "2", e.Faces, "", "", "", "", e.EV, "", "", strconv.FormatBool(e.Action == e.EV),
+				"student", e.At.UTC().Format(time.RFC3339),
+			})
+		}
+	}
+	return rows
 }
 
 // exportName names a seat in an export.

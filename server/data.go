@@ -17,6 +17,8 @@ type classData struct {
 	events   []store.Event
 	states   map[int64]sim.State
 	stats    map[int64]*studentStats
+	skunks   []store.SkunkGame
+	skunkLog map[int64][]store.SkunkEvent
 }
 
 // studentStats sums one student's play. Decisions are the student's own
@@ -48,6 +50,15 @@ func loadClassData(ctx context.Context, st *store.Store, class store.Class) (*cl
 	}
 	if d.events, err = st.Events(ctx, store.EventFilter{ClassID: class.ID}); err != nil {
 		return nil, err
+	}
+	if d.skunks, err = st.SkunkGames(ctx, class.ID, ""); err != nil {
+		return nil, err
+	}
+	d.skunkLog = map[int64][]store.SkunkEvent{}
+	for _, g := range d.skunks {
+		if d.skunkLog[g.ID], err = st.SkunkEvents(ctx, g.ID); err != nil {
+			return nil, err
+		}
 	}
 	byMatch := map[int64][]store.Event{}
 	for _, e := range d.events {

@@ -40,13 +40,18 @@ func botChoices(selected string) []templates.Choice {
 }
 
 func (s *Server) front(c *gin.Context) {
-	render(c, http.StatusOK, templates.FrontView(templates.Front{Games: gameChoices("pig"), Bots: botChoices("hold:20")}))
+	render(c, http.StatusOK, templates.FrontView(templates.Front{Games: gameChoices("pig"), Bots: botChoices("hold:20"), Lessons: s.lessonChoices()}))
 }
 
 // createClass starts a class in one step: a join code, a teacher secret
 // (stored only as a hash) in a cookie, and the dashboard.
 func (s *Server) createClass(c *gin.Context) {
 	ctx := c.Request.Context()
+	lesson, ok := s.checkLessonField(c.PostForm("lesson"))
+	if !ok {
+		refuse(c, http.StatusUnprocessableEntity, "Lesson plan: choose one of the lessons on the front page, or none.")
+		return
+	}
 	secret := newToken()
 	var class store.Class
 	var err error
@@ -59,6 +64,12 @@ func (s *Server) createClass(c *gin.Context) {
 	if err != nil {
 		fail(c, err)
 		return
+	}
+	if lesson != "" {
+		if err := s.store.SetLesson(ctx, class.ID, lesson, 0); err != nil {
+			fail(c, err)
+			return
+		}
 	}
 	setCookie(c, teacherPrefix+class.Code, secret, 365*24*3600)
 	c.Redirect(http.StatusSeeOther, "/t/"+class.Code)

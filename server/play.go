@@ -38,6 +38,9 @@ func (s *Server) studentHome(c *gin.Context) {
 	if class.Paused {
 		v.Waiting = "The teacher has paused play."
 	}
+	if b, ok := s.skunkBoard(class, me.ID, false); ok && b.You != nil {
+		v.Skunk = &b
+	}
 	for _, lm := range s.liveWhere(func(lm *liveMatch) bool { return lm.row.ClassID == class.ID }) {
 		lm.mu.Lock()
 		if seat := lm.seatOf(me.ID); seat >= 0 && !lm.ended {

@@ -15,6 +15,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
 
+	"pigclass/lessons"
 	"pigclass/server/store"
 	"pigclass/sim/solve"
 )
@@ -39,8 +40,11 @@ type Server struct {
 	log    *slog.Logger
 	tables *solve.Cache
 
-	mu   sync.Mutex
-	live map[int64]*liveMatch
+	mu     sync.Mutex
+	live   map[int64]*liveMatch
+	skunks map[int64]*liveSkunk // by class
+
+	lessons []lessons.Lesson
 
 	joins *limiter
 	stop  chan struct{}
@@ -58,7 +62,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	}
 	s := &Server{
 		cfg: cfg, store: st, log: log, tables: &solve.Cache{},
-		live:  map[int64]*liveMatch{},
+		live: map[int64]*liveMatch{}, skunks: map[int64]*liveSkunk{},
 		joins: newLimiter(cfg.JoinAttempts, time.Minute, cfg.Now),
 		stop:  make(chan struct{}), done: make(chan struct{}),
 	}
@@ -69,6 +73,12 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		}
 	}
 	log.Info("tables solved", "seconds", time.Since(start).Seconds())
+	if err := s.loadLessons(); err != nil {
+		return nil, err
+	}
+	if err := s.restoreSkunk(ctx); err != nil {
+		return nil, err
+	}
 	n, err := s.restore(ctx)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"math/big"
 	"net/http"
@@ -75,8 +76,16 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 	if err != nil {
 		return templates.Dashboard{}, err
 	}
+	lesson, err := s.lessonView(class)
+	if err != nil {
+		return templates.Dashboard{}, err
+	}
+	var sk *templates.SkunkBoard
+	if b, ok := s.skunkBoard(class, 0, true); ok {
+		sk = &b
+	}
 	return templates.Dashboard{
-		Charts: cs, Projector: class.Projector,
+		Charts: cs, Projector: class.Projector, Lesson: lesson, Skunk: sk,
 		Code: class.Code, JoinURL: s.publicURL(c.Request) + "/join/" + class.Code,
 		TeacherURL: s.publicURL(c.Request) + "/t/" + class.Code + "?key=" + secret,
 		Locked:     class.Locked, Paused: class.Paused, Anonymous: class.Anonymous,
@@ -150,7 +159,11 @@ func (s *Server) projector(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	render(c, http.StatusOK, templates.ProjectorView(templates.Projector{Code: class.Code, JoinURL: s.publicURL(c.Request) + "/join", Live: live, Chart: pc}))
+	var sk *templates.SkunkBoard
+	if b, ok := s.skunkBoard(class, 0, false); ok {
+		sk = &b
+	}
+	render(c, http.StatusOK, templates.ProjectorView(templates.Projector{Code: class.Code, JoinURL: s.publicURL(c.Request) + "/join", Live: live, Chart: pc, Skunk: sk}))
 }
 
 // projectorChart is the chart the teacher picked for the projector.
@@ -263,12 +276,8 @@ func (s *Server) startRound(c *gin.Context) {
 		render(c, http.StatusUnprocessableEntity, templates.DashboardView(d))
 		return
 	}
-	students, err := s.store.Students(ctx, class.ID)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	if len(students) == 0 {
+	round, n, err := s.beginRound(ctx, class, roundSpec{variant: v, mode: form.Mode.Value, bot: form.Bot.Value, sameSeed: form.SameSeed})
+	if errors.Is(err, errNoStudents) {
 		form.Error = "No students have joined yet: share the join code first."
 		d, err := s.dashboardView(c, form)
 		if err != nil {
@@ -278,9 +287,36 @@ func (s *Server) startRound(c *gin.Context) {
 		render(c, http.StatusConflict, templates.DashboardView(d))
 		return
 	}
-	if err := s.endCurrentRound(ctx, class.ID); err != nil {
+	if err != nil {
 		fail(c, err)
 		return
+	}
+	c.Redirect(http.StatusSeeOther, "/t/"+class.Code+"?done="+urlQuery(fmt.Sprintf("Round %d started: %d matches.", round.Number, n)))
+}
+
+// roundSpec is what a round plays: from the form or from a lesson phase.
+type roundSpec struct {
+	variant  sim.Variant
+	mode     string // "bot" or "pairs"
+	bot      string
+	sameSeed bool
+}
+
+var errNoStudents = errors.New("no students have joined yet")
+
+// beginRound ends the open round and starts a new one: every student in a
+// match, against the bot or paired (an odd student plays the bot), one seed
+// for all on request. It returns the round and its number of matches.
+func (s *Server) beginRound(ctx context.Context, class store.Class, spec roundSpec) (store.Round, int, error) {
+	students, err := s.store.Students(ctx, class.ID)
+	if err != nil {
+		return store.Round{}, 0, err
+	}
+	if len(students) == 0 {
+		return store.Round{}, 0, errNoStudents
+	}
+	if err := s.endCurrentRound(ctx, class.ID); err != nil {
+		return store.Round{}, 0, err
 	}
 	shuffle(students)
 	seed := sim.NewSeed()
@@ -289,33 +325,28 @@ func (s *Server) startRound(c *gin.Context) {
 		return store.Seat{Seat: n, StudentID: st.ID, Nickname: st.Nickname, AnonName: st.AnonName, TokenHash: st.TokenHash}
 	}
 	for i := 0; i < len(students); {
-		if !form.SameSeed {
+		if !spec.sameSeed {
 			seed = sim.NewSeed()
 		}
-		seats := []store.Seat{seatOf(students[i], 0), {Seat: 1, Bot: form.Bot.Value}}
-		if form.Mode.Value == "pairs" && i+1 < len(students) {
+		seats := []store.Seat{seatOf(students[i], 0), {Seat: 1, Bot: spec.bot}}
+		if spec.mode == "pairs" && i+1 < len(students) {
 			seats[1] = seatOf(students[i+1], 1)
 			i++
 		}
 		i++
-		row := newMatchRow(v, seed, seats)
+		row := newMatchRow(spec.variant, seed, seats)
 		row.ClassID = class.ID
 		rows = append(rows, row)
 	}
-	round := store.Round{ClassID: class.ID, Variant: v, Mode: form.Mode.Value, Bot: form.Bot.Value, SameSeed: form.SameSeed}
+	round := store.Round{ClassID: class.ID, Variant: spec.variant, Mode: spec.mode, Bot: spec.bot, SameSeed: spec.sameSeed}
 	round, ids, err := s.store.CreateRound(ctx, round, rows)
 	if err != nil {
-		fail(c, err)
-		return
+		return round, 0, err
 	}
 	for i := range rows {
 		rows[i].ID, rows[i].RoundID, rows[i].RoundIndex = ids[i], round.ID, round.Number
 	}
-	if err := s.start(ctx, rows); err != nil {
-		fail(c, err)
-		return
-	}
-	c.Redirect(http.StatusSeeOther, "/t/"+class.Code+"?done="+urlQuery(fmt.Sprintf("Round %d started: %d matches.", round.Number, len(rows))))
+	return round, len(rows), s.start(ctx, rows)
 }
 
 // parseRound reads the round form; every bad field gets its message.
@@ -436,6 +467,9 @@ func (s *Server) deleteClass(c *gin.Context) {
 		fail(c, err)
 		return
 	}
+	s.mu.Lock()
+	delete(s.skunks, class.ID)
+	s.mu.Unlock()
 	setCookie(c, teacherPrefix+class.Code, "", -1)
 	c.Redirect(http.StatusSeeOther, "/")
 }

@@ -128,6 +128,12 @@ func (g *Skunk) endRound() {
 // Round returns the current round, from 0 (equal to Rounds when over).
 func (g *Skunk) Round() int { return g.round }
 
+// Rolls returns the number of rolls so far in the current round.
+func (g *Skunk) Rolls() int { return g.rolls }
+
+// Participants returns the number of participants.
+func (g *Skunk) Participants() int { return len(g.scores) }
+
 // Rounds returns the number of rounds.
 func (g *Skunk) Rounds() int { return g.rounds }
 

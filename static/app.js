@@ -8,7 +8,7 @@
     if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
     var key = e.key.toUpperCase();
     if (key === "0") key = "10";
-    var button = document.querySelector('#board button[data-key="' + key + '"]');
+    var button = document.querySelector('#board button[data-key="' + key + '"], #skunk button[data-key="' + key + '"]');
     if (button) {
       e.preventDefault();
       button.click();

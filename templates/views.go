@@ -26,6 +26,7 @@ type Front struct {
 	Code, Nickname Field
 	Games          []Choice
 	Bots           []Choice
+	Lessons        []Choice
 	Error          string
 }
 
@@ -52,7 +53,7 @@ type Dashboard struct {
 	Charts      []Chart
 	Projector   string // the key of the chart on the projector
 	Lesson      *LessonView
-	Lessons     []Choice
+	Skunk       *SkunkBoard
 }
 
 // RoundForm is the start-a-round form with its values and errors.
@@ -99,6 +100,7 @@ type Projector struct {
 	JoinURL string
 	Live    ProjectorLive
 	Chart   ProjectorChart
+	Skunk   *SkunkBoard
 }
 
 // ProjectorChart is the chart the teacher picked, refreshed live.
@@ -124,6 +126,7 @@ type StudentHome struct {
 	History  []HistoryRow
 	Waiting  string
 	Charts   []Chart
+	Skunk    *SkunkBoard
 }
 
 // HistoryRow is one finished match in a student's list.
@@ -234,4 +237,43 @@ type LessonView struct {
 	Setup     string
 	Prompts   []string
 	Charts    []string
+}
+
+// SkunkBoard is whole-class Skunk as the projector, the teacher and a
+// student see it.
+type SkunkBoard struct {
+	Code       string
+	Letters    []SkunkLetter
+	Round      int // from 1
+	Rounds     int
+	RoundTotal int
+	LastFaces  []int
+	Announce   string
+	Standing   []string
+	Sitting    int
+	Leaders    []SkunkScore
+	Over       bool
+	Winners    string
+	Rolls      int // rolls so far in the game: a sit answers this count
+	Teacher    bool
+	You        *SkunkYou
+}
+
+// SkunkLetter is one round's letter, done or to come.
+type SkunkLetter struct {
+	Char string
+	Done bool
+}
+
+// SkunkScore is one line of the leader board.
+type SkunkScore struct {
+	Name  string
+	Score int
+}
+
+// SkunkYou is a student's own state in Skunk.
+type SkunkYou struct {
+	Standing bool
+	Score    int
+	SitURL   string
 }

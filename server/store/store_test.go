@@ -59,8 +59,8 @@ func TestMigrationsApplyOnce(t *testing.T) {
 		}
 		var n int
 		s.db.QueryRow("SELECT COUNT(*) FROM migrations").Scan(&n)
-		if n != 2 {
-			t.Errorf("%d migrations recorded, want 2", n)
+		if n != 3 {
+			t.Errorf("%d migrations recorded, want 3", n)
 		}
 		s.Close()
 	}

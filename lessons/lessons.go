@@ -1,0 +1,329 @@
+// Package lessons holds pigclass's lesson plans as embedded data files
+// (plans/*.lesson, in the format FORMAT.md describes) and the code that
+// loads and validates them. It knows nothing of the web app: the caller
+// passes the chart keys and figure names it accepts.
+package lessons
+
+import (
+	"bufio"
+	"embed"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"pigclass/sim"
+)
+
+//go:embed plans/*.lesson
+var plans embed.FS
+
+// Lesson is one lesson plan.
+type Lesson struct {
+	Slug    string
+	Title   string
+	Level   string
+	Minutes int
+	Goals   []string
+	Maths   []string
+	Phases  []Phase
+}
+
+// Phase is one step of a lesson: the game set-up of its round, the
+// teacher's prompts and the charts to show.
+type Phase struct {
+	Name     string
+	Game     string // a sim game name, "skunk" or "none"
+	Variant  sim.Variant
+	Rounds   int    // Skunk
+	Mode     string // "bot" or "pairs"
+	Bot      string
+	SameSeed bool
+	Prompts  []string
+	Charts   []string
+}
+
+// Plays reports whether the phase starts a round of a two-player game.
+func (p Phase) Plays() bool { return p.Game != "none" && p.Game != "skunk" }
+
+// Rules are what a lesson may name: chart keys, figures and a check of
+// strategies.
+type Rules struct {
+	Charts   map[string]bool
+	Figures  map[string]bool
+	Strategy func(name string, v sim.Variant) error
+}
+
+// Load reads and checks every embedded lesson, sorted by slug.
+func Load(r Rules) ([]Lesson, error) {
+	return LoadFS(plans, "plans", r)
+}
+
+// LoadFS reads and checks the *.lesson files in dir of fsys.
+func LoadFS(fsys fs.FS, dir string, r Rules) ([]Lesson, error) {
+	names, err := fs.Glob(fsys, path.Join(dir, "*.lesson"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	var out []Lesson
+	for _, name := range names {
+		f, err := fsys.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		l, err := Parse(path.Join("lessons", name), f, r)
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		l.Slug = strings.TrimSuffix(path.Base(name), ".lesson")
+		out = append(out, l)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("lessons: no *.lesson files in %s", dir)
+	}
+	return out, nil
+}
+
+// lineError names the file and line of a problem.
+type lineError struct {
+	file string
+	line int
+	msg  string
+}
+
+func (e *lineError) Error() string { return fmt.Sprintf("%s:%d: %s", e.file, e.line, e.msg) }
+
+var figureRE = regexp.MustCompile(`\{([a-z0-9.]+)\}`)
+
+// Parse reads one lesson; the error names the file and line and says what
+// is allowed.
+func Parse(file string, src io.Reader, r Rules) (Lesson, error) {
+	var l Lesson
+	var p *Phase
+	seen := map[string]bool{}
+	phaseSeen := map[string]bool{}
+	sc := bufio.NewScanner(src)
+	n := 0
+	fail := func(format string, args ...any) (Lesson, error) {
+		return Lesson{}, &lineError{file, n, fmt.Sprintf(format, args...)}
+	}
+	for sc.Scan() {
+		n++
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		key, value, ok := strings.Cut(line, ":")
+		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+		if !ok || value == "" {
+			return fail("write key: value (see lessons/FORMAT.md)")
+		}
+		for _, m := range figureRE.FindAllStringSubmatch(value, -1) {
+			if !r.Figures[m[1]] {
+				return fail("unknown figure {%s}: use one of %s", m[1], keys(r.Figures))
+			}
+		}
+		once := func() bool {
+			set := seen
+			if p != nil {
+				set = phaseSeen
+			}
+			if set[key] {
+				return false
+			}
+			set[key] = true
+			return true
+		}
+		switch key {
+		case "title", "level", "minutes":
+			if p != nil {
+				return fail("%s belongs before the first phase", key)
+			}
+			if !once() {
+				return fail("%s is given twice", key)
+			}
+			switch key {
+			case "title":
+				l.Title = value
+			case "level":
+				l.Level = value
+			case "minutes":
+				m, err := strconv.Atoi(value)
+				if err != nil || m < 5 || m > 180 {
+					return fail("minutes %q: a whole number from 5 to 180", value)
+				}
+				l.Minutes = m
+			}
+		case "goal":
+			if p != nil {
+				return fail("goal belongs before the first phase")
+			}
+			l.Goals = append(l.Goals, value)
+		case "maths":
+			if p != nil {
+				return fail("maths belongs before the first phase")
+			}
+			l.Maths = append(l.Maths, value)
+		case "phase":
+			if err := finishPhase(p, r); err != nil {
+				return fail("phase %q ends here: %v", p.Name, err)
+			}
+			l.Phases = append(l.Phases, Phase{Name: value, Rounds: sim.DefaultSkunkRounds, Variant: sim.Standard(sim.Pig)})
+			p = &l.Phases[len(l.Phases)-1]
+			phaseSeen = map[string]bool{}
+		default:
+			if p == nil {
+				return fail("unknown key %q: a lesson starts with title, level, minutes, goal, maths, then phase", key)
+			}
+			if key != "prompt" && !once() {
+				return fail("%s is given twice in phase %q", key, p.Name)
+			}
+			if msg := setPhase(p, key, value); msg != "" {
+				return fail("%s", msg)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return Lesson{}, fmt.Errorf("%s: %w", file, err)
+	}
+	n++
+	switch {
+	case l.Title == "":
+		return fail("the lesson has no title")
+	case l.Level == "" || l.Minutes == 0:
+		return fail("the lesson needs a level and minutes")
+	case len(l.Goals) == 0 || len(l.Maths) == 0:
+		return fail("the lesson needs at least one goal and one maths paragraph")
+	case len(l.Phases) == 0:
+		return fail("the lesson has no phase")
+	}
+	if err := finishPhase(p, r); err != nil {
+		return fail("phase %q: %v", p.Name, err)
+	}
+	return l, nil
+}
+
+// setPhase applies one key of a phase; it returns what is wrong, if anything.
+func setPhase(p *Phase, key, value string) string {
+	switch key {
+	case "game":
+		if value == "skunk" || value == "none" {
+			p.Game = value
+			return ""
+		}
+		g, err := sim.ParseGame(value)
+		if err != nil {
+			return "game " + strconv.Quote(value) + ": use pig, two-dice, big-pig, hog, skunk or none"
+		}
+		p.Game = value
+		target, dice := p.Variant.Target, p.Variant.MaxDice
+		p.Variant = sim.Standard(g)
+		p.Variant.Target = target
+		if dice != 0 {
+			p.Variant.MaxDice = dice
+		}
+	case "target":
+		t, err := strconv.Atoi(value)
+		if err != nil || t < sim.MinTarget || t > 200 {
+			return fmt.Sprintf("target %q: a whole number from %d to 200", value, sim.MinTarget)
+		}
+		p.Variant.Target = t
+	case "max-dice":
+		m, err := strconv.Atoi(value)
+		if err != nil || m < 1 || m > sim.MaxDiceLimit {
+			return fmt.Sprintf("max-dice %q: a whole number from 1 to %d", value, sim.MaxDiceLimit)
+		}
+		p.Variant.MaxDice = m
+	case "equal-turns", "same-seed":
+		if value != "yes" && value != "no" {
+			return key + " " + strconv.Quote(value) + ": yes or no"
+		}
+		if key == "equal-turns" {
+			p.Variant.EqualTurns = value == "yes"
+		} else {
+			p.SameSeed = value == "yes"
+		}
+	case "rounds":
+		r, err := strconv.Atoi(value)
+		if err != nil || r < 1 || r > 26 {
+			return fmt.Sprintf("rounds %q: a whole number from 1 to 26", value)
+		}
+		p.Rounds = r
+	case "opponents":
+		mode, bot, _ := strings.Cut(value, " ")
+		if (mode != "bot" && mode != "pairs") || bot == "" {
+			return "opponents " + strconv.Quote(value) + ": write bot STRATEGY or pairs STRATEGY"
+		}
+		p.Mode, p.Bot = mode, strings.TrimSpace(bot)
+	case "prompt":
+		p.Prompts = append(p.Prompts, value)
+	case "charts":
+		for _, c := range strings.Split(value, ",") {
+			p.Charts = append(p.Charts, strings.TrimSpace(c))
+		}
+	default:
+		return "unknown key " + strconv.Quote(key) + " in a phase: use game, target, max-dice, equal-turns, rounds, opponents, same-seed, prompt, charts"
+	}
+	return ""
+}
+
+// finishPhase checks a phase once all its lines are read.
+func finishPhase(p *Phase, r Rules) error {
+	if p == nil {
+		return nil
+	}
+	if p.Game == "" {
+		return fmt.Errorf("it has no game (pig, two-dice, big-pig, hog, skunk or none)")
+	}
+	if len(p.Prompts) == 0 {
+		return fmt.Errorf("it has no prompt for the teacher")
+	}
+	for _, c := range p.Charts {
+		if !r.Charts[c] {
+			return fmt.Errorf("unknown chart %q: use one of %s", c, keys(r.Charts))
+		}
+	}
+	if !p.Plays() {
+		return nil
+	}
+	if p.Variant.Game == sim.Hog && p.Variant.MaxDice == 0 {
+		p.Variant.MaxDice = sim.DefaultMaxDice
+	}
+	if err := p.Variant.Validate(); err != nil {
+		return err
+	}
+	if p.Mode == "" {
+		return fmt.Errorf("it plays %s but has no opponents (bot STRATEGY or pairs STRATEGY)", p.Game)
+	}
+	if r.Strategy != nil {
+		if err := r.Strategy(p.Bot, p.Variant); err != nil {
+			return fmt.Errorf("opponents: %v", err)
+		}
+	}
+	return nil
+}
+
+func keys(m map[string]bool) string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
+}
+
+// Fill replaces the {figures} in s with their values.
+func Fill(s string, figures map[string]string) string {
+	return figureRE.ReplaceAllStringFunc(s, func(m string) string {
+		if v, ok := figures[m[1:len(m)-1]]; ok {
+			return v
+		}
+		return m
+	})
+}

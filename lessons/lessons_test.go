@@ -1,0 +1,92 @@
+package lessons
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"pigclass/sim"
+)
+
+func testRules() Rules {
+	return Rules{
+		Charts:  map[string]bool{"hold-points": true, "class-dice": true, "decision-map": true, "skill-luck": true, "ladder": true, "first-player": true, "hog-curve": true, "hog-dice": true, "share-of-ones": true},
+		Figures: map[string]bool{"pig.first": true, "pig.states": true, "pig50.first": true, "equal.first": true, "hold20.zero": true, "hold20.points": true, "hold20.duel": true, "optimal.hold20": true, "hold20.second": true, "hog.five": true, "hog.ten": true, "hog.first": true, "skunk.stand": true},
+		Strategy: func(name string, v sim.Variant) error {
+			if name == "optimal" || name == "ev" {
+				return nil
+			}
+			_, err := sim.ParseStrategy(name, v.Game)
+			return err
+		},
+	}
+}
+
+// TestEveryLessonLoads: the six lessons the product names load and check.
+func TestEveryLessonLoads(t *testing.T) {
+	ls, err := Load(testRules())
+	if err != nil {
+		t.Fatal(err)
+	}
+	titles := map[string]bool{}
+	for _, l := range ls {
+		titles[l.Title] = true
+		if len(l.Phases) < 2 || l.Minutes == 0 || len(l.Goals) < 2 {
+			t.Errorf("%s: %d phases, %d minutes, %d goals", l.Slug, len(l.Phases), l.Minutes, len(l.Goals))
+		}
+	}
+	for _, want := range []string{"Roll or hold?", "Why 20?", "Playing to win", "Hog: how many dice?", "Is going first fair?", "Skunk"} {
+		if !titles[want] {
+			t.Errorf("no lesson %q", want)
+		}
+	}
+	skunk := ls[len(ls)-1]
+	if skunk.Phases[0].Game != "skunk" || skunk.Phases[0].Rounds != 5 || skunk.Phases[0].Plays() {
+		t.Errorf("skunk phase %+v", skunk.Phases[0])
+	}
+	hog := ls[3]
+	if v := hog.Phases[0].Variant; v.Game != sim.Hog || v.MaxDice != 10 || hog.Phases[0].Bot != "dice:5" {
+		t.Errorf("hog phase %+v", hog.Phases[0])
+	}
+}
+
+// TestLessonErrorsNameFileAndLine: each mistake is reported with the file,
+// the line and what is allowed.
+func TestLessonErrorsNameFileAndLine(t *testing.T) {
+	head := "title: T\nlevel: all\nminutes: 30\ngoal: g\nmaths: m\n"
+	phase := "phase: P\ngame: pig\nopponents: bot hold:20\nprompt: p\n"
+	cases := []struct{ src, want string }{
+		{head + phase, ""},
+		{head + "phase: P\ngmae: pig\n", "x.lesson:7: unknown key \"gmae\" in a phase"},
+		{head + "phase: P\ngame: chess\n", "x.lesson:7: game \"chess\": use pig, two-dice"},
+		{head + phase + "target: 5\n", "x.lesson:10: target \"5\": a whole number from 10 to 200"},
+		{"title: T\nminutes: lots\n", "x.lesson:2: minutes \"lots\": a whole number from 5 to 180"},
+		{head + "phase: P\ngame: pig\nprompt: p\n", "x.lesson:9: phase \"P\": it plays pig but has no opponents"},
+		{head + phase + "charts: pie\n", "unknown chart \"pie\""},
+		{head + "maths: {pig.secret}\n" + phase, "x.lesson:6: unknown figure {pig.secret}"},
+		{head + "phase: P\ngame: hog\nopponents: bot hold:20\nprompt: p\n", "Hog has no hold"},
+		{head, "the lesson has no phase"},
+		{"just words\n", "x.lesson:1: write key: value"},
+		{head + phase + "title: again\n", "x.lesson:10: title belongs before the first phase"},
+	}
+	for _, c := range cases {
+		_, err := Parse("x.lesson", strings.NewReader(c.src), testRules())
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("valid lesson: %v", err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("got %v, want an error containing %q", err, c.want)
+		}
+	}
+	fsys := fstest.MapFS{"d/bad.lesson": {Data: []byte("title: T\n")}}
+	if _, err := LoadFS(fsys, "d", testRules()); err == nil || !strings.HasPrefix(err.Error(), "lessons/d/bad.lesson:") {
+		t.Errorf("LoadFS error %v does not name the file", err)
+	}
+}
+
+func TestFill(t *testing.T) {
+	got := Fill("wins {pig.first}, {unknown} stays", map[string]string{"pig.first": "53.06%"})
+	if got != "wins 53.06%, {unknown} stays" {
+		t.Errorf("Fill: %q", got)
+	}
+}

@@ -1,0 +1,170 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"pigclass/sim"
+)
+
+// TestWalkALesson: a teacher starts a class from "Why 20?", steps through
+// its phases with next and back; each phase starts its round and shows its
+// charts.
+func TestWalkALesson(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	doc := teacher.post("/classes", url.Values{"lesson": {"2-why-20"}})
+	code := doc.Find(`[data-testid="join-code"]`).Text()
+	if got := doc.Find(`[data-testid="lesson-phase"]`).Text(); !strings.Contains(got, "Phase 1 of 3") {
+		t.Fatalf("lesson panel: %q", got)
+	}
+	// The maths is computed by the solver, not typed in.
+	if text := doc.Find(`[data-testid="lesson"]`).Text(); !strings.Contains(text, "62.45%") || !strings.Contains(text, "8.14") || !strings.Contains(text, "53.47%") {
+		t.Errorf("lesson figures missing: %s", text)
+	}
+	students := []*student{{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}, {b: join(t, a, code, "Bo"), nick: "Bo", holdAt: 25}, {b: join(t, a, code, "Cy"), nick: "Cy", holdAt: 15}}
+
+	doc = teacher.post("/t/"+code+"/lesson/start", nil)
+	if !strings.Contains(doc.Text(), "Round 1 started: 3 matches") {
+		t.Fatalf("phase 1 did not start its round: %s", doc.Find(".notice").Text())
+	}
+	for _, m := range a.srv.liveWhere(func(*liveMatch) bool { return true }) {
+		if m.row.Seats[1].Bot != "ev" || m.row.Variant != sim.Standard(sim.Pig) {
+			t.Errorf("phase 1 match: %+v", m.row)
+		}
+	}
+	class := mustClass(t, a, code)
+	if class.Projector != "hold-points" {
+		t.Errorf("projector shows %q, want the phase's first chart", class.Projector)
+	}
+	playRound(t, code, students)
+
+	doc = teacher.post("/t/"+code+"/lesson/next", nil)
+	if got := doc.Find(`[data-testid="lesson-phase"]`).Text(); !strings.Contains(got, "Phase 2 of 3") || mustClass(t, a, code).Projector != "hold-points" {
+		t.Errorf("phase 2: %q", got)
+	}
+	proj := teacher.get("/t/" + code + "/projector")
+	if proj.Find(`#projector-chart [data-testid="chart-hold-points"]`).Length() != 1 {
+		t.Error("the projector does not show phase 2's chart")
+	}
+
+	doc = teacher.post("/t/"+code+"/lesson/next", nil)
+	if got := doc.Find(`[data-testid="lesson-phase"]`).Text(); !strings.Contains(got, "Phase 3 of 3") {
+		t.Errorf("phase 3: %q", got)
+	}
+	seeds := map[string]bool{}
+	for _, m := range a.srv.liveWhere(func(*liveMatch) bool { return true }) {
+		seeds[m.row.Seed.String()] = true
+	}
+	if len(seeds) != 1 {
+		t.Errorf("phase 3 plays the same dice for all: %d seeds", len(seeds))
+	}
+	if doc.Find(`[data-testid="lesson-next"]`).Length() != 0 {
+		t.Error("the last phase offers next")
+	}
+	doc = teacher.post("/t/"+code+"/lesson/back", nil)
+	if got := doc.Find(`[data-testid="lesson-phase"]`).Text(); !strings.Contains(got, "Phase 2 of 3") {
+		t.Errorf("back: %q", got)
+	}
+	if n := len(a.srv.liveWhere(func(*liveMatch) bool { return true })); n != 0 {
+		t.Errorf("a discussion phase leaves %d matches playing", n)
+	}
+	teacher.post("/classes", url.Values{"lesson": {"no-such-lesson"}})
+	if teacher.status() != http.StatusUnprocessableEntity {
+		t.Errorf("unknown lesson: %d", teacher.status())
+	}
+}
+
+// TestSkunkWithThirtyStudents: the whole room plays Skunk through the
+// router; every stand and sit decision is recorded and exported with the
+// expected-value comparison.
+func TestSkunkWithThirtyStudents(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	class := mustClass(t, a, code)
+	if err := a.store.SetLesson(t.Context(), class.ID, "6-skunk", 0); err != nil {
+		t.Fatal(err)
+	}
+	var kids []*browser
+	for i := range 30 {
+		kids = append(kids, join(t, a, code, "kid"+strconv.Itoa(i)))
+	}
+	doc := teacher.post("/t/"+code+"/lesson/start", nil)
+	if doc.Find(`[data-testid="skunk-roll"]`).Length() != 1 {
+		t.Fatalf("no roll button: %s", doc.Find(".notice").Text())
+	}
+	sits, rolls := 0, 0
+	for guard := 0; guard < 500; guard++ {
+		// Kid i sits once the round total reaches 3·i (kid 0 sits at once).
+		over := false
+		for i, k := range kids {
+			d := k.get("/c/" + code + "/skunk")
+			if d.Find(`[data-testid="skunk-winners"]`).Length() > 0 {
+				over = true
+				break
+			}
+			total, _ := strconv.Atoi(d.Find(`[data-testid="skunk-total"]`).Text())
+			if d.Find(`[data-testid="skunk-sit"]`).Length() > 0 && total >= 3*i {
+				form := d.Find(`[data-testid="skunk"] form`)
+				k.post(form.AttrOr("action", ""), url.Values{"rolls": {form.Find(`input[name="rolls"]`).AttrOr("value", "")}})
+				if k.status() != http.StatusOK {
+					t.Fatalf("sit: %d %s", k.status(), k.body)
+				}
+				sits++
+				// A second click is harmless.
+				k.post(form.AttrOr("action", ""), url.Values{"rolls": {form.Find(`input[name="rolls"]`).AttrOr("value", "")}})
+			}
+		}
+		if over {
+			break
+		}
+		teacher.post("/t/"+code+"/skunk/roll", nil)
+		if teacher.status() != http.StatusOK {
+			t.Fatalf("roll: %d", teacher.status())
+		}
+		rolls++
+	}
+	ls := a.srv.skunkOf(class.ID)
+	if ls == nil || !ls.g.Over() {
+		t.Fatal("the game did not end")
+	}
+	rows := teacher.csvRows("/t/" + code + "/decisions.csv")
+	stands, sitRows := 0, 0
+	for _, r := range rows {
+		if r["game"] != "skunk" {
+			continue
+		}
+		score, _ := strconv.Atoi(r["score"])
+		total, _ := strconv.Atoi(r["turn_total"])
+		if r["ev_action"] != evStand(score, total) || r["agrees_with_ev"] != strconv.FormatBool(r["action"] == r["ev_action"]) {
+			t.Errorf("row %v: expected-value choice %s", r, evStand(score, total))
+		}
+		switch r["action"] {
+		case "stand":
+			stands++
+		case "sit":
+			sitRows++
+		}
+	}
+	wantStands := 0
+	for _, e := range ls.rows {
+		if e.Action == "stand" {
+			wantStands++
+		}
+	}
+	if sitRows != sits || stands != wantStands || stands == 0 {
+		t.Errorf("decisions.csv: %d sits (made %d), %d stands (logged %d), %d rolls", sitRows, sits, stands, wantStands, rolls)
+	}
+	// The evStand rule is the Two-Dice Pig one: stand while 11k + score < 200.
+	if evStand(0, 18) != "stand" || evStand(0, 19) != "sit" || evStand(50, 13) != "stand" || evStand(50, 14) != "sit" {
+		t.Error("the Skunk expected-value rule is not 200 > 11·round total + score")
+	}
+	proj := teacher.get("/t/" + code + "/projector")
+	if proj.Find(`[data-testid="skunk-winners"]`).Length() != 1 {
+		t.Error("the projector does not show the Skunk result")
+	}
+}

@@ -1,0 +1,167 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"pigclass/sim"
+)
+
+// SkunkGame is a stored game of whole-class Skunk.
+type SkunkGame struct {
+	ID       int64
+	ClassID  int64
+	Seed     sim.Seed
+	Rounds   int
+	Status   string
+	Students []int64 // by participant number
+	Names    []string
+	Anon     []string
+}
+
+// SkunkEvent is one row of a Skunk log. Participant is -1 for a roll.
+type SkunkEvent struct {
+	GameID      int64
+	Seq         int
+	Action      string // roll, stand or sit
+	Participant int
+	Round, Roll int
+	Faces       string
+	RoundTotal  int
+	Score       int
+	EV          string // stand or sit ("" for a roll)
+	At          time.Time
+}
+
+// CreateSkunk stores a new game of Skunk for the given students.
+func (s *Store) CreateSkunk(ctx context.Context, classID int64, seed sim.Seed, rounds int, students []int64) (int64, error) {
+	var id int64
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO skunk_games (class_id, seed, commitment, rounds, status, created_at) VALUES (?, ?, ?, ?, 'playing', ?)`,
+			classID, seed.String(), seed.Commitment(), rounds, s.stamp())
+		if err != nil {
+			return err
+		}
+		if id, err = res.LastInsertId(); err != nil {
+			return err
+		}
+		for p, st := range students {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO skunk_players (game_id, participant, student_id) VALUES (?, ?, ?)`, id, p, st); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: create skunk: %w", err)
+	}
+	return id, nil
+}
+
+// AppendSkunk adds rows to a Skunk log, and with over marks the game over,
+// in one transaction.
+func (s *Store) AppendSkunk(ctx context.Context, gameID int64, rows []SkunkEvent, over bool) error {
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		for _, e := range rows {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO skunk_events (game_id, seq, action, participant, round, roll, faces, round_total, score, ev_action, at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, gameID, e.Seq, e.Action, e.Participant, e.Round, e.Roll, e.Faces, e.RoundTotal, e.Score, e.EV,
+				e.At.UTC().Format(time.RFC3339Nano)); err != nil {
+				return err
+			}
+		}
+		if over {
+			if _, err := tx.ExecContext(ctx, `UPDATE skunk_games SET status = 'over' WHERE id = ?`, gameID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("store: append skunk events: %w", err)
+	}
+	return nil
+}
+
+// EndSkunk marks a class's Skunk games still playing as ended.
+func (s *Store) EndSkunk(ctx context.Context, classID int64) error {
+	if _, err := s.db.ExecContext(ctx, `UPDATE skunk_games SET status = 'ended' WHERE class_id = ? AND status = 'playing'`, classID); err != nil {
+		return fmt.Errorf("store: end skunk: %w", err)
+	}
+	return nil
+}
+
+// SkunkGames returns the Skunk games of a class (classID 0: of every
+// class) with the given status ("" for any), oldest first.
+func (s *Store) SkunkGames(ctx context.Context, classID int64, status string) ([]SkunkGame, error) {
+	var out []SkunkGame
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT id, class_id, seed, rounds, status FROM skunk_games
+			WHERE (? = 0 OR class_id = ?) AND (? = '' OR status = ?) ORDER BY id`, classID, classID, status, status)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var g SkunkGame
+			var seed string
+			if err := rows.Scan(&g.ID, &g.ClassID, &seed, &g.Rounds, &g.Status); err != nil {
+				return err
+			}
+			if g.Seed, err = sim.ParseSeed(seed); err != nil {
+				return err
+			}
+			out = append(out, g)
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		rows.Close()
+		for i := range out {
+			prow, err := tx.QueryContext(ctx, `SELECT p.student_id, st.nickname, st.anon_name FROM skunk_players p JOIN students st ON st.id = p.student_id
+				WHERE p.game_id = ? ORDER BY p.participant`, out[i].ID)
+			if err != nil {
+				return err
+			}
+			for prow.Next() {
+				var id int64
+				var name, anon string
+				if err := prow.Scan(&id, &name, &anon); err != nil {
+					prow.Close()
+					return err
+				}
+				out[i].Students = append(out[i].Students, id)
+				out[i].Names = append(out[i].Names, name)
+				out[i].Anon = append(out[i].Anon, anon)
+			}
+			prow.Close()
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: skunk games: %w", err)
+	}
+	return out, nil
+}
+
+// SkunkEvents returns a game's log in order.
+func (s *Store) SkunkEvents(ctx context.Context, gameID int64) ([]SkunkEvent, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT game_id, seq, action, participant, round, roll, faces, round_total, score, ev_action, at
+		FROM skunk_events WHERE game_id = ? ORDER BY seq`, gameID)
+	if err != nil {
+		return nil, fmt.Errorf("store: skunk events: %w", err)
+	}
+	defer rows.Close()
+	var out []SkunkEvent
+	for rows.Next() {
+		var e SkunkEvent
+		var at string
+		if err := rows.Scan(&e.GameID, &e.Seq, &e.Action, &e.Participant, &e.Round, &e.Roll, &e.Faces, &e.RoundTotal, &e.Score, &e.EV, &at); err != nil {
+			return nil, fmt.Errorf("store: skunk events: %w", err)
+		}
+		e.At = parseTime(at)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
