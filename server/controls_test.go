@@ -186,3 +186,69 @@ func TestReviewAfterTheMatch(t *testing.T) {
 		t.Errorf("the record does not verify: %v", err)
 	}
 }
+
+// TestLadderChart: the strategy ladder comes from exact duels, computed
+// once in the background: hold:20 moving first beats perfect play 49.17%
+// of the time (the same figure as pigclass duel).
+func TestLadderChart(t *testing.T) {
+	a := newApp(t)
+	rungs := a.srv.waitLadder()
+	if len(rungs) != 36 || rungs[0].N != 5 || rungs[35].N != 40 {
+		t.Fatalf("%d rungs", len(rungs))
+	}
+	tab, _ := solve.Solve(sim.Standard(sim.Pig))
+	want, _ := solve.Duel(sim.Standard(sim.Pig), sim.HoldAt(20), solve.Optimal{T: tab})
+	if r := rungs[15]; r.N != 20 || math.Abs(r.First-want) > 1e-12 || math.Abs(r.First-0.4917) > 0.0001 {
+		t.Errorf("hold:20 rung %+v, duel %v", r, want)
+	}
+	for _, r := range rungs {
+		if (r.First+r.Second)/2 >= 0.5 {
+			t.Errorf("hold:%d beats perfect play on average: %+v", r.N, r)
+		}
+	}
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	doc := teacher.get("/t/" + code)
+	if doc.Find(`[data-testid="chart-ladder"] .echart`).Length() != 1 {
+		t.Error("the dashboard does not draw the ladder")
+	}
+}
+
+// TestVerifyPage: the verify page checks a finished match's record, and
+// names the first event of a tampered one.
+func TestVerifyPage(t *testing.T) {
+	a := newApp(t)
+	p := a.browser()
+	p.post("/practice", url.Values{"game": {"pig"}, "bot": {"hold:20"}})
+	page := p.path()
+	for i := 0; i < 2000; i++ {
+		st, ok := readBoard(p.get(page))
+		if !ok || st.over {
+			break
+		}
+		if st.yourTurn {
+			p.post(st.act, url.Values{"seq": {strconv.Itoa(st.seq)}, "action": {map[bool]string{true: "roll", false: "hold"}[st.turnTot < 20]}})
+		}
+	}
+	doc := p.get("/verify?match=" + strings.TrimPrefix(page, "/m/"))
+	record := doc.Find("#record").Text()
+	if !strings.Contains(record, `"seed"`) {
+		t.Fatalf("the verify page is not filled: %q", record)
+	}
+	doc = p.post("/verify", url.Values{"record": {record}})
+	if got := doc.Find(`[data-testid="verify-result"]`).Text(); !strings.Contains(got, "It checks out") {
+		t.Errorf("good record: %q", got)
+	}
+	var r sim.Record
+	json.Unmarshal([]byte(record), &r)
+	r.Events[0].Seat = 1 - r.Events[0].Seat
+	bad, _ := json.Marshal(r)
+	doc = p.post("/verify", url.Values{"record": {string(bad)}})
+	if got := doc.Find(`[data-testid="verify-result"]`).Text(); !strings.Contains(got, "does not check out: event 1:") {
+		t.Errorf("tampered record: %q", got)
+	}
+	doc = p.post("/verify", url.Values{"record": {"{not json"}})
+	if p.status() != http.StatusUnprocessableEntity || !strings.Contains(doc.Find("#record-error").Text(), "not a match record") || doc.Find("#record").Text() != "{not json" {
+		t.Errorf("bad JSON: %d", p.status())
+	}
+}

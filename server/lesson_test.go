@@ -1,6 +1,8 @@
 package server
 
 import (
+	"github.com/PuerkitoBio/goquery"
+
 	"net/http"
 	"net/url"
 	"strconv"
@@ -166,5 +168,74 @@ func TestSkunkWithThirtyStudents(t *testing.T) {
 	proj := teacher.get("/t/" + code + "/projector")
 	if proj.Find(`[data-testid="skunk-winners"]`).Length() != 1 {
 		t.Error("the projector does not show the Skunk result")
+	}
+}
+
+// TestSkunkSurvivesRestart: a Skunk game in progress is rebuilt from its
+// log after a restart.
+func TestSkunkSurvivesRestart(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	class := mustClass(t, a, code)
+	a.store.SetLesson(t.Context(), class.ID, "6-skunk", 0)
+	kid := join(t, a, code, "Kid")
+	join(t, a, code, "Other")
+	teacher.post("/t/"+code+"/lesson/start", nil)
+	teacher.post("/t/"+code+"/skunk/roll", nil)
+	before := kid.get("/c/" + code + "/skunk")
+	if form := before.Find(`[data-testid="skunk"] form`); form.Length() > 0 {
+		kid.post(form.AttrOr("action", ""), url.Values{"rolls": {form.Find(`input[name="rolls"]`).AttrOr("value", "")}})
+	}
+	before = kid.get("/c/" + code + "/skunk")
+	want := before.Find(`[data-testid="skunk"]`).Text()
+	path, clk := a.path, a.clock
+	a.stop()
+	b := openApp(t, path, clk)
+	kid.moveTo(b)
+	after := kid.get("/c/" + code + "/skunk")
+	if got := after.Find(`[data-testid="skunk"]`).Text(); got != want || got == "" {
+		t.Errorf("after the restart:\n%s\nbefore:\n%s", got, want)
+	}
+}
+
+// TestChartPagesLoadOnlyOwnScripts: every page with a chart loads the
+// vendored ECharts from the app and nothing from another host.
+func TestChartPagesLoadOnlyOwnScripts(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	s := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	playRound(t, code, []*student{s})
+	teacher.post("/t/"+code+"/projector-chart", url.Values{"chart": {"decision-map"}})
+	review := s.b.get("/c/"+code).Find(`a[href^="/m/"]`).AttrOr("href", "")
+	pages := []struct {
+		b      *browser
+		path   string
+		charts int
+	}{{teacher, "/t/" + code, 7}, {teacher, "/t/" + code + "/projector", 1}, {s.b, "/c/" + code, 2}, {s.b, review, 1}}
+	for _, p := range pages {
+		doc := p.b.get(p.path)
+		if p.b.status() != http.StatusOK {
+			t.Fatalf("%s: %d", p.path, p.b.status())
+		}
+		echarts := 0
+		doc.Find("script[src], link[href]").Each(func(_ int, el *goquery.Selection) {
+			ref := el.AttrOr("src", el.AttrOr("href", ""))
+			if !strings.HasPrefix(ref, "/static/") {
+				t.Errorf("%s loads %s", p.path, ref)
+			}
+			if ref == "/static/vendor/echarts.min.js" {
+				echarts++
+			}
+		})
+		if n := doc.Find(".echart[data-echarts]").Length(); echarts != 1 || n < p.charts {
+			t.Errorf("%s: echarts loaded %d times, %d charts drawn (want %d)", p.path, echarts, n, p.charts)
+		}
+	}
+	teacher.get("/static/vendor/echarts.min.js")
+	if teacher.status() != http.StatusOK || !strings.Contains(teacher.body, "echarts") {
+		t.Error("the app does not serve ECharts")
 	}
 }

@@ -283,7 +283,7 @@ func (s *Server) record(c *gin.Context) {
 func (s *Server) reviewView(mv *matchView) templates.Review {
 	v := templates.Review{
 		Title: gameTitle(mv.row.Variant), Result: mv.board.Result, Seed: mv.row.Seed.String(), Commitment: mv.row.Seed.Commitment(),
-		RecordURL: fmt.Sprintf("/m/%d/record.json", mv.row.ID), BackURL: "/",
+		RecordURL: fmt.Sprintf("/m/%d/record.json", mv.row.ID), VerifyURL: fmt.Sprintf("/verify?match=%d", mv.row.ID), BackURL: "/",
 	}
 	if mv.class.Code != "" {
 		v.BackURL = "/c/" + mv.class.Code

@@ -35,6 +35,8 @@ func (s *Server) Handler() http.Handler {
 	r.GET("/m/:id/board", s.board)
 	r.POST("/m/:id/act", s.act)
 	r.GET("/m/:id/record.json", s.record)
+	r.GET("/verify", s.verifyPage)
+	r.POST("/verify", s.verify)
 
 	t := r.Group("/t/:code", s.teacherOnly)
 	t.GET("", s.dashboard)

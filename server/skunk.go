@@ -74,8 +74,9 @@ func (s *Server) startSkunk(ctx context.Context, class store.Class, rounds int) 
 	return fmt.Errorf("server: skunk game %d vanished", id)
 }
 
-// liveSkunkFrom registers a game, replaying its log.
-func (s *Server) liveSkunkFrom(game store.SkunkGame, rows []store.SkunkEvent) error {
+// replaySkunk rebuilds the engine from the stored log: its rolls and sits
+// (stand rows are decisions, not moves of the game).
+func replaySkunk(game store.SkunkGame, rows []store.SkunkEvent) (*sim.Skunk, error) {
 	var evs []sim.SkunkEvent
 	for _, r := range rows {
 		switch r.Action {
@@ -85,7 +86,12 @@ func (s *Server) liveSkunkFrom(game store.SkunkGame, rows []store.SkunkEvent) er
 			evs = append(evs, sim.SkunkEvent{Action: sim.Hold, Participant: r.Participant})
 		}
 	}
-	g, err := sim.ReplaySkunk(game.Seed, len(game.Students), game.Rounds, evs)
+	return sim.ReplaySkunk(game.Seed, len(game.Students), game.Rounds, evs)
+}
+
+// liveSkunkFrom registers a game, replaying its log.
+func (s *Server) liveSkunkFrom(game store.SkunkGame, rows []store.SkunkEvent) error {
+	g, err := replaySkunk(game, rows)
 	if err != nil {
 		return fmt.Errorf("server: skunk game %d: %w", game.ID, err)
 	}
@@ -169,17 +175,12 @@ func (s *Server) skunkRoll(c *gin.Context) {
 
 // rebuildSkunk puts a game back as its stored log says.
 func (s *Server) rebuildSkunk(ls *liveSkunk) {
-	var evs []sim.SkunkEvent
-	for _, r := range ls.rows {
-		if r.Action == "roll" {
-			evs = append(evs, sim.SkunkEvent{Action: sim.Roll})
-		} else if r.Action == "sit" {
-			evs = append(evs, sim.SkunkEvent{Action: sim.Hold, Participant: r.Participant})
-		}
+	g, err := replaySkunk(ls.game, ls.rows)
+	if err != nil {
+		s.log.Error("skunk rollback", "game", ls.game.ID, "err", err)
+		return
 	}
-	if g, err := sim.ReplaySkunk(ls.game.Seed, len(ls.game.Students), ls.game.Rounds, evs); err == nil {
-		ls.g = g
-	}
+	ls.g = g
 }
 
 // skunkSit sits a student down. The form carries the number of rolls the

@@ -183,6 +183,7 @@ type Review struct {
 	Seed       string
 	Commitment string
 	RecordURL  string
+	VerifyURL  string
 	BackURL    string
 	Analysed   bool
 	Timeline   Chart
@@ -276,4 +277,12 @@ type SkunkYou struct {
 	Standing bool
 	Score    int
 	SitURL   string
+}
+
+// Verify is the verify page: paste a match record, see whether every roll
+// and the result check out.
+type Verify struct {
+	Record Field
+	OK     bool
+	Report []string
 }

@@ -7,7 +7,6 @@ package charts
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
@@ -75,14 +74,4 @@ func f4(x float64) string  { return strconv.FormatFloat(x, 'f', 4, 64) }
 func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
 func round4(x float64) float64 {
 	return math.Round(x*10000) / 10000
-}
-
-// sortedKeys returns a map's keys in order.
-func sortedKeys[V any](m map[int]V) []int {
-	keys := make([]int, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Ints(keys)
-	return keys
 }

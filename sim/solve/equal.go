@@ -152,10 +152,9 @@ func (e *EqualTable) tieTurn(w []float64) []float64 {
 
 // equalSide is A's states at (a, b) = (i, j) for solvePair.
 type equalSide struct {
-	e      *EqualTable
-	i, j   int
-	a, b   []float64 // A + B·x per turn total, including past the target
-	choose []bool
+	e    *EqualTable
+	i, j int
+	a, b []float64 // A + B·x per turn total, including past the target
 }
 
 func (s *equalSide) sweep(xe float64) (a, b, lo, hi float64) {

@@ -1,0 +1,58 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/sim"
+	"pigclass/templates"
+)
+
+// verifyPage shows the verify form, filled with a finished match's record
+// when ?match= names one.
+func (s *Server) verifyPage(c *gin.Context) {
+	v := templates.Verify{}
+	if id, err := strconv.ParseInt(c.Query("match"), 10, 64); err == nil && s.liveByID(id) == nil {
+		if mv, err := s.loadMatch(c.Request.Context(), c, id); err == nil {
+			b, _ := json.MarshalIndent(mv.m.Record(), "", "  ")
+			v.Record.Value = string(b)
+		}
+	}
+	render(c, http.StatusOK, templates.VerifyView(v))
+}
+
+// verify checks a pasted record, like pigclass verify.
+func (s *Server) verify(c *gin.Context) {
+	v := templates.Verify{Record: templates.Field{Value: c.PostForm("record")}}
+	var r sim.Record
+	if strings.TrimSpace(v.Record.Value) == "" {
+		v.Record.Error = "Match record: paste the JSON record of a finished match."
+		render(c, http.StatusUnprocessableEntity, templates.VerifyView(v))
+		return
+	}
+	if err := json.Unmarshal([]byte(v.Record.Value), &r); err != nil {
+		v.Record.Error = "Match record: this is not a match record (" + err.Error() + ")."
+		render(c, http.StatusUnprocessableEntity, templates.VerifyView(v))
+		return
+	}
+	got, err := sim.Verify(r)
+	if err != nil {
+		v.Report = []string{"It does not check out: " + err.Error()}
+		render(c, http.StatusOK, templates.VerifyView(v))
+		return
+	}
+	v.OK = true
+	v.Report = []string{
+		fmt.Sprintf("It checks out: %s. The seed's SHA-256 is the commitment %s.", r.Variant, r.Seed.Commitment()),
+		fmt.Sprintf("%d events, %d rolls: every die is the one the seed gives.", got.Events, got.Rolls),
+	}
+	if res := got.State.Result(); res != nil {
+		v.Report = append(v.Report, fmt.Sprintf("Seat %d won; scores %v.", res.Winner, res.Scores))
+	}
+	render(c, http.StatusOK, templates.VerifyView(v))
+}
