@@ -112,13 +112,15 @@ func TestSkunkWithThirtyStudents(t *testing.T) {
 			total, _ := strconv.Atoi(d.Find(`[data-testid="skunk-total"]`).Text())
 			if d.Find(`[data-testid="skunk-sit"]`).Length() > 0 && total >= 3*i {
 				form := d.Find(`[data-testid="skunk"] form`)
-				k.post(form.AttrOr("action", ""), url.Values{"rolls": {form.Find(`input[name="rolls"]`).AttrOr("value", "")}})
+				sitForm := url.Values{"moment": {form.Find(`input[name="moment"]`).AttrOr("value", "")}}
+				k.post(form.AttrOr("action", ""), sitForm)
 				if k.status() != http.StatusOK {
 					t.Fatalf("sit: %d %s", k.status(), k.body)
 				}
 				sits++
-				// A second click is harmless.
-				k.post(form.AttrOr("action", ""), url.Values{"rolls": {form.Find(`input[name="rolls"]`).AttrOr("value", "")}})
+				// A second click is harmless, even when the first ended the
+				// round (everyone sat) and a new one began.
+				k.post(form.AttrOr("action", ""), sitForm)
 			}
 		}
 		if over {
@@ -185,7 +187,7 @@ func TestSkunkSurvivesRestart(t *testing.T) {
 	teacher.post("/t/"+code+"/skunk/roll", nil)
 	before := kid.get("/c/" + code + "/skunk")
 	if form := before.Find(`[data-testid="skunk"] form`); form.Length() > 0 {
-		kid.post(form.AttrOr("action", ""), url.Values{"rolls": {form.Find(`input[name="rolls"]`).AttrOr("value", "")}})
+		kid.post(form.AttrOr("action", ""), url.Values{"moment": {form.Find(`input[name="moment"]`).AttrOr("value", "")}})
 	}
 	before = kid.get("/c/" + code + "/skunk")
 	want := before.Find(`[data-testid="skunk"]`).Text()
@@ -237,5 +239,32 @@ func TestChartPagesLoadOnlyOwnScripts(t *testing.T) {
 	teacher.get("/static/vendor/echarts.min.js")
 	if teacher.status() != http.StatusOK || !strings.Contains(teacher.body, "echarts") {
 		t.Error("the app does not serve ECharts")
+	}
+}
+
+// TestSkunkResentSitIsStale: when the last sit ends the round, the same
+// form sent again does not sit the student in the next round.
+func TestSkunkResentSitIsStale(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	a.store.SetLesson(t.Context(), mustClass(t, a, code).ID, "6-skunk", 0)
+	kids := []*browser{join(t, a, code, "A"), join(t, a, code, "B")}
+	teacher.post("/t/"+code+"/lesson/start", nil)
+	var last url.Values
+	var action string
+	for _, k := range kids {
+		form := k.get("/c/" + code + "/skunk").Find(`[data-testid="skunk"] form`)
+		action = form.AttrOr("action", "")
+		last = url.Values{"moment": {form.Find(`input[name="moment"]`).AttrOr("value", "")}}
+		k.post(action, last)
+	}
+	ls := a.srv.skunkOf(mustClass(t, a, code).ID)
+	if ls.g.Round() != 1 || !ls.g.Standing(1) {
+		t.Fatalf("everyone sat: round %d, B standing %v", ls.g.Round(), ls.g.Standing(1))
+	}
+	kids[1].post(action, last)
+	if !ls.g.Standing(1) {
+		t.Error("the resent sit sat B down in the next round")
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -183,9 +182,10 @@ func (s *Server) rebuildSkunk(ls *liveSkunk) {
 	ls.g = g
 }
 
-// skunkSit sits a student down. The form carries the number of rolls the
-// student's page showed: a sit sent before a roll that has happened since
-// is stale and does nothing, and sitting twice changes nothing.
+// skunkSit sits a student down. The form carries the moment (round and
+// roll) the student's page showed: a sit sent before a roll or a new round
+// that has happened since is stale and does nothing, and sitting twice
+// changes nothing.
 func (s *Server) skunkSit(c *gin.Context) {
 	ctx := c.Request.Context()
 	class, me, ok := s.classStudent(c)
@@ -197,9 +197,9 @@ func (s *Server) skunkSit(c *gin.Context) {
 		refuse(c, http.StatusConflict, "No game of Skunk is being played.")
 		return
 	}
-	rolls, err := strconv.Atoi(c.PostForm("rolls"))
-	if err != nil {
-		refuse(c, http.StatusUnprocessableEntity, "rolls: the form must carry the number of rolls it answers; reload the page.")
+	moment := c.PostForm("moment")
+	if moment == "" {
+		refuse(c, http.StatusUnprocessableEntity, "moment: the form must carry the moment of the game it answers; reload the page.")
 		return
 	}
 	ls.mu.Lock()
@@ -210,7 +210,7 @@ func (s *Server) skunkSit(c *gin.Context) {
 		}
 	}
 	var failed error
-	if p >= 0 && rolls == countRolls(ls.rows) && !ls.g.Over() && ls.g.Standing(p) {
+	if p >= 0 && moment == skunkMoment(ls.g) && !ls.g.Over() && ls.g.Standing(p) {
 		round, roll, total, score := ls.g.Round(), ls.g.Rolls(), ls.g.RoundTotal(), ls.g.Score(p)
 		if _, err := ls.g.Sit(p); err == nil {
 			row := store.SkunkEvent{GameID: ls.game.ID, Seq: len(ls.rows) + 1, Action: "sit", Participant: p, Round: round, Roll: roll,
@@ -240,6 +240,10 @@ func (s *Server) skunkSit(c *gin.Context) {
 	render(c, http.StatusOK, templates.SkunkView(b, "/c/"+class.Code+"/skunk"))
 }
 
+// skunkMoment names the point of the game a sit answers: the round and the
+// roll in it.
+func skunkMoment(g *sim.Skunk) string { return fmt.Sprintf("%d.%d", g.Round(), g.Rolls()) }
+
 func countRolls(rows []store.SkunkEvent) int {
 	n := 0
 	for _, r := range rows {
@@ -266,7 +270,7 @@ func (s *Server) skunkBoard(class store.Class, studentID int64, teacher bool) (t
 		names = ls.game.Anon
 	}
 	v := templates.SkunkBoard{Code: class.Code, Round: min(g.Round()+1, g.Rounds()), Rounds: g.Rounds(), RoundTotal: g.RoundTotal(),
-		Over: g.Over(), Rolls: countRolls(ls.rows), Teacher: teacher}
+		Over: g.Over(), Rolls: countRolls(ls.rows), Moment: skunkMoment(g), Teacher: teacher}
 	letters := strings.Repeat(sim.SkunkLetters, (g.Rounds()+4)/5)
 	for r := range g.Rounds() {
 		v.Letters = append(v.Letters, templates.SkunkLetter{Char: letters[r : r+1], Done: r < g.Round()})

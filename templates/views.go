@@ -255,7 +255,8 @@ type SkunkBoard struct {
 	Leaders    []SkunkScore
 	Over       bool
 	Winners    string
-	Rolls      int // rolls so far in the game: a sit answers this count
+	Rolls      int    // rolls so far in the game
+	Moment     string // round and roll of the round: a sit answers this moment
 	Teacher    bool
 	You        *SkunkYou
 }
