@@ -198,3 +198,38 @@ func TestBrowserProjectorShowsThePickedChart(t *testing.T) {
 	teacher.post("/t/"+code+"/projector-chart", url.Values{"chart": {"class-dice"}})
 	eventually(t, laptop, `!!document.querySelector('#projector-chart #chart-class-dice canvas')`, "the projector follows the teacher's pick")
 }
+
+// TestBrowserSkunk: whole-class Skunk from the projector; a student sits on
+// their device and the projector shows it without a reload.
+func TestBrowserSkunk(t *testing.T) {
+	person := newBrowser(t)
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	a.store.SetLesson(t.Context(), mustClass(t, a, code).ID, "6-skunk", 0)
+	link := teacher.get("/t/" + code).Find(`[data-testid="teacher-link"]`).AttrOr("href", "")
+	ana, bo := person(), person()
+	for _, s := range []struct {
+		ctx  context.Context
+		nick string
+	}{{ana, "Ana"}, {bo, "Bo"}} {
+		run(t, s.ctx, chromedp.Navigate(a.url+"/join/"+code), chromedp.SendKeys(q(`#nickname`), s.nick),
+			chromedp.Submit(q(`#nickname`)), chromedp.WaitVisible(q(`[data-testid="nickname"]`)))
+	}
+	teacher.post("/t/"+code+"/lesson/start", nil)
+	teacher.post("/t/"+code+"/skunk/roll", nil)
+
+	projector := person()
+	run(t, projector, chromedp.Navigate(link), chromedp.WaitVisible(q(`[data-testid="join-code"]`)),
+		chromedp.Navigate(a.url+"/t/"+code+"/projector"), chromedp.WaitVisible(q(`[data-testid="skunk"]`)))
+	value(t, projector, chromedp.Evaluate[string](`window.pigclassMarker = "no reload"`))
+	eventually(t, ana, `!!document.querySelector('[data-testid="skunk-sit"]')`, "Ana's page offers to sit")
+	run(t, ana, chromedp.Click(q(`[data-testid="skunk-sit"]`)))
+	eventually(t, projector, `document.querySelector('[data-testid="skunk-standing"]') && document.querySelector('[data-testid="skunk-standing"]').textContent.includes("1 standing, 1 sitting")`, "the projector shows Ana sitting")
+	if m := value(t, projector, chromedp.Evaluate[string](`window.pigclassMarker || ""`)); m != "no reload" {
+		t.Error("the projector reloaded")
+	}
+	eventually(t, ana, `document.querySelector('[data-testid="skunk-you"]').textContent.includes("sitting")`, "Ana's page says she sits")
+	shot(t, projector, "projector-skunk")
+	shot(t, ana, "student-skunk")
+}
