@@ -207,7 +207,7 @@ func TestBrowserSkunk(t *testing.T) {
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
 	a.store.SetLesson(t.Context(), mustClass(t, a, code).ID, "6-skunk", 0)
-	link := teacher.get("/t/" + code).Find(`[data-testid="teacher-link"]`).AttrOr("href", "")
+	link := teacher.get("/t/"+code).Find(`[data-testid="teacher-link"]`).AttrOr("href", "")
 	ana, bo := person(), person()
 	for _, s := range []struct {
 		ctx  context.Context
