@@ -27,6 +27,7 @@ func (h HoldAt) Decide(p Position) Action {
 	return Hold
 }
 
+// String returns "hold:N".
 func (h HoldAt) String() string { return "hold:" + strconv.Itoa(int(h)) }
 
 // KeepPace is the bot kper, "keep pace and end race" (Neller and Presser
@@ -68,6 +69,7 @@ func roundDiv(a, b int) int {
 	return (a*2 + b) / (2 * b)
 }
 
+// String returns "kper".
 func (KeepPace) String() string { return "kper" }
 
 // ThrowDice is the Hog bot dice:N: always throw N dice (at most the variant's
@@ -77,6 +79,7 @@ type ThrowDice int
 // Decide throws N dice.
 func (d ThrowDice) Decide(p Position) Action { return Dice(min(int(d), p.Variant.MaxDice)) }
 
+// String returns "dice:N".
 func (d ThrowDice) String() string { return "dice:" + strconv.Itoa(int(d)) }
 
 // ParseStrategy reads hold:N, kper or dice:N and checks that it plays game g.

@@ -236,6 +236,7 @@ func (e *EqualTable) Decide(p sim.Position) sim.Action {
 	return sim.Hold
 }
 
+// String returns "optimal": the table plays as the optimal bot.
 func (e *EqualTable) String() string { return "optimal" }
 
 // Options returns the win probabilities of rolling and of holding for the

@@ -30,6 +30,7 @@ func (o Optimal) Decide(p sim.Position) sim.Action {
 	return sim.Hold
 }
 
+// String returns "optimal".
 func (Optimal) String() string { return "optimal" }
 
 // EVPlay is expected-value play: in the Pig games roll while one more roll
@@ -59,6 +60,7 @@ func (e EVPlay) Decide(p sim.Position) sim.Action {
 	return sim.Hold
 }
 
+// String returns "ev".
 func (EVPlay) String() string { return "ev" }
 
 // StrategyNames lists every strategy ParseStrategy reads.
