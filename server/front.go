@@ -182,6 +182,8 @@ func (s *Server) startPractice(c *gin.Context) {
 		return
 	}
 	v := sim.Standard(g)
+	// The front page offers one list of bots for every game: a Pig bot
+	// chosen for Hog, or a Hog bot for Pig, plays perfectly instead.
 	bot := c.PostForm("bot")
 	if g == sim.Hog && strings.HasPrefix(bot, "hold:") || g == sim.Hog && bot == "kper" {
 		bot = "optimal"

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -257,9 +258,8 @@ func (s *Server) setFlag(change func(*classFlags), done string) gin.HandlerFunc 
 	}
 }
 
-func urlQuery(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, " ", "+"), ":", "%3A")
-}
+// urlQuery escapes a notice for the dashboard's ?done= parameter.
+func urlQuery(s string) string { return url.QueryEscape(s) }
 
 // startRound starts a round: every student in a match, against the chosen
 // bot or paired (an odd student plays the bot), one seed for all on request.

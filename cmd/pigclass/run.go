@@ -91,17 +91,26 @@ func newFlags(e env, name, args string) *flag.FlagSet {
 	return fs
 }
 
-// parse parses flags; a bad flag is a usage error, -h is not an error.
+// parse parses flags that take no arguments after them; a bad flag is a
+// usage error, -h is not an error.
 func parse(fs *flag.FlagSet, args []string) error {
+	if err := parseWithArgs(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	}
+	return nil
+}
+
+// parseWithArgs parses flags and leaves the arguments after them.
+func parseWithArgs(fs *flag.FlagSet, args []string) error {
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
 		return errHelpShown
 	}
 	if err != nil {
 		return usageError{err.Error()}
-	}
-	if fs.NArg() > 0 && !strings.HasPrefix(fs.Name(), "verify") {
-		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
 	}
 	return nil
 }

@@ -14,7 +14,7 @@ var errVerifyFailed = errors.New("the record does not check out")
 
 func runVerify(e env, args []string) error {
 	fs := newFlags(e, "verify", "FILE   (a match record: JSON with variant, seed, events, result)")
-	if err := parse(fs, args); err != nil {
+	if err := parseWithArgs(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
