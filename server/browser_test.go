@@ -79,13 +79,13 @@ func q(sel string) chromedp.CSS { return chromedp.CSS(sel) }
 // eventually polls a JavaScript condition in the page until it is true.
 func eventually(t *testing.T, ctx context.Context, js, what string) {
 	t.Helper()
-	end := time.Now().Add(20 * time.Second)
+	end := time.Now().Add(30 * time.Second)
 	for {
 		if ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js)); err == nil && ok {
 			return
 		}
 		if time.Now().After(end) {
-			t.Fatalf("%s: not within 20 s", what)
+			t.Fatalf("%s: not within 30 s", what)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

@@ -111,10 +111,10 @@ func countBy(rows []map[string]string, by string) int {
 // waitFor polls cond until it holds, failing after a deadline.
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	end := time.Now().Add(10 * time.Second)
+	end := time.Now().Add(20 * time.Second)
 	for !cond() {
 		if time.Now().After(end) {
-			t.Fatal("condition not met in 10 s")
+			t.Fatal("condition not met in 20 s")
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -1210,7 +1210,7 @@ func ProjectorView(v Projector) templ.Component {
 	})
 }
 
-// ProjectorChartView refreshes itself every 10 seconds, often enough for
+// ProjectorChartView refreshes itself every 5 seconds, often enough for
 // live data and calm enough to read.
 func ProjectorChartView(v ProjectorChart) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
@@ -1242,7 +1242,7 @@ func ProjectorChartView(v ProjectorChart) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 112, "\" hx-trigger=\"every 10s\" hx-swap=\"outerHTML\" data-testid=\"projector-chart\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 112, "\" hx-trigger=\"every 5s\" hx-swap=\"outerHTML\" data-testid=\"projector-chart\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
