@@ -198,6 +198,10 @@ func (s *Server) board(c *gin.Context) {
 		fail(c, err)
 		return
 	}
+	if mv.viewer < 0 {
+		fail(c, errNotSeated)
+		return
+	}
 	render(c, http.StatusOK, templates.BoardView(mv.board))
 }
 

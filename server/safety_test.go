@@ -64,9 +64,11 @@ func TestStudentActsOnlyInOwnSeat(t *testing.T) {
 	page := owner.path()
 	st, _ := readBoard(owner.get(page))
 	other := a.browser()
-	other.get(page)
-	if other.status() != http.StatusForbidden {
-		t.Errorf("someone else's match page: %d, want 403", other.status())
+	for _, path := range []string{page, page + "/board"} {
+		other.get(path)
+		if other.status() != http.StatusForbidden {
+			t.Errorf("someone else's %s: %d, want 403", path, other.status())
+		}
 	}
 	doc := other.post(st.act, url.Values{"seq": {strconv.Itoa(st.seq)}, "action": {"roll"}})
 	if other.status() != http.StatusForbidden || !strings.Contains(doc.Text(), "not playing in this match") {

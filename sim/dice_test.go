@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"encoding/binary"
 	"math"
 	"os"
 	"strings"
@@ -58,7 +59,7 @@ func TestDiceWorkedExample(t *testing.T) {
 // deviations of 1/6, and the chi-square statistic (5 degrees of freedom)
 // below 25 (p < 0.0002 for a fair die).
 func TestDiceAreFair(t *testing.T) {
-	s := NewSeed()
+	s := exampleSeed()
 	var counts [7]int
 	n := 0
 	for turn := 0; n < 600000; turn++ {
@@ -85,7 +86,8 @@ func TestDiceAreFair(t *testing.T) {
 func TestFirstSeatIsFair(t *testing.T) {
 	var counts [3]int
 	for i := 0; i < 30000; i++ {
-		s := NewSeed()
+		var s Seed
+		binary.BigEndian.PutUint64(s[:], uint64(i))
 		counts[s.FirstSeat(3)]++
 	}
 	for seat, c := range counts {
