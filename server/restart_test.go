@@ -16,7 +16,9 @@ func TestRestartKeepsTheMatch(t *testing.T) {
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
 	s := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 15}
-	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	// hold:1 banks at most 6 points a turn, so the match lasts at least 17
+	// of Ana's turns, whatever the dice: the restart comes mid-match.
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:1"}})
 	for s.actions < 12 {
 		if !s.step(t, code) {
 			t.Fatal("the match ended before the restart")
