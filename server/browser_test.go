@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"os"
 	"os/exec"
@@ -73,6 +74,23 @@ func value[T any](t *testing.T, ctx context.Context, a chromedp.Action[T]) T {
 	return v
 }
 
+// textOf reads an element's text with JavaScript, waiting for it to be
+// there (node handles go stale when htmx swaps a part of the page).
+func textOf(t *testing.T, ctx context.Context, sel string) string {
+	t.Helper()
+	js := fmt.Sprintf(`(document.querySelector(%q) || {}).textContent || ""`, sel)
+	eventually(t, ctx, fmt.Sprintf(`!!document.querySelector(%q)`, sel), sel+" appears")
+	return value(t, ctx, chromedp.Evaluate[string](js))
+}
+
+// clickJS clicks an element with JavaScript once it is there: for parts of
+// the page that htmx replaces while the test looks.
+func clickJS(t *testing.T, ctx context.Context, sel string) {
+	t.Helper()
+	eventually(t, ctx, fmt.Sprintf(`!!document.querySelector(%q)`, sel), sel+" appears")
+	value(t, ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(document.querySelector(%q).click(), true)`, sel)))
+}
+
 // q selects by CSS.
 func q(sel string) chromedp.CSS { return chromedp.CSS(sel) }
 
@@ -128,7 +146,7 @@ func TestBrowserDashboardIsLive(t *testing.T) {
 
 	run(t, teacher, chromedp.Navigate(a.url+"/"), chromedp.Click(q(`[data-testid="start-class"]`)),
 		chromedp.WaitVisible(q(`[data-testid="join-code"]`)))
-	code := value(t, teacher, chromedp.Text(q(`[data-testid="join-code"]`)))
+	code := textOf(t, teacher, `[data-testid="join-code"]`)
 	for _, s := range []struct {
 		ctx  context.Context
 		nick string
@@ -151,7 +169,7 @@ func TestBrowserDashboardIsLive(t *testing.T) {
 	if value(t, bo, chromedp.Evaluate[bool](`!!document.querySelector('[data-testid="act-roll"]')`)) {
 		mover = bo
 	}
-	run(t, mover, chromedp.Click(q(`[data-testid="act-roll"]`)))
+	clickJS(t, mover, `[data-testid="act-roll"]`)
 	eventually(t, teacher, `document.querySelector('[data-testid="decision-count"]').textContent === "1"`, "the roll appears on the dashboard")
 	shot(t, teacher, "dashboard")
 	shot(t, mover, "board")
@@ -162,7 +180,7 @@ func TestBrowserDashboardIsLive(t *testing.T) {
 	shot(t, teacher, "projector")
 	// The roll was announced to screen readers on the mover's page.
 	eventually(t, mover, `document.querySelector('[data-testid="announce"]').textContent.includes("You rolled")`, "the roll is announced")
-	if said := value(t, mover, chromedp.Text(q(`[data-testid="announce"]`))); !strings.Contains(said, "You rolled") {
+	if said := textOf(t, mover, `[data-testid="announce"]`); !strings.Contains(said, "You rolled") {
 		t.Errorf("announcement %q", said)
 	}
 }
@@ -189,7 +207,7 @@ func TestBrowserProjectorShowsThePickedChart(t *testing.T) {
 	}
 	run(t, laptop, chromedp.Navigate(a.url+"/t/"+code+"/projector"))
 	eventually(t, laptop, `!!document.querySelector('#projector-chart #chart-hold-points canvas')`, "the projector draws the chart the teacher picked")
-	caption := value(t, laptop, chromedp.Text(q(`#projector-chart figcaption`)))
+	caption := textOf(t, laptop, `#projector-chart figcaption`)
 	if !strings.Contains(caption, "Hold points") {
 		t.Errorf("projector caption %q", caption)
 	}
@@ -224,7 +242,7 @@ func TestBrowserSkunk(t *testing.T) {
 		chromedp.Navigate(a.url+"/t/"+code+"/projector"), chromedp.WaitVisible(q(`[data-testid="skunk"]`)))
 	value(t, projector, chromedp.Evaluate[string](`window.pigclassMarker = "no reload"`))
 	eventually(t, ana, `!!document.querySelector('[data-testid="skunk-sit"]')`, "Ana's page offers to sit")
-	run(t, ana, chromedp.Click(q(`[data-testid="skunk-sit"]`)))
+	clickJS(t, ana, `[data-testid="skunk-sit"]`)
 	eventually(t, projector, `document.querySelector('[data-testid="skunk-standing"]') && document.querySelector('[data-testid="skunk-standing"]').textContent.includes("1 standing, 1 sitting")`, "the projector shows Ana sitting")
 	if m := value(t, projector, chromedp.Evaluate[string](`window.pigclassMarker || ""`)); m != "no reload" {
 		t.Error("the projector reloaded")
