@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"pigclass/server/store"
 	"pigclass/sim"
 )
 
@@ -269,5 +270,33 @@ func TestSkunkResentSitIsStale(t *testing.T) {
 	kids[1].post(action, last)
 	if !ls.g.Standing(1) {
 		t.Error("the resent sit sat B down in the next round")
+	}
+}
+
+// TestEveryFigureIsFilled: the figures of every lesson are computed, and
+// the ones REFERENCE.md publishes have their published values.
+func TestEveryFigureIsFilled(t *testing.T) {
+	a := newApp(t)
+	figs, err := a.srv.figures()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"pig.first": "53.06%", "pig.states": "505,000", "hold20.zero": "62.45%", "hold20.points": "8.14", "hold20.duel": "53.47%", "hog.five": "8.04", "ci30.half": "17.9"} {
+		if figs[name] != want {
+			t.Errorf("{%s} = %q, want %q", name, figs[name], want)
+		}
+	}
+	for _, l := range a.srv.lessons {
+		for phase := range l.Phases {
+			v, err := a.srv.lessonView(store.Class{Code: "AAAAAA", Lesson: l.Slug, Phase: phase})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, text := range append(append([]string{}, v.Maths...), v.Prompts...) {
+				if strings.ContainsAny(text, "{}") {
+					t.Errorf("%s phase %d: unfilled figure in %q", l.Slug, phase+1, text)
+				}
+			}
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"strings"
 	"sync"
@@ -20,7 +21,7 @@ import (
 
 // figureNames are the figures a lesson may name (lessons/FORMAT.md).
 var figureNames = []string{"pig.first", "pig.states", "pig50.first", "equal.first", "hold20.zero", "hold20.points", "hold20.duel",
-	"optimal.hold20", "hold20.second", "hog.five", "hog.ten", "hog.first", "skunk.stand"}
+	"optimal.hold20", "hold20.second", "hog.five", "hog.ten", "hog.first", "skunk.stand", "ci30.half"}
 
 // loadLessons reads and checks the lesson plans.
 func (s *Server) loadLessons() error {
@@ -133,6 +134,7 @@ func computeFigures(tables *solve.Cache) (map[string]string, error) {
 		"hog.five":       fmt.Sprintf("%.2f", sim.ExpectedGain(sim.Hog, 0, 0, 5)),
 		"hog.ten":        fmt.Sprintf("%.2f", sim.ExpectedGain(sim.Hog, 0, 0, 10)),
 		"hog.first":      pct(th.FirstPlayerWin()),
+		"ci30.half":      fmt.Sprintf("%.1f", 100*1.959963984540054*math.Sqrt(t.FirstPlayerWin()*(1-t.FirstPlayerWin())/30)),
 		"skunk.stand": fmt.Sprintf("Expected-value play stands while one more roll adds more on average than it risks (the round total, and the whole score on two 1s): with nothing banked it sits from a round total of %d, with 50 banked from %d.",
 			sitFrom(0), sitFrom(50)),
 	}, nil
