@@ -62,7 +62,7 @@ func (s *Server) boardView(row store.Match, m *sim.Match, rows []store.Event, la
 	}
 	b := templates.Board{
 		MatchID: row.ID, Seq: m.Len(), Title: gameTitle(v), Commitment: row.Seed.Commitment(),
-		Over: st.Over || row.Status != store.Playing, Paused: paused, TurnTotal: st.TurnTotal,
+		Over: st.Over || row.Status != store.Playing, Paused: paused, TurnTotal: st.TurnTotal, HasTurnTotal: v.Game != sim.Hog,
 		ActURL:   fmt.Sprintf("/m/%d/act", row.ID),
 		BoardURL: fmt.Sprintf("/m/%d/board", row.ID), ReviewURL: fmt.Sprintf("/m/%d", row.ID),
 	}
@@ -122,12 +122,18 @@ func actionsFor(v sim.Variant) []templates.ActionButton {
 			if n <= 10 {
 				key = fmt.Sprint(n)
 			}
-			out = append(out, templates.ActionButton{Action: sim.Dice(n).String(), Label: fmt.Sprintf("%d dice", n), Key: key, Primary: n == 5})
+			label := fmt.Sprintf("%d dice", n)
+			if n == 1 {
+				label = "1 die"
+			}
+			out = append(out, templates.ActionButton{Action: sim.Dice(n).String(), Label: label, Key: key})
 		}
 		return out
 	}
+	// No button is drawn as the recommended one: the class's choices are
+	// what the lesson measures.
 	return []templates.ActionButton{
-		{Action: "roll", Label: "Roll", Key: "R", Primary: true},
+		{Action: "roll", Label: "Roll", Key: "R"},
 		{Action: "hold", Label: "Hold", Key: "H"},
 	}
 }

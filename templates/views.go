@@ -145,17 +145,19 @@ type Board struct {
 	Over       bool
 	Paused     bool
 	TurnTotal  int
-	LastFaces  []int
-	Announce   string
-	Actions    []ActionButton
-	Recent     []string
-	DeadlineAt int64 // Unix milliseconds; 0 for none
-	Deadline   string
-	Result     string
-	ActURL     string
-	BoardURL   string
-	ReviewURL  string
-	Error      string
+	// HasTurnTotal is false in Hog, which has one throw a turn.
+	HasTurnTotal bool
+	LastFaces    []int
+	Announce     string
+	Actions      []ActionButton
+	Recent       []string
+	DeadlineAt   int64 // Unix milliseconds; 0 for none
+	Deadline     string
+	Result       string
+	ActURL       string
+	BoardURL     string
+	ReviewURL    string
+	Error        string
 }
 
 // BoardPlayer is one seat on the board.
