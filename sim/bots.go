@@ -16,15 +16,24 @@ type Strategy interface {
 }
 
 // HoldAt is the bot hold:N: roll until the turn total reaches N (or the
-// score reaches the target), then hold.
+// target, ahead of everyone), then hold.
 type HoldAt int
 
 // Decide rolls below N and holds from N.
 func (h HoldAt) Decide(p Position) Action {
-	if p.TurnTotal < int(h) && p.Score+p.TurnTotal < p.Variant.Target {
+	if p.TurnTotal < int(h) && !crossesTarget(p) {
 		return Roll
 	}
 	return Hold
+}
+
+// crossesTarget reports whether the turn has taken the player from below
+// the target to it, ahead of the leading opponent. Under the standard rules
+// that ends the match on the roll, so only equal turns ask; in a tie-break
+// everyone is past the target already and it is false.
+func crossesTarget(p Position) bool {
+	t := p.Score + p.TurnTotal
+	return p.Score < p.Variant.Target && t >= p.Variant.Target && t > p.Opponent
 }
 
 // String returns "hold:N".
@@ -36,11 +45,12 @@ func (h HoldAt) String() string { return "hold:" + strconv.Itoa(int(h)) }
 // scaled to the target, so 71 stands for 71% of it.
 type KeepPace struct{}
 
-// Decide applies the kper rule.
+// Decide applies the kper rule. Under equal turns "to win" means past the
+// target and ahead of the leading opponent, then it holds.
 func (KeepPace) Decide(p Position) Action {
 	t := p.Variant.Target
-	if p.Score+p.TurnTotal >= t {
-		return Hold // equal turns: the target is reached, bank it
+	if p.Score+p.TurnTotal >= t && p.Score+p.TurnTotal > p.Opponent {
+		return Hold
 	}
 	if 100*p.Score >= 71*t || 100*p.Opponent >= 71*t {
 		return Roll

@@ -134,3 +134,62 @@ func BenchmarkSimulatePig(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
 }
+
+// TestEqualTurnsGamesEnd: under equal turns every bot finishes its games,
+// tie-breaks included (a bot that held on nothing once past the target would
+// tie for ever).
+func TestEqualTurnsGamesEnd(t *testing.T) {
+	v := Standard(Pig)
+	v.EqualTurns = true
+	for _, players := range [][]Strategy{{HoldAt(20), HoldAt(20)}, {KeepPace{}, HoldAt(25)}, {KeepPace{}, KeepPace{}}, {HoldAt(10), KeepPace{}, HoldAt(30)}} {
+		v.Seats = len(players)
+		r, err := Simulate(context.Background(), SimConfig{Variant: v, Players: players, Games: 20000, Key: SimKey("equal")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Unfinished != 0 || r.MeanTurns() > 60 {
+			t.Errorf("%v: %d unfinished games, %.1f turns a game", players, r.Unfinished, r.MeanTurns())
+		}
+	}
+}
+
+func TestBotRules(t *testing.T) {
+	pig := Standard(Pig)
+	eq := pig
+	eq.EqualTurns = true
+	cases := []struct {
+		s    Strategy
+		v    Variant
+		i, j int
+		k    int
+		want Action
+	}{
+		{HoldAt(20), pig, 0, 0, 19, Roll},
+		{HoldAt(20), pig, 0, 0, 20, Hold},
+		{HoldAt(20), eq, 95, 50, 6, Hold},   // past the target, ahead
+		{HoldAt(20), eq, 80, 104, 22, Hold}, // hold:N is literal: holds at N behind
+		{HoldAt(20), eq, 90, 104, 12, Roll}, // past the target but behind the mark
+		{HoldAt(20), eq, 104, 104, 0, Roll}, // a tie-break: roll on to N
+		{KeepPace{}, pig, 50, 50, 20, Roll}, // 21 + round(0/8) = 21
+		{KeepPace{}, pig, 50, 50, 21, Hold},
+		{KeepPace{}, pig, 30, 70, 25, Roll}, // 21 + round(40/8) = 26
+		{KeepPace{}, pig, 30, 70, 26, Hold},
+		{KeepPace{}, pig, 60, 30, 16, Roll}, // 21 + round(-30/8) = 21 - 4 = 17
+		{KeepPace{}, pig, 60, 30, 17, Hold},
+		{KeepPace{}, pig, 20, 71, 40, Roll}, // the opponent has 71: roll to win
+		{KeepPace{}, eq, 104, 104, 0, Roll}, // tie-break: roll until ahead
+		{KeepPace{}, eq, 104, 104, 3, Hold},
+		{ThrowDice(6), Standard(Hog), 0, 0, 0, Dice(6)},
+	}
+	for _, c := range cases {
+		p := Position{Variant: c.v, Score: c.i, Opponent: c.j, TurnTotal: c.k}
+		if got := c.s.Decide(p); got != c.want {
+			t.Errorf("%v at (%d, %d, %d) equal turns %v: %v, want %v", c.s, c.i, c.j, c.k, c.v.EqualTurns, got, c.want)
+		}
+	}
+	small := Standard(Hog)
+	small.MaxDice = 3
+	if got := ThrowDice(8).Decide(Position{Variant: small}); got != Dice(3) {
+		t.Errorf("dice:8 with at most 3: %v", got)
+	}
+}

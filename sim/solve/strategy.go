@@ -35,7 +35,8 @@ func (Optimal) String() string { return "optimal" }
 
 // EVPlay is expected-value play: in the Pig games roll while one more roll
 // adds more points on average than it risks (hold at 20 in one-die Pig), in
-// Hog throw the number of dice with the most expected points (5).
+// Hog throw the number of dice with the most expected points (5). It looks
+// at the points of this turn only, whatever the target.
 type EVPlay struct {
 	dist rollDist
 	dice int
@@ -54,7 +55,7 @@ func (e EVPlay) Decide(p sim.Position) sim.Action {
 	if e.dice > 0 {
 		return sim.Dice(e.dice)
 	}
-	if p.Score+p.TurnTotal < p.Variant.Target && e.dist.evRolls(p.Score, p.TurnTotal) {
+	if e.dist.evRolls(p.Score, p.TurnTotal) {
 		return sim.Roll
 	}
 	return sim.Hold
