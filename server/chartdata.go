@@ -102,10 +102,18 @@ func (s *Server) classChart(ctx context.Context, class store.Class, key string, 
 		if err != nil {
 			return templates.Chart{}, err
 		}
-		if key == charts.HoldPointsKey {
+		switch {
+		case key == charts.DecisionMapKey:
+			return charts.DecisionMap(ds, table), nil
+		case studentID == 0:
 			return charts.HoldPoints(ds, table), nil
 		}
-		return charts.DecisionMap(ds, table), nil
+		pig.StudentID = 0
+		class, err := s.store.Decisions(ctx, pig, true)
+		if err != nil {
+			return templates.Chart{}, err
+		}
+		return charts.MyHoldPoints(ds, class, table), nil
 	case charts.SkillLuckKey:
 		pig.StudentID = 0
 		ds, err := s.store.Decisions(ctx, pig, true)

@@ -196,3 +196,22 @@ func TestLadder(t *testing.T) {
 		t.Errorf("rows %v", c.Table.Rows)
 	}
 }
+
+// TestMyHoldPoints: Bo's own holds beside the class's, scaled to his turns.
+func TestMyHoldPoints(t *testing.T) {
+	var bo []store.Decision
+	for _, d := range fixedClass() {
+		if d.Student == "Bo" {
+			bo = append(bo, d)
+		}
+	}
+	c := MyHoldPoints(bo, fixedClass(), pigTable(t))
+	if c.Empty != "" || c.Title != "Your hold points" {
+		t.Fatalf("%+v", c)
+	}
+	// Bo held once at 0; the class held at 0 and at 21 over 3 turn starts,
+	// scaled to Bo's 2: 2/3 each.
+	if cell(t, c, 0, 1) != "1" || cell(t, c, 0, 2) != "0.6667" || cell(t, c, 4, 2) != "0.6667" || cell(t, c, 4, 1) != "0" {
+		t.Errorf("rows %v", c.Table.Rows)
+	}
+}

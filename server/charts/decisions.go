@@ -24,55 +24,98 @@ func holdBinLabel(b int) string {
 	return fmt.Sprintf("%d-%d", 5*b, 5*b+4)
 }
 
-// HoldPoints is chart 1: the turn totals at which the students held, beside
-// the holds hold-at-20 and perfect play would make from the same turn starts
-// (expected counts, exact from the solver). decisions are the students'
-// decisions in one-die Pig under the table's rules.
-func HoldPoints(decisions []store.Decision, t *solve.Table) templates.Chart {
-	const caption = "Where did the class stop? Compare the bars with hold-at-20 and with perfect play from the same turn starts: bars to the left are caution, to the right boldness."
-	var class, twenty, optimal [9]float64
-	holds := 0
+// holdBins counts the holds of decisions by bin, and the holds hold-at-20
+// and perfect play would make from the same turn starts (expected counts,
+// exact from the solver).
+type holdBins struct {
+	held, twenty, optimal [9]float64
+	holds, starts         int
+}
+
+func binHolds(decisions []store.Decision, t *solve.Table) holdBins {
+	var b holdBins
 	opt := solve.Optimal{T: t}
 	for _, d := range decisions {
 		if d.Action == "hold" || d.Action == "timeout" {
-			class[holdBin(d.TurnTotal)]++
-			holds++
+			b.held[holdBin(d.TurnTotal)]++
+			b.holds++
 		}
 		if d.Roll == 0 { // a turn start
+			b.starts++
 			h20, _ := t.HoldDistribution(d.Score, d.Opponent, sim.HoldAt(20))
 			ho, _ := t.HoldDistribution(d.Score, d.Opponent, opt)
 			for k := range h20 {
-				twenty[holdBin(k)] += h20[k]
-				optimal[holdBin(k)] += ho[k]
+				b.twenty[holdBin(k)] += h20[k]
+				b.optimal[holdBin(k)] += ho[k]
 			}
 		}
 	}
-	if holds == 0 {
+	return b
+}
+
+func barSeries(v [9]float64) []opts.BarData {
+	out := make([]opts.BarData, 9)
+	for i := range v {
+		out[i] = opts.BarData{Value: round4(v[i])}
+	}
+	return out
+}
+
+// HoldPoints is chart 1: the turn totals at which the students held, beside
+// the holds hold-at-20 and perfect play would make from the same turn starts.
+// decisions are the students' decisions in one-die Pig under the table's
+// rules.
+func HoldPoints(decisions []store.Decision, t *solve.Table) templates.Chart {
+	const caption = "Where did the class stop? Compare the bars with hold-at-20 and with perfect play from the same turn starts: bars to the left are caution, to the right boldness."
+	b := binHolds(decisions, t)
+	if b.holds == 0 {
 		return empty(HoldPointsKey, caption, "No holds yet: play a round of Pig first.")
 	}
+	tbl := templates.DataTable{Headers: []string{"turn total", "class holds", "hold-at-20 (expected)", "perfect play (expected)"}}
+	labels := make([]string, 9)
+	for i := range 9 {
+		labels[i] = holdBinLabel(i)
+		tbl.Rows = append(tbl.Rows, []string{labels[i], strconv.Itoa(int(b.held[i])), f4(b.twenty[i]), f4(b.optimal[i])})
+	}
+	bar := holdBar()
+	bar.SetXAxis(labels).AddSeries("class", barSeries(b.held)).AddSeries("hold at 20", barSeries(b.twenty)).AddSeries("perfect play", barSeries(b.optimal))
+	return finish(HoldPointsKey, "360px", caption, bar.RenderSnippet().Option, tbl)
+}
+
+// MyHoldPoints is chart 1 on a student's own page: their holds beside the
+// class's (scaled to as many turns as theirs) and beside what hold-at-20
+// and perfect play would hold from their turn starts.
+func MyHoldPoints(mine, class []store.Decision, t *solve.Table) templates.Chart {
+	const caption = "Where did you stop, and where did the class? The class's bars are scaled to as many turns as yours; hold-at-20 and perfect play start from your turns."
+	me, all := binHolds(mine, t), binHolds(class, t)
+	if me.holds == 0 {
+		return empty(HoldPointsKey, caption, "You have not held yet in Pig.")
+	}
+	var scaled [9]float64
+	for i := range scaled {
+		scaled[i] = all.held[i] * float64(me.starts) / float64(max(all.starts, 1))
+	}
+	tbl := templates.DataTable{Headers: []string{"turn total", "your holds", "class holds (scaled)", "hold-at-20 (expected)", "perfect play (expected)"}}
+	labels := make([]string, 9)
+	for i := range 9 {
+		labels[i] = holdBinLabel(i)
+		tbl.Rows = append(tbl.Rows, []string{labels[i], strconv.Itoa(int(me.held[i])), f4(scaled[i]), f4(me.twenty[i]), f4(me.optimal[i])})
+	}
+	bar := holdBar()
+	bar.SetXAxis(labels).AddSeries("you", barSeries(me.held)).AddSeries("class", barSeries(scaled)).
+		AddSeries("hold at 20", barSeries(me.twenty)).AddSeries("perfect play", barSeries(me.optimal))
+	c := finish(HoldPointsKey, "360px", caption, bar.RenderSnippet().Option, tbl)
+	c.Title = "Your hold points"
+	return c
+}
+
+// holdBar is the bar chart both hold-point charts draw on.
+func holdBar() *charts.Bar {
 	bar := charts.NewBar()
 	bar.SetGlobalOptions(append(global(HoldPointsKey, "360px"),
 		charts.WithXAxisOpts(opts.XAxis{Name: "turn total held", NameLocation: "middle", NameGap: 28}),
 		charts.WithYAxisOpts(opts.YAxis{Name: "holds"}))...)
-	labels := make([]string, 9)
-	var tbl templates.DataTable
-	tbl.Headers = []string{"turn total", "class holds", "hold-at-20 (expected)", "perfect play (expected)"}
-	series := func(v [9]float64) []opts.BarData {
-		out := make([]opts.BarData, 9)
-		for i := range v {
-			out[i] = opts.BarData{Value: round4(v[i])}
-		}
-		return out
-	}
-	for b := range 9 {
-		labels[b] = holdBinLabel(b)
-		tbl.Rows = append(tbl.Rows, []string{labels[b], strconv.Itoa(int(class[b])), f4(twenty[b]), f4(optimal[b])})
-	}
-	bar.SetXAxis(labels).
-		AddSeries("class", series(class)).
-		AddSeries("hold at 20", series(twenty)).
-		AddSeries("perfect play", series(optimal))
-	return finish(HoldPointsKey, "360px", caption, bar.RenderSnippet().Option, tbl)
+	return bar
 }
 
 // DecisionMap is chart 2: every decision at (own score minus opponent's,
