@@ -252,3 +252,41 @@ func TestVerifyPage(t *testing.T) {
 		t.Errorf("bad JSON: %d", p.status())
 	}
 }
+
+// TestThreeAndFourSeats: rounds of three and four players; with three or
+// four the optimal bot says it reads the two-player table against the
+// leader, and every decision's analysis is the solver's against the leader.
+func TestThreeAndFourSeats(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	students := []*student{{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}, {b: join(t, a, code, "Bo"), nick: "Bo", holdAt: 15}, {b: join(t, a, code, "Cy"), nick: "Cy", holdAt: 25}}
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"optimal"}, "seats": {"3"}})
+	if st, _ := readBoard(students[0].b.get("/c/" + code)); st.seq < 0 {
+		t.Fatal("no board")
+	}
+	if students[0].b.get("/c/"+code).Find(`[data-testid="approximate"]`).Length() != 1 {
+		t.Error("the board does not say the optimal bot approximates with three players")
+	}
+	playRound(t, code, students)
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"pairs"}, "bot": {"hold:20"}, "seats": {"4"}})
+	playRound(t, code, students)
+
+	table, _ := solve.Solve(sim.Standard(sim.Pig))
+	rows := teacher.csvRows("/t/" + code + "/decisions.csv")
+	for _, r := range rows {
+		checkAnalysis(t, table, r)
+	}
+	matches := teacher.csvRows("/t/" + code + "/matches.csv")
+	if len(matches) != 4 {
+		t.Fatalf("%d matches, want 3 of three seats and 1 of four", len(matches))
+	}
+	last := matches[3]
+	if got := strings.Count(last["players"], ";"); got != 3 || !strings.Contains(last["players"], "bot hold:20") || strings.Count(last["places"], ";") != 3 {
+		t.Errorf("four-seat match: %v", last)
+	}
+	doc := teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"5"}})
+	if !strings.Contains(doc.Find("#round-seats-error").Text(), "Players per match: a whole number from 2 to 4") {
+		t.Errorf("five seats: %q", doc.Find("#round-seats-error").Text())
+	}
+}

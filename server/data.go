@@ -125,7 +125,10 @@ func (d *classData) roundLabel() string {
 		r := d.rounds[n-1]
 		against := "against " + botLabel(r.Bot)
 		if r.Mode == "pairs" {
-			against = "in pairs"
+			against = "students together"
+		}
+		if r.Variant.Seats > 2 {
+			against += fmt.Sprintf(", %d players a match", r.Variant.Seats)
 		}
 		return fmt.Sprintf("Round %d: %s, %s", r.Number, gameTitle(r.Variant), against)
 	}

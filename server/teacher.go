@@ -62,7 +62,7 @@ func (s *Server) dashboard(c *gin.Context) {
 func defaultRoundForm() templates.RoundForm {
 	return templates.RoundForm{
 		Game: templates.Field{Value: "pig"}, Target: templates.Field{Value: "100"}, MaxDice: templates.Field{Value: "10"},
-		Mode: templates.Field{Value: "bot"}, Bot: templates.Field{Value: "hold:20"},
+		Mode: templates.Field{Value: "bot"}, Bot: templates.Field{Value: "hold:20"}, Seats: templates.Field{Value: "2"},
 	}
 }
 
@@ -324,16 +324,23 @@ func (s *Server) beginRound(ctx context.Context, class store.Class, spec roundSp
 	seatOf := func(st store.Student, n int) store.Seat {
 		return store.Seat{Seat: n, StudentID: st.ID, Nickname: st.Nickname, AnonName: st.AnonName, TokenHash: st.TokenHash}
 	}
+	n := spec.variant.Seats
 	for i := 0; i < len(students); {
 		if !spec.sameSeed {
 			seed = sim.NewSeed()
 		}
-		seats := []store.Seat{seatOf(students[i], 0), {Seat: 1, Bot: spec.bot}}
-		if spec.mode == "pairs" && i+1 < len(students) {
-			seats[1] = seatOf(students[i+1], 1)
-			i++
-		}
+		// Each student sits with n-1 bots, or with up to n-1 classmates and
+		// bots in the seats left over.
+		seats := []store.Seat{seatOf(students[i], 0)}
 		i++
+		for len(seats) < n {
+			if spec.mode == "pairs" && i < len(students) {
+				seats = append(seats, seatOf(students[i], len(seats)))
+				i++
+			} else {
+				seats = append(seats, store.Seat{Seat: len(seats), Bot: spec.bot})
+			}
+		}
 		row := newMatchRow(spec.variant, seed, seats)
 		row.ClassID = class.ID
 		rows = append(rows, row)
@@ -355,6 +362,7 @@ func (s *Server) parseRound(c *gin.Context) (templates.RoundForm, sim.Variant, b
 		Game: templates.Field{Value: c.PostForm("game")}, Target: templates.Field{Value: strings.TrimSpace(c.PostForm("target"))},
 		MaxDice: templates.Field{Value: strings.TrimSpace(c.PostForm("max_dice"))}, Deadline: templates.Field{Value: strings.TrimSpace(c.PostForm("deadline"))},
 		Mode: templates.Field{Value: c.PostForm("mode")}, Bot: templates.Field{Value: c.PostForm("bot")},
+		Seats:      templates.Field{Value: strings.TrimSpace(c.PostForm("seats"))},
 		EqualTurns: c.PostForm("equal_turns") == "on", SameSeed: c.PostForm("same_seed") == "on",
 	}
 	ok := true
@@ -385,7 +393,15 @@ func (s *Server) parseRound(c *gin.Context) (templates.RoundForm, sim.Variant, b
 		}
 	}
 	if f.Mode.Value != "bot" && f.Mode.Value != "pairs" {
-		bad(&f.Mode, "Opponents: choose a bot or pairs.")
+		bad(&f.Mode, "Opponents: choose bots or students together.")
+	}
+	if f.Seats.Value == "" {
+		f.Seats.Value = "2" // an older form, or none sent: two players
+	}
+	if n, err := strconv.Atoi(f.Seats.Value); err != nil || n < sim.MinSeats || n > sim.MaxSeats {
+		bad(&f.Seats, fmt.Sprintf("Players per match: a whole number from %d to %d.", sim.MinSeats, sim.MaxSeats))
+	} else {
+		v.Seats = n
 	}
 	if ok {
 		if _, err := solve.ParseStrategy(f.Bot.Value, v, s.tables); err != nil {

@@ -71,6 +71,9 @@ func (s *Server) boardView(row store.Match, m *sim.Match, rows []store.Event, la
 			Name: names[seat], Score: st.Scores[seat], ToMove: seat == st.Seat && !b.Over, You: seat == viewer, Out: st.Out[seat],
 		})
 	}
+	for _, seat := range row.Seats {
+		b.Approximate = b.Approximate || v.Seats > 2 && seat.Bot == "optimal"
+	}
 	b.YourTurn = !b.Over && viewer >= 0 && st.Seat == viewer
 	if b.YourTurn {
 		b.Actions = actionsFor(v)

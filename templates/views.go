@@ -58,9 +58,9 @@ type Dashboard struct {
 
 // RoundForm is the start-a-round form with its values and errors.
 type RoundForm struct {
-	Game, Target, MaxDice, Deadline, Mode, Bot Field
-	EqualTurns, SameSeed                       bool
-	Error                                      string
+	Game, Target, MaxDice, Deadline, Mode, Bot, Seats Field
+	EqualTurns, SameSeed                              bool
+	Error                                             string
 }
 
 // DashLive is the part of the dashboard that refreshes itself.
@@ -158,6 +158,9 @@ type Board struct {
 	BoardURL     string
 	ReviewURL    string
 	Error        string
+	// Approximate says the optimal bot plays three or four seats by reading
+	// the two-player table against the leader.
+	Approximate bool
 }
 
 // BoardPlayer is one seat on the board.
