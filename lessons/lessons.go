@@ -222,9 +222,9 @@ func setPhase(p *Phase, key, value string) string {
 			return "game " + strconv.Quote(value) + ": use pig, two-dice, big-pig, hog, skunk or none"
 		}
 		p.Game = value
-		target, dice := p.Variant.Target, p.Variant.MaxDice
+		target, dice, seats := p.Variant.Target, p.Variant.MaxDice, p.Variant.Seats
 		p.Variant = sim.Standard(g)
-		p.Variant.Target = target
+		p.Variant.Target, p.Variant.Seats = target, seats
 		if dice != 0 {
 			p.Variant.MaxDice = dice
 		}
@@ -249,6 +249,12 @@ func setPhase(p *Phase, key, value string) string {
 		} else {
 			p.SameSeed = value == "yes"
 		}
+	case "seats":
+		n, err := strconv.Atoi(value)
+		if err != nil || n < sim.MinSeats || n > sim.MaxSeats {
+			return fmt.Sprintf("seats %q: a whole number from %d to %d", value, sim.MinSeats, sim.MaxSeats)
+		}
+		p.Variant.Seats = n
 	case "rounds":
 		r, err := strconv.Atoi(value)
 		if err != nil || r < 1 || r > 26 {
@@ -268,7 +274,7 @@ func setPhase(p *Phase, key, value string) string {
 			p.Charts = append(p.Charts, strings.TrimSpace(c))
 		}
 	default:
-		return "unknown key " + strconv.Quote(key) + " in a phase: use game, target, max-dice, equal-turns, rounds, opponents, same-seed, prompt, charts"
+		return "unknown key " + strconv.Quote(key) + " in a phase: use game, target, max-dice, equal-turns, seats, rounds, opponents, same-seed, prompt, charts"
 	}
 	return ""
 }

@@ -172,7 +172,10 @@ func phaseSetup(p lessons.Phase) string {
 	}
 	against := "each student against " + botLabel(p.Bot)
 	if p.Mode == "pairs" {
-		against = "students in pairs (an odd student plays " + botLabel(p.Bot) + ")"
+		against = "students together (seats left over go to " + botLabel(p.Bot) + ")"
+	}
+	if p.Variant.Seats > 2 {
+		against += fmt.Sprintf(", %d players a match", p.Variant.Seats)
 	}
 	return fmt.Sprintf("%s, %s.", gameTitle(p.Variant), against)
 }
