@@ -36,10 +36,12 @@ type Store struct {
 
 // Open opens (creating if needed) the database file at path and applies
 // the migrations it lacks. Pragmas are in the DSN so that every pooled
-// connection has them: foreign keys, a busy timeout, WAL.
+// connection has them: foreign keys, a busy timeout, WAL, and synchronous
+// FULL, so that an acknowledged decision survives even a power cut (a
+// commit costs about 0.3 ms here, nothing beside a student's click).
 func Open(ctx context.Context, path string) (*Store, error) {
 	q := url.Values{}
-	for _, p := range []string{"foreign_keys(1)", "busy_timeout(5000)", "journal_mode(WAL)", "synchronous(NORMAL)"} {
+	for _, p := range []string{"foreign_keys(1)", "busy_timeout(5000)", "journal_mode(WAL)", "synchronous(FULL)"} {
 		q.Add("_pragma", p)
 	}
 	q.Set("_txlock", "immediate")
