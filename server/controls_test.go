@@ -290,3 +290,30 @@ func TestThreeAndFourSeats(t *testing.T) {
 		t.Errorf("five seats: %q", doc.Find("#round-seats-error").Text())
 	}
 }
+
+// TestNextRoundReachesAFinishedBoard: a student looking at a finished
+// match learns when the next round has begun.
+func TestNextRoundReachesAFinishedBoard(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	s := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	st, _ := readBoard(s.b.get("/c/" + code))
+	playRound(t, code, []*student{s})
+	id := strings.TrimSuffix(strings.TrimPrefix(st.act, "/m/"), "/act")
+	board := s.b.get("/m/" + id + "/board")
+	next := board.Find(`[data-testid="next-poll"]`).AttrOr("hx-get", "")
+	if next == "" {
+		t.Fatal("a finished class board does not poll for the next round")
+	}
+	s.b.get(next)
+	if s.b.status() != http.StatusNoContent {
+		t.Errorf("before the next round: %d, want 204", s.b.status())
+	}
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"hog"}, "target": {"100"}, "max_dice": {"10"}, "mode": {"bot"}, "bot": {"optimal"}})
+	s.b.get(next)
+	if s.b.status() != http.StatusOK || s.b.last.Header.Get("HX-Redirect") != "/c/"+code {
+		t.Errorf("after: %d, HX-Redirect %q", s.b.status(), s.b.last.Header.Get("HX-Redirect"))
+	}
+}

@@ -152,7 +152,33 @@ func (s *Server) loadMatch(ctx context.Context, c *gin.Context, id int64) (*matc
 		return nil, err
 	}
 	mv.board = s.boardView(row, m, rows, s.cfg.Now(), mv.viewer, mv.class.Anonymous, false)
+	if mv.class.Code != "" {
+		mv.board.NextURL = fmt.Sprintf("/c/%s/next?after=%d", mv.class.Code, id)
+	}
 	return &mv, nil
+}
+
+// studentNext answers a finished board's question: has the student's next
+// match, or a game of Skunk, begun? Until then 204 (htmx leaves the page
+// alone); then it sends the browser to the class page.
+func (s *Server) studentNext(c *gin.Context) {
+	class, me, ok := s.classStudent(c)
+	if !ok {
+		return
+	}
+	after, _ := strconv.ParseInt(c.Query("after"), 10, 64)
+	next := len(s.liveWhere(func(lm *liveMatch) bool {
+		return lm.row.ClassID == class.ID && lm.row.ID != after && lm.seatOf(me.ID) >= 0
+	})) > 0
+	if b, ok := s.skunkBoard(class, me.ID, false); ok && b.You != nil && !b.Over {
+		next = true
+	}
+	if !next {
+		c.Status(http.StatusNoContent)
+		return
+	}
+	c.Header("HX-Redirect", "/c/"+class.Code)
+	c.Status(http.StatusOK)
 }
 
 func (s *Server) classOf(ctx context.Context, mv *matchView) error {

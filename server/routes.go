@@ -29,6 +29,7 @@ func (s *Server) Handler() http.Handler {
 	r.POST("/join", s.join)
 
 	r.GET("/c/:code", s.studentHome)
+	r.GET("/c/:code/next", s.studentNext)
 	r.GET("/c/:code/skunk", s.studentSkunk)
 	r.POST("/c/:code/skunk/sit", s.skunkSit)
 	r.GET("/m/:id", s.matchPage)

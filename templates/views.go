@@ -161,6 +161,9 @@ type Board struct {
 	// Approximate says the optimal bot plays three or four seats by reading
 	// the two-player table against the leader.
 	Approximate bool
+	// NextURL, on a finished class match, asks whether the student's next
+	// match or game has begun (204 until it has).
+	NextURL string
 }
 
 // BoardPlayer is one seat on the board.
