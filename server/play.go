@@ -239,7 +239,7 @@ func (s *Server) act(c *gin.Context) {
 	if !ok {
 		return
 	}
-	problem := ""
+	problem, home := "", fmt.Sprintf("/m/%d", id)
 	seq, err := strconv.Atoi(c.PostForm("seq"))
 	if err != nil || seq < 0 {
 		problem = "seq: the form must carry the number of moves it answers; reload the page."
@@ -252,12 +252,17 @@ func (s *Server) act(c *gin.Context) {
 	if problem == "" {
 		h := hashToken(playerToken(c))
 		var studentID int64
+		var classID int64
 		if lm := s.liveByID(id); lm != nil {
 			lm.mu.Lock()
 			if seat := viewerSeat(lm.row, h); seat >= 0 {
 				studentID = lm.row.Seats[seat].StudentID
 			}
+			classID = lm.row.ClassID
 			lm.mu.Unlock()
+		}
+		if class, err := s.store.ClassByID(ctx, classID); classID != 0 && err == nil {
+			home = "/c/" + class.Code // without JavaScript, back to the class page
 		}
 		switch err := s.Act(ctx, id, studentID, seq, a); {
 		case err == nil, errors.Is(err, errStale):
@@ -271,7 +276,11 @@ func (s *Server) act(c *gin.Context) {
 		status = http.StatusUnprocessableEntity
 	}
 	if problem == "" && !isHTMX(c) {
-		c.Redirect(http.StatusSeeOther, fmt.Sprintf("/m/%d", id))
+		c.Redirect(http.StatusSeeOther, home)
+		return
+	}
+	if status == http.StatusForbidden {
+		refuse(c, status, problem) // not this player's match: show nothing of it
 		return
 	}
 	mv, err := s.loadMatch(ctx, c, id)
