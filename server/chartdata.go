@@ -139,11 +139,7 @@ func (s *Server) classChart(ctx context.Context, class store.Class, key string, 
 	case charts.HogCurveKey:
 		return charts.HogCurve(sim.DefaultMaxDice), nil
 	case charts.FirstPlayerKey:
-		games, wins, err := s.store.FirstPlayerResults(ctx, store.ChartFilter{ClassID: class.ID, Game: "pig", Target: v.Target})
-		if err != nil {
-			return templates.Chart{}, err
-		}
-		return charts.FirstPlayer(games, wins, table.FirstPlayerWin(), fmt.Sprintf("Pig to %d", v.Target)), nil
+		return s.firstPlayerChart(ctx, class.ID, v, table)
 	case charts.LadderKey:
 		return charts.Ladder(s.ladderRungs()), nil
 	}
@@ -173,4 +169,29 @@ func timeline(mv *matchView) templates.Chart {
 		}
 	}
 	return charts.Timeline(mv.rows, names)
+}
+
+// firstPlayerChart is chart 7 for the class's Pig target: the standard
+// rules, and equal turns when the class played them.
+func (s *Server) firstPlayerChart(ctx context.Context, classID int64, v sim.Variant, table *solve.Table) (templates.Chart, error) {
+	rules := fmt.Sprintf("Pig to %d", v.Target)
+	games, wins, err := s.store.FirstPlayerResults(ctx, store.ChartFilter{ClassID: classID, Game: "pig", Target: v.Target})
+	if err != nil {
+		return templates.Chart{}, err
+	}
+	results := []charts.FirstResults{{Rules: rules, Games: games, FirstWins: wins, Exact: table.FirstPlayerWin()}}
+	eg, ew, err := s.store.FirstPlayerResults(ctx, store.ChartFilter{ClassID: classID, Game: "pig", Target: v.Target, EqualTurns: true})
+	if err != nil {
+		return templates.Chart{}, err
+	}
+	if eg > 0 {
+		ev := v
+		ev.EqualTurns = true
+		et, err := s.tables.GetEqual(ev)
+		if err != nil {
+			return templates.Chart{}, err
+		}
+		results = append(results, charts.FirstResults{Rules: rules + ", equal turns", Games: eg, FirstWins: ew, Exact: et.FirstPlayerWin()})
+	}
+	return charts.FirstPlayer(results), nil
 }

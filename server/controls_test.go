@@ -317,3 +317,27 @@ func TestNextRoundReachesAFinishedBoard(t *testing.T) {
 		t.Errorf("after: %d, HX-Redirect %q", s.b.status(), s.b.last.Header.Get("HX-Redirect"))
 	}
 }
+
+// TestFirstPlayerChartWithEqualTurns: a class that played Pig to 50 under
+// both rules sees both beside their exact values.
+func TestFirstPlayerChartWithEqualTurns(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	students := []*student{{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}, {b: join(t, a, code, "Bo"), nick: "Bo", holdAt: 15}}
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"50"}, "mode": {"pairs"}, "bot": {"optimal"}})
+	playRound(t, code, students)
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"50"}, "equal_turns": {"on"}, "mode": {"pairs"}, "bot": {"optimal"}})
+	playRound(t, code, students)
+	rows := teacher.get("/t/" + code).Find(`[data-testid="chart-first-player"] tbody tr`)
+	if rows.Length() != 4 {
+		t.Fatalf("%d rows in the first-player table, want 4", rows.Length())
+	}
+	eq := sim.Standard(sim.Pig)
+	eq.Target, eq.EqualTurns = 50, true
+	e, _ := solve.SolveEqualTurns(eq)
+	want := fmt.Sprintf("%.1f%%", 100*e.FirstPlayerWin())
+	if got := rows.Eq(3).Find("td").Eq(4).Text(); got != want || !strings.Contains(rows.Eq(2).Text(), "equal turns") {
+		t.Errorf("equal turns row %q, want %s", rows.Eq(3).Text(), want)
+	}
+}

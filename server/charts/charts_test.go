@@ -178,13 +178,13 @@ func TestHogCharts(t *testing.T) {
 }
 
 func TestFirstPlayer(t *testing.T) {
-	c := FirstPlayer(10, 6, 0.530592725274, "Pig to 100")
+	c := FirstPlayer([]FirstResults{{Rules: "Pig to 100", Games: 10, FirstWins: 6, Exact: 0.530592725274}, {Rules: "Pig to 100, equal turns", Games: 4, FirstWins: 1, Exact: 0.4564204296511835}})
 	golden(t, c)
-	// Wilson 95% for 6 of 10: 31.3% to 83.2%.
-	if cell(t, c, 0, 3) != "60.0%" || cell(t, c, 0, 4) != "31.3% to 83.2%" || cell(t, c, 1, 3) != "53.1%" {
+	// Wilson 95% for 6 of 10: 31.3% to 83.2%; for 1 of 4: 4.6% to 69.9%.
+	if cell(t, c, 0, 4) != "60.0%" || cell(t, c, 0, 5) != "31.3% to 83.2%" || cell(t, c, 1, 4) != "53.1%" || cell(t, c, 2, 5) != "4.6% to 69.9%" || cell(t, c, 3, 4) != "45.6%" {
 		t.Errorf("rows %v", c.Table.Rows)
 	}
-	if e := FirstPlayer(0, 0, .53, "Pig to 100"); e.Empty == "" {
+	if e := FirstPlayer([]FirstResults{{Rules: "Pig to 100", Exact: .53}}); e.Empty == "" {
 		t.Error("no games should give an empty chart")
 	}
 }

@@ -133,29 +133,48 @@ func HogCurve(maxDice int) templates.Chart {
 	return finish(HogCurveKey, "320px", caption, line.RenderSnippet().Option, tbl)
 }
 
+// FirstResults is the class's first-player record under one set of rules,
+// beside the exact value under perfect play.
+type FirstResults struct {
+	Rules     string // e.g. "Pig to 100" or "Pig to 100, equal turns"
+	Games     int
+	FirstWins int
+	Exact     float64
+}
+
 // FirstPlayer is chart 7: the class's first-player win rate with its 95%
-// confidence interval, beside the exact value under perfect play.
-func FirstPlayer(games, firstWins int, exact float64, variant string) templates.Chart {
-	caption := fmt.Sprintf("Does moving first help? The box is the class's 95%% interval for %s; under perfect play the first player wins exactly %s.", variant, pct(exact))
-	if games == 0 {
+// confidence interval, beside the exact value under perfect play, for each
+// set of rules the class played (the standard rules first).
+func FirstPlayer(results []FirstResults) templates.Chart {
+	caption := "Does moving first help? Each box is the class's 95% interval; the line beside it is the exact share under perfect play"
+	for _, r := range results {
+		caption += fmt.Sprintf("; %s: %s", r.Rules, pct(r.Exact))
+	}
+	caption += "."
+	var labels []string
+	var data []opts.BoxPlotData
+	tbl := templates.DataTable{Headers: []string{"rules", "", "games", "first player won", "share", "95% interval"}}
+	for _, r := range results {
+		if r.Games == 0 {
+			continue
+		}
+		rate := float64(r.FirstWins) / float64(r.Games)
+		lo, hi := sim.Wilson(r.FirstWins, r.Games, 1.959963984540054)
+		e := round4(r.Exact)
+		labels = append(labels, fmt.Sprintf("%s: class (%d games)", r.Rules, r.Games), r.Rules+": perfect play")
+		data = append(data, opts.BoxPlotData{Value: []float64{round4(lo), round4(lo), round4(rate), round4(hi), round4(hi)}},
+			opts.BoxPlotData{Value: []float64{e, e, e, e, e}})
+		tbl.Rows = append(tbl.Rows,
+			[]string{r.Rules, "class", strconv.Itoa(r.Games), strconv.Itoa(r.FirstWins), pct(rate), pct(lo) + " to " + pct(hi)},
+			[]string{r.Rules, "perfect play (exact)", "", "", pct(r.Exact), ""})
+	}
+	if len(labels) == 0 {
 		return empty(FirstPlayerKey, caption, "No finished two-player matches yet.")
 	}
-	rate := float64(firstWins) / float64(games)
-	lo, hi := sim.Wilson(firstWins, games, 1.959963984540054)
 	box := charts.NewBoxPlot()
 	box.SetGlobalOptions(append(global(FirstPlayerKey, "320px"),
 		charts.WithYAxisOpts(opts.YAxis{Name: "first player wins", Min: 0, Max: 1}))...)
-	box.SetXAxis([]string{fmt.Sprintf("class (%d games)", games), "perfect play"}).AddSeries("first player's share", []opts.BoxPlotData{
-		{Value: []float64{round4(lo), round4(lo), round4(rate), round4(hi), round4(hi)}},
-		{Value: []float64{round4(exact), round4(exact), round4(exact), round4(exact), round4(exact)}},
-	})
-	tbl := templates.DataTable{
-		Headers: []string{"", "games", "first player won", "share", "95% interval"},
-		Rows: [][]string{
-			{"class", strconv.Itoa(games), strconv.Itoa(firstWins), pct(rate), pct(lo) + " to " + pct(hi)},
-			{"perfect play (exact)", "", "", pct(exact), ""},
-		},
-	}
+	box.SetXAxis(labels).AddSeries("first player's share", data)
 	return finish(FirstPlayerKey, "320px", caption, box.RenderSnippet().Option, tbl)
 }
 
