@@ -8,14 +8,15 @@ import (
 
 // duelOutput is the contract of "duel --json".
 type duelOutput struct {
-	First     string  `json:"first"`
-	Second    string  `json:"second"`
-	FirstWins float64 `json:"first_wins"`
-	Exact     bool    `json:"exact"`
+	First      string  `json:"first"`
+	Second     string  `json:"second"`
+	EqualTurns bool    `json:"equal_turns"`
+	FirstWins  float64 `json:"first_wins"`
+	Exact      bool    `json:"exact"`
 }
 
 func runDuel(e env, args []string) error {
-	fs := newFlags(e, "duel", "--game G [--target T] --first S1 --second S2 [--json]")
+	fs := newFlags(e, "duel", "--game G [--target T] [--equal-turns] --first S1 --second S2 [--json]")
 	var vf variantFlags
 	vf.register(fs)
 	first := fs.String("first", "", "the strategy that moves first: "+strategyNames)
@@ -43,7 +44,7 @@ func runDuel(e env, args []string) error {
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	out := duelOutput{First: s1.String(), Second: s2.String(), FirstWins: p, Exact: true}
+	out := duelOutput{First: s1.String(), Second: s2.String(), EqualTurns: v.EqualTurns, FirstWins: p, Exact: true}
 	if *asJSON {
 		return writeJSON(e.stdout, out)
 	}

@@ -74,6 +74,23 @@ func TestDuelJSON(t *testing.T) {
 	}
 }
 
+// TestEqualTurnsDuel: under equal turns the exact duel of optimal against
+// itself is the solved value.
+func TestEqualTurnsDuel(t *testing.T) {
+	var d struct {
+		FirstWins  float64 `json:"first_wins"`
+		EqualTurns bool    `json:"equal_turns"`
+	}
+	runJSON(t, &d, "duel", "--game", "pig", "--target", "50", "--equal-turns", "--first", "optimal", "--second", "optimal", "--json")
+	var s struct {
+		First float64 `json:"first_player_win"`
+	}
+	runJSON(t, &s, "solve", "--game", "pig", "--target", "50", "--equal-turns", "--json")
+	if !d.EqualTurns || math.Abs(d.FirstWins-s.First) > 1e-12 {
+		t.Errorf("duel %+v, solve %v", d, s.First)
+	}
+}
+
 // TestDuelAgreesWithSimulate: the exact duel lies in the simulator's
 // confidence interval, for strategies of every kind.
 func TestDuelAgreesWithSimulate(t *testing.T) {

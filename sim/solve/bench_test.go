@@ -58,3 +58,16 @@ func BenchmarkAdviseHog(b *testing.B) {
 		sinkAdvice = tab.Advise(i, 99-i, 0)
 	}
 }
+
+// BenchmarkDuelEqualTurns is an exact duel under equal turns: hold:20
+// against hold:20 in Pig to 100.
+func BenchmarkDuelEqualTurns(b *testing.B) {
+	v := sim.Standard(sim.Pig)
+	v.EqualTurns = true
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Duel(v, sim.HoldAt(20), sim.HoldAt(20)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,12 +1,8 @@
 package solve
 
 import (
-	"errors"
-
 	"pigclass/sim"
 )
-
-var errEqualTurnsDuel = errors.New("duel: exact duels are for the standard rules; use simulate for equal turns")
 
 // strategyPolicy asks a strategy for its choice in each state.
 type strategyPolicy struct {
@@ -34,7 +30,7 @@ func Duel(v sim.Variant, first, second sim.Strategy) (float64, error) {
 		return 0, err
 	}
 	if v.EqualTurns {
-		return 0, errEqualTurnsDuel
+		return DuelEqualTurns(v, first, second)
 	}
 	t := newTable(v)
 	mine, theirs := t.p, make([]float64, len(t.p))

@@ -80,3 +80,37 @@ func TestEqualTurnsRefusesOtherGames(t *testing.T) {
 		}
 	}
 }
+
+// TestEqualTurnsDuels: policy evaluation under equal turns agrees with the
+// solved table (optimal against itself) and with the simulator.
+func TestEqualTurnsDuels(t *testing.T) {
+	v := equalPig()
+	e, err := SolveEqualTurns(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Duel(v, e, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(p-e.FirstPlayerWin()) > 1e-12 {
+		t.Errorf("optimal against itself under equal turns: %.15f, solved %.15f", p, e.FirstPlayerWin())
+	}
+	for _, pair := range [][2]sim.Strategy{{sim.HoldAt(20), sim.HoldAt(20)}, {sim.KeepPace{}, NewEVPlay(v)}, {e, sim.HoldAt(25)}} {
+		exact, err := Duel(v, pair[0], pair[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := sim.Simulate(context.Background(), sim.SimConfig{Variant: v, Players: pair[:], Games: 200000, Key: sim.SimKey("equal duel")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lo, hi := r.CI95(0); exact < lo || exact > hi {
+			t.Errorf("%v against %v: exact %.4f, simulated %.4f [%.4f, %.4f]", pair[0], pair[1], exact, r.WinRate(0), lo, hi)
+		}
+		t.Logf("%v against %v under equal turns: %.6f", pair[0], pair[1], exact)
+	}
+	if _, err := Duel(v, sim.HoldAt(1000), sim.HoldAt(20)); err == nil {
+		t.Error("a strategy rolling past the cap was evaluated")
+	}
+}
