@@ -75,8 +75,18 @@ func (s *Server) createClass(c *gin.Context) {
 	c.Redirect(http.StatusSeeOther, "/t/"+class.Code)
 }
 
+// joinPage is the join form; a browser already in the class goes straight
+// to its page.
 func (s *Server) joinPage(c *gin.Context) {
 	code := normalizeCode(c.Param("code"))
+	if t, err := c.Cookie(playerCookie); err == nil && validCode(code) {
+		if class, err := s.store.ClassByCode(c.Request.Context(), code); err == nil {
+			if _, err := s.store.StudentByToken(c.Request.Context(), class.ID, hashToken(t)); err == nil {
+				c.Redirect(http.StatusSeeOther, "/c/"+class.Code)
+				return
+			}
+		}
+	}
 	render(c, http.StatusOK, templates.JoinView(templates.Join{Code: templates.Field{Value: code}}))
 }
 

@@ -45,6 +45,23 @@ func TestTeacherPagesNeedTheSecret(t *testing.T) {
 	}
 }
 
+// TestJoinAgainGoesToTheClass: a student who has joined and opens the join
+// link again lands on the class page, with the same identity.
+func TestJoinAgainGoesToTheClass(t *testing.T) {
+	a := newApp(t)
+	code := teacherStart(t, a.browser())
+	b := join(t, a, code, "Ana")
+	doc := b.get("/join/" + code)
+	if b.path() != "/c/"+code || doc.Find(`[data-testid="nickname"]`).Text() != "Ana" {
+		t.Errorf("join link again: %s", b.path())
+	}
+	other := a.browser()
+	other.get("/join/" + code)
+	if other.path() != "/join/"+code {
+		t.Errorf("a new browser: %s", other.path())
+	}
+}
+
 func TestJoinCodesHaveNoLookAlikes(t *testing.T) {
 	for range 1000 {
 		c := newCode()
