@@ -70,5 +70,8 @@ func (vf *variantFlags) solverVariant() (sim.Variant, error) {
 	if v.Target > solve.MaxTarget {
 		return v, usagef("--target %d: the solver takes targets from %d to %d", v.Target, sim.MinTarget, solve.MaxTarget)
 	}
+	if v.EqualTurns && v.Game != sim.Pig && v.Game != sim.BigPig {
+		return v, usagef("--equal-turns: solved for pig and big-pig, not %s", v.Game)
+	}
 	return v, nil
 }

@@ -119,6 +119,8 @@ func TestSolverUsageErrors(t *testing.T) {
 		{[]string{"solve", "--game", "chess"}, "pig, two-dice, big-pig, hog"},
 		{[]string{"solve", "--target", "500"}, "from 10 to 200"},
 		{[]string{"solve", "--game", "hog", "--max-dice", "31"}, "from 1 to 30"},
+		{[]string{"solve", "--game", "two-dice", "--equal-turns"}, "solved for pig and big-pig"},
+		{[]string{"duel", "--game", "hog", "--equal-turns", "--first", "dice:5", "--second", "dice:6"}, "solved for pig and big-pig"},
 		{[]string{"advise", "--score", "100", "--opponent", "0"}, "--score"},
 		{[]string{"advise", "--score", "10"}, "--opponent"},
 		{[]string{"advise", "--game", "hog", "--score", "1", "--opponent", "0", "--turn-total", "3"}, "Hog has no turn total"},
