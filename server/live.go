@@ -249,9 +249,6 @@ func (s *Server) eventRow(lm *liveMatch, pre *sim.State, e sim.Event, by string,
 		Score: pre.Scores[seat], Scores: append([]int(nil), pre.Scores[:pre.Variant.Seats]...),
 		OpponentScore: pre.Leader(seat), TurnTotal: pre.TurnTotal, Dice: dice,
 	}
-	if by == "timeout" {
-		row.Action = sim.Timeout.String()
-	}
 	if seat == pre.Seat {
 		row.Analysis = s.analyse(pre, e.Action)
 	}
