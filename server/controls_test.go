@@ -341,3 +341,25 @@ func TestFirstPlayerChartWithEqualTurns(t *testing.T) {
 		t.Errorf("equal turns row %q, want %s", rows.Eq(3).Text(), want)
 	}
 }
+
+// TestWaitingPagePollsCheaply: a waiting student's page asks the cheap
+// next endpoint, which answers 204 until a round begins.
+func TestWaitingPagePollsCheaply(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	s := join(t, a, code, "Ana")
+	poll := s.get("/c/"+code).Find(`[data-testid="waiting"]`).AttrOr("hx-get", "")
+	if poll != "/c/"+code+"/next" {
+		t.Fatalf("the waiting page polls %q", poll)
+	}
+	s.get(poll)
+	if s.status() != http.StatusNoContent {
+		t.Errorf("before the round: %d", s.status())
+	}
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	s.get(poll)
+	if s.last.Header.Get("HX-Redirect") != "/c/"+code {
+		t.Errorf("after the round starts: %d %q", s.status(), s.last.Header.Get("HX-Redirect"))
+	}
+}

@@ -158,9 +158,10 @@ func (s *Server) loadMatch(ctx context.Context, c *gin.Context, id int64) (*matc
 	return &mv, nil
 }
 
-// studentNext answers a finished board's question: has the student's next
-// match, or a game of Skunk, begun? Until then 204 (htmx leaves the page
-// alone); then it sends the browser to the class page.
+// studentNext answers a waiting page's, or a finished board's, question:
+// has the student's next match, or a game of Skunk, begun? Until then 204
+// (htmx leaves the page alone); then it sends the browser to the class page.
+// It reads memory only, so thirty waiting students cost next to nothing.
 func (s *Server) studentNext(c *gin.Context) {
 	class, me, ok := s.classStudent(c)
 	if !ok {
