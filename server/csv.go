@@ -223,12 +223,12 @@ func studentRows(d *classData, real bool) ([]string, [][]string) {
 			name = st.Nickname
 		}
 		agreeOpt, agreeEV, cost := "", "", ""
-		if x.analysed > 0 {
-			agreeOpt = strconv.FormatFloat(float64(x.agreeOptimal)/float64(x.analysed), 'f', 4, 64)
-			agreeEV = strconv.FormatFloat(float64(x.agreeEV)/float64(x.analysed), 'f', 4, 64)
-			cost = strconv.FormatFloat(x.cost, 'f', -1, 64)
+		if x.Analysed > 0 {
+			agreeOpt = strconv.FormatFloat(float64(x.AgreeOptimal)/float64(x.Analysed), 'f', 4, 64)
+			agreeEV = strconv.FormatFloat(float64(x.AgreeEV)/float64(x.Analysed), 'f', 4, 64)
+			cost = strconv.FormatFloat(x.Cost, 'f', -1, 64)
 		}
-		rows = append(rows, []string{d.class.Code, name, strconv.Itoa(x.games), strconv.Itoa(x.wins), strconv.Itoa(x.decisions), agreeOpt, agreeEV, cost})
+		rows = append(rows, []string{d.class.Code, name, strconv.Itoa(x.Games), strconv.Itoa(x.Wins), strconv.Itoa(x.Decisions), agreeOpt, agreeEV, cost})
 	}
 	return header, rows
 }

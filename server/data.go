@@ -16,18 +16,9 @@ type classData struct {
 	matches  []store.Match
 	events   []store.Event
 	states   map[int64]sim.State
-	stats    map[int64]*studentStats
+	stats    map[int64]store.StudentStats
 	skunks   []store.SkunkGame
 	skunkLog map[int64][]store.SkunkEvent
-}
-
-// studentStats sums one student's play. Decisions are the student's own
-// (not the bot's, not timeouts).
-type studentStats struct {
-	games, wins, decisions int
-	analysed               int // decisions with an analysis
-	agreeOptimal, agreeEV  int
-	cost                   float64
 }
 
 // classData reads a class and replays its matches.
@@ -37,8 +28,11 @@ func (s *Server) classData(ctx context.Context, class store.Class) (*classData, 
 
 // loadClassData reads a class from st and replays its matches.
 func loadClassData(ctx context.Context, st *store.Store, class store.Class) (*classData, error) {
-	d := &classData{class: class, states: map[int64]sim.State{}, stats: map[int64]*studentStats{}}
+	d := &classData{class: class, states: map[int64]sim.State{}}
 	var err error
+	if d.stats, _, err = st.ClassStats(ctx, class.ID); err != nil {
+		return nil, err
+	}
 	if d.students, err = st.Students(ctx, class.ID); err != nil {
 		return nil, err
 	}
@@ -64,12 +58,6 @@ func loadClassData(ctx context.Context, st *store.Store, class store.Class) (*cl
 	for _, e := range d.events {
 		byMatch[e.MatchID] = append(byMatch[e.MatchID], e)
 	}
-	stat := func(id int64) *studentStats {
-		if d.stats[id] == nil {
-			d.stats[id] = &studentStats{}
-		}
-		return d.stats[id]
-	}
 	for _, m := range d.matches {
 		evs, err := store.SimEvents(byMatch[m.ID])
 		if err != nil {
@@ -80,38 +68,6 @@ func loadClassData(ctx context.Context, st *store.Store, class store.Class) (*cl
 			return nil, fmt.Errorf("server: match %d: %w", m.ID, err)
 		}
 		d.states[m.ID] = replayed.State()
-		student := map[int]int64{}
-		for _, seat := range m.Seats {
-			student[seat.Seat] = seat.StudentID
-			if seat.StudentID != 0 && m.Status == store.Over {
-				st := stat(seat.StudentID)
-				st.games++
-				if m.Winner == seat.Seat {
-					st.wins++
-				}
-			}
-		}
-		for _, e := range byMatch[m.ID] {
-			id := student[e.Seat]
-			if id == 0 || e.By != "student" || !isDecision(e) {
-				continue
-			}
-			st := stat(id)
-			st.decisions++
-			if a := e.Analysis; a != nil {
-				st.analysed++
-				st.cost += a.Cost
-				if chosenAction(e) == a.Best {
-					st.agreeOptimal++
-				}
-				if chosenAction(e) == a.EV {
-					st.agreeEV++
-				}
-			}
-		}
-	}
-	for _, st := range d.students {
-		stat(st.ID)
 	}
 	return d, nil
 }

@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -104,44 +105,54 @@ func (s *Server) dashboardLive(c *gin.Context) {
 	render(c, http.StatusOK, templates.DashLiveView(live))
 }
 
-// dashLive is the roster and the matches in progress, from the store.
+// dashLive is the roster and the matches in progress: totals from two
+// aggregate queries, scores from the matches in memory. It is polled every
+// second, so it replays nothing.
 func (s *Server) dashLive(ctx context.Context, class store.Class) (templates.DashLive, error) {
-	data, err := s.classData(ctx, class)
+	students, err := s.store.Students(ctx, class.ID)
 	if err != nil {
 		return templates.DashLive{}, err
 	}
-	v := templates.DashLive{Code: class.Code, Paused: class.Paused, Locked: class.Locked, Round: data.roundLabel()}
-	playing := map[int64]string{}
-	decisions := map[int64]int{}
-	for _, e := range data.events {
-		if isDecision(e) {
-			v.Decisions++
-			decisions[e.MatchID]++
-		}
+	rounds, err := s.store.Rounds(ctx, class.ID)
+	if err != nil {
+		return templates.DashLive{}, err
 	}
-	for _, m := range data.matches {
-		if m.Status != store.Playing {
-			continue
-		}
+	stats, total, err := s.store.ClassStats(ctx, class.ID)
+	if err != nil {
+		return templates.DashLive{}, err
+	}
+	v := templates.DashLive{Code: class.Code, Paused: class.Paused, Locked: class.Locked, Round: (&classData{rounds: rounds}).roundLabel(), Decisions: total}
+	playing := map[int64]string{}
+	lms := s.liveWhere(func(lm *liveMatch) bool { return lm.row.ClassID == class.ID })
+	sort.Slice(lms, func(i, j int) bool { return lms[i].row.ID < lms[j].row.ID })
+	for _, lm := range lms {
+		lm.mu.Lock()
+		st := lm.m.State()
 		var names []string
-		st := data.states[m.ID]
-		for _, seat := range m.Seats {
+		decisions := 0
+		for _, e := range lm.rows {
+			if isDecision(e) {
+				decisions++
+			}
+		}
+		for _, seat := range lm.row.Seats {
 			names = append(names, fmt.Sprintf("%s %d", seatName(seat, false), st.Scores[seat.Seat]))
 			if seat.StudentID != 0 {
 				playing[seat.StudentID] = fmt.Sprintf("playing, %d to %d", st.Scores[seat.Seat], st.Leader(seat.Seat))
 			}
 		}
-		v.Matches = append(v.Matches, templates.MatchRow{ID: m.ID, Players: strings.Join(names, " vs "), Status: "playing", Decisions: decisions[m.ID]})
+		lm.mu.Unlock()
+		v.Matches = append(v.Matches, templates.MatchRow{ID: lm.row.ID, Players: strings.Join(names, " vs "), Status: "playing", Decisions: decisions})
 	}
-	for _, st := range data.students {
-		stat := data.stats[st.ID]
-		row := templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: st.AnonName, Status: "waiting", Games: stat.games, Wins: stat.wins, Decisions: stat.decisions}
+	for _, st := range students {
+		stat := stats[st.ID]
+		row := templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: st.AnonName, Status: "waiting", Games: stat.Games, Wins: stat.Wins, Decisions: stat.Decisions}
 		if p, ok := playing[st.ID]; ok {
 			row.Status = p
 		}
-		if stat.analysed > 0 {
-			row.AgreeOptimal = percent(float64(stat.agreeOptimal) / float64(stat.analysed))
-			row.Cost = fmt.Sprintf("%.2f", 100*stat.cost)
+		if stat.Analysed > 0 {
+			row.AgreeOptimal = percent(float64(stat.AgreeOptimal) / float64(stat.Analysed))
+			row.Cost = fmt.Sprintf("%.2f", 100*stat.Cost)
 		}
 		v.Students = append(v.Students, row)
 	}

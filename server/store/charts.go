@@ -159,3 +159,70 @@ func (s *Store) PigTargets(ctx context.Context, classID int64) ([]int, error) {
 	}
 	return out, rows.Err()
 }
+
+// StudentStats sums one student's play in a class: finished matches and
+// wins, and their own decisions (not bots', not timeouts) with how many had
+// an analysis, agreed with perfect play and with expected-value play, and
+// their total cost.
+type StudentStats struct {
+	Games, Wins, Decisions int
+	Analysed               int
+	AgreeOptimal, AgreeEV  int
+	Cost                   float64
+}
+
+// ClassStats returns every student's totals in a class, by student ID, and
+// the number of decisions (of anyone) in the class: two aggregate queries.
+func (s *Store) ClassStats(ctx context.Context, classID int64) (map[int64]StudentStats, int, error) {
+	out := map[int64]StudentStats{}
+	rows, err := s.db.QueryContext(ctx, `SELECT s.student_id, COUNT(*), COALESCE(SUM(m.winner = s.seat), 0)
+		FROM seats s JOIN matches m ON m.id = s.match_id
+		WHERE m.class_id = ? AND m.status = 'over' AND s.student_id IS NOT NULL GROUP BY s.student_id`, classID)
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: class stats: %w", err)
+	}
+	for rows.Next() {
+		var id int64
+		var st StudentStats
+		if err := rows.Scan(&id, &st.Games, &st.Wins); err != nil {
+			rows.Close()
+			return nil, 0, fmt.Errorf("store: class stats: %w", err)
+		}
+		out[id] = st
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	// Only the student's own decisions count (by = 'student': no bot moves,
+	// no timeouts), so a decision's choice is its action.
+	rows, err = s.db.QueryContext(ctx, `SELECT s.student_id, COUNT(*),
+		COALESCE(SUM(e.win_if_chosen IS NOT NULL), 0),
+		COALESCE(SUM(e.win_if_chosen IS NOT NULL AND e.action = e.best_action), 0),
+		COALESCE(SUM(e.win_if_chosen IS NOT NULL AND e.action = e.ev_action), 0),
+		COALESCE(SUM(e.cost), 0)`+chartJoin+`
+		WHERE m.class_id = ? AND e.by = 'student' AND e.action <> 'resign' AND s.student_id IS NOT NULL GROUP BY s.student_id`, classID)
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: class stats: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var d StudentStats
+		if err := rows.Scan(&id, &d.Decisions, &d.Analysed, &d.AgreeOptimal, &d.AgreeEV, &d.Cost); err != nil {
+			return nil, 0, fmt.Errorf("store: class stats: %w", err)
+		}
+		st := out[id]
+		st.Decisions, st.Analysed, st.AgreeOptimal, st.AgreeEV, st.Cost = d.Decisions, d.Analysed, d.AgreeOptimal, d.AgreeEV, d.Cost
+		out[id] = st
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	var total int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM events e JOIN matches m ON m.id = e.match_id
+		WHERE m.class_id = ? AND e.action <> 'resign'`, classID).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("store: class stats: %w", err)
+	}
+	return out, total, nil
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"pigclass/sim"
 )
@@ -102,5 +103,28 @@ func TestChartQueries(t *testing.T) {
 	}
 	if targets, _ := s.PigTargets(ctx, class); len(targets) != 1 || targets[0] != 100 {
 		t.Errorf("targets %v", targets)
+	}
+}
+
+// TestClassStats: the totals behind the dashboard and students.csv, worked
+// out by hand on the small class.
+func TestClassStats(t *testing.T) {
+	s, class, students := smallClass(t)
+	stats, total, err := s.ClassStats(context.Background(), class)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int64]StudentStats{
+		// Ana: won her Pig match; roll (agrees with both), hold (neither),
+		// dice:3 (neither); cost 0 + .06 + .02.
+		students[0]: {Games: 1, Wins: 1, Decisions: 3, Analysed: 3, AgreeOptimal: 1, AgreeEV: 1, Cost: .08},
+		// Bo: lost his; one roll that agrees with both.
+		students[1]: {Games: 1, Wins: 0, Decisions: 1, Analysed: 1, AgreeOptimal: 1, AgreeEV: 1, Cost: 0},
+	}
+	if d := cmp.Diff(want, stats, cmpopts.EquateApprox(0, 1e-12)); d != "" {
+		t.Errorf("stats (-want +got):\n%s", d)
+	}
+	if total != 5 {
+		t.Errorf("%d decisions in the class, want 5 (the bot's roll too)", total)
 	}
 }
