@@ -62,10 +62,5 @@ func (s *Server) advise(st *sim.State) (solve.Advice, bool) {
 	if err != nil {
 		return solve.Advice{}, false
 	}
-	adv := solve.Advice{Game: v.Game, Best: sim.Hold, EV: solve.NewEVPlay(v).Decide(pos)}
-	adv.Roll, adv.Hold = e.Options(pos)
-	if adv.Roll > adv.Hold {
-		adv.Best = sim.Roll
-	}
-	return adv, true
+	return e.Advise(pos), true
 }

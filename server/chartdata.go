@@ -79,50 +79,91 @@ func (s *Server) pigVariant(ctx context.Context, classID int64) (sim.Variant, *s
 	return v, t, err
 }
 
-// classChart builds one class chart; studentID limits the decision charts
-// to one student (their page), 0 for the whole class.
-func (s *Server) classChart(ctx context.Context, class store.Class, key string, studentID int64) (templates.Chart, error) {
+// chartSource reads what a page's charts need, each query at most once:
+// the dashboard draws nine charts from four kinds of data.
+type chartSource struct {
+	s         *Server
+	ctx       context.Context
+	class     store.Class
+	studentID int64 // 0: the whole class; else that student's own page
+	v         sim.Variant
+	table     *solve.Table
+	pig       map[int64][]store.Decision // students' Pig decisions, by student (0: all)
+	faces     []int
+	facesRead bool
+}
+
+// chartSource prepares the charts of a class (studentID 0) or of one
+// student's page.
+func (s *Server) chartSource(ctx context.Context, class store.Class, studentID int64) (*chartSource, error) {
 	v, table, err := s.pigVariant(ctx, class.ID)
 	if err != nil {
-		return templates.Chart{}, err
+		return nil, err
 	}
-	pig := store.ChartFilter{ClassID: class.ID, Game: "pig", Target: v.Target, StudentID: studentID}
-	name := func(d store.Decision) string {
-		switch {
-		case studentID != 0 && d.StudentID == studentID:
-			return "you"
-		case class.Anonymous || studentID != 0:
-			return d.Anon
+	return &chartSource{s: s, ctx: ctx, class: class, studentID: studentID, v: v, table: table, pig: map[int64][]store.Decision{}}, nil
+}
+
+// pigDecisions returns the students' decisions in the charts' Pig variant:
+// one student's, or everyone's (0).
+func (c *chartSource) pigDecisions(studentID int64) ([]store.Decision, error) {
+	if ds, ok := c.pig[studentID]; ok {
+		return ds, nil
+	}
+	ds, err := c.s.store.Decisions(c.ctx, store.ChartFilter{ClassID: c.class.ID, Game: "pig", Target: c.v.Target, StudentID: studentID}, true)
+	c.pig[studentID] = ds
+	return ds, err
+}
+
+func (c *chartSource) classFaces() ([]int, error) {
+	if !c.facesRead {
+		var err error
+		if c.faces, err = c.s.store.Faces(c.ctx, c.class.ID); err != nil {
+			return nil, err
 		}
-		return d.Student
+		c.facesRead = true
 	}
+	return c.faces, nil
+}
+
+// name labels a decision's student: "you" on the student's own page,
+// generated names on shared screens and on students' pages.
+func (c *chartSource) name(d store.Decision) string {
+	switch {
+	case c.studentID != 0 && d.StudentID == c.studentID:
+		return "you"
+	case c.class.Anonymous || c.studentID != 0:
+		return d.Anon
+	}
+	return d.Student
+}
+
+// chart builds one chart by key.
+func (c *chartSource) chart(key string) (templates.Chart, error) {
 	switch key {
 	case charts.HoldPointsKey, charts.DecisionMapKey:
-		ds, err := s.store.Decisions(ctx, pig, true)
+		ds, err := c.pigDecisions(c.studentID)
 		if err != nil {
 			return templates.Chart{}, err
 		}
 		switch {
 		case key == charts.DecisionMapKey:
-			return charts.DecisionMap(ds, table), nil
-		case studentID == 0:
-			return charts.HoldPoints(ds, table), nil
+			return charts.DecisionMap(ds, c.table), nil
+		case c.studentID == 0:
+			return charts.HoldPoints(ds, c.table), nil
 		}
-		pig.StudentID = 0
-		class, err := s.store.Decisions(ctx, pig, true)
+		class, err := c.pigDecisions(0)
 		if err != nil {
 			return templates.Chart{}, err
 		}
-		return charts.MyHoldPoints(ds, class, table), nil
+		return charts.MyHoldPoints(ds, class, c.table), nil
 	case charts.SkillLuckKey:
-		pig.StudentID = 0
-		ds, err := s.store.Decisions(ctx, pig, true)
+		ds, err := c.pigDecisions(0)
 		if err != nil {
 			return templates.Chart{}, err
 		}
-		return charts.SkillLuck(ds, sim.Pig, name), nil
+		return charts.SkillLuck(ds, sim.Pig, c.name), nil
 	case charts.DiceKey, charts.OnesKey:
-		faces, err := s.store.Faces(ctx, class.ID)
+		faces, err := c.classFaces()
 		if err != nil {
 			return templates.Chart{}, err
 		}
@@ -131,7 +172,7 @@ func (s *Server) classChart(ctx context.Context, class store.Class, key string, 
 		}
 		return charts.ShareOfOnes(faces), nil
 	case charts.HogDiceKey:
-		ds, err := s.store.Decisions(ctx, store.ChartFilter{ClassID: class.ID, Game: "hog", StudentID: studentID}, true)
+		ds, err := c.s.store.Decisions(c.ctx, store.ChartFilter{ClassID: c.class.ID, Game: "hog", StudentID: c.studentID}, true)
 		if err != nil {
 			return templates.Chart{}, err
 		}
@@ -139,18 +180,32 @@ func (s *Server) classChart(ctx context.Context, class store.Class, key string, 
 	case charts.HogCurveKey:
 		return charts.HogCurve(sim.DefaultMaxDice), nil
 	case charts.FirstPlayerKey:
-		return s.firstPlayerChart(ctx, class.ID, v, table)
+		return c.s.firstPlayerChart(c.ctx, c.class.ID, c.v, c.table)
 	case charts.LadderKey:
-		return charts.Ladder(s.ladderRungs()), nil
+		return charts.Ladder(c.s.ladderRungs()), nil
 	}
 	return templates.Chart{}, fmt.Errorf("chart %q: %w", key, store.ErrNotFound)
 }
 
-// classCharts builds the charts named by keys.
+// classChart builds one class chart; studentID limits the decision charts
+// to one student (their page), 0 for the whole class.
+func (s *Server) classChart(ctx context.Context, class store.Class, key string, studentID int64) (templates.Chart, error) {
+	src, err := s.chartSource(ctx, class, studentID)
+	if err != nil {
+		return templates.Chart{}, err
+	}
+	return src.chart(key)
+}
+
+// classCharts builds the charts named by keys from one chartSource.
 func (s *Server) classCharts(ctx context.Context, class store.Class, keys []string, studentID int64) ([]templates.Chart, error) {
+	src, err := s.chartSource(ctx, class, studentID)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]templates.Chart, 0, len(keys))
 	for _, k := range keys {
-		c, err := s.classChart(ctx, class, k, studentID)
+		c, err := src.chart(k)
 		if err != nil {
 			return nil, err
 		}
@@ -161,14 +216,7 @@ func (s *Server) classCharts(ctx context.Context, class store.Class, keys []stri
 
 // timeline is chart 4 for a match.
 func timeline(mv *matchView) templates.Chart {
-	names := make([]string, mv.row.Variant.Seats)
-	for _, seat := range mv.row.Seats {
-		names[seat.Seat] = seatName(seat, mv.class.Anonymous && seat.Seat != mv.viewer)
-		if seat.Seat == mv.viewer {
-			names[seat.Seat] = "you"
-		}
-	}
-	return charts.Timeline(mv.rows, names)
+	return charts.Timeline(mv.rows, seatNames(mv.row, mv.viewer, mv.class.Anonymous, "you"))
 }
 
 // firstPlayerChart is chart 7 for the class's Pig target: the standard

@@ -12,7 +12,6 @@ import (
 type classData struct {
 	class    store.Class
 	students []store.Student
-	rounds   []store.Round
 	matches  []store.Match
 	events   []store.Event
 	states   map[int64]sim.State
@@ -36,9 +35,6 @@ func loadClassData(ctx context.Context, st *store.Store, class store.Class) (*cl
 	if d.students, err = st.Students(ctx, class.ID); err != nil {
 		return nil, err
 	}
-	if d.rounds, err = st.Rounds(ctx, class.ID); err != nil {
-		return nil, err
-	}
 	if d.matches, err = st.Matches(ctx, store.MatchFilter{ClassID: class.ID}); err != nil {
 		return nil, err
 	}
@@ -59,13 +55,9 @@ func loadClassData(ctx context.Context, st *store.Store, class store.Class) (*cl
 		byMatch[e.MatchID] = append(byMatch[e.MatchID], e)
 	}
 	for _, m := range d.matches {
-		evs, err := store.SimEvents(byMatch[m.ID])
+		replayed, err := replayStored(m, byMatch[m.ID])
 		if err != nil {
 			return nil, err
-		}
-		replayed, err := sim.Replay(m.Variant, m.Seed, evs)
-		if err != nil {
-			return nil, fmt.Errorf("server: match %d: %w", m.ID, err)
 		}
 		d.states[m.ID] = replayed.State()
 	}
@@ -75,10 +67,10 @@ func loadClassData(ctx context.Context, st *store.Store, class store.Class) (*cl
 // isDecision reports whether an event is a decision (not a resignation).
 func isDecision(e store.Event) bool { return e.Action != "resign" }
 
-// roundLabel describes the open round, or "" when none is.
-func (d *classData) roundLabel() string {
-	if n := len(d.rounds); n > 0 && !d.rounds[n-1].Ended {
-		r := d.rounds[n-1]
+// roundLabel describes the open round of a class, or "" when none is.
+func roundLabel(rounds []store.Round) string {
+	if n := len(rounds); n > 0 && !rounds[n-1].Ended {
+		r := rounds[n-1]
 		against := "against " + botLabel(r.Bot)
 		if r.Mode == "pairs" {
 			against = "students together"

@@ -54,13 +54,9 @@ func (s *Server) restore(ctx context.Context) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		evs, err := store.SimEvents(rows)
+		m, err := replayStored(row, rows)
 		if err != nil {
-			return 0, fmt.Errorf("server: restore match %d: %w", row.ID, err)
-		}
-		m, err := sim.Replay(row.Variant, row.Seed, evs)
-		if err != nil {
-			return 0, fmt.Errorf("server: restore match %d: %w", row.ID, err)
+			return 0, err
 		}
 		lm, err := s.newLive(row, m)
 		if err != nil {
@@ -75,6 +71,19 @@ func (s *Server) restore(ctx context.Context) (int, error) {
 		s.mu.Unlock()
 	}
 	return len(ms), nil
+}
+
+// replayStored rebuilds a stored match from its stored log.
+func replayStored(row store.Match, rows []store.Event) (*sim.Match, error) {
+	evs, err := store.SimEvents(rows)
+	if err != nil {
+		return nil, fmt.Errorf("server: match %d: %w", row.ID, err)
+	}
+	m, err := sim.Replay(row.Variant, row.Seed, evs)
+	if err != nil {
+		return nil, fmt.Errorf("server: match %d: %w", row.ID, err)
+	}
+	return m, nil
 }
 
 // newLive wraps a match with its bots.

@@ -139,11 +139,7 @@ func (s *Server) loadMatch(ctx context.Context, c *gin.Context, id int64) (*matc
 	if err != nil {
 		return nil, err
 	}
-	evs, err := store.SimEvents(rows)
-	if err != nil {
-		return nil, err
-	}
-	m, err := sim.Replay(row.Variant, row.Seed, evs)
+	m, err := replayStored(row, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -194,17 +190,8 @@ func (s *Server) classOf(ctx context.Context, mv *matchView) error {
 // matchPage is the play page while the match goes on, and the review of
 // the viewer's decisions once it is over.
 func (s *Server) matchPage(c *gin.Context) {
-	id, ok := matchID(c)
+	mv, ok := s.seatedMatch(c)
 	if !ok {
-		return
-	}
-	mv, err := s.loadMatch(c.Request.Context(), c, id)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	if mv.viewer < 0 {
-		fail(c, errNotSeated)
 		return
 	}
 	if !mv.board.Over {
@@ -216,20 +203,28 @@ func (s *Server) matchPage(c *gin.Context) {
 
 // board is the play area alone, for htmx polling.
 func (s *Server) board(c *gin.Context) {
+	if mv, ok := s.seatedMatch(c); ok {
+		render(c, http.StatusOK, templates.BoardView(mv.board))
+	}
+}
+
+// seatedMatch loads match :id for the browser's player and refuses anyone
+// not seated in it.
+func (s *Server) seatedMatch(c *gin.Context) (*matchView, bool) {
 	id, ok := matchID(c)
 	if !ok {
-		return
+		return nil, false
 	}
 	mv, err := s.loadMatch(c.Request.Context(), c, id)
 	if err != nil {
 		fail(c, err)
-		return
+		return nil, false
 	}
 	if mv.viewer < 0 {
 		fail(c, errNotSeated)
-		return
+		return nil, false
 	}
-	render(c, http.StatusOK, templates.BoardView(mv.board))
+	return mv, true
 }
 
 // act takes a form post with action and seq. A repeated or stale seq does

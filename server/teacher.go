@@ -121,7 +121,7 @@ func (s *Server) dashLive(ctx context.Context, class store.Class) (templates.Das
 	if err != nil {
 		return templates.DashLive{}, err
 	}
-	v := templates.DashLive{Code: class.Code, Paused: class.Paused, Locked: class.Locked, Round: (&classData{rounds: rounds}).roundLabel(), Decisions: total}
+	v := templates.DashLive{Code: class.Code, Paused: class.Paused, Locked: class.Locked, Round: roundLabel(rounds), Decisions: total}
 	playing := map[int64]string{}
 	lms := s.liveWhere(func(lm *liveMatch) bool { return lm.row.ClassID == class.ID })
 	sort.Slice(lms, func(i, j int) bool { return lms[i].row.ID < lms[j].row.ID })
@@ -235,7 +235,7 @@ func (s *Server) projectorData(ctx context.Context, class store.Class) (template
 	if err != nil {
 		return templates.ProjectorLive{}, err
 	}
-	v := templates.ProjectorLive{Code: class.Code, Count: len(students), Locked: class.Locked, Round: (&classData{rounds: rounds}).roundLabel()}
+	v := templates.ProjectorLive{Code: class.Code, Count: len(students), Locked: class.Locked, Round: roundLabel(rounds)}
 	for _, st := range students {
 		v.Names = append(v.Names, pick(class.Anonymous, st.AnonName, st.Nickname))
 	}

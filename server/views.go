@@ -39,6 +39,20 @@ func botLabel(name string) string {
 	return name
 }
 
+// seatNames names every seat of a match as the viewer sees it: generated
+// names for the others in anonymous mode, and you for the viewer's own
+// seat ("" keeps the viewer's nickname).
+func seatNames(row store.Match, viewer int, anonymous bool, you string) []string {
+	names := make([]string, row.Variant.Seats)
+	for _, seat := range row.Seats {
+		names[seat.Seat] = seatName(seat, anonymous && seat.Seat != viewer)
+		if seat.Seat == viewer && you != "" {
+			names[seat.Seat] = you
+		}
+	}
+	return names
+}
+
 // viewerSeat returns the seat of the browser with token hash h, or -1.
 func viewerSeat(row store.Match, h string) int {
 	for _, s := range row.Seats {
@@ -53,13 +67,7 @@ func viewerSeat(row store.Match, h string) int {
 func (s *Server) boardView(row store.Match, m *sim.Match, rows []store.Event, last time.Time, viewer int, anonymous, paused bool) templates.Board {
 	st := m.State()
 	v := row.Variant
-	names := make([]string, v.Seats)
-	for _, seat := range row.Seats {
-		names[seat.Seat] = seatName(seat, anonymous && seat.Seat != viewer)
-		if seat.Seat == viewer {
-			names[seat.Seat] = seat.Nickname
-		}
-	}
+	names := seatNames(row, viewer, anonymous, "")
 	b := templates.Board{
 		MatchID: row.ID, Seq: m.Len(), Title: gameTitle(v), Commitment: row.Seed.Commitment(),
 		Over: st.Over || row.Status != store.Playing, Paused: paused, TurnTotal: st.TurnTotal, HasTurnTotal: v.Game != sim.Hog,

@@ -193,14 +193,7 @@ func (s *equalSide) sweep(xe float64) (a, b, lo, hi float64) {
 			rA += d.probs[n] * A[k+pts]
 			rB += d.probs[n] * B[k+pts]
 		}
-		dA, dB := rA-hA, rB-hB
-		roll := dA+dB*xe > 0
-		lo, hi = narrow(lo, hi, dA, dB, roll)
-		if roll {
-			A[k], B[k] = rA, rB
-		} else {
-			A[k], B[k] = hA, hB
-		}
+		A[k], B[k], lo, hi = better(rA, rB, hA, hB, xe, lo, hi)
 	}
 	return A[0], B[0], lo, hi
 }
@@ -230,10 +223,22 @@ func (e *EqualTable) TieBreak() float64 { return e.tau }
 // Decide plays perfect equal-turns play: the table for the first player of
 // the round, B's table or G for the second, W and G in a tie-break.
 func (e *EqualTable) Decide(p sim.Position) sim.Action {
-	if roll, hold := e.Options(p); roll > hold {
-		return sim.Roll
+	return e.Advise(p).Best
+}
+
+// Advise analyses the decision of the player to move in p under equal
+// turns: the win probability of rolling and of holding, the best option
+// (ties hold) and the option expected-value play takes.
+func (e *EqualTable) Advise(p sim.Position) Advice {
+	a := Advice{Game: e.variant.Game, Best: sim.Hold, EV: sim.Hold}
+	a.Roll, a.Hold = e.Options(p)
+	if a.Roll > a.Hold {
+		a.Best = sim.Roll
 	}
-	return sim.Hold
+	if e.lay.dist.evRolls(p.Score, p.TurnTotal) {
+		a.EV = sim.Roll
+	}
+	return a
 }
 
 // String returns "optimal": the table plays as the optimal bot.

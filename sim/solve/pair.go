@@ -97,3 +97,16 @@ func narrow(lo, hi, dA, dB float64, took bool) (float64, float64) {
 	}
 	return lo, min(hi, root)
 }
+
+// better chooses between rolling (rA + rB·x) and holding (hA + hB·x) at
+// the estimate xe, ties holding, narrows [lo, hi] to the x where that
+// choice stands, and returns the chosen line.
+func better(rA, rB, hA, hB, xe, lo, hi float64) (a, b, nlo, nhi float64) {
+	dA, dB := rA-hA, rB-hB
+	roll := dA+dB*xe > 0
+	lo, hi = narrow(lo, hi, dA, dB, roll)
+	if roll {
+		return rA, rB, lo, hi
+	}
+	return hA, hB, lo, hi
+}

@@ -40,17 +40,12 @@ func (s *pigSide) sweep(xe float64) (a, b, lo, hi float64) {
 		if k > 0 {
 			hA, hB = 1-holdRow[(i+k)*(T-j)], 0
 		}
-		var roll bool
-		if s.pol != nil {
-			roll = s.pol.roll(i, j, k)
-		} else {
-			dA, dB := rA-hA, rB-hB
-			roll = dA+dB*xe > 0 // ties hold
-			lo, hi = narrow(lo, hi, dA, dB, roll)
-		}
-		if roll {
+		switch {
+		case s.pol == nil:
+			A[k], B[k], lo, hi = better(rA, rB, hA, hB, xe, lo, hi)
+		case s.pol.roll(i, j, k):
 			A[k], B[k] = rA, rB
-		} else {
+		default:
 			A[k], B[k] = hA, hB
 		}
 	}
