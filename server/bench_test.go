@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"testing"
 
+	"pigclass/server/charts"
 	"pigclass/server/store"
 	"pigclass/sim"
 )
@@ -99,6 +100,19 @@ func BenchmarkClassData(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		if _, err := a.srv.classData(ctx, class); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkClassCharts builds the dashboard's nine charts for a class of 30
+// that has played a round.
+func BenchmarkClassCharts(b *testing.B) {
+	a, class := playedClass(b)
+	ctx := context.Background()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := a.srv.classCharts(ctx, class, charts.ClassKeys, 0); err != nil {
 			b.Fatal(err)
 		}
 	}
