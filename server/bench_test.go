@@ -2,86 +2,119 @@ package server
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"strconv"
+	"sync"
 	"testing"
 
 	"pigclass/server/charts"
+	"pigclass/server/classroom"
 	"pigclass/server/store"
 	"pigclass/sim"
 )
 
 // BenchmarkAct is the decision path: a student's roll or hold checked,
 // applied, analysed by the solver, answered by the bot and stored, as one
-// acknowledged action.
+// acknowledged action, one student at a time (each waits for its own
+// commit).
 func BenchmarkAct(b *testing.B) {
 	a := newApp(b)
 	ctx := context.Background()
-	player, err := a.srv.addStudent(ctx, 0, "Bench", newToken())
+	player, err := a.store.AddStudent(ctx, store.Student{Nickname: "Bench", AnonName: "x", TokenHash: hashToken(newToken())})
 	if err != nil {
 		b.Fatal(err)
 	}
-	newMatch := func() *liveMatch {
-		row := newMatchRow(sim.Standard(sim.Pig), sim.NewSeed(), []store.Seat{{Seat: 0, StudentID: player.ID, TokenHash: player.TokenHash}, {Seat: 1, Bot: "hold:20"}})
-		if row.ID, err = a.store.CreateMatch(ctx, row); err != nil {
+	newMatch := func() *classroom.Match {
+		m, err := a.srv.room.Practice(ctx, player, sim.Standard(sim.Pig), "hold:20")
+		if err != nil {
 			b.Fatal(err)
 		}
-		if err := a.srv.start(ctx, []store.Match{row}); err != nil {
-			b.Fatal(err)
-		}
-		return a.srv.liveByID(row.ID)
+		return m
 	}
-	lm := newMatch()
+	m := newMatch()
 	b.ReportAllocs()
 	for b.Loop() {
-		lm.mu.Lock()
-		st, n, ended := lm.m.State(), lm.m.Len(), lm.ended
-		lm.mu.Unlock()
-		if ended {
-			lm = newMatch()
+		if m.Over() {
+			m = newMatch()
 			continue
 		}
-		if err := a.srv.Act(ctx, lm.row.ID, player.ID, n, sim.HoldAt(20).Decide(st.Position())); err != nil {
+		if m, err = a.srv.room.Act(ctx, m.ID, player.ID, m.Seq(), sim.HoldAt(20).Decide(m.State.Position())); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-// playedClass makes a class of 30 students who have each played a whole
-// match of Pig against hold:20 (about 2,500 decisions), through Act.
-func playedClass(b *testing.B) (*app, store.Class) {
+// BenchmarkActParallel is the decision path with many students at once,
+// each in their own match: their writes share the writer's batches (group
+// commit), so an action costs a fraction of a sync.
+func BenchmarkActParallel(b *testing.B) {
 	a := newApp(b)
 	ctx := context.Background()
-	class, err := a.store.CreateClass(ctx, "BENCH7", hashToken("secret"))
+	b.ReportAllocs()
+	b.SetParallelism(32) // 64 students on 2 cores
+	var mu sync.Mutex
+	n := 0
+	b.RunParallel(func(pb *testing.PB) {
+		mu.Lock()
+		n++
+		player, err := a.store.AddStudent(ctx, store.Student{Nickname: "Bench" + strconv.Itoa(n), AnonName: "x", TokenHash: hashToken(newToken())})
+		mu.Unlock()
+		if err != nil {
+			b.Error(err)
+			return
+		}
+		var m *classroom.Match
+		for pb.Next() {
+			if m == nil || m.Over() {
+				if m, err = a.srv.room.Practice(ctx, player, sim.Standard(sim.Pig), "hold:20"); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+			if m, err = a.srv.room.Act(ctx, m.ID, player.ID, m.Seq(), sim.HoldAt(20).Decide(m.State.Position())); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	batches, writes := a.store.WriterStats()
+	b.ReportMetric(float64(writes)/float64(max(batches, 1)), "writes/batch")
+}
+
+// playedClass makes a class of 30 students who have each played a whole
+// match of Pig against hold:20 (about 2,500 decisions), through Act.
+func playedClass(b *testing.B) (*app, *classroom.Class) {
+	a := newApp(b)
+	ctx := context.Background()
+	class, err := a.srv.room.CreateClass(ctx, func() string { return "BENCH7" }, hashToken("secret"), "")
 	if err != nil {
 		b.Fatal(err)
 	}
 	for i := range 30 {
-		if _, err := a.srv.addStudent(ctx, class.ID, "s"+strconv.Itoa(i), newToken()); err != nil {
+		if _, err := a.srv.room.Join(ctx, class.ID, "s"+strconv.Itoa(i), hashToken(newToken())); err != nil {
 			b.Fatal(err)
 		}
 	}
-	if _, _, err := a.srv.beginRound(ctx, class, roundSpec{variant: sim.Standard(sim.Pig), mode: "bot", bot: "hold:20"}); err != nil {
+	if _, _, err := a.srv.room.StartRound(ctx, class.ID, classroom.RoundSpec{Variant: sim.Standard(sim.Pig), Mode: "bot", Bot: "hold:20"}); err != nil {
 		b.Fatal(err)
 	}
-	for _, lm := range a.srv.liveWhere(func(*liveMatch) bool { return true }) {
-		student := lm.row.Seats[0].StudentID
-		for {
-			lm.mu.Lock()
-			st, n, ended := lm.m.State(), lm.m.Len(), lm.ended
-			lm.mu.Unlock()
-			if ended {
-				break
-			}
-			if err := a.srv.Act(ctx, lm.row.ID, student, n, sim.HoldAt(20).Decide(st.Position())); err != nil {
+	for _, m := range a.srv.room.Matches(class.ID) {
+		student := m.Seats[0].StudentID
+		for !m.Over() {
+			if m, err = a.srv.room.Act(ctx, m.ID, student, m.Seq(), sim.HoldAt(20).Decide(m.State.Position())); err != nil {
 				b.Fatal(err)
 			}
 		}
+	}
+	if class, err = a.srv.room.ClassByID(ctx, class.ID); err != nil {
+		b.Fatal(err)
 	}
 	return a, class
 }
 
 // BenchmarkDashboardLive is the part of the teacher's dashboard polled every
-// second, for a class of 30 that has played a round.
+// second, drawn, for a class of 30 that has played a round.
 func BenchmarkDashboardLive(b *testing.B) {
 	a, class := playedClass(b)
 	ctx := context.Background()
@@ -93,13 +126,31 @@ func BenchmarkDashboardLive(b *testing.B) {
 	}
 }
 
+// BenchmarkPollUnchanged is a live part's poll that finds nothing new: the
+// whole request through the router, answered 204.
+func BenchmarkPollUnchanged(b *testing.B) {
+	a, class := playedClass(b)
+	h := a.srv.Handler()
+	req := httptest.NewRequest(http.MethodGet, pollURL(teacherURL(class.Code)+"/live", a.srv.room.Activity(class.ID)), nil)
+	req.AddCookie(&http.Cookie{Name: teacherPrefix + class.Code, Value: "secret"})
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code != http.StatusNoContent {
+			b.Fatalf("status %d, want 204", w.Code)
+		}
+	}
+}
+
 // BenchmarkClassData is what the exports read: the class replayed.
 func BenchmarkClassData(b *testing.B) {
 	a, class := playedClass(b)
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := a.srv.classData(ctx, class); err != nil {
+		if _, err := a.srv.classData(ctx, class.Class); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -112,7 +163,7 @@ func BenchmarkClassCharts(b *testing.B) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := a.srv.classCharts(ctx, class, charts.ClassKeys, 0); err != nil {
+		if _, err := a.srv.classCharts(ctx, class.Class, charts.ClassKeys, 0); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -216,7 +216,8 @@ func (s *Server) classCharts(ctx context.Context, class store.Class, keys []stri
 
 // timeline is chart 4 for a match.
 func timeline(mv *matchView) templates.Chart {
-	return charts.Timeline(mv.rows, seatNames(mv.row, mv.viewer, mv.class.Anonymous, "you"))
+	anonymous := mv.class != nil && mv.class.Anonymous
+	return charts.Timeline(mv.snap.Events, seatNames(mv.snap.Match, mv.viewer, anonymous, "you"))
 }
 
 // firstPlayerChart is chart 7 for the class's Pig target: the standard

@@ -27,7 +27,7 @@ func TestPauseEndRoundAndRemove(t *testing.T) {
 	if st.yourTurn {
 		t.Error("buttons are shown while play is paused")
 	}
-	doc := ana.post(fmt.Sprintf("/m/%d/act", anaMatch(t, a, code)), url.Values{"seq": {strconv.Itoa(st.seq)}, "action": {"roll"}})
+	doc := ana.post(fmt.Sprintf("/c/%s/m/%d/act", code, anaMatch(t, a, code)), url.Values{"seq": {strconv.Itoa(st.seq)}, "action": {"roll"}})
 	if ana.status() != http.StatusConflict || !strings.Contains(doc.Text(), "paused") {
 		t.Errorf("acting while paused: %d", ana.status())
 	}
@@ -59,10 +59,10 @@ func TestPauseEndRoundAndRemove(t *testing.T) {
 func anaMatch(t *testing.T, a *app, code string) int64 {
 	t.Helper()
 	id := int64(0)
-	for _, lm := range a.srv.liveWhere(func(*liveMatch) bool { return true }) {
-		for _, s := range lm.row.Seats {
+	for _, m := range a.srv.room.Live() {
+		for _, s := range m.Seats {
 			if s.Nickname == "Ana" {
-				id = lm.row.ID
+				id = m.ID
 			}
 		}
 	}
@@ -153,7 +153,7 @@ func TestReviewAfterTheMatch(t *testing.T) {
 	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}})
 	playRound(t, code, []*student{s})
 	home := s.b.get("/c/" + code)
-	link := home.Find(`a[href^="/m/"]`).AttrOr("href", "")
+	link := home.Find(`a[href^="/c/` + code + `/m/"]`).AttrOr("href", "")
 	doc := s.b.get(link)
 	rows := doc.Find(`[data-testid="review-row"]`)
 	if rows.Length() != s.actions {
@@ -230,7 +230,7 @@ func TestVerifyPage(t *testing.T) {
 			p.post(st.act, url.Values{"seq": {strconv.Itoa(st.seq)}, "action": {map[bool]string{true: "roll", false: "hold"}[st.turnTot < 20]}})
 		}
 	}
-	doc := p.get("/verify?match=" + strings.TrimPrefix(page, "/m/"))
+	doc := p.get("/verify?match=" + page[strings.LastIndex(page, "/")+1:])
 	record := doc.Find("#record").Text()
 	if !strings.Contains(record, `"seed"`) {
 		t.Fatalf("the verify page is not filled: %q", record)
@@ -301,8 +301,7 @@ func TestNextRoundReachesAFinishedBoard(t *testing.T) {
 	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}})
 	st, _ := readBoard(s.b.get("/c/" + code))
 	playRound(t, code, []*student{s})
-	id := strings.TrimSuffix(strings.TrimPrefix(st.act, "/m/"), "/act")
-	board := s.b.get("/m/" + id + "/board")
+	board := s.b.get(strings.TrimSuffix(st.act, "/act") + "/board")
 	next := board.Find(`[data-testid="next-poll"]`).AttrOr("hx-get", "")
 	if next == "" {
 		t.Fatal("a finished class board does not poll for the next round")

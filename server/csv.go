@@ -74,7 +74,7 @@ func Export(ctx context.Context, st *store.Store, code, what string, real bool, 
 func (s *Server) csvFile(what string) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class := classFrom(c)
-		d, err := s.classData(c.Request.Context(), class)
+		d, err := s.classData(c.Request.Context(), class.Class)
 		if err != nil {
 			fail(c, err)
 			return
@@ -132,7 +132,7 @@ func decisionRows(d *classData, real bool) ([]string, [][]string) {
 		rows = append(rows, []string{
 			d.class.Code, strconv.FormatInt(m.ID, 10), strconv.Itoa(m.RoundIndex), m.Variant.Game.String(), strconv.Itoa(m.Variant.Target),
 			exportName(m.Seats[e.Seat], real), strconv.Itoa(e.Seat), strconv.Itoa(e.Turn + 1), strconv.Itoa(e.Roll + 1),
-			strconv.Itoa(e.Score), strconv.Itoa(e.OpponentScore), strconv.Itoa(e.TurnTotal), e.Action, strconv.Itoa(e.Dice), e.Faces,
+			strconv.Itoa(e.Score), strconv.Itoa(e.OpponentScore), strconv.Itoa(e.TurnTotal), e.Action.String(), strconv.Itoa(e.Dice), e.Faces.String(),
 			ftoa(roll), ftoa(hold), ftoa(chosen), best, ev, ftoa(cost),
 			btoa(a != nil, a != nil && chosenAction(e) == best), btoa(a != nil, a != nil && chosenAction(e) == ev),
 			e.By, e.At.UTC().Format(time.RFC3339),
@@ -159,7 +159,7 @@ func skunkDecisionRows(d *classData, real bool) [][]string {
 			rows = append(rows, []string{
 				d.class.Code, fmt.Sprintf("skunk-%d", g.ID), strconv.Itoa(e.Round + 1), "skunk", "", names[e.Participant],
 				strconv.Itoa(e.Participant), strconv.Itoa(e.Round + 1), strconv.Itoa(e.Roll + 1), strconv.Itoa(e.Score), "",
-				strconv.Itoa(e.RoundTotal), e.Action, "2", e.Faces, "", "", "", "", e.EV, "", "", strconv.FormatBool(e.Action == e.EV),
+				strconv.Itoa(e.RoundTotal), e.Action, "2", e.Faces.String(), "", "", "", "", e.EV, "", "", strconv.FormatBool(e.Action == e.EV),
 				"student", e.At.UTC().Format(time.RFC3339),
 			})
 		}

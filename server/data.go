@@ -55,9 +55,9 @@ func loadClassData(ctx context.Context, st *store.Store, class store.Class) (*cl
 		byMatch[e.MatchID] = append(byMatch[e.MatchID], e)
 	}
 	for _, m := range d.matches {
-		replayed, err := replayStored(m, byMatch[m.ID])
+		replayed, err := sim.Replay(m.Variant, m.Seed, store.SimEvents(byMatch[m.ID]))
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("server: match %d: %w", m.ID, err)
 		}
 		d.states[m.ID] = replayed.State()
 	}
@@ -65,12 +65,11 @@ func loadClassData(ctx context.Context, st *store.Store, class store.Class) (*cl
 }
 
 // isDecision reports whether an event is a decision (not a resignation).
-func isDecision(e store.Event) bool { return e.Action != "resign" }
+func isDecision(e store.Event) bool { return e.Action.Kind != sim.ResignKind }
 
 // roundLabel describes the open round of a class, or "" when none is.
-func roundLabel(rounds []store.Round) string {
-	if n := len(rounds); n > 0 && !rounds[n-1].Ended {
-		r := rounds[n-1]
+func roundLabel(r *store.Round) string {
+	if r != nil {
 		against := "against " + botLabel(r.Bot)
 		if r.Mode == "pairs" {
 			against = "students together"

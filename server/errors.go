@@ -6,6 +6,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"pigclass/server/classroom"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/templates"
@@ -31,6 +32,9 @@ func fail(c *gin.Context, err error) {
 	refuse(c, status, msg)
 }
 
+// errNotSeated refuses a player who is not in a match.
+var errNotSeated = classroom.ErrNotSeated
+
 // explain is the one place errors become statuses and messages.
 func explain(err error) (int, string) {
 	var ae *sim.ActionError
@@ -39,12 +43,18 @@ func explain(err error) (int, string) {
 		return http.StatusConflict, "That move is not allowed: " + ae.Reason + "."
 	case errors.Is(err, store.ErrNotFound):
 		return http.StatusNotFound, "There is no such page."
-	case errors.Is(err, errNotPlaying):
+	case errors.Is(err, classroom.ErrNotPlaying):
 		return http.StatusConflict, "This match is over or was ended by the teacher."
-	case errors.Is(err, errNotSeated):
+	case errors.Is(err, classroom.ErrNotSeated):
 		return http.StatusForbidden, "You are not playing in this match."
-	case errors.Is(err, errPaused):
+	case errors.Is(err, classroom.ErrPaused):
 		return http.StatusConflict, "The teacher has paused play. Wait for it to resume."
+	case errors.Is(err, classroom.ErrNoSkunk):
+		return http.StatusConflict, "No game of Skunk is being played: start it from a lesson's Skunk phase."
+	case errors.Is(err, classroom.ErrSkunkIsOver):
+		return http.StatusConflict, "This game of Skunk is over."
+	case errors.Is(err, store.ErrNotSaved):
+		return http.StatusServiceUnavailable, "Not saved: the server could not store that just now. Try again."
 	}
 	return http.StatusInternalServerError, "Internal error: something went wrong on the server. Try again."
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"pigclass/server/classroom"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
@@ -53,26 +53,13 @@ func (s *Server) createClass(c *gin.Context) {
 		return
 	}
 	secret := newToken()
-	var class store.Class
-	var err error
-	for range 20 {
-		class, err = s.store.CreateClass(ctx, newCode(), hashToken(secret))
-		if !errors.Is(err, store.ErrCodeTaken) {
-			break
-		}
-	}
+	class, err := s.room.CreateClass(ctx, newCode, hashToken(secret), lesson)
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	if lesson != "" {
-		if err := s.store.SetLesson(ctx, class.ID, lesson, 0); err != nil {
-			fail(c, err)
-			return
-		}
-	}
 	setCookie(c, teacherPrefix+class.Code, secret, 365*24*3600)
-	c.Redirect(http.StatusSeeOther, "/t/"+class.Code)
+	c.Redirect(http.StatusSeeOther, teacherURL(class.Code))
 }
 
 // joinPage is the join form; a browser already in the class goes straight
@@ -80,9 +67,9 @@ func (s *Server) createClass(c *gin.Context) {
 func (s *Server) joinPage(c *gin.Context) {
 	code := normalizeCode(c.Param("code"))
 	if t, err := c.Cookie(playerCookie); err == nil && validCode(code) {
-		if class, err := s.store.ClassByCode(c.Request.Context(), code); err == nil {
-			if _, err := s.store.StudentByToken(c.Request.Context(), class.ID, hashToken(t)); err == nil {
-				c.Redirect(http.StatusSeeOther, "/c/"+class.Code)
+		if class, err := s.room.Class(c.Request.Context(), code); err == nil {
+			if _, ok := class.Student(hashToken(t)); ok {
+				c.Redirect(http.StatusSeeOther, classURL(class.Code))
 				return
 			}
 		}
@@ -129,7 +116,7 @@ func (s *Server) join(c *gin.Context) {
 		again(http.StatusTooManyRequests)
 		return
 	}
-	class, err := s.store.ClassByCode(ctx, code)
+	class, err := s.room.Class(ctx, code)
 	if errors.Is(err, store.ErrNotFound) {
 		s.joins.hit(ip)
 		v.Code.Error = "Join code: no class has the code " + code + ". Check the projector."
@@ -141,12 +128,12 @@ func (s *Server) join(c *gin.Context) {
 		return
 	}
 	token := playerToken(c)
-	if _, err := s.store.StudentByToken(ctx, class.ID, hashToken(token)); err == nil {
-		c.Redirect(http.StatusSeeOther, "/c/"+class.Code) // this browser has joined already
+	if _, ok := class.Student(hashToken(token)); ok {
+		c.Redirect(http.StatusSeeOther, classURL(class.Code)) // this browser has joined already
 		return
 	}
 	if class.Locked {
-		v.Error = "Class " + code + " is not taking new students right now. Ask your teacher to open joining."
+		v.Error = lockedMessage(code)
 		again(http.StatusConflict)
 		return
 	}
@@ -154,34 +141,28 @@ func (s *Server) join(c *gin.Context) {
 		again(http.StatusUnprocessableEntity)
 		return
 	}
-	if _, err := s.addStudent(ctx, class.ID, nick, token); errors.Is(err, store.ErrNicknameTaken) {
+	switch _, err := s.room.Join(ctx, class.ID, nick, hashToken(token)); {
+	case errors.Is(err, store.ErrNicknameTaken):
 		v.Nickname.Error = "Nickname: " + nick + " is taken in this class. Choose another."
 		again(http.StatusUnprocessableEntity)
 		return
-	} else if err != nil {
+	case errors.Is(err, classroom.ErrLocked):
+		v.Error = lockedMessage(code)
+		again(http.StatusConflict)
+		return
+	case err != nil:
 		fail(c, err)
 		return
 	}
-	c.Redirect(http.StatusSeeOther, "/c/"+class.Code)
+	c.Redirect(http.StatusSeeOther, classURL(class.Code))
+}
+
+func lockedMessage(code string) string {
+	return "Class " + code + " is not taking new students right now. Ask your teacher to open joining."
 }
 
 // exampleCode shows the form of a join code.
 const exampleCode = "K7RXM4"
-
-// addStudent stores a student with a generated name unique in the class.
-func (s *Server) addStudent(ctx context.Context, classID int64, nick, token string) (store.Student, error) {
-	taken := map[string]bool{}
-	if classID != 0 {
-		students, err := s.store.Students(ctx, classID)
-		if err != nil {
-			return store.Student{}, err
-		}
-		for _, st := range students {
-			taken[st.AnonName] = true
-		}
-	}
-	return s.store.AddStudent(ctx, store.Student{ClassID: classID, Nickname: nick, AnonName: anonName(taken), TokenHash: hashToken(token)})
-}
 
 // startPractice starts a match against a bot for anyone, without a class.
 func (s *Server) startPractice(c *gin.Context) {
@@ -208,25 +189,16 @@ func (s *Server) startPractice(c *gin.Context) {
 	token := playerToken(c)
 	player, err := s.store.StudentByToken(ctx, 0, hashToken(token))
 	if errors.Is(err, store.ErrNotFound) {
-		player, err = s.addStudent(ctx, 0, "You", token)
+		player, err = s.store.AddStudent(ctx, store.Student{Nickname: "You", AnonName: classroom.AnonName(nil), TokenHash: hashToken(token)})
 	}
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	row := newMatchRow(v, sim.NewSeed(), []store.Seat{{Seat: 0, StudentID: player.ID, Nickname: player.Nickname, AnonName: player.AnonName, TokenHash: player.TokenHash}, {Seat: 1, Bot: bot}})
-	if row.ID, err = s.store.CreateMatch(ctx, row); err != nil {
+	m, err := s.room.Practice(ctx, player, v, bot)
+	if err != nil {
 		fail(c, err)
 		return
 	}
-	if err := s.start(ctx, []store.Match{row}); err != nil {
-		fail(c, err)
-		return
-	}
-	c.Redirect(http.StatusSeeOther, fmt.Sprintf("/m/%d", row.ID))
-}
-
-// newMatchRow describes a new match before it is stored.
-func newMatchRow(v sim.Variant, seed sim.Seed, seats []store.Seat) store.Match {
-	return store.Match{Variant: v, Seed: seed, FirstSeat: seed.FirstSeat(v.Seats), Status: store.Playing, Winner: -1, Seats: seats}
+	c.Redirect(http.StatusSeeOther, matchURL("", m.ID))
 }

@@ -98,26 +98,6 @@ func setCookie(c *gin.Context, name, value string, maxAge int) {
 	})
 }
 
-var adjectives = []string{"Amber", "Brave", "Calm", "Clever", "Curious", "Daring", "Eager", "Fuzzy", "Gentle", "Happy",
-	"Jolly", "Keen", "Lively", "Lucky", "Merry", "Nimble", "Plucky", "Quick", "Quiet", "Rapid", "Shiny", "Silly",
-	"Sleepy", "Sunny", "Swift", "Tidy", "Witty", "Zesty", "Bold", "Cosy"}
-
-var animals = []string{"Otter", "Badger", "Falcon", "Panda", "Koala", "Lynx", "Heron", "Beaver", "Gecko", "Puffin",
-	"Walrus", "Marmot", "Ibex", "Lemur", "Hedgehog", "Tapir", "Dolphin", "Wombat", "Squirrel", "Toucan",
-	"Alpaca", "Narwhal", "Raccoon", "Kiwi", "Seal", "Owl", "Fox", "Yak", "Zebra", "Moose"}
-
-// anonName draws an adjective and an animal not in taken.
-func anonName(taken map[string]bool) string {
-	for range 1000 {
-		a, _ := rand.Int(rand.Reader, big.NewInt(int64(len(adjectives))))
-		b, _ := rand.Int(rand.Reader, big.NewInt(int64(len(animals))))
-		if n := adjectives[a.Int64()] + " " + animals[b.Int64()]; !taken[n] {
-			return n
-		}
-	}
-	return "Player " + newToken()[:4]
-}
-
 // limiter counts events per key in a sliding window.
 type limiter struct {
 	mu     sync.Mutex

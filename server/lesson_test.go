@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"pigclass/server/classroom"
 	"pigclass/server/store"
 	"pigclass/sim"
 )
@@ -34,9 +35,9 @@ func TestWalkALesson(t *testing.T) {
 	if !strings.Contains(doc.Text(), "Round 1 started: 3 matches") {
 		t.Fatalf("phase 1 did not start its round: %s", doc.Find(".notice").Text())
 	}
-	for _, m := range a.srv.liveWhere(func(*liveMatch) bool { return true }) {
-		if m.row.Seats[1].Bot != "ev" || m.row.Variant != sim.Standard(sim.Pig) {
-			t.Errorf("phase 1 match: %+v", m.row)
+	for _, m := range a.srv.room.Live() {
+		if m.Seats[1].Bot != "ev" || m.Variant != sim.Standard(sim.Pig) {
+			t.Errorf("phase 1 match: %+v", m.Match)
 		}
 	}
 	class := mustClass(t, a, code)
@@ -59,8 +60,8 @@ func TestWalkALesson(t *testing.T) {
 		t.Errorf("phase 3: %q", got)
 	}
 	seeds := map[string]bool{}
-	for _, m := range a.srv.liveWhere(func(*liveMatch) bool { return true }) {
-		seeds[m.row.Seed.String()] = true
+	for _, m := range a.srv.room.Live() {
+		seeds[m.Seed.String()] = true
 	}
 	if len(seeds) != 1 {
 		t.Errorf("phase 3 plays the same dice for all: %d seeds", len(seeds))
@@ -72,7 +73,7 @@ func TestWalkALesson(t *testing.T) {
 	if got := doc.Find(`[data-testid="lesson-phase"]`).Text(); !strings.Contains(got, "Phase 2 of 3") {
 		t.Errorf("back: %q", got)
 	}
-	if n := len(a.srv.liveWhere(func(*liveMatch) bool { return true })); n != 0 {
+	if n := len(a.srv.room.Live()); n != 0 {
 		t.Errorf("a discussion phase leaves %d matches playing", n)
 	}
 	teacher.post("/classes", url.Values{"lesson": {"no-such-lesson"}})
@@ -89,7 +90,7 @@ func TestSkunkWithThirtyStudents(t *testing.T) {
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
 	class := mustClass(t, a, code)
-	if err := a.store.SetLesson(t.Context(), class.ID, "6-skunk", 0); err != nil {
+	if err := a.srv.room.SetLesson(t.Context(), class.ID, "6-skunk", 0); err != nil {
 		t.Fatal(err)
 	}
 	var kids []*browser
@@ -133,9 +134,13 @@ func TestSkunkWithThirtyStudents(t *testing.T) {
 		}
 		rolls++
 	}
-	ls := a.srv.skunkOf(class.ID)
-	if ls == nil || !ls.g.Over() {
+	ls := a.srv.room.Skunk(class.ID)
+	if ls == nil || !ls.Over {
 		t.Fatal("the game did not end")
+	}
+	logged, err := a.store.SkunkEvents(t.Context(), ls.Game.ID)
+	if err != nil {
+		t.Fatal(err)
 	}
 	rows := teacher.csvRows("/t/" + code + "/decisions.csv")
 	stands, sitRows := 0, 0
@@ -145,8 +150,8 @@ func TestSkunkWithThirtyStudents(t *testing.T) {
 		}
 		score, _ := strconv.Atoi(r["score"])
 		total, _ := strconv.Atoi(r["turn_total"])
-		if r["ev_action"] != evStand(score, total) || r["agrees_with_ev"] != strconv.FormatBool(r["action"] == r["ev_action"]) {
-			t.Errorf("row %v: expected-value choice %s", r, evStand(score, total))
+		if r["ev_action"] != classroom.EVStand(score, total) || r["agrees_with_ev"] != strconv.FormatBool(r["action"] == r["ev_action"]) {
+			t.Errorf("row %v: expected-value choice %s", r, classroom.EVStand(score, total))
 		}
 		switch r["action"] {
 		case "stand":
@@ -156,7 +161,7 @@ func TestSkunkWithThirtyStudents(t *testing.T) {
 		}
 	}
 	wantStands := 0
-	for _, e := range ls.rows {
+	for _, e := range logged {
 		if e.Action == "stand" {
 			wantStands++
 		}
@@ -165,7 +170,7 @@ func TestSkunkWithThirtyStudents(t *testing.T) {
 		t.Errorf("decisions.csv: %d sits (made %d), %d stands (logged %d), %d rolls", sitRows, sits, stands, wantStands, rolls)
 	}
 	// The evStand rule is the Two-Dice Pig one: stand while 11k + score < 200.
-	if evStand(0, 18) != "stand" || evStand(0, 19) != "sit" || evStand(50, 13) != "stand" || evStand(50, 14) != "sit" {
+	if classroom.EVStand(0, 18) != "stand" || classroom.EVStand(0, 19) != "sit" || classroom.EVStand(50, 13) != "stand" || classroom.EVStand(50, 14) != "sit" {
 		t.Error("the Skunk expected-value rule is not 200 > 11·round total + score")
 	}
 	proj := teacher.get("/t/" + code + "/projector")
@@ -181,7 +186,7 @@ func TestSkunkSurvivesRestart(t *testing.T) {
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
 	class := mustClass(t, a, code)
-	a.store.SetLesson(t.Context(), class.ID, "6-skunk", 0)
+	a.srv.room.SetLesson(t.Context(), class.ID, "6-skunk", 0)
 	kid := join(t, a, code, "Kid")
 	join(t, a, code, "Other")
 	teacher.post("/t/"+code+"/lesson/start", nil)
@@ -212,7 +217,7 @@ func TestChartPagesLoadOnlyOwnScripts(t *testing.T) {
 	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}})
 	playRound(t, code, []*student{s})
 	teacher.post("/t/"+code+"/projector-chart", url.Values{"chart": {"decision-map"}})
-	review := s.b.get("/c/"+code).Find(`a[href^="/m/"]`).AttrOr("href", "")
+	review := s.b.get("/c/"+code).Find(`a[href^="/c/` + code + `/m/"]`).AttrOr("href", "")
 	pages := []struct {
 		b      *browser
 		path   string
@@ -252,7 +257,7 @@ func TestSkunkResentSitIsStale(t *testing.T) {
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
-	a.store.SetLesson(t.Context(), mustClass(t, a, code).ID, "6-skunk", 0)
+	a.srv.room.SetLesson(t.Context(), mustClass(t, a, code).ID, "6-skunk", 0)
 	kids := []*browser{join(t, a, code, "A"), join(t, a, code, "B")}
 	teacher.post("/t/"+code+"/lesson/start", nil)
 	var last url.Values
@@ -263,12 +268,12 @@ func TestSkunkResentSitIsStale(t *testing.T) {
 		last = url.Values{"moment": {form.Find(`input[name="moment"]`).AttrOr("value", "")}}
 		k.post(action, last)
 	}
-	ls := a.srv.skunkOf(mustClass(t, a, code).ID)
-	if ls.g.Round() != 1 || !ls.g.Standing(1) {
-		t.Fatalf("everyone sat: round %d, B standing %v", ls.g.Round(), ls.g.Standing(1))
+	ls := a.srv.room.Skunk(mustClass(t, a, code).ID)
+	if ls.Round != 1 || !ls.Standing[1] {
+		t.Fatalf("everyone sat: round %d, B standing %v", ls.Round, ls.Standing[1])
 	}
 	kids[1].post(action, last)
-	if !ls.g.Standing(1) {
+	if ls = a.srv.room.Skunk(mustClass(t, a, code).ID); !ls.Standing[1] {
 		t.Error("the resent sit sat B down in the next round")
 	}
 }

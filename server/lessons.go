@@ -12,6 +12,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/lessons"
+	"pigclass/server/classroom"
 	"pigclass/server/charts"
 	"pigclass/server/store"
 	"pigclass/sim"
@@ -188,7 +189,7 @@ func (s *Server) applyPhase(ctx context.Context, class store.Class, phase int) (
 	if !ok || phase < 0 || phase >= len(l.Phases) {
 		return "", store.ErrNotFound
 	}
-	if err := s.store.SetLesson(ctx, class.ID, class.Lesson, phase); err != nil {
+	if err := s.room.SetLesson(ctx, class.ID, class.Lesson, phase); err != nil {
 		return "", err
 	}
 	p := l.Phases[phase]
@@ -196,14 +197,14 @@ func (s *Server) applyPhase(ctx context.Context, class store.Class, phase int) (
 	if len(p.Charts) > 0 {
 		chart = p.Charts[0]
 	}
-	if err := s.store.SetProjector(ctx, class.ID, chart); err != nil {
+	if err := s.room.SetProjector(ctx, class.ID, chart); err != nil {
 		return "", err
 	}
 	note := fmt.Sprintf("Phase %d: %s.", phase+1, p.Name)
 	switch {
 	case p.Plays():
-		round, n, err := s.beginRound(ctx, class, roundSpec{variant: p.Variant, mode: p.Mode, bot: p.Bot, sameSeed: p.SameSeed})
-		if errors.Is(err, errNoStudents) {
+		round, n, err := s.room.StartRound(ctx, class.ID, classroom.RoundSpec{Variant: p.Variant, Mode: p.Mode, Bot: p.Bot, SameSeed: p.SameSeed})
+		if errors.Is(err, classroom.ErrNoStudents) {
 			return note + " No students have joined yet: start the round once they have.", nil
 		}
 		if err != nil {
@@ -211,15 +212,12 @@ func (s *Server) applyPhase(ctx context.Context, class store.Class, phase int) (
 		}
 		note += fmt.Sprintf(" Round %d started: %d matches.", round.Number, n)
 	case p.Game == "skunk":
-		if err := s.endCurrentRound(ctx, class.ID); err != nil {
-			return "", err
-		}
-		if err := s.startSkunk(ctx, class, p.Rounds); err != nil {
+		if err := s.room.StartSkunk(ctx, class.ID, p.Rounds); err != nil {
 			return "", err
 		}
 		note += " Skunk started: everyone stands."
 	default:
-		if err := s.endCurrentRound(ctx, class.ID); err != nil {
+		if err := s.room.EndRound(ctx, class.ID); err != nil {
 			return "", err
 		}
 	}
@@ -235,12 +233,12 @@ func (s *Server) stepLesson(delta int) gin.HandlerFunc {
 			refuse(c, http.StatusConflict, "This class follows no lesson.")
 			return
 		}
-		note, err := s.applyPhase(c.Request.Context(), class, class.Phase+delta)
+		note, err := s.applyPhase(c.Request.Context(), class.Class, class.Phase+delta)
 		if err != nil {
 			fail(c, err)
 			return
 		}
-		c.Redirect(http.StatusSeeOther, "/t/"+class.Code+"?done="+urlQuery(note))
+		c.Redirect(http.StatusSeeOther, teacherURL(class.Code)+"?done="+urlQuery(note))
 	}
 }
 

@@ -11,63 +11,67 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/charts"
+	"pigclass/server/classroom"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/templates"
 )
 
 // studentHome is a student's page in a class: the match being played, or a
-// note that the next round has not started, and their past matches.
+// note that the next round has not started with their past matches. While
+// a match is played it is drawn from memory alone.
 func (s *Server) studentHome(c *gin.Context) {
 	ctx := c.Request.Context()
-	code := normalizeCode(c.Param("code"))
-	class, err := s.store.ClassByCode(ctx, code)
+	class, err := s.room.Class(ctx, normalizeCode(c.Param("code")))
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	me, err := s.store.StudentByToken(ctx, class.ID, hashToken(playerToken(c)))
-	if errors.Is(err, store.ErrNotFound) {
-		c.Redirect(http.StatusSeeOther, "/join/"+class.Code)
-		return
-	} else if err != nil {
-		fail(c, err)
+	me, ok := class.Student(hashToken(playerToken(c)))
+	if !ok {
+		c.Redirect(http.StatusSeeOther, joinURL(class.Code))
 		return
 	}
-	v := templates.StudentHome{Code: class.Code, Nickname: me.Nickname, Waiting: "Waiting for the teacher to start a round…"}
+	v := templates.StudentHome{Code: class.Code, Nickname: me.Nickname, Waiting: "Waiting for the teacher to start a round…", NextURL: nextURL(class.Code, 0)}
 	if class.Paused {
 		v.Waiting = "The teacher has paused play."
 	}
-	if b, ok := s.skunkBoard(class, me.ID, false); ok && b.You != nil {
+	if k := s.room.Skunk(class.ID); k != nil && k.Participant(me.ID) >= 0 {
+		b := s.skunkBoard(class, k, me.ID, false, classURL(class.Code)+"/skunk")
 		v.Skunk = &b
 	}
-	for _, lm := range s.liveWhere(func(lm *liveMatch) bool { return lm.row.ClassID == class.ID }) {
-		lm.mu.Lock()
-		if seat := lm.seatOf(me.ID); seat >= 0 && !lm.ended {
-			b := s.boardView(lm.row, lm.m, lm.rows, lm.last, seat, class.Anonymous, class.Paused)
-			v.Board = &b
-		}
-		lm.mu.Unlock()
+	if m := s.room.Playing(class.ID, me.ID); m != nil && !m.Over() {
+		b := s.boardView(class, m, m.SeatOf(me.ID))
+		v.Board = &b
 	}
-	past, err := s.store.Matches(ctx, store.MatchFilter{ClassID: class.ID, StudentID: me.ID})
+	if v.Board == nil && v.Skunk == nil {
+		if err := s.history(ctx, class, me.ID, &v); err != nil {
+			fail(c, err)
+			return
+		}
+	}
+	render(c, http.StatusOK, templates.StudentHomeView(v))
+}
+
+// history adds a waiting student's past matches and charts to their page.
+func (s *Server) history(ctx context.Context, class *classroom.Class, studentID int64, v *templates.StudentHome) error {
+	past, err := s.store.Matches(ctx, store.MatchFilter{ClassID: class.ID, StudentID: studentID})
 	if err != nil {
-		fail(c, err)
-		return
+		return err
 	}
 	for i := len(past) - 1; i >= 0; i-- {
 		m := past[i]
 		if m.Status == store.Playing {
 			continue
 		}
-		v.History = append(v.History, templates.HistoryRow{URL: fmt.Sprintf("/m/%d", m.ID), Title: fmt.Sprintf("Round %d: %s", m.RoundIndex, gameTitle(m.Variant)), Result: historyResult(m, me.ID)})
+		v.History = append(v.History, templates.HistoryRow{URL: matchURL(class.Code, m.ID), Title: fmt.Sprintf("Round %d: %s", m.RoundIndex, gameTitle(m.Variant)), Result: historyResult(m, studentID)})
 	}
 	if len(v.History) > 0 {
-		if v.Charts, err = s.classCharts(ctx, class, []string{charts.HoldPointsKey, charts.SkillLuckKey}, me.ID); err != nil {
-			fail(c, err)
-			return
+		if v.Charts, err = s.classCharts(ctx, class.Class, []string{charts.HoldPointsKey, charts.SkillLuckKey}, studentID); err != nil {
+			return err
 		}
 	}
-	render(c, http.StatusOK, templates.StudentHomeView(v))
+	return nil
 }
 
 // historyResult says how a past match went for a student.
@@ -108,83 +112,88 @@ func matchID(c *gin.Context) (int64, bool) {
 
 // matchView is a match as a viewer sees it, live or finished.
 type matchView struct {
-	row    store.Match
-	m      *sim.Match
-	rows   []store.Event
+	snap   *classroom.Match // the match with its log
+	live   bool             // from memory (still in the room)
 	viewer int
-	class  store.Class
+	class  *classroom.Class // nil for practice
 	board  templates.Board
 }
 
-// loadMatch builds the view of match id for the browser's player.
-func (s *Server) loadMatch(ctx context.Context, c *gin.Context, id int64) (*matchView, error) {
+// code is the join code of the match's class, "" for practice.
+func (mv *matchView) code() string {
+	if mv.class == nil {
+		return ""
+	}
+	return mv.class.Code
+}
+
+// errOtherClass answers a match looked up under another class's code.
+var errOtherClass = store.ErrNotFound
+
+// loadMatch builds the view of match id for the browser's player: from the
+// room while it is there, else from the disk. code is the class code of the
+// URL ("" for the practice URL /m/{id}).
+func (s *Server) loadMatch(ctx context.Context, c *gin.Context, code string, id int64) (*matchView, error) {
 	h := hashToken(playerToken(c))
-	var mv matchView
-	if lm := s.liveByID(id); lm != nil {
-		lm.mu.Lock()
-		mv = matchView{row: lm.row, m: lm.m, rows: append([]store.Event(nil), lm.rows...), viewer: viewerSeat(lm.row, h)}
-		last := lm.last
-		lm.mu.Unlock()
-		if err := s.classOf(ctx, &mv); err != nil {
+	mv := &matchView{snap: s.room.Match(id)}
+	if mv.snap != nil {
+		mv.live = true
+	} else {
+		row, err := s.store.MatchByID(ctx, id)
+		if err != nil {
 			return nil, err
 		}
-		mv.board = s.boardView(mv.row, mv.m, mv.rows, last, mv.viewer, mv.class.Anonymous, mv.class.Paused)
-		return &mv, nil
+		rows, err := s.store.Events(ctx, store.EventFilter{MatchID: id})
+		if err != nil {
+			return nil, err
+		}
+		m, err := sim.Replay(row.Variant, row.Seed, store.SimEvents(rows))
+		if err != nil {
+			return nil, fmt.Errorf("server: match %d: %w", id, err)
+		}
+		mv.snap = &classroom.Match{Match: row, State: m.State(), Events: rows, Last: s.cfg.Now()}
 	}
-	row, err := s.store.MatchByID(ctx, id)
-	if err != nil {
-		return nil, err
+	if mv.snap.ClassID != 0 {
+		class, err := s.room.ClassByID(ctx, mv.snap.ClassID)
+		if err != nil {
+			return nil, err
+		}
+		mv.class = class
 	}
-	rows, err := s.store.Events(ctx, store.EventFilter{MatchID: id})
-	if err != nil {
-		return nil, err
+	if code != mv.code() && code != "" {
+		return nil, errOtherClass
 	}
-	m, err := replayStored(row, rows)
-	if err != nil {
-		return nil, err
+	mv.viewer = mv.snap.SeatOfToken(h)
+	mv.board = s.boardView(mv.class, mv.snap, mv.viewer)
+	if mv.class != nil && mv.board.Over {
+		mv.board.NextURL = nextURL(mv.class.Code, id)
 	}
-	mv = matchView{row: row, m: m, rows: rows, viewer: viewerSeat(row, h)}
-	if err := s.classOf(ctx, &mv); err != nil {
-		return nil, err
-	}
-	mv.board = s.boardView(row, m, rows, s.cfg.Now(), mv.viewer, mv.class.Anonymous, false)
-	if mv.class.Code != "" {
-		mv.board.NextURL = fmt.Sprintf("/c/%s/next?after=%d", mv.class.Code, id)
-	}
-	return &mv, nil
+	return mv, nil
 }
 
 // studentNext answers a waiting page's, or a finished board's, question:
 // has the student's next match, or a game of Skunk, begun? Until then 204
 // (htmx leaves the page alone); then it sends the browser to the class page.
-// It reads memory only, so thirty waiting students cost next to nothing.
+// It reads memory only, so a thousand waiting students cost next to nothing.
 func (s *Server) studentNext(c *gin.Context) {
 	class, me, ok := s.classStudent(c)
 	if !ok {
 		return
 	}
 	after, _ := strconv.ParseInt(c.Query("after"), 10, 64)
-	next := len(s.liveWhere(func(lm *liveMatch) bool {
-		return lm.row.ClassID == class.ID && lm.row.ID != after && lm.seatOf(me.ID) >= 0
-	})) > 0
-	if b, ok := s.skunkBoard(class, me.ID, false); ok && b.You != nil && !b.Over {
+	next := false
+	if m := s.room.Playing(class.ID, me.ID); m != nil && m.ID != after && !m.Over() {
+		next = true
+	}
+	if k := s.room.Skunk(class.ID); k != nil && k.Participant(me.ID) >= 0 && !k.Over {
 		next = true
 	}
 	if !next {
 		c.Status(http.StatusNoContent)
 		return
 	}
-	c.Header("HX-Redirect", "/c/"+class.Code)
+	c.Header("HX-Redirect", classURL(class.Code))
 	c.Status(http.StatusOK)
-}
-
-func (s *Server) classOf(ctx context.Context, mv *matchView) error {
-	if mv.row.ClassID == 0 {
-		return nil
-	}
-	class, err := s.store.ClassByID(ctx, mv.row.ClassID)
-	mv.class = class
-	return err
 }
 
 // matchPage is the play page while the match goes on, and the review of
@@ -201,21 +210,55 @@ func (s *Server) matchPage(c *gin.Context) {
 	render(c, http.StatusOK, templates.ReviewView(s.reviewView(mv)))
 }
 
-// board is the play area alone, for htmx polling.
+// board is the play area alone, for htmx polling. A poll whose ?v= is the
+// version of the board now gets 204: nothing new, nothing drawn.
 func (s *Server) board(c *gin.Context) {
+	id, ok := matchID(c)
+	if !ok {
+		return
+	}
+	if v := c.Query("v"); v != "" {
+		if m := s.room.Match(id); m != nil {
+			if class, ok := s.classOfMatch(c, m); ok && boardVersion(m, class) == v && m.SeatOfToken(hashToken(playerToken(c))) >= 0 {
+				c.Status(http.StatusNoContent)
+				return
+			}
+		}
+	}
 	if mv, ok := s.seatedMatch(c); ok {
 		render(c, http.StatusOK, templates.BoardView(mv.board))
 	}
 }
 
+// classOfMatch returns the class of a live match from memory (nil for
+// practice).
+func (s *Server) classOfMatch(c *gin.Context, m *classroom.Match) (*classroom.Class, bool) {
+	if m.ClassID == 0 {
+		return nil, true
+	}
+	class, err := s.room.ClassByID(c.Request.Context(), m.ClassID)
+	return class, err == nil
+}
+
+// boardVersion names what a board shows: the match's version and its
+// class's (pause and names).
+func boardVersion(m *classroom.Match, class *classroom.Class) string {
+	if class == nil {
+		return strconv.FormatInt(m.Version, 10)
+	}
+	return fmt.Sprintf("%d.%d", m.Version, class.Version)
+}
+
 // seatedMatch loads match :id for the browser's player and refuses anyone
-// not seated in it.
+// not seated in it. The old address of a class match, /m/{id}, moves to
+// /c/{code}/m/{id}.
 func (s *Server) seatedMatch(c *gin.Context) (*matchView, bool) {
 	id, ok := matchID(c)
 	if !ok {
 		return nil, false
 	}
-	mv, err := s.loadMatch(c.Request.Context(), c, id)
+	code := normalizeCode(c.Param("code"))
+	mv, err := s.loadMatch(c.Request.Context(), c, code, id)
 	if err != nil {
 		fail(c, err)
 		return nil, false
@@ -224,18 +267,37 @@ func (s *Server) seatedMatch(c *gin.Context) (*matchView, bool) {
 		fail(c, errNotSeated)
 		return nil, false
 	}
+	if code == "" && mv.class != nil {
+		moved(c, matchURL(mv.class.Code, id))
+		return nil, false
+	}
 	return mv, true
 }
 
+// moved sends an old address to its new place, keeping the method (308).
+func moved(c *gin.Context, to string) {
+	rest := c.Request.URL.Path
+	if i := len("/m/") + len(c.Param("id")); i <= len(rest) {
+		to += rest[i:]
+	}
+	if q := c.Request.URL.RawQuery; q != "" {
+		to += "?" + q
+	}
+	c.Redirect(http.StatusPermanentRedirect, to)
+	c.Abort()
+}
+
 // act takes a form post with action and seq. A repeated or stale seq does
-// nothing, so double clicks and resent forms are harmless.
+// nothing, so double clicks and resent forms are harmless. A move the disk
+// refused is answered 503 "not saved, try again": the match is as before.
 func (s *Server) act(c *gin.Context) {
 	ctx := c.Request.Context()
 	id, ok := matchID(c)
 	if !ok {
 		return
 	}
-	problem, home := "", fmt.Sprintf("/m/%d", id)
+	code := normalizeCode(c.Param("code"))
+	problem, home := "", matchURL(code, id)
 	seq, err := strconv.Atoi(c.PostForm("seq"))
 	if err != nil || seq < 0 {
 		problem = "seq: the form must carry the number of moves it answers; reload the page."
@@ -246,22 +308,27 @@ func (s *Server) act(c *gin.Context) {
 	}
 	status := http.StatusOK
 	if problem == "" {
-		h := hashToken(playerToken(c))
-		var studentID int64
-		var classID int64
-		if lm := s.liveByID(id); lm != nil {
-			lm.mu.Lock()
-			if seat := viewerSeat(lm.row, h); seat >= 0 {
-				studentID = lm.row.Seats[seat].StudentID
+		m := s.room.Match(id)
+		if m != nil && m.ClassID != 0 {
+			class, ok := s.classOfMatch(c, m)
+			if !ok || class.Code != code {
+				if code == "" && ok {
+					moved(c, matchURL(class.Code, id))
+					return
+				}
+				fail(c, errNotSeated)
+				return
 			}
-			classID = lm.row.ClassID
-			lm.mu.Unlock()
+			home = classURL(class.Code) // without JavaScript, back to the class page
 		}
-		if class, err := s.store.ClassByID(ctx, classID); classID != 0 && err == nil {
-			home = "/c/" + class.Code // without JavaScript, back to the class page
+		var studentID int64
+		if m != nil {
+			if seat := m.SeatOfToken(hashToken(playerToken(c))); seat >= 0 {
+				studentID = m.Seats[seat].StudentID
+			}
 		}
-		switch err := s.Act(ctx, id, studentID, seq, a); {
-		case err == nil, errors.Is(err, errStale):
+		switch _, err := s.room.Act(ctx, id, studentID, seq, a); {
+		case err == nil, errors.Is(err, classroom.ErrStale):
 		default:
 			status, problem = explain(err)
 			if status == http.StatusInternalServerError {
@@ -275,17 +342,20 @@ func (s *Server) act(c *gin.Context) {
 		c.Redirect(http.StatusSeeOther, home)
 		return
 	}
-	if status == http.StatusForbidden {
+	if status == http.StatusForbidden || status == http.StatusNotFound {
 		refuse(c, status, problem) // not this player's match: show nothing of it
 		return
 	}
-	mv, err := s.loadMatch(ctx, c, id)
+	mv, err := s.loadMatch(ctx, c, code, id)
 	if err != nil {
 		fail(c, err)
 		return
 	}
 	mv.board.Error = problem
 	if isHTMX(c) {
+		if status == http.StatusServiceUnavailable {
+			c.Header("Retry-After", "1")
+		}
 		render(c, http.StatusOK, templates.BoardView(mv.board)) // htmx swaps 2xx only
 		return
 	}
@@ -294,41 +364,69 @@ func (s *Server) act(c *gin.Context) {
 
 // record serves a finished match's record (with its seed) for verify.
 func (s *Server) record(c *gin.Context) {
-	ctx := c.Request.Context()
-	id, ok := matchID(c)
+	mv, ok := s.seatedOrAnyone(c)
 	if !ok {
 		return
 	}
-	if s.liveByID(id) != nil {
+	if !mv.board.Over || mv.snap.Status == store.Playing && !mv.snap.State.Over {
 		refuse(c, http.StatusConflict, "The seed is published when the match ends.")
 		return
 	}
-	mv, err := s.loadMatch(ctx, c, id)
+	rec, err := matchRecord(mv.snap)
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	rec := mv.m.Record()
-	c.Header("Content-Disposition", fmt.Sprintf(`attachment; filename="match-%d.json"`, id))
+	c.Header("Content-Disposition", fmt.Sprintf(`attachment; filename="match-%d.json"`, mv.snap.ID))
 	b, _ := json.MarshalIndent(rec, "", "  ")
 	c.Data(http.StatusOK, "application/json", b)
 }
 
+// seatedOrAnyone loads match :id for whoever asks (the record of a finished
+// match is public), moving old addresses of class matches.
+func (s *Server) seatedOrAnyone(c *gin.Context) (*matchView, bool) {
+	id, ok := matchID(c)
+	if !ok {
+		return nil, false
+	}
+	code := normalizeCode(c.Param("code"))
+	mv, err := s.loadMatch(c.Request.Context(), c, code, id)
+	if err != nil {
+		fail(c, err)
+		return nil, false
+	}
+	if code == "" && mv.class != nil {
+		moved(c, matchURL(mv.class.Code, id))
+		return nil, false
+	}
+	return mv, true
+}
+
+// matchRecord is the record of a match: variant, seed, events, result.
+func matchRecord(m *classroom.Match) (sim.Record, error) {
+	replayed, err := sim.Replay(m.Variant, m.Seed, store.SimEvents(m.Events))
+	if err != nil {
+		return sim.Record{}, fmt.Errorf("server: match %d: %w", m.ID, err)
+	}
+	return replayed.Record(), nil
+}
+
 // reviewView lists the viewer's decisions beside hold-at-20 and optimal.
 func (s *Server) reviewView(mv *matchView) templates.Review {
+	code := mv.code()
 	v := templates.Review{
-		Title: gameTitle(mv.row.Variant), Result: mv.board.Result, Seed: mv.row.Seed.String(), Commitment: mv.row.Seed.Commitment(),
-		RecordURL: fmt.Sprintf("/m/%d/record.json", mv.row.ID), VerifyURL: fmt.Sprintf("/verify?match=%d", mv.row.ID), BackURL: "/",
+		Title: gameTitle(mv.snap.Variant), Result: mv.board.Result, Seed: mv.snap.Seed.String(), Commitment: mv.snap.Seed.Commitment(),
+		RecordURL: recordURL(code, mv.snap.ID), VerifyURL: verifyURL(mv.snap.ID), BackURL: "/",
 	}
-	if mv.class.Code != "" {
-		v.BackURL = "/c/" + mv.class.Code
+	if code != "" {
+		v.BackURL = classURL(code)
 	}
 	total := 0.0
-	for _, e := range mv.rows {
-		if e.Seat != mv.viewer || e.Action == "resign" {
+	for _, e := range mv.snap.Events {
+		if e.Seat != mv.viewer || e.Action.Kind == sim.ResignKind {
 			continue
 		}
-		r := templates.ReviewRow{N: len(v.Rows) + 1, Turn: e.Turn, Score: e.Score, Opponent: e.OpponentScore, TurnTotal: e.TurnTotal, Action: e.Action, Faces: e.Faces}
+		r := templates.ReviewRow{N: len(v.Rows) + 1, Turn: e.Turn, Score: e.Score, Opponent: e.OpponentScore, TurnTotal: e.TurnTotal, Action: e.Action.String(), Faces: e.Faces.String()}
 		if a := e.Analysis; a != nil {
 			v.Analysed = true
 			best := a.Options[a.Best]
@@ -345,8 +443,8 @@ func (s *Server) reviewView(mv *matchView) templates.Review {
 
 // chosenAction is the option a decision took (a timeout holds).
 func chosenAction(e store.Event) string {
-	if e.Action == "timeout" {
+	if e.Action.Kind == sim.TimeoutKind {
 		return "hold"
 	}
-	return e.Action
+	return e.Action.String()
 }

@@ -32,6 +32,12 @@ func (s *Server) Handler() http.Handler {
 	r.GET("/c/:code/next", s.studentNext)
 	r.GET("/c/:code/skunk", s.studentSkunk)
 	r.POST("/c/:code/skunk/sit", s.skunkSit)
+	r.GET("/c/:code/m/:id", s.matchPage)
+	r.GET("/c/:code/m/:id/board", s.board)
+	r.POST("/c/:code/m/:id/act", s.act)
+	r.GET("/c/:code/m/:id/record.json", s.record)
+	// Practice matches; a class match's old address here moves (308) to
+	// its /c/{code}/m/{id}.
 	r.GET("/m/:id", s.matchPage)
 	r.GET("/m/:id/board", s.board)
 	r.POST("/m/:id/act", s.act)

@@ -1,7 +1,9 @@
 // Package server is pigclass's web app: gin routes and handlers over the
-// SQLite store, the live matches in memory, and the templ views. Handlers
-// parse a request, call sim or the store through the Server's methods, build
-// a view model and render it.
+// live classroom (package classroom) and the SQLite store, and the templ
+// views. Handlers parse a request, call the classroom (or the store, for
+// history, charts and exports), build a view model from the snapshots they
+// get back and render it: no handler takes a lock of the classroom or reads
+// the database to draw a live part.
 package server
 
 import (
@@ -9,13 +11,13 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
 
 	"pigclass/lessons"
+	"pigclass/server/classroom"
 	"pigclass/server/store"
 	"pigclass/sim/solve"
 )
@@ -32,23 +34,18 @@ type Config struct {
 	JoinAttempts int
 }
 
-// Server holds the app's state: the store, the solved tables and the
-// matches being played.
+// Server holds the app's state: the store, the solved tables and the live
+// classroom.
 type Server struct {
 	cfg    Config
 	store  *store.Store
 	log    *slog.Logger
 	tables *solve.Cache
-
-	mu     sync.Mutex
-	live   map[int64]*liveMatch
-	skunks map[int64]*liveSkunk // by class
+	room   *classroom.Room
 
 	lessons []lessons.Lesson
 
 	joins *limiter
-	stop  chan struct{}
-	done  chan struct{}
 }
 
 // New builds the server, solves the standard tables and rebuilds every match
@@ -62,12 +59,10 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	}
 	s := &Server{
 		cfg: cfg, store: st, log: log, tables: &solve.Cache{},
-		live: map[int64]*liveMatch{}, skunks: map[int64]*liveSkunk{},
 		joins: newLimiter(cfg.JoinAttempts, time.Minute, cfg.Now),
-		stop:  make(chan struct{}), done: make(chan struct{}),
 	}
 	start := time.Now()
-	for _, v := range defaultVariants() {
+	for _, v := range classroom.DefaultVariants() {
 		if _, err := s.tables.Get(v); err != nil {
 			return nil, fmt.Errorf("server: solve %v: %w", v, err)
 		}
@@ -76,23 +71,19 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	if err := s.loadLessons(); err != nil {
 		return nil, err
 	}
-	if err := s.restoreSkunk(ctx); err != nil {
-		return nil, err
-	}
-	n, err := s.restore(ctx)
+	s.room = classroom.New(st, s.tables, log, cfg.Now)
+	start = time.Now()
+	n, err := s.room.Restore(ctx)
 	if err != nil {
 		return nil, err
 	}
-	log.Info("matches restored", "playing", n)
-	go s.watchDeadlines()
+	log.Info("matches restored", "playing", n, "seconds", time.Since(start).Seconds())
+	s.room.Watch()
 	return s, nil
 }
 
 // Close stops the deadline watcher.
-func (s *Server) Close() {
-	close(s.stop)
-	<-s.done
-}
+func (s *Server) Close() { s.room.Close() }
 
 // render writes a templ component with the request's context.
 func render(c *gin.Context, status int, comp templ.Component) {

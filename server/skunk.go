@@ -1,185 +1,27 @@
 package server
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/gin-gonic/gin"
 
+	"pigclass/server/classroom"
 	"pigclass/server/store"
 	"pigclass/sim"
-	"pigclass/sim/solve"
 	"pigclass/templates"
 )
 
-// liveSkunk is a class's game of Skunk in memory; its log on disk is the
-// truth, as for matches.
-type liveSkunk struct {
-	mu   sync.Mutex
-	game store.SkunkGame
-	g    *sim.Skunk
-	rows []store.SkunkEvent
-}
-
-// skunkEV is expected-value play for Skunk: the Two-Dice Pig rule, stand
-// while one more roll adds more on average than it risks.
-var skunkEV = solve.NewEVPlay(sim.Standard(sim.TwoDice))
-
-func evStand(score, roundTotal int) string {
-	if skunkEV.Decide(sim.Position{Variant: sim.Standard(sim.TwoDice), Score: score, TurnTotal: roundTotal}) == sim.Roll {
-		return "stand"
-	}
-	return "sit"
-}
-
-// startSkunk ends the class's current Skunk game, if any, and starts one
-// with every student.
-func (s *Server) startSkunk(ctx context.Context, class store.Class, rounds int) error {
-	if err := s.store.EndSkunk(ctx, class.ID); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	delete(s.skunks, class.ID)
-	s.mu.Unlock()
-	students, err := s.store.Students(ctx, class.ID)
-	if err != nil {
-		return err
-	}
-	if len(students) == 0 {
-		return errNoStudents
-	}
-	ids := make([]int64, len(students))
-	for i, st := range students {
-		ids[i] = st.ID
-	}
-	seed := sim.NewSeed()
-	id, err := s.store.CreateSkunk(ctx, class.ID, seed, rounds, ids)
-	if err != nil {
-		return err
-	}
-	games, err := s.store.SkunkGames(ctx, class.ID, store.Playing)
-	if err != nil {
-		return err
-	}
-	for _, g := range games {
-		if g.ID == id {
-			return s.liveSkunkFrom(g, nil)
-		}
-	}
-	return fmt.Errorf("server: skunk game %d vanished", id)
-}
-
-// replaySkunk rebuilds the engine from the stored log: its rolls and sits
-// (stand rows are decisions, not moves of the game).
-func replaySkunk(game store.SkunkGame, rows []store.SkunkEvent) (*sim.Skunk, error) {
-	var evs []sim.SkunkEvent
-	for _, r := range rows {
-		switch r.Action {
-		case "roll":
-			evs = append(evs, sim.SkunkEvent{Action: sim.Roll})
-		case "sit":
-			evs = append(evs, sim.SkunkEvent{Action: sim.Hold, Participant: r.Participant})
-		}
-	}
-	return sim.ReplaySkunk(game.Seed, len(game.Students), game.Rounds, evs)
-}
-
-// liveSkunkFrom registers a game, replaying its log.
-func (s *Server) liveSkunkFrom(game store.SkunkGame, rows []store.SkunkEvent) error {
-	g, err := replaySkunk(game, rows)
-	if err != nil {
-		return fmt.Errorf("server: skunk game %d: %w", game.ID, err)
-	}
-	s.mu.Lock()
-	s.skunks[game.ClassID] = &liveSkunk{game: game, g: g, rows: rows}
-	s.mu.Unlock()
-	return nil
-}
-
-// restoreSkunk rebuilds the Skunk games still playing.
-func (s *Server) restoreSkunk(ctx context.Context) error {
-	games, err := s.store.SkunkGames(ctx, 0, store.Playing)
-	if err != nil {
-		return err
-	}
-	for _, g := range games {
-		rows, err := s.store.SkunkEvents(ctx, g.ID)
-		if err != nil {
-			return err
-		}
-		if err := s.liveSkunkFrom(g, rows); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (s *Server) skunkOf(classID int64) *liveSkunk {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.skunks[classID]
-}
-
-// skunkRoll throws the shared dice. Every participant still standing has
-// decided to stand for this roll: each such decision is recorded with its
-// state and the expected-value choice, with the roll, in one transaction.
+// skunkRoll throws the shared dice (the teacher's button).
 func (s *Server) skunkRoll(c *gin.Context) {
-	ctx := c.Request.Context()
 	class := classFrom(c)
-	ls := s.skunkOf(class.ID)
-	if ls == nil {
-		refuse(c, http.StatusConflict, "No game of Skunk is being played: start it from a lesson's Skunk phase.")
-		return
-	}
-	ls.mu.Lock()
-	defer ls.mu.Unlock()
-	if ls.g.Over() {
-		refuse(c, http.StatusConflict, "This game of Skunk is over.")
-		return
-	}
-	round, roll, total := ls.g.Round(), ls.g.Rolls(), ls.g.RoundTotal()
-	var rows []store.SkunkEvent
-	seq := len(ls.rows)
-	now := s.cfg.Now()
-	for p := range ls.g.Participants() {
-		if ls.g.Standing(p) {
-			seq++
-			score := ls.g.Score(p)
-			rows = append(rows, store.SkunkEvent{GameID: ls.game.ID, Seq: seq, Action: "stand", Participant: p, Round: round, Roll: roll,
-				RoundTotal: total, Score: score, EV: evStand(score, total), At: now})
-		}
-	}
-	e, err := ls.g.Roll()
-	if err != nil {
+	if _, err := s.room.SkunkRoll(c.Request.Context(), class.ID); err != nil {
 		fail(c, err)
 		return
 	}
-	for i := range rows {
-		rows[i].Faces = e.Faces.String()
-	}
-	seq++
-	rows = append(rows, store.SkunkEvent{GameID: ls.game.ID, Seq: seq, Action: "roll", Participant: -1, Round: round, Roll: roll, Faces: e.Faces.String(), RoundTotal: total, At: now})
-	if err := s.store.AppendSkunk(ctx, ls.game.ID, rows, ls.g.Over()); err != nil {
-		s.rebuildSkunk(ls)
-		fail(c, err)
-		return
-	}
-	ls.rows = append(ls.rows, rows...)
-	c.Redirect(http.StatusSeeOther, "/t/"+class.Code)
-}
-
-// rebuildSkunk puts a game back as its stored log says.
-func (s *Server) rebuildSkunk(ls *liveSkunk) {
-	g, err := replaySkunk(ls.game, ls.rows)
-	if err != nil {
-		s.log.Error("skunk rollback", "game", ls.game.ID, "err", err)
-		return
-	}
-	ls.g = g
+	c.Redirect(http.StatusSeeOther, teacherURL(class.Code))
 }
 
 // skunkSit sits a student down. The form carries the moment (round and
@@ -187,14 +29,8 @@ func (s *Server) rebuildSkunk(ls *liveSkunk) {
 // that has happened since is stale and does nothing, and sitting twice
 // changes nothing.
 func (s *Server) skunkSit(c *gin.Context) {
-	ctx := c.Request.Context()
 	class, me, ok := s.classStudent(c)
 	if !ok {
-		return
-	}
-	ls := s.skunkOf(class.ID)
-	if ls == nil {
-		refuse(c, http.StatusConflict, "No game of Skunk is being played.")
 		return
 	}
 	moment := c.PostForm("moment")
@@ -202,139 +38,99 @@ func (s *Server) skunkSit(c *gin.Context) {
 		refuse(c, http.StatusUnprocessableEntity, "moment: the form must carry the moment of the game it answers; reload the page.")
 		return
 	}
-	ls.mu.Lock()
-	p := -1
-	for i, id := range ls.game.Students {
-		if id == me.ID {
-			p = i
-		}
-	}
-	var failed error
-	if p >= 0 && moment == skunkMoment(ls.g) && !ls.g.Over() && ls.g.Standing(p) {
-		round, roll, total, score := ls.g.Round(), ls.g.Rolls(), ls.g.RoundTotal(), ls.g.Score(p)
-		if _, err := ls.g.Sit(p); err == nil {
-			row := store.SkunkEvent{GameID: ls.game.ID, Seq: len(ls.rows) + 1, Action: "sit", Participant: p, Round: round, Roll: roll,
-				RoundTotal: total, Score: score, EV: evStand(score, total), At: s.cfg.Now()}
-			if err := s.store.AppendSkunk(ctx, ls.game.ID, []store.SkunkEvent{row}, ls.g.Over()); err != nil {
-				s.rebuildSkunk(ls)
-				failed = err
-			} else {
-				ls.rows = append(ls.rows, row)
-			}
-		}
-	}
-	ls.mu.Unlock()
-	if failed != nil {
-		fail(c, failed)
+	k, err := s.room.Sit(c.Request.Context(), class.ID, me.ID, moment)
+	if err != nil {
+		fail(c, err)
 		return
 	}
 	if !isHTMX(c) {
-		c.Redirect(http.StatusSeeOther, "/c/"+class.Code)
+		c.Redirect(http.StatusSeeOther, classURL(class.Code))
 		return
 	}
-	b, ok := s.skunkBoard(class, me.ID, false)
-	if !ok {
-		refuse(c, http.StatusConflict, "No game of Skunk is being played.")
-		return
-	}
-	render(c, http.StatusOK, templates.SkunkView(b, "/c/"+class.Code+"/skunk"))
+	render(c, http.StatusOK, templates.SkunkView(s.skunkBoard(class, k, me.ID, false, classURL(class.Code)+"/skunk")))
 }
 
-// skunkMoment names the point of the game a sit answers: the round and the
-// roll in it.
-func skunkMoment(g *sim.Skunk) string { return fmt.Sprintf("%d.%d", g.Round(), g.Rolls()) }
+// skunkPoll is a Skunk board's poll address, with the version it shows.
+func skunkPoll(path string, k *classroom.Skunk, class *classroom.Class) string {
+	return fmt.Sprintf("%s?v=%d.%d", path, k.Version, class.Version)
+}
 
-func countRolls(rows []store.SkunkEvent) int {
-	n := 0
-	for _, r := range rows {
-		if r.Action == "roll" {
-			n++
-		}
+// unchanged answers 204 when a Skunk poll's ?v= is the version now.
+func unchanged(c *gin.Context, k *classroom.Skunk, class *classroom.Class) bool {
+	if v := c.Query("v"); v != "" && v == fmt.Sprintf("%d.%d", k.Version, class.Version) {
+		c.Status(http.StatusNoContent)
+		return true
 	}
-	return n
+	return false
 }
 
 // skunkBoard is the board for a viewer: studentID for a student's own
 // view, teacher for the roll button; shared screens get generated names in
-// anonymous mode.
-func (s *Server) skunkBoard(class store.Class, studentID int64, teacher bool) (templates.SkunkBoard, bool) {
-	ls := s.skunkOf(class.ID)
-	if ls == nil {
-		return templates.SkunkBoard{}, false
-	}
-	ls.mu.Lock()
-	defer ls.mu.Unlock()
-	g := ls.g
-	names := ls.game.Names
+// anonymous mode. poll is the address the board polls.
+func (s *Server) skunkBoard(class *classroom.Class, k *classroom.Skunk, studentID int64, teacher bool, poll string) templates.SkunkBoard {
+	names := k.Game.Names
 	if class.Anonymous && !teacher {
-		names = ls.game.Anon
+		names = k.Game.Anon
 	}
-	v := templates.SkunkBoard{Code: class.Code, Round: min(g.Round()+1, g.Rounds()), Rounds: g.Rounds(), RoundTotal: g.RoundTotal(),
-		Over: g.Over(), Rolls: countRolls(ls.rows), Moment: skunkMoment(g), Teacher: teacher}
-	letters := strings.Repeat(sim.SkunkLetters, (g.Rounds()+4)/5)
-	for r := range g.Rounds() {
-		v.Letters = append(v.Letters, templates.SkunkLetter{Char: letters[r : r+1], Done: r < g.Round()})
+	v := templates.SkunkBoard{Code: class.Code, Round: min(k.Round+1, k.Rounds), Rounds: k.Rounds, RoundTotal: k.RoundTotal,
+		Over: k.Over, Rolls: k.Rolls, Moment: k.Moment, Teacher: teacher, PollURL: skunkPoll(poll, k, class)}
+	letters := strings.Repeat(sim.SkunkLetters, (k.Rounds+4)/5)
+	for r := range k.Rounds {
+		v.Letters = append(v.Letters, templates.SkunkLetter{Char: letters[r : r+1], Done: r < k.Round})
 	}
-	for i := len(ls.rows) - 1; i >= 0; i-- {
-		if r := ls.rows[i]; r.Action == "roll" {
-			f := strings.Fields(r.Faces)
-			for _, x := range f {
-				v.LastFaces = append(v.LastFaces, int(x[0]-'0'))
-			}
-			v.Announce = skunkAnnounce(r.Faces)
-			break
-		}
+	if k.HasRoll {
+		v.LastFaces = k.LastRoll.Ints()
+		v.Announce = skunkAnnounce(k.LastRoll)
 	}
-	for p := range g.Participants() {
-		if g.Standing(p) {
+	for p, standing := range k.Standing {
+		if standing {
 			v.Standing = append(v.Standing, names[p])
 		} else {
 			v.Sitting++
 		}
-		if ls.game.Students[p] == studentID {
-			v.You = &templates.SkunkYou{Standing: g.Standing(p), Score: g.Score(p), SitURL: "/c/" + class.Code + "/skunk/sit"}
+		if k.Game.Students[p] == studentID {
+			v.You = &templates.SkunkYou{Standing: standing, Score: k.Scores[p], SitURL: classURL(class.Code) + "/skunk/sit"}
 		}
 	}
-	scores := g.Scores()
-	order := make([]int, len(scores))
+	order := make([]int, len(k.Scores))
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return scores[order[a]] > scores[order[b]] })
+	sort.SliceStable(order, func(a, b int) bool { return k.Scores[order[a]] > k.Scores[order[b]] })
 	for _, p := range order[:min(5, len(order))] {
-		v.Leaders = append(v.Leaders, templates.SkunkScore{Name: names[p], Score: scores[p]})
+		v.Leaders = append(v.Leaders, templates.SkunkScore{Name: names[p], Score: k.Scores[p]})
 	}
-	if g.Over() {
+	if k.Over && len(k.Winners) > 0 {
 		var w []string
-		for _, p := range g.Winners() {
+		for _, p := range k.Winners {
 			w = append(w, names[p])
 		}
-		v.Winners = fmt.Sprintf("Winner: %s with %d points!", strings.Join(w, ", "), scores[g.Winners()[0]])
+		v.Winners = fmt.Sprintf("Winner: %s with %d points!", strings.Join(w, ", "), k.Scores[k.Winners[0]])
 	}
-	return v, true
+	return v
 }
 
 // skunkAnnounce tells a roll in words.
-func skunkAnnounce(faces string) string {
+func skunkAnnounce(f sim.Faces) string {
+	faces := f.String()
 	switch {
 	case faces == "1 1":
 		return "Double 1s! Everyone standing loses the whole score."
-	case strings.Contains(faces, "1"):
+	case f.Ones() > 0:
 		return "A 1 (" + faces + "): the round is over, and everyone standing gets nothing."
 	}
 	return "Rolled " + faces + "."
 }
 
 // classStudent finds the class of :code and the browser's student in it.
-func (s *Server) classStudent(c *gin.Context) (store.Class, store.Student, bool) {
-	ctx := c.Request.Context()
-	class, err := s.store.ClassByCode(ctx, normalizeCode(c.Param("code")))
+func (s *Server) classStudent(c *gin.Context) (*classroom.Class, store.Student, bool) {
+	class, err := s.room.Class(c.Request.Context(), normalizeCode(c.Param("code")))
 	if err != nil {
 		fail(c, err)
-		return class, store.Student{}, false
+		return nil, store.Student{}, false
 	}
-	me, err := s.store.StudentByToken(ctx, class.ID, hashToken(playerToken(c)))
-	if err != nil {
+	me, ok := class.Student(hashToken(playerToken(c)))
+	if !ok {
 		refuse(c, http.StatusForbidden, "Join the class first: you are not in class "+class.Code+".")
 		return class, me, false
 	}
@@ -347,47 +143,53 @@ func (s *Server) studentSkunk(c *gin.Context) {
 	if !ok {
 		return
 	}
-	b, ok := s.skunkBoard(class, me.ID, false)
-	if !ok {
+	k := s.room.Skunk(class.ID)
+	if k == nil {
 		c.Header("HX-Refresh", "true")
 		c.String(http.StatusOK, "")
 		return
 	}
-	render(c, http.StatusOK, templates.SkunkView(b, "/c/"+class.Code+"/skunk"))
+	if unchanged(c, k, class) {
+		return
+	}
+	render(c, http.StatusOK, templates.SkunkView(s.skunkBoard(class, k, me.ID, false, classURL(class.Code)+"/skunk")))
 }
 
 // teacherSkunk is the Skunk board for the dashboard's polling.
 func (s *Server) teacherSkunk(c *gin.Context) {
 	class := classFrom(c)
-	b, ok := s.skunkBoard(class, 0, true)
-	if !ok {
+	k := s.room.Skunk(class.ID)
+	if k == nil {
 		c.String(http.StatusOK, "")
 		return
 	}
-	render(c, http.StatusOK, templates.SkunkView(b, "/t/"+class.Code+"/skunk"))
+	if unchanged(c, k, class) {
+		return
+	}
+	render(c, http.StatusOK, templates.SkunkView(s.skunkBoard(class, k, 0, true, teacherURL(class.Code)+"/skunk")))
 }
 
 // endSkunk stops the class's game of Skunk.
 func (s *Server) endSkunk(c *gin.Context) {
 	class := classFrom(c)
-	if err := s.store.EndSkunk(c.Request.Context(), class.ID); err != nil {
+	if err := s.room.EndSkunk(c.Request.Context(), class.ID); err != nil {
 		fail(c, err)
 		return
 	}
-	s.mu.Lock()
-	delete(s.skunks, class.ID)
-	s.mu.Unlock()
-	c.Redirect(http.StatusSeeOther, "/t/"+class.Code)
+	c.Redirect(http.StatusSeeOther, teacherURL(class.Code))
 }
 
 // projectorSkunk is the Skunk board for the projector: no buttons, and
 // generated names in anonymous mode.
 func (s *Server) projectorSkunk(c *gin.Context) {
 	class := classFrom(c)
-	b, ok := s.skunkBoard(class, 0, false)
-	if !ok {
+	k := s.room.Skunk(class.ID)
+	if k == nil {
 		c.String(http.StatusOK, "")
 		return
 	}
-	render(c, http.StatusOK, templates.SkunkView(b, "/t/"+class.Code+"/projector/skunk"))
+	if unchanged(c, k, class) {
+		return
+	}
+	render(c, http.StatusOK, templates.SkunkView(s.skunkBoard(class, k, 0, false, teacherURL(class.Code)+"/projector/skunk")))
 }

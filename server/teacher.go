@@ -2,13 +2,10 @@ package server
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
-	"math/big"
 	"net/http"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +13,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/charts"
+	"pigclass/server/classroom"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
@@ -28,7 +26,7 @@ import (
 func (s *Server) teacherOnly(c *gin.Context) {
 	ctx := c.Request.Context()
 	code := normalizeCode(c.Param("code"))
-	class, err := s.store.ClassByCode(ctx, code)
+	class, err := s.room.Class(ctx, code)
 	if err != nil {
 		refuse(c, http.StatusNotFound, "There is no such page.")
 		return
@@ -36,7 +34,7 @@ func (s *Server) teacherOnly(c *gin.Context) {
 	secret, _ := c.Cookie(teacherPrefix + class.Code)
 	if key := c.Query("key"); key != "" && sameHash(key, class.TeacherHash) {
 		setCookie(c, teacherPrefix+class.Code, key, 365*24*3600)
-		c.Redirect(http.StatusSeeOther, "/t/"+class.Code)
+		c.Redirect(http.StatusSeeOther, teacherURL(class.Code))
 		c.Abort()
 		return
 	}
@@ -49,7 +47,8 @@ func (s *Server) teacherOnly(c *gin.Context) {
 	c.Next()
 }
 
-func classFrom(c *gin.Context) store.Class { return c.MustGet("class").(store.Class) }
+// classFrom is the class of a teacher's request, as teacherOnly found it.
+func classFrom(c *gin.Context) *classroom.Class { return c.MustGet("class").(*classroom.Class) }
 
 func (s *Server) dashboard(c *gin.Context) {
 	v, err := s.dashboardView(c, defaultRoundForm())
@@ -74,30 +73,38 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		return templates.Dashboard{}, err
 	}
 	secret := c.GetString("secret")
-	cs, err := s.classCharts(c.Request.Context(), class, charts.ClassKeys, 0)
+	cs, err := s.classCharts(c.Request.Context(), class.Class, charts.ClassKeys, 0)
 	if err != nil {
 		return templates.Dashboard{}, err
 	}
-	lesson, err := s.lessonView(class)
+	lesson, err := s.lessonView(class.Class)
 	if err != nil {
 		return templates.Dashboard{}, err
 	}
 	var sk *templates.SkunkBoard
-	if b, ok := s.skunkBoard(class, 0, true); ok {
+	if k := s.room.Skunk(class.ID); k != nil {
+		b := s.skunkBoard(class, k, 0, true, teacherURL(class.Code)+"/skunk")
 		sk = &b
 	}
 	return templates.Dashboard{
 		Charts: cs, Projector: class.Projector, Lesson: lesson, Skunk: sk,
-		Code: class.Code, JoinURL: s.publicURL(c.Request) + "/join/" + class.Code,
-		TeacherURL: s.publicURL(c.Request) + "/t/" + class.Code + "?key=" + secret,
+		Code: class.Code, JoinURL: s.publicURL(c.Request) + joinURL(class.Code),
+		TeacherURL: s.publicURL(c.Request) + teacherURL(class.Code) + "?key=" + secret,
 		Locked:     class.Locked, Paused: class.Paused, Anonymous: class.Anonymous,
 		Live: live, Games: gameChoices(form.Game.Value), Bots: botChoices(form.Bot.Value), Round: form,
 		RoundActive: live.Round != "", Notice: c.Query("done"),
 	}, nil
 }
 
+// dashboardLive is the dashboard's live part. A poll whose ?v= is the
+// class's activity now gets 204: nothing changed, nothing drawn.
 func (s *Server) dashboardLive(c *gin.Context) {
-	live, err := s.dashLive(c.Request.Context(), classFrom(c))
+	class := classFrom(c)
+	if v := c.Query("v"); v != "" && v == strconv.FormatInt(s.room.Activity(class.ID), 10) {
+		c.Status(http.StatusNoContent)
+		return
+	}
+	live, err := s.dashLive(c.Request.Context(), class)
 	if err != nil {
 		fail(c, err)
 		return
@@ -105,46 +112,35 @@ func (s *Server) dashboardLive(c *gin.Context) {
 	render(c, http.StatusOK, templates.DashLiveView(live))
 }
 
-// dashLive is the roster and the matches in progress: totals from two
-// aggregate queries, scores from the matches in memory. It is polled every
-// second, so it replays nothing.
-func (s *Server) dashLive(ctx context.Context, class store.Class) (templates.DashLive, error) {
-	students, err := s.store.Students(ctx, class.ID)
-	if err != nil {
-		return templates.DashLive{}, err
-	}
-	rounds, err := s.store.Rounds(ctx, class.ID)
-	if err != nil {
-		return templates.DashLive{}, err
-	}
-	stats, total, err := s.store.ClassStats(ctx, class.ID)
-	if err != nil {
-		return templates.DashLive{}, err
-	}
-	v := templates.DashLive{Code: class.Code, Paused: class.Paused, Locked: class.Locked, Round: roundLabel(rounds), Decisions: total}
+// dashLive is the roster and the matches in progress, from memory alone:
+// the class's snapshot, its students' totals and its matches' snapshots.
+func (s *Server) dashLive(ctx context.Context, class *classroom.Class) (templates.DashLive, error) {
+	activity := s.room.Activity(class.ID)
+	stats, total := s.room.Stats(class.ID)
+	v := templates.DashLive{Code: class.Code, Paused: class.Paused, Locked: class.Locked, Round: roundLabel(class.Round), Decisions: total,
+		PollURL: pollURL(teacherURL(class.Code)+"/live", activity)}
 	playing := map[int64]string{}
-	lms := s.liveWhere(func(lm *liveMatch) bool { return lm.row.ClassID == class.ID })
-	sort.Slice(lms, func(i, j int) bool { return lms[i].row.ID < lms[j].row.ID })
-	for _, lm := range lms {
-		lm.mu.Lock()
-		st := lm.m.State()
+	for _, m := range s.room.Matches(class.ID) {
+		if m.Over() {
+			continue
+		}
+		st := m.State
 		var names []string
 		decisions := 0
-		for _, e := range lm.rows {
+		for _, e := range m.Events {
 			if isDecision(e) {
 				decisions++
 			}
 		}
-		for _, seat := range lm.row.Seats {
+		for _, seat := range m.Seats {
 			names = append(names, fmt.Sprintf("%s %d", seatName(seat, false), st.Scores[seat.Seat]))
 			if seat.StudentID != 0 {
 				playing[seat.StudentID] = fmt.Sprintf("playing, %d to %d", st.Scores[seat.Seat], st.Leader(seat.Seat))
 			}
 		}
-		lm.mu.Unlock()
-		v.Matches = append(v.Matches, templates.MatchRow{ID: lm.row.ID, Players: strings.Join(names, " vs "), Status: "playing", Decisions: decisions})
+		v.Matches = append(v.Matches, templates.MatchRow{ID: m.ID, Players: strings.Join(names, " vs "), Status: "playing", Decisions: decisions})
 	}
-	for _, st := range students {
+	for _, st := range class.Students {
 		stat := stats[st.ID]
 		row := templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: st.AnonName, Status: "waiting", Games: stat.Games, Wins: stat.Wins, Decisions: stat.Decisions}
 		if p, ok := playing[st.ID]; ok {
@@ -161,21 +157,17 @@ func (s *Server) dashLive(ctx context.Context, class store.Class) (templates.Das
 
 func (s *Server) projector(c *gin.Context) {
 	class := classFrom(c)
-	live, err := s.projectorData(c.Request.Context(), class)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	pc, err := s.projectorChart(c.Request.Context(), class)
+	pc, err := s.projectorChart(c.Request.Context(), class.Class)
 	if err != nil {
 		fail(c, err)
 		return
 	}
 	var sk *templates.SkunkBoard
-	if b, ok := s.skunkBoard(class, 0, false); ok {
+	if k := s.room.Skunk(class.ID); k != nil {
+		b := s.skunkBoard(class, k, 0, false, teacherURL(class.Code)+"/projector/skunk")
 		sk = &b
 	}
-	render(c, http.StatusOK, templates.ProjectorView(templates.Projector{Code: class.Code, JoinURL: s.publicURL(c.Request) + "/join", Live: live, Chart: pc, Skunk: sk}))
+	render(c, http.StatusOK, templates.ProjectorView(templates.Projector{Code: class.Code, JoinURL: s.publicURL(c.Request) + "/join", Live: projectorData(class), Chart: pc, Skunk: sk}))
 }
 
 // projectorChart is the chart the teacher picked for the projector.
@@ -193,7 +185,7 @@ func (s *Server) projectorChart(ctx context.Context, class store.Class) (templat
 }
 
 func (s *Server) projectorChartFragment(c *gin.Context) {
-	pc, err := s.projectorChart(c.Request.Context(), classFrom(c))
+	pc, err := s.projectorChart(c.Request.Context(), classFrom(c).Class)
 	if err != nil {
 		fail(c, err)
 		return
@@ -209,37 +201,32 @@ func (s *Server) pickProjectorChart(c *gin.Context) {
 		refuse(c, http.StatusUnprocessableEntity, "Chart: choose one of the charts on the class page.")
 		return
 	}
-	if err := s.store.SetProjector(c.Request.Context(), class.ID, key); err != nil {
+	if err := s.room.SetProjector(c.Request.Context(), class.ID, key); err != nil {
 		fail(c, err)
 		return
 	}
-	c.Redirect(http.StatusSeeOther, "/t/"+class.Code+"#charts")
+	c.Redirect(http.StatusSeeOther, teacherURL(class.Code)+"#charts")
 }
 
+// projectorLive is the projector's live part; an unchanged ?v= gets 204.
 func (s *Server) projectorLive(c *gin.Context) {
-	live, err := s.projectorData(c.Request.Context(), classFrom(c))
-	if err != nil {
-		fail(c, err)
+	class := classFrom(c)
+	if v := c.Query("v"); v != "" && v == strconv.FormatInt(class.Version, 10) {
+		c.Status(http.StatusNoContent)
 		return
 	}
-	render(c, http.StatusOK, templates.ProjectorLiveView(live))
+	render(c, http.StatusOK, templates.ProjectorLiveView(projectorData(class)))
 }
 
-// projectorData is a shared screen: generated names in anonymous mode.
-func (s *Server) projectorData(ctx context.Context, class store.Class) (templates.ProjectorLive, error) {
-	students, err := s.store.Students(ctx, class.ID)
-	if err != nil {
-		return templates.ProjectorLive{}, err
-	}
-	rounds, err := s.store.Rounds(ctx, class.ID)
-	if err != nil {
-		return templates.ProjectorLive{}, err
-	}
-	v := templates.ProjectorLive{Code: class.Code, Count: len(students), Locked: class.Locked, Round: roundLabel(rounds)}
-	for _, st := range students {
+// projectorData is a shared screen: generated names in anonymous mode. It
+// shows the class alone (no match), so it follows the class's version.
+func projectorData(class *classroom.Class) templates.ProjectorLive {
+	v := templates.ProjectorLive{Code: class.Code, Count: len(class.Students), Locked: class.Locked, Round: roundLabel(class.Round),
+		PollURL: pollURL(teacherURL(class.Code)+"/projector/live", class.Version)}
+	for _, st := range class.Students {
 		v.Names = append(v.Names, pick(class.Anonymous, st.AnonName, st.Nickname))
 	}
-	return v, nil
+	return v
 }
 
 func pick(c bool, a, b string) string {
@@ -250,22 +237,17 @@ func pick(c bool, a, b string) string {
 }
 
 // classFlags is what setFlag changes.
-type classFlags = store.ClassFlags
+type classFlags = classroom.Flags
 
 // setFlag turns one of the class's switches.
 func (s *Server) setFlag(change func(*classFlags), done string) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class := classFrom(c)
-		f := classFlags{Locked: class.Locked, Paused: class.Paused, Anonymous: class.Anonymous}
-		change(&f)
-		if err := s.store.SetClassFlags(c.Request.Context(), class.ID, f); err != nil {
+		if _, err := s.room.SetFlags(c.Request.Context(), class.ID, change); err != nil {
 			fail(c, err)
 			return
 		}
-		if class.Paused && !f.Paused {
-			s.restartClocks(class.ID)
-		}
-		c.Redirect(http.StatusSeeOther, "/t/"+class.Code+"?done="+urlQuery(done))
+		c.Redirect(http.StatusSeeOther, teacherURL(class.Code)+"?done="+urlQuery(done))
 	}
 }
 
@@ -287,8 +269,8 @@ func (s *Server) startRound(c *gin.Context) {
 		render(c, http.StatusUnprocessableEntity, templates.DashboardView(d))
 		return
 	}
-	round, n, err := s.beginRound(ctx, class, roundSpec{variant: v, mode: form.Mode.Value, bot: form.Bot.Value, sameSeed: form.SameSeed})
-	if errors.Is(err, errNoStudents) {
+	round, n, err := s.room.StartRound(ctx, class.ID, classroom.RoundSpec{Variant: v, Mode: form.Mode.Value, Bot: form.Bot.Value, SameSeed: form.SameSeed})
+	if errors.Is(err, classroom.ErrNoStudents) {
 		form.Error = "No students have joined yet: share the join code first."
 		d, err := s.dashboardView(c, form)
 		if err != nil {
@@ -302,69 +284,7 @@ func (s *Server) startRound(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	c.Redirect(http.StatusSeeOther, "/t/"+class.Code+"?done="+urlQuery(fmt.Sprintf("Round %d started: %d matches.", round.Number, n)))
-}
-
-// roundSpec is what a round plays: from the form or from a lesson phase.
-type roundSpec struct {
-	variant  sim.Variant
-	mode     string // "bot" or "pairs"
-	bot      string
-	sameSeed bool
-}
-
-var errNoStudents = errors.New("no students have joined yet")
-
-// beginRound ends the open round and starts a new one: every student in a
-// match, against the bot or paired (an odd student plays the bot), one seed
-// for all on request. It returns the round and its number of matches.
-func (s *Server) beginRound(ctx context.Context, class store.Class, spec roundSpec) (store.Round, int, error) {
-	students, err := s.store.Students(ctx, class.ID)
-	if err != nil {
-		return store.Round{}, 0, err
-	}
-	if len(students) == 0 {
-		return store.Round{}, 0, errNoStudents
-	}
-	if err := s.endCurrentRound(ctx, class.ID); err != nil {
-		return store.Round{}, 0, err
-	}
-	shuffle(students)
-	seed := sim.NewSeed()
-	var rows []store.Match
-	seatOf := func(st store.Student, n int) store.Seat {
-		return store.Seat{Seat: n, StudentID: st.ID, Nickname: st.Nickname, AnonName: st.AnonName, TokenHash: st.TokenHash}
-	}
-	n := spec.variant.Seats
-	for i := 0; i < len(students); {
-		if !spec.sameSeed {
-			seed = sim.NewSeed()
-		}
-		// Each student sits with n-1 bots, or with up to n-1 classmates and
-		// bots in the seats left over.
-		seats := []store.Seat{seatOf(students[i], 0)}
-		i++
-		for len(seats) < n {
-			if spec.mode == "pairs" && i < len(students) {
-				seats = append(seats, seatOf(students[i], len(seats)))
-				i++
-			} else {
-				seats = append(seats, store.Seat{Seat: len(seats), Bot: spec.bot})
-			}
-		}
-		row := newMatchRow(spec.variant, seed, seats)
-		row.ClassID = class.ID
-		rows = append(rows, row)
-	}
-	round := store.Round{ClassID: class.ID, Variant: spec.variant, Mode: spec.mode, Bot: spec.bot, SameSeed: spec.sameSeed}
-	round, ids, err := s.store.CreateRound(ctx, round, rows)
-	if err != nil {
-		return round, 0, err
-	}
-	for i := range rows {
-		rows[i].ID, rows[i].RoundID, rows[i].RoundIndex = ids[i], round.ID, round.Number
-	}
-	return round, len(rows), s.start(ctx, rows)
+	c.Redirect(http.StatusSeeOther, teacherURL(class.Code)+"?done="+urlQuery(fmt.Sprintf("Round %d started: %d matches.", round.Number, n)))
 }
 
 // parseRound reads the round form; every bad field gets its message.
@@ -422,81 +342,40 @@ func (s *Server) parseRound(c *gin.Context) (templates.RoundForm, sim.Variant, b
 	return f, v, ok
 }
 
-// shuffle puts the students in a random order for pairing.
-func shuffle(xs []store.Student) {
-	for i := len(xs) - 1; i > 0; i-- {
-		j, _ := rand.Int(rand.Reader, big.NewInt(int64(i+1)))
-		xs[i], xs[j.Int64()] = xs[j.Int64()], xs[i]
-	}
-}
-
 func (s *Server) endRound(c *gin.Context) {
 	class := classFrom(c)
-	if err := s.endCurrentRound(c.Request.Context(), class.ID); err != nil {
+	if err := s.room.EndRound(c.Request.Context(), class.ID); err != nil {
 		fail(c, err)
 		return
 	}
-	c.Redirect(http.StatusSeeOther, "/t/"+class.Code+"?done="+urlQuery("Round ended."))
-}
-
-// endCurrentRound ends the class's open round and its matches.
-func (s *Server) endCurrentRound(ctx context.Context, classID int64) error {
-	rounds, err := s.store.Rounds(ctx, classID)
-	if err != nil {
-		return err
-	}
-	for _, r := range rounds {
-		if r.Ended {
-			continue
-		}
-		if err := s.endMatches(ctx, s.liveWhere(func(lm *liveMatch) bool { return lm.row.RoundID == r.ID })); err != nil {
-			return err
-		}
-		if err := s.store.EndRound(ctx, r.ID); err != nil {
-			return err
-		}
-	}
-	return nil
+	c.Redirect(http.StatusSeeOther, teacherURL(class.Code)+"?done="+urlQuery("Round ended."))
 }
 
 func (s *Server) removeStudent(c *gin.Context) {
-	ctx := c.Request.Context()
 	class := classFrom(c)
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil {
 		refuse(c, http.StatusNotFound, "There is no such student.")
 		return
 	}
-	if err := s.endMatches(ctx, s.liveWhere(func(lm *liveMatch) bool { return lm.row.ClassID == class.ID && lm.seatOf(id) >= 0 })); err != nil {
+	if err := s.room.RemoveStudent(c.Request.Context(), class.ID, id); err != nil {
 		fail(c, err)
 		return
 	}
-	if err := s.store.RemoveStudent(ctx, class.ID, id); err != nil {
-		fail(c, err)
-		return
-	}
-	c.Redirect(http.StatusSeeOther, "/t/"+class.Code+"?done="+urlQuery("Student removed."))
+	c.Redirect(http.StatusSeeOther, teacherURL(class.Code)+"?done="+urlQuery("Student removed."))
 }
 
 // deleteClass deletes the class and every row that belongs to it.
 func (s *Server) deleteClass(c *gin.Context) {
-	ctx := c.Request.Context()
 	class := classFrom(c)
 	if c.PostForm("confirm") != "yes" {
 		refuse(c, http.StatusUnprocessableEntity, "Confirm: tick the box to delete the class and all its data.")
 		return
 	}
-	if err := s.endMatches(ctx, s.liveWhere(func(lm *liveMatch) bool { return lm.row.ClassID == class.ID })); err != nil {
+	if err := s.room.DeleteClass(c.Request.Context(), class.ID); err != nil {
 		fail(c, err)
 		return
 	}
-	if err := s.store.DeleteClass(ctx, class.ID); err != nil {
-		fail(c, err)
-		return
-	}
-	s.mu.Lock()
-	delete(s.skunks, class.ID)
-	s.mu.Unlock()
 	setCookie(c, teacherPrefix+class.Code, "", -1)
 	c.Redirect(http.StatusSeeOther, "/")
 }

@@ -17,10 +17,12 @@ import (
 // when ?match= names one.
 func (s *Server) verifyPage(c *gin.Context) {
 	v := templates.Verify{}
-	if id, err := strconv.ParseInt(c.Query("match"), 10, 64); err == nil && s.liveByID(id) == nil {
-		if mv, err := s.loadMatch(c.Request.Context(), c, id); err == nil {
-			b, _ := json.MarshalIndent(mv.m.Record(), "", "  ")
-			v.Record.Value = string(b)
+	if id, err := strconv.ParseInt(c.Query("match"), 10, 64); err == nil {
+		if mv, err := s.loadMatch(c.Request.Context(), c, "", id); err == nil && mv.snap.Over() {
+			if rec, err := matchRecord(mv.snap); err == nil {
+				b, _ := json.MarshalIndent(rec, "", "  ")
+				v.Record.Value = string(b)
+			}
 		}
 	}
 	render(c, http.StatusOK, templates.VerifyView(v))

@@ -2,9 +2,9 @@ package server
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
+	"pigclass/server/classroom"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/templates"
@@ -53,51 +53,43 @@ func seatNames(row store.Match, viewer int, anonymous bool, you string) []string
 	return names
 }
 
-// viewerSeat returns the seat of the browser with token hash h, or -1.
-func viewerSeat(row store.Match, h string) int {
-	for _, s := range row.Seats {
-		if s.StudentID != 0 && s.TokenHash == h {
-			return s.Seat
-		}
+// boardView builds the play area of a match for the viewer's seat; class is
+// nil for practice.
+func (s *Server) boardView(class *classroom.Class, m *classroom.Match, viewer int) templates.Board {
+	st := m.State
+	v := m.Variant
+	code, anonymous, paused := "", false, false
+	if class != nil {
+		code, anonymous, paused = class.Code, class.Anonymous, class.Paused
 	}
-	return -1
-}
-
-// boardView builds the play area of a match for the viewer's seat.
-func (s *Server) boardView(row store.Match, m *sim.Match, rows []store.Event, last time.Time, viewer int, anonymous, paused bool) templates.Board {
-	st := m.State()
-	v := row.Variant
-	names := seatNames(row, viewer, anonymous, "")
+	names := seatNames(m.Match, viewer, anonymous, "")
 	b := templates.Board{
-		MatchID: row.ID, Seq: m.Len(), Title: gameTitle(v), Commitment: row.Seed.Commitment(),
-		Over: st.Over || row.Status != store.Playing, Paused: paused, TurnTotal: st.TurnTotal, HasTurnTotal: v.Game != sim.Hog,
-		ActURL:   fmt.Sprintf("/m/%d/act", row.ID),
-		BoardURL: fmt.Sprintf("/m/%d/board", row.ID), ReviewURL: fmt.Sprintf("/m/%d", row.ID),
+		MatchID: m.ID, Seq: m.Seq(), Title: gameTitle(v), Commitment: m.Seed.Commitment(),
+		Over: m.Over(), Paused: paused, TurnTotal: st.TurnTotal, HasTurnTotal: v.Game != sim.Hog,
+		ActURL:   actURL(code, m.ID),
+		BoardURL: boardURL(code, m.ID, boardVersion(m, class)), ReviewURL: matchURL(code, m.ID),
 	}
 	for seat := range v.Seats {
 		b.Players = append(b.Players, templates.BoardPlayer{
 			Name: names[seat], Score: st.Scores[seat], ToMove: seat == st.Seat && !b.Over, You: seat == viewer, Out: st.Out[seat],
 		})
 	}
-	for _, seat := range row.Seats {
+	for _, seat := range m.Seats {
 		b.Approximate = b.Approximate || v.Seats > 2 && seat.Bot == "optimal"
 	}
 	b.YourTurn = !b.Over && viewer >= 0 && st.Seat == viewer
 	if b.YourTurn {
 		b.Actions = actionsFor(v)
 		if v.Deadline > 0 && !paused {
-			at := last.Add(time.Duration(v.Deadline))
+			at := m.Last.Add(time.Duration(v.Deadline))
 			b.DeadlineAt = at.UnixMilli()
 			b.Deadline = fmt.Sprintf("%d s per roll: move by %s", int(time.Duration(v.Deadline).Seconds()), at.Format("15:04:05"))
 		}
 	}
+	rows := m.Events
 	if n := len(rows); n > 0 {
 		lastRow := rows[n-1]
-		if lastRow.Faces != "" {
-			for _, f := range strings.Fields(lastRow.Faces) {
-				b.LastFaces = append(b.LastFaces, int(f[0]-'0'))
-			}
-		}
+		b.LastFaces = lastRow.Faces.Ints()
 		b.Announce = describe(lastRow, names, viewer, v.Game)
 		for i := n - 1; i >= 0 && i >= n-8; i-- {
 			b.Recent = append(b.Recent, describe(rows[i], names, viewer, v.Game))
@@ -109,7 +101,7 @@ func (s *Server) boardView(row store.Match, m *sim.Match, rows []store.Event, la
 	switch {
 	case st.Over:
 		b.Result = resultText(st, names, viewer)
-	case row.Status == store.Ended:
+	case m.Status == store.Ended:
 		b.Result = "The teacher ended this match."
 	}
 	return b
@@ -155,26 +147,28 @@ func describe(e store.Event, names []string, viewer int, g sim.Game) string {
 	if e.Seat == viewer {
 		who = "You"
 	}
-	switch {
-	case e.Action == "roll" && e.Faces == "1 1" && g == sim.BigPig:
-		return fmt.Sprintf("%s rolled double 1s: 25 points.", who)
-	case e.Action == "roll" && e.Faces == "1 1" && g == sim.TwoDice:
-		return fmt.Sprintf("%s rolled double 1s: the whole score is gone.", who)
-	case e.Action == "roll":
-		if strings.Contains(e.Faces, "1") {
-			return fmt.Sprintf("%s rolled %s: the turn is over.", who, e.Faces)
+	faces := e.Faces.String()
+	switch e.Action.Kind {
+	case sim.RollKind:
+		switch {
+		case faces == "1 1" && g == sim.BigPig:
+			return fmt.Sprintf("%s rolled double 1s: 25 points.", who)
+		case faces == "1 1" && g == sim.TwoDice:
+			return fmt.Sprintf("%s rolled double 1s: the whole score is gone.", who)
+		case e.Faces.Ones() > 0:
+			return fmt.Sprintf("%s rolled %s: the turn is over.", who, faces)
 		}
-		return fmt.Sprintf("%s rolled %s.", who, e.Faces)
-	case strings.HasPrefix(e.Action, "dice:"):
-		return fmt.Sprintf("%s threw %s.", who, e.Faces)
-	case e.Action == "hold":
+		return fmt.Sprintf("%s rolled %s.", who, faces)
+	case sim.DiceKind:
+		return fmt.Sprintf("%s threw %s.", who, faces)
+	case sim.HoldKind:
 		return fmt.Sprintf("%s held %d points.", who, e.TurnTotal)
-	case e.Action == "timeout":
+	case sim.TimeoutKind:
 		return fmt.Sprintf("Time ran out for %s: %d points banked.", who, e.TurnTotal)
-	case e.Action == "resign":
+	case sim.ResignKind:
 		return fmt.Sprintf("%s resigned.", who)
 	}
-	return who + " " + e.Action
+	return who + " " + e.Action.String()
 }
 
 // resultText says who won.

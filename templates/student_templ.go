@@ -71,7 +71,7 @@ func StudentHomeView(v StudentHome) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if v.Skunk != nil {
-				templ_7745c5c3_Err = SkunkView(*v.Skunk, "/c/"+v.Code+"/skunk").Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = SkunkView(*v.Skunk).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -86,9 +86,9 @@ func StudentHomeView(v StudentHome) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var5 string
-				templ_7745c5c3_Var5, templ_7745c5c3_Err = templruntime.NewAttributeExpression("/c/" + v.Code + "/next").Resolve(ctx)
+				templ_7745c5c3_Var5, templ_7745c5c3_Err = templruntime.NewAttributeExpression(v.NextURL).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/student.templ`, Line: 13, Col: 66}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/student.templ`, Line: 13, Col: 51}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var5)
 				if templ_7745c5c3_Err != nil {

@@ -159,7 +159,7 @@ func DashboardView(v Dashboard) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if v.Skunk != nil {
-				templ_7745c5c3_Err = SkunkView(*v.Skunk, "/t/"+v.Code+"/skunk").Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = SkunkView(*v.Skunk).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -819,9 +819,9 @@ func DashLiveView(v DashLive) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var39 string
-		templ_7745c5c3_Var39, templ_7745c5c3_Err = templruntime.NewAttributeExpression("/t/" + v.Code + "/live").Resolve(ctx)
+		templ_7745c5c3_Var39, templ_7745c5c3_Err = templruntime.NewAttributeExpression(v.PollURL).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/teacher.templ`, Line: 137, Col: 76}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/teacher.templ`, Line: 137, Col: 61}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var39)
 		if templ_7745c5c3_Err != nil {
@@ -1204,7 +1204,7 @@ func ProjectorView(v Projector) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if v.Skunk != nil {
-				templ_7745c5c3_Err = SkunkView(*v.Skunk, "/t/"+v.Code+"/projector/skunk").Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = SkunkView(*v.Skunk).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -1314,9 +1314,9 @@ func ProjectorLiveView(v ProjectorLive) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var66 string
-		templ_7745c5c3_Var66, templ_7745c5c3_Err = templruntime.NewAttributeExpression("/t/" + v.Code + "/projector/live").Resolve(ctx)
+		templ_7745c5c3_Var66, templ_7745c5c3_Err = templruntime.NewAttributeExpression(v.PollURL).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/teacher.templ`, Line: 220, Col: 69}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/teacher.templ`, Line: 220, Col: 44}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var66)
 		if templ_7745c5c3_Err != nil {

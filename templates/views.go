@@ -66,6 +66,7 @@ type RoundForm struct {
 // DashLive is the part of the dashboard that refreshes itself.
 type DashLive struct {
 	Code      string
+	PollURL   string // with the version shown: unchanged, the poll gets 204
 	Round     string
 	Paused    bool
 	Locked    bool
@@ -111,16 +112,18 @@ type ProjectorChart struct {
 
 // ProjectorLive refreshes itself on the projector.
 type ProjectorLive struct {
-	Code   string
-	Count  int
-	Names  []string
-	Locked bool
-	Round  string
+	Code    string
+	PollURL string // with the version shown
+	Count   int
+	Names   []string
+	Locked  bool
+	Round   string
 }
 
 // StudentHome is a student's page in a class.
 type StudentHome struct {
 	Code     string
+	NextURL  string // the waiting page's poll: has the next round begun?
 	Nickname string
 	Board    *Board
 	History  []HistoryRow
@@ -267,6 +270,7 @@ type SkunkBoard struct {
 	Moment     string // round and roll of the round: a sit answers this moment
 	Teacher    bool
 	You        *SkunkYou
+	PollURL    string // the board's poll, with the version it shows
 }
 
 // SkunkLetter is one round's letter, done or to come.

@@ -134,10 +134,11 @@ func TestSkillLuck(t *testing.T) {
 
 func TestTimeline(t *testing.T) {
 	p := func(x float64) *float64 { return &x }
+	four, _ := sim.FacesOf(4)
 	events := []store.Event{
-		{Seat: 0, Action: "roll", Faces: "4", Analysis: &store.Analysis{WinIfRoll: p(.53), WinIfHold: p(.47), Options: map[string]float64{"roll": .53, "hold": .47}, Best: "roll"}},
-		{Seat: 0, Action: "hold", Analysis: &store.Analysis{WinIfRoll: p(.55), WinIfHold: p(.48), Options: map[string]float64{"roll": .55, "hold": .48}, Best: "roll"}},
-		{Seat: 1, Action: "resign"},
+		{Seat: 0, Action: sim.Roll, Faces: four, Analysis: &store.Analysis{WinIfRoll: p(.53), WinIfHold: p(.47), Options: map[string]float64{"roll": .53, "hold": .47}, Best: "roll"}},
+		{Seat: 0, Action: sim.Hold, Analysis: &store.Analysis{WinIfRoll: p(.55), WinIfHold: p(.48), Options: map[string]float64{"roll": .55, "hold": .48}, Best: "roll"}},
+		{Seat: 1, Action: sim.Resign},
 	}
 	c := Timeline(events, []string{"you", "Bot"})
 	golden(t, c)

@@ -239,7 +239,7 @@ func Timeline(events []store.Event, names []string) templates.Chart {
 		}
 		mover := a.Options[a.Best]
 		labels = append(labels, strconv.Itoa(len(labels)+1))
-		row := []string{strconv.Itoa(len(labels)), names[e.Seat], e.Action, e.Faces}
+		row := []string{strconv.Itoa(len(labels)), names[e.Seat], e.Action.String(), e.Faces.String()}
 		for seat := range names {
 			p := 1 - mover
 			if seat == e.Seat {
@@ -248,7 +248,7 @@ func Timeline(events []store.Event, names []string) templates.Chart {
 			if len(names) > 2 && seat != e.Seat {
 				p = (1 - mover) / float64(len(names)-1)
 			}
-			sym := symbols[e.Action]
+			sym := symbols[e.Action.String()]
 			if sym == "" {
 				sym = "diamond"
 			}

@@ -81,7 +81,7 @@ func (s *Store) Decisions(ctx context.Context, f ChartFilter, studentsOnly bool)
 	if studentsOnly {
 		where += " AND e.by = 'student'"
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT e.match_id, e.seq, e.seat, COALESCE(s.student_id, 0),
+	rows, err := s.rd.QueryContext(ctx, `SELECT e.match_id, e.seq, e.seat, COALESCE(s.student_id, 0),
 		COALESCE(st.nickname, s.bot), COALESCE(st.anon_name, s.bot), e.by, e.action, e.score, e.opponent_score, e.turn_total, e.roll, e.faces,
 		COALESCE(e.best_action, ''), COALESCE(e.ev_action, ''), COALESCE(e.cost, 0), e.win_if_chosen IS NOT NULL,
 		COALESCE(json_extract(e.options, '$."' || e.best_action || '"'), 0), COALESCE(e.win_if_chosen, 0),
@@ -106,7 +106,7 @@ func (s *Store) Decisions(ctx context.Context, f ChartFilter, studentsOnly bool)
 // Faces returns every die thrown in a class's matches, in the order they
 // were thrown: the query behind the class dice chart.
 func (s *Store) Faces(ctx context.Context, classID int64) ([]int, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT e.faces FROM events e JOIN matches m ON m.id = e.match_id
+	rows, err := s.rd.QueryContext(ctx, `SELECT e.faces FROM events e JOIN matches m ON m.id = e.match_id
 		WHERE m.class_id = ? AND e.faces <> '' ORDER BY e.at, e.match_id, e.seq`, classID)
 	if err != nil {
 		return nil, fmt.Errorf("store: faces: %w", err)
@@ -129,7 +129,7 @@ func (s *Store) Faces(ctx context.Context, classID int64) ([]int, error) {
 // a class and how many the first player won: the query behind the
 // first-player chart.
 func (s *Store) FirstPlayerResults(ctx context.Context, f ChartFilter) (games, firstWins int, err error) {
-	err = s.db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(m.winner = m.first_seat), 0) FROM matches m
+	err = s.rd.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(m.winner = m.first_seat), 0) FROM matches m
 		WHERE m.class_id = ? AND m.status = 'over' AND json_extract(m.variant, '$.seats') = 2
 		AND json_extract(m.variant, '$.game') = ? AND json_extract(m.variant, '$.target') = ?
 		AND COALESCE(json_extract(m.variant, '$.equal_turns'), 0) = ?`, f.ClassID, f.Game, f.Target, f.EqualTurns).Scan(&games, &firstWins)
@@ -142,7 +142,7 @@ func (s *Store) FirstPlayerResults(ctx context.Context, f ChartFilter) (games, f
 // PigTargets returns the targets of the one-die Pig matches (standard
 // rules) of a class, the most played first.
 func (s *Store) PigTargets(ctx context.Context, classID int64) ([]int, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT json_extract(variant, '$.target') t, COUNT(*) n FROM matches
+	rows, err := s.rd.QueryContext(ctx, `SELECT json_extract(variant, '$.target') t, COUNT(*) n FROM matches
 		WHERE class_id = ? AND json_extract(variant, '$.game') = 'pig' AND COALESCE(json_extract(variant, '$.equal_turns'), 0) = 0
 		GROUP BY t ORDER BY n DESC, t DESC`, classID)
 	if err != nil {
@@ -175,7 +175,7 @@ type StudentStats struct {
 // the number of decisions (of anyone) in the class: two aggregate queries.
 func (s *Store) ClassStats(ctx context.Context, classID int64) (map[int64]StudentStats, int, error) {
 	out := map[int64]StudentStats{}
-	rows, err := s.db.QueryContext(ctx, `SELECT s.student_id, COUNT(*), COALESCE(SUM(m.winner = s.seat), 0)
+	rows, err := s.rd.QueryContext(ctx, `SELECT s.student_id, COUNT(*), COALESCE(SUM(m.winner = s.seat), 0)
 		FROM seats s JOIN matches m ON m.id = s.match_id
 		WHERE m.class_id = ? AND m.status = 'over' AND s.student_id IS NOT NULL GROUP BY s.student_id`, classID)
 	if err != nil {
@@ -196,7 +196,7 @@ func (s *Store) ClassStats(ctx context.Context, classID int64) (map[int64]Studen
 	}
 	// Only the student's own decisions count (by = 'student': no bot moves,
 	// no timeouts), so a decision's choice is its action.
-	rows, err = s.db.QueryContext(ctx, `SELECT s.student_id, COUNT(*),
+	rows, err = s.rd.QueryContext(ctx, `SELECT s.student_id, COUNT(*),
 		COALESCE(SUM(e.win_if_chosen IS NOT NULL), 0),
 		COALESCE(SUM(e.win_if_chosen IS NOT NULL AND e.action = e.best_action), 0),
 		COALESCE(SUM(e.win_if_chosen IS NOT NULL AND e.action = e.ev_action), 0),
@@ -220,7 +220,7 @@ func (s *Store) ClassStats(ctx context.Context, classID int64) (map[int64]Studen
 		return nil, 0, err
 	}
 	var total int
-	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM events e JOIN matches m ON m.id = e.match_id
+	if err := s.rd.QueryRowContext(ctx, `SELECT COUNT(*) FROM events e JOIN matches m ON m.id = e.match_id
 		WHERE m.class_id = ? AND e.action <> 'resign'`, classID).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("store: class stats: %w", err)
 	}

@@ -46,15 +46,15 @@ func smallClass(t *testing.T) (*Store, int64, [2]int64) {
 		return &Analysis{WinIfRoll: p(roll), WinIfHold: p(hold), WinIfChosen: chosen, Options: map[string]float64{"roll": roll, "hold": hold}, Best: best, EV: "roll"}
 	}
 	match(sim.Standard(sim.Pig), ana.ID, 0, []Event{
-		{Seat: 0, Action: "roll", Faces: "5", By: "student", TurnTotal: 0, Analysis: an("roll", .53, .47)},
-		{Seat: 0, Action: "hold", By: "student", TurnTotal: 5, Roll: 1, Analysis: &Analysis{WinIfChosen: .49, Options: map[string]float64{"roll": .55, "hold": .49}, Best: "roll", EV: "roll", Cost: .06}},
-		{Seat: 1, Action: "roll", Faces: "1", By: "bot", OpponentScore: 5, Analysis: an("roll", .45, .40)},
+		{Seat: 0, Action: sim.Roll, Faces: faces(5), By: "student", TurnTotal: 0, Analysis: an("roll", .53, .47)},
+		{Seat: 0, Action: sim.Hold, By: "student", TurnTotal: 5, Roll: 1, Analysis: &Analysis{WinIfChosen: .49, Options: map[string]float64{"roll": .55, "hold": .49}, Best: "roll", EV: "roll", Cost: .06}},
+		{Seat: 1, Action: sim.Roll, Faces: faces(1), By: "bot", OpponentScore: 5, Analysis: an("roll", .45, .40)},
 	}, &sim.Result{Winner: 0, Scores: []int{100, 40}, Places: []int{1, 2}})
 	match(sim.Standard(sim.Pig), bo.ID, 0, []Event{
-		{Seat: 0, Action: "roll", Faces: "2", By: "student", Analysis: an("roll", .53, .47)},
+		{Seat: 0, Action: sim.Roll, Faces: faces(2), By: "student", Analysis: an("roll", .53, .47)},
 	}, &sim.Result{Winner: 1, Scores: []int{10, 100}, Places: []int{2, 1}})
 	match(sim.Standard(sim.Hog), ana.ID, 1, []Event{
-		{Seat: 0, Action: "dice:3", Faces: "6 6 1", By: "student", Dice: 3, Analysis: &Analysis{WinIfChosen: .5, Options: map[string]float64{"dice:3": .5, "dice:6": .52}, Best: "dice:6", EV: "dice:5", Cost: .02}},
+		{Seat: 0, Action: sim.Dice(3), Faces: faces(6, 6, 1), By: "student", Dice: 3, Analysis: &Analysis{WinIfChosen: .5, Options: map[string]float64{"dice:3": .5, "dice:6": .52}, Best: "dice:6", EV: "dice:5", Cost: .02}},
 	}, nil)
 	return s, class.ID, [2]int64{ana.ID, bo.ID}
 }

@@ -58,7 +58,7 @@ func scanClass(row interface{ Scan(...any) error }) (Class, error) {
 
 // ClassByCode finds a class by its join code.
 func (s *Store) ClassByCode(ctx context.Context, code string) (Class, error) {
-	c, err := scanClass(s.db.QueryRowContext(ctx, `SELECT `+classColumns+` FROM classes WHERE code = ?`, code))
+	c, err := scanClass(s.rd.QueryRowContext(ctx, `SELECT `+classColumns+` FROM classes WHERE code = ?`, code))
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, ErrNotFound
 	}
@@ -73,7 +73,7 @@ type ClassFlags struct{ Locked, Paused, Anonymous bool }
 
 // SetClassFlags stores a class's switches.
 func (s *Store) SetClassFlags(ctx context.Context, id int64, f ClassFlags) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE classes SET locked = ?, paused = ?, anonymous = ? WHERE id = ?`, f.Locked, f.Paused, f.Anonymous, id)
+	_, err := s.exec(ctx, `UPDATE classes SET locked = ?, paused = ?, anonymous = ? WHERE id = ?`, f.Locked, f.Paused, f.Anonymous, id)
 	if err != nil {
 		return fmt.Errorf("store: set class flags: %w", err)
 	}
@@ -82,7 +82,7 @@ func (s *Store) SetClassFlags(ctx context.Context, id int64, f ClassFlags) error
 
 // SetProjector chooses the chart the projector shows.
 func (s *Store) SetProjector(ctx context.Context, id int64, chart string) error {
-	if _, err := s.db.ExecContext(ctx, `UPDATE classes SET projector_chart = ? WHERE id = ?`, chart, id); err != nil {
+	if _, err := s.exec(ctx, `UPDATE classes SET projector_chart = ? WHERE id = ?`, chart, id); err != nil {
 		return fmt.Errorf("store: set projector: %w", err)
 	}
 	return nil
@@ -90,7 +90,7 @@ func (s *Store) SetProjector(ctx context.Context, id int64, chart string) error 
 
 // SetLesson sets the lesson a class follows and its phase.
 func (s *Store) SetLesson(ctx context.Context, id int64, lesson string, phase int) error {
-	if _, err := s.db.ExecContext(ctx, `UPDATE classes SET lesson = ?, phase = ? WHERE id = ?`, lesson, phase, id); err != nil {
+	if _, err := s.exec(ctx, `UPDATE classes SET lesson = ?, phase = ? WHERE id = ?`, lesson, phase, id); err != nil {
 		return fmt.Errorf("store: set lesson: %w", err)
 	}
 	return nil
@@ -157,7 +157,7 @@ func scanStudent(row interface{ Scan(...any) error }) (Student, error) {
 // StudentByToken finds the student of a browser token in a class (classID
 // 0: the practice player).
 func (s *Store) StudentByToken(ctx context.Context, classID int64, tokenHash string) (Student, error) {
-	st, err := scanStudent(s.db.QueryRowContext(ctx, `SELECT `+studentColumns+` FROM students
+	st, err := scanStudent(s.rd.QueryRowContext(ctx, `SELECT `+studentColumns+` FROM students
 		WHERE token_hash = ? AND COALESCE(class_id, 0) = ? AND removed = 0`, tokenHash, classID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return st, ErrNotFound
@@ -170,7 +170,7 @@ func (s *Store) StudentByToken(ctx context.Context, classID int64, tokenHash str
 
 // StudentByID finds a student.
 func (s *Store) StudentByID(ctx context.Context, id int64) (Student, error) {
-	st, err := scanStudent(s.db.QueryRowContext(ctx, `SELECT `+studentColumns+` FROM students WHERE id = ?`, id))
+	st, err := scanStudent(s.rd.QueryRowContext(ctx, `SELECT `+studentColumns+` FROM students WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return st, ErrNotFound
 	}
@@ -180,7 +180,7 @@ func (s *Store) StudentByID(ctx context.Context, id int64) (Student, error) {
 // Students lists a class's students who have not been removed, in the order
 // they joined.
 func (s *Store) Students(ctx context.Context, classID int64) ([]Student, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+studentColumns+` FROM students WHERE class_id = ? AND removed = 0 ORDER BY id`, classID)
+	rows, err := s.rd.QueryContext(ctx, `SELECT `+studentColumns+` FROM students WHERE class_id = ? AND removed = 0 ORDER BY id`, classID)
 	if err != nil {
 		return nil, fmt.Errorf("store: students: %w", err)
 	}
@@ -199,7 +199,7 @@ func (s *Store) Students(ctx context.Context, classID int64) ([]Student, error) 
 // RemoveStudent takes a student out of the class; their past decisions stay
 // in the exports.
 func (s *Store) RemoveStudent(ctx context.Context, classID, studentID int64) error {
-	res, err := s.db.ExecContext(ctx, `UPDATE students SET removed = 1 WHERE id = ? AND class_id = ?`, studentID, classID)
+	res, err := s.exec(ctx, `UPDATE students SET removed = 1 WHERE id = ? AND class_id = ?`, studentID, classID)
 	if err != nil {
 		return fmt.Errorf("store: remove student: %w", err)
 	}
@@ -211,7 +211,7 @@ func (s *Store) RemoveStudent(ctx context.Context, classID, studentID int64) err
 
 // ClassByID finds a class by its ID.
 func (s *Store) ClassByID(ctx context.Context, id int64) (Class, error) {
-	c, err := scanClass(s.db.QueryRowContext(ctx, `SELECT `+classColumns+` FROM classes WHERE id = ?`, id))
+	c, err := scanClass(s.rd.QueryRowContext(ctx, `SELECT `+classColumns+` FROM classes WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, ErrNotFound
 	}

@@ -75,10 +75,10 @@ type Event struct {
 	MatchID       int64
 	Seq           int // from 1
 	Seat          int
-	Action        string
+	Action        sim.Action
 	Turn, Roll    int
-	Faces         string
-	By            string // "student", "bot" or "timeout"
+	Faces         sim.Faces // none for a hold, a timeout or a resignation
+	By            string    // "student", "bot" or "timeout"
 	At            time.Time
 	Score         int
 	Scores        []int
@@ -166,10 +166,21 @@ func (s *Store) insertMatch(ctx context.Context, tx *sql.Tx, m Match) (int64, er
 	return id, nil
 }
 
+// The hot statements of the decision path, prepared once (Store.prepare).
+const (
+	insertEventSQL = `INSERT INTO events (match_id, seq, seat, action, turn, roll, faces, by, at,
+		score, scores, opponent_score, turn_total, dice, win_if_roll, win_if_hold, win_if_chosen, options, best_action, ev_action, cost)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	markOverSQL = `UPDATE matches SET status = 'over', winner = ?, result = ?, ended_at = ? WHERE id = ?`
+)
+
 // AppendEvents adds events to a match's log and, with a result, marks it
-// over, in one transaction: when it returns nil they are on disk.
+// over, as one job of the writer: when it returns nil they are on disk.
+// Many matches' calls at once share one transaction (group commit). An
+// error wrapping ErrNotSaved means nothing of it was stored.
 func (s *Store) AppendEvents(ctx context.Context, matchID int64, events []Event, result *sim.Result) error {
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		ins := tx.StmtContext(ctx, s.insertEvent)
 		for _, e := range events {
 			scores, _ := json.Marshal(e.Scores)
 			var roll, hold, chosen, cost, options, best, ev any
@@ -178,18 +189,14 @@ func (s *Store) AppendEvents(ctx context.Context, matchID int64, events []Event,
 				b, _ := json.Marshal(a.Options)
 				options = string(b)
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO events (match_id, seq, seat, action, turn, roll, faces, by, at,
-				score, scores, opponent_score, turn_total, dice, win_if_roll, win_if_hold, win_if_chosen, options, best_action, ev_action, cost)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-				matchID, e.Seq, e.Seat, e.Action, e.Turn, e.Roll, e.Faces, e.By, e.At.UTC().Format(time.RFC3339Nano),
+			if _, err := ins.ExecContext(ctx, matchID, e.Seq, e.Seat, e.Action.String(), e.Turn, e.Roll, e.Faces.String(), e.By, e.At.UTC().Format(time.RFC3339Nano),
 				e.Score, string(scores), e.OpponentScore, e.TurnTotal, e.Dice, roll, hold, chosen, options, best, ev, cost); err != nil {
 				return err
 			}
 		}
 		if result != nil {
 			b, _ := json.Marshal(result)
-			if _, err := tx.ExecContext(ctx, `UPDATE matches SET status = 'over', winner = ?, result = ?, ended_at = ? WHERE id = ?`,
-				result.Winner, string(b), s.stamp(), matchID); err != nil {
+			if _, err := tx.StmtContext(ctx, s.markOver).ExecContext(ctx, result.Winner, string(b), s.stamp(), matchID); err != nil {
 				return err
 			}
 		}
@@ -210,7 +217,7 @@ func floatOrNil(p *float64) any {
 
 // EndMatch marks a match still playing as ended by the teacher.
 func (s *Store) EndMatch(ctx context.Context, id int64) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE matches SET status = 'ended', ended_at = ? WHERE id = ? AND status = 'playing'`, s.stamp(), id)
+	_, err := s.exec(ctx, `UPDATE matches SET status = 'ended', ended_at = ? WHERE id = ? AND status = 'playing'`, s.stamp(), id)
 	if err != nil {
 		return fmt.Errorf("store: end match: %w", err)
 	}
@@ -232,7 +239,7 @@ func (s *Store) EndRound(ctx context.Context, roundID int64) error {
 
 // Rounds lists a class's rounds, the newest last.
 func (s *Store) Rounds(ctx context.Context, classID int64) ([]Round, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, class_id, number, variant, mode, bot, same_seed, started_at, ended_at IS NOT NULL
+	rows, err := s.rd.QueryContext(ctx, `SELECT id, class_id, number, variant, mode, bot, same_seed, started_at, ended_at IS NOT NULL
 		FROM rounds WHERE class_id = ? ORDER BY number`, classID)
 	if err != nil {
 		return nil, fmt.Errorf("store: rounds: %w", err)
@@ -286,7 +293,7 @@ func (s *Store) Matches(ctx context.Context, f MatchFilter) ([]Match, error) {
 		args = append(args, f.Status)
 	}
 	var out []Match
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.readTx(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT `+matchColumns+` FROM matches m LEFT JOIN rounds r ON r.id = m.round_id WHERE `+where+` ORDER BY m.id`, args...)
 		if err != nil {
 			return err
@@ -360,19 +367,38 @@ func seatsOf(ctx context.Context, tx *sql.Tx, matchID int64) ([]Seat, error) {
 	return out, rows.Err()
 }
 
-// EventFilter chooses events: of one match, or of every match of a class.
+// EventFilter chooses events: of one match, of every match of a class, or
+// of every match still being played.
 type EventFilter struct {
 	MatchID int64
 	ClassID int64
+	Playing bool
+}
+
+// PlayingEvents returns the logs of every match still being played, by
+// match, in one query: what a restart replays.
+func (s *Store) PlayingEvents(ctx context.Context) (map[int64][]Event, error) {
+	events, err := s.Events(ctx, EventFilter{Playing: true})
+	if err != nil {
+		return nil, err
+	}
+	out := map[int64][]Event{}
+	for _, e := range events {
+		out[e.MatchID] = append(out[e.MatchID], e)
+	}
+	return out, nil
 }
 
 // Events returns events in match and sequence order.
 func (s *Store) Events(ctx context.Context, f EventFilter) ([]Event, error) {
-	where, arg := "e.match_id = ?", f.MatchID
-	if f.MatchID == 0 {
+	where, arg := "e.match_id = ?", any(f.MatchID)
+	switch {
+	case f.Playing:
+		where, arg = "m.status = ?", Playing
+	case f.MatchID == 0:
 		where, arg = "m.class_id = ?", f.ClassID
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT e.match_id, e.seq, e.seat, e.action, e.turn, e.roll, e.faces, e.by, e.at,
+	rows, err := s.rd.QueryContext(ctx, `SELECT e.match_id, e.seq, e.seat, e.action, e.turn, e.roll, e.faces, e.by, e.at,
 		e.score, e.scores, e.opponent_score, e.turn_total, e.dice, e.win_if_roll, e.win_if_hold, e.win_if_chosen,
 		COALESCE(e.options, ''), COALESCE(e.best_action, ''), COALESCE(e.ev_action, ''), e.cost
 		FROM events e JOIN matches m ON m.id = e.match_id WHERE `+where+` ORDER BY e.match_id, e.seq`, arg)
@@ -383,13 +409,19 @@ func (s *Store) Events(ctx context.Context, f EventFilter) ([]Event, error) {
 	var out []Event
 	for rows.Next() {
 		var e Event
-		var at, scores, options, best, ev string
+		var at, scores, options, best, ev, action, faces string
 		var roll, hold, chosen, cost sql.NullFloat64
-		if err := rows.Scan(&e.MatchID, &e.Seq, &e.Seat, &e.Action, &e.Turn, &e.Roll, &e.Faces, &e.By, &at,
+		if err := rows.Scan(&e.MatchID, &e.Seq, &e.Seat, &action, &e.Turn, &e.Roll, &faces, &e.By, &at,
 			&e.Score, &scores, &e.OpponentScore, &e.TurnTotal, &e.Dice, &roll, &hold, &chosen, &options, &best, &ev, &cost); err != nil {
 			return nil, fmt.Errorf("store: events: %w", err)
 		}
 		e.At = parseTime(at)
+		if e.Action, err = sim.ParseAction(action); err != nil {
+			return nil, fmt.Errorf("store: event %d/%d: %w", e.MatchID, e.Seq, err)
+		}
+		if e.Faces, err = ParseFaces(faces); err != nil {
+			return nil, fmt.Errorf("store: event %d/%d: %w", e.MatchID, e.Seq, err)
+		}
 		if err := json.Unmarshal([]byte(scores), &e.Scores); err != nil {
 			return nil, fmt.Errorf("store: event %d/%d scores: %w", e.MatchID, e.Seq, err)
 		}
@@ -414,27 +446,23 @@ func (s *Store) Events(ctx context.Context, f EventFilter) ([]Event, error) {
 }
 
 // SimEvents turns stored events into the sim log, for replay.
-func SimEvents(events []Event) ([]sim.Event, error) {
+func SimEvents(events []Event) []sim.Event {
 	out := make([]sim.Event, len(events))
 	for i, e := range events {
-		a, err := sim.ParseAction(e.Action)
-		if err != nil {
-			return nil, fmt.Errorf("event %d: %w", e.Seq, err)
-		}
-		out[i] = sim.Event{Seat: e.Seat, Action: a, Turn: e.Turn, Roll: e.Roll}
-		if e.Faces != "" {
-			var dice []int
-			for _, f := range strings.Fields(e.Faces) {
-				n, err := strconv.Atoi(f)
-				if err != nil {
-					return nil, fmt.Errorf("event %d faces %q: %w", e.Seq, e.Faces, err)
-				}
-				dice = append(dice, n)
-			}
-			if out[i].Faces, err = sim.FacesOf(dice...); err != nil {
-				return nil, fmt.Errorf("event %d: %w", e.Seq, err)
-			}
-		}
+		out[i] = sim.Event{Seat: e.Seat, Action: e.Action, Turn: e.Turn, Roll: e.Roll, Faces: e.Faces}
 	}
-	return out, nil
+	return out
+}
+
+// ParseFaces reads faces as stored: "3 5", or "" for none.
+func ParseFaces(s string) (sim.Faces, error) {
+	var dice []int
+	for _, f := range strings.Fields(s) {
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			return sim.Faces{}, fmt.Errorf("faces %q: %w", s, err)
+		}
+		dice = append(dice, n)
+	}
+	return sim.FacesOf(dice...)
 }

@@ -28,7 +28,7 @@ type SkunkEvent struct {
 	Action      string // roll, stand or sit
 	Participant int
 	Round, Roll int
-	Faces       string
+	Faces       sim.Faces // the roll's dice (also on the stand rows it answers)
 	RoundTotal  int
 	Score       int
 	EV          string // stand or sit ("" for a roll)
@@ -66,7 +66,7 @@ func (s *Store) AppendSkunk(ctx context.Context, gameID int64, rows []SkunkEvent
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		for _, e := range rows {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO skunk_events (game_id, seq, action, participant, round, roll, faces, round_total, score, ev_action, at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, gameID, e.Seq, e.Action, e.Participant, e.Round, e.Roll, e.Faces, e.RoundTotal, e.Score, e.EV,
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, gameID, e.Seq, e.Action, e.Participant, e.Round, e.Roll, e.Faces.String(), e.RoundTotal, e.Score, e.EV,
 				e.At.UTC().Format(time.RFC3339Nano)); err != nil {
 				return err
 			}
@@ -86,7 +86,7 @@ func (s *Store) AppendSkunk(ctx context.Context, gameID int64, rows []SkunkEvent
 
 // EndSkunk marks a class's Skunk games still playing as ended.
 func (s *Store) EndSkunk(ctx context.Context, classID int64) error {
-	if _, err := s.db.ExecContext(ctx, `UPDATE skunk_games SET status = 'ended' WHERE class_id = ? AND status = 'playing'`, classID); err != nil {
+	if _, err := s.exec(ctx, `UPDATE skunk_games SET status = 'ended' WHERE class_id = ? AND status = 'playing'`, classID); err != nil {
 		return fmt.Errorf("store: end skunk: %w", err)
 	}
 	return nil
@@ -96,7 +96,7 @@ func (s *Store) EndSkunk(ctx context.Context, classID int64) error {
 // class) with the given status ("" for any), oldest first.
 func (s *Store) SkunkGames(ctx context.Context, classID int64, status string) ([]SkunkGame, error) {
 	var out []SkunkGame
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.readTx(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT id, class_id, seed, rounds, status FROM skunk_games
 			WHERE (? = 0 OR class_id = ?) AND (? = '' OR status = ?) ORDER BY id`, classID, classID, status, status)
 		if err != nil {
@@ -147,7 +147,7 @@ func (s *Store) SkunkGames(ctx context.Context, classID int64, status string) ([
 
 // SkunkEvents returns a game's log in order.
 func (s *Store) SkunkEvents(ctx context.Context, gameID int64) ([]SkunkEvent, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT game_id, seq, action, participant, round, roll, faces, round_total, score, ev_action, at
+	rows, err := s.rd.QueryContext(ctx, `SELECT game_id, seq, action, participant, round, roll, faces, round_total, score, ev_action, at
 		FROM skunk_events WHERE game_id = ? ORDER BY seq`, gameID)
 	if err != nil {
 		return nil, fmt.Errorf("store: skunk events: %w", err)
@@ -156,9 +156,12 @@ func (s *Store) SkunkEvents(ctx context.Context, gameID int64) ([]SkunkEvent, er
 	var out []SkunkEvent
 	for rows.Next() {
 		var e SkunkEvent
-		var at string
-		if err := rows.Scan(&e.GameID, &e.Seq, &e.Action, &e.Participant, &e.Round, &e.Roll, &e.Faces, &e.RoundTotal, &e.Score, &e.EV, &at); err != nil {
+		var at, faces string
+		if err := rows.Scan(&e.GameID, &e.Seq, &e.Action, &e.Participant, &e.Round, &e.Roll, &faces, &e.RoundTotal, &e.Score, &e.EV, &at); err != nil {
 			return nil, fmt.Errorf("store: skunk events: %w", err)
+		}
+		if e.Faces, err = ParseFaces(faces); err != nil {
+			return nil, fmt.Errorf("store: skunk event %d/%d: %w", e.GameID, e.Seq, err)
 		}
 		e.At = parseTime(at)
 		out = append(out, e)

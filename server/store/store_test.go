@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"path/filepath"
 	"testing"
@@ -26,27 +27,50 @@ func MustOpen(tb testing.TB) *Store {
 func TestPragmasOnEveryConnection(t *testing.T) {
 	s := MustOpen(t)
 	ctx := context.Background()
-	s.db.SetMaxOpenConns(4)
-	conns := make([]interface{ Close() error }, 0, 4)
-	for range 4 {
-		c, err := s.db.Conn(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		conns = append(conns, c)
+	check := func(name string, c *sql.Conn, sync, queryOnly int) {
+		t.Helper()
 		var mode string
-		var fk, busy int
+		var fk, busy, syn, qo int
 		if err := c.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
 			t.Fatal(err)
 		}
 		c.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&fk)
 		c.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&busy)
-		if mode != "wal" || fk != 1 || busy != 5000 {
-			t.Errorf("connection: journal_mode %s, foreign_keys %d, busy_timeout %d", mode, fk, busy)
+		c.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&syn)
+		c.QueryRowContext(ctx, "PRAGMA query_only").Scan(&qo)
+		if mode != "wal" || fk != 1 || busy != 5000 || qo != queryOnly || sync >= 0 && syn != sync {
+			t.Errorf("%s: journal_mode %s, foreign_keys %d, busy_timeout %d, synchronous %d, query_only %d", name, mode, fk, busy, syn, qo)
 		}
+	}
+	// Every reader of the pool at once.
+	var conns []*sql.Conn
+	for range 4 {
+		c, err := s.rd.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		check("reader", c, -1, 1)
 	}
 	for _, c := range conns {
 		c.Close()
+	}
+	// The writer's connection, through a job: synchronous FULL (2).
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		var syn, qo int
+		tx.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&syn)
+		tx.QueryRowContext(ctx, "PRAGMA query_only").Scan(&qo)
+		if syn != 2 || qo != 0 {
+			t.Errorf("writer: synchronous %d, query_only %d; want 2, 0", syn, qo)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A reader cannot write.
+	if _, err := s.rd.ExecContext(ctx, `INSERT INTO classes (code, teacher_hash, created_at) VALUES ('X', 'h', 't')`); err == nil {
+		t.Error("the read pool wrote a row")
 	}
 }
 
@@ -106,9 +130,9 @@ func TestEventsRoundTrip(t *testing.T) {
 	win, cost := 0.51, 0.02
 	at := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
 	want := []Event{
-		{MatchID: id, Seq: 1, Seat: 1, Action: "dice:5", Faces: "2 3 4 5 6", By: "bot", At: at, Scores: []int{0, 0}, Dice: 5,
+		{MatchID: id, Seq: 1, Seat: 1, Action: sim.Dice(5), Faces: faces(2, 3, 4, 5, 6), By: "bot", At: at, Scores: []int{0, 0}, Dice: 5,
 			Analysis: &Analysis{WinIfChosen: win, Options: map[string]float64{"dice:5": win, "dice:6": win + cost}, Best: "dice:6", EV: "dice:5", Cost: cost}},
-		{MatchID: id, Seq: 2, Seat: 0, Action: "resign", By: "student", At: at, Scores: []int{0, 20}, Score: 0, OpponentScore: 20},
+		{MatchID: id, Seq: 2, Seat: 0, Action: sim.Resign, By: "student", At: at, Scores: []int{0, 20}, Score: 0, OpponentScore: 20},
 	}
 	res := &sim.Result{Winner: 1, Scores: []int{0, 20}, Places: []int{2, 1}}
 	if err := s.AppendEvents(ctx, id, want, res); err != nil {
@@ -118,7 +142,7 @@ func TestEventsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(want, got); d != "" {
+	if d := cmp.Diff(want, got, cmp.AllowUnexported(sim.Faces{})); d != "" {
 		t.Errorf("events (-want +got):\n%s", d)
 	}
 	if err := s.AppendEvents(ctx, id, want[:1], nil); err == nil {
@@ -140,10 +164,19 @@ func BenchmarkAppendEvents(b *testing.B) {
 	seq := 0
 	for b.Loop() {
 		seq++
-		e := Event{MatchID: id, Seq: seq, Action: "roll", Faces: "4", By: "bot", At: time.Now(), Scores: []int{0, 0},
+		e := Event{MatchID: id, Seq: seq, Action: sim.Roll, Faces: faces(4), By: "bot", At: time.Now(), Scores: []int{0, 0},
 			Analysis: &Analysis{WinIfRoll: &roll, WinIfHold: &hold, WinIfChosen: roll, Options: map[string]float64{"roll": roll, "hold": hold}, Best: "roll", EV: "roll"}}
 		if err := s.AppendEvents(ctx, id, []Event{e}, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+// faces builds sim.Faces for a test.
+func faces(dice ...int) sim.Faces {
+	f, err := sim.FacesOf(dice...)
+	if err != nil {
+		panic(err)
+	}
+	return f
 }

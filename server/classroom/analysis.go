@@ -1,4 +1,4 @@
-package server
+package classroom
 
 import (
 	"pigclass/server/store"
@@ -6,20 +6,20 @@ import (
 	"pigclass/sim/solve"
 )
 
-// defaultVariants are solved at start-up so the first lesson waits for
+// DefaultVariants are solved at start-up so the first lesson waits for
 // nothing; others are solved on first use and kept.
-func defaultVariants() []sim.Variant {
+func DefaultVariants() []sim.Variant {
 	fifty := sim.Standard(sim.Pig)
 	fifty.Target = 50
 	return []sim.Variant{sim.Standard(sim.Pig), fifty, sim.Standard(sim.Hog), sim.Standard(sim.BigPig), sim.Standard(sim.TwoDice)}
 }
 
-// analyse returns the solver's view of action a taken in state pre: the win
+// Analyse returns the solver's view of action a taken in state pre: the win
 // probability of every option, the best, the expected-value one and the cost
 // of the choice. With three or four seats it reads the two-player table
 // against the leading opponent. It returns nil for a resignation, a Hog
 // timeout, and variants the solver does not cover.
-func (s *Server) analyse(pre *sim.State, a sim.Action) *store.Analysis {
+func Analyse(tables *solve.Cache, pre *sim.State, a sim.Action) *store.Analysis {
 	v := pre.Variant
 	chosen := a
 	switch {
@@ -30,7 +30,7 @@ func (s *Server) analyse(pre *sim.State, a sim.Action) *store.Analysis {
 	case a.Kind == sim.TimeoutKind:
 		chosen = sim.Hold
 	}
-	adv, ok := s.advise(pre)
+	adv, ok := Advise(tables, pre)
 	if !ok {
 		return nil
 	}
@@ -47,18 +47,18 @@ func (s *Server) analyse(pre *sim.State, a sim.Action) *store.Analysis {
 	return out
 }
 
-// advise returns the advice for the player to move in st.
-func (s *Server) advise(st *sim.State) (solve.Advice, bool) {
+// Advise returns the advice for the player to move in st.
+func Advise(tables *solve.Cache, st *sim.State) (solve.Advice, bool) {
 	v := st.Variant
 	pos := st.Position()
 	if !v.EqualTurns {
-		t, err := s.tables.Get(v)
+		t, err := tables.Get(v)
 		if err != nil {
 			return solve.Advice{}, false
 		}
 		return t.Advise(pos.Score, pos.Opponent, pos.TurnTotal), true
 	}
-	e, err := s.tables.GetEqual(v)
+	e, err := tables.GetEqual(v)
 	if err != nil {
 		return solve.Advice{}, false
 	}

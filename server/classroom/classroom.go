@@ -1,0 +1,272 @@
+// Package classroom is the live classroom: the classes being taught, their
+// rosters and switches, the matches being played, rounds, whole-class
+// Skunk and the deadline watcher. It offers typed operations (Join, Act,
+// StartRound, EndRound, Sit, ...) and answers with immutable snapshots
+// (Class, Match, Skunk), each with a version number, so that the web layer
+// draws every live page from memory and a poll that finds the version
+// unchanged costs next to nothing.
+//
+// The store is the truth: every change is on disk (through the store's
+// group-commit writer) before it is acknowledged, and Restore rebuilds the
+// live state from the log after a restart.
+//
+// # Who owns what, and the locks
+//
+//   - Room.mu (RWMutex) guards the maps of loaded classes and live matches.
+//     It is a leaf: held only to read or change a map, never while taking
+//     another lock or waiting for the disk.
+//   - class.mu serializes the changes of one class (joins, flags, rounds,
+//     removal, Skunk's start and end). It may be held while taking a
+//     match's mu or the Skunk's mu (in that order), never the other way.
+//   - match.mu serializes the moves of one match and is held across the
+//     commit of those moves, so a match's log on disk and in memory never
+//     diverge. Act takes only this lock: students in different matches
+//     never wait for each other, and their commits share batches.
+//   - skunk.mu serializes the moves of a class's Skunk game.
+//   - class.statsMu guards the per-student totals (a leaf).
+//
+// Readers take no lock: snapshots are published through atomic pointers
+// after each committed change, and a class's set of live matches is a
+// copy-on-write map behind an atomic pointer.
+package classroom
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"pigclass/server/store"
+	"pigclass/sim/solve"
+)
+
+// Errors a student or teacher can act on.
+var (
+	ErrNotPlaying  = errors.New("this match is no longer being played")
+	ErrNotSeated   = errors.New("you are not playing in this match")
+	ErrStale       = errors.New("that click was already counted")
+	ErrPaused      = errors.New("the teacher has paused play")
+	ErrNoStudents  = errors.New("no students have joined yet")
+	ErrLocked      = errors.New("joining is closed")
+	ErrNoSkunk     = errors.New("no game of Skunk is being played")
+	ErrSkunkIsOver = errors.New("this game of Skunk is over")
+	// ErrNotSaved wraps a change the disk refused: nothing of it happened,
+	// and it may be tried again.
+	ErrNotSaved = store.ErrNotSaved
+)
+
+// Room is the live classroom of one pigclass server.
+type Room struct {
+	st     *store.Store
+	tables *solve.Cache
+	log    *slog.Logger
+	now    func() time.Time
+
+	mu      sync.RWMutex
+	classes map[int64]*class
+	codes   map[string]int64
+	matches map[int64]*match
+
+	loading sync.Mutex // one class is read from disk at a time
+
+	watching   atomic.Bool
+	stop, done chan struct{}
+}
+
+// New builds the room on a store. tables holds the solved tables the
+// analysis and the optimal bots read. now is the clock (nil: time.Now).
+// Call Restore to bring back what was being played, then Watch.
+func New(st *store.Store, tables *solve.Cache, log *slog.Logger, now func() time.Time) *Room {
+	if now == nil {
+		now = time.Now
+	}
+	return &Room{
+		st: st, tables: tables, log: log, now: now,
+		classes: map[int64]*class{}, codes: map[string]int64{}, matches: map[int64]*match{},
+		stop: make(chan struct{}), done: make(chan struct{}),
+	}
+}
+
+// class is one class in memory.
+type class struct {
+	id   int64
+	mu   sync.Mutex
+	snap atomic.Pointer[Class]
+	// activity is bumped by every change of the class or of any of its
+	// matches: the dashboard's and projector's polls compare it.
+	activity atomic.Int64
+	// live maps a student to their match of the open round (played or
+	// finished); replaced whole under mu.
+	live atomic.Pointer[map[int64]*match]
+
+	statsMu sync.Mutex
+	stats   map[int64]store.StudentStats
+	total   int // decisions of anyone in the class
+
+	skunk atomic.Pointer[skunk] // the game being played, or nil
+}
+
+// Class is a class as last changed. Do not modify it.
+type Class struct {
+	store.Class
+	// Students are those not removed, in the order they joined.
+	Students []store.Student
+	// Round is the open round, or nil.
+	Round *store.Round
+	// Version counts the changes of the class itself (roster, switches,
+	// rounds): a student's board depends on it through Paused.
+	Version int64
+
+	byToken map[string]int // token hash -> index in Students
+}
+
+// Student finds a student of the class by their token's hash.
+func (c *Class) Student(tokenHash string) (store.Student, bool) {
+	i, ok := c.byToken[tokenHash]
+	if !ok {
+		return store.Student{}, false
+	}
+	return c.Students[i], true
+}
+
+// publish makes a new snapshot of the class from the old one changed by
+// change; roster says the students changed (the token index is rebuilt).
+// c.mu must be held.
+func (c *class) publish(roster bool, change func(*Class)) *Class {
+	old := c.snap.Load()
+	next := *old
+	change(&next)
+	next.Version = old.Version + 1
+	if roster {
+		next.byToken = make(map[string]int, len(next.Students))
+		for i, st := range next.Students {
+			next.byToken[st.TokenHash] = i
+		}
+	}
+	c.snap.Store(&next)
+	c.activity.Add(1)
+	return &next
+}
+
+// Class returns the class with the join code, loading it from disk the
+// first time. An unknown code is store.ErrNotFound.
+func (r *Room) Class(ctx context.Context, code string) (*Class, error) {
+	r.mu.RLock()
+	id, ok := r.codes[code]
+	r.mu.RUnlock()
+	if ok {
+		return r.ClassByID(ctx, id)
+	}
+	row, err := r.st.ClassByCode(ctx, code)
+	if err != nil {
+		return nil, err
+	}
+	c, err := r.load(ctx, row.ID)
+	if err != nil {
+		return nil, err
+	}
+	return c.snap.Load(), nil
+}
+
+// ClassByID returns a class by its ID, loading it the first time.
+func (r *Room) ClassByID(ctx context.Context, id int64) (*Class, error) {
+	c, err := r.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return c.snap.Load(), nil
+}
+
+// Activity is a class's change counter: it moves whenever anything in the
+// class does, a move in any of its matches included.
+func (r *Room) Activity(classID int64) int64 {
+	r.mu.RLock()
+	c := r.classes[classID]
+	r.mu.RUnlock()
+	if c == nil {
+		return 0
+	}
+	return c.activity.Load()
+}
+
+// loaded returns a class already in memory, or nil.
+func (r *Room) loaded(id int64) *class {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.classes[id]
+}
+
+// load returns the class in memory, reading it from disk the first time:
+// its row, its students, its rounds and its students' totals.
+func (r *Room) load(ctx context.Context, id int64) (*class, error) {
+	if c := r.loaded(id); c != nil {
+		return c, nil
+	}
+	r.loading.Lock()
+	defer r.loading.Unlock()
+	if c := r.loaded(id); c != nil {
+		return c, nil
+	}
+	row, err := r.st.ClassByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	students, err := r.st.Students(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	rounds, err := r.st.Rounds(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	stats, total, err := r.st.ClassStats(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	snap := &Class{Class: row, Students: students, byToken: map[string]int{}}
+	for i, st := range students {
+		snap.byToken[st.TokenHash] = i
+	}
+	if n := len(rounds); n > 0 && !rounds[n-1].Ended {
+		open := rounds[n-1]
+		snap.Round = &open
+	}
+	c := &class{id: id, stats: stats, total: total}
+	c.snap.Store(snap)
+	c.live.Store(&map[int64]*match{})
+	r.mu.Lock()
+	r.classes[id] = c
+	r.codes[row.Code] = id
+	r.mu.Unlock()
+	return c, nil
+}
+
+// Stats returns a copy of every student's totals in the class, and the
+// number of decisions (of anyone) in it.
+func (r *Room) Stats(classID int64) (map[int64]store.StudentStats, int) {
+	c := r.loaded(classID)
+	if c == nil {
+		return nil, 0
+	}
+	c.statsMu.Lock()
+	defer c.statsMu.Unlock()
+	out := make(map[int64]store.StudentStats, len(c.stats))
+	for k, v := range c.stats {
+		out[k] = v
+	}
+	return out, c.total
+}
+
+// Close stops the deadline watcher, if it runs. Call it once.
+func (r *Room) Close() {
+	close(r.stop)
+	if r.watching.Load() {
+		<-r.done
+	}
+}
+
+// errorf names the operation of an unexpected error.
+func errorf(op string, err error) error { return fmt.Errorf("classroom: %s: %w", op, err) }

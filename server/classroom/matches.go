@@ -1,0 +1,556 @@
+package classroom
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"pigclass/server/store"
+	"pigclass/sim"
+	"pigclass/sim/solve"
+)
+
+// match is a match being played, in memory. Its log on disk is the truth:
+// every change is written before it is acknowledged, and the match is
+// rebuilt from the log after a restart.
+type match struct {
+	mu    sync.Mutex
+	row   store.Match
+	m     *sim.Match
+	bots  []sim.Strategy // per seat; nil for a student
+	rows  []store.Event  // the stored log, with analysis
+	last  time.Time      // when the last event happened: the deadline runs from it
+	ended bool           // over, or ended by the teacher
+	cls   *class         // nil for practice
+	ver   int64
+
+	snap atomic.Pointer[Match]
+}
+
+// Match is a match as last committed. Do not modify it (Events is shared).
+type Match struct {
+	store.Match
+	// State is the position after the last event.
+	State sim.State
+	// Events is the stored log so far, with the analysis of each decision.
+	Events []store.Event
+	// Last is when the last event happened: a deadline runs from it.
+	Last time.Time
+	// Version moves with every change of the match.
+	Version int64
+}
+
+// Seq is the number of events so far: a move answers the Seq it saw.
+func (m *Match) Seq() int { return len(m.Events) }
+
+// Over reports whether the match is no longer played: finished or ended.
+func (m *Match) Over() bool { return m.State.Over || m.Status != store.Playing }
+
+// SeatOf returns the seat of a student, or -1.
+func (m *Match) SeatOf(studentID int64) int {
+	for _, s := range m.Seats {
+		if s.StudentID == studentID && studentID != 0 {
+			return s.Seat
+		}
+	}
+	return -1
+}
+
+// SeatOfToken returns the seat of the browser with token hash h, or -1.
+func (m *Match) SeatOfToken(h string) int {
+	for _, s := range m.Seats {
+		if s.StudentID != 0 && s.TokenHash == h {
+			return s.Seat
+		}
+	}
+	return -1
+}
+
+// publish makes the snapshot of the match as it is now. mu must be held.
+func (lm *match) publish() {
+	lm.ver++
+	row := lm.row
+	lm.snap.Store(&Match{Match: row, State: lm.m.State(), Events: lm.rows[:len(lm.rows):len(lm.rows)], Last: lm.last, Version: lm.ver})
+	if lm.cls != nil {
+		lm.cls.activity.Add(1)
+	}
+}
+
+// Match returns a live match (being played, or finished in the open round
+// or lately in practice), or nil.
+func (r *Room) Match(id int64) *Match {
+	r.mu.RLock()
+	lm := r.matches[id]
+	r.mu.RUnlock()
+	if lm == nil {
+		return nil
+	}
+	return lm.snap.Load()
+}
+
+// Playing returns the match of a student in the class's open round (being
+// played, or finished), or nil.
+func (r *Room) Playing(classID, studentID int64) *Match {
+	c := r.loaded(classID)
+	if c == nil {
+		return nil
+	}
+	if lm := (*c.live.Load())[studentID]; lm != nil {
+		return lm.snap.Load()
+	}
+	return nil
+}
+
+// Matches returns the class's matches of the open round, in ID order.
+func (r *Room) Matches(classID int64) []*Match {
+	c := r.loaded(classID)
+	if c == nil {
+		return nil
+	}
+	seen := map[int64]bool{}
+	var out []*Match
+	for _, lm := range *c.live.Load() {
+		if !seen[lm.row.ID] {
+			seen[lm.row.ID] = true
+			out = append(out, lm.snap.Load())
+		}
+	}
+	sortMatches(out)
+	return out
+}
+
+func sortMatches(ms []*Match) {
+	for i := 1; i < len(ms); i++ {
+		for j := i; j > 0 && ms[j].ID < ms[j-1].ID; j-- {
+			ms[j], ms[j-1] = ms[j-1], ms[j]
+		}
+	}
+}
+
+// Act carries out a student's action in a live match. seq is the number of
+// events the student's page showed: a repeated or stale one does nothing
+// (ErrStale). The action, and every bot move it lets happen, are on disk
+// before Act returns nil; an error wrapping ErrNotSaved leaves the match as
+// it was.
+func (r *Room) Act(ctx context.Context, matchID, studentID int64, seq int, a sim.Action) (*Match, error) {
+	r.mu.RLock()
+	lm := r.matches[matchID]
+	r.mu.RUnlock()
+	if lm == nil {
+		return nil, ErrNotPlaying
+	}
+	lm.mu.Lock()
+	defer lm.mu.Unlock()
+	if lm.ended {
+		return lm.snap.Load(), ErrNotPlaying
+	}
+	seat := -1
+	for _, s := range lm.row.Seats {
+		if s.StudentID == studentID && studentID != 0 {
+			seat = s.Seat
+		}
+	}
+	if seat < 0 {
+		return nil, ErrNotSeated
+	}
+	if seq != lm.m.Len() {
+		return lm.snap.Load(), ErrStale
+	}
+	if lm.cls != nil && lm.cls.snap.Load().Paused {
+		return lm.snap.Load(), ErrPaused
+	}
+	if a.Kind == sim.TimeoutKind {
+		return lm.snap.Load(), &sim.ActionError{Code: sim.CodeUnknown, Seat: seat, Action: a, Reason: "a timeout is made by the server, not sent"}
+	}
+	err := r.advance(ctx, lm, &pending{seat: seat, action: a, by: "student"})
+	return lm.snap.Load(), err
+}
+
+// pending is an action to carry out before the bots move.
+type pending struct {
+	seat   int
+	action sim.Action
+	by     string
+}
+
+// advance carries out p (if any), then the bots' moves until a student is
+// to move or the match is over, and stores them all as one write. If
+// storing fails the match is put back as it was. lm.mu must be held.
+func (r *Room) advance(ctx context.Context, lm *match, p *pending) error {
+	before := lm.m.Len()
+	var rows []store.Event
+	now := r.now()
+	do := func(seat int, a sim.Action, by string) error {
+		pre := lm.m.State()
+		e, err := lm.m.Apply(seat, a)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, r.eventRow(lm, &pre, e, by, before+len(rows)+1, now))
+		return nil
+	}
+	if p != nil {
+		if err := do(p.seat, p.action, p.by); err != nil {
+			return err
+		}
+	}
+	for moves := 0; moves < 100000; moves++ {
+		st := lm.m.State()
+		if st.Over || lm.bots[st.Seat] == nil {
+			break
+		}
+		if err := do(st.Seat, lm.bots[st.Seat].Decide(st.Position()), "bot"); err != nil {
+			r.rollback(lm, before)
+			return errorf(fmt.Sprintf("bot in match %d", lm.row.ID), err)
+		}
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	st := lm.m.State()
+	if err := r.st.AppendEvents(ctx, lm.row.ID, rows, st.Result()); err != nil {
+		r.rollback(lm, before)
+		return err
+	}
+	lm.rows = append(lm.rows, rows...)
+	lm.last = now
+	if st.Over {
+		lm.ended = true
+		lm.row.Status, lm.row.Result, lm.row.Winner = store.Over, st.Result(), st.Winner
+	}
+	r.count(lm, rows, st)
+	lm.publish()
+	if st.Over && lm.cls == nil {
+		r.forget(lm.row.ID) // a practice match leaves memory; its page reads the disk
+	}
+	return nil
+}
+
+// count adds committed events to the class's totals, as store.ClassStats
+// counts them.
+func (r *Room) count(lm *match, rows []store.Event, st sim.State) {
+	c := lm.cls
+	if c == nil {
+		return
+	}
+	c.statsMu.Lock()
+	defer c.statsMu.Unlock()
+	for _, e := range rows {
+		if e.Action.Kind == sim.ResignKind {
+			continue
+		}
+		c.total++
+		student := lm.row.Seats[e.Seat].StudentID
+		if e.By != "student" || student == 0 {
+			continue
+		}
+		s := c.stats[student]
+		s.Decisions++
+		if a := e.Analysis; a != nil {
+			s.Analysed++
+			if e.Action.String() == a.Best {
+				s.AgreeOptimal++
+			}
+			if e.Action.String() == a.EV {
+				s.AgreeEV++
+			}
+			s.Cost += a.Cost
+		}
+		c.stats[student] = s
+	}
+	if st.Over {
+		for _, seat := range lm.row.Seats {
+			if seat.StudentID == 0 {
+				continue
+			}
+			s := c.stats[seat.StudentID]
+			s.Games++
+			if st.Winner == seat.Seat {
+				s.Wins++
+			}
+			c.stats[seat.StudentID] = s
+		}
+	}
+}
+
+// rollback rebuilds the match from its first n events.
+func (r *Room) rollback(lm *match, n int) {
+	m, err := sim.Replay(lm.row.Variant, lm.row.Seed, lm.m.Events()[:n])
+	if err != nil {
+		r.log.Error("rollback", "match", lm.row.ID, "err", err)
+		return
+	}
+	lm.m = m
+}
+
+// eventRow builds the stored row of event e made from state pre.
+func (r *Room) eventRow(lm *match, pre *sim.State, e sim.Event, by string, seq int, at time.Time) store.Event {
+	seat := e.Seat
+	row := store.Event{
+		MatchID: lm.row.ID, Seq: seq, Seat: seat, Action: e.Action, Turn: e.Turn, Roll: e.Roll,
+		Faces: e.Faces, By: by, At: at,
+		Score: pre.Scores[seat], Scores: append([]int(nil), pre.Scores[:pre.Variant.Seats]...),
+		OpponentScore: pre.Leader(seat), TurnTotal: pre.TurnTotal, Dice: e.Faces.Len(),
+	}
+	if seat == pre.Seat {
+		row.Analysis = Analyse(r.tables, pre, e.Action)
+	}
+	return row
+}
+
+// forget drops a match from the room's map.
+func (r *Room) forget(id int64) {
+	r.mu.Lock()
+	delete(r.matches, id)
+	r.mu.Unlock()
+}
+
+// newLive wraps a stored match, replayed, with its bots.
+func (r *Room) newLive(row store.Match, m *sim.Match, rows []store.Event, c *class) (*match, error) {
+	lm := &match{row: row, m: m, rows: rows, bots: make([]sim.Strategy, row.Variant.Seats), last: r.now(), cls: c}
+	for _, seat := range row.Seats {
+		if seat.Bot == "" {
+			continue
+		}
+		bot, err := solve.ParseStrategy(seat.Bot, row.Variant, r.tables)
+		if err != nil {
+			return nil, errorf(fmt.Sprintf("match %d seat %d", row.ID, seat.Seat), err)
+		}
+		lm.bots[seat.Seat] = bot
+	}
+	lm.publish()
+	return lm, nil
+}
+
+// begin registers new matches (already stored) and lets the bots that move
+// first play, many at once so that their writes share batches. It returns
+// the live matches.
+func (r *Room) begin(ctx context.Context, rows []store.Match, c *class) ([]*match, error) {
+	out := make([]*match, len(rows))
+	for i, row := range rows {
+		m, err := sim.NewMatch(row.Variant, row.Seed)
+		if err != nil {
+			return nil, err
+		}
+		if out[i], err = r.newLive(row, m, nil, c); err != nil {
+			return nil, err
+		}
+	}
+	r.mu.Lock()
+	for _, lm := range out {
+		r.matches[lm.row.ID] = lm
+	}
+	r.mu.Unlock()
+	errs := make([]error, len(out))
+	sem := make(chan struct{}, 64)
+	var wg sync.WaitGroup
+	for i, lm := range out {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			lm.mu.Lock()
+			defer lm.mu.Unlock()
+			errs[i] = r.advance(ctx, lm, nil)
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// Practice starts a match against a bot for a player without a class and
+// returns it.
+func (r *Room) Practice(ctx context.Context, player store.Student, v sim.Variant, bot string) (*Match, error) {
+	if _, err := solve.ParseStrategy(bot, v, r.tables); err != nil {
+		return nil, err
+	}
+	row := NewMatchRow(v, sim.NewSeed(), []store.Seat{{Seat: 0, StudentID: player.ID, Nickname: player.Nickname, AnonName: player.AnonName, TokenHash: player.TokenHash}, {Seat: 1, Bot: bot}})
+	var err error
+	if row.ID, err = r.st.CreateMatch(ctx, row); err != nil {
+		return nil, err
+	}
+	lms, err := r.begin(ctx, []store.Match{row}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return lms[0].snap.Load(), nil
+}
+
+// NewMatchRow describes a new match before it is stored.
+func NewMatchRow(v sim.Variant, seed sim.Seed, seats []store.Seat) store.Match {
+	return store.Match{Variant: v, Seed: seed, FirstSeat: seed.FirstSeat(v.Seats), Status: store.Playing, Winner: -1, Seats: seats}
+}
+
+// Restore rebuilds every match still playing, and every game of Skunk, from
+// the log: after a restart play goes on where it stopped.
+func (r *Room) Restore(ctx context.Context) (int, error) {
+	if err := r.restoreSkunk(ctx); err != nil {
+		return 0, err
+	}
+	ms, err := r.st.Matches(ctx, store.MatchFilter{Status: store.Playing})
+	if err != nil {
+		return 0, err
+	}
+	logs, err := r.st.PlayingEvents(ctx)
+	if err != nil {
+		return 0, err
+	}
+	var todo []*match
+	for _, row := range ms {
+		m, err := sim.Replay(row.Variant, row.Seed, store.SimEvents(logs[row.ID]))
+		if err != nil {
+			return 0, errorf(fmt.Sprintf("restore match %d", row.ID), err)
+		}
+		var c *class
+		if row.ClassID != 0 {
+			if c, err = r.load(ctx, row.ClassID); err != nil {
+				return 0, err
+			}
+		}
+		lm, err := r.newLive(row, m, logs[row.ID], c)
+		if err != nil {
+			return 0, err
+		}
+		todo = append(todo, lm)
+	}
+	r.mu.Lock()
+	for _, lm := range todo {
+		r.matches[lm.row.ID] = lm
+	}
+	r.mu.Unlock()
+	for _, lm := range todo {
+		if lm.cls != nil {
+			r.index(lm.cls, []*match{lm})
+		}
+		lm.mu.Lock()
+		err := r.advance(ctx, lm, nil)
+		lm.mu.Unlock()
+		if err != nil {
+			return 0, err
+		}
+	}
+	return len(ms), nil
+}
+
+// index adds matches to their class's map of students to matches.
+func (r *Room) index(c *class, lms []*match) {
+	next := map[int64]*match{}
+	for k, v := range *c.live.Load() {
+		next[k] = v
+	}
+	for _, lm := range lms {
+		for _, s := range lm.row.Seats {
+			if s.StudentID != 0 {
+				next[s.StudentID] = lm
+			}
+		}
+	}
+	c.live.Store(&next)
+	c.activity.Add(1)
+}
+
+// end stops live matches (a round ended, a student removed, a class
+// deleted): write stores the change, and only if it succeeds do the
+// matches stop in memory. Each match's lock is taken in turn, so a move in
+// flight finishes first.
+func (r *Room) end(lms []*match, write func() error) error {
+	for _, lm := range lms {
+		lm.mu.Lock()
+	}
+	defer func() {
+		for _, lm := range lms {
+			lm.mu.Unlock()
+		}
+	}()
+	if err := write(); err != nil {
+		return err
+	}
+	for _, lm := range lms {
+		if !lm.ended {
+			lm.ended = true
+			lm.row.Status = store.Ended
+			lm.publish()
+		}
+	}
+	return nil
+}
+
+// deadlineTick is how often the deadline watcher looks.
+const deadlineTick = 250 * time.Millisecond
+
+// Watch starts the deadline watcher: when a student's per-roll deadline
+// passes, the server holds for them (Hog: the turn passes), recorded as a
+// timeout. Close stops it.
+func (r *Room) Watch() {
+	r.watching.Store(true)
+	go func() {
+		defer close(r.done)
+		t := time.NewTicker(deadlineTick)
+		defer t.Stop()
+		for {
+			select {
+			case <-r.stop:
+				return
+			case <-t.C:
+				r.CheckDeadlines(context.Background())
+			}
+		}
+	}()
+}
+
+// CheckDeadlines makes every timeout that is due.
+func (r *Room) CheckDeadlines(ctx context.Context) {
+	now := r.now()
+	r.mu.RLock()
+	var lms []*match
+	for _, lm := range r.matches {
+		if lm.row.Variant.Deadline > 0 {
+			lms = append(lms, lm)
+		}
+	}
+	r.mu.RUnlock()
+	for _, lm := range lms {
+		lm.mu.Lock()
+		st := lm.m.State()
+		due := !lm.ended && !st.Over && lm.bots[st.Seat] == nil && now.Sub(lm.last) >= time.Duration(lm.row.Variant.Deadline)
+		if due && lm.cls != nil && lm.cls.snap.Load().Paused {
+			due = false
+		}
+		if due {
+			if err := r.advance(ctx, lm, &pending{seat: st.Seat, action: sim.Timeout, by: "timeout"}); err != nil {
+				r.log.Error("timeout", "match", lm.row.ID, "err", err)
+			}
+		}
+		lm.mu.Unlock()
+	}
+}
+
+// restartClocks gives every student on turn in a class a fresh deadline
+// (after a pause).
+func (r *Room) restartClocks(c *class) {
+	for _, lm := range *c.live.Load() {
+		lm.mu.Lock()
+		lm.last = r.now()
+		lm.publish()
+		lm.mu.Unlock()
+	}
+}
+
+// Live returns every match in the room, in ID order: for tests and
+// maintenance.
+func (r *Room) Live() []*Match {
+	r.mu.RLock()
+	out := make([]*Match, 0, len(r.matches))
+	for _, lm := range r.matches {
+		out = append(out, lm.snap.Load())
+	}
+	r.mu.RUnlock()
+	sortMatches(out)
+	return out
+}

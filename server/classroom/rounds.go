@@ -1,0 +1,327 @@
+package classroom
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"math/big"
+	"strconv"
+
+	"pigclass/server/store"
+	"pigclass/sim"
+)
+
+// CreateClass stores a new class with a fresh join code drawn by newCode
+// and returns it.
+func (r *Room) CreateClass(ctx context.Context, newCode func() string, teacherHash, lesson string) (*Class, error) {
+	var row store.Class
+	var err error
+	for range 20 {
+		row, err = r.st.CreateClass(ctx, newCode(), teacherHash)
+		if !errors.Is(err, store.ErrCodeTaken) {
+			break
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if lesson != "" {
+		if err := r.st.SetLesson(ctx, row.ID, lesson, 0); err != nil {
+			return nil, err
+		}
+	}
+	return r.ClassByID(ctx, row.ID)
+}
+
+// Join adds a student to a class with a generated name unique in it. A
+// nickname in use is store.ErrNicknameTaken; a locked class ErrLocked.
+func (r *Room) Join(ctx context.Context, classID int64, nickname, tokenHash string) (store.Student, error) {
+	c, err := r.load(ctx, classID)
+	if err != nil {
+		return store.Student{}, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	snap := c.snap.Load()
+	if st, ok := snap.Student(tokenHash); ok {
+		return st, nil
+	}
+	if snap.Locked {
+		return store.Student{}, ErrLocked
+	}
+	taken := make(map[string]bool, len(snap.Students))
+	for _, st := range snap.Students {
+		taken[st.AnonName] = true
+	}
+	st, err := r.st.AddStudent(ctx, store.Student{ClassID: classID, Nickname: nickname, AnonName: AnonName(taken), TokenHash: tokenHash})
+	if err != nil {
+		return st, err
+	}
+	c.publish(true, func(next *Class) {
+		next.Students = append(next.Students[:len(next.Students):len(next.Students)], st)
+	})
+	return st, nil
+}
+
+// Flags are the switches a teacher turns.
+type Flags = store.ClassFlags
+
+// SetFlags turns a class's switches. Resuming play gives every student on
+// turn a fresh deadline.
+func (r *Room) SetFlags(ctx context.Context, classID int64, change func(*Flags)) (*Class, error) {
+	c, err := r.load(ctx, classID)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old := c.snap.Load()
+	f := Flags{Locked: old.Locked, Paused: old.Paused, Anonymous: old.Anonymous}
+	change(&f)
+	if err := r.st.SetClassFlags(ctx, classID, f); err != nil {
+		return nil, err
+	}
+	snap := c.publish(false, func(next *Class) { next.Locked, next.Paused, next.Anonymous = f.Locked, f.Paused, f.Anonymous })
+	if old.Paused && !f.Paused {
+		r.restartClocks(c)
+	}
+	return snap, nil
+}
+
+// SetProjector chooses the chart the projector shows ("" for none).
+func (r *Room) SetProjector(ctx context.Context, classID int64, chart string) error {
+	c, err := r.load(ctx, classID)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := r.st.SetProjector(ctx, classID, chart); err != nil {
+		return err
+	}
+	c.publish(false, func(next *Class) { next.Projector = chart })
+	return nil
+}
+
+// SetLesson sets the lesson a class follows and its phase.
+func (r *Room) SetLesson(ctx context.Context, classID int64, lesson string, phase int) error {
+	c, err := r.load(ctx, classID)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := r.st.SetLesson(ctx, classID, lesson, phase); err != nil {
+		return err
+	}
+	c.publish(false, func(next *Class) { next.Lesson, next.Phase = lesson, phase })
+	return nil
+}
+
+// RoundSpec is what a round plays: from the form or from a lesson phase.
+type RoundSpec struct {
+	Variant  sim.Variant
+	Mode     string // "bot" or "pairs"
+	Bot      string
+	SameSeed bool
+}
+
+// StartRound ends the open round and starts a new one: every student in a
+// match, against the bot or paired (seats left over go to the bot), one
+// seed for all on request. It returns the round and its number of matches.
+func (r *Room) StartRound(ctx context.Context, classID int64, spec RoundSpec) (store.Round, int, error) {
+	c, err := r.load(ctx, classID)
+	if err != nil {
+		return store.Round{}, 0, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	students := append([]store.Student(nil), c.snap.Load().Students...)
+	if len(students) == 0 {
+		return store.Round{}, 0, ErrNoStudents
+	}
+	if err := r.endRound(ctx, c); err != nil {
+		return store.Round{}, 0, err
+	}
+	shuffle(students)
+	seed := sim.NewSeed()
+	var rows []store.Match
+	seatOf := func(st store.Student, n int) store.Seat {
+		return store.Seat{Seat: n, StudentID: st.ID, Nickname: st.Nickname, AnonName: st.AnonName, TokenHash: st.TokenHash}
+	}
+	n := spec.Variant.Seats
+	for i := 0; i < len(students); {
+		if !spec.SameSeed {
+			seed = sim.NewSeed()
+		}
+		seats := []store.Seat{seatOf(students[i], 0)}
+		i++
+		for len(seats) < n {
+			if spec.Mode == "pairs" && i < len(students) {
+				seats = append(seats, seatOf(students[i], len(seats)))
+				i++
+			} else {
+				seats = append(seats, store.Seat{Seat: len(seats), Bot: spec.Bot})
+			}
+		}
+		row := NewMatchRow(spec.Variant, seed, seats)
+		row.ClassID = classID
+		rows = append(rows, row)
+	}
+	round := store.Round{ClassID: classID, Variant: spec.Variant, Mode: spec.Mode, Bot: spec.Bot, SameSeed: spec.SameSeed}
+	round, ids, err := r.st.CreateRound(ctx, round, rows)
+	if err != nil {
+		return round, 0, err
+	}
+	for i := range rows {
+		rows[i].ID, rows[i].RoundID, rows[i].RoundIndex = ids[i], round.ID, round.Number
+	}
+	open := round
+	c.publish(false, func(next *Class) { next.Round = &open })
+	lms, err := r.begin(ctx, rows, c)
+	r.index(c, lms)
+	return round, len(rows), err
+}
+
+// shuffle puts the students in a random order for pairing.
+func shuffle(xs []store.Student) {
+	for i := len(xs) - 1; i > 0; i-- {
+		j, _ := rand.Int(rand.Reader, big.NewInt(int64(i+1)))
+		xs[i], xs[j.Int64()] = xs[j.Int64()], xs[i]
+	}
+}
+
+// EndRound ends the class's open round and its matches.
+func (r *Room) EndRound(ctx context.Context, classID int64) error {
+	c, err := r.load(ctx, classID)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return r.endRound(ctx, c)
+}
+
+// endRound ends the open round: its matches stop, on disk in one write,
+// then in memory, and leave the room. c.mu must be held.
+func (r *Room) endRound(ctx context.Context, c *class) error {
+	open := c.snap.Load().Round
+	if open == nil {
+		return nil
+	}
+	lms := uniqueMatches(*c.live.Load())
+	if err := r.end(lms, func() error { return r.st.EndRound(ctx, open.ID) }); err != nil {
+		return err
+	}
+	for _, lm := range lms {
+		r.forget(lm.row.ID)
+	}
+	c.live.Store(&map[int64]*match{})
+	c.publish(false, func(next *Class) { next.Round = nil })
+	return nil
+}
+
+func uniqueMatches(live map[int64]*match) []*match {
+	seen := map[*match]bool{}
+	var out []*match
+	for _, lm := range live {
+		if !seen[lm] {
+			seen[lm] = true
+			out = append(out, lm)
+		}
+	}
+	return out
+}
+
+// RemoveStudent takes a student out of the class: their match stops, and
+// their past decisions stay in the exports.
+func (r *Room) RemoveStudent(ctx context.Context, classID, studentID int64) error {
+	c, err := r.load(ctx, classID)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var lms []*match
+	if lm := (*c.live.Load())[studentID]; lm != nil {
+		lms = append(lms, lm)
+	}
+	err = r.end(lms, func() error {
+		for _, lm := range lms {
+			if !lm.ended {
+				if err := r.st.EndMatch(ctx, lm.row.ID); err != nil {
+					return err
+				}
+			}
+		}
+		return r.st.RemoveStudent(ctx, classID, studentID)
+	})
+	if err != nil {
+		return err
+	}
+	c.publish(true, func(next *Class) {
+		var kept []store.Student
+		for _, st := range next.Students {
+			if st.ID != studentID {
+				kept = append(kept, st)
+			}
+		}
+		next.Students = kept
+	})
+	return nil
+}
+
+// DeleteClass deletes the class and every row that belongs to it; its
+// matches and Skunk stop.
+func (r *Room) DeleteClass(ctx context.Context, classID int64) error {
+	c, err := r.load(ctx, classID)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	lms := uniqueMatches(*c.live.Load())
+	if err := r.end(lms, func() error { return r.st.DeleteClass(ctx, classID) }); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	for _, lm := range lms {
+		delete(r.matches, lm.row.ID)
+	}
+	delete(r.classes, classID)
+	delete(r.codes, c.snap.Load().Code)
+	r.mu.Unlock()
+	c.skunk.Store(nil)
+	return nil
+}
+
+var adjectives = []string{"Amber", "Brave", "Calm", "Clever", "Curious", "Daring", "Eager", "Fuzzy", "Gentle", "Happy",
+	"Jolly", "Keen", "Lively", "Lucky", "Merry", "Nimble", "Plucky", "Quick", "Quiet", "Rapid", "Shiny", "Silly",
+	"Sleepy", "Sunny", "Swift", "Tidy", "Witty", "Zesty", "Bold", "Cosy"}
+
+var animals = []string{"Otter", "Badger", "Falcon", "Panda", "Koala", "Lynx", "Heron", "Beaver", "Gecko", "Puffin",
+	"Walrus", "Marmot", "Ibex", "Lemur", "Hedgehog", "Tapir", "Dolphin", "Wombat", "Squirrel", "Toucan",
+	"Alpaca", "Narwhal", "Raccoon", "Kiwi", "Seal", "Owl", "Fox", "Yak", "Zebra", "Moose"}
+
+// AnonName draws an adjective and an animal not in taken (past 900
+// students in a class, a number is added).
+func AnonName(taken map[string]bool) string {
+	tries := 1000
+	if len(taken) > 600 {
+		tries = 0 // most pairs are taken: number them at once
+	}
+	for range tries {
+		a, _ := rand.Int(rand.Reader, big.NewInt(int64(len(adjectives))))
+		b, _ := rand.Int(rand.Reader, big.NewInt(int64(len(animals))))
+		if n := adjectives[a.Int64()] + " " + animals[b.Int64()]; !taken[n] {
+			return n
+		}
+	}
+	for i := 2; ; i++ {
+		a, _ := rand.Int(rand.Reader, big.NewInt(int64(len(adjectives))))
+		b, _ := rand.Int(rand.Reader, big.NewInt(int64(len(animals))))
+		if n := adjectives[a.Int64()] + " " + animals[b.Int64()] + " " + strconv.Itoa(i); !taken[n] {
+			return n
+		}
+	}
+}

@@ -1,0 +1,314 @@
+package classroom
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"pigclass/server/store"
+	"pigclass/sim"
+	"pigclass/sim/solve"
+)
+
+// skunk is a class's game of Skunk in memory; its log on disk is the truth,
+// as for matches.
+type skunk struct {
+	mu   sync.Mutex
+	game store.SkunkGame
+	g    *sim.Skunk
+	rows []store.SkunkEvent
+	ver  int64
+	cls  *class
+
+	snap atomic.Pointer[Skunk]
+}
+
+// Skunk is a game of Skunk as last committed. Do not modify it.
+type Skunk struct {
+	Game       store.SkunkGame
+	Round      int // rounds finished
+	Rounds     int
+	Rolls      int // shared rolls in the whole game
+	RoundTotal int
+	Over       bool
+	// Moment names the point a sit answers: the round and the roll in it.
+	Moment   string
+	Standing []bool
+	Scores   []int
+	Winners  []int // when over
+	// LastRoll is the last shared roll's dice (HasRoll false before it).
+	LastRoll sim.Faces
+	HasRoll  bool
+	Version  int64
+}
+
+// Participant returns a student's participant number, or -1.
+func (s *Skunk) Participant(studentID int64) int {
+	for i, id := range s.Game.Students {
+		if id == studentID {
+			return i
+		}
+	}
+	return -1
+}
+
+// skunkEV is expected-value play for Skunk: the Two-Dice Pig rule, stand
+// while one more roll adds more on average than it risks.
+var skunkEV = solve.NewEVPlay(sim.Standard(sim.TwoDice))
+
+// EVStand is the expected-value choice in Skunk: "stand" or "sit".
+func EVStand(score, roundTotal int) string {
+	if skunkEV.Decide(sim.Position{Variant: sim.Standard(sim.TwoDice), Score: score, TurnTotal: roundTotal}) == sim.Roll {
+		return "stand"
+	}
+	return "sit"
+}
+
+// publish makes the snapshot of the game. mu must be held.
+func (k *skunk) publish() {
+	k.ver++
+	g := k.g
+	s := &Skunk{Game: k.game, Round: g.Round(), Rounds: g.Rounds(), Rolls: countRolls(k.rows), RoundTotal: g.RoundTotal(),
+		Over: g.Over(), Moment: skunkMoment(g), Scores: g.Scores(), Version: k.ver}
+	for p := range g.Participants() {
+		s.Standing = append(s.Standing, g.Standing(p))
+	}
+	if s.Over {
+		s.Winners = g.Winners()
+	}
+	for i := len(k.rows) - 1; i >= 0; i-- {
+		if k.rows[i].Action == "roll" {
+			s.LastRoll, s.HasRoll = k.rows[i].Faces, true
+			break
+		}
+	}
+	k.snap.Store(s)
+	if k.cls != nil {
+		k.cls.activity.Add(1)
+	}
+}
+
+func skunkMoment(g *sim.Skunk) string { return fmt.Sprintf("%d.%d", g.Round(), g.Rolls()) }
+
+func countRolls(rows []store.SkunkEvent) int {
+	n := 0
+	for _, r := range rows {
+		if r.Action == "roll" {
+			n++
+		}
+	}
+	return n
+}
+
+// Skunk returns the class's game of Skunk, or nil when none is played.
+func (r *Room) Skunk(classID int64) *Skunk {
+	c := r.loaded(classID)
+	if c == nil {
+		return nil
+	}
+	if k := c.skunk.Load(); k != nil {
+		return k.snap.Load()
+	}
+	return nil
+}
+
+// replaySkunk rebuilds the engine from the stored log: its rolls and sits
+// (stand rows are decisions, not moves of the game).
+func replaySkunk(game store.SkunkGame, rows []store.SkunkEvent) (*sim.Skunk, error) {
+	var evs []sim.SkunkEvent
+	for _, r := range rows {
+		switch r.Action {
+		case "roll":
+			evs = append(evs, sim.SkunkEvent{Action: sim.Roll})
+		case "sit":
+			evs = append(evs, sim.SkunkEvent{Action: sim.Hold, Participant: r.Participant})
+		}
+	}
+	return sim.ReplaySkunk(game.Seed, len(game.Students), game.Rounds, evs)
+}
+
+// liveSkunk registers a game, replaying its log.
+func (r *Room) liveSkunk(c *class, game store.SkunkGame, rows []store.SkunkEvent) error {
+	g, err := replaySkunk(game, rows)
+	if err != nil {
+		return errorf(fmt.Sprintf("skunk game %d", game.ID), err)
+	}
+	k := &skunk{game: game, g: g, rows: rows, cls: c}
+	k.publish()
+	c.skunk.Store(k)
+	return nil
+}
+
+// restoreSkunk rebuilds the games of Skunk still playing.
+func (r *Room) restoreSkunk(ctx context.Context) error {
+	games, err := r.st.SkunkGames(ctx, 0, store.Playing)
+	if err != nil {
+		return err
+	}
+	for _, g := range games {
+		rows, err := r.st.SkunkEvents(ctx, g.ID)
+		if err != nil {
+			return err
+		}
+		c, err := r.load(ctx, g.ClassID)
+		if err != nil {
+			return err
+		}
+		if err := r.liveSkunk(c, g, rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// StartSkunk ends the class's open round and its game of Skunk, if any,
+// and starts a game with every student.
+func (r *Room) StartSkunk(ctx context.Context, classID int64, rounds int) error {
+	c, err := r.load(ctx, classID)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := r.endRound(ctx, c); err != nil {
+		return err
+	}
+	if err := r.st.EndSkunk(ctx, classID); err != nil {
+		return err
+	}
+	c.skunk.Store(nil)
+	students := c.snap.Load().Students
+	if len(students) == 0 {
+		return ErrNoStudents
+	}
+	ids := make([]int64, len(students))
+	for i, st := range students {
+		ids[i] = st.ID
+	}
+	id, err := r.st.CreateSkunk(ctx, classID, sim.NewSeed(), rounds, ids)
+	if err != nil {
+		return err
+	}
+	games, err := r.st.SkunkGames(ctx, classID, store.Playing)
+	if err != nil {
+		return err
+	}
+	for _, g := range games {
+		if g.ID == id {
+			return r.liveSkunk(c, g, nil)
+		}
+	}
+	return errorf("start skunk", fmt.Errorf("game %d vanished", id))
+}
+
+// EndSkunk stops the class's game of Skunk.
+func (r *Room) EndSkunk(ctx context.Context, classID int64) error {
+	c, err := r.load(ctx, classID)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := r.st.EndSkunk(ctx, classID); err != nil {
+		return err
+	}
+	c.skunk.Store(nil)
+	c.activity.Add(1)
+	return nil
+}
+
+// SkunkRoll throws the shared dice. Every participant still standing has
+// decided to stand for this roll: each such decision is stored with its
+// state and the expected-value choice, with the roll, in one write.
+func (r *Room) SkunkRoll(ctx context.Context, classID int64) (*Skunk, error) {
+	k, err := r.skunkOf(classID)
+	if err != nil {
+		return nil, err
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.g.Over() {
+		return k.snap.Load(), ErrSkunkIsOver
+	}
+	round, roll, total := k.g.Round(), k.g.Rolls(), k.g.RoundTotal()
+	var rows []store.SkunkEvent
+	seq := len(k.rows)
+	now := r.now()
+	for p := range k.g.Participants() {
+		if k.g.Standing(p) {
+			seq++
+			score := k.g.Score(p)
+			rows = append(rows, store.SkunkEvent{GameID: k.game.ID, Seq: seq, Action: "stand", Participant: p, Round: round, Roll: roll,
+				RoundTotal: total, Score: score, EV: EVStand(score, total), At: now})
+		}
+	}
+	e, err := k.g.Roll()
+	if err != nil {
+		return k.snap.Load(), err
+	}
+	for i := range rows {
+		rows[i].Faces = e.Faces
+	}
+	seq++
+	rows = append(rows, store.SkunkEvent{GameID: k.game.ID, Seq: seq, Action: "roll", Participant: -1, Round: round, Roll: roll, Faces: e.Faces, RoundTotal: total, At: now})
+	if err := r.st.AppendSkunk(ctx, k.game.ID, rows, k.g.Over()); err != nil {
+		r.rebuildSkunk(k)
+		return k.snap.Load(), err
+	}
+	k.rows = append(k.rows, rows...)
+	k.publish()
+	return k.snap.Load(), nil
+}
+
+// skunkOf returns the class's game being played.
+func (r *Room) skunkOf(classID int64) (*skunk, error) {
+	c := r.loaded(classID)
+	if c == nil {
+		return nil, ErrNoSkunk
+	}
+	k := c.skunk.Load()
+	if k == nil {
+		return nil, ErrNoSkunk
+	}
+	return k, nil
+}
+
+// rebuildSkunk puts a game back as its stored log says.
+func (r *Room) rebuildSkunk(k *skunk) {
+	g, err := replaySkunk(k.game, k.rows)
+	if err != nil {
+		r.log.Error("skunk rollback", "game", k.game.ID, "err", err)
+		return
+	}
+	k.g = g
+}
+
+// Sit sits a student down. moment is the point of the game the student's
+// page showed: a sit sent before a roll or a new round that has happened
+// since is stale and does nothing, and sitting twice changes nothing.
+func (r *Room) Sit(ctx context.Context, classID, studentID int64, moment string) (*Skunk, error) {
+	k, err := r.skunkOf(classID)
+	if err != nil {
+		return nil, err
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	p := k.snap.Load().Participant(studentID)
+	if p < 0 || moment != skunkMoment(k.g) || k.g.Over() || !k.g.Standing(p) {
+		return k.snap.Load(), nil
+	}
+	round, roll, total, score := k.g.Round(), k.g.Rolls(), k.g.RoundTotal(), k.g.Score(p)
+	if _, err := k.g.Sit(p); err != nil {
+		return k.snap.Load(), nil
+	}
+	row := store.SkunkEvent{GameID: k.game.ID, Seq: len(k.rows) + 1, Action: "sit", Participant: p, Round: round, Roll: roll,
+		RoundTotal: total, Score: score, EV: EVStand(score, total), At: r.now()}
+	if err := r.st.AppendSkunk(ctx, k.game.ID, []store.SkunkEvent{row}, k.g.Over()); err != nil {
+		r.rebuildSkunk(k)
+		return k.snap.Load(), err
+	}
+	k.rows = append(k.rows, row)
+	k.publish()
+	return k.snap.Load(), nil
+}

@@ -1,0 +1,174 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+)
+
+// The writer is the one owner of the write connection. Every change to the
+// database is a job sent to it; it gathers the jobs waiting (up to
+// maxBatch), runs them in one transaction, each inside its own savepoint,
+// commits once (synchronous FULL: one sync for the whole batch) and only
+// then answers every job. This is group commit: a hundred students clicking
+// at once cost one sync, not a hundred.
+//
+// A job whose statements fail is rolled back to its savepoint and refused
+// alone; the others go on. A failed commit refuses every job of the batch:
+// nothing of it is on disk, and each caller puts its state back as it was.
+//
+// Concurrency: jobs arrive on w.jobs from any goroutine; only the writer
+// goroutine touches the write connection after Open's migrations.
+
+// ErrNotSaved wraps every error of a write that did not reach the disk: the
+// caller may try again.
+var ErrNotSaved = errors.New("not saved")
+
+// maxBatch is the most jobs one transaction carries.
+const maxBatch = 512
+
+// job is one write: fn runs inside the batch's transaction.
+type job struct {
+	fn   func(tx *sql.Tx) error
+	done chan error
+}
+
+type writer struct {
+	db           *sql.DB
+	jobs         chan job
+	quit         chan struct{}
+	stopped      chan struct{}
+	beforeCommit func() error // for fault tests; nil in use
+
+	// batches and writes count committed transactions and the jobs in them;
+	// submitted counts the jobs sent.
+	batches, writes, submitted atomic.Int64
+}
+
+func newWriter(db *sql.DB, beforeCommit func() error) *writer {
+	w := &writer{db: db, jobs: make(chan job, 4*maxBatch), quit: make(chan struct{}), stopped: make(chan struct{}), beforeCommit: beforeCommit}
+	go w.loop()
+	return w
+}
+
+// errClosed refuses writes after Close.
+var errClosed = errors.New("store: closed")
+
+// write sends fn to the writer and waits until its batch is committed (nil)
+// or refused. It waits even when ctx ends first: the caller must know
+// whether the change is on disk. ctx only bounds the wait for a place in
+// the queue.
+func (w *writer) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	j := job{fn: fn, done: make(chan error, 1)}
+	w.submitted.Add(1)
+	select {
+	case w.jobs <- j:
+	case <-w.quit:
+		return fmt.Errorf("%w: %w", ErrNotSaved, errClosed)
+	case <-ctx.Done():
+		return fmt.Errorf("%w: %w", ErrNotSaved, ctx.Err())
+	}
+	return <-j.done
+}
+
+func (w *writer) loop() {
+	defer close(w.stopped)
+	batch := make([]job, 0, maxBatch)
+	for {
+		select {
+		case j := <-w.jobs:
+			batch = append(batch[:0], j)
+		case <-w.quit:
+			w.drain()
+			return
+		}
+	more:
+		for len(batch) < maxBatch {
+			select {
+			case j := <-w.jobs:
+				batch = append(batch, j)
+			default:
+				break more
+			}
+		}
+		w.commit(batch)
+	}
+}
+
+// drain refuses the jobs still queued at Close.
+func (w *writer) drain() {
+	for {
+		select {
+		case j := <-w.jobs:
+			j.done <- fmt.Errorf("%w: %w", ErrNotSaved, errClosed)
+		default:
+			return
+		}
+	}
+}
+
+// commit runs one batch and answers each of its jobs.
+func (w *writer) commit(batch []job) {
+	ctx := context.Background()
+	errs := make([]error, len(batch))
+	fail := func(err error) {
+		for i, j := range batch {
+			if errs[i] == nil {
+				errs[i] = err
+			}
+			j.done <- errs[i]
+		}
+	}
+	tx, err := w.db.BeginTx(ctx, nil)
+	if err != nil {
+		fail(fmt.Errorf("%w: store: begin: %w", ErrNotSaved, err))
+		return
+	}
+	for i, j := range batch {
+		if _, err := tx.ExecContext(ctx, "SAVEPOINT job"); err != nil {
+			tx.Rollback()
+			fail(fmt.Errorf("%w: store: savepoint: %w", ErrNotSaved, err))
+			return
+		}
+		if err := j.fn(tx); err != nil {
+			errs[i] = err
+			if _, rerr := tx.ExecContext(ctx, "ROLLBACK TO job"); rerr != nil {
+				tx.Rollback()
+				fail(fmt.Errorf("%w: store: rollback to savepoint: %w", ErrNotSaved, rerr))
+				return
+			}
+		}
+		if _, err := tx.ExecContext(ctx, "RELEASE job"); err != nil {
+			tx.Rollback()
+			fail(fmt.Errorf("%w: store: release savepoint: %w", ErrNotSaved, err))
+			return
+		}
+	}
+	if w.beforeCommit != nil {
+		if err := w.beforeCommit(); err != nil {
+			tx.Rollback()
+			fail(fmt.Errorf("%w: store: commit: %w", ErrNotSaved, err))
+			return
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		fail(fmt.Errorf("%w: store: commit: %w", ErrNotSaved, err))
+		return
+	}
+	for i, j := range batch {
+		j.done <- errs[i]
+	}
+	w.batches.Add(1)
+	w.writes.Add(int64(len(batch)))
+}
+
+func (w *writer) close() {
+	close(w.quit)
+	select {
+	case <-w.stopped:
+	case <-time.After(30 * time.Second):
+	}
+}

@@ -1,0 +1,206 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"pigclass/sim"
+)
+
+// gate holds the writer's next commit, once armed, until n jobs have been
+// submitted in all, so that a test knows they share at most two batches.
+type gate struct {
+	s       **Store
+	n       atomic.Int64
+	armed   atomic.Bool
+	fail    atomic.Bool // fail every commit while set
+	commits atomic.Int32
+}
+
+func (g *gate) beforeCommit() error {
+	if g.armed.CompareAndSwap(true, false) {
+		deadline := time.Now().Add(10 * time.Second)
+		for (*g.s).w.submitted.Load() < g.n.Load() && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	g.commits.Add(1)
+	if g.fail.Load() {
+		return errors.New("injected: disk on fire")
+	}
+	return nil
+}
+
+// arm makes the next commit wait until n more jobs are submitted.
+func (g *gate) arm(n int) {
+	g.n.Store((*g.s).w.submitted.Load() + int64(n))
+	g.armed.Store(true)
+}
+
+// openGated opens a store with a gate before each commit.
+func openGated(t *testing.T, path string) (*Store, *gate) {
+	t.Helper()
+	var s *Store
+	g := &gate{s: &s}
+	s, err := OpenWith(context.Background(), path, Options{BeforeCommit: g.beforeCommit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, g
+}
+
+// playingMatches stores n matches to append to.
+func playingMatches(t *testing.T, s *Store, n int) []int64 {
+	t.Helper()
+	ctx := context.Background()
+	var ids []int64
+	for range n {
+		id, err := s.CreateMatch(ctx, Match{Variant: sim.Standard(sim.Pig), Seed: sim.NewSeed(), Seats: []Seat{{Seat: 0, Bot: "hold:20"}, {Seat: 1, Bot: "hold:20"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+func rollEvent(id int64, seq int) Event {
+	return Event{MatchID: id, Seq: seq, Action: sim.Roll, Faces: faces(4), By: "student", At: time.Now(), Scores: []int{0, 0}}
+}
+
+// appendAll appends one event to each match at once and returns each
+// call's error.
+func appendAll(s *Store, ids []int64, seq int) []error {
+	errs := make([]error, len(ids))
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		wg.Go(func() { errs[i] = s.AppendEvents(context.Background(), id, []Event{rollEvent(id, seq)}, nil) })
+	}
+	wg.Wait()
+	return errs
+}
+
+func countEvents(t *testing.T, path string) int {
+	t.Helper()
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var n int
+	if err := s.rd.QueryRow(`SELECT COUNT(*) FROM events`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestBatchIsOnDisk: writes acknowledged together, in one batch, are all in
+// the file when it is opened again.
+func TestBatchIsOnDisk(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "batch.db")
+	s, g := openGated(t, path)
+	ids := playingMatches(t, s, 40)
+	g.arm(40)
+	b0, w0 := s.WriterStats()
+	for i, err := range appendAll(s, ids, 1) {
+		if err != nil {
+			t.Errorf("match %d: %v", ids[i], err)
+		}
+	}
+	b1, w1 := s.WriterStats()
+	if w1-w0 != 40 || b1-b0 > 2 {
+		t.Errorf("40 appends took %d batches for %d writes; want them grouped in at most 2", b1-b0, w1-w0)
+	}
+	s.Close()
+	if n := countEvents(t, path); n != 40 {
+		t.Errorf("%d events on disk after reopening, want 40", n)
+	}
+}
+
+// TestFailedCommitRefusesTheBatch: an injected commit failure refuses every
+// write of the batch with ErrNotSaved, and none of them is on disk.
+func TestFailedCommitRefusesTheBatch(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fail.db")
+	s, g := openGated(t, path)
+	ids := playingMatches(t, s, 20)
+	g.arm(20)
+	g.fail.Store(true)
+	for i, err := range appendAll(s, ids, 1) {
+		if !errors.Is(err, ErrNotSaved) {
+			t.Errorf("match %d: %v, want ErrNotSaved", ids[i], err)
+		}
+	}
+	g.fail.Store(false)
+	// The writer goes on: the same writes succeed when tried again.
+	for i, err := range appendAll(s, ids[:5], 1) {
+		if err != nil {
+			t.Errorf("match %d, second try: %v", ids[i], err)
+		}
+	}
+	s.Close()
+	if n := countEvents(t, path); n != 5 {
+		t.Errorf("%d events on disk, want the 5 retried", n)
+	}
+}
+
+// TestFailingWriteIsRefusedAlone: a write whose statement fails (here a
+// duplicate event) is refused; the others in its batch are stored.
+func TestFailingWriteIsRefusedAlone(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "alone.db")
+	s, g := openGated(t, path)
+	ids := playingMatches(t, s, 10)
+	if err := s.AppendEvents(context.Background(), ids[0], []Event{rollEvent(ids[0], 1)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	g.arm(10)
+	errs := appendAll(s, ids, 1) // ids[0] already has event 1
+	for i, err := range errs {
+		if (i == 0) != (err != nil) {
+			t.Errorf("match %d: %v", ids[i], err)
+		}
+	}
+	if errors.Is(errs[0], ErrNotSaved) {
+		t.Errorf("a refused statement is not a failed commit: %v", errs[0])
+	}
+	s.Close()
+	if n := countEvents(t, path); n != 10 {
+		t.Errorf("%d events on disk, want 10", n)
+	}
+}
+
+// TestReadersDoNotWaitForTheWriter: a read answers while the writer holds
+// its transaction open.
+func TestReadersDoNotWaitForTheWriter(t *testing.T) {
+	s := MustOpen(t)
+	ctx := context.Background()
+	held, release := make(chan struct{}), make(chan struct{})
+	go s.inTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO classes (code, teacher_hash, created_at) VALUES ('HHHHHH', 'h', 't')`); err != nil {
+			return err
+		}
+		close(held)
+		<-release
+		return nil
+	})
+	<-held
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Matches(ctx, MatchFilter{})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Error(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("a read waited for the writer's transaction")
+	}
+	close(release)
+}
