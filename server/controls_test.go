@@ -153,7 +153,7 @@ func TestReviewAfterTheMatch(t *testing.T) {
 	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}})
 	playRound(t, code, []*student{s})
 	home := s.b.get("/c/" + code)
-	link := home.Find(`a[href^="/c/` + code + `/m/"]`).AttrOr("href", "")
+	link := home.Find(`a[href^="/c/`+code+`/m/"]`).AttrOr("href", "")
 	doc := s.b.get(link)
 	rows := doc.Find(`[data-testid="review-row"]`)
 	if rows.Length() != s.actions {

@@ -217,7 +217,7 @@ func TestChartPagesLoadOnlyOwnScripts(t *testing.T) {
 	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}})
 	playRound(t, code, []*student{s})
 	teacher.post("/t/"+code+"/projector-chart", url.Values{"chart": {"decision-map"}})
-	review := s.b.get("/c/"+code).Find(`a[href^="/c/` + code + `/m/"]`).AttrOr("href", "")
+	review := s.b.get("/c/"+code).Find(`a[href^="/c/`+code+`/m/"]`).AttrOr("href", "")
 	pages := []struct {
 		b      *browser
 		path   string

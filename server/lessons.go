@@ -12,8 +12,8 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/lessons"
-	"pigclass/server/classroom"
 	"pigclass/server/charts"
+	"pigclass/server/classroom"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
