@@ -1,0 +1,233 @@
+package classroom
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"pigclass/server/store"
+	"pigclass/sim"
+	"pigclass/sim/solve"
+)
+
+// tables is shared by the tests: Pig to 100 is solved once.
+var tables = &solve.Cache{}
+
+// fault makes the store's commits fail while it is set.
+type fault struct{ on atomic.Bool }
+
+func (f *fault) beforeCommit() error {
+	if f.on.Load() {
+		return errors.New("injected: the disk refused")
+	}
+	return nil
+}
+
+// openRoom opens a store on path with fault injection and a room on it,
+// restored.
+func openRoom(t *testing.T, path string) (*Room, *store.Store, *fault) {
+	t.Helper()
+	f := &fault{}
+	st, err := store.OpenWith(context.Background(), path, store.Options{BeforeCommit: f.beforeCommit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(st, tables, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	if _, err := r.Restore(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return r, st, f
+}
+
+// classWithRound makes a class of n students in a round against hold:20.
+func classWithRound(t *testing.T, r *Room, n int) (*Class, []store.Student) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := r.CreateClass(ctx, func() string { return "TESTAA" }, "hash", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var students []store.Student
+	for i := range n {
+		st, err := r.Join(ctx, c.ID, fmt.Sprintf("s%d", i), fmt.Sprintf("token%d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		students = append(students, st)
+	}
+	if _, _, err := r.StartRound(ctx, c.ID, RoundSpec{Variant: sim.Standard(sim.Pig), Mode: "bot", Bot: "hold:20"}); err != nil {
+		t.Fatal(err)
+	}
+	return c, students
+}
+
+// actAll has every student roll or hold (at 20) once, all at once, and
+// returns each one's error.
+func actAll(r *Room, c *Class, students []store.Student) []error {
+	errs := make([]error, len(students))
+	var wg sync.WaitGroup
+	for i, st := range students {
+		wg.Go(func() {
+			m := r.Playing(c.ID, st.ID)
+			if m == nil || m.Over() {
+				errs[i] = ErrNotPlaying
+				return
+			}
+			_, errs[i] = r.Act(context.Background(), m.ID, st.ID, m.Seq(), sim.HoldAt(20).Decide(m.State.Position()))
+		})
+	}
+	wg.Wait()
+	return errs
+}
+
+// TestFailedCommitLeavesMatchesAsBefore: when the disk refuses a batch,
+// every action in it is refused with ErrNotSaved and every match is as it
+// was, in memory and on disk; the same moves then succeed.
+func TestFailedCommitLeavesMatchesAsBefore(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fault.db")
+	r, st, f := openRoom(t, path)
+	c, students := classWithRound(t, r, 24)
+	before := map[int64]*Match{}
+	for _, s := range students {
+		before[s.ID] = r.Playing(c.ID, s.ID)
+	}
+	statsBefore, totalBefore := r.Stats(c.ID)
+	f.on.Store(true)
+	for i, err := range actAll(r, c, students) {
+		if !errors.Is(err, ErrNotSaved) {
+			t.Errorf("student %d: %v, want ErrNotSaved", i, err)
+		}
+	}
+	f.on.Store(false)
+	for _, s := range students {
+		now, was := r.Playing(c.ID, s.ID), before[s.ID]
+		if now.Version != was.Version || now.Seq() != was.Seq() || now.State != was.State {
+			t.Errorf("student %d's match changed: version %d→%d, seq %d→%d", s.ID, was.Version, now.Version, was.Seq(), now.Seq())
+		}
+	}
+	if stats, total := r.Stats(c.ID); total != totalBefore || len(stats) != len(statsBefore) {
+		t.Errorf("totals moved on a refused batch: %d decisions, was %d", total, totalBefore)
+	}
+	// Tried again, the same moves are taken, and only once.
+	for i, err := range actAll(r, c, students) {
+		if err != nil {
+			t.Errorf("student %d, second try: %v", i, err)
+		}
+	}
+	want := map[int64]int{}
+	for _, s := range students {
+		m := r.Playing(c.ID, s.ID)
+		want[m.ID] = m.Seq()
+	}
+	st.Close()
+	r2, _, _ := openRoom(t, path)
+	for id, seq := range want {
+		m := r2.Match(id)
+		if m == nil && seq > 0 {
+			t.Errorf("match %d did not come back", id)
+			continue
+		}
+		if m != nil && m.Seq() != seq {
+			t.Errorf("match %d: %d events after a restart, %d acknowledged", id, m.Seq(), seq)
+		}
+	}
+}
+
+// TestActionsShareBatches: students in different matches acting at once
+// share the writer's transactions, and every acknowledged action is stored
+// once.
+func TestActionsShareBatches(t *testing.T) {
+	r, st, _ := openRoom(t, filepath.Join(t.TempDir(), "batch.db"))
+	c, students := classWithRound(t, r, 40)
+	b0, w0 := st.WriterStats()
+	acked := 0
+	for range 5 {
+		for _, err := range actAll(r, c, students) {
+			if err == nil {
+				acked++
+			}
+		}
+	}
+	b1, w1 := st.WriterStats()
+	if w1-w0 != int64(acked) || b1-b0 >= w1-w0 {
+		t.Errorf("%d acknowledged actions in %d writes and %d batches: no group commit", acked, w1-w0, b1-b0)
+	}
+	events, err := st.Events(context.Background(), store.EventFilter{ClassID: c.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byStudent := 0
+	for _, e := range events {
+		if e.By == "student" {
+			byStudent++
+		}
+	}
+	if byStudent != acked {
+		t.Errorf("%d student events stored, %d acknowledged", byStudent, acked)
+	}
+	stats, _ := r.Stats(c.ID)
+	counted := 0
+	for _, s := range stats {
+		counted += s.Decisions
+	}
+	fromDisk, _, err := st.ClassStats(context.Background(), c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	diskCounted := 0
+	for _, s := range fromDisk {
+		diskCounted += s.Decisions
+	}
+	if counted != acked || diskCounted != acked {
+		t.Errorf("totals in memory %d, on disk %d, acknowledged %d", counted, diskCounted, acked)
+	}
+}
+
+// TestSnapshotsAreImmutable: a snapshot taken before a move does not
+// change when the match moves on.
+func TestSnapshotsAreImmutable(t *testing.T) {
+	r, _, _ := openRoom(t, filepath.Join(t.TempDir(), "snap.db"))
+	c, students := classWithRound(t, r, 1)
+	old := r.Playing(c.ID, students[0].ID)
+	seq, version, state := old.Seq(), old.Version, old.State
+	if _, err := r.Act(context.Background(), old.ID, students[0].ID, old.Seq(), sim.Roll); err != nil {
+		t.Fatal(err)
+	}
+	if old.Seq() != seq || old.Version != version || old.State != state {
+		t.Error("an old snapshot changed")
+	}
+	if now := r.Playing(c.ID, students[0].ID); now.Version <= version || now.Seq() <= seq {
+		t.Errorf("the new snapshot did not move: version %d, seq %d", now.Version, now.Seq())
+	}
+	if _, err := r.Act(context.Background(), old.ID, students[0].ID, seq, sim.Roll); !errors.Is(err, ErrStale) {
+		t.Errorf("a stale move: %v, want ErrStale", err)
+	}
+}
+
+// TestEndRoundStopsEveryMatch: ending a round stops its matches in memory
+// and on disk in one write, and a move after it is refused.
+func TestEndRoundStopsEveryMatch(t *testing.T) {
+	r, st, _ := openRoom(t, filepath.Join(t.TempDir(), "end.db"))
+	c, students := classWithRound(t, r, 10)
+	m := r.Playing(c.ID, students[0].ID)
+	if err := r.EndRound(context.Background(), c.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Act(context.Background(), m.ID, students[0].ID, m.Seq(), sim.Roll); !errors.Is(err, ErrNotPlaying) {
+		t.Errorf("a move after the round ended: %v", err)
+	}
+	playing, err := st.Matches(context.Background(), store.MatchFilter{ClassID: c.ID, Status: store.Playing})
+	if err != nil || len(playing) != 0 {
+		t.Errorf("%d matches still playing on disk (%v)", len(playing), err)
+	}
+	if snap, _ := r.ClassByID(context.Background(), c.ID); snap.Round != nil {
+		t.Error("the class still has an open round")
+	}
+}
