@@ -12,6 +12,7 @@ import (
 	"pigclass/server/classroom"
 	"pigclass/server/store"
 	"pigclass/sim"
+	"pigclass/static"
 )
 
 // TestWalkALesson: a teacher starts a class from "Why 20?", steps through
@@ -234,7 +235,7 @@ func TestChartPagesLoadOnlyOwnScripts(t *testing.T) {
 			if !strings.HasPrefix(ref, "/static/") {
 				t.Errorf("%s loads %s", p.path, ref)
 			}
-			if ref == "/static/vendor/echarts.min.js" {
+			if ref == static.Path("vendor/echarts.min.js") {
 				echarts++
 			}
 		})
@@ -245,7 +246,7 @@ func TestChartPagesLoadOnlyOwnScripts(t *testing.T) {
 			t.Errorf("%s: echarts loaded %d times, %d charts (want %d), %d drawn, %d empty", p.path, echarts, figures, p.charts, drawn, empty)
 		}
 	}
-	teacher.get("/static/vendor/echarts.min.js")
+	teacher.get(static.Path("vendor/echarts.min.js"))
 	if teacher.status() != http.StatusOK || !strings.Contains(teacher.body, "echarts") {
 		t.Error("the app does not serve ECharts")
 	}

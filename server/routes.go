@@ -1,7 +1,6 @@
 package server
 
 import (
-	"io/fs"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -16,8 +15,9 @@ func (s *Server) Handler() http.Handler {
 	r.Use(gin.Recovery(), s.logRequests, securityHeaders, limitBody, sameOrigin)
 	r.RedirectTrailingSlash = false
 
-	assets, _ := fs.Sub(static.Files, ".")
-	r.StaticFS("/static", http.FS(assets))
+	files := gin.WrapH(static.Handler())
+	r.GET(static.Prefix+"*file", files)
+	r.HEAD(static.Prefix+"*file", files)
 	r.GET("/healthz", s.healthz)
 
 	r.GET("/", s.front)
