@@ -96,13 +96,23 @@ func checkNickname(raw string) (string, string) {
 	return n, ""
 }
 
-// join adds a student to a class. Every bad field comes back with a message
-// naming it and what is allowed, and the form keeps what was typed.
+// join adds a student to a class (POST /join/{code}). Every bad field
+// comes back with a message naming it and what is allowed, and the form
+// keeps what was typed.
 func (s *Server) join(c *gin.Context) {
 	ctx := c.Request.Context()
 	v := templates.Join{Code: templates.Field{Value: c.PostForm("code")}, Nickname: templates.Field{Value: c.PostForm("nickname")}}
 	again := func(status int) { render(c, status, templates.JoinView(v)) }
 	code := normalizeCode(v.Code.Value)
+	if p := c.Param("code"); p != "" {
+		code = normalizeCode(p)
+		v.Code.Value = code
+	} else if validCode(code) {
+		// The form at /join goes on to /join/{code} (307 keeps the post),
+		// so that a proxy routing by class code sends it to the class.
+		c.Redirect(http.StatusTemporaryRedirect, joinURL(code))
+		return
+	}
 	nick, problem := checkNickname(v.Nickname.Value)
 	v.Nickname.Error = problem
 	if !validCode(code) {

@@ -27,6 +27,7 @@ func (s *Server) Handler() http.Handler {
 	r.GET("/join", s.joinPage)
 	r.GET("/join/:code", s.joinPage)
 	r.POST("/join", s.join)
+	r.POST("/join/:code", s.join)
 
 	r.GET("/c/:code", s.studentHome)
 	r.GET("/c/:code/next", s.studentNext)
