@@ -40,6 +40,7 @@ var commands = map[string]command{
 	"advise":   {"print the win probability of every option in one position", runAdvise},
 	"duel":     {"print the exact chance that one strategy beats another", runDuel},
 	"export":   {"write a class's decisions, matches or students as CSV", runExport},
+	"loadtest": {"play many simulated students against a running server on this machine", runLoadtest},
 }
 
 // run is the whole program: main only adds the process around it.

@@ -1,0 +1,538 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// loadConfig is what pigclass loadtest runs.
+type loadConfig struct {
+	url      string        // a running server, on loopback only
+	students int           // simulated students
+	duration time.Duration // how long they play (joins and the check come on top)
+	thinkMin time.Duration // think time between moves, drawn from [thinkMin, thinkMax]
+	thinkMax time.Duration
+	teachers int    // teacher screens polling the dashboard's live part
+	target   int    // Pig's target
+	holdAt   int    // every student holds at this turn total
+	json     bool   // one JSON object instead of text
+	seed     uint64 // for the think times
+}
+
+func runLoadtest(e env, args []string) error {
+	fs := newFlags(e, "loadtest", "--url http://127.0.0.1:8080 [--students N] [--duration D] [--think MIN-MAX] [--teachers N] [--json]")
+	var cfg loadConfig
+	var think string
+	fs.StringVar(&cfg.url, "url", "http://127.0.0.1:8080", "a running pigclass server, on loopback (127.0.0.0/8 or ::1) only")
+	fs.IntVar(&cfg.students, "students", 100, "simulated students, each with their own cookies (1 to 5000)")
+	fs.DurationVar(&cfg.duration, "duration", 30*time.Second, "how long the students play (10ms to 1h)")
+	fs.StringVar(&think, "think", "0", "think time between moves: 0, a duration, or MIN-MAX such as 1s-3s")
+	fs.IntVar(&cfg.teachers, "teachers", 1, "teacher screens polling the dashboard's live part every second (0 to 20)")
+	fs.IntVar(&cfg.target, "target", 100, "Pig's target (10 to 200)")
+	fs.IntVar(&cfg.holdAt, "hold-at", 20, "the turn total at which every student holds (1 to 100)")
+	fs.BoolVar(&cfg.json, "json", false, "print one JSON object")
+	fs.Uint64Var(&cfg.seed, "seed", 1, "seed of the think times")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	var err error
+	if cfg.thinkMin, cfg.thinkMax, err = parseThink(think); err != nil {
+		return usagef("loadtest: --think %q: %v", think, err)
+	}
+	switch {
+	case cfg.students < 1 || cfg.students > 5000:
+		return usagef("loadtest: --students %d: from 1 to 5000", cfg.students)
+	case cfg.duration < 10*time.Millisecond || cfg.duration > time.Hour:
+		return usagef("loadtest: --duration %s: from 10ms to 1h", cfg.duration)
+	case cfg.teachers < 0 || cfg.teachers > 20:
+		return usagef("loadtest: --teachers %d: from 0 to 20", cfg.teachers)
+	case cfg.target < 10 || cfg.target > 200:
+		return usagef("loadtest: --target %d: from 10 to 200", cfg.target)
+	case cfg.holdAt < 1 || cfg.holdAt > 100:
+		return usagef("loadtest: --hold-at %d: from 1 to 100", cfg.holdAt)
+	}
+	if err := checkLoopback(cfg.url); err != nil {
+		return usagef("loadtest: --url %s: %v", cfg.url, err)
+	}
+	rep, err := loadtest(e.ctx, cfg, e.stderr)
+	if err != nil {
+		return err
+	}
+	if cfg.json {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		rep.print(e.stdout)
+	}
+	if !rep.OK {
+		return fmt.Errorf("loadtest: %s", rep.Problem)
+	}
+	return nil
+}
+
+// parseThink reads "0", "2s" or "1s-3s".
+func parseThink(s string) (time.Duration, time.Duration, error) {
+	lo, hi, ranged := strings.Cut(s, "-")
+	a, err := time.ParseDuration(strings.TrimSpace(lo))
+	if err != nil && strings.TrimSpace(lo) != "0" {
+		return 0, 0, err
+	}
+	if !ranged {
+		return a, a, nil
+	}
+	b, err := time.ParseDuration(strings.TrimSpace(hi))
+	if err != nil {
+		return 0, 0, err
+	}
+	if b < a || a < 0 || b > time.Minute {
+		return 0, 0, errors.New("MIN-MAX with 0 <= MIN <= MAX <= 1m")
+	}
+	return a, b, nil
+}
+
+// checkLoopback refuses any address but this machine's loopback: the load
+// is never sent anywhere else.
+func checkLoopback(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return errors.New("give an address like http://127.0.0.1:8080")
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return nil
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("%s is not a loopback address (127.0.0.1, ::1 or localhost): the load test runs on this machine only", host)
+	}
+	return nil
+}
+
+// latency collects durations.
+type latency struct {
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+func (l *latency) add(d time.Duration) {
+	l.mu.Lock()
+	l.d = append(l.d, d)
+	l.mu.Unlock()
+}
+
+// Latency is a summary in milliseconds.
+type Latency struct {
+	N                  int
+	P50, P95, P99, Max float64
+}
+
+func (l *latency) summary() Latency {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.d) == 0 {
+		return Latency{}
+	}
+	s := slices.Clone(l.d)
+	slices.Sort(s)
+	q := func(p float64) float64 {
+		return float64(s[min(len(s)-1, int(p*float64(len(s))))]) / 1e6
+	}
+	return Latency{N: len(s), P50: q(.50), P95: q(.95), P99: q(.99), Max: float64(s[len(s)-1]) / 1e6}
+}
+
+// LoadReport is what loadtest measured; --json prints it.
+type LoadReport struct {
+	Students       int
+	Joined         int
+	JoinSeconds    float64
+	JoinsPerSecond float64
+	Seconds        float64 // of play
+	Rounds         int
+	// Acknowledged actions: moves the server answered as stored.
+	Actions          int
+	ActionsPerSecond float64
+	Action           Latency // a move, from the post to its answer
+	Page             Latency // the student's class page
+	Dashboard        Latency // the teacher's live part (204 when unchanged)
+	// Errors counts answers 5xx and failed requests by status ("transport"
+	// for a connection that failed).
+	Errors map[string]int
+	// Refused counts moves answered 4xx (a round ended under them).
+	Refused int
+	// The check through the teacher's decisions.csv: every acknowledged
+	// action stored exactly once.
+	Stored  int
+	Lost    int
+	Doubled int
+	OK      bool
+	Problem string `json:",omitempty"`
+}
+
+func (r *LoadReport) print(w io.Writer) {
+	fmt.Fprintf(w, "students %d, joined %d in %.2f s (%.0f joins/s)\n", r.Students, r.Joined, r.JoinSeconds, r.JoinsPerSecond)
+	fmt.Fprintf(w, "played %.1f s, %d rounds: %d acknowledged actions (%.0f/s), %d refused\n", r.Seconds, r.Rounds, r.Actions, r.ActionsPerSecond, r.Refused)
+	for _, l := range []struct {
+		name string
+		l    Latency
+	}{{"action", r.Action}, {"student page", r.Page}, {"dashboard live", r.Dashboard}} {
+		fmt.Fprintf(w, "%-15s n=%-7d p50 %7.2f ms  p95 %7.2f ms  p99 %7.2f ms  max %7.2f ms\n", l.name, l.l.N, l.l.P50, l.l.P95, l.l.P99, l.l.Max)
+	}
+	fmt.Fprintf(w, "errors %v\n", r.Errors)
+	fmt.Fprintf(w, "check: %d stored, %d lost, %d doubled: %s\n", r.Stored, r.Lost, r.Doubled, map[bool]string{true: "ok", false: "FAILED " + r.Problem}[r.OK])
+}
+
+// loadRun is one run's shared state.
+type loadRun struct {
+	cfg       loadConfig
+	base      string
+	transport *http.Transport
+	code      string
+	teacher   *http.Client
+
+	action, page, dash latency
+	mu                 sync.Mutex
+	errors             map[string]int
+	refused            atomic.Int64
+	acked              atomic.Int64
+	waiting            atomic.Int64 // students whose match is over
+	round              atomic.Int64 // rounds started
+}
+
+// client returns a client with its own cookies that does not follow
+// redirects (the load reads them as a browser would, one at a time).
+func (l *loadRun) client() *http.Client {
+	jar, _ := cookiejar.New(nil)
+	return &http.Client{Transport: l.transport, Jar: jar, Timeout: 30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+// fail counts a failed request: a status, or "transport".
+func (l *loadRun) fail(what string) {
+	l.mu.Lock()
+	l.errors[what]++
+	l.mu.Unlock()
+}
+
+// do sends a request and reads the whole answer. A 5xx or a transport
+// failure is counted as an error.
+func (l *loadRun) do(c *http.Client, method, path string, form url.Values) (int, string, http.Header, error) {
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, l.base+path, body)
+	if err != nil {
+		return 0, "", nil, err
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		l.fail("transport")
+		return 0, "", nil, err
+	}
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		l.fail("transport")
+		return 0, "", nil, err
+	}
+	if resp.StatusCode >= 500 {
+		l.fail(strconv.Itoa(resp.StatusCode))
+	}
+	return resp.StatusCode, string(b), resp.Header, nil
+}
+
+// loadtest runs the whole load: a class, its students joining, rounds of
+// Pig against hold:20 while teacher screens poll, then the check.
+func loadtest(ctx context.Context, cfg loadConfig, progress io.Writer) (*LoadReport, error) {
+	l := &loadRun{cfg: cfg, base: strings.TrimRight(cfg.url, "/"), errors: map[string]int{},
+		transport: &http.Transport{MaxIdleConns: 0, MaxIdleConnsPerHost: cfg.students + cfg.teachers + 10, IdleConnTimeout: time.Minute}}
+	defer l.transport.CloseIdleConnections()
+	rep := &LoadReport{Students: cfg.students}
+
+	l.teacher = l.client()
+	status, _, h, err := l.do(l.teacher, http.MethodPost, "/classes", url.Values{})
+	if err != nil || status != http.StatusSeeOther || !strings.HasPrefix(h.Get("Location"), "/t/") {
+		return nil, fmt.Errorf("loadtest: starting a class at %s: status %d, %v", l.base, status, err)
+	}
+	l.code = strings.TrimPrefix(h.Get("Location"), "/t/")
+
+	students := make([]*loadStudent, cfg.students)
+	start := time.Now()
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 32)
+	for i := range students {
+		s := &loadStudent{l: l, c: l.client(), nick: fmt.Sprintf("load%04d", i), rng: rand.New(rand.NewPCG(cfg.seed, uint64(i)))}
+		students[i] = s
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			s.joined = s.join()
+		})
+	}
+	wg.Wait()
+	rep.JoinSeconds = time.Since(start).Seconds()
+	for _, s := range students {
+		if s.joined {
+			rep.Joined++
+		}
+	}
+	rep.JoinsPerSecond = float64(rep.Joined) / rep.JoinSeconds
+	if rep.Joined == 0 {
+		return nil, errors.New("loadtest: no student could join")
+	}
+	fmt.Fprintf(progress, "loadtest: class %s, %d students joined; playing for %s\n", l.code, rep.Joined, cfg.duration)
+
+	playCtx, stop := context.WithTimeout(ctx, cfg.duration)
+	defer stop()
+	if err := l.startRound(); err != nil {
+		return nil, err
+	}
+	start = time.Now()
+	for _, s := range students {
+		if s.joined {
+			wg.Go(func() { s.play(playCtx) })
+		}
+	}
+	for range cfg.teachers {
+		wg.Go(func() { l.pollDashboard(playCtx) })
+	}
+	wg.Go(func() { l.nextRounds(playCtx, rep.Joined) })
+	wg.Wait()
+	rep.Seconds = time.Since(start).Seconds()
+	rep.Rounds = int(l.round.Load())
+	rep.Actions = int(l.acked.Load())
+	rep.ActionsPerSecond = float64(rep.Actions) / rep.Seconds
+	rep.Refused = int(l.refused.Load())
+	rep.Action, rep.Page, rep.Dashboard = l.action.summary(), l.page.summary(), l.dash.summary()
+	rep.Errors = l.errors
+	if err := l.check(students, rep); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// startRound starts a round of Pig against hold:20 for every student.
+func (l *loadRun) startRound() error {
+	status, body, _, err := l.do(l.teacher, http.MethodPost, "/t/"+l.code+"/rounds", url.Values{"game": {"pig"}, "target": {strconv.Itoa(l.cfg.target)},
+		"mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}})
+	if err != nil || status != http.StatusSeeOther {
+		return fmt.Errorf("loadtest: starting a round: status %d, %v %.200s", status, err, body)
+	}
+	l.waiting.Store(0)
+	l.round.Add(1)
+	return nil
+}
+
+// nextRounds starts a new round once every student's match is over.
+func (l *loadRun) nextRounds(ctx context.Context, joined int) {
+	t := time.NewTicker(50 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if int(l.waiting.Load()) >= joined {
+				if err := l.startRound(); err != nil {
+					l.fail("round")
+					return
+				}
+			}
+		}
+	}
+}
+
+// dashPoll finds the live part's own poll address in a dashboard answer.
+var dashPoll = regexp.MustCompile(`id="dash-live" hx-get="([^"]+)"`)
+
+// pollDashboard is a teacher screen: the live part every second, with the
+// version it shows, as htmx polls it.
+func (l *loadRun) pollDashboard(ctx context.Context) {
+	path := "/t/" + l.code + "/live"
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		begin := time.Now()
+		status, body, _, err := l.do(l.teacher, http.MethodGet, path, nil)
+		if err != nil {
+			continue
+		}
+		l.dash.add(time.Since(begin))
+		if status == http.StatusOK {
+			if m := dashPoll.FindStringSubmatch(body); m != nil {
+				path = strings.ReplaceAll(m[1], "&amp;", "&")
+			}
+		}
+	}
+}
+
+// check reads decisions.csv as the teacher and compares each student's
+// stored decisions with their acknowledged ones.
+func (l *loadRun) check(students []*loadStudent, rep *LoadReport) error {
+	status, body, _, err := l.do(l.teacher, http.MethodGet, "/t/"+l.code+"/decisions.csv?names=real", nil)
+	if err != nil || status != http.StatusOK {
+		return fmt.Errorf("loadtest: reading decisions.csv: status %d, %v", status, err)
+	}
+	rows, err := csv.NewReader(strings.NewReader(body)).ReadAll()
+	if err != nil || len(rows) == 0 {
+		return fmt.Errorf("loadtest: decisions.csv: %v", err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	stored := map[string]int{}
+	for _, r := range rows[1:] {
+		if r[col["by"]] == "student" {
+			stored[r[col["student"]]]++
+			rep.Stored++
+		}
+	}
+	for _, s := range students {
+		got, acked, unknown := stored[s.nick], int(s.acked), int(s.unknown)
+		rep.Lost += max(0, acked-got)
+		rep.Doubled += max(0, got-acked-unknown)
+	}
+	rep.OK = rep.Lost == 0 && rep.Doubled == 0 && len(rep.Errors) == 0 && rep.Actions > 0
+	if !rep.OK {
+		rep.Problem = fmt.Sprintf("%d lost, %d doubled, errors %v, %d actions", rep.Lost, rep.Doubled, rep.Errors, rep.Actions)
+	}
+	return nil
+}
+
+// loadStudent is one simulated student: a browser without JavaScript.
+type loadStudent struct {
+	l       *loadRun
+	c       *http.Client
+	nick    string
+	rng     *rand.Rand
+	joined  bool
+	acked   int64 // moves answered as stored
+	unknown int64 // moves whose answer never came (stored or not)
+}
+
+func (s *loadStudent) join() bool {
+	status, _, h, err := s.l.do(s.c, http.MethodPost, "/join/"+s.l.code, url.Values{"code": {s.l.code}, "nickname": {s.nick}})
+	return err == nil && status == http.StatusSeeOther && h.Get("Location") == "/c/"+s.l.code
+}
+
+// What a student reads on their class page.
+var (
+	boardSeq  = regexp.MustCompile(`data-testid="board" data-seq="(\d+)"`)
+	boardAct  = regexp.MustCompile(`<form method="post" action="(/c/[^"]+/act)"`)
+	turnTotal = regexp.MustCompile(`data-testid="turn-total">(\d+)<`)
+)
+
+// play loops: read the class page, move, until the time is up. A finished
+// match waits for the next round by polling /next, as the page does.
+func (s *loadStudent) play(ctx context.Context) {
+	home := "/c/" + s.l.code
+	over := false
+	for ctx.Err() == nil {
+		begin := time.Now()
+		status, body, _, err := s.l.do(s.c, http.MethodGet, home, nil)
+		if err != nil {
+			sleep(ctx, 100*time.Millisecond)
+			continue
+		}
+		s.l.page.add(time.Since(begin))
+		if status != http.StatusOK {
+			sleep(ctx, 100*time.Millisecond)
+			continue
+		}
+		seq, act := boardSeq.FindStringSubmatch(body), boardAct.FindStringSubmatch(body)
+		if seq == nil || act == nil {
+			if !over {
+				over = true
+				s.l.waiting.Add(1)
+			}
+			s.waitNext(ctx)
+			continue
+		}
+		over = false
+		total := 0
+		if m := turnTotal.FindStringSubmatch(body); m != nil {
+			total, _ = strconv.Atoi(m[1])
+		}
+		action := "roll"
+		if total >= s.l.cfg.holdAt {
+			action = "hold"
+		}
+		s.think(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		begin = time.Now()
+		status, _, _, err = s.l.do(s.c, http.MethodPost, act[1], url.Values{"seq": {seq[1]}, "action": {action}})
+		switch {
+		case err != nil:
+			s.unknown++
+		case status == http.StatusSeeOther:
+			s.l.action.add(time.Since(begin))
+			s.acked++
+			s.l.acked.Add(1)
+		case status < 500:
+			s.l.refused.Add(1)
+		}
+	}
+}
+
+// think waits the student's think time.
+func (s *loadStudent) think(ctx context.Context) {
+	lo, hi := s.l.cfg.thinkMin, s.l.cfg.thinkMax
+	if hi <= 0 {
+		return
+	}
+	d := lo
+	if hi > lo {
+		d += time.Duration(s.rng.Int64N(int64(hi - lo)))
+	}
+	sleep(ctx, d)
+}
+
+// waitNext polls /next until the next match begins (or the time is up).
+func (s *loadStudent) waitNext(ctx context.Context) {
+	for ctx.Err() == nil {
+		status, _, _, err := s.l.do(s.c, http.MethodGet, "/c/"+s.l.code+"/next", nil)
+		if err == nil && status == http.StatusOK {
+			return
+		}
+		sleep(ctx, 200*time.Millisecond)
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}

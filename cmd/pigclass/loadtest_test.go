@@ -1,0 +1,94 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// startServer runs the app in this process on a loopback port and returns
+// its address; it stops with the test.
+func startServer(t *testing.T, db string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, serveConfig{db: db}, ln, slog.New(slog.NewTextHandler(io.Discard, nil))) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	base := "http://" + ln.Addr().String()
+	waitHealthy(t, base, 30*time.Second)
+	return base
+}
+
+// waitHealthy polls /healthz until it answers 200.
+func waitHealthy(t *testing.T, base string, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) {
+		if resp, err := http.Get(base + "/healthz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("%s did not become healthy within %s", base, within)
+}
+
+// TestShortLoad: fifty students play for a few seconds with no think time
+// while two teacher screens poll: no 5xx, and every acknowledged action is
+// stored exactly once (checked through decisions.csv).
+func TestShortLoad(t *testing.T) {
+	base := startServer(t, filepath.Join(t.TempDir(), "load.db"))
+	var out, errb bytes.Buffer
+	err := run(context.Background(), []string{"loadtest", "--url", base, "--students", "50", "--duration", "3s", "--teachers", "2", "--json"},
+		func(string) string { return "" }, &out, &errb)
+	var rep LoadReport
+	if jerr := json.Unmarshal(out.Bytes(), &rep); jerr != nil {
+		t.Fatalf("loadtest --json: %v\n%s\n%s", jerr, out.String(), errb.String())
+	}
+	if err != nil || !rep.OK {
+		t.Fatalf("loadtest: %v\n%s", err, out.String())
+	}
+	if rep.Joined != 50 || rep.Actions < 100 || rep.Stored < rep.Actions || rep.Lost != 0 || rep.Doubled != 0 || len(rep.Errors) != 0 {
+		t.Errorf("report: %+v", rep)
+	}
+	if rep.Action.N != rep.Actions || rep.Page.N == 0 || rep.Dashboard.N == 0 {
+		t.Errorf("latencies not measured: %+v", rep)
+	}
+	t.Logf("%d actions in %.1f s (%.0f/s), action p99 %.1f ms, %d rounds", rep.Actions, rep.Seconds, rep.ActionsPerSecond, rep.Action.P99, rep.Rounds)
+}
+
+// TestLoadtestRefusesOtherHosts: the load goes to loopback only.
+func TestLoadtestRefusesOtherHosts(t *testing.T) {
+	for _, u := range []string{"http://10.0.0.5:8080", "http://example.org", "http://192.168.1.2", "ftp://127.0.0.1", "http://[2001:db8::1]:80"} {
+		_, _, err := runCmd(t, "loadtest", "--url", u, "--students", "1")
+		var ue usageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), "loadtest") {
+			t.Errorf("%s: %v, want a usage error", u, err)
+		}
+	}
+	for _, ok := range []string{"http://127.0.0.1:1", "http://localhost:1", "http://[::1]:1", "http://127.3.4.5:1"} {
+		if err := checkLoopback(ok); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+}
