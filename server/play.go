@@ -67,11 +67,25 @@ func (s *Server) history(ctx context.Context, class *classroom.Class, studentID 
 		v.History = append(v.History, templates.HistoryRow{URL: matchURL(class.Code, m.ID), Title: fmt.Sprintf("Round %d: %s", m.RoundIndex, gameTitle(m.Variant)), Result: historyResult(m, studentID)})
 	}
 	if len(v.History) > 0 {
-		if v.Charts, err = s.classCharts(ctx, class.Class, []string{charts.HoldPointsKey, charts.SkillLuckKey}, studentID); err != nil {
-			return err
-		}
+		v.ChartsURL = classURL(class.Code) + "/charts"
 	}
 	return nil
+}
+
+// studentCharts sets a student's play beside the class's. It is its own
+// page, asked for, not part of the class page: its cost grows with the
+// class, and a thousand students ending a round at once must not all pay it.
+func (s *Server) studentCharts(c *gin.Context) {
+	class, me, ok := s.classStudent(c)
+	if !ok {
+		return
+	}
+	cs, err := s.classCharts(c.Request.Context(), class.Class, []string{charts.HoldPointsKey, charts.SkillLuckKey}, me.ID)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	render(c, http.StatusOK, templates.StudentChartsView(templates.StudentCharts{Code: class.Code, Nickname: me.Nickname, BackURL: classURL(class.Code), Charts: cs}))
 }
 
 // historyResult says how a past match went for a student.

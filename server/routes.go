@@ -31,6 +31,7 @@ func (s *Server) Handler() http.Handler {
 
 	r.GET("/c/:code", s.studentHome)
 	r.GET("/c/:code/next", s.studentNext)
+	r.GET("/c/:code/charts", s.studentCharts)
 	r.GET("/c/:code/skunk", s.studentSkunk)
 	r.POST("/c/:code/skunk/sit", s.skunkSit)
 	r.GET("/c/:code/m/:id", s.matchPage)

@@ -128,8 +128,15 @@ type StudentHome struct {
 	Board    *Board
 	History  []HistoryRow
 	Waiting  string
-	Charts   []Chart
 	Skunk    *SkunkBoard
+	// ChartsURL, once the student has played, links their charts.
+	ChartsURL string
+}
+
+// StudentCharts is a student's play beside the class's.
+type StudentCharts struct {
+	Code, Nickname, BackURL string
+	Charts                  []Chart
 }
 
 // HistoryRow is one finished match in a student's list.
