@@ -211,6 +211,7 @@ type loadRun struct {
 	action, page, dash latency
 	mu                 sync.Mutex
 	errors             map[string]int
+	notes              []string // the first transport errors
 	refused            atomic.Int64
 	acked              atomic.Int64
 	waiting            atomic.Int64 // students whose match is over
@@ -223,6 +224,15 @@ func (l *loadRun) client() *http.Client {
 	jar, _ := cookiejar.New(nil)
 	return &http.Client{Transport: l.transport, Jar: jar, Timeout: 30 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+// note keeps the first few transport errors, to say what they were.
+func (l *loadRun) note(err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.notes) < 3 {
+		l.notes = append(l.notes, err.Error())
+	}
 }
 
 // fail counts a failed request: a status, or "transport".
@@ -249,6 +259,7 @@ func (l *loadRun) do(c *http.Client, method, path string, form url.Values) (int,
 	resp, err := c.Do(req)
 	if err != nil {
 		l.fail("transport")
+		l.note(err)
 		return 0, "", nil, err
 	}
 	b, err := io.ReadAll(resp.Body)
@@ -327,6 +338,9 @@ func loadtest(ctx context.Context, cfg loadConfig, progress io.Writer) (*LoadRep
 	rep.Refused = int(l.refused.Load())
 	rep.Action, rep.Page, rep.Dashboard = l.action.summary(), l.page.summary(), l.dash.summary()
 	rep.Errors = l.errors
+	for _, n := range l.notes {
+		fmt.Fprintf(progress, "loadtest: %s\n", n)
+	}
 	if err := l.check(students, rep); err != nil {
 		return nil, err
 	}

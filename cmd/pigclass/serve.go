@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	_ "net/http/pprof" // on PIGCLASS_PPROF only: a loopback address of its own
+	"runtime/debug"
 	"time"
 
 	"pigclass/server"
@@ -31,12 +33,29 @@ func runServe(e env, args []string) error {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(e.stderr, nil))
+	if e.getenv("GOMEMLIMIT") == "" {
+		// A soft limit on Go's heap: past it the collector works harder
+		// instead of letting a school's load grow the process (README).
+		debug.SetMemoryLimit(defaultMemoryLimit)
+	}
+	if addr := e.getenv("PIGCLASS_PPROF"); addr != "" {
+		if err := checkLoopback("http://" + addr); err != nil {
+			return usagef("serve: PIGCLASS_PPROF=%s: %v", addr, err)
+		}
+		go http.ListenAndServe(addr, nil) // net/http/pprof's handlers, for profiling under load
+		log.Info("profiling", "url", "http://"+addr+"/debug/pprof/")
+	}
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return serve(e.ctx, cfg, ln, log)
 }
+
+// defaultMemoryLimit is the Go heap's soft limit unless GOMEMLIMIT says
+// otherwise: with SQLite's own memory beside it, the server stays under
+// 300 MB with a thousand students playing.
+const defaultMemoryLimit = 160 << 20
 
 func envOr(e env, key, def string) string {
 	if v := e.getenv(key); v != "" {
