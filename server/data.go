@@ -16,8 +16,40 @@ type classData struct {
 	events   []store.Event
 	states   map[int64]sim.State
 	stats    map[int64]store.StudentStats
-	skunks   []store.SkunkGame
-	skunkLog map[int64][]store.SkunkEvent
+}
+
+// skunkData is a class's Skunk games with their logs.
+type skunkData struct {
+	games []store.SkunkGame
+	log   map[int64][]store.SkunkEvent
+}
+
+// loadSkunks reads a class's Skunk games and their logs.
+func loadSkunks(ctx context.Context, st *store.Store, classID int64) (skunkData, error) {
+	k := skunkData{log: map[int64][]store.SkunkEvent{}}
+	var err error
+	if k.games, err = st.SkunkGames(ctx, classID, ""); err != nil {
+		return k, err
+	}
+	for _, g := range k.games {
+		if k.log[g.ID], err = st.SkunkEvents(ctx, g.ID); err != nil {
+			return k, err
+		}
+	}
+	return k, nil
+}
+
+// loadStudents reads a class's students and their totals.
+func loadStudents(ctx context.Context, st *store.Store, class store.Class) (*classData, error) {
+	d := &classData{class: class}
+	var err error
+	if d.stats, _, err = st.ClassStats(ctx, class.ID); err != nil {
+		return nil, err
+	}
+	if d.students, err = st.Students(ctx, class.ID); err != nil {
+		return nil, err
+	}
+	return d, nil
 }
 
 // classData reads a class and replays its matches.
@@ -40,15 +72,6 @@ func loadClassData(ctx context.Context, st *store.Store, class store.Class) (*cl
 	}
 	if d.events, err = st.Events(ctx, store.EventFilter{ClassID: class.ID}); err != nil {
 		return nil, err
-	}
-	if d.skunks, err = st.SkunkGames(ctx, class.ID, ""); err != nil {
-		return nil, err
-	}
-	d.skunkLog = map[int64][]store.SkunkEvent{}
-	for _, g := range d.skunks {
-		if d.skunkLog[g.ID], err = st.SkunkEvents(ctx, g.ID); err != nil {
-			return nil, err
-		}
 	}
 	byMatch := map[int64][]store.Event{}
 	for _, e := range d.events {

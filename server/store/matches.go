@@ -391,6 +391,18 @@ func (s *Store) PlayingEvents(ctx context.Context) (map[int64][]Event, error) {
 
 // Events returns events in match and sequence order.
 func (s *Store) Events(ctx context.Context, f EventFilter) ([]Event, error) {
+	var out []Event
+	err := s.EachEvent(ctx, f, func(e *Event) error {
+		out = append(out, *e)
+		return nil
+	})
+	return out, err
+}
+
+// EachEvent calls fn with each event in match and sequence order, read one
+// row at a time: an export of a school's day holds one event in memory,
+// not all of them. fn must not keep e; an error from fn stops the reading.
+func (s *Store) EachEvent(ctx context.Context, f EventFilter, fn func(e *Event) error) error {
 	where, arg := "e.match_id = ?", any(f.MatchID)
 	switch {
 	case f.Playing:
@@ -403,27 +415,26 @@ func (s *Store) Events(ctx context.Context, f EventFilter) ([]Event, error) {
 		COALESCE(e.options, ''), COALESCE(e.best_action, ''), COALESCE(e.ev_action, ''), e.cost
 		FROM events e JOIN matches m ON m.id = e.match_id WHERE `+where+` ORDER BY e.match_id, e.seq`, arg)
 	if err != nil {
-		return nil, fmt.Errorf("store: events: %w", err)
+		return fmt.Errorf("store: events: %w", err)
 	}
 	defer rows.Close()
-	var out []Event
 	for rows.Next() {
 		var e Event
 		var at, scores, options, best, ev, action, faces string
 		var roll, hold, chosen, cost sql.NullFloat64
 		if err := rows.Scan(&e.MatchID, &e.Seq, &e.Seat, &action, &e.Turn, &e.Roll, &faces, &e.By, &at,
 			&e.Score, &scores, &e.OpponentScore, &e.TurnTotal, &e.Dice, &roll, &hold, &chosen, &options, &best, &ev, &cost); err != nil {
-			return nil, fmt.Errorf("store: events: %w", err)
+			return fmt.Errorf("store: events: %w", err)
 		}
 		e.At = parseTime(at)
 		if e.Action, err = sim.ParseAction(action); err != nil {
-			return nil, fmt.Errorf("store: event %d/%d: %w", e.MatchID, e.Seq, err)
+			return fmt.Errorf("store: event %d/%d: %w", e.MatchID, e.Seq, err)
 		}
 		if e.Faces, err = ParseFaces(faces); err != nil {
-			return nil, fmt.Errorf("store: event %d/%d: %w", e.MatchID, e.Seq, err)
+			return fmt.Errorf("store: event %d/%d: %w", e.MatchID, e.Seq, err)
 		}
 		if err := json.Unmarshal([]byte(scores), &e.Scores); err != nil {
-			return nil, fmt.Errorf("store: event %d/%d scores: %w", e.MatchID, e.Seq, err)
+			return fmt.Errorf("store: event %d/%d scores: %w", e.MatchID, e.Seq, err)
 		}
 		if chosen.Valid {
 			a := &Analysis{WinIfChosen: chosen.Float64, Best: best, EV: ev, Cost: cost.Float64}
@@ -435,14 +446,19 @@ func (s *Store) Events(ctx context.Context, f EventFilter) ([]Event, error) {
 			}
 			if options != "" {
 				if err := json.Unmarshal([]byte(options), &a.Options); err != nil {
-					return nil, fmt.Errorf("store: event %d/%d options: %w", e.MatchID, e.Seq, err)
+					return fmt.Errorf("store: event %d/%d options: %w", e.MatchID, e.Seq, err)
 				}
 			}
 			e.Analysis = a
 		}
-		out = append(out, e)
+		if err := fn(&e); err != nil {
+			return err
+		}
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("store: events: %w", err)
+	}
+	return nil
 }
 
 // SimEvents turns stored events into the sim log, for replay.
