@@ -178,6 +178,9 @@ type LoadReport struct {
 	Errors map[string]int
 	// Refused counts moves answered 4xx (a round ended under them).
 	Refused int
+	// Stalled counts students with no acknowledged move in the last two
+	// seconds of play (plus a think time): a match that did not go on.
+	Stalled int
 	// The check through the teacher's decisions.csv: every acknowledged
 	// action stored exactly once.
 	Stored  int
@@ -189,7 +192,7 @@ type LoadReport struct {
 
 func (r *LoadReport) print(w io.Writer) {
 	fmt.Fprintf(w, "students %d, joined %d in %.2f s (%.0f joins/s)\n", r.Students, r.Joined, r.JoinSeconds, r.JoinsPerSecond)
-	fmt.Fprintf(w, "played %.1f s, %d rounds: %d acknowledged actions (%.0f/s), %d refused\n", r.Seconds, r.Rounds, r.Actions, r.ActionsPerSecond, r.Refused)
+	fmt.Fprintf(w, "played %.1f s, %d rounds: %d acknowledged actions (%.0f/s), %d refused, %d students stalled\n", r.Seconds, r.Rounds, r.Actions, r.ActionsPerSecond, r.Refused, r.Stalled)
 	for _, l := range []struct {
 		name string
 		l    Latency
@@ -331,7 +334,13 @@ func loadtest(ctx context.Context, cfg loadConfig, progress io.Writer) (*LoadRep
 	}
 	wg.Go(func() { l.nextRounds(playCtx, rep.Joined) })
 	wg.Wait()
-	rep.Seconds = time.Since(start).Seconds()
+	end := time.Now()
+	rep.Seconds = end.Sub(start).Seconds()
+	for _, s := range students {
+		if s.joined && (s.lastAck.IsZero() || end.Sub(s.lastAck) > 2*time.Second+cfg.thinkMax) {
+			rep.Stalled++
+		}
+	}
 	rep.Rounds = int(l.round.Load())
 	rep.Actions = int(l.acked.Load())
 	rep.ActionsPerSecond = float64(rep.Actions) / rep.Seconds
@@ -450,6 +459,7 @@ type loadStudent struct {
 	joined  bool
 	acked   int64 // moves answered as stored
 	unknown int64 // moves whose answer never came (stored or not)
+	lastAck time.Time
 }
 
 func (s *loadStudent) join() bool {
@@ -469,6 +479,11 @@ var (
 func (s *loadStudent) play(ctx context.Context) {
 	home := "/c/" + s.l.code
 	over := false
+	if hi := s.l.cfg.thinkMax; hi > 0 {
+		// Students thinking do not all look at once: each starts at a
+		// moment of their own within one think time.
+		sleep(ctx, time.Duration(s.rng.Int64N(int64(hi))))
+	}
 	for ctx.Err() == nil {
 		begin := time.Now()
 		status, body, _, err := s.l.do(s.c, http.MethodGet, home, nil)
@@ -511,6 +526,7 @@ func (s *loadStudent) play(ctx context.Context) {
 		case status == http.StatusSeeOther:
 			s.l.action.add(time.Since(begin))
 			s.acked++
+			s.lastAck = time.Now()
 			s.l.acked.Add(1)
 		case status < 500:
 			s.l.refused.Add(1)

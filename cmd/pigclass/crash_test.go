@@ -1,0 +1,125 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// buildBinary builds pigclass once for the tests that run it as a process.
+var buildBinary = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "pigclass-bin")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "pigclass")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		return "", &buildError{string(out)}
+	}
+	return bin, nil
+})
+
+type buildError struct{ out string }
+
+func (e *buildError) Error() string { return "go build: " + e.out }
+
+// process is the server running as its own process.
+type process struct {
+	cmd  *exec.Cmd
+	base string
+}
+
+var servingAt = regexp.MustCompile(`pigclass is serving"? url=(http://\S+)`)
+
+// startProcess runs `pigclass serve` on addr and db and waits until it
+// says where it serves.
+func startProcess(t *testing.T, bin, addr, db string) *process {
+	t.Helper()
+	cmd := exec.Command(bin, "serve", "--addr", addr, "--db", db)
+	cmd.Env = append(os.Environ(), "PIGCLASS_ADDR=", "PIGCLASS_DB=")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := servingAt.FindStringSubmatch(sc.Text()); m != nil {
+				found <- m[1]
+			}
+		}
+		io.Copy(io.Discard, stderr)
+	}()
+	select {
+	case base := <-found:
+		return &process{cmd: cmd, base: base}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the server did not start")
+	}
+	return nil
+}
+
+// TestCrashUnderLoad: the server, a process of its own, is killed with
+// SIGKILL in the middle of a load and started again on the same database.
+// Every acknowledged action is stored exactly once, no answer is a 5xx,
+// and every student plays on after the restart.
+func TestCrashUnderLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and kills the server")
+	}
+	bin, err := buildBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "crash.db")
+	first := startProcess(t, bin, "127.0.0.1:0", db)
+	addr := strings.TrimPrefix(first.base, "http://")
+
+	restarted := make(chan time.Duration, 1)
+	time.AfterFunc(2500*time.Millisecond, func() {
+		first.cmd.Process.Signal(syscall.SIGKILL)
+		first.cmd.Wait()
+		begin := time.Now()
+		startProcess(t, bin, addr, db)
+		restarted <- time.Since(begin)
+	})
+	rep, err := loadtest(context.Background(), loadConfig{url: first.base, students: 50, duration: 8 * time.Second, teachers: 1, target: 100, holdAt: 20, seed: 7}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case d := <-restarted:
+		t.Logf("restarted in %s; %d actions, errors %v, %d rounds", d.Round(time.Millisecond), rep.Actions, rep.Errors, rep.Rounds)
+	default:
+		t.Fatal("the server was not restarted during the load")
+	}
+	if rep.Lost != 0 || rep.Doubled != 0 || rep.Stored < rep.Actions {
+		t.Errorf("%d acknowledged, %d stored: %d lost, %d doubled", rep.Actions, rep.Stored, rep.Lost, rep.Doubled)
+	}
+	for status, n := range rep.Errors {
+		if status != "transport" {
+			t.Errorf("%d answers %s", n, status)
+		}
+	}
+	if rep.Errors["transport"] == 0 {
+		t.Error("no request failed: the kill did not happen under load")
+	}
+	if rep.Stalled != 0 {
+		t.Errorf("%d of %d students did not play on after the restart", rep.Stalled, rep.Joined)
+	}
+}
