@@ -8,6 +8,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -61,23 +62,29 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		cfg: cfg, store: st, log: log, tables: &solve.Cache{},
 		joins: newLimiter(cfg.JoinAttempts, time.Minute, cfg.Now),
 	}
+	// The tables are solved while the matches are restored: two cores,
+	// and a restart with a school's matches serves again within a second.
 	start := time.Now()
-	for _, v := range classroom.DefaultVariants() {
-		if _, err := s.tables.Get(v); err != nil {
-			return nil, fmt.Errorf("server: solve %v: %w", v, err)
+	solved := make(chan error, 1)
+	go func() {
+		for _, v := range classroom.DefaultVariants() {
+			if _, err := s.tables.Get(v); err != nil {
+				solved <- fmt.Errorf("server: solve %v: %w", v, err)
+				return
+			}
 		}
-	}
-	log.Info("tables solved", "seconds", time.Since(start).Seconds())
-	if err := s.loadLessons(); err != nil {
-		return nil, err
-	}
+		log.Info("tables solved", "seconds", time.Since(start).Seconds())
+		solved <- nil
+	}()
 	s.room = classroom.New(st, s.tables, log, cfg.Now)
-	start = time.Now()
 	n, err := s.room.Restore(ctx)
-	if err != nil {
+	if err := errors.Join(err, <-solved); err != nil {
 		return nil, err
 	}
 	log.Info("matches restored", "playing", n, "seconds", time.Since(start).Seconds())
+	if err := s.loadLessons(); err != nil {
+		return nil, err
+	}
 	s.room.Watch()
 	return s, nil
 }

@@ -424,10 +424,16 @@ func (r *Room) Restore(ctx context.Context) (int, error) {
 		r.matches[lm.row.ID] = lm
 	}
 	r.mu.Unlock()
+	byClass := map[*class][]*match{}
 	for _, lm := range todo {
 		if lm.cls != nil {
-			r.index(lm.cls, []*match{lm})
+			byClass[lm.cls] = append(byClass[lm.cls], lm)
 		}
+	}
+	for c, lms := range byClass {
+		r.index(c, lms)
+	}
+	for _, lm := range todo {
 		lm.mu.Lock()
 		err := r.advance(ctx, lm, nil)
 		lm.mu.Unlock()

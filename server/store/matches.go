@@ -324,12 +324,11 @@ func (s *Store) Matches(ctx context.Context, f MatchFilter) ([]Match, error) {
 			return err
 		}
 		rows.Close()
-		for i := range out {
-			if out[i].Seats, err = seatsOf(ctx, tx, out[i].ID); err != nil {
-				return err
-			}
+		if len(out) == 1 {
+			out[0].Seats, err = seatsOf(ctx, tx, out[0].ID)
+			return err
 		}
-		return nil
+		return allSeats(ctx, tx, out, where, args)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: matches: %w", err)
@@ -349,8 +348,37 @@ func (s *Store) MatchByID(ctx context.Context, id int64) (Match, error) {
 	return ms[0], nil
 }
 
+// allSeats fills the seats of matches (chosen by where and args, as read
+// in the same transaction) with one query.
+func allSeats(ctx context.Context, tx *sql.Tx, out []Match, where string, args []any) error {
+	index := make(map[int64]int, len(out))
+	for i, m := range out {
+		index[m.ID] = i
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT s.match_id, `+seatColumns+`
+		FROM seats s LEFT JOIN students st ON st.id = s.student_id
+		WHERE s.match_id IN (SELECT m.id FROM matches m WHERE `+where+`) ORDER BY s.match_id, s.seat`, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var st Seat
+		if err := rows.Scan(&id, &st.Seat, &st.StudentID, &st.Bot, &st.Nickname, &st.AnonName, &st.TokenHash); err != nil {
+			return err
+		}
+		if i, ok := index[id]; ok {
+			out[i].Seats = append(out[i].Seats, st)
+		}
+	}
+	return rows.Err()
+}
+
+const seatColumns = `s.seat, COALESCE(s.student_id, 0), COALESCE(s.bot, ''), COALESCE(st.nickname, ''), COALESCE(st.anon_name, ''), COALESCE(st.token_hash, '')`
+
 func seatsOf(ctx context.Context, tx *sql.Tx, matchID int64) ([]Seat, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT s.seat, COALESCE(s.student_id, 0), COALESCE(s.bot, ''), COALESCE(st.nickname, ''), COALESCE(st.anon_name, ''), COALESCE(st.token_hash, '')
+	rows, err := tx.QueryContext(ctx, `SELECT `+seatColumns+`
 		FROM seats s LEFT JOIN students st ON st.id = s.student_id WHERE s.match_id = ? ORDER BY s.seat`, matchID)
 	if err != nil {
 		return nil, err
