@@ -179,7 +179,8 @@ type LoadReport struct {
 	// Refused counts moves answered 4xx (a round ended under them).
 	Refused int
 	// Stalled counts students with no acknowledged move in the last two
-	// seconds of play (plus a think time): a match that did not go on.
+	// seconds of play (plus a think time) who were not waiting for the
+	// next round: a match that did not go on.
 	Stalled int
 	// The check through the teacher's decisions.csv: every acknowledged
 	// action stored exactly once.
@@ -337,7 +338,7 @@ func loadtest(ctx context.Context, cfg loadConfig, progress io.Writer) (*LoadRep
 	end := time.Now()
 	rep.Seconds = end.Sub(start).Seconds()
 	for _, s := range students {
-		if s.joined && (s.lastAck.IsZero() || end.Sub(s.lastAck) > 2*time.Second+cfg.thinkMax) {
+		if s.joined && !s.waiting && (s.lastAck.IsZero() || end.Sub(s.lastAck) > 2*time.Second+cfg.thinkMax) {
 			rep.Stalled++
 		}
 	}
@@ -460,6 +461,7 @@ type loadStudent struct {
 	acked   int64 // moves answered as stored
 	unknown int64 // moves whose answer never came (stored or not)
 	lastAck time.Time
+	waiting bool // at the end: the match was over, the next round not begun
 }
 
 func (s *loadStudent) join() bool {
@@ -502,10 +504,11 @@ func (s *loadStudent) play(ctx context.Context) {
 				over = true
 				s.l.waiting.Add(1)
 			}
+			s.waiting = true
 			s.waitNext(ctx)
 			continue
 		}
-		over = false
+		over, s.waiting = false, false
 		total := 0
 		if m := turnTotal.FindStringSubmatch(body); m != nil {
 			total, _ = strconv.Atoi(m[1])
