@@ -53,7 +53,7 @@ func (s *Server) createClass(c *gin.Context) {
 		return
 	}
 	secret := newToken()
-	class, err := s.room.CreateClass(ctx, newCode, hashToken(secret), lesson)
+	class, err := s.room.CreateClass(ctx, func() string { return newCode(s.cfg.CodePrefix) }, hashToken(secret), lesson)
 	if err != nil {
 		fail(c, err)
 		return

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -21,10 +22,12 @@ const codeAlphabet = "ACEFHJKMNPRTWXY3479"
 // CodeLength is the length of a join code.
 const CodeLength = 6
 
-// newCode draws a join code.
-func newCode() string {
+// newCode draws a join code that begins with prefix (see
+// Config.CodePrefix).
+func newCode(prefix string) string {
 	b := make([]byte, CodeLength)
-	for i := range b {
+	copy(b, prefix)
+	for i := len(prefix); i < len(b); i++ {
 		n, _ := rand.Int(rand.Reader, big.NewInt(int64(len(codeAlphabet))))
 		b[i] = codeAlphabet[n.Int64()]
 	}
@@ -40,6 +43,19 @@ func normalizeCode(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// CheckCodePrefix says what is wrong with a code prefix, or nil.
+func CheckCodePrefix(p string) error {
+	if len(p) > 2 {
+		return fmt.Errorf("code prefix %q: at most 2 characters", p)
+	}
+	for _, r := range p {
+		if !strings.ContainsRune(codeAlphabet, r) {
+			return fmt.Errorf("code prefix %q: use only the code characters %s", p, codeAlphabet)
+		}
+	}
+	return nil
 }
 
 // validCode reports whether s could be a join code.

@@ -63,10 +63,16 @@ func TestJoinAgainGoesToTheClass(t *testing.T) {
 }
 
 func TestJoinCodesHaveNoLookAlikes(t *testing.T) {
-	for range 1000 {
-		c := newCode()
-		if len(c) != 6 || strings.ContainsAny(c, "0O1IL2Z5S8B6GUVQD") {
-			t.Fatalf("code %q", c)
+	for i := range 1000 {
+		prefix := []string{"", "K", "7R"}[i%3]
+		c := newCode(prefix)
+		if len(c) != 6 || strings.ContainsAny(c, "0O1IL2Z5S8B6GUVQD") || !strings.HasPrefix(c, prefix) {
+			t.Fatalf("code %q (prefix %q)", c, prefix)
+		}
+	}
+	for _, bad := range []string{"O", "ABC", "k1", "é"} {
+		if CheckCodePrefix(bad) == nil {
+			t.Errorf("prefix %q accepted", bad)
 		}
 	}
 	if normalizeCode(" k7r-xm4 ") != "K7RXM4" {

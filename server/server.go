@@ -33,6 +33,11 @@ type Config struct {
 	// JoinAttempts is how many wrong join codes one address may try per
 	// minute; 0 means 20.
 	JoinAttempts int
+	// CodePrefix starts every join code this instance draws (up to two
+	// code characters), so that a proxy in front of several instances can
+	// send each class's addresses to the instance that holds it (README,
+	// "A school or a district"). Empty: any code.
+	CodePrefix string
 }
 
 // Server holds the app's state: the store, the solved tables and the live
@@ -57,6 +62,9 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	}
 	if cfg.JoinAttempts == 0 {
 		cfg.JoinAttempts = 20
+	}
+	if err := CheckCodePrefix(cfg.CodePrefix); err != nil {
+		return nil, fmt.Errorf("server: %w", err)
 	}
 	s := &Server{
 		cfg: cfg, store: st, log: log, tables: &solve.Cache{},

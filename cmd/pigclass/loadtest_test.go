@@ -92,3 +92,39 @@ func TestLoadtestRefusesOtherHosts(t *testing.T) {
 		}
 	}
 }
+
+// TestCodePrefix: an instance started with --code-prefix draws its classes'
+// codes with it, so a proxy can route by the code's first characters; a
+// prefix that no code could have is a usage error.
+func TestCodePrefix(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- serve(ctx, serveConfig{db: filepath.Join(t.TempDir(), "p.db"), codePrefix: "K7"}, ln, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	}()
+	defer func() { cancel(); <-done }()
+	base := "http://" + ln.Addr().String()
+	waitHealthy(t, base, 30*time.Second)
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for range 5 {
+		resp, err := client.PostForm(base+"/classes", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if loc := resp.Header.Get("Location"); !strings.HasPrefix(loc, "/t/K7") || len(loc) != len("/t/K7XXXX") {
+			t.Errorf("class at %q, want /t/K7....", loc)
+		}
+	}
+	for _, bad := range []string{"O", "ABC"} {
+		_, _, err := runCmd(t, "serve", "--code-prefix", bad, "--addr", "127.0.0.1:0")
+		var ue usageError
+		if !errors.As(err, &ue) {
+			t.Errorf("--code-prefix %s: %v, want a usage error", bad, err)
+		}
+	}
+}

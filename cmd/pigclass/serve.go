@@ -9,6 +9,7 @@ import (
 	"net/http"
 	_ "net/http/pprof" // on PIGCLASS_PPROF only: a loopback address of its own
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"pigclass/server"
@@ -18,19 +19,25 @@ import (
 // serveConfig is the web app's configuration: flags, with environment
 // variables as defaults.
 type serveConfig struct {
-	addr      string
-	db        string
-	publicURL string
+	addr       string
+	db         string
+	publicURL  string
+	codePrefix string
 }
 
 func runServe(e env, args []string) error {
-	fs := newFlags(e, "serve", "[--addr HOST:PORT] [--db FILE] [--public-url URL]")
+	fs := newFlags(e, "serve", "[--addr HOST:PORT] [--db FILE] [--public-url URL] [--code-prefix P]")
 	var cfg serveConfig
 	fs.StringVar(&cfg.addr, "addr", envOr(e, "PIGCLASS_ADDR", "localhost:8080"), "address to listen on (env PIGCLASS_ADDR); use :8080 to serve the classroom network")
 	fs.StringVar(&cfg.db, "db", envOr(e, "PIGCLASS_DB", "./pigclass.db"), "SQLite database file, created on first start (env PIGCLASS_DB)")
 	fs.StringVar(&cfg.publicURL, "public-url", e.getenv("PIGCLASS_PUBLIC_URL"), "address students type, shown on the projector (env PIGCLASS_PUBLIC_URL; default: the browser's)")
+	fs.StringVar(&cfg.codePrefix, "code-prefix", e.getenv("PIGCLASS_CODE_PREFIX"), "the first characters of every join code this instance draws, for a proxy routing classes by code (env PIGCLASS_CODE_PREFIX)")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	cfg.codePrefix = strings.ToUpper(cfg.codePrefix)
+	if err := server.CheckCodePrefix(cfg.codePrefix); err != nil {
+		return usagef("serve: --%v", err)
 	}
 	log := slog.New(slog.NewTextHandler(e.stderr, nil))
 	if e.getenv("GOMEMLIMIT") == "" {
@@ -72,7 +79,7 @@ func serve(ctx context.Context, cfg serveConfig, ln net.Listener, log *slog.Logg
 		return err
 	}
 	defer st.Close()
-	srv, err := server.New(ctx, server.Config{PublicURL: cfg.publicURL}, st, log)
+	srv, err := server.New(ctx, server.Config{PublicURL: cfg.publicURL, CodePrefix: cfg.codePrefix}, st, log)
 	if err != nil {
 		ln.Close()
 		return err
