@@ -1,11 +1,11 @@
 package server
 
 import (
-	"fmt"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"fmt"
 	"math/big"
 	"net/http"
 	"strings"
