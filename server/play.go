@@ -430,7 +430,7 @@ func (s *Server) reviewView(mv *matchView) templates.Review {
 	code := mv.code()
 	v := templates.Review{
 		Title: gameTitle(mv.snap.Variant), Result: mv.board.Result, Seed: mv.snap.Seed.String(), Commitment: mv.snap.Seed.Commitment(),
-		RecordURL: recordURL(code, mv.snap.ID), VerifyURL: verifyURL(mv.snap.ID), BackURL: "/",
+		RecordURL: recordURL(code, mv.snap.ID), VerifyURL: verifyURL(code, mv.snap.ID), BackURL: "/",
 	}
 	if code != "" {
 		v.BackURL = classURL(code)

@@ -38,6 +38,7 @@ func (s *Server) Handler() http.Handler {
 	r.GET("/c/:code/m/:id/board", s.board)
 	r.POST("/c/:code/m/:id/act", s.act)
 	r.GET("/c/:code/m/:id/record.json", s.record)
+	r.GET("/c/:code/verify", s.verifyPage)
 	// Practice matches; a class match's old address here moves (308) to
 	// its /c/{code}/m/{id}.
 	r.GET("/m/:id", s.matchPage)

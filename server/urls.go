@@ -32,7 +32,14 @@ func boardURL(code string, id int64, version string) string {
 	return matchURL(code, id) + "/board?v=" + url.QueryEscape(version)
 }
 
-func verifyURL(id int64) string { return fmt.Sprintf("/verify?match=%d", id) }
+// verifyURL is the verify page filled with a match's record; a class
+// match's is under its class's address.
+func verifyURL(code string, id int64) string {
+	if code == "" {
+		return fmt.Sprintf("/verify?match=%d", id)
+	}
+	return fmt.Sprintf("%s/verify?match=%d", classURL(code), id)
+}
 
 // nextURL asks whether a student's next match (after match after) has begun.
 func nextURL(code string, after int64) string {
