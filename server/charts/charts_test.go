@@ -24,15 +24,15 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // play one Hog turn.
 func fixedClass() []store.Decision {
 	return []store.Decision{
-		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: "roll", Score: 0, Opponent: 0, TurnTotal: 0, Roll: 0, Faces: "6", Best: "roll", EV: "roll", Analysed: true},
-		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: "roll", Score: 0, Opponent: 0, TurnTotal: 6, Roll: 1, Faces: "6", Best: "roll", EV: "roll", Analysed: true},
-		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: "roll", Score: 0, Opponent: 0, TurnTotal: 12, Roll: 2, Faces: "4", Best: "roll", EV: "roll", Analysed: true},
-		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: "roll", Score: 0, Opponent: 0, TurnTotal: 16, Roll: 3, Faces: "5", Best: "roll", EV: "roll", Analysed: true},
-		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: "hold", Score: 0, Opponent: 0, TurnTotal: 21, Roll: 4, Best: "roll", EV: "hold", Cost: 0.01, Analysed: true},
-		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, Action: "roll", Score: 0, Opponent: 21, TurnTotal: 0, Roll: 0, Faces: "6", Best: "roll", EV: "roll", Analysed: true},
-		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, Action: "roll", Score: 0, Opponent: 21, TurnTotal: 6, Roll: 1, Faces: "6", Best: "roll", EV: "roll", Analysed: true},
-		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, Action: "roll", Score: 0, Opponent: 21, TurnTotal: 12, Roll: 2, Faces: "1", Best: "roll", EV: "roll", Analysed: true},
-		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, Action: "hold", Score: 0, Opponent: 21, TurnTotal: 0, Roll: 0, Best: "roll", EV: "roll", Cost: 0.2, Analysed: true},
+		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: sim.Roll, Score: 0, Opponent: 0, TurnTotal: 0, Roll: 0, Faces: facesOf(6), Best: "roll", EV: "roll", Analysed: true},
+		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: sim.Roll, Score: 0, Opponent: 0, TurnTotal: 6, Roll: 1, Faces: facesOf(6), Best: "roll", EV: "roll", Analysed: true},
+		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: sim.Roll, Score: 0, Opponent: 0, TurnTotal: 12, Roll: 2, Faces: facesOf(4), Best: "roll", EV: "roll", Analysed: true},
+		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: sim.Roll, Score: 0, Opponent: 0, TurnTotal: 16, Roll: 3, Faces: facesOf(5), Best: "roll", EV: "roll", Analysed: true},
+		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: sim.Hold, Score: 0, Opponent: 0, TurnTotal: 21, Roll: 4, Best: "roll", EV: "hold", Cost: 0.01, Analysed: true},
+		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, Action: sim.Roll, Score: 0, Opponent: 21, TurnTotal: 0, Roll: 0, Faces: facesOf(6), Best: "roll", EV: "roll", Analysed: true},
+		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, Action: sim.Roll, Score: 0, Opponent: 21, TurnTotal: 6, Roll: 1, Faces: facesOf(6), Best: "roll", EV: "roll", Analysed: true},
+		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, Action: sim.Roll, Score: 0, Opponent: 21, TurnTotal: 12, Roll: 2, Faces: facesOf(1), Best: "roll", EV: "roll", Analysed: true},
+		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, Action: sim.Hold, Score: 0, Opponent: 21, TurnTotal: 0, Roll: 0, Best: "roll", EV: "roll", Cost: 0.2, Analysed: true},
 	}
 }
 
@@ -165,7 +165,7 @@ func TestClassDiceAndShareOfOnes(t *testing.T) {
 }
 
 func TestHogCharts(t *testing.T) {
-	ds := []store.Decision{{Action: "dice:5", Best: "dice:6"}, {Action: "dice:5", Best: "dice:6"}, {Action: "dice:3", Best: "dice:3"}}
+	ds := []store.Decision{{Action: sim.Dice(5), Best: "dice:6"}, {Action: sim.Dice(5), Best: "dice:6"}, {Action: sim.Dice(3), Best: "dice:3"}}
 	c := HogDice(ds)
 	golden(t, c)
 	if len(c.Table.Rows) != 2 || c.Table.Rows[0][0] != "3" || c.Table.Rows[1][2] != "2" {
@@ -215,4 +215,13 @@ func TestMyHoldPoints(t *testing.T) {
 	if cell(t, c, 0, 1) != "1" || cell(t, c, 0, 2) != "0.6667" || cell(t, c, 4, 2) != "0.6667" || cell(t, c, 4, 1) != "0" {
 		t.Errorf("rows %v", c.Table.Rows)
 	}
+}
+
+// facesOf builds sim.Faces for a test.
+func facesOf(dice ...int) sim.Faces {
+	f, err := sim.FacesOf(dice...)
+	if err != nil {
+		panic(err)
+	}
+	return f
 }

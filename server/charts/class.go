@@ -80,7 +80,7 @@ func HogDice(decisions []store.Decision) templates.Chart {
 	const caption = "Each bubble is how often the class threw that many dice (up) where perfect play throws the count across. On the diagonal the class agreed; expected-value play always throws 5."
 	counts := map[[2]int]int{}
 	for _, d := range decisions {
-		chosen, ok1 := diceOf(d.Action)
+		chosen, ok1 := diceOf(d.Action.String())
 		best, ok2 := diceOf(d.Best)
 		if ok1 && ok2 {
 			counts[[2]int{best, chosen}]++

@@ -36,7 +36,7 @@ func binHolds(decisions []store.Decision, t *solve.Table) holdBins {
 	var b holdBins
 	opt := solve.Optimal{T: t}
 	for _, d := range decisions {
-		if d.Action == "hold" || d.Action == "timeout" {
+		if d.Action.Kind == sim.HoldKind || d.Action.Kind == sim.TimeoutKind {
 			b.held[holdBin(d.TurnTotal)]++
 			b.holds++
 		}
@@ -130,18 +130,18 @@ func DecisionMap(decisions []store.Decision, t *solve.Table) templates.Chart {
 	for _, d := range decisions {
 		lead := d.Score - d.Opponent
 		point := opts.ScatterData{Value: []int{lead, d.TurnTotal}}
-		switch d.Action {
-		case "roll":
+		switch d.Action.Kind {
+		case sim.RollKind:
 			point.Symbol = "circle"
 			rolls = append(rolls, point)
-		case "hold", "timeout":
+		case sim.HoldKind, sim.TimeoutKind:
 			point.Symbol = "triangle"
 			holds = append(holds, point)
 		default:
 			continue
 		}
 		opponents = append(opponents, d.Opponent)
-		tbl.Rows = append(tbl.Rows, []string{d.Student, strconv.Itoa(d.Score), strconv.Itoa(d.Opponent), strconv.Itoa(lead), strconv.Itoa(d.TurnTotal), d.Action, d.Best})
+		tbl.Rows = append(tbl.Rows, []string{d.Student, strconv.Itoa(d.Score), strconv.Itoa(d.Opponent), strconv.Itoa(lead), strconv.Itoa(d.TurnTotal), d.Action.String(), d.Best})
 	}
 	if len(opponents) == 0 {
 		return empty(DecisionMapKey, caption, "No decisions yet: play a round of Pig first.")
@@ -188,9 +188,8 @@ func SkillLuck(decisions []store.Decision, game sim.Game, names func(store.Decis
 			s.cost += d.Cost
 			s.n++
 		}
-		if d.Faces != "" {
-			f := facesOf(d.Faces)
-			s.luck += sim.Luck(game, d.Score, d.TurnTotal, &f)
+		if d.Faces.Len() > 0 {
+			s.luck += sim.Luck(game, d.Score, d.TurnTotal, &d.Faces)
 		}
 	}
 	if len(order) == 0 {
@@ -211,16 +210,6 @@ func SkillLuck(decisions []store.Decision, game sim.Game, names func(store.Decis
 		charts.WithYAxisOpts(opts.YAxis{Name: "dice luck (points)", Type: "value"}))...)
 	sc.AddSeries("students", points, charts.WithLabelOpts(opts.Label{Show: opts.Bool(true), Position: "right", Formatter: "{b}"}))
 	return finish(SkillLuckKey, "380px", caption, sc.RenderSnippet().Option, tbl)
-}
-
-// facesOf reads stored faces such as "3 5".
-func facesOf(s string) sim.Faces {
-	var dice []int
-	for i := 0; i < len(s); i += 2 {
-		dice = append(dice, int(s[i]-'0'))
-	}
-	f, _ := sim.FacesOf(dice...)
-	return f
 }
 
 // Timeline is chart 4: both players' chances of winning under perfect play

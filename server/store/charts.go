@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"pigclass/sim"
 	"strings"
 )
 
@@ -59,12 +60,12 @@ type Decision struct {
 	Student    string // nickname, or the bot's strategy
 	Anon       string
 	By         string
-	Action     string
+	Action     sim.Action
 	Score      int
 	Opponent   int
 	TurnTotal  int
 	Roll       int // the roll in the turn, from 0
-	Faces      string
+	Faces      sim.Faces
 	Best, EV   string
 	Cost       float64
 	Analysed   bool
@@ -94,9 +95,16 @@ func (s *Store) Decisions(ctx context.Context, f ChartFilter, studentsOnly bool)
 	var out []Decision
 	for rows.Next() {
 		var d Decision
-		if err := rows.Scan(&d.MatchID, &d.Seq, &d.Seat, &d.StudentID, &d.Student, &d.Anon, &d.By, &d.Action, &d.Score, &d.Opponent, &d.TurnTotal,
-			&d.Roll, &d.Faces, &d.Best, &d.EV, &d.Cost, &d.Analysed, &d.BestWin, &d.ChosenWin, &d.FirstSeat, &d.MatchSeats); err != nil {
+		var action, faces string
+		if err := rows.Scan(&d.MatchID, &d.Seq, &d.Seat, &d.StudentID, &d.Student, &d.Anon, &d.By, &action, &d.Score, &d.Opponent, &d.TurnTotal,
+			&d.Roll, &faces, &d.Best, &d.EV, &d.Cost, &d.Analysed, &d.BestWin, &d.ChosenWin, &d.FirstSeat, &d.MatchSeats); err != nil {
 			return nil, fmt.Errorf("store: decisions: %w", err)
+		}
+		if d.Action, err = sim.ParseAction(action); err != nil {
+			return nil, fmt.Errorf("store: decision %d/%d: %w", d.MatchID, d.Seq, err)
+		}
+		if d.Faces, err = ParseFaces(faces); err != nil {
+			return nil, fmt.Errorf("store: decision %d/%d: %w", d.MatchID, d.Seq, err)
 		}
 		out = append(out, d)
 	}

@@ -74,7 +74,7 @@ func TestChartQueries(t *testing.T) {
 	}
 	var got []row
 	for _, d := range ds {
-		got = append(got, row{d.Student, d.Action, d.Best, d.TurnTotal, d.BestWin, d.Cost})
+		got = append(got, row{d.Student, d.Action.String(), d.Best, d.TurnTotal, d.BestWin, d.Cost})
 	}
 	want := []row{{"Ana", "roll", "roll", 0, .53, 0}, {"Ana", "hold", "roll", 5, .55, .06}, {"Bo", "roll", "roll", 0, .53, 0}}
 	if d := cmp.Diff(want, got); d != "" {
@@ -89,7 +89,7 @@ func TestChartQueries(t *testing.T) {
 		t.Errorf("Bo's decisions: %+v", bo)
 	}
 	hog, _ := s.Decisions(ctx, ChartFilter{ClassID: class, Game: "hog"}, true)
-	if len(hog) != 1 || hog[0].Action != "dice:3" || hog[0].Best != "dice:6" || hog[0].BestWin != .52 {
+	if len(hog) != 1 || hog[0].Action != sim.Dice(3) || hog[0].Best != "dice:6" || hog[0].BestWin != .52 {
 		t.Errorf("Hog decisions: %+v", hog)
 	}
 
