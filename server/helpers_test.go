@@ -53,8 +53,14 @@ func newApp(t testing.TB) *app {
 // openApp starts the app on the database at path.
 func openApp(t testing.TB, path string, clk *clock) *app {
 	t.Helper()
+	return openAppWith(t, path, clk, store.Options{})
+}
+
+// openAppWith starts the app on a store opened with opt (fault injection).
+func openAppWith(t testing.TB, path string, clk *clock, opt store.Options) *app {
+	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, path)
+	st, err := store.OpenWith(ctx, path, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
