@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 
@@ -52,6 +50,12 @@ func (s *Server) createClass(c *gin.Context) {
 		refuse(c, http.StatusUnprocessableEntity, "Lesson plan: choose one of the lessons on the front page, or none.")
 		return
 	}
+	ip := c.ClientIP()
+	if !s.newClasses.allow(ip) {
+		refuse(c, http.StatusTooManyRequests, fmt.Sprintf("This device has started %d classes in the last minute. Wait a minute, or use a class already started.", classesPerMinute))
+		return
+	}
+	s.newClasses.hit(ip)
 	secret := newToken()
 	class, err := s.room.CreateClass(ctx, func() string { return newCode(s.cfg.CodePrefix) }, hashToken(secret), lesson)
 	if err != nil {
@@ -77,21 +81,12 @@ func (s *Server) joinPage(c *gin.Context) {
 	render(c, http.StatusOK, templates.JoinView(templates.Join{Code: templates.Field{Value: code}}))
 }
 
-// MaxNickname is the longest nickname, in characters.
-const MaxNickname = 24
-
-// checkNickname trims a nickname and says what is wrong with it, if anything.
+// checkNickname reads a typed nickname (see classroom.Nickname) and says
+// what is wrong with it, if anything.
 func checkNickname(raw string) (string, string) {
-	n := strings.TrimSpace(raw)
-	switch count := utf8.RuneCountInString(n); {
-	case !utf8.ValidString(n):
-		return n, "Nickname: use ordinary letters and digits."
-	case count == 0:
-		return n, "Nickname: type a nickname, 1 to 24 characters."
-	case count > MaxNickname:
-		return n, fmt.Sprintf("Nickname: at most %d characters (this one has %d).", MaxNickname, count)
-	case strings.IndexFunc(n, func(r rune) bool { return unicode.IsControl(r) || r == unicode.ReplacementChar }) >= 0:
-		return n, "Nickname: use letters, digits, spaces and punctuation only."
+	n, err := classroom.Nickname(raw)
+	if err != nil {
+		return strings.TrimSpace(raw), "Nickname: " + err.Error() + "."
 	}
 	return n, ""
 }
@@ -142,6 +137,11 @@ func (s *Server) join(c *gin.Context) {
 		c.Redirect(http.StatusSeeOther, classURL(class.Code)) // this browser has joined already
 		return
 	}
+	if class.WasRemoved(hashToken(token)) {
+		v.Error = removedMessage(code)
+		again(http.StatusForbidden)
+		return
+	}
 	if class.Locked {
 		v.Error = lockedMessage(code)
 		again(http.StatusConflict)
@@ -151,10 +151,23 @@ func (s *Server) join(c *gin.Context) {
 		again(http.StatusUnprocessableEntity)
 		return
 	}
+	if !class.JoinsUnlimited && !s.classJoins.allow(class.Code) {
+		v.Error = fmt.Sprintf("Class %s has taken %d students in the last minute, its limit. Ask your teacher to allow more, then try again.", code, s.cfg.ClassJoins)
+		again(http.StatusTooManyRequests)
+		return
+	}
 	switch _, err := s.room.Join(ctx, class.ID, nick, hashToken(token)); {
 	case errors.Is(err, store.ErrNicknameTaken):
 		v.Nickname.Error = "Nickname: " + nick + " is taken in this class. Choose another."
 		again(http.StatusUnprocessableEntity)
+		return
+	case errors.Is(err, classroom.ErrLooksTaken):
+		v.Nickname.Error = "Nickname: " + nick + " looks like a nickname already taken in this class. Choose one that looks different."
+		again(http.StatusUnprocessableEntity)
+		return
+	case errors.Is(err, classroom.ErrRemoved):
+		v.Error = removedMessage(code)
+		again(http.StatusForbidden)
 		return
 	case errors.Is(err, classroom.ErrLocked):
 		v.Error = lockedMessage(code)
@@ -164,7 +177,12 @@ func (s *Server) join(c *gin.Context) {
 		fail(c, err)
 		return
 	}
+	s.classJoins.hit(class.Code)
 	c.Redirect(http.StatusSeeOther, classURL(class.Code))
+}
+
+func removedMessage(code string) string {
+	return "The teacher removed this device from class " + code + ". Ask your teacher to let you back in."
 }
 
 func lockedMessage(code string) string {
@@ -196,6 +214,12 @@ func (s *Server) startPractice(c *gin.Context) {
 		refuse(c, http.StatusUnprocessableEntity, "Bot: "+err.Error())
 		return
 	}
+	ip := c.ClientIP()
+	if !s.practices.allow(ip) {
+		refuse(c, http.StatusTooManyRequests, "Too many practice matches were started from this network in the last minute. Wait a minute, then try again.")
+		return
+	}
+	s.practices.hit(ip)
 	token := playerToken(c)
 	player, err := s.store.StudentByToken(ctx, 0, hashToken(token))
 	if errors.Is(err, store.ErrNotFound) {

@@ -9,8 +9,6 @@ import (
 	"math/big"
 	"net/http"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/gin-gonic/gin"
 )
@@ -110,47 +108,6 @@ func playerToken(c *gin.Context) string {
 func setCookie(c *gin.Context, name, value string, maxAge int) {
 	http.SetCookie(c.Writer, &http.Cookie{
 		Name: name, Value: value, Path: "/", MaxAge: maxAge,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: c.Request.TLS != nil,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: c.GetBool(httpsKey) || c.Request.TLS != nil,
 	})
-}
-
-// limiter counts events per key in a sliding window.
-type limiter struct {
-	mu     sync.Mutex
-	limit  int
-	window time.Duration
-	now    func() time.Time
-	hits   map[string][]time.Time
-}
-
-func newLimiter(limit int, window time.Duration, now func() time.Time) *limiter {
-	return &limiter{limit: limit, window: window, now: now, hits: map[string][]time.Time{}}
-}
-
-// allow reports whether key is under its limit, without counting.
-func (l *limiter) allow(key string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.prune(key)) < l.limit
-}
-
-// hit counts one event for key.
-func (l *limiter) hit(key string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.hits[key] = append(l.prune(key), l.now())
-}
-
-func (l *limiter) prune(key string) []time.Time {
-	cut := l.now().Add(-l.window)
-	h := l.hits[key]
-	i := 0
-	for i < len(h) && h[i].Before(cut) {
-		i++
-	}
-	h = h[i:]
-	if len(h) == 0 {
-		delete(l.hits, key)
-	}
-	return h
 }

@@ -1,8 +1,10 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
-	"net/url"
+	"net/netip"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 )
@@ -27,25 +29,76 @@ func limitBody(c *gin.Context) {
 	c.Next()
 }
 
-// sameOrigin refuses cross-site form posts: a browser's Sec-Fetch-Site or
-// Origin must name this site.
+// crossOrigin is the standard library's protection against cross-site
+// posts: Sec-Fetch-Site must say same-origin (or none), and without it an
+// Origin must name this host. "Origin: null" (sandboxed frames, redirects)
+// names no host, so it is refused.
+var crossOrigin = http.NewCrossOriginProtection()
+
+// sameOrigin refuses cross-site form posts.
 func sameOrigin(c *gin.Context) {
-	if c.Request.Method == http.MethodGet || c.Request.Method == http.MethodHead {
-		c.Next()
-		return
-	}
-	if site := c.GetHeader("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
+	if err := crossOrigin.Check(c.Request); err != nil {
 		refuse(c, http.StatusForbidden, "This form was sent from another site, so it was refused. Use pigclass's own pages.")
 		return
 	}
-	if origin := c.GetHeader("Origin"); origin != "" && origin != "null" {
-		u, err := url.Parse(origin)
-		if err != nil || u.Host != c.Request.Host {
-			refuse(c, http.StatusForbidden, "This form was sent from another site, so it was refused. Use pigclass's own pages.")
-			return
+	c.Next()
+}
+
+// noStore keeps teacher pages and exports, which may hold real names, out
+// of every cache: shared classroom computers keep nothing.
+func noStore(c *gin.Context) {
+	c.Header("Cache-Control", "no-store")
+	c.Next()
+}
+
+// scheme notes whether the browser reached the app over HTTPS: directly,
+// or through a trusted proxy's X-Forwarded-Proto (from anyone else the
+// header is ignored). Cookies are Secure then.
+func (s *Server) scheme(c *gin.Context) {
+	https := c.Request.TLS != nil
+	if !https && c.GetHeader("X-Forwarded-Proto") == "https" && s.trusted(c.RemoteIP()) {
+		https = true
+	}
+	c.Set(httpsKey, https)
+	c.Next()
+}
+
+const httpsKey = "https"
+
+// trusted reports whether ip is one of the configured proxies.
+func (s *Server) trusted(ip string) bool {
+	addr, err := netip.ParseAddr(ip)
+	if err != nil {
+		return false
+	}
+	for _, p := range s.proxies {
+		if p.Contains(addr.Unmap()) {
+			return true
 		}
 	}
-	c.Next()
+	return false
+}
+
+// ParseProxies reads --trusted-proxy: addresses or networks (CIDR),
+// separated by commas.
+func ParseProxies(list string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, f := range strings.Split(list, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(f); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(f)
+		if err != nil {
+			return nil, fmt.Errorf("trusted proxy %q: give an address (10.0.0.2) or a network (10.0.0.0/24)", f)
+		}
+		out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+	}
+	return out, nil
 }
 
 // securityHeaders keeps pages to the app's own scripts and styles.

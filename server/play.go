@@ -22,7 +22,14 @@ import (
 // a match is played it is drawn from memory alone.
 func (s *Server) studentHome(c *gin.Context) {
 	ctx := c.Request.Context()
-	class, err := s.room.Class(ctx, normalizeCode(c.Param("code")))
+	code := normalizeCode(c.Param("code"))
+	class, err := s.room.Class(ctx, code)
+	if errors.Is(err, store.ErrNotFound) && validCode(code) {
+		// An unknown code answers as a class one has not joined: the
+		// answer tells a guesser nothing.
+		c.Redirect(http.StatusSeeOther, joinURL(code))
+		return
+	}
 	if err != nil {
 		fail(c, err)
 		return
@@ -273,6 +280,9 @@ func (s *Server) seatedMatch(c *gin.Context) (*matchView, bool) {
 	}
 	code := normalizeCode(c.Param("code"))
 	mv, err := s.loadMatch(c.Request.Context(), c, code, id)
+	if errors.Is(err, store.ErrNotFound) && code != "" {
+		err = errNotSeated // no such class, match, or match of the class: answered alike
+	}
 	if err != nil {
 		fail(c, err)
 		return nil, false
@@ -376,9 +386,10 @@ func (s *Server) act(c *gin.Context) {
 	render(c, status, templates.PlayView(mv.board))
 }
 
-// record serves a finished match's record (with its seed) for verify.
+// record serves a finished match's record (with its seed) for verify, to
+// the match's players and its class's teacher (who may share the file).
 func (s *Server) record(c *gin.Context) {
-	mv, ok := s.seatedOrAnyone(c)
+	mv, ok := s.playerOrTeacher(c)
 	if !ok {
 		return
 	}
@@ -396,15 +407,22 @@ func (s *Server) record(c *gin.Context) {
 	c.Data(http.StatusOK, "application/json", b)
 }
 
-// seatedOrAnyone loads match :id for whoever asks (the record of a finished
-// match is public), moving old addresses of class matches.
-func (s *Server) seatedOrAnyone(c *gin.Context) (*matchView, bool) {
+// playerOrTeacher loads match :id for one of its players or its class's
+// teacher, refusing anyone else as it refuses a match that does not
+// exist; old addresses of class matches move.
+func (s *Server) playerOrTeacher(c *gin.Context) (*matchView, bool) {
 	id, ok := matchID(c)
 	if !ok {
 		return nil, false
 	}
 	code := normalizeCode(c.Param("code"))
 	mv, err := s.loadMatch(c.Request.Context(), c, code, id)
+	if err == nil && !mv.mayRead(c) {
+		err = errNotSeated
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		err = errNotSeated
+	}
 	if err != nil {
 		fail(c, err)
 		return nil, false
@@ -414,6 +432,19 @@ func (s *Server) seatedOrAnyone(c *gin.Context) (*matchView, bool) {
 		return nil, false
 	}
 	return mv, true
+}
+
+// mayRead reports whether the browser is one of the match's players or
+// its class's teacher.
+func (mv *matchView) mayRead(c *gin.Context) bool {
+	if mv.viewer >= 0 {
+		return true
+	}
+	if mv.class == nil {
+		return false
+	}
+	secret, _ := c.Cookie(teacherPrefix + mv.class.Code)
+	return sameHash(secret, mv.class.TeacherHash)
 }
 
 // matchRecord is the record of a match: variant, seed, events, result.

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -12,7 +13,14 @@ import (
 func (s *Server) Handler() http.Handler {
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
-	r.Use(gin.Recovery(), s.logRequests, securityHeaders, limitBody, sameOrigin)
+	var proxies []string
+	for _, p := range s.proxies {
+		proxies = append(proxies, p.String())
+	}
+	if err := r.SetTrustedProxies(proxies); err != nil {
+		panic("server: trusted proxies: " + err.Error()) // checked by ParseProxies
+	}
+	r.Use(gin.Recovery(), s.logRequests, securityHeaders, s.scheme, limitBody, sameOrigin)
 	r.RedirectTrailingSlash = false
 
 	files := gin.WrapH(static.Handler())
@@ -48,7 +56,7 @@ func (s *Server) Handler() http.Handler {
 	r.GET("/verify", s.verifyPage)
 	r.POST("/verify", s.verify)
 
-	t := r.Group("/t/:code", s.teacherOnly)
+	t := r.Group("/t/:code", noStore, s.teacherOnly)
 	t.GET("", s.dashboard)
 	t.GET("/live", s.dashboardLive)
 	t.GET("/projector", s.projector)
@@ -61,6 +69,8 @@ func (s *Server) Handler() http.Handler {
 	t.POST("/resume", s.setFlag(func(f *classFlags) { f.Paused = false }, "Play resumed."))
 	t.POST("/anonymous-on", s.setFlag(func(f *classFlags) { f.Anonymous = true }, "Shared screens show generated names."))
 	t.POST("/anonymous-off", s.setFlag(func(f *classFlags) { f.Anonymous = false }, "Shared screens show nicknames."))
+	t.POST("/joins/unlimited", s.setJoinsUnlimited(true, "Any number of students may join now."))
+	t.POST("/joins/limited", s.setJoinsUnlimited(false, fmt.Sprintf("At most %d students may join a minute.", s.cfg.ClassJoins)))
 	t.GET("/projector/skunk", s.projectorSkunk)
 	t.GET("/skunk", s.teacherSkunk)
 	t.POST("/skunk/roll", s.skunkRoll)
@@ -71,6 +81,7 @@ func (s *Server) Handler() http.Handler {
 	t.POST("/rounds", s.startRound)
 	t.POST("/rounds/end", s.endRound)
 	t.POST("/students/:id/remove", s.removeStudent)
+	t.POST("/students/:id/readmit", s.readmitStudent)
 	t.POST("/delete", s.deleteClass)
 	t.GET("/decisions.csv", s.csvFile("decisions"))
 	t.GET("/matches.csv", s.csvFile("matches"))

@@ -274,9 +274,10 @@ func TestDeleteClassRemovesEverything(t *testing.T) {
 			t.Errorf("%s: %d rows left (%v)", table, n, err)
 		}
 	}
+	// Gone, the class answers as any code one is not in: the join form.
 	s.b.get("/c/" + code)
-	if s.b.status() != http.StatusNotFound {
-		t.Errorf("student page of a deleted class: %d", s.b.status())
+	if s.b.status() != http.StatusOK || s.b.path() != "/join/"+code {
+		t.Errorf("student page of a deleted class: %d at %s", s.b.status(), s.b.path())
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/a-h/templ"
@@ -33,12 +34,23 @@ type Config struct {
 	// JoinAttempts is how many wrong join codes one address may try per
 	// minute; 0 means 20.
 	JoinAttempts int
+	// ClassJoins is how many students may join one class per minute until
+	// the teacher lifts the cap; 0 means DefaultClassJoins.
+	ClassJoins int
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For and
+	// X-Forwarded-Proto are believed; none by default, so a client cannot
+	// choose its own address.
+	TrustedProxies []netip.Prefix
 	// CodePrefix starts every join code this instance draws (up to two
 	// code characters), so that a proxy in front of several instances can
 	// send each class's addresses to the instance that holds it (README,
 	// "A school or a district"). Empty: any code.
 	CodePrefix string
 }
+
+// DefaultClassJoins is the joins a class takes per minute before the
+// teacher must allow more: a whole class joining at once fits.
+const DefaultClassJoins = 60
 
 // Server holds the app's state: the store, the solved tables and the live
 // classroom.
@@ -50,9 +62,20 @@ type Server struct {
 	room   *classroom.Room
 
 	lessons []lessons.Lesson
+	proxies []netip.Prefix
 
-	joins *limiter
+	joins      *limiter // wrong join codes, by client address
+	classJoins *limiter // joins, by class: a script cannot fill a class
+	newClasses *limiter // classes started, by client address
+	practices  *limiter // practice matches started, by client address
 }
+
+// Per client address and minute: classes a device may start, and
+// practice matches (a whole lab behind one address may start one each).
+const (
+	classesPerMinute   = 10
+	practicesPerMinute = 120
+)
 
 // New builds the server, solves the standard tables and rebuilds every match
 // still in progress from its log, so that play goes on after a restart.
@@ -63,12 +86,19 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	if cfg.JoinAttempts == 0 {
 		cfg.JoinAttempts = 20
 	}
+	if cfg.ClassJoins == 0 {
+		cfg.ClassJoins = DefaultClassJoins
+	}
 	if err := CheckCodePrefix(cfg.CodePrefix); err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
 	s := &Server{
 		cfg: cfg, store: st, log: log, tables: &solve.Cache{},
-		joins: newLimiter(cfg.JoinAttempts, time.Minute, cfg.Now),
+		joins:      newLimiter(cfg.JoinAttempts, time.Minute, cfg.Now),
+		classJoins: newLimiter(cfg.ClassJoins, time.Minute, cfg.Now),
+		newClasses: newLimiter(classesPerMinute, time.Minute, cfg.Now),
+		practices:  newLimiter(practicesPerMinute, time.Minute, cfg.Now),
+		proxies: cfg.TrustedProxies,
 	}
 	// The tables are solved while the matches are restored: two cores,
 	// and a restart with a school's matches serves again within a second.

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"sort"
@@ -124,7 +125,13 @@ func skunkAnnounce(f sim.Faces) string {
 
 // classStudent finds the class of :code and the browser's student in it.
 func (s *Server) classStudent(c *gin.Context) (*classroom.Class, store.Student, bool) {
-	class, err := s.room.Class(c.Request.Context(), normalizeCode(c.Param("code")))
+	code := normalizeCode(c.Param("code"))
+	class, err := s.room.Class(c.Request.Context(), code)
+	if errors.Is(err, store.ErrNotFound) {
+		// No such class answers as a class one is not in.
+		refuse(c, http.StatusForbidden, "Join the class first: you are not in class "+code+".")
+		return nil, store.Student{}, false
+	}
 	if err != nil {
 		fail(c, err)
 		return nil, store.Student{}, false

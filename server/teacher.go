@@ -118,7 +118,8 @@ func (s *Server) dashLive(ctx context.Context, class *classroom.Class) (template
 	activity := s.room.Activity(class.ID)
 	stats, total := s.room.Stats(class.ID)
 	v := templates.DashLive{Code: class.Code, Paused: class.Paused, Locked: class.Locked, Round: roundLabel(class.Round), Decisions: total,
-		PollURL: pollURL(teacherURL(class.Code)+"/live", activity)}
+		PollURL: pollURL(teacherURL(class.Code)+"/live", activity), JoinsLastMinute: s.classJoins.count(class.Code), JoinCap: s.cfg.ClassJoins,
+		JoinsUnlimited: class.JoinsUnlimited}
 	playing := map[int64]string{}
 	for _, m := range s.room.Matches(class.ID) {
 		if m.Over() {
@@ -151,6 +152,9 @@ func (s *Server) dashLive(ctx context.Context, class *classroom.Class) (template
 			row.Cost = fmt.Sprintf("%.2f", 100*stat.Cost)
 		}
 		v.Students = append(v.Students, row)
+	}
+	for _, st := range class.Removed {
+		v.Removed = append(v.Removed, templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: st.AnonName, Status: "removed"})
 	}
 	return v, nil
 }
@@ -244,6 +248,18 @@ func (s *Server) setFlag(change func(*classFlags), done string) gin.HandlerFunc 
 	return func(c *gin.Context) {
 		class := classFrom(c)
 		if _, err := s.room.SetFlags(c.Request.Context(), class.ID, change); err != nil {
+			fail(c, err)
+			return
+		}
+		c.Redirect(http.StatusSeeOther, teacherURL(class.Code)+"?done="+urlQuery(done))
+	}
+}
+
+// setJoinsUnlimited lifts the cap on joins a minute, or puts it back.
+func (s *Server) setJoinsUnlimited(unlimited bool, done string) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		class := classFrom(c)
+		if err := s.room.SetJoinsUnlimited(c.Request.Context(), class.ID, unlimited); err != nil {
 			fail(c, err)
 			return
 		}
@@ -363,6 +379,25 @@ func (s *Server) removeStudent(c *gin.Context) {
 		return
 	}
 	c.Redirect(http.StatusSeeOther, teacherURL(class.Code)+"?done="+urlQuery("Student removed."))
+}
+
+// readmitStudent lets a removed student back in.
+func (s *Server) readmitStudent(c *gin.Context) {
+	class := classFrom(c)
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		refuse(c, http.StatusNotFound, "There is no such student.")
+		return
+	}
+	switch err := s.room.Readmit(c.Request.Context(), class.ID, id); {
+	case errors.Is(err, store.ErrNicknameTaken):
+		refuse(c, http.StatusConflict, "Another student now has that nickname: the removed student can join again under a new one once you let them back in later.")
+		return
+	case err != nil:
+		fail(c, err)
+		return
+	}
+	c.Redirect(http.StatusSeeOther, teacherURL(class.Code)+"?done="+urlQuery("Student let back in."))
 }
 
 // deleteClass deletes the class and every row that belongs to it.

@@ -60,7 +60,7 @@ func TestClassURLsCarryTheCode(t *testing.T) {
 	// Another class's code does not reach the match.
 	other := teacherStart(t, a.browser())
 	ana.get(fmt.Sprintf("/c/%s/m/%d", other, id))
-	if ana.status() != http.StatusNotFound {
+	if ana.status() != http.StatusForbidden {
 		t.Errorf("the match under another class's code: %d", ana.status())
 	}
 }

@@ -18,7 +18,7 @@ import (
 func (s *Server) verifyPage(c *gin.Context) {
 	v := templates.Verify{}
 	if id, err := strconv.ParseInt(c.Query("match"), 10, 64); err == nil {
-		if mv, err := s.loadMatch(c.Request.Context(), c, normalizeCode(c.Param("code")), id); err == nil && mv.snap.Over() {
+		if mv, err := s.loadMatch(c.Request.Context(), c, normalizeCode(c.Param("code")), id); err == nil && mv.snap.Over() && mv.mayRead(c) {
 			if rec, err := matchRecord(mv.snap); err == nil {
 				b, _ := json.MarshalIndent(rec, "", "  ")
 				v.Record.Value = string(b)

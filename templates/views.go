@@ -73,6 +73,11 @@ type DashLive struct {
 	Students  []StudentRow
 	Matches   []MatchRow
 	Decisions int
+	// Removed students, whom the teacher may let back in.
+	Removed []StudentRow
+	// Joins in the last minute against the class's cap, unless lifted.
+	JoinsLastMinute, JoinCap int
+	JoinsUnlimited           bool
 }
 
 // StudentRow is one student on the dashboard.

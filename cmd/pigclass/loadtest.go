@@ -292,6 +292,11 @@ func loadtest(ctx context.Context, cfg loadConfig, progress io.Writer) (*LoadRep
 		return nil, fmt.Errorf("loadtest: starting a class at %s: status %d, %v", l.base, status, err)
 	}
 	l.code = strings.TrimPrefix(h.Get("Location"), "/t/")
+	// A class takes a limited number of joins a minute until its teacher
+	// allows more, as a teacher expecting a whole school would.
+	if status, _, _, err := l.do(l.teacher, http.MethodPost, "/t/"+l.code+"/joins/unlimited", url.Values{}); err != nil || status != http.StatusSeeOther {
+		return nil, fmt.Errorf("loadtest: allowing joins: status %d, %v", status, err)
+	}
 
 	students := make([]*loadStudent, cfg.students)
 	start := time.Now()

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	_ "net/http/pprof" // on PIGCLASS_PPROF only: a loopback address of its own
 	"runtime/debug"
 	"strings"
@@ -23,7 +24,20 @@ type serveConfig struct {
 	db         string
 	publicURL  string
 	codePrefix string
+	proxies    []netip.Prefix
+	timeouts   timeouts // zero: defaultTimeouts
 }
+
+// timeouts bound every connection: a client that sends nothing, or half a
+// request, or never reads, does not hold a descriptor for ever.
+type timeouts struct {
+	readHeader, read, write, idle time.Duration
+	maxHeader                     int
+}
+
+// defaultTimeouts fit the app: small forms, pages in milliseconds, a
+// class's export in seconds, and no streams (live parts poll).
+var defaultTimeouts = timeouts{readHeader: 10 * time.Second, read: 30 * time.Second, write: 2 * time.Minute, idle: 2 * time.Minute, maxHeader: 64 << 10}
 
 func runServe(e env, args []string) error {
 	fs := newFlags(e, "serve", "[--addr HOST:PORT] [--db FILE] [--public-url URL] [--code-prefix P]")
@@ -31,9 +45,14 @@ func runServe(e env, args []string) error {
 	fs.StringVar(&cfg.addr, "addr", envOr(e, "PIGCLASS_ADDR", "localhost:8080"), "address to listen on (env PIGCLASS_ADDR); use :8080 to serve the classroom network")
 	fs.StringVar(&cfg.db, "db", envOr(e, "PIGCLASS_DB", "./pigclass.db"), "SQLite database file, created on first start (env PIGCLASS_DB)")
 	fs.StringVar(&cfg.publicURL, "public-url", e.getenv("PIGCLASS_PUBLIC_URL"), "address students type, shown on the projector (env PIGCLASS_PUBLIC_URL; default: the browser's)")
+	proxies := fs.String("trusted-proxy", e.getenv("PIGCLASS_TRUSTED_PROXY"), "reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed, as addresses or networks separated by commas (env PIGCLASS_TRUSTED_PROXY; default: none)")
 	fs.StringVar(&cfg.codePrefix, "code-prefix", e.getenv("PIGCLASS_CODE_PREFIX"), "the first characters of every join code this instance draws, for a proxy routing classes by code (env PIGCLASS_CODE_PREFIX)")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	var err error
+	if cfg.proxies, err = server.ParseProxies(*proxies); err != nil {
+		return usagef("serve: --%v", err)
 	}
 	cfg.codePrefix = strings.ToUpper(cfg.codePrefix)
 	if err := server.CheckCodePrefix(cfg.codePrefix); err != nil {
@@ -79,13 +98,18 @@ func serve(ctx context.Context, cfg serveConfig, ln net.Listener, log *slog.Logg
 		return err
 	}
 	defer st.Close()
-	srv, err := server.New(ctx, server.Config{PublicURL: cfg.publicURL, CodePrefix: cfg.codePrefix}, st, log)
+	srv, err := server.New(ctx, server.Config{PublicURL: cfg.publicURL, CodePrefix: cfg.codePrefix, TrustedProxies: cfg.proxies}, st, log)
 	if err != nil {
 		ln.Close()
 		return err
 	}
 	defer srv.Close()
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	t := cfg.timeouts
+	if t == (timeouts{}) {
+		t = defaultTimeouts
+	}
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: t.readHeader, ReadTimeout: t.read, WriteTimeout: t.write,
+		IdleTimeout: t.idle, MaxHeaderBytes: t.maxHeader}
 	log.Info("pigclass is serving", "url", "http://"+ln.Addr().String(), "db", cfg.db)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

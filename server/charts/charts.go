@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -69,6 +70,11 @@ func finish(key, height, caption string, option string, table templates.DataTabl
 func empty(key, caption, why string) templates.Chart {
 	return templates.Chart{Key: key, ID: "chart-" + key, Title: Titles[key], Caption: caption, Empty: why}
 }
+
+// chartName makes a player's name safe in an ECharts option: go-echarts
+// takes "__f__" in a string for the edge of JavaScript code and deletes
+// it, so the underscores are set apart by thin spaces.
+func chartName(s string) string { return strings.ReplaceAll(s, "__f__", "_\u2009_f_\u2009_") }
 
 func f4(x float64) string  { return strconv.FormatFloat(x, 'f', 4, 64) }
 func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }

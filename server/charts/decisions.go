@@ -201,7 +201,7 @@ func SkillLuck(decisions []store.Decision, game sim.Game, names func(store.Decis
 	tbl.Headers = []string{"student", "decisions", "total cost (points of win probability)", "dice luck (points)"}
 	for _, name := range order {
 		s := per[name]
-		points = append(points, opts.ScatterData{Name: name, Value: []float64{round4(100 * s.cost), round4(s.luck)}, SymbolSize: 14})
+		points = append(points, opts.ScatterData{Name: chartName(name), Value: []float64{round4(100 * s.cost), round4(s.luck)}, SymbolSize: 14})
 		tbl.Rows = append(tbl.Rows, []string{name, strconv.Itoa(s.n), f4(100 * s.cost), f4(s.luck)})
 	}
 	sc := charts.NewScatter()
@@ -258,7 +258,7 @@ func Timeline(events []store.Event, names []string) templates.Chart {
 		charts.WithYAxisOpts(opts.YAxis{Name: "chance of winning", Min: 0, Max: 1}))...)
 	line.SetXAxis(labels)
 	for seat, n := range names {
-		line.AddSeries(n, lines[seat])
+		line.AddSeries(chartName(n), lines[seat])
 	}
 	t := finish(TimelineKey, "340px", caption, line.RenderSnippet().Option, tbl)
 	t.Title = "Win-probability timeline"

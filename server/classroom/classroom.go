@@ -52,6 +52,8 @@ var (
 	ErrNoStudents  = errors.New("no students have joined yet")
 	ErrLocked      = errors.New("joining is closed")
 	ErrNoSkunk     = errors.New("no game of Skunk is being played")
+	ErrLooksTaken  = errors.New("looks like a nickname already taken")
+	ErrRemoved     = errors.New("removed from the class by the teacher")
 	ErrSkunkIsOver = errors.New("this game of Skunk is over")
 	// ErrNotSaved wraps a change the disk refused: nothing of it happened,
 	// and it may be tried again.
@@ -114,13 +116,30 @@ type Class struct {
 	store.Class
 	// Students are those not removed, in the order they joined.
 	Students []store.Student
+	// Removed are the students the teacher removed: their browsers may not
+	// join again until the teacher lets them back in.
+	Removed []store.Student
 	// Round is the open round, or nil.
 	Round *store.Round
 	// Version counts the changes of the class itself (roster, switches,
 	// rounds): a student's board depends on it through Paused.
 	Version int64
+	// JoinsUnlimited lifts the cap on joins a minute; the teacher sets it
+	// (in memory: a restart puts the cap back).
+	JoinsUnlimited bool
 
 	byToken map[string]int // token hash -> index in Students
+}
+
+// WasRemoved reports whether the browser with this token hash was removed
+// from the class.
+func (c *Class) WasRemoved(tokenHash string) bool {
+	for _, st := range c.Removed {
+		if st.TokenHash == tokenHash {
+			return true
+		}
+	}
+	return false
 }
 
 // Student finds a student of the class by their token's hash.
@@ -222,11 +241,15 @@ func (r *Room) load(ctx context.Context, id int64) (*class, error) {
 	if err != nil {
 		return nil, err
 	}
+	removed, err := r.st.RemovedStudents(ctx, id)
+	if err != nil {
+		return nil, err
+	}
 	stats, total, err := r.st.ClassStats(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	snap := &Class{Class: row, Students: students, byToken: map[string]int{}}
+	snap := &Class{Class: row, Students: students, Removed: removed, byToken: map[string]int{}}
 	for i, st := range students {
 		snap.byToken[st.TokenHash] = i
 	}

@@ -390,6 +390,9 @@ func NewMatchRow(v sim.Variant, seed sim.Seed, seats []store.Seat) store.Match {
 // Restore rebuilds every match still playing, and every game of Skunk, from
 // the log: after a restart play goes on where it stopped.
 func (r *Room) Restore(ctx context.Context) (int, error) {
+	if err := r.endIdleOnDisk(ctx); err != nil {
+		return 0, err
+	}
 	if err := r.restoreSkunk(ctx); err != nil {
 		return 0, err
 	}
@@ -490,21 +493,27 @@ func (r *Room) end(lms []*match, write func() error) error {
 // deadlineTick is how often the deadline watcher looks.
 const deadlineTick = 250 * time.Millisecond
 
-// Watch starts the deadline watcher: when a student's per-roll deadline
-// passes, the server holds for them (Hog: the turn passes), recorded as a
-// timeout. Close stops it.
+// Watch starts the watcher: when a student's per-roll deadline passes, the
+// server holds for them (Hog: the turn passes), recorded as a timeout; and
+// every minute what nobody uses expires (Sweep). Close stops it.
 func (r *Room) Watch() {
 	r.watching.Store(true)
 	go func() {
 		defer close(r.done)
 		t := time.NewTicker(deadlineTick)
 		defer t.Stop()
+		sweep := time.NewTicker(sweepEvery)
+		defer sweep.Stop()
 		for {
 			select {
 			case <-r.stop:
 				return
 			case <-t.C:
 				r.CheckDeadlines(context.Background())
+			case <-sweep.C:
+				if err := r.Sweep(context.Background()); err != nil {
+					r.log.Error("sweep", "err", err)
+				}
 			}
 		}
 	}()

@@ -1,6 +1,7 @@
 package classroom
 
 import (
+	"fmt"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -34,7 +35,9 @@ func (r *Room) CreateClass(ctx context.Context, newCode func() string, teacherHa
 }
 
 // Join adds a student to a class with a generated name unique in it. A
-// nickname in use is store.ErrNicknameTaken; a locked class ErrLocked.
+// nickname in use is store.ErrNicknameTaken, one that looks like a
+// nickname in use ErrLooksTaken; a locked class ErrLocked. nickname must
+// come from Nickname.
 func (r *Room) Join(ctx context.Context, classID int64, nickname, tokenHash string) (store.Student, error) {
 	c, err := r.load(ctx, classID)
 	if err != nil {
@@ -46,12 +49,21 @@ func (r *Room) Join(ctx context.Context, classID int64, nickname, tokenHash stri
 	if st, ok := snap.Student(tokenHash); ok {
 		return st, nil
 	}
+	if snap.WasRemoved(tokenHash) {
+		return store.Student{}, ErrRemoved
+	}
 	if snap.Locked {
 		return store.Student{}, ErrLocked
 	}
 	taken := make(map[string]bool, len(snap.Students))
 	for _, st := range snap.Students {
 		taken[st.AnonName] = true
+		if LooksAlike(st.Nickname, nickname) {
+			if st.Nickname == nickname {
+				return store.Student{}, store.ErrNicknameTaken
+			}
+			return store.Student{}, fmt.Errorf("%w: %s", ErrLooksTaken, st.Nickname)
+		}
 	}
 	st, err := r.st.AddStudent(ctx, store.Student{ClassID: classID, Nickname: nickname, AnonName: AnonName(taken), TokenHash: tokenHash})
 	if err != nil {
@@ -86,6 +98,18 @@ func (r *Room) SetFlags(ctx context.Context, classID int64, change func(*Flags))
 		r.restartClocks(c)
 	}
 	return snap, nil
+}
+
+// SetJoinsUnlimited lifts (or puts back) the cap on joins a minute.
+func (r *Room) SetJoinsUnlimited(ctx context.Context, classID int64, unlimited bool) error {
+	c, err := r.load(ctx, classID)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.publish(false, func(next *Class) { next.JoinsUnlimited = unlimited })
+	return nil
 }
 
 // SetProjector chooses the chart the projector shows ("" for none).
@@ -264,9 +288,39 @@ func (r *Room) RemoveStudent(ctx context.Context, classID, studentID int64) erro
 		for _, st := range next.Students {
 			if st.ID != studentID {
 				kept = append(kept, st)
+			} else {
+				st.Removed = true
+				next.Removed = append(next.Removed[:len(next.Removed):len(next.Removed)], st)
 			}
 		}
 		next.Students = kept
+	})
+	return nil
+}
+
+// Readmit lets a removed student back into the class, with their history.
+// Their nickname taken meanwhile is store.ErrNicknameTaken.
+func (r *Room) Readmit(ctx context.Context, classID, studentID int64) error {
+	c, err := r.load(ctx, classID)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := r.st.ReadmitStudent(ctx, classID, studentID); err != nil {
+		return err
+	}
+	c.publish(true, func(next *Class) {
+		var still []store.Student
+		for _, st := range next.Removed {
+			if st.ID == studentID {
+				st.Removed = false
+				next.Students = append(next.Students[:len(next.Students):len(next.Students)], st)
+			} else {
+				still = append(still, st)
+			}
+		}
+		next.Removed = still
 	})
 	return nil
 }

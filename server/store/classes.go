@@ -196,6 +196,41 @@ func (s *Store) Students(ctx context.Context, classID int64) ([]Student, error) 
 	return out, rows.Err()
 }
 
+// RemovedStudents lists a class's removed students, in the order they
+// joined: their browsers may not join again until the teacher lets them.
+func (s *Store) RemovedStudents(ctx context.Context, classID int64) ([]Student, error) {
+	rows, err := s.rd.QueryContext(ctx, `SELECT `+studentColumns+` FROM students WHERE class_id = ? AND removed = 1 ORDER BY id`, classID)
+	if err != nil {
+		return nil, fmt.Errorf("store: removed students: %w", err)
+	}
+	defer rows.Close()
+	var out []Student
+	for rows.Next() {
+		st, err := scanStudent(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: removed students: %w", err)
+		}
+		out = append(out, st)
+	}
+	return out, rows.Err()
+}
+
+// ReadmitStudent lets a removed student back into the class. Their
+// nickname taken meanwhile by another is ErrNicknameTaken.
+func (s *Store) ReadmitStudent(ctx context.Context, classID, studentID int64) error {
+	res, err := s.exec(ctx, `UPDATE students SET removed = 0 WHERE id = ? AND class_id = ? AND removed = 1`, studentID, classID)
+	if isUnique(err) {
+		return ErrNicknameTaken
+	}
+	if err != nil {
+		return fmt.Errorf("store: readmit student: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
 // RemoveStudent takes a student out of the class; their past decisions stay
 // in the exports.
 func (s *Store) RemoveStudent(ctx context.Context, classID, studentID int64) error {
@@ -219,4 +254,30 @@ func (s *Store) ClassByID(ctx context.Context, id int64) (Class, error) {
 		return c, fmt.Errorf("store: class %d: %w", id, err)
 	}
 	return c, nil
+}
+
+// DeleteAbandonedClasses deletes the classes created before cut that no
+// student ever joined, and returns their IDs.
+func (s *Store) DeleteAbandonedClasses(ctx context.Context, cut time.Time) ([]int64, error) {
+	var ids []int64
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `DELETE FROM classes WHERE created_at < ?
+			AND NOT EXISTS (SELECT 1 FROM students WHERE students.class_id = classes.id) RETURNING id`, cut.UTC().Format(time.RFC3339Nano))
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: delete abandoned classes: %w", err)
+	}
+	return ids, nil
 }

@@ -510,3 +510,14 @@ func ParseFaces(s string) (sim.Faces, error) {
 	}
 	return sim.FacesOf(dice...)
 }
+
+// EndIdlePractice ends the practice matches (no class) still playing whose
+// last move, or start, came before cut, and returns how many.
+func (s *Store) EndIdlePractice(ctx context.Context, cut time.Time) (int64, error) {
+	res, err := s.exec(ctx, `UPDATE matches SET status = 'ended', ended_at = ? WHERE class_id IS NULL AND status = 'playing'
+		AND COALESCE((SELECT MAX(at) FROM events WHERE events.match_id = matches.id), created_at) < ?`, s.stamp(), cut.UTC().Format(time.RFC3339Nano))
+	if err != nil {
+		return 0, fmt.Errorf("store: end idle practice: %w", err)
+	}
+	return res.RowsAffected()
+}

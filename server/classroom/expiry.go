@@ -1,0 +1,57 @@
+package classroom
+
+import (
+	"context"
+	"time"
+)
+
+// What nobody uses expires (README, "What expires"): a practice match
+// without a move for PracticeIdle ends and leaves memory, and a class that
+// no student joined within AbandonedClass of its start is deleted.
+const (
+	PracticeIdle   = time.Hour
+	AbandonedClass = 24 * time.Hour
+)
+
+// sweepEvery is how often the watcher sweeps.
+const sweepEvery = time.Minute
+
+// Sweep ends idle practice matches and deletes abandoned classes.
+func (r *Room) Sweep(ctx context.Context) error {
+	now := r.now()
+	r.mu.RLock()
+	var idle []*match
+	for _, lm := range r.matches {
+		if lm.cls == nil && now.Sub(lm.snap.Load().Last) >= PracticeIdle {
+			idle = append(idle, lm)
+		}
+	}
+	r.mu.RUnlock()
+	for _, lm := range idle {
+		err := r.end([]*match{lm}, func() error { return r.st.EndMatch(ctx, lm.row.ID) })
+		if err != nil {
+			return err
+		}
+		r.forget(lm.row.ID)
+	}
+	ids, err := r.st.DeleteAbandonedClasses(ctx, now.Add(-AbandonedClass))
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	for _, id := range ids {
+		if c := r.classes[id]; c != nil {
+			delete(r.codes, c.snap.Load().Code)
+			delete(r.classes, id)
+		}
+	}
+	r.mu.Unlock()
+	return nil
+}
+
+// endIdleOnDisk ends, before a restore, the practice matches idle on disk,
+// so that a restart does not rebuild them.
+func (r *Room) endIdleOnDisk(ctx context.Context) error {
+	_, err := r.st.EndIdlePractice(ctx, r.now().Add(-PracticeIdle))
+	return err
+}

@@ -1,0 +1,88 @@
+package classroom
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/secure/precis"
+)
+
+// MaxNickname is the longest nickname, in characters.
+const MaxNickname = 24
+
+// Nickname problems a student can fix; each error's text says how.
+var (
+	errNicknameEmpty     = errors.New("type a nickname, 1 to 24 characters")
+	errNicknameInvisible = errors.New("remove the invisible character (a zero-width space, a direction mark or a byte-order mark)")
+	errNicknameChars     = errors.New("use letters, digits, spaces and punctuation only")
+)
+
+// Nickname reads a typed nickname as the PRECIS nickname profile (RFC 8266)
+// prepares it: width and compatibility forms folded (NFKC), spaces of
+// every kind made one ordinary space, trimmed. Invisible format
+// characters (zero-width spaces and joiners, direction controls, the
+// byte-order mark) are refused rather than dropped: a name must look the
+// way it is stored, in pages and in a spreadsheet's cells.
+func Nickname(raw string) (string, error) {
+	if !utf8.ValidString(raw) {
+		return "", errNicknameChars
+	}
+	for _, r := range raw {
+		switch {
+		case unicode.Is(unicode.Cf, r):
+			return "", fmt.Errorf("%w: U+%04X", errNicknameInvisible, r)
+		case unicode.IsControl(r), r == utf8.RuneError:
+			return "", errNicknameChars
+		}
+	}
+	n, err := precis.Nickname.String(raw)
+	if err != nil {
+		if strings.TrimSpace(raw) == "" {
+			return "", errNicknameEmpty
+		}
+		return "", errNicknameChars
+	}
+	switch count := utf8.RuneCountInString(n); {
+	case count == 0:
+		return "", errNicknameEmpty
+	case count > MaxNickname:
+		return "", fmt.Errorf("at most %d characters (this one has %d)", MaxNickname, count)
+	}
+	return n, nil
+}
+
+// LooksAlike reports whether two nicknames would pass for each other on a
+// projector: the same under PRECIS comparison (case, width, composed or
+// decomposed accents) once Cyrillic and Greek letters shaped like Latin
+// ones are read as those.
+func LooksAlike(a, b string) bool { return skeleton(a) == skeleton(b) }
+
+// skeleton is a name's look: its PRECIS comparison key with look-alike
+// letters mapped to Latin.
+func skeleton(n string) string {
+	key, err := precis.Nickname.CompareKey(n)
+	if err != nil {
+		key = strings.ToLower(n)
+	}
+	return strings.Map(func(r rune) rune {
+		if l, ok := lookAlike[r]; ok {
+			return l
+		}
+		return r
+	}, key)
+}
+
+// lookAlike maps lower-case Cyrillic and Greek letters to the Latin letters
+// they are drawn like (the comparison key is already lower case).
+var lookAlike = map[rune]rune{
+	// Cyrillic
+	'а': 'a', 'в': 'b', 'е': 'e', 'ё': 'e', 'з': '3', 'і': 'i', 'ї': 'i', 'ј': 'j', 'к': 'k', 'м': 'm', 'н': 'h',
+	'о': 'o', 'п': 'n', 'р': 'p', 'с': 'c', 'т': 't', 'у': 'y', 'х': 'x', 'ѕ': 's', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w',
+	'һ': 'h', 'ь': 'b', 'ɡ': 'g',
+	// Greek
+	'α': 'a', 'β': 'b', 'γ': 'y', 'ε': 'e', 'ζ': 'z', 'η': 'n', 'ι': 'i', 'κ': 'k', 'ν': 'v', 'ο': 'o', 'ρ': 'p',
+	'τ': 't', 'υ': 'u', 'χ': 'x', 'ω': 'w',
+}
