@@ -98,7 +98,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		classJoins: newLimiter(cfg.ClassJoins, time.Minute, cfg.Now),
 		newClasses: newLimiter(classesPerMinute, time.Minute, cfg.Now),
 		practices:  newLimiter(practicesPerMinute, time.Minute, cfg.Now),
-		proxies: cfg.TrustedProxies,
+		proxies:    cfg.TrustedProxies,
 	}
 	// The tables are solved while the matches are restored: two cores,
 	// and a restart with a school's matches serves again within a second.

@@ -7,8 +7,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/netip"
 	_ "net/http/pprof" // on PIGCLASS_PPROF only: a loopback address of its own
+	"net/netip"
 	"runtime/debug"
 	"strings"
 	"time"

@@ -1,10 +1,10 @@
 package classroom
 
 import (
-	"fmt"
 	"context"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"math/big"
 	"strconv"
 
