@@ -21,6 +21,9 @@ var buildBinary = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := os.Chmod(dir, 0o755); err != nil { // the fault tests run it as another user
+		return "", err
+	}
 	bin := filepath.Join(dir, "pigclass")
 	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
 	if err != nil {

@@ -128,3 +128,15 @@ func TestCodePrefix(t *testing.T) {
 		}
 	}
 }
+
+// httpPost posts an empty form without following the redirect and
+// returns the status.
+func httpPost(u string) (int, error) {
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.PostForm(u, nil)
+	if err != nil {
+		return 0, err
+	}
+	resp.Body.Close()
+	return resp.StatusCode, nil
+}

@@ -40,6 +40,7 @@ var commands = map[string]command{
 	"advise":   {"print the win probability of every option in one position", runAdvise},
 	"duel":     {"print the exact chance that one strategy beats another", runDuel},
 	"export":   {"write a class's decisions, matches or students as CSV", runExport},
+	"backup":   {"copy the database to a new file, safely while the server runs", runBackup},
 	"loadtest": {"play many simulated students against a running server on this machine", runLoadtest},
 }
 

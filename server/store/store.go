@@ -81,7 +81,15 @@ func OpenWith(ctx context.Context, path string, opt Options) (*Store, error) {
 	s := &Store{db: db, now: func() time.Time { return time.Now().UTC() }}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
-		return nil, err
+		var oe *OpenError
+		if errors.As(err, &oe) && oe.Path == "" {
+			oe.Path = path
+		}
+		return nil, openError(path, err)
+	}
+	if err := s.probe(ctx); err != nil {
+		db.Close()
+		return nil, openError(path, fmt.Errorf("store: first write: %w", err))
 	}
 	r := url.Values{}
 	for _, p := range []string{"foreign_keys(1)", "busy_timeout(5000)", "query_only(1)"} {
@@ -154,6 +162,9 @@ func (s *Store) migrate(ctx context.Context) error {
 		return err
 	}
 	sort.Strings(names)
+	if err := s.checkNewer(ctx, names); err != nil {
+		return err
+	}
 	for _, name := range names {
 		if err := s.migrateTx(ctx, func(tx *sql.Tx) error {
 			var n int

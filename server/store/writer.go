@@ -134,6 +134,10 @@ func (w *writer) commit(batch []job) {
 			return
 		}
 		if err := j.fn(tx); err != nil {
+			if kindOf(err) != nil {
+				// The disk, not the request: the caller may try again.
+				err = fmt.Errorf("%w: %w", ErrNotSaved, err)
+			}
 			errs[i] = err
 			if _, rerr := tx.ExecContext(ctx, "ROLLBACK TO job"); rerr != nil {
 				tx.Rollback()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -203,4 +204,35 @@ func TestReadersDoNotWaitForTheWriter(t *testing.T) {
 		t.Error("a read waited for the writer's transaction")
 	}
 	close(release)
+}
+
+// TestFullDiskIsNotSaved: a write that finds the disk full (here the file
+// held to its size by max_page_count) is refused with ErrNotSaved and
+// named a full disk; reads go on.
+func TestFullDiskIsNotSaved(t *testing.T) {
+	s := MustOpen(t)
+	ctx := context.Background()
+	ids := playingMatches(t, s, 1)
+	var pages int
+	if err := s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&pages); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA max_page_count = %d`, pages+2))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	for seq := 1; seq < 5000 && err == nil; seq++ {
+		e := rollEvent(ids[0], seq)
+		e.Scores = make([]int, 2)
+		err = s.AppendEvents(ctx, ids[0], []Event{e}, nil)
+	}
+	if !errors.Is(err, ErrNotSaved) || kindOf(err) != ErrDiskFull {
+		t.Fatalf("writing to a full file: %v, want ErrNotSaved, a full disk", err)
+	}
+	if _, err := s.Matches(ctx, MatchFilter{}); err != nil {
+		t.Errorf("reading with the disk full: %v", err)
+	}
 }
