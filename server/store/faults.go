@@ -132,7 +132,6 @@ func (s *Store) probe(ctx context.Context) error {
 	return tx.Commit()
 }
 
-
 // Backup copies the database at from into a new file at to, safely while
 // a server writes it: SQLite's VACUUM INTO reads one consistent snapshot
 // (WAL readers never block the writer) and writes a compact copy, which is
