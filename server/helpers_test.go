@@ -56,16 +56,29 @@ func openApp(t testing.TB, path string, clk *clock) *app {
 	return openAppWith(t, path, clk, store.Options{})
 }
 
-// openAppWith starts the app on a store opened with opt (fault injection).
-func openAppWith(t testing.TB, path string, clk *clock, opt store.Options) *app {
+// newAppConfig starts the app on a fresh database with its Config changed.
+func newAppConfig(t testing.TB, change func(*Config)) *app {
+	return openAppWith(t, filepath.Join(t.TempDir(), "pigclass.db"), &clock{t: time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)}, store.Options{}, change)
+}
+
+// openAppWith starts the app on a store opened with opt (fault injection),
+// its Config changed by change (if any).
+func openAppWith(t testing.TB, path string, clk *clock, opt store.Options, change ...func(*Config)) *app {
 	t.Helper()
 	ctx := context.Background()
+	if opt.Now == nil {
+		opt.Now = clk.now
+	}
 	st, err := store.OpenWith(ctx, path, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv, err := New(ctx, Config{Now: clk.now}, st, log)
+	cfg := Config{Now: clk.now}
+	for _, ch := range change {
+		ch(&cfg)
+	}
+	srv, err := New(ctx, cfg, st, log)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,24 +60,34 @@ func Nickname(raw string) (string, error) {
 // ones are read as those.
 func LooksAlike(a, b string) bool { return skeleton(a) == skeleton(b) }
 
-// skeleton is a name's look: its PRECIS comparison key with look-alike
-// letters mapped to Latin.
+// skeleton is a name's look: Cyrillic and Greek letters drawn like Latin
+// ones read as those (each case as it is drawn: Greek Ν is N, ν is v),
+// then the PRECIS comparison key (case folded, NFKC).
 func skeleton(n string) string {
-	key, err := precis.Nickname.CompareKey(n)
-	if err != nil {
-		key = strings.ToLower(n)
+	if p, err := precis.Nickname.String(n); err == nil {
+		n = p
 	}
-	return strings.Map(func(r rune) rune {
+	n = strings.Map(func(r rune) rune {
 		if l, ok := lookAlike[r]; ok {
 			return l
 		}
 		return r
-	}, key)
+	}, n)
+	key, err := precis.Nickname.CompareKey(n)
+	if err != nil {
+		return strings.ToLower(n)
+	}
+	return key
 }
 
-// lookAlike maps lower-case Cyrillic and Greek letters to the Latin letters
-// they are drawn like (the comparison key is already lower case).
+// lookAlike maps Cyrillic and Greek letters to the Latin letters they are
+// drawn like.
 var lookAlike = map[rune]rune{
+	// Cyrillic and Greek capitals
+	'А': 'A', 'В': 'B', 'Е': 'E', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O', 'Р': 'P', 'С': 'C', 'Т': 'T', 'Х': 'X',
+	'Ѕ': 'S', 'І': 'I', 'Ј': 'J', 'У': 'Y',
+	'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O', 'Ρ': 'P',
+	'Τ': 'T', 'Υ': 'Y', 'Χ': 'X',
 	// Cyrillic
 	'а': 'a', 'в': 'b', 'е': 'e', 'ё': 'e', 'з': '3', 'і': 'i', 'ї': 'i', 'ј': 'j', 'к': 'k', 'м': 'm', 'н': 'h',
 	'о': 'o', 'п': 'n', 'р': 'p', 'с': 'c', 'т': 't', 'у': 'y', 'х': 'x', 'ѕ': 's', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w',

@@ -51,6 +51,8 @@ type Options struct {
 	BeforeCommit func() error
 	// Readers is the size of the read-only pool; 0 means 4.
 	Readers int
+	// Now is the clock of the times stored; nil means time.Now.
+	Now func() time.Time
 }
 
 // Open opens (creating if needed) the database file at path and applies
@@ -79,6 +81,9 @@ func OpenWith(ctx context.Context, path string, opt Options) (*Store, error) {
 	db.SetConnMaxIdleTime(0)
 	db.SetConnMaxLifetime(0)
 	s := &Store{db: db, now: func() time.Time { return time.Now().UTC() }}
+	if opt.Now != nil {
+		s.now = func() time.Time { return opt.Now().UTC() }
+	}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		var oe *OpenError
