@@ -140,3 +140,52 @@ func httpPost(u string) (int, error) {
 	resp.Body.Close()
 	return resp.StatusCode, nil
 }
+
+// TestConnectionsTimeOut: an idle keep-alive connection and a request
+// whose body never finishes are closed by the server; a header too large
+// is refused. (Short time-outs here; the defaults are checked below.)
+func TestConnectionsTimeOut(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	cfg := serveConfig{db: filepath.Join(t.TempDir(), "t.db"), timeouts: timeouts{readHeader: time.Second, read: 500 * time.Millisecond, write: 5 * time.Second, idle: 300 * time.Millisecond, maxHeader: 8 << 10}}
+	go func() { done <- serve(ctx, cfg, ln, slog.New(slog.NewTextHandler(io.Discard, nil))) }()
+	defer func() { cancel(); <-done }()
+	addr := ln.Addr().String()
+	waitHealthy(t, "http://"+addr, 30*time.Second)
+
+	closedWithin := func(what, send string, within time.Duration) {
+		t.Helper()
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		if _, err := io.WriteString(conn, send); err != nil {
+			t.Fatal(err)
+		}
+		conn.SetReadDeadline(time.Now().Add(within))
+		_, err = io.Copy(io.Discard, conn) // returns at EOF: the server closed
+		if err != nil {
+			t.Errorf("%s: still open after %s (%v)", what, within, err)
+		}
+	}
+	closedWithin("an idle keep-alive connection", "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", 5*time.Second)
+	closedWithin("an unfinished body", "POST /join HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\ncode=", 5*time.Second)
+
+	req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/healthz", nil)
+	req.Header.Set("X-Big", strings.Repeat("x", 64<<10))
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+			t.Errorf("a 64 KB header: %d, want 431", resp.StatusCode)
+		}
+	}
+	d := defaultTimeouts
+	if d.readHeader == 0 || d.read == 0 || d.write == 0 || d.idle == 0 || d.maxHeader == 0 || d.maxHeader > 1<<20 {
+		t.Errorf("default time-outs: %+v", d)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -224,4 +225,27 @@ func facesOf(dice ...int) sim.Faces {
 		panic(err)
 	}
 	return f
+}
+
+// TestNamesWithTheFunctionMarker: go-echarts deletes "__f__" from strings
+// (its marker of JavaScript); a student so named keeps a name in the chart,
+// with the underscores set apart, and in the table as typed.
+func TestNamesWithTheFunctionMarker(t *testing.T) {
+	ds := fixedClass()
+	for i := range ds {
+		if ds[i].Student == "Ana" {
+			ds[i].Student = "x__f__y"
+		}
+	}
+	c := SkillLuck(ds, sim.Pig, func(d store.Decision) string { return d.Student })
+	if !strings.Contains(c.Option, "x_\u2009_f_\u2009_y") && !strings.Contains(c.Option, `x_\u2009_f_\u2009_y`) {
+		t.Errorf("the chart lost the name: %s", c.Option)
+	}
+	if cell(t, c, 1, 0) != "x__f__y" && cell(t, c, 0, 0) != "x__f__y" {
+		t.Errorf("the table: %v", c.Table.Rows)
+	}
+	tl := Timeline([]store.Event{{Seat: 0, Action: sim.Hold, Analysis: &store.Analysis{Options: map[string]float64{"hold": .5}, Best: "hold"}}}, []string{"a__f__b", "Bot"})
+	if !strings.Contains(tl.Option, "a_\u2009_f_\u2009_b") && !strings.Contains(tl.Option, `a_\u2009_f_\u2009_b`) {
+		t.Errorf("the timeline lost the name: %s", tl.Option)
+	}
 }
