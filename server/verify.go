@@ -42,7 +42,7 @@ func (s *Server) verify(c *gin.Context) {
 		render(c, http.StatusUnprocessableEntity, templates.VerifyView(v))
 		return
 	}
-	got, err := sim.Verify(r)
+	got, err := sim.VerifyJSON([]byte(v.Record.Value))
 	if err != nil {
 		v.Report = []string{"It does not check out: " + err.Error()}
 		render(c, http.StatusOK, templates.VerifyView(v))

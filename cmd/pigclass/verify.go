@@ -29,7 +29,7 @@ func runVerify(e env, args []string) error {
 	if err := json.Unmarshal(b, &r); err != nil {
 		return fmt.Errorf("verify: %s is not a match record: %w", name, err)
 	}
-	got, err := sim.Verify(r)
+	got, err := sim.VerifyJSON(b)
 	if err != nil {
 		fmt.Fprintf(e.stdout, "FAIL %s: %v\n", name, err)
 		return errVerifyFailed
