@@ -3,8 +3,10 @@ package server
 import (
 	"github.com/PuerkitoBio/goquery"
 
+	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -302,6 +304,106 @@ func TestEveryFigureIsFilled(t *testing.T) {
 				if strings.ContainsAny(text, "{}") {
 					t.Errorf("%s phase %d: unfilled figure in %q", l.Slug, phase+1, text)
 				}
+			}
+		}
+	}
+}
+
+// figureRef finds the figures a lesson line names.
+var figureRef = regexp.MustCompile(`\{([a-z0-9.]+)\}`)
+
+// TestFiguresFitTheirLesson: every figure a lesson states belongs to a
+// game one of its phases plays, or the sentence names that game ("Pig to
+// 100", "to 100"; equal turns said as such). Lesson 5 once quoted Pig to
+// 100's equal-turns figure while it played Pig to 50.
+func TestFiguresFitTheirLesson(t *testing.T) {
+	a := newApp(t)
+	for _, l := range a.srv.lessons {
+		var lines []string
+		lines = append(lines, l.Maths...)
+		for _, p := range l.Phases {
+			lines = append(lines, p.Prompts...)
+		}
+		for _, line := range lines {
+			for _, m := range figureRef.FindAllStringSubmatch(line, -1) {
+				v, ok := figureVariants[m[1]]
+				if !ok {
+					t.Errorf("%s: {%s} has no game", l.Slug, m[1])
+					continue
+				}
+				played := false
+				for _, p := range l.Phases {
+					if p.Plays() && p.Variant.Game == v.Game && p.Variant.Target == v.Target && p.Variant.EqualTurns == v.EqualTurns {
+						played = true
+					}
+					if v.Game == sim.TwoDice && p.Game == "skunk" {
+						played = true // Skunk's rule is Two-Dice Pig's
+					}
+				}
+				// The sentence names the game just before the figure.
+				before := line[:strings.Index(line, m[0])]
+				named := strings.Contains(before, fmt.Sprintf("to %d", v.Target)) && (!v.EqualTurns || strings.Contains(before, "equal turns"))
+				if v.Game == sim.Hog {
+					named = named && strings.Contains(before, "Hog")
+				}
+				if !played && !named {
+					t.Errorf("%s states {%s} (%s) but plays no such game and does not name it: %q", l.Slug, m[1], v, line)
+				}
+			}
+		}
+	}
+}
+
+// TestPerfectPlayRules: each sentence of a lesson that states a rule of
+// perfect play is true of the solved table, checked here directly.
+func TestPerfectPlayRules(t *testing.T) {
+	a := newApp(t)
+	tab, err := a.srv.tables.Get(sim.Standard(sim.Pig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := func(i, j, k int) sim.Action { return tab.Advise(i, j, k).Best }
+	// "On 70 against 0, perfect play holds at a turn total of {rule.hold70}":
+	// it rolls below that, and holds at it.
+	h := FirstHold(tab, 70, 0)
+	for k := 0; k < h; k++ {
+		if best(70, 0, k) != sim.Roll {
+			t.Errorf("70 against 0, turn total %d: %v, want roll below %d", k, best(70, 0, k), h)
+		}
+	}
+	if best(70, 0, h) != sim.Hold || h != 12 {
+		t.Errorf("70 against 0 holds at %d (%v there); the audit found 12", h, best(70, 0, h))
+	}
+	// "Against an opponent on {rule.race70} or more, the same player keeps
+	// rolling until they reach 100": no hold below 30 from there up, and
+	// one just below it.
+	r := RaceFrom(tab, 70)
+	for j := r; j < 100; j++ {
+		for k := 0; k < 30; k++ {
+			if best(70, j, k) != sim.Roll {
+				t.Fatalf("70 against %d, turn total %d: %v, but the lesson says it rolls on from %d", j, k, best(70, j, k), r)
+			}
+		}
+	}
+	held := false
+	for k := 0; k < 30; k++ {
+		held = held || best(70, r-1, k) == sim.Hold
+	}
+	if !held || r < 40 || r > 60 {
+		t.Errorf("the race starts at %d (held at %d: %v); the audit found about 50", r, r-1, held)
+	}
+	figs, err := a.srv.figures()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if figs["rule.hold70"] != strconv.Itoa(h) || figs["rule.race70"] != strconv.Itoa(r) || figs["equal50.first"] != "44.11%" && !strings.HasPrefix(figs["equal50.first"], "44.1") {
+		t.Errorf("figures %q %q %q", figs["rule.hold70"], figs["rule.race70"], figs["equal50.first"])
+	}
+	// The sentence the audit found false is gone.
+	for _, l := range a.srv.lessons {
+		for _, m := range l.Maths {
+			if strings.Contains(m, "needs 30 to win should keep rolling") {
+				t.Errorf("%s still says %q", l.Slug, m)
 			}
 		}
 	}

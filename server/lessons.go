@@ -20,17 +20,13 @@ import (
 	"pigclass/templates"
 )
 
-// figureNames are the figures a lesson may name (lessons/FORMAT.md).
-var figureNames = []string{"pig.first", "pig.states", "pig50.first", "equal.first", "hold20.zero", "hold20.points", "hold20.duel",
-	"optimal.hold20", "hold20.second", "hog.five", "hog.ten", "hog.first", "skunk.stand", "ci30.half"}
-
 // loadLessons reads and checks the lesson plans.
 func (s *Server) loadLessons() error {
 	r := lessons.Rules{Charts: map[string]bool{}, Figures: map[string]bool{}}
 	for k := range charts.Titles {
 		r.Charts[k] = true
 	}
-	for _, f := range figureNames {
+	for f := range figureVariants {
 		r.Figures[f] = true
 	}
 	r.Strategy = func(name string, v sim.Variant) error {
@@ -98,6 +94,12 @@ func computeFigures(tables *solve.Cache) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	equal50 := fifty
+	equal50.EqualTurns = true
+	te50, err := tables.GetEqual(equal50)
+	if err != nil {
+		return nil, err
+	}
 	th, err := tables.Get(sim.Standard(sim.Hog))
 	if err != nil {
 		return nil, err
@@ -127,6 +129,9 @@ func computeFigures(tables *solve.Cache) (map[string]string, error) {
 		"pig.states":     fmt.Sprintf("%d,%03d", t.States()/1000, t.States()%1000),
 		"pig50.first":    pct(t50.FirstPlayerWin()),
 		"equal.first":    pct(te.FirstPlayerWin()),
+		"equal50.first":  pct(te50.FirstPlayerWin()),
+		"rule.hold70":    fmt.Sprint(FirstHold(t, 70, 0)),
+		"rule.race70":    fmt.Sprint(RaceFrom(t, 70)),
 		"hold20.zero":    pct(zero),
 		"hold20.points":  fmt.Sprintf("%.2f", points),
 		"hold20.duel":    pct(duel),
@@ -139,6 +144,49 @@ func computeFigures(tables *solve.Cache) (map[string]string, error) {
 		"skunk.stand": fmt.Sprintf("Expected-value play stands while one more roll adds more on average than it risks (the round total, and the whole score on two 1s): with nothing banked it sits from a round total of %d, with 50 banked from %d.",
 			sitFrom(0), sitFrom(50)),
 	}, nil
+}
+
+// FirstHold is the turn total at which perfect play, on score i against j,
+// first holds (the target minus i if it never does).
+func FirstHold(t *solve.Table, i, j int) int {
+	for k := 0; i+k < t.Variant().Target; k++ {
+		if t.Advise(i, j, k).Best == sim.Hold {
+			return k
+		}
+	}
+	return t.Variant().Target - i
+}
+
+// RaceFrom is the lowest opponent's score from which perfect play on score
+// i rolls on until it wins, whatever it has rolled this turn.
+func RaceFrom(t *solve.Table, i int) int {
+	target := t.Variant().Target
+	j := target - 1
+	for j > 0 && FirstHold(t, i, j-1) == target-i {
+		j--
+	}
+	return j
+}
+
+// figureVariants is the game each figure is computed for: a lesson states
+// a figure only where one of its phases plays that game, or the sentence
+// names it (TestFiguresFitTheirLesson).
+var figureVariants = map[string]sim.Variant{}
+
+func init() {
+	pig, hog := sim.Standard(sim.Pig), sim.Standard(sim.Hog)
+	fifty := pig
+	fifty.Target = 50
+	equal, equal50 := pig, fifty
+	equal.EqualTurns, equal50.EqualTurns = true, true
+	for name, v := range map[string]sim.Variant{
+		"pig.first": pig, "pig.states": pig, "pig50.first": fifty, "equal.first": equal, "equal50.first": equal50,
+		"hold20.zero": pig, "hold20.points": pig, "hold20.duel": pig, "optimal.hold20": pig, "hold20.second": pig,
+		"hog.five": hog, "hog.ten": hog, "hog.first": hog, "ci30.half": pig, "rule.hold70": pig, "rule.race70": pig,
+		"skunk.stand": sim.Standard(sim.TwoDice),
+	} {
+		figureVariants[name] = v
+	}
 }
 
 // lessonView is the class's lesson at its phase, figures filled in.
