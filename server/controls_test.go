@@ -51,7 +51,9 @@ func TestPauseEndRoundAndRemove(t *testing.T) {
 			t.Errorf("match after the round ended: %v", m)
 		}
 	}
-	if rows := teacher.csvRows("/t/" + code + "/students.csv"); len(rows) != 1 || rows[0]["student"] != "Ana" {
+	// A removed student stays in the file, marked, as their decisions stay.
+	if rows := teacher.csvRows("/t/" + code + "/students.csv"); len(rows) != 2 || rows[0]["student"] != "Ana" || rows[0]["removed"] != "false" ||
+		rows[1]["student"] != "Bo" || rows[1]["removed"] != "true" {
 		t.Errorf("students after removing Bo: %v", rows)
 	}
 }
@@ -113,11 +115,11 @@ func TestHogAndEqualTurnsRounds(t *testing.T) {
 	}
 	for _, r := range rows {
 		score, _ := strconv.Atoi(r["score"])
-		opp, _ := strconv.Atoi(r["opponent_score"])
+		opp, _ := strconv.Atoi(r["leader_score"])
 		adv := table.Advise(score, opp, 0)
 		n, _ := strconv.Atoi(strings.TrimPrefix(r["action"], "dice:"))
-		chosen, _ := strconv.ParseFloat(r["win_if_chosen"], 64)
-		if math.Abs(chosen-adv.Dice[n]) > 1e-12 || r["best_action"] != adv.Best.String() || r["ev_action"] != "dice:5" || r["win_if_roll"] != "" {
+		chosen, _ := strconv.ParseFloat(r["win_if_chosen_pct"], 64)
+		if math.Abs(chosen/100-adv.Dice[n]) > 1e-13 || r["best_action"] != adv.Best.String() || r["ev_action"] != "dice:5" || r["win_if_roll_pct"] != "" {
 			t.Errorf("row %v: solver %v best %v", r, adv.Dice[n], adv.Best)
 		}
 	}
@@ -133,7 +135,7 @@ func TestHogAndEqualTurnsRounds(t *testing.T) {
 	for _, r := range teacher.csvRows("/t/" + code + "/decisions.csv") {
 		if r["round"] == "2" && r["by"] == "student" {
 			n++
-			if r["win_if_roll"] == "" || r["best_action"] == "" {
+			if r["win_if_roll_pct"] == "" || r["best_action"] == "" {
 				t.Errorf("equal-turns decision without analysis: %v", r)
 			}
 		}
@@ -162,12 +164,12 @@ func TestReviewAfterTheMatch(t *testing.T) {
 	total := 0.0
 	for _, r := range teacher.csvRows("/t/" + code + "/decisions.csv") {
 		if r["by"] == "student" {
-			c, _ := strconv.ParseFloat(r["cost"], 64)
+			c, _ := strconv.ParseFloat(r["cost_pct_points"], 64)
 			total += c
 		}
 	}
-	if got := doc.Find(`[data-testid="total-cost"]`).Text(); got != fmt.Sprintf("%.2f percentage points", 100*total) {
-		t.Errorf("total cost %q, CSV sums to %.4f", got, 100*total)
+	if got := doc.Find(`[data-testid="total-cost"]`).Text(); got != fmt.Sprintf("%.2f percentage points", total) {
+		t.Errorf("total cost %q, CSV sums to %.4f percentage points", got, total)
 	}
 	seed := doc.Find(`[data-testid="seed"]`).Text()
 	if _, err := sim.ParseSeed(seed); err != nil {

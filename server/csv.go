@@ -8,11 +8,12 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/store"
+	"pigclass/sim"
+	"pigclass/templates"
 )
 
 // safeCell keeps a spreadsheet from reading a cell as a formula: a cell
@@ -60,8 +61,8 @@ func writeCSV(w io.Writer, header []string, rows [][]string) error {
 	return cw.flush()
 }
 
-// exports write the CSV files of a class, by name. decisions.csv streams
-// from the store one event at a time; the others are small.
+// exports write the CSV files of a class, by name (the glossary's
+// files). decisions.csv streams from the store one event at a time.
 var exports = map[string]func(ctx context.Context, st *store.Store, class store.Class, real bool, w io.Writer) error{
 	"decisions": writeDecisions,
 	"matches": func(ctx context.Context, st *store.Store, class store.Class, real bool, w io.Writer) error {
@@ -69,25 +70,30 @@ var exports = map[string]func(ctx context.Context, st *store.Store, class store.
 		if err != nil {
 			return err
 		}
-		header, rows := matchRows(d, real)
-		return writeCSV(w, header, rows)
+		return writeCSV(w, matchesFile.header(), matchRows(d, real))
+	},
+	"match_players": func(ctx context.Context, st *store.Store, class store.Class, real bool, w io.Writer) error {
+		d, err := loadClassData(ctx, st, class)
+		if err != nil {
+			return err
+		}
+		return writeCSV(w, playersFile.header(), playerRows(d, real))
 	},
 	"students": func(ctx context.Context, st *store.Store, class store.Class, real bool, w io.Writer) error {
 		d, err := loadStudents(ctx, st, class)
 		if err != nil {
 			return err
 		}
-		header, rows := studentRows(d, real)
-		return writeCSV(w, header, rows)
+		return writeCSV(w, studentsFile.header(), studentRows(d, real))
 	},
 }
 
 // ExportNames lists the CSV files Export writes.
-const ExportNames = "decisions, matches, students"
+const ExportNames = "decisions, matches, match_players, students"
 
 // Export writes one CSV file of the class with join code code: decisions,
-// matches or students. Names are the real nicknames unless the class is in
-// anonymous mode and real is false.
+// matches, match_players or students. Names are the real nicknames unless
+// the class is in anonymous mode and real is false.
 func Export(ctx context.Context, st *store.Store, code, what string, real bool, w io.Writer) error {
 	write, ok := exports[what]
 	if !ok {
@@ -100,24 +106,43 @@ func Export(ctx context.Context, st *store.Store, code, what string, real bool, 
 	return write(ctx, st, class, real || !class.Anonymous, w)
 }
 
-// csvFile serves one export to the teacher.
+// byteOrderMark starts the files for spreadsheets: Excel on Windows reads
+// UTF-8 without it as Windows-1252 ("Zoë" would become "ZoÃ«").
+const byteOrderMark = "\uFEFF"
+
+// csvFile serves one export to the teacher; ?excel=1 starts it with the
+// byte-order mark Excel needs, ?names=real gives real nicknames in
+// anonymous mode.
 func (s *Server) csvFile(what string) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class := classFrom(c)
+		name := class.Code + "-" + what
+		excel := c.Query("excel") == "1"
+		if excel {
+			name += "-excel"
+		}
 		c.Header("Content-Type", "text/csv; charset=utf-8")
-		c.Header("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s.csv"`, class.Code, what))
+		c.Header("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.csv"`, name))
 		c.Status(http.StatusOK)
+		if excel {
+			io.WriteString(c.Writer, byteOrderMark)
+		}
 		if err := exports[what](c.Request.Context(), s.store, class.Class, !class.Anonymous || c.Query("names") == "real", c.Writer); err != nil {
 			c.Error(err) // the header is sent: the file ends short, and the log says why
 		}
 	}
 }
 
+// glossary is the page that says what each column of each file means.
+func (s *Server) glossary(c *gin.Context) {
+	render(c, http.StatusOK, templates.GlossaryView(glossaryView()))
+}
+
 func ftoa(p *float64) string {
 	if p == nil {
 		return ""
 	}
-	return strconv.FormatFloat(*p, 'f', -1, 64)
+	return pctCell(*p)
 }
 
 func btoa(ok bool, b bool) string {
@@ -127,10 +152,16 @@ func btoa(ok bool, b bool) string {
 	return strconv.FormatBool(b)
 }
 
-// decisionHeader is decisions.csv's first row.
-var decisionHeader = []string{"class", "match", "round", "game", "target", "student", "seat", "turn", "roll_in_turn", "score", "opponent_score",
-	"turn_total", "action", "dice", "faces", "win_if_roll", "win_if_hold", "win_if_chosen", "best_action", "ev_action", "cost",
-	"agrees_with_optimal", "agrees_with_ev", "by", "at"}
+// exportSeat numbers a seat for the files: 1 moved first.
+func exportSeat(seat, first, seats int) int { return (seat-first+seats)%seats + 1 }
+
+// facesCell is a roll's dice as text, "none" when nothing was thrown.
+func facesCell(f sim.Faces) string {
+	if f.Len() == 0 {
+		return "none"
+	}
+	return f.String()
+}
 
 // writeDecisions streams decisions.csv: one row per decision, bots' and
 // timeouts' included, with the state before it and its analysis, then the
@@ -144,7 +175,7 @@ func writeDecisions(ctx context.Context, st *store.Store, class store.Class, rea
 	for _, m := range ms {
 		matches[m.ID] = m
 	}
-	cw := newCSVWriter(w, decisionHeader)
+	cw := newCSVWriter(w, decisionsFile.header())
 	err = st.EachEvent(ctx, store.EventFilter{ClassID: class.ID}, func(e *store.Event) error {
 		if !isDecision(*e) {
 			return nil
@@ -170,19 +201,28 @@ func writeDecisions(ctx context.Context, st *store.Store, class store.Class, rea
 func decisionRow(code string, m store.Match, e *store.Event, real bool) []string {
 	a := e.Analysis
 	var chosen, cost, roll, hold *float64
-	best, ev := "", ""
+	best, ev, analysis := "", "", "none"
 	if a != nil {
 		chosen, cost, best, ev = &a.WinIfChosen, &a.Cost, a.Best, a.EV
 		roll, hold = a.WinIfRoll, a.WinIfHold
+		analysis = "exact"
+		if m.Variant.Seats > 2 {
+			analysis = "approximate"
+		}
 	}
-	return []string{
-		code, strconv.FormatInt(m.ID, 10), strconv.Itoa(m.RoundIndex), m.Variant.Game.String(), strconv.Itoa(m.Variant.Target),
-		exportName(m.Seats[e.Seat], real), strconv.Itoa(e.Seat), strconv.Itoa(e.Turn + 1), strconv.Itoa(e.Roll + 1),
-		strconv.Itoa(e.Score), strconv.Itoa(e.OpponentScore), strconv.Itoa(e.TurnTotal), e.Action.String(), strconv.Itoa(e.Dice), e.Faces.String(),
-		ftoa(roll), ftoa(hold), ftoa(chosen), best, ev, ftoa(cost),
-		btoa(a != nil, a != nil && chosenAction(*e) == best), btoa(a != nil, a != nil && chosenAction(*e) == ev),
-		e.By, e.At.UTC().Format(time.RFC3339),
-	}
+	at, local := timeCells(e.At)
+	return decisionsFile.row().
+		set("class", code).set("match", strconv.FormatInt(m.ID, 10)).set("round", strconv.Itoa(m.RoundIndex)).
+		set("game", m.Variant.Game.String()).set("target", strconv.Itoa(m.Variant.Target)).set("seats", strconv.Itoa(m.Variant.Seats)).
+		set("student", exportName(m.Seats[e.Seat], real)).set("seat", strconv.Itoa(exportSeat(e.Seat, m.FirstSeat, m.Variant.Seats))).
+		set("turn", strconv.Itoa(e.Turn+1)).set("roll_in_turn", strconv.Itoa(e.Roll+1)).
+		set("score", strconv.Itoa(e.Score)).set("leader_score", strconv.Itoa(e.OpponentScore)).set("turn_total", strconv.Itoa(e.TurnTotal)).
+		set("action", e.Action.String()).set("dice", strconv.Itoa(e.Dice)).set("faces", facesCell(e.Faces)).set("analysis", analysis).
+		set("win_if_roll_pct", ftoa(roll)).set("win_if_hold_pct", ftoa(hold)).set("win_if_chosen_pct", ftoa(chosen)).
+		set("best_action", best).set("ev_action", ev).set("cost_pct_points", ftoa(cost)).
+		set("agrees_with_optimal", btoa(a != nil, a != nil && chosenAction(*e) == best)).
+		set("agrees_with_ev", btoa(a != nil, a != nil && chosenAction(*e) == ev)).
+		set("by", e.By).set("at", at).set("local_time", local).cells
 }
 
 // skunkDecisionRows are the stand and sit decisions of the class's Skunk
@@ -200,12 +240,14 @@ func skunkDecisionRows(code string, k skunkData, real bool) [][]string {
 			if e.Action == "roll" {
 				continue
 			}
-			rows = append(rows, []string{
-				code, fmt.Sprintf("skunk-%d", g.ID), strconv.Itoa(e.Round + 1), "skunk", "", names[e.Participant],
-				strconv.Itoa(e.Participant), strconv.Itoa(e.Round + 1), strconv.Itoa(e.Roll + 1), strconv.Itoa(e.Score), "",
-				strconv.Itoa(e.RoundTotal), e.Action, "2", e.Faces.String(), "", "", "", "", e.EV, "", "", strconv.FormatBool(e.Action == e.EV),
-				"student", e.At.UTC().Format(time.RFC3339),
-			})
+			at, local := timeCells(e.At)
+			rows = append(rows, decisionsFile.row().
+				set("class", code).set("match", fmt.Sprintf("skunk-%d", g.ID)).set("round", strconv.Itoa(e.Round+1)).set("game", "skunk").
+				set("seats", strconv.Itoa(len(g.Students))).set("student", names[e.Participant]).set("seat", strconv.Itoa(e.Participant+1)).
+				set("turn", strconv.Itoa(e.Round+1)).set("roll_in_turn", strconv.Itoa(e.Roll+1)).set("score", strconv.Itoa(e.Score)).
+				set("turn_total", strconv.Itoa(e.RoundTotal)).set("action", e.Action).set("dice", "2").set("faces", facesCell(e.Faces)).
+				set("analysis", "none").set("ev_action", e.EV).set("agrees_with_ev", strconv.FormatBool(e.Action == e.EV)).
+				set("by", "student").set("at", at).set("local_time", local).cells)
 		}
 	}
 	return rows
@@ -222,17 +264,17 @@ func exportName(seat store.Seat, real bool) string {
 	return seat.AnonName
 }
 
-// matchesCSV is one row per match. The seed is published only once the
-// match is no longer being played.
-func matchRows(d *classData, real bool) ([]string, [][]string) {
-	header := []string{"class", "match", "round", "game", "target", "equal_turns", "status", "seed", "commitment", "players", "places", "scores", "turns", "winner"}
+// matchRows are matches.csv: one row per match, its players in seat order
+// (1 moved first). The seed is published only once the match is no longer
+// being played.
+func matchRows(d *classData, real bool) [][]string {
 	var rows [][]string
 	for _, m := range d.matches {
 		st := d.states[m.ID]
 		places := st.Places()
 		var players, placeCells, scores []string
 		turns := 0
-		for _, seat := range m.Seats {
+		for _, seat := range bySeat(m) {
 			players = append(players, exportName(seat, real))
 			placeCells = append(placeCells, strconv.Itoa(places[seat.Seat]))
 			scores = append(scores, strconv.Itoa(st.Scores[seat.Seat]))
@@ -247,18 +289,48 @@ func matchRows(d *classData, real bool) ([]string, [][]string) {
 		} else {
 			placeCells = nil
 		}
-		rows = append(rows, []string{
-			d.class.Code, strconv.FormatInt(m.ID, 10), strconv.Itoa(m.RoundIndex), m.Variant.Game.String(), strconv.Itoa(m.Variant.Target),
-			strconv.FormatBool(m.Variant.EqualTurns), m.Status, seed, m.Seed.Commitment(), strings.Join(players, "; "),
-			strings.Join(placeCells, "; "), strings.Join(scores, "; "), strconv.Itoa(turns), winner,
-		})
+		rows = append(rows, matchesFile.row().
+			set("class", d.class.Code).set("match", strconv.FormatInt(m.ID, 10)).set("round", strconv.Itoa(m.RoundIndex)).
+			set("game", m.Variant.Game.String()).set("target", strconv.Itoa(m.Variant.Target)).set("equal_turns", strconv.FormatBool(m.Variant.EqualTurns)).
+			set("seats", strconv.Itoa(m.Variant.Seats)).set("status", m.Status).set("seed", seed).set("commitment", m.Seed.Commitment()).
+			set("players", strings.Join(players, "; ")).set("places", strings.Join(placeCells, "; ")).set("scores", strings.Join(scores, "; ")).
+			set("turns", strconv.Itoa(turns)).set("winner", winner).cells)
 	}
-	return header, rows
+	return rows
 }
 
-// studentsCSV is one row per student with their totals.
-func studentRows(d *classData, real bool) ([]string, [][]string) {
-	header := []string{"class", "student", "games", "wins", "decisions", "agreement_with_optimal", "agreement_with_hold20", "total_cost"}
+// bySeat lists a match's seats in the files' order: the first mover first.
+func bySeat(m store.Match) []store.Seat {
+	out := make([]store.Seat, len(m.Seats))
+	for _, s := range m.Seats {
+		out[exportSeat(s.Seat, m.FirstSeat, m.Variant.Seats)-1] = s
+	}
+	return out
+}
+
+// playerRows are match_players.csv: one row per player of each match.
+func playerRows(d *classData, real bool) [][]string {
+	var rows [][]string
+	for _, m := range d.matches {
+		st := d.states[m.ID]
+		places := st.Places()
+		for i, seat := range bySeat(m) {
+			place := ""
+			if st.Over {
+				place = strconv.Itoa(places[seat.Seat])
+			}
+			rows = append(rows, playersFile.row().
+				set("class", d.class.Code).set("match", strconv.FormatInt(m.ID, 10)).set("round", strconv.Itoa(m.RoundIndex)).
+				set("game", m.Variant.Game.String()).set("seat", strconv.Itoa(i+1)).set("player", exportName(seat, real)).
+				set("place", place).set("final_score", strconv.Itoa(st.Scores[seat.Seat])).
+				set("won", strconv.FormatBool(st.Over && st.Winner == seat.Seat)).cells)
+		}
+	}
+	return rows
+}
+
+// studentRows are students.csv: one row per student, removed ones too.
+func studentRows(d *classData, real bool) [][]string {
 	var rows [][]string
 	for _, st := range d.students {
 		x := d.stats[st.ID]
@@ -268,11 +340,15 @@ func studentRows(d *classData, real bool) ([]string, [][]string) {
 		}
 		agreeOpt, agreeEV, cost := "", "", ""
 		if x.Analysed > 0 {
-			agreeOpt = strconv.FormatFloat(float64(x.AgreeOptimal)/float64(x.Analysed), 'f', 4, 64)
-			agreeEV = strconv.FormatFloat(float64(x.AgreeEV)/float64(x.Analysed), 'f', 4, 64)
-			cost = strconv.FormatFloat(x.Cost, 'f', -1, 64)
+			agreeOpt = num(100 * float64(x.AgreeOptimal) / float64(x.Analysed))
+			agreeEV = num(100 * float64(x.AgreeEV) / float64(x.Analysed))
+			cost = num(100 * x.Cost)
 		}
-		rows = append(rows, []string{d.class.Code, name, strconv.Itoa(x.Games), strconv.Itoa(x.Wins), strconv.Itoa(x.Decisions), agreeOpt, agreeEV, cost})
+		rows = append(rows, studentsFile.row().
+			set("class", d.class.Code).set("student", name).set("removed", strconv.FormatBool(st.Removed)).
+			set("games", strconv.Itoa(x.Games)).set("wins", strconv.Itoa(x.Wins)).set("decisions", strconv.Itoa(x.Decisions)).
+			set("analysed", strconv.Itoa(x.Analysed)).set("agreement_with_optimal_pct", agreeOpt).set("agreement_with_ev_pct", agreeEV).
+			set("total_cost_pct_points", cost).cells)
 	}
-	return header, rows
+	return rows
 }

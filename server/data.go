@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"sort"
 
 	"pigclass/server/store"
 	"pigclass/sim"
@@ -49,6 +50,12 @@ func loadStudents(ctx context.Context, st *store.Store, class store.Class) (*cla
 	if d.students, err = st.Students(ctx, class.ID); err != nil {
 		return nil, err
 	}
+	removed, err := st.RemovedStudents(ctx, class.ID)
+	if err != nil {
+		return nil, err
+	}
+	d.students = append(d.students, removed...)
+	sort.Slice(d.students, func(i, j int) bool { return d.students[i].ID < d.students[j].ID })
 	return d, nil
 }
 

@@ -153,15 +153,15 @@ func checkAnalysis(t *testing.T, table *solve.Table, r map[string]string) {
 		}
 		return f
 	}
-	adv := table.Advise(atoi("score"), atoi("opponent_score"), atoi("turn_total"))
+	adv := table.Advise(atoi("score"), atoi("leader_score"), atoi("turn_total"))
 	chosen := r["action"]
 	if chosen == "timeout" {
 		chosen = "hold"
 	}
 	win, _ := adv.Win(sim.Action{Kind: map[string]sim.ActionKind{"roll": sim.RollKind, "hold": sim.HoldKind}[chosen]})
-	cost := ftof("win_if_" + chosen)
-	for k, want := range map[string]float64{"win_if_roll": adv.Roll, "win_if_hold": adv.Hold, "win_if_chosen": win, "cost": math.Max(adv.Roll, adv.Hold) - cost} {
-		if got := ftof(k); math.Abs(got-want) > 1e-12 {
+	cost := ftof("win_if_"+chosen+"_pct") / 100
+	for k, want := range map[string]float64{"win_if_roll_pct": adv.Roll, "win_if_hold_pct": adv.Hold, "win_if_chosen_pct": win, "cost_pct_points": math.Max(adv.Roll, adv.Hold) - cost} {
+		if got := ftof(k) / 100; math.Abs(got-want) > 1e-13 {
 			t.Errorf("%s = %v, solver %v (row %v)", k, got, want, r)
 		}
 	}

@@ -462,6 +462,7 @@ func (s *Server) reviewView(mv *matchView) templates.Review {
 	v := templates.Review{
 		Title: gameTitle(mv.snap.Variant), Result: mv.board.Result, Seed: mv.snap.Seed.String(), Commitment: mv.snap.Seed.Commitment(),
 		RecordURL: recordURL(code, mv.snap.ID), VerifyURL: verifyURL(code, mv.snap.ID), BackURL: "/",
+		Approximate: mv.snap.Variant.Seats > 2,
 	}
 	if code != "" {
 		v.BackURL = classURL(code)

@@ -54,6 +54,7 @@ func (s *Server) Handler() http.Handler {
 	r.POST("/m/:id/act", s.act)
 	r.GET("/m/:id/record.json", s.record)
 	r.GET("/verify", s.verifyPage)
+	r.GET("/glossary", s.glossary)
 	r.POST("/verify", s.verify)
 
 	t := r.Group("/t/:code", noStore, s.teacherOnly)
@@ -86,6 +87,7 @@ func (s *Server) Handler() http.Handler {
 	t.GET("/decisions.csv", s.csvFile("decisions"))
 	t.GET("/matches.csv", s.csvFile("matches"))
 	t.GET("/students.csv", s.csvFile("students"))
+	t.GET("/match_players.csv", s.csvFile("match_players"))
 
 	r.NoRoute(func(c *gin.Context) { refuse(c, http.StatusNotFound, "There is no such page.") })
 	return r

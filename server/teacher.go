@@ -73,6 +73,14 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		return templates.Dashboard{}, err
 	}
 	secret := c.GetString("secret")
+	rounds, err := s.store.Rounds(c.Request.Context(), class.ID)
+	if err != nil {
+		return templates.Dashboard{}, err
+	}
+	approximate := false
+	for _, r := range rounds {
+		approximate = approximate || r.Variant.Seats > 2
+	}
 	cs, err := s.classCharts(c.Request.Context(), class.Class, charts.ClassKeys, 0)
 	if err != nil {
 		return templates.Dashboard{}, err
@@ -86,8 +94,13 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		b := s.skunkBoard(class, k, 0, true, teacherURL(class.Code)+"/skunk")
 		sk = &b
 	}
+	var exports []templates.Export
+	for _, f := range csvFiles {
+		u := teacherURL(class.Code) + "/" + f.name + ".csv"
+		exports = append(exports, templates.Export{Name: f.name + ".csv", URL: u, ExcelURL: u + "?excel=1", About: f.about})
+	}
 	return templates.Dashboard{
-		Charts: cs, Projector: class.Projector, Lesson: lesson, Skunk: sk,
+		Exports: exports, Approximate: approximate, Charts: cs, Projector: class.Projector, Lesson: lesson, Skunk: sk,
 		Code: class.Code, JoinURL: s.publicURL(c.Request) + joinURL(class.Code),
 		TeacherURL: s.publicURL(c.Request) + teacherURL(class.Code) + "?key=" + secret,
 		Locked:     class.Locked, Paused: class.Paused, Anonymous: class.Anonymous,

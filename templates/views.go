@@ -38,6 +38,10 @@ type Join struct {
 
 // Dashboard is the teacher's class page.
 type Dashboard struct {
+	Exports []Export
+	// Approximate: the class has played matches of three or four players,
+	// whose costs and agreement are approximate.
+	Approximate bool
 	Code        string
 	JoinURL     string
 	TeacherURL  string
@@ -210,6 +214,9 @@ type Review struct {
 	BackURL    string
 	Analysed   bool
 	Timeline   Chart
+	// Approximate: three or four players, the chances read from the
+	// two-player table against the leader.
+	Approximate bool
 }
 
 // ReviewRow is one decision.
@@ -310,4 +317,25 @@ type Verify struct {
 	Record Field
 	OK     bool
 	Report []string
+}
+
+// Glossary is the page that says what each column of each CSV file means.
+type Glossary struct {
+	Files []GlossaryFile
+}
+
+// GlossaryFile is one file in the glossary.
+type GlossaryFile struct {
+	Name, About string
+	Columns     []GlossaryColumn
+}
+
+// GlossaryColumn is one column: its name, what it holds, what it means.
+type GlossaryColumn struct {
+	Name, Kind, Means string
+}
+
+// Export is one CSV download on the dashboard.
+type Export struct {
+	Name, URL, ExcelURL, About string
 }

@@ -366,7 +366,10 @@ func loadtest(ctx context.Context, cfg loadConfig, progress io.Writer) (*LoadRep
 func (l *loadRun) startRound() error {
 	status, body, _, err := l.do(l.teacher, http.MethodPost, "/t/"+l.code+"/rounds", url.Values{"game": {"pig"}, "target": {strconv.Itoa(l.cfg.target)},
 		"mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}})
-	if err != nil || status != http.StatusSeeOther {
+	if err != nil {
+		return fmt.Errorf("loadtest: starting a round: %w: %w", errNoAnswer, err)
+	}
+	if status != http.StatusSeeOther {
 		return fmt.Errorf("loadtest: starting a round: status %d, %v %.200s", status, err, body)
 	}
 	l.waiting.Store(0)
@@ -374,7 +377,8 @@ func (l *loadRun) startRound() error {
 	return nil
 }
 
-// nextRounds starts a new round once every student's match is over.
+// nextRounds starts a new round once every student's match is over. A
+// server that does not answer (restarting) is asked again.
 func (l *loadRun) nextRounds(ctx context.Context, joined int) {
 	t := time.NewTicker(50 * time.Millisecond)
 	defer t.Stop()
@@ -384,14 +388,18 @@ func (l *loadRun) nextRounds(ctx context.Context, joined int) {
 			return
 		case <-t.C:
 			if int(l.waiting.Load()) >= joined {
-				if err := l.startRound(); err != nil {
+				if err := l.startRound(); err != nil && !errors.Is(err, errNoAnswer) {
 					l.fail("round")
+					l.note(err)
 					return
 				}
 			}
 		}
 	}
 }
+
+// errNoAnswer is a request the server did not answer (counted already).
+var errNoAnswer = errors.New("no answer")
 
 // dashPoll finds the live part's own poll address in a dashboard answer.
 var dashPoll = regexp.MustCompile(`id="dash-live" hx-get="([^"]+)"`)

@@ -163,7 +163,7 @@ func DecisionMap(decisions []store.Decision, t *solve.Table) templates.Chart {
 		charts.WithLineChartOpts(opts.LineChart{Step: "end", ShowSymbol: opts.Bool(false)}),
 		charts.WithItemStyleOpts(opts.ItemStyle{Color: "#000000"}))
 	sc.Overlap(line)
-	return finish(DecisionMapKey, "420px", caption, sc.RenderSnippet().Option, tbl)
+	return finish(DecisionMapKey, "420px", caption+approximateNote(decisions), sc.RenderSnippet().Option, tbl)
 }
 
 // SkillLuck is chart 3: each student's total decision cost against their
@@ -209,7 +209,22 @@ func SkillLuck(decisions []store.Decision, game sim.Game, names func(store.Decis
 		charts.WithXAxisOpts(opts.XAxis{Name: "decision cost (percentage points)", Type: "value", NameLocation: "middle", NameGap: 28}),
 		charts.WithYAxisOpts(opts.YAxis{Name: "dice luck (points)", Type: "value"}))...)
 	sc.AddSeries("students", points, charts.WithLabelOpts(opts.Label{Show: opts.Bool(true), Position: "right", Formatter: "{b}"}))
-	return finish(SkillLuckKey, "380px", caption, sc.RenderSnippet().Option, tbl)
+	return finish(SkillLuckKey, "380px", caption+approximateNote(decisions), sc.RenderSnippet().Option, tbl)
+}
+
+// Approximate is the label of chances and costs in matches of three or
+// four players.
+const Approximate = "With three or four players these chances are approximate: each is read from the two-player table against the leading opponent."
+
+// approximateNote labels a chart whose decisions include matches of three
+// or four players.
+func approximateNote(decisions []store.Decision) string {
+	for _, d := range decisions {
+		if d.MatchSeats > 2 && d.Analysed {
+			return " Decisions in matches of three or four players are approximate: perfect play and its costs there are read from the two-player table against the leading opponent."
+		}
+	}
+	return ""
 }
 
 // Timeline is chart 4: both players' chances of winning under perfect play
@@ -260,7 +275,11 @@ func Timeline(events []store.Event, names []string) templates.Chart {
 	for seat, n := range names {
 		line.AddSeries(chartName(n), lines[seat])
 	}
-	t := finish(TimelineKey, "340px", caption, line.RenderSnippet().Option, tbl)
+	c := caption
+	if len(names) > 2 {
+		c += " " + Approximate
+	}
+	t := finish(TimelineKey, "340px", c, line.RenderSnippet().Option, tbl)
 	t.Title = "Win-probability timeline"
 	return t
 }

@@ -44,7 +44,7 @@ type writer struct {
 	beforeCommit func() error // for fault tests; nil in use
 
 	// batches and writes count committed transactions and the jobs in them;
-	// submitted counts the jobs sent.
+	// submitted counts the jobs queued.
 	batches, writes, submitted atomic.Int64
 }
 
@@ -63,9 +63,9 @@ var errClosed = errors.New("store: closed")
 // the queue.
 func (w *writer) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	j := job{fn: fn, done: make(chan error, 1)}
-	w.submitted.Add(1)
 	select {
 	case w.jobs <- j:
+		w.submitted.Add(1)
 	case <-w.quit:
 		return fmt.Errorf("%w: %w", ErrNotSaved, errClosed)
 	case <-ctx.Done():

@@ -1,0 +1,179 @@
+package server
+
+import (
+	"encoding/csv"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+var (
+	integerCell = regexp.MustCompile(`^-?[0-9]+$`)
+	numberCell  = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
+)
+
+// checkCell says what is wrong with a cell of column c, or "".
+func checkCell(c column, v string) string {
+	if v == "" {
+		if c.optional {
+			return ""
+		}
+		return "empty"
+	}
+	ok := true
+	switch c.kind {
+	case kindInteger:
+		ok = integerCell.MatchString(v)
+	case kindNumber:
+		ok = numberCell.MatchString(v)
+	case kindBoolean:
+		ok = v == "true" || v == "false"
+	case kindTime:
+		_, err := time.Parse(time.RFC3339, v)
+		ok = err == nil && !strings.HasSuffix(v, "Z")
+	case kindLocal:
+		_, err := time.Parse("2006-01-02 15:04:05", v)
+		ok = err == nil
+	case kindChoice:
+		ok = slices.Contains(c.choices, v)
+	}
+	if !ok {
+		return "not " + c.kind.String()
+	}
+	return ""
+}
+
+// readCSV fetches a file and checks it against its glossary entry: the
+// header is the glossary's, every cell is of its column's kind. It returns
+// the rows as maps.
+func readCSV(t *testing.T, b *browser, path string, f *csvFile) []map[string]string {
+	t.Helper()
+	b.get(path)
+	if b.status() != http.StatusOK {
+		t.Fatalf("%s: %d", path, b.status())
+	}
+	recs, err := csv.NewReader(strings.NewReader(b.body)).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if !slices.Equal(recs[0], f.header()) {
+		t.Fatalf("%s header %v, glossary %v", path, recs[0], f.header())
+	}
+	var out []map[string]string
+	for n, r := range recs[1:] {
+		m := map[string]string{}
+		for i, c := range f.columns {
+			if problem := checkCell(c, r[i]); problem != "" {
+				t.Errorf("%s row %d, %s = %q: %s", path, n+2, c.name, r[i], problem)
+			}
+			m[c.name] = r[i]
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// TestFilesMatchTheGlossary: a class plays two-player Pig, three-player
+// Pig and Skunk, one student leaves; every file reads as its glossary
+// says, as pandas or a spreadsheet would read it.
+func TestFilesMatchTheGlossary(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	students := []*student{{b: join(t, a, code, "Zoë"), nick: "Zoë", holdAt: 20}, {b: join(t, a, code, "Bo"), nick: "Bo", holdAt: 15}, {b: join(t, a, code, "Cy"), nick: "Cy", holdAt: 25}}
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	playRound(t, code, students)
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"pairs"}, "bot": {"optimal"}, "seats": {"3"}})
+	playRound(t, code, students)
+	a.srv.room.SetLesson(t.Context(), mustClass(t, a, code).ID, "6-skunk", 0)
+	teacher.post("/t/"+code+"/lesson/start", nil)
+	teacher.post("/t/"+code+"/skunk/roll", nil)
+	if form := students[0].b.get("/c/" + code + "/skunk").Find(`[data-testid="skunk"] form`); form.Length() > 0 {
+		students[0].b.post(form.AttrOr("action", ""), url.Values{"moment": {form.Find(`input[name="moment"]`).AttrOr("value", "")}})
+	}
+	teacher.post(fmt.Sprintf("/t/%s/students/%d/remove", code, studentID(t, a, code, "Cy")), nil)
+
+	ds := readCSV(t, teacher, "/t/"+code+"/decisions.csv", decisionsFile)
+	seen := map[string]bool{}
+	firstOfMatch := map[string]string{}
+	for _, r := range ds {
+		seen[r["game"]+"/"+r["seats"]+"/"+r["analysis"]] = true
+		if _, ok := firstOfMatch[r["match"]]; !ok {
+			firstOfMatch[r["match"]] = r["seat"]
+		}
+		if r["action"] == "hold" && r["faces"] != "none" {
+			t.Errorf("a hold's faces: %q", r["faces"])
+		}
+		if r["analysis"] == "approximate" && r["seats"] == "2" || r["analysis"] == "exact" && r["seats"] != "2" {
+			t.Errorf("analysis %s with %s seats", r["analysis"], r["seats"])
+		}
+	}
+	for _, want := range []string{"pig/2/exact", "pig/3/approximate", "skunk/3/none"} {
+		if !seen[want] {
+			t.Errorf("no decision %s in %v", want, seen)
+		}
+	}
+	for match, seat := range firstOfMatch {
+		if !strings.HasPrefix(match, "skunk") && seat != "1" {
+			t.Errorf("match %s: the first decision is seat %s; seat 1 moves first", match, seat)
+		}
+	}
+	ms := readCSV(t, teacher, "/t/"+code+"/matches.csv", matchesFile)
+	ps := readCSV(t, teacher, "/t/"+code+"/match_players.csv", playersFile)
+	seats := 0
+	for _, m := range ms {
+		n, _ := strconv.Atoi(m["seats"])
+		seats += n
+	}
+	if len(ps) != seats || len(ms) < 3 {
+		t.Errorf("%d matches of %d seats in all, %d rows in match_players.csv", len(ms), seats, len(ps))
+	}
+	ss := readCSV(t, teacher, "/t/"+code+"/students.csv", studentsFile)
+	if len(ss) != 3 || ss[2]["student"] != "Cy" || ss[2]["removed"] != "true" || ss[0]["student"] != "Zoë" {
+		t.Errorf("students.csv: %v", ss)
+	}
+	// For Excel: the same bytes after a byte-order mark.
+	plain := teacher.body
+	teacher.get("/t/" + code + "/students.csv?excel=1")
+	if teacher.body != byteOrderMark+plain || !strings.Contains(teacher.last.Header.Get("Content-Disposition"), "excel") {
+		t.Errorf("the Excel download is not the file after a byte-order mark")
+	}
+}
+
+// TestGlossaryIsComplete: the glossary page, the dashboard's link to it and
+// the README name every column of every file.
+func TestGlossaryIsComplete(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	dash := teacher.get("/t/" + code)
+	if dash.Find(`[data-testid="glossary-link"]`).AttrOr("href", "") != "/glossary" || dash.Find(`[data-testid="exports"] li`).Length() != len(csvFiles) {
+		t.Error("the dashboard does not link every file and the glossary")
+	}
+	page := a.browser().get("/glossary")
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range csvFiles {
+		section := page.Find(`[data-testid="glossary-` + f.name + `.csv"]`)
+		if section.Length() != 1 {
+			t.Errorf("the glossary has no section for %s.csv", f.name)
+		}
+		for _, c := range f.columns {
+			if !strings.Contains(section.Text(), c.name) {
+				t.Errorf("the glossary's %s.csv does not explain %s", f.name, c.name)
+			}
+			if !strings.Contains(string(readme), "`"+c.name+"`") {
+				t.Errorf("the README's CSV section does not name %s (of %s.csv)", c.name, f.name)
+			}
+		}
+	}
+}
