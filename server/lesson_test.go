@@ -282,7 +282,7 @@ func TestSkunkResentSitIsStale(t *testing.T) {
 }
 
 // TestEveryFigureIsFilled: the figures of every lesson are computed, and
-// the ones REFERENCE.md publishes have their published values.
+// the published ones (sim/published.md) have their published values.
 func TestEveryFigureIsFilled(t *testing.T) {
 	a := newApp(t)
 	figs, err := a.srv.figures()

@@ -18,7 +18,7 @@ func holdDuel(t *testing.T, games, workers int, seed string) SimResult {
 	return r
 }
 
-// TestSimulateHoldTwentyDuel reproduces REFERENCE.md: both holding at 20,
+// TestSimulateHoldTwentyDuel reproduces published.md: both holding at 20,
 // the first player wins 0.5347 of games.
 func TestSimulateHoldTwentyDuel(t *testing.T) {
 	r := holdDuel(t, 1_000_000, 0, "reference")
@@ -67,7 +67,7 @@ func exactHoldTurn(n int) map[int]float64 {
 	return dist
 }
 
-// TestHoldTwentyTurnOutcomes checks REFERENCE.md's turn outcomes three ways:
+// TestHoldTwentyTurnOutcomes checks published.md's turn outcomes three ways:
 // the published figures, an exact recursion, and the simulator.
 func TestHoldTwentyTurnOutcomes(t *testing.T) {
 	exact := exactHoldTurn(20)

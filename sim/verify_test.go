@@ -62,7 +62,9 @@ func TestVerifyEveryField(t *testing.T) {
 		says   string
 	}{
 		{"faces deleted", pig, func(_ map[string]any, e []any) { delete(ev(e, roll), "faces") }, n(roll) + "faces: missing"},
-		{"faces changed", pig, func(_ map[string]any, e []any) { ev(e, roll)["faces"] = []int{7 - int(ev(e, roll)["faces"].([]any)[0].(float64))} }, n(roll) + "faces: recorded"},
+		{"faces changed", pig, func(_ map[string]any, e []any) {
+			ev(e, roll)["faces"] = []int{7 - int(ev(e, roll)["faces"].([]any)[0].(float64))}
+		}, n(roll) + "faces: recorded"},
 		{"faces added to a hold", pig, func(_ map[string]any, e []any) { ev(e, hold)["faces"] = []int{3} }, n(hold) + "faces: a hold throws no dice"},
 		{"hold made a roll", pig, func(_ map[string]any, e []any) { ev(e, hold)["action"] = "roll" }, n(hold) + "faces: missing"},
 		{"seat changed", pig, func(_ map[string]any, e []any) { ev(e, roll)["seat"] = 1 - ev(e, roll)["seat"].(float64) }, n(roll)},
@@ -77,7 +79,9 @@ func TestVerifyEveryField(t *testing.T) {
 		{"zero points missing", hog, func(_ map[string]any, e []any) { delete(ev(e, bust), "points") }, n(bust) + "points: missing"},
 		{"points on a Pig roll", pig, func(_ map[string]any, e []any) { ev(e, roll)["points"] = 4.0 }, n(roll) + "points: only a Hog throw"},
 		{"unknown field", pig, func(_ map[string]any, e []any) { ev(e, roll)["bonus"] = 1.0 }, "unknown field"},
-		{"result changed", pig, func(r map[string]any, _ []any) { r["result"].(map[string]any)["winner"] = 1 - r["result"].(map[string]any)["winner"].(float64) }, "result: the record says"},
+		{"result changed", pig, func(r map[string]any, _ []any) {
+			r["result"].(map[string]any)["winner"] = 1 - r["result"].(map[string]any)["winner"].(float64)
+		}, "result: the record says"},
 		{"result missing", pig, func(r map[string]any, _ []any) { delete(r, "result") }, "result: missing"},
 		{"commitment missing", pig, func(r map[string]any, _ []any) { delete(r, "commitment") }, "commitment: missing"},
 		{"commitment wrong", pig, func(r map[string]any, _ []any) { r["commitment"] = strings.Repeat("0", 64) }, "is not SHA-256 of the seed"},

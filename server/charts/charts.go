@@ -19,7 +19,8 @@ import (
 // Okabe-Ito colours: safe for colour-blind readers.
 var palette = opts.Colors{"#0072B2", "#E69F00", "#009E73", "#D55E00", "#56B4E9", "#CC79A7", "#F0E442", "#000000"}
 
-// Keys of the charts, in the order of PRODUCT.md section 6.
+// Keys of the charts, in the order the README lists them ("In the
+// classroom", step 5).
 const (
 	HoldPointsKey  = "hold-points"
 	DecisionMapKey = "decision-map"

@@ -8,7 +8,8 @@ import (
 )
 
 // TestHoldDistribution: from far from the target, hold:20 holds at 20..25
-// with REFERENCE.md's probabilities, and everything adds up to 1.
+// with the published probabilities (sim/published.md), and everything adds
+// up to 1.
 func TestHoldDistribution(t *testing.T) {
 	tab := mustSolve(t, sim.Standard(sim.Pig))
 	holds, win := tab.HoldDistribution(0, 0, sim.HoldAt(20))
