@@ -2,6 +2,10 @@
 // Big Pig, Hog and Skunk, the counter-based dice, the bots and the Monte Carlo
 // simulator. It is pure Go: no I/O, no clocks, no global randomness. The same
 // variant, seed and actions always give the same match.
+//
+// The rules it implements are written out in rules.md beside this file;
+// the dice, the seed and the match record in dice.md; the published
+// figures its tests reproduce in published.md.
 package sim
 
 import (
