@@ -54,7 +54,13 @@ func (s *Server) verify(c *gin.Context) {
 		fmt.Sprintf("%d events, %d rolls: every die is the one the seed gives.", got.Events, got.Rolls),
 	}
 	if res := got.State.Result(); res != nil {
-		v.Report = append(v.Report, fmt.Sprintf("Seat %d won; scores %v.", res.Winner, res.Scores))
+		n := got.State.Variant.Seats
+		scores := make([]string, n)
+		for seat, sc := range res.Scores {
+			scores[exportSeat(seat, got.State.First, n)-1] = strconv.Itoa(sc)
+		}
+		v.Report = append(v.Report, fmt.Sprintf("The player in seat %d won (seats counted from 1, the player who moved first); scores by seat: %s.",
+			exportSeat(res.Winner, got.State.First, n), strings.Join(scores, ", ")))
 	}
 	render(c, http.StatusOK, templates.VerifyView(v))
 }
