@@ -177,3 +177,24 @@ func TestGlossaryIsComplete(t *testing.T) {
 		}
 	}
 }
+
+// TestRealNamesOnTheDashboard: in anonymous mode the dashboard offers the
+// files with real nicknames, with a word on privacy; the files themselves
+// carry the generated names unless asked.
+func TestRealNamesOnTheDashboard(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	join(t, a, code, "Zoë")
+	teacher.post("/t/"+code+"/anonymous-on", nil)
+	dash := teacher.get("/t/" + code)
+	links := dash.Find(`[data-testid="real-names"] a`)
+	if links.Length() != len(csvFiles) || !strings.Contains(dash.Text(), "keep them on the school's computers") {
+		t.Fatalf("real-name exports: %d links", links.Length())
+	}
+	anon := readCSV(t, teacher, "/t/"+code+"/students.csv", studentsFile)
+	real := readCSV(t, teacher, links.Last().AttrOr("href", ""), studentsFile)
+	if anon[0]["student"] == "Zoë" || real[0]["student"] != "Zoë" {
+		t.Errorf("generated %q, real %q", anon[0]["student"], real[0]["student"])
+	}
+}
