@@ -286,7 +286,7 @@ func (s *Server) stepLesson(delta int) gin.HandlerFunc {
 			fail(c, err)
 			return
 		}
-		c.Redirect(http.StatusSeeOther, teacherURL(class.Code)+"?done="+urlQuery(note))
+		done(c, class.Code, note)
 	}
 }
 

@@ -105,7 +105,7 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		TeacherURL: s.publicURL(c.Request) + teacherURL(class.Code) + "?key=" + secret,
 		Locked:     class.Locked, Paused: class.Paused, Anonymous: class.Anonymous,
 		Live: live, Games: gameChoices(form.Game.Value), Bots: botChoices(form.Bot.Value), Round: form,
-		RoundActive: live.Round != "", Notice: c.Query("done"),
+		RoundActive: live.Round != "", Notice: takeFlash(c, class.Code),
 	}, nil
 }
 
@@ -257,31 +257,55 @@ func pick(c bool, a, b string) string {
 type classFlags = classroom.Flags
 
 // setFlag turns one of the class's switches.
-func (s *Server) setFlag(change func(*classFlags), done string) gin.HandlerFunc {
+func (s *Server) setFlag(change func(*classFlags), notice string) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class := classFrom(c)
 		if _, err := s.room.SetFlags(c.Request.Context(), class.ID, change); err != nil {
 			fail(c, err)
 			return
 		}
-		c.Redirect(http.StatusSeeOther, teacherURL(class.Code)+"?done="+urlQuery(done))
+		done(c, class.Code, notice)
 	}
 }
 
 // setJoinsUnlimited lifts the cap on joins a minute, or puts it back.
-func (s *Server) setJoinsUnlimited(unlimited bool, done string) gin.HandlerFunc {
+func (s *Server) setJoinsUnlimited(unlimited bool, notice string) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class := classFrom(c)
 		if err := s.room.SetJoinsUnlimited(c.Request.Context(), class.ID, unlimited); err != nil {
 			fail(c, err)
 			return
 		}
-		c.Redirect(http.StatusSeeOther, teacherURL(class.Code)+"?done="+urlQuery(done))
+		done(c, class.Code, notice)
 	}
 }
 
-// urlQuery escapes a notice for the dashboard's ?done= parameter.
-func urlQuery(s string) string { return url.QueryEscape(s) }
+// flashCookie carries a notice to the next dashboard page, once: the
+// address never holds it, so a reload or Back shows nothing old and a link
+// cannot put words on the teacher's screen.
+const flashCookie = "pigclass_flash"
+
+// done tells the teacher that an action happened and goes back to the
+// dashboard.
+func done(c *gin.Context, code, notice string) {
+	http.SetCookie(c.Writer, &http.Cookie{Name: flashCookie, Value: url.QueryEscape(notice), Path: teacherURL(code), MaxAge: 60,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: c.GetBool(httpsKey)})
+	c.Redirect(http.StatusSeeOther, teacherURL(code))
+}
+
+// takeFlash reads the notice left for this page and clears it.
+func takeFlash(c *gin.Context, code string) string {
+	v, err := c.Cookie(flashCookie)
+	if err != nil || v == "" {
+		return ""
+	}
+	http.SetCookie(c.Writer, &http.Cookie{Name: flashCookie, Value: "", Path: teacherURL(code), MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode})
+	notice, err := url.QueryUnescape(v)
+	if err != nil {
+		return ""
+	}
+	return notice
+}
 
 // startRound starts a round: every student in a match, against the chosen
 // bot or paired (an odd student plays the bot), one seed for all on request.
@@ -313,7 +337,7 @@ func (s *Server) startRound(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	c.Redirect(http.StatusSeeOther, teacherURL(class.Code)+"?done="+urlQuery(fmt.Sprintf("Round %d started: %d matches.", round.Number, n)))
+	done(c, class.Code, fmt.Sprintf("Round %d started: %d matches.", round.Number, n))
 }
 
 // parseRound reads the round form; every bad field gets its message.
@@ -377,7 +401,7 @@ func (s *Server) endRound(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	c.Redirect(http.StatusSeeOther, teacherURL(class.Code)+"?done="+urlQuery("Round ended."))
+	done(c, class.Code, "Round ended.")
 }
 
 func (s *Server) removeStudent(c *gin.Context) {
@@ -391,7 +415,7 @@ func (s *Server) removeStudent(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	c.Redirect(http.StatusSeeOther, teacherURL(class.Code)+"?done="+urlQuery("Student removed."))
+	done(c, class.Code, "Student removed.")
 }
 
 // readmitStudent lets a removed student back in.
@@ -410,7 +434,7 @@ func (s *Server) readmitStudent(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	c.Redirect(http.StatusSeeOther, teacherURL(class.Code)+"?done="+urlQuery("Student let back in."))
+	done(c, class.Code, "Student let back in.")
 }
 
 // deleteClass deletes the class and every row that belongs to it.
