@@ -51,7 +51,11 @@ func (s *Server) teacherOnly(c *gin.Context) {
 func classFrom(c *gin.Context) *classroom.Class { return c.MustGet("class").(*classroom.Class) }
 
 func (s *Server) dashboard(c *gin.Context) {
-	v, err := s.dashboardView(c, defaultRoundForm())
+	game := sim.Pig
+	if g, err := sim.ParseGame(c.Query("game")); err == nil {
+		game = g // the round form for another game: it chooses nothing else
+	}
+	v, err := s.dashboardView(c, defaultRoundForm(game))
 	if err != nil {
 		fail(c, err)
 		return
@@ -59,11 +63,32 @@ func (s *Server) dashboard(c *gin.Context) {
 	render(c, http.StatusOK, templates.DashboardView(v))
 }
 
-func defaultRoundForm() templates.RoundForm {
-	return templates.RoundForm{
-		Game: templates.Field{Value: "pig"}, Target: templates.Field{Value: "100"}, MaxDice: templates.Field{Value: "10"},
-		Mode: templates.Field{Value: "bot"}, Bot: templates.Field{Value: "hold:20"}, Seats: templates.Field{Value: "2"},
+// defaultRoundForm is the round form of a game with a default that
+// plays: hold at 20 in the Pig games, expected-value play (5 dice) in Hog.
+func defaultRoundForm(g sim.Game) templates.RoundForm {
+	bot := "hold:20"
+	if g == sim.Hog {
+		bot = "ev"
 	}
+	return templates.RoundForm{
+		Game: templates.Field{Value: g.String()}, Target: templates.Field{Value: "100"}, MaxDice: templates.Field{Value: "10"},
+		Mode: templates.Field{Value: "bot"}, Bot: templates.Field{Value: bot}, Seats: templates.Field{Value: "2"},
+	}
+}
+
+// roundBots are the bots that can play game g, for its round form.
+func (s *Server) roundBots(game, selected string) []templates.Choice {
+	g, err := sim.ParseGame(game)
+	if err != nil {
+		g = sim.Pig
+	}
+	var out []templates.Choice
+	for _, b := range botChoices(selected) {
+		if _, err := solve.ParseStrategy(b.Value, sim.Standard(g), s.tables); err == nil {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templates.Dashboard, error) {
@@ -104,7 +129,7 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		Code: class.Code, JoinURL: s.publicURL(c.Request) + joinURL(class.Code),
 		TeacherURL: s.publicURL(c.Request) + teacherURL(class.Code) + "?key=" + secret,
 		Locked:     class.Locked, Paused: class.Paused, Anonymous: class.Anonymous,
-		Live: live, Games: gameChoices(form.Game.Value), Bots: botChoices(form.Bot.Value), Round: form,
+		Live: live, Games: gameChoices(form.Game.Value), Bots: s.roundBots(form.Game.Value, form.Bot.Value), Round: form,
 		RoundActive: live.Round != "", Notice: takeFlash(c, class.Code),
 	}, nil
 }

@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 )
 
 // TestNoticesShowOnce: a notice after an action shows once; a reload shows
@@ -22,5 +24,50 @@ func TestNoticesShowOnce(t *testing.T) {
 	teacher.post("/t/"+code+"/resume", nil)
 	if got := teacher.get("/t/" + code + "?done=" + url.QueryEscape("The school is closed")).Text(); strings.Contains(got, "The school is closed") || strings.Contains(got, "Play resumed.") {
 		t.Errorf("?done= or an old notice on the page")
+	}
+}
+
+// TestEveryGamesDefaultFormPlays: the round form of each game offers only
+// the bots that play it, with a default that does; sent as it stands, it
+// starts a round that plays (Hog once answered 422: hold:20 has no hold).
+func TestEveryGamesDefaultFormPlays(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	join(t, a, code, "Ana")
+	for _, g := range []string{"pig", "two-dice", "big-pig", "hog"} {
+		doc := teacher.get("/t/" + code + "?game=" + g)
+		form := doc.Find(`[data-testid="round-form"]`)
+		values := url.Values{}
+		form.Find("input, select").Each(func(_ int, s *goquery.Selection) {
+			name, _ := s.Attr("name")
+			switch {
+			case name == "":
+			case s.Is("select"):
+				values.Set(name, s.Find("option[selected]").AttrOr("value", s.Find("option").First().AttrOr("value", "")))
+			case s.AttrOr("type", "") == "checkbox" || s.AttrOr("type", "") == "radio":
+				if _, on := s.Attr("checked"); on {
+					values.Set(name, s.AttrOr("value", "on"))
+				}
+			default:
+				values.Set(name, s.AttrOr("value", ""))
+			}
+		})
+		form.Find("#round-bot option").Each(func(_ int, o *goquery.Selection) {
+			if v := o.AttrOr("value", ""); g == "hog" && strings.HasPrefix(v, "hold:") || g != "hog" && strings.HasPrefix(v, "dice:") {
+				t.Errorf("%s offers the bot %s", g, v)
+			}
+		})
+		if values.Get("game") != g || form.Find(`input[type="number"]`).Length() < 2 {
+			t.Errorf("%s form: %v", g, values)
+		}
+		teacher.post("/t/"+code+"/rounds", values)
+		if teacher.status() != 200 || teacher.path() != "/t/"+code || len(a.srv.room.Matches(mustClass(t, a, code).ID)) != 1 {
+			t.Fatalf("%s with the form's defaults: %d at %s\n%s", g, teacher.status(), teacher.path(), teacher.body)
+		}
+		m := a.srv.room.Matches(mustClass(t, a, code).ID)[0]
+		if m.Variant.Game.String() != g {
+			t.Errorf("the round plays %v, want %s", m.Variant.Game, g)
+		}
 	}
 }
