@@ -37,12 +37,12 @@ func TestPauseEndRoundAndRemove(t *testing.T) {
 		t.Fatal("no play after resume")
 	}
 
-	teacher.post("/t/"+code+"/students/"+strconv.FormatInt(studentID(t, a, code, "Bo"), 10)+"/remove", nil)
+	teacher.post("/t/"+code+"/students/"+strconv.FormatInt(studentID(t, a, code, "Bo"), 10)+"/remove", url.Values{"confirm": {"yes"}})
 	bo.get("/c/" + code)
 	if bo.path() != "/join/"+code {
 		t.Errorf("a removed student's page: %s", bo.path())
 	}
-	teacher.post("/t/"+code+"/rounds/end", nil)
+	teacher.post("/t/"+code+"/rounds/end", url.Values{"confirm": {"yes"}})
 	if _, ok := readBoard(ana.get("/c/" + code)); ok {
 		t.Error("the match goes on after the round ended")
 	}

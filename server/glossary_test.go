@@ -98,7 +98,7 @@ func TestFilesMatchTheGlossary(t *testing.T) {
 	if form := students[0].b.get("/c/" + code + "/skunk").Find(`[data-testid="skunk"] form`); form.Length() > 0 {
 		students[0].b.post(form.AttrOr("action", ""), url.Values{"moment": {form.Find(`input[name="moment"]`).AttrOr("value", "")}})
 	}
-	teacher.post(fmt.Sprintf("/t/%s/students/%d/remove", code, studentID(t, a, code, "Cy")), nil)
+	teacher.post(fmt.Sprintf("/t/%s/students/%d/remove", code, studentID(t, a, code, "Cy")), url.Values{"confirm": {"yes"}})
 
 	ds := readCSV(t, teacher, "/t/"+code+"/decisions.csv", decisionsFile)
 	seen := map[string]bool{}

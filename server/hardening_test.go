@@ -235,7 +235,7 @@ func TestRemovalHolds(t *testing.T) {
 	code := teacherStart(t, teacher)
 	bo := join(t, a, code, "Bo")
 	id := studentID(t, a, code, "Bo")
-	teacher.post(fmt.Sprintf("/t/%s/students/%d/remove", code, id), nil)
+	teacher.post(fmt.Sprintf("/t/%s/students/%d/remove", code, id), url.Values{"confirm": {"yes"}})
 	for _, nick := range []string{"Bo", "Bo2"} {
 		doc := bo.post("/join/"+code, url.Values{"nickname": {nick}})
 		if bo.status() != http.StatusForbidden || !strings.Contains(doc.Text(), "let you back in") {

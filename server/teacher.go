@@ -422,6 +422,9 @@ func (s *Server) parseRound(c *gin.Context) (templates.RoundForm, sim.Variant, b
 
 func (s *Server) endRound(c *gin.Context) {
 	class := classFrom(c)
+	if !confirmed(c, teacherURL(class.Code)+"/confirm/end-round") {
+		return
+	}
 	if err := s.room.EndRound(c.Request.Context(), class.ID); err != nil {
 		fail(c, err)
 		return
@@ -434,6 +437,9 @@ func (s *Server) removeStudent(c *gin.Context) {
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil {
 		refuse(c, http.StatusNotFound, "There is no such student.")
+		return
+	}
+	if !confirmed(c, fmt.Sprintf("%s/confirm/remove/%d", teacherURL(class.Code), id)) {
 		return
 	}
 	if err := s.room.RemoveStudent(c.Request.Context(), class.ID, id); err != nil {
@@ -462,11 +468,58 @@ func (s *Server) readmitStudent(c *gin.Context) {
 	done(c, class.Code, "Student let back in.")
 }
 
+// confirmed reports whether a post that cannot be undone carries the
+// confirmation of its page; if not, the teacher is sent to that page
+// (without JavaScript a click goes through a page that asks).
+func confirmed(c *gin.Context, page string) bool {
+	if c.PostForm("confirm") == "yes" {
+		return true
+	}
+	c.Redirect(http.StatusSeeOther, page)
+	return false
+}
+
+// confirmPage asks before an action that cannot be undone: ending the
+// round, removing a student, deleting the class.
+func (s *Server) confirmPage(what string) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		class := classFrom(c)
+		v := templates.Confirm{Code: class.Code, CancelURL: teacherURL(class.Code)}
+		switch what {
+		case "end-round":
+			if class.Round == nil {
+				done(c, class.Code, "No round is being played.")
+				return
+			}
+			v.Title, v.Action, v.Button = fmt.Sprintf("End round %d?", class.Round.Number), teacherURL(class.Code)+"/rounds/end", "End the round"
+			v.Message = "Every match still being played stops where it is; what was played stays in the charts and the files."
+		case "remove":
+			id, _ := strconv.ParseInt(c.Param("id"), 10, 64)
+			var name string
+			for _, st := range class.Students {
+				if st.ID == id {
+					name = st.Nickname
+				}
+			}
+			if name == "" {
+				refuse(c, http.StatusNotFound, "There is no such student in this class.")
+				return
+			}
+			v.Title, v.Action, v.Button = "Remove "+name+"?", fmt.Sprintf("%s/students/%d/remove", teacherURL(class.Code), id), "Remove "+name
+			v.Message = name + "'s match stops and their device cannot join again until you let them back in (under Removed on the dashboard). Their decisions stay in the files."
+		case "delete":
+			v.Title, v.Action, v.Button = "Delete class "+class.Code+"?", teacherURL(class.Code)+"/delete", "Delete the class and all its data"
+			v.Message = "The class, its students, and every match and decision are deleted for good. Download the files first if you want to keep them."
+			v.Danger = true
+		}
+		render(c, http.StatusOK, templates.ConfirmView(v))
+	}
+}
+
 // deleteClass deletes the class and every row that belongs to it.
 func (s *Server) deleteClass(c *gin.Context) {
 	class := classFrom(c)
-	if c.PostForm("confirm") != "yes" {
-		refuse(c, http.StatusUnprocessableEntity, "Confirm: tick the box to delete the class and all its data.")
+	if !confirmed(c, teacherURL(class.Code)+"/confirm/delete") {
 		return
 	}
 	if err := s.room.DeleteClass(c.Request.Context(), class.ID); err != nil {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -69,5 +70,38 @@ func TestEveryGamesDefaultFormPlays(t *testing.T) {
 		if m.Variant.Game.String() != g {
 			t.Errorf("the round plays %v, want %s", m.Variant.Game, g)
 		}
+	}
+}
+
+// TestActionsThatCannotBeUndoneAsk: removing a student, ending the round
+// and deleting the class go through a page that asks, without JavaScript;
+// a single click changes nothing.
+func TestActionsThatCannotBeUndoneAsk(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	join(t, a, code, "Ana")
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}})
+	id := studentID(t, a, code, "Ana")
+	for _, c := range []struct{ post, page string }{
+		{fmt.Sprintf("/t/%s/students/%d/remove", code, id), fmt.Sprintf("/t/%s/confirm/remove/%d", code, id)},
+		{"/t/" + code + "/rounds/end", "/t/" + code + "/confirm/end-round"},
+		{"/t/" + code + "/delete", "/t/" + code + "/confirm/delete"},
+	} {
+		doc := teacher.post(c.post, nil)
+		if teacher.path() != c.page || doc.Find(`[data-testid="confirm-yes"]`).Length() != 1 {
+			t.Errorf("one click on %s: at %s", c.post, teacher.path())
+		}
+	}
+	class, _ := a.srv.room.Class(t.Context(), code)
+	if len(class.Students) != 1 || class.Round == nil {
+		t.Fatal("a single click changed the class")
+	}
+	// The page's own form does it.
+	doc := teacher.get(fmt.Sprintf("/t/%s/confirm/remove/%d", code, id))
+	form := doc.Find(`[data-testid="confirm"] form`)
+	teacher.post(form.AttrOr("action", ""), url.Values{"confirm": {form.Find(`input[name="confirm"]`).AttrOr("value", "")}})
+	if class, _ := a.srv.room.Class(t.Context(), code); len(class.Students) != 0 {
+		t.Error("confirmed, the student was not removed")
 	}
 }

@@ -339,3 +339,11 @@ type GlossaryColumn struct {
 type Export struct {
 	Name, URL, ExcelURL, About string
 }
+
+// Confirm asks before an action that cannot be undone.
+type Confirm struct {
+	Code, Title, Message string
+	Action, Button       string // the post that does it
+	CancelURL            string
+	Danger               bool
+}
