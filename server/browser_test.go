@@ -200,9 +200,10 @@ func TestBrowserProjectorShowsThePickedChart(t *testing.T) {
 
 	laptop := person()
 	run(t, laptop, chromedp.Navigate(link), chromedp.WaitVisible(q(`[data-testid="join-code"]`)))
-	eventually(t, laptop, `!!document.querySelector('#chart-decision-map canvas')`, "the dashboard draws the decision map")
-	shot(t, laptop, "dashboard-charts")
+	shot(t, laptop, "dashboard")
 	for _, k := range []string{"decision-map", "skill-luck", "share-of-ones", "first-player"} {
+		run(t, laptop, chromedp.Navigate(a.url+"/t/"+code+"?chart="+k))
+		eventually(t, laptop, `!!document.querySelector('#chart-`+k+` canvas')`, "the dashboard draws "+k)
 		shotOf(t, laptop, "#figure-"+k, k)
 	}
 	run(t, laptop, chromedp.Navigate(a.url+"/t/"+code+"/projector"))

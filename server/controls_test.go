@@ -210,7 +210,7 @@ func TestLadderChart(t *testing.T) {
 	}
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
-	doc := teacher.get("/t/" + code)
+	doc := teacher.get("/t/" + code + "?chart=ladder")
 	if doc.Find(`[data-testid="chart-ladder"] .echart`).Length() != 1 {
 		t.Error("the dashboard does not draw the ladder")
 	}
@@ -330,7 +330,7 @@ func TestFirstPlayerChartWithEqualTurns(t *testing.T) {
 	playRound(t, code, students)
 	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"50"}, "equal_turns": {"on"}, "mode": {"pairs"}, "bot": {"optimal"}})
 	playRound(t, code, students)
-	rows := teacher.get("/t/" + code).Find(`[data-testid="chart-first-player"] tbody tr`)
+	rows := teacher.get("/t/" + code + "?chart=first-player").Find(`[data-testid="chart-first-player"] tbody tr`)
 	if rows.Length() != 4 {
 		t.Fatalf("%d rows in the first-player table, want 4", rows.Length())
 	}

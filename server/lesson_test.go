@@ -225,7 +225,7 @@ func TestChartPagesLoadOnlyOwnScripts(t *testing.T) {
 		b      *browser
 		path   string
 		charts int
-	}{{teacher, "/t/" + code, 9}, {teacher, "/t/" + code + "/projector", 1}, {s.b, "/c/" + code + "/charts", 2}, {s.b, review, 1}}
+	}{{teacher, "/t/" + code, 1}, {teacher, "/t/" + code + "?chart=ladder", 1}, {teacher, "/t/" + code + "/projector", 1}, {s.b, "/c/" + code + "/charts", 2}, {s.b, review, 1}}
 	for _, p := range pages {
 		doc := p.b.get(p.path)
 		if p.b.status() != http.StatusOK {

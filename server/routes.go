@@ -34,6 +34,7 @@ func (s *Server) Handler() http.Handler {
 
 	r.GET("/join", s.joinPage)
 	r.GET("/join/:code", s.joinPage)
+	r.GET("/join/:code/qr.svg", s.joinQR)
 	r.POST("/join", s.join)
 	r.POST("/join/:code", s.join)
 
@@ -60,9 +61,12 @@ func (s *Server) Handler() http.Handler {
 	t := r.Group("/t/:code", noStore, s.teacherOnly)
 	t.GET("", s.dashboard)
 	t.GET("/live", s.dashboardLive)
-	t.GET("/projector", s.projector)
-	t.GET("/projector/live", s.projectorLive)
-	t.GET("/projector/chart", s.projectorChartFragment)
+	tp := projectorBase{teacher: true}
+	t.GET("/projector", tp.page(s))
+	t.GET("/projector/live", tp.live(s))
+	t.GET("/projector/chart", tp.chart(s))
+	t.GET("/projector/skunk", tp.skunk(s))
+	t.GET("/projector/results", tp.resultsPage(s))
 	t.POST("/projector-chart", s.pickProjectorChart)
 	t.POST("/lock", s.setFlag(func(f *classFlags) { f.Locked = true }, "Joining is closed."))
 	t.POST("/open", s.setFlag(func(f *classFlags) { f.Locked = false }, "Joining is open."))
@@ -72,7 +76,6 @@ func (s *Server) Handler() http.Handler {
 	t.POST("/anonymous-off", s.setFlag(func(f *classFlags) { f.Anonymous = false }, "Shared screens show nicknames."))
 	t.POST("/joins/unlimited", s.setJoinsUnlimited(true, "Any number of students may join now."))
 	t.POST("/joins/limited", s.setJoinsUnlimited(false, fmt.Sprintf("At most %d students may join a minute.", s.cfg.ClassJoins)))
-	t.GET("/projector/skunk", s.projectorSkunk)
 	t.GET("/skunk", s.teacherSkunk)
 	t.POST("/skunk/roll", s.skunkRoll)
 	t.POST("/skunk/end", s.endSkunk)
@@ -81,6 +84,7 @@ func (s *Server) Handler() http.Handler {
 	t.POST("/lesson/start", s.stepLesson(0))
 	t.POST("/rounds", s.startRound)
 	t.POST("/rounds/end", s.endRound)
+	t.POST("/rounds/again", s.playAgain)
 	t.POST("/students/:id/remove", s.removeStudent)
 	t.POST("/students/:id/readmit", s.readmitStudent)
 	t.POST("/delete", s.deleteClass)
@@ -91,6 +95,15 @@ func (s *Server) Handler() http.Handler {
 	t.GET("/matches.csv", s.csvFile("matches"))
 	t.GET("/students.csv", s.csvFile("students"))
 	t.GET("/match_players.csv", s.csvFile("match_players"))
+
+	// The read-only projector link, for the classroom's computer.
+	p := r.Group("/p/:code", noStore, s.projectorOnly)
+	rp := projectorBase{}
+	p.GET("", rp.page(s))
+	p.GET("/live", rp.live(s))
+	p.GET("/chart", rp.chart(s))
+	p.GET("/skunk", rp.skunk(s))
+	p.GET("/results", rp.resultsPage(s))
 
 	r.NoRoute(func(c *gin.Context) { refuse(c, http.StatusNotFound, "There is no such page.") })
 	return r

@@ -22,7 +22,7 @@ func (s *Server) skunkRoll(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	c.Redirect(http.StatusSeeOther, teacherURL(class.Code))
+	c.Redirect(http.StatusSeeOther, skunkBack(c, class.Code))
 }
 
 // skunkSit sits a student down. The form carries the moment (round and
@@ -49,6 +49,15 @@ func (s *Server) skunkSit(c *gin.Context) {
 		return
 	}
 	render(c, http.StatusOK, templates.SkunkView(s.skunkBoard(class, k, me.ID, false, classURL(class.Code)+"/skunk")))
+}
+
+// skunkBack is where the teacher's Skunk controls return: the projector
+// they were pressed on, or the dashboard.
+func skunkBack(c *gin.Context, code string) string {
+	if c.PostForm("back") == "projector" {
+		return teacherURL(code) + "/projector"
+	}
+	return teacherURL(code)
 }
 
 // skunkPoll is a Skunk board's poll address, with the version it shows.
@@ -106,7 +115,18 @@ func (s *Server) skunkBoard(class *classroom.Class, k *classroom.Skunk, studentI
 		for _, p := range k.Winners {
 			w = append(w, names[p])
 		}
-		v.Winners = fmt.Sprintf("Winner: %s with %d points!", strings.Join(w, ", "), k.Scores[k.Winners[0]])
+		label := "Winner"
+		if len(w) > 1 {
+			label = "Winners"
+		}
+		v.Winners = fmt.Sprintf("%s: %s with %d points!", label, strings.Join(w, ", "), k.Scores[k.Winners[0]])
+		if k.Ended {
+			v.Winners = "Final scores. " + v.Winners
+		}
+		v.Leaders = nil
+		for _, p := range order {
+			v.Leaders = append(v.Leaders, templates.SkunkScore{Name: names[p], Score: k.Scores[p]})
+		}
 	}
 	return v
 }
@@ -183,20 +203,5 @@ func (s *Server) endSkunk(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	c.Redirect(http.StatusSeeOther, teacherURL(class.Code))
-}
-
-// projectorSkunk is the Skunk board for the projector: no buttons, and
-// generated names in anonymous mode.
-func (s *Server) projectorSkunk(c *gin.Context) {
-	class := classFrom(c)
-	k := s.room.Skunk(class.ID)
-	if k == nil {
-		c.String(http.StatusOK, "")
-		return
-	}
-	if unchanged(c, k, class) {
-		return
-	}
-	render(c, http.StatusOK, templates.SkunkView(s.skunkBoard(class, k, 0, false, teacherURL(class.Code)+"/projector/skunk")))
+	c.Redirect(http.StatusSeeOther, skunkBack(c, class.Code))
 }

@@ -28,7 +28,7 @@ func (s *Server) teacherOnly(c *gin.Context) {
 	code := normalizeCode(c.Param("code"))
 	class, err := s.room.Class(ctx, code)
 	if err != nil {
-		refuse(c, http.StatusNotFound, "There is no such page.")
+		refuseTeacherPage(c)
 		return
 	}
 	secret, _ := c.Cookie(teacherPrefix + class.Code)
@@ -39,7 +39,7 @@ func (s *Server) teacherOnly(c *gin.Context) {
 		return
 	}
 	if !sameHash(secret, class.TeacherHash) {
-		refuse(c, http.StatusNotFound, "There is no such page.")
+		refuseTeacherPage(c)
 		return
 	}
 	c.Set("class", class)
@@ -106,7 +106,20 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 	for _, r := range rounds {
 		approximate = approximate || r.Variant.Seats > 2
 	}
-	cs, err := s.classCharts(c.Request.Context(), class.Class, charts.ClassKeys, 0)
+	// One chart at a time: the one asked for, or the projector's, or the
+	// first; the others are a tab away.
+	shown := c.Query("chart")
+	if _, ok := charts.Titles[shown]; !ok {
+		shown = class.Projector
+	}
+	if _, ok := charts.Titles[shown]; !ok {
+		shown = charts.ClassKeys[0]
+	}
+	var tabs []templates.Choice
+	for _, k := range charts.ClassKeys {
+		tabs = append(tabs, templates.Choice{Value: k, Label: charts.Titles[k], Selected: k == shown})
+	}
+	cs, err := s.classCharts(c.Request.Context(), class.Class, []string{shown}, 0)
 	if err != nil {
 		return templates.Dashboard{}, err
 	}
@@ -125,7 +138,8 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		exports = append(exports, templates.Export{Name: f.name + ".csv", URL: u, ExcelURL: u + "?excel=1", About: f.about})
 	}
 	return templates.Dashboard{
-		Exports: exports, Approximate: approximate, Charts: cs, Projector: class.Projector, Lesson: lesson, Skunk: sk,
+		Exports: exports, Approximate: approximate, Charts: cs, ChartTabs: tabs, Projector: class.Projector, Lesson: lesson, Skunk: sk,
+		ProjectorURL: s.publicURL(c.Request) + projectorURL(class.Code) + "?key=" + projectorKey(class), CanPlayAgain: len(rounds) > 0,
 		Code: class.Code, JoinURL: s.publicURL(c.Request) + joinURL(class.Code),
 		TeacherURL: s.publicURL(c.Request) + teacherURL(class.Code) + "?key=" + secret,
 		Locked:     class.Locked, Paused: class.Paused, Anonymous: class.Anonymous,
@@ -197,44 +211,6 @@ func (s *Server) dashLive(ctx context.Context, class *classroom.Class) (template
 	return v, nil
 }
 
-func (s *Server) projector(c *gin.Context) {
-	class := classFrom(c)
-	pc, err := s.projectorChart(c.Request.Context(), class.Class)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	var sk *templates.SkunkBoard
-	if k := s.room.Skunk(class.ID); k != nil {
-		b := s.skunkBoard(class, k, 0, false, teacherURL(class.Code)+"/projector/skunk")
-		sk = &b
-	}
-	render(c, http.StatusOK, templates.ProjectorView(templates.Projector{Code: class.Code, JoinURL: s.publicURL(c.Request) + "/join", Live: projectorData(class), Chart: pc, Skunk: sk}))
-}
-
-// projectorChart is the chart the teacher picked for the projector.
-func (s *Server) projectorChart(ctx context.Context, class store.Class) (templates.ProjectorChart, error) {
-	v := templates.ProjectorChart{Code: class.Code}
-	if class.Projector == "" {
-		return v, nil
-	}
-	ch, err := s.classChart(ctx, class, class.Projector, 0)
-	if err != nil {
-		return v, err
-	}
-	v.Chart = &ch
-	return v, nil
-}
-
-func (s *Server) projectorChartFragment(c *gin.Context) {
-	pc, err := s.projectorChart(c.Request.Context(), classFrom(c).Class)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	render(c, http.StatusOK, templates.ProjectorChartView(pc))
-}
-
 // pickProjectorChart chooses the chart on the projector ("" for none).
 func (s *Server) pickProjectorChart(c *gin.Context) {
 	class := classFrom(c)
@@ -248,27 +224,6 @@ func (s *Server) pickProjectorChart(c *gin.Context) {
 		return
 	}
 	c.Redirect(http.StatusSeeOther, teacherURL(class.Code)+"#charts")
-}
-
-// projectorLive is the projector's live part; an unchanged ?v= gets 204.
-func (s *Server) projectorLive(c *gin.Context) {
-	class := classFrom(c)
-	if v := c.Query("v"); v != "" && v == strconv.FormatInt(class.Version, 10) {
-		c.Status(http.StatusNoContent)
-		return
-	}
-	render(c, http.StatusOK, templates.ProjectorLiveView(projectorData(class)))
-}
-
-// projectorData is a shared screen: generated names in anonymous mode. It
-// shows the class alone (no match), so it follows the class's version.
-func projectorData(class *classroom.Class) templates.ProjectorLive {
-	v := templates.ProjectorLive{Code: class.Code, Count: len(class.Students), Locked: class.Locked, Round: roundLabel(class.Round),
-		PollURL: pollURL(teacherURL(class.Code)+"/projector/live", class.Version)}
-	for _, st := range class.Students {
-		v.Names = append(v.Names, pick(class.Anonymous, st.AnonName, st.Nickname))
-	}
-	return v
 }
 
 func pick(c bool, a, b string) string {
@@ -418,6 +373,32 @@ func (s *Server) parseRound(c *gin.Context) (templates.RoundForm, sim.Variant, b
 		}
 	}
 	return f, v, ok
+}
+
+// playAgain starts a round like the last one: same game, rules,
+// opponents and bot.
+func (s *Server) playAgain(c *gin.Context) {
+	class := classFrom(c)
+	rounds, err := s.store.Rounds(c.Request.Context(), class.ID)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	if len(rounds) == 0 {
+		done(c, class.Code, "No round has been played yet: start one with the form.")
+		return
+	}
+	last := rounds[len(rounds)-1]
+	round, n, err := s.room.StartRound(c.Request.Context(), class.ID, classroom.RoundSpec{Variant: last.Variant, Mode: last.Mode, Bot: last.Bot, SameSeed: last.SameSeed})
+	if errors.Is(err, classroom.ErrNoStudents) {
+		done(c, class.Code, "No students have joined yet: share the join code first.")
+		return
+	}
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	done(c, class.Code, fmt.Sprintf("Round %d started like the last one: %d matches.", round.Number, n))
 }
 
 func (s *Server) endRound(c *gin.Context) {

@@ -9,8 +9,26 @@
     els.forEach(function (el) {
       var old = echarts.getInstanceByDom(el);
       if (old) old.dispose();
-      echarts.init(el).setOption(JSON.parse(el.dataset.echarts));
+      var option = JSON.parse(el.dataset.echarts);
+      if (document.body.classList.contains("wide")) projector(option);
+      echarts.init(el).setOption(option);
     });
+  }
+  // On the projector every text is at least 24 px, and labels that would
+  // lie on one another are hidden rather than drawn over each other.
+  function projector(option) {
+    var big = { fontSize: 24 };
+    function each(x, fn) { (Array.isArray(x) ? x : x ? [x] : []).forEach(fn); }
+    each(option.xAxis, function (a) { a.axisLabel = Object.assign({}, a.axisLabel, big); a.nameTextStyle = Object.assign({}, a.nameTextStyle, big); a.nameGap = Math.max(a.nameGap || 0, 40); });
+    each(option.yAxis, function (a) { a.axisLabel = Object.assign({}, a.axisLabel, big); a.nameTextStyle = Object.assign({}, a.nameTextStyle, big); });
+    each(option.legend, function (l) { l.textStyle = Object.assign({}, l.textStyle, big); });
+    each(option.title, function (t) { t.textStyle = Object.assign({}, t.textStyle, { fontSize: 28 }); });
+    each(option.series, function (s) {
+      s.labelLayout = Object.assign({ hideOverlap: true }, s.labelLayout);
+      if (s.label) s.label = Object.assign({}, s.label, big);
+    });
+    option.grid = Object.assign({ left: 90, right: 40, bottom: 90, top: 80, containLabel: true }, option.grid);
+    option.textStyle = Object.assign({}, option.textStyle, big);
   }
   document.addEventListener("DOMContentLoaded", function () {
     draw(document);

@@ -54,10 +54,15 @@ type Dashboard struct {
 	Round       RoundForm
 	RoundActive bool
 	Notice      string
-	Charts      []Chart
-	Projector   string // the key of the chart on the projector
-	Lesson      *LessonView
-	Skunk       *SkunkBoard
+	Charts      []Chart  // the chart shown (one at a time)
+	ChartTabs   []Choice // every chart, the shown one selected
+	Projector   string   // the key of the chart on the projector
+	// ProjectorURL is the read-only projector link, with its key.
+	ProjectorURL string
+	// CanPlayAgain: a round was played; "Play again" starts one like it.
+	CanPlayAgain bool
+	Lesson       *LessonView
+	Skunk        *SkunkBoard
 }
 
 // RoundForm is the start-a-round form with its values and errors.
@@ -108,15 +113,23 @@ type MatchRow struct {
 type Projector struct {
 	Code    string
 	JoinURL string
+	QR      string // the QR code of the join address, an SVG
 	Live    ProjectorLive
 	Chart   ProjectorChart
 	Skunk   *SkunkBoard
+	// Teacher: the teacher's own projector, with the Skunk controls; the
+	// read-only projector link has none.
+	Teacher bool
+	// Joined: students have joined, so the join code moves to a corner
+	// band and the chart, Skunk or the results fill the screen.
+	Joined bool
 }
 
 // ProjectorChart is the chart the teacher picked, refreshed live.
 type ProjectorChart struct {
-	Code  string
-	Chart *Chart
+	Code    string
+	PollURL string
+	Chart   *Chart
 }
 
 // ProjectorLive refreshes itself on the projector.
@@ -290,6 +303,9 @@ type SkunkBoard struct {
 	Teacher    bool
 	You        *SkunkYou
 	PollURL    string // the board's poll, with the version it shows
+	// Projector: drawn for the projector (large); with Teacher, the roll
+	// and end controls are there.
+	Projector bool
 }
 
 // SkunkLetter is one round's letter, done or to come.
@@ -346,4 +362,19 @@ type Confirm struct {
 	Action, Button       string // the post that does it
 	CancelURL            string
 	Danger               bool
+}
+
+// Results is the podium of a round, for the projector.
+type Results struct {
+	Code    string
+	Round   int
+	Title   string
+	Playing int // matches still being played
+	Awards  []Award
+	BackURL string
+}
+
+// Award is one place on the podium.
+type Award struct {
+	Label, Name, Value string
 }

@@ -201,6 +201,7 @@ func (r *Room) StartRound(ctx context.Context, classID int64, spec RoundSpec) (s
 		rows[i].ID, rows[i].RoundID, rows[i].RoundIndex = ids[i], round.ID, round.Number
 	}
 	open := round
+	c.skunk.Store(nil) // a finished game of Skunk's results give way
 	c.publish(false, func(next *Class) { next.Round = &open })
 	lms, err := r.begin(ctx, rows, c)
 	r.index(c, lms)

@@ -20,6 +20,9 @@ type skunk struct {
 	rows []store.SkunkEvent
 	ver  int64
 	cls  *class
+	// ended: the teacher stopped the game; its board stays, with the final
+	// scores and winners, until the next round or game.
+	ended bool
 
 	snap atomic.Pointer[Skunk]
 }
@@ -37,6 +40,8 @@ type Skunk struct {
 	Standing []bool
 	Scores   []int
 	Winners  []int // when over
+	// Ended: the teacher stopped the game before its last round.
+	Ended bool
 	// LastRoll is the last shared roll's dice (HasRoll false before it).
 	LastRoll sim.Faces
 	HasRoll  bool
@@ -70,12 +75,22 @@ func (k *skunk) publish() {
 	k.ver++
 	g := k.g
 	s := &Skunk{Game: k.game, Round: g.Round(), Rounds: g.Rounds(), Rolls: countRolls(k.rows), RoundTotal: g.RoundTotal(),
-		Over: g.Over(), Moment: skunkMoment(g), Scores: g.Scores(), Version: k.ver}
+		Over: g.Over() || k.ended, Ended: k.ended && !g.Over(), Moment: skunkMoment(g), Scores: g.Scores(), Version: k.ver}
 	for p := range g.Participants() {
 		s.Standing = append(s.Standing, g.Standing(p))
 	}
-	if s.Over {
+	switch {
+	case g.Over():
 		s.Winners = g.Winners()
+	case k.ended:
+		best := 0
+		for p, sc := range s.Scores {
+			if sc > best || len(s.Winners) == 0 {
+				best, s.Winners = sc, []int{p}
+			} else if sc == best {
+				s.Winners = append(s.Winners, p)
+			}
+		}
 	}
 	for i := len(k.rows) - 1; i >= 0; i-- {
 		if k.rows[i].Action == "roll" {
@@ -202,7 +217,8 @@ func (r *Room) StartSkunk(ctx context.Context, classID int64, rounds int) error 
 	return errorf("start skunk", fmt.Errorf("game %d vanished", id))
 }
 
-// EndSkunk stops the class's game of Skunk.
+// EndSkunk stops the class's game of Skunk. Its board stays, with the
+// final scores and winners, until the next round or game.
 func (r *Room) EndSkunk(ctx context.Context, classID int64) error {
 	c, err := r.load(ctx, classID)
 	if err != nil {
@@ -213,7 +229,12 @@ func (r *Room) EndSkunk(ctx context.Context, classID int64) error {
 	if err := r.st.EndSkunk(ctx, classID); err != nil {
 		return err
 	}
-	c.skunk.Store(nil)
+	if k := c.skunk.Load(); k != nil {
+		k.mu.Lock()
+		k.ended = true
+		k.publish()
+		k.mu.Unlock()
+	}
 	c.activity.Add(1)
 	return nil
 }
@@ -228,7 +249,7 @@ func (r *Room) SkunkRoll(ctx context.Context, classID int64) (*Skunk, error) {
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if k.g.Over() {
+	if k.g.Over() || k.ended {
 		return k.snap.Load(), ErrSkunkIsOver
 	}
 	round, roll, total := k.g.Round(), k.g.Rolls(), k.g.RoundTotal()
@@ -295,7 +316,7 @@ func (r *Room) Sit(ctx context.Context, classID, studentID int64, moment string)
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	p := k.snap.Load().Participant(studentID)
-	if p < 0 || moment != skunkMoment(k.g) || k.g.Over() || !k.g.Standing(p) {
+	if p < 0 || moment != skunkMoment(k.g) || k.g.Over() || k.ended || !k.g.Standing(p) {
 		return k.snap.Load(), nil
 	}
 	round, roll, total, score := k.g.Round(), k.g.Rolls(), k.g.RoundTotal(), k.g.Score(p)

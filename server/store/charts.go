@@ -17,6 +17,7 @@ type ChartFilter struct {
 	Target     int
 	EqualTurns bool
 	MatchID    int64
+	RoundID    int64
 }
 
 // where builds the WHERE clause shared by the chart queries over events e
@@ -30,6 +31,9 @@ func (f ChartFilter) where() (string, []any) {
 	}
 	if f.MatchID != 0 {
 		add("m.id = ?", f.MatchID)
+	}
+	if f.RoundID != 0 {
+		add("m.round_id = ?", f.RoundID)
 	}
 	if f.StudentID != 0 {
 		add("s.student_id = ?", f.StudentID)

@@ -1,0 +1,193 @@
+package server
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+	goqr "github.com/piglig/go-qr"
+
+	"pigclass/server/classroom"
+	"pigclass/templates"
+)
+
+// The projector is what the class sees: the join code, who has joined, the
+// chart the teacher picked, Skunk and the results of a round. The teacher
+// opens it at /t/{code}/projector (with the teacher's controls for
+// Skunk); the classroom's computer opens the read-only projector link,
+// /p/{code}?key=..., whose key shows what the projector shows and grants
+// nothing else.
+
+// projectorKey is a class's read-only projector key, derived from the
+// teacher's secret's stored hash: it cannot be turned back into the
+// secret, and it is the same after a restart.
+func projectorKey(class *classroom.Class) string {
+	mac := hmac.New(sha256.New, []byte(class.TeacherHash))
+	mac.Write([]byte("pigclass-projector-v1"))
+	return hex.EncodeToString(mac.Sum(nil))[:32]
+}
+
+const projectorPrefix = "pigclass_projector_"
+
+func projectorURL(code string) string { return "/p/" + code }
+
+// projectorOnly lets a request through with the class's projector key (the
+// cookie, or ?key= from the link) or the teacher's secret; anything else
+// is the teacher pages' 404.
+func (s *Server) projectorOnly(c *gin.Context) {
+	code := normalizeCode(c.Param("code"))
+	class, err := s.room.Class(c.Request.Context(), code)
+	if err != nil {
+		refuseTeacherPage(c)
+		return
+	}
+	want := projectorKey(class)
+	if key := c.Query("key"); key != "" && hmac.Equal([]byte(key), []byte(want)) {
+		setCookie(c, projectorPrefix+class.Code, key, 365*24*3600)
+		c.Redirect(http.StatusSeeOther, projectorURL(class.Code))
+		c.Abort()
+		return
+	}
+	key, _ := c.Cookie(projectorPrefix + class.Code)
+	secret, _ := c.Cookie(teacherPrefix + class.Code)
+	if !hmac.Equal([]byte(key), []byte(want)) && !sameHash(secret, class.TeacherHash) {
+		refuseTeacherPage(c)
+		return
+	}
+	c.Set("class", class)
+	c.Next()
+}
+
+// refuseTeacherPage answers a teacher's or projector's page without its
+// key: the same for a class that exists and one that does not, with a
+// hint for a teacher on the wrong computer.
+func refuseTeacherPage(c *gin.Context) {
+	refuse(c, http.StatusNotFound, "There is no such page. If this is your class, open your teacher link; on the classroom's computer, open the projector link your dashboard shows.")
+}
+
+// projectorBase is where a projector view lives: the teacher's, with the
+// Skunk controls, or the read-only one.
+type projectorBase struct {
+	teacher bool
+}
+
+func (b projectorBase) path(code string) string {
+	if b.teacher {
+		return teacherURL(code) + "/projector"
+	}
+	return projectorURL(code)
+}
+
+// page is the whole projector view.
+func (b projectorBase) page(s *Server) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		class := classFrom(c)
+		pc, err := s.projectorChart(c.Request.Context(), class, b)
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		v := templates.Projector{Code: class.Code, JoinURL: s.publicURL(c.Request) + "/join", Live: projectorData(class, b), Chart: pc,
+			QR: joinURL(class.Code) + "/qr.svg", Teacher: b.teacher, Joined: len(class.Students) > 0}
+		if k := s.room.Skunk(class.ID); k != nil {
+			sk := s.skunkBoard(class, k, 0, false, b.path(class.Code)+"/skunk")
+			sk.Projector, sk.Teacher = true, b.teacher
+			v.Skunk = &sk
+		}
+		render(c, http.StatusOK, templates.ProjectorView(v))
+	}
+}
+
+// live is the projector's live part; an unchanged ?v= gets 204.
+func (b projectorBase) live(s *Server) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		class := classFrom(c)
+		if v := c.Query("v"); v != "" && v == strconv.FormatInt(class.Version, 10) {
+			c.Status(http.StatusNoContent)
+			return
+		}
+		render(c, http.StatusOK, templates.ProjectorLiveView(projectorData(class, b)))
+	}
+}
+
+// chart is the chart fragment, refreshed every few seconds.
+func (b projectorBase) chart(s *Server) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		pc, err := s.projectorChart(c.Request.Context(), classFrom(c), b)
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		render(c, http.StatusOK, templates.ProjectorChartView(pc))
+	}
+}
+
+// skunk is the Skunk board for the projector: generated names in
+// anonymous mode, the teacher's controls on the teacher's projector.
+func (b projectorBase) skunk(s *Server) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		class := classFrom(c)
+		k := s.room.Skunk(class.ID)
+		if k == nil {
+			c.Header("HX-Refresh", "true") // the game ended: show the projector again
+			c.String(http.StatusOK, "")
+			return
+		}
+		if unchanged(c, k, class) {
+			return
+		}
+		sk := s.skunkBoard(class, k, 0, false, b.path(class.Code)+"/skunk")
+		sk.Projector, sk.Teacher = true, b.teacher
+		render(c, http.StatusOK, templates.SkunkView(sk))
+	}
+}
+
+// projectorChart is the chart the teacher picked for the projector.
+func (s *Server) projectorChart(ctx context.Context, class *classroom.Class, b projectorBase) (templates.ProjectorChart, error) {
+	v := templates.ProjectorChart{Code: class.Code, PollURL: b.path(class.Code) + "/chart"}
+	if class.Projector == "" {
+		return v, nil
+	}
+	ch, err := s.classChart(ctx, class.Class, class.Projector, 0)
+	if err != nil {
+		return v, err
+	}
+	v.Chart = &ch
+	return v, nil
+}
+
+// projectorData is a shared screen: generated names in anonymous mode. It
+// shows the class alone (no match), so it follows the class's version.
+func projectorData(class *classroom.Class, b projectorBase) templates.ProjectorLive {
+	v := templates.ProjectorLive{Code: class.Code, Count: len(class.Students), Locked: class.Locked, Round: roundLabel(class.Round),
+		PollURL: pollURL(b.path(class.Code)+"/live", class.Version)}
+	for _, st := range class.Students {
+		v.Names = append(v.Names, pick(class.Anonymous, st.AnonName, st.Nickname))
+	}
+	return v
+}
+
+
+// joinQR is the QR code of a class's join address, an SVG drawn here (no
+// network). Any well-formed code has one: it tells nothing about classes.
+func (s *Server) joinQR(c *gin.Context) {
+	code := normalizeCode(c.Param("code"))
+	if !validCode(code) {
+		refuse(c, http.StatusNotFound, "There is no such page.")
+		return
+	}
+	qr, err := goqr.EncodeText(s.publicURL(c.Request)+joinURL(code), goqr.Medium)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	c.Header("Content-Type", "image/svg+xml")
+	c.Header("Cache-Control", "public, max-age=3600")
+	if err := qr.WriteAsSVG(goqr.NewQrCodeImgConfig(8, 4), c.Writer); err != nil {
+		c.Error(err)
+	}
+}

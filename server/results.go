@@ -1,0 +1,133 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sort"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/server/classroom"
+	"pigclass/server/store"
+	"pigclass/sim"
+	"pigclass/templates"
+)
+
+// results is the podium of a round: the most wins, the best
+// decision-maker (the lowest cost per decision), the luckiest dice and the
+// boldest hold; shared screens get generated names in anonymous mode.
+func (s *Server) results(ctx context.Context, class *classroom.Class, shared bool) (*templates.Results, error) {
+	rounds, err := s.store.Rounds(ctx, class.ID)
+	if err != nil || len(rounds) == 0 {
+		return nil, err
+	}
+	round := rounds[len(rounds)-1]
+	ms, err := s.store.Matches(ctx, store.MatchFilter{ClassID: class.ID})
+	if err != nil {
+		return nil, err
+	}
+	type tally struct {
+		name             string
+		wins, decisions  int
+		cost, luck       float64
+		boldest, boldAt  int
+		hasHold, counted bool
+	}
+	by := map[int64]*tally{}
+	get := func(seat store.Seat) *tally {
+		t := by[seat.StudentID]
+		if t == nil {
+			t = &tally{name: pick(shared && class.Anonymous, seat.AnonName, seat.Nickname)}
+			by[seat.StudentID] = t
+		}
+		return t
+	}
+	playing := 0
+	for _, m := range ms {
+		if m.RoundID != round.ID {
+			continue
+		}
+		if m.Status == store.Playing {
+			playing++
+		}
+		for _, seat := range m.Seats {
+			if seat.StudentID == 0 {
+				continue
+			}
+			t := get(seat)
+			if m.Result != nil && m.Winner == seat.Seat {
+				t.wins++
+			}
+		}
+	}
+	ds, err := s.store.Decisions(ctx, store.ChartFilter{ClassID: class.ID, RoundID: round.ID}, true)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range ds {
+		t := by[d.StudentID]
+		if t == nil {
+			continue
+		}
+		if d.Analysed {
+			t.cost += d.Cost
+			t.decisions++
+		}
+		if d.Faces.Len() > 0 {
+			f := d.Faces
+			t.luck += sim.Luck(round.Variant.Game, d.Score, d.TurnTotal, &f)
+		}
+		if d.Action.Kind == sim.HoldKind && d.TurnTotal > t.boldest {
+			t.boldest, t.hasHold = d.TurnTotal, true
+		}
+	}
+	var all []*tally
+	for _, t := range by {
+		all = append(all, t)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].name < all[j].name })
+	v := &templates.Results{Round: round.Number, Title: gameTitle(round.Variant), Playing: playing}
+	best := func(label, unit string, better func(a, b *tally) bool, ok func(*tally) bool, value func(*tally) string) {
+		var top *tally
+		for _, t := range all {
+			if ok(t) && (top == nil || better(t, top)) {
+				top = t
+			}
+		}
+		if top != nil {
+			v.Awards = append(v.Awards, templates.Award{Label: label, Name: top.name, Value: value(top)})
+		}
+	}
+	best("Most wins", "", func(a, b *tally) bool { return a.wins > b.wins }, func(t *tally) bool { return t.wins > 0 },
+		func(t *tally) string { return fmt.Sprintf("%d won", t.wins) })
+	best("Best decisions", "", func(a, b *tally) bool { return a.cost/float64(a.decisions) < b.cost/float64(b.decisions) },
+		func(t *tally) bool { return t.decisions >= 5 },
+		func(t *tally) string {
+			return fmt.Sprintf("%.2f percentage points lost a decision, over %d decisions", 100*t.cost/float64(t.decisions), t.decisions)
+		})
+	best("Luckiest dice", "", func(a, b *tally) bool { return a.luck > b.luck }, func(t *tally) bool { return t.luck > 0 },
+		func(t *tally) string {
+			return fmt.Sprintf("%.0f points more than the same rolls bring on average", t.luck)
+		})
+	best("Boldest hold", "", func(a, b *tally) bool { return a.boldest > b.boldest }, func(t *tally) bool { return t.hasHold },
+		func(t *tally) string { return fmt.Sprintf("held at a turn total of %d", t.boldest) })
+	return v, nil
+}
+
+// resultsPage shows the podium of the last round, on the projector.
+func (b projectorBase) resultsPage(s *Server) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		class := classFrom(c)
+		v, err := s.results(c.Request.Context(), class, true)
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		if v == nil {
+			v = &templates.Results{}
+		}
+		v.Code, v.BackURL = class.Code, b.path(class.Code)
+		render(c, http.StatusOK, templates.ResultsView(*v))
+	}
+}
