@@ -105,3 +105,119 @@ func TestActionsThatCannotBeUndoneAsk(t *testing.T) {
 		t.Error("confirmed, the student was not removed")
 	}
 }
+
+// TestReadOnlyProjectorLink: the projector link opens the projector on
+// another computer and grants nothing else; a teacher's page opened there
+// says what to do.
+func TestReadOnlyProjectorLink(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	join(t, a, code, "Ana")
+	link := teacher.get("/t/"+code).Find(`[data-testid="projector-link"]`).AttrOr("href", "")
+	u, err := url.Parse(link)
+	if err != nil || u.Query().Get("key") == "" {
+		t.Fatalf("projector link %q", link)
+	}
+	pc := a.browser()
+	doc := pc.get(u.RequestURI())
+	if pc.status() != 200 || pc.path() != "/p/"+code || doc.Find(`[data-testid="projector-code"]`).Text() != code {
+		t.Fatalf("the projector link: %d at %s", pc.status(), pc.path())
+	}
+	if doc.Find(`[data-testid="projector-qr"]`).Length() != 1 || doc.Find(`[data-testid="skunk-roll"]`).Length() != 0 {
+		t.Error("the read-only projector: no QR code, or a teacher's control")
+	}
+	for _, p := range []string{"", "/live", "/decisions.csv", "/students.csv", "/projector", "/confirm/delete"} {
+		pc.get("/t/" + code + p)
+		if pc.status() != 404 || !strings.Contains(pc.body, "open the projector link") {
+			t.Errorf("the projector's computer reaches /t/%s%s: %d", code, p, pc.status())
+		}
+	}
+	for _, p := range []string{"/pause", "/lock", "/rounds", "/delete", "/skunk/roll"} {
+		pc.post("/t/"+code+p, url.Values{"confirm": {"yes"}})
+		if pc.status() != 404 {
+			t.Errorf("the projector's computer posts /t/%s%s: %d", code, p, pc.status())
+		}
+	}
+	if c, _ := a.srv.room.Class(t.Context(), code); c.Paused || c.Locked {
+		t.Error("the projector key changed the class")
+	}
+	bad := a.browser()
+	bad.get("/p/" + code + "?key=" + strings.Repeat("0", 32))
+	if bad.status() != 404 {
+		t.Errorf("a wrong projector key: %d", bad.status())
+	}
+}
+
+// TestJoinQRCode: the projector's QR code is an SVG drawn by the server.
+func TestJoinQRCode(t *testing.T) {
+	a := newApp(t)
+	b := a.browser()
+	b.get("/join/K7RXM4/qr.svg")
+	if b.status() != 200 || b.last.Header.Get("Content-Type") != "image/svg+xml" || !strings.Contains(b.body, "<svg") || strings.Count(b.body, "<") < 2 {
+		t.Errorf("QR: %d %q %.80s", b.status(), b.last.Header.Get("Content-Type"), b.body)
+	}
+	b.get("/join/not-a-code/qr.svg")
+	if b.status() != 404 {
+		t.Errorf("QR of a malformed code: %d", b.status())
+	}
+}
+
+// TestResultsAndPlayAgain: after a round the projector shows a podium,
+// with generated names in anonymous mode; "Play again" starts a round like
+// the last.
+func TestResultsAndPlayAgain(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	students := []*student{{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}, {b: join(t, a, code, "Bo"), nick: "Bo", holdAt: 25}}
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"40"}, "mode": {"pairs"}, "bot": {"hold:20"}, "seats": {"2"}})
+	playRound(t, code, students)
+	doc := teacher.get("/t/" + code + "/projector/results")
+	awards := doc.Find(`[data-testid="award"]`)
+	if awards.Length() < 3 || !strings.Contains(awards.Text(), "Most wins") || !strings.Contains(awards.Text(), "Boldest hold") {
+		t.Fatalf("the podium: %q", awards.Text())
+	}
+	if !strings.Contains(awards.Text(), "Ana") && !strings.Contains(awards.Text(), "Bo") {
+		t.Errorf("no student on the podium: %q", awards.Text())
+	}
+	teacher.post("/t/"+code+"/anonymous-on", nil)
+	if text := teacher.get("/t/" + code + "/projector/results").Find(`[data-testid="award"]`).Text(); strings.Contains(text, "Ana") || strings.Contains(text, "Bo ") {
+		t.Errorf("anonymous mode shows nicknames on the podium: %q", text)
+	}
+	teacher.post("/t/"+code+"/rounds/again", nil)
+	ms := a.srv.room.Matches(mustClass(t, a, code).ID)
+	if len(ms) != 1 || ms[0].Variant.Target != 40 || ms[0].Seats[1].StudentID == 0 {
+		t.Errorf("play again: %d matches, %+v", len(ms), ms)
+	}
+}
+
+// TestSkunkFromTheProjector: the teacher's projector has the roll and the
+// end controls, which come back to it; ended, the game shows its final
+// scores and winners.
+func TestSkunkFromTheProjector(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	join(t, a, code, "Ana")
+	join(t, a, code, "Bo")
+	a.srv.room.SetLesson(t.Context(), mustClass(t, a, code).ID, "6-skunk", 0)
+	teacher.post("/t/"+code+"/lesson/start", nil)
+	if teacher.get("/t/"+code).Find(`[data-testid="skunk-projector-link"]`).Length() != 1 {
+		t.Error("the dashboard does not link Skunk on the projector")
+	}
+	doc := teacher.get("/t/" + code + "/projector")
+	roll := doc.Find(`[data-testid="skunk-roll"]`).Closest("form")
+	if roll.Length() != 1 {
+		t.Fatal("no roll button on the teacher's projector")
+	}
+	teacher.post(roll.AttrOr("action", ""), url.Values{"back": {roll.Find(`input[name="back"]`).AttrOr("value", "")}})
+	if teacher.path() != "/t/"+code+"/projector" {
+		t.Errorf("after the roll: at %s", teacher.path())
+	}
+	end := teacher.get("/t/" + code + "/projector").Find(`[data-testid="skunk-end"]`).Closest("form")
+	doc = teacher.post(end.AttrOr("action", ""), url.Values{"back": {"projector"}})
+	if got := doc.Find(`[data-testid="skunk-winners"]`).Text(); !strings.Contains(got, "Final scores") || !strings.Contains(got, "points") {
+		t.Errorf("after End Skunk the projector shows %q", got)
+	}
+}
