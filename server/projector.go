@@ -171,7 +171,6 @@ func projectorData(class *classroom.Class, b projectorBase) templates.ProjectorL
 	return v
 }
 
-
 // joinQR is the QR code of a class's join address, an SVG drawn here (no
 // network). Any well-formed code has one: it tells nothing about classes.
 func (s *Server) joinQR(c *gin.Context) {
