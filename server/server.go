@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"sync"
 	"time"
 
 	"github.com/a-h/templ"
@@ -68,6 +69,9 @@ type Server struct {
 	classJoins *limiter // joins, by class: a script cannot fill a class
 	newClasses *limiter // classes started, by client address
 	practices  *limiter // practice matches started, by client address
+
+	liveMu sync.Mutex
+	live   map[int64]*liveCache // the dashboards' live parts, by class
 }
 
 // Per client address and minute: classes a device may start, and
@@ -98,6 +102,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		classJoins: newLimiter(cfg.ClassJoins, time.Minute, cfg.Now),
 		newClasses: newLimiter(classesPerMinute, time.Minute, cfg.Now),
 		practices:  newLimiter(practicesPerMinute, time.Minute, cfg.Now),
+		live:       map[int64]*liveCache{},
 		proxies:    cfg.TrustedProxies,
 	}
 	// The tables are solved while the matches are restored: two cores,

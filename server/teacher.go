@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -148,20 +150,67 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 	}, nil
 }
 
+// maxMatchRows is how many matches in progress the dashboard lists; the
+// roster says who plays whom for the rest.
+const maxMatchRows = 40
+
+// liveEvery is how often a class's live part is drawn at most: every
+// teacher screen polling within it gets the same answer.
+const liveEvery = 500 * time.Millisecond
+
+// liveCache holds each class's last drawn live part.
+type liveCache struct {
+	mu      sync.Mutex
+	at      time.Time
+	version int64
+	body    []byte
+}
+
 // dashboardLive is the dashboard's live part. A poll whose ?v= is the
-// class's activity now gets 204: nothing changed, nothing drawn.
+// version it was drawn at gets 204: nothing changed, nothing drawn. Under
+// load the part is drawn at most every liveEvery for all the class's
+// teacher screens together.
 func (s *Server) dashboardLive(c *gin.Context) {
 	class := classFrom(c)
-	if v := c.Query("v"); v != "" && v == strconv.FormatInt(s.room.Activity(class.ID), 10) {
+	activity := s.room.Activity(class.ID)
+	if v := c.Query("v"); v != "" && v == strconv.FormatInt(activity, 10) {
 		c.Status(http.StatusNoContent)
 		return
 	}
-	live, err := s.dashLive(c.Request.Context(), class)
-	if err != nil {
-		fail(c, err)
+	lc := s.liveCacheOf(class.ID)
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	now := time.Now()
+	if lc.body == nil || lc.version != activity && now.Sub(lc.at) >= liveEvery {
+		live, err := s.dashLive(c.Request.Context(), class)
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		var b bytes.Buffer
+		if err := templates.DashLiveView(live).Render(c.Request.Context(), &b); err != nil {
+			fail(c, err)
+			return
+		}
+		lc.at, lc.version, lc.body = now, activity, b.Bytes()
+	}
+	if v := c.Query("v"); v != "" && v == strconv.FormatInt(lc.version, 10) {
+		c.Status(http.StatusNoContent)
 		return
 	}
-	render(c, http.StatusOK, templates.DashLiveView(live))
+	c.Data(http.StatusOK, "text/html; charset=utf-8", lc.body)
+}
+
+// liveCacheOf returns a class's live-part cache.
+func (s *Server) liveCacheOf(classID int64) *liveCache {
+	s.liveMu.Lock()
+	defer s.liveMu.Unlock()
+	lc := s.live[classID]
+	if lc == nil {
+		lc = &liveCache{}
+		s.live[classID] = lc
+	}
+	return lc
 }
 
 // dashLive is the roster and the matches in progress, from memory alone:
@@ -191,7 +240,11 @@ func (s *Server) dashLive(ctx context.Context, class *classroom.Class) (template
 				playing[seat.StudentID] = fmt.Sprintf("playing, %d to %d", st.Scores[seat.Seat], st.Leader(seat.Seat))
 			}
 		}
-		v.Matches = append(v.Matches, templates.MatchRow{ID: m.ID, Players: strings.Join(names, " vs "), Status: "playing", Decisions: decisions})
+		if len(v.Matches) < maxMatchRows {
+			v.Matches = append(v.Matches, templates.MatchRow{ID: m.ID, Players: strings.Join(names, " vs "), Status: "playing", Decisions: decisions})
+		} else {
+			v.MoreMatches++
+		}
 	}
 	for _, st := range class.Students {
 		stat := stats[st.ID]

@@ -74,14 +74,15 @@ type RoundForm struct {
 
 // DashLive is the part of the dashboard that refreshes itself.
 type DashLive struct {
-	Code      string
-	PollURL   string // with the version shown: unchanged, the poll gets 204
-	Round     string
-	Paused    bool
-	Locked    bool
-	Students  []StudentRow
-	Matches   []MatchRow
-	Decisions int
+	Code        string
+	PollURL     string // with the version shown: unchanged, the poll gets 204
+	Round       string
+	Paused      bool
+	Locked      bool
+	Students    []StudentRow
+	Matches     []MatchRow
+	MoreMatches int // matches in progress not listed
+	Decisions   int
 	// Removed students, whom the teacher may let back in.
 	Removed []StudentRow
 	// Joins in the last minute against the class's cap, unless lifted.
