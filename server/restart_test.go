@@ -1,9 +1,11 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -90,14 +92,39 @@ func TestDeadlineTimeouts(t *testing.T) {
 	}
 	for i := 0; i < 3; i++ {
 		waitFor(t, func() bool { st, ok := readBoard(s.get("/c/" + code)); return ok && st.yourTurn })
+		if warned := s.get("/c/"+code).Find(`[data-testid="timeout-warning"]`).Length() > 0; warned != (i == 2) {
+			t.Errorf("before time-out %d: warned %v", i+1, warned)
+		}
 		a.clock.add(11 * time.Second)
 		n := i + 1
 		waitFor(t, func() bool { return countBy(teacher.csvRows("/t/"+code+"/decisions.csv"), "timeout") == n })
+		if i < 2 {
+			waitFor(t, func() bool {
+				return strings.Contains(s.get("/c/"+code).Find(`[data-testid="board"] .recent`).Text(), fmt.Sprintf("Time ran out for you: your turn passed (%d of 3)", n))
+			})
+		}
 	}
 	waitFor(t, func() bool {
 		m := teacher.csvRows("/t/" + code + "/matches.csv")
 		return len(m) == 1 && m[0]["status"] == "over" && m[0]["winner"] == "bot hold:20"
 	})
+	// The end says why; the time-outs are stored as time-outs but are
+	// not decisions: no cost, no agreement, not the student's.
+	var review string
+	for _, m := range a.srv.room.Live() {
+		review = s.get(matchURL(code, m.ID)).Text()
+	}
+	if !strings.Contains(review, "You forfeited after three time-outs") {
+		t.Errorf("the end does not say the match was forfeited")
+	}
+	for _, r := range teacher.csvRows("/t/" + code + "/decisions.csv") {
+		if r["by"] == "timeout" && (r["analysis"] != "none" || r["cost_pct_points"] != "" || r["agrees_with_optimal"] != "") {
+			t.Errorf("a time-out counted as a decision: %v", r)
+		}
+	}
+	if st := teacher.csvRows("/t/" + code + "/students.csv"); st[0]["decisions"] != "0" || st[0]["total_cost_pct_points"] != "" {
+		t.Errorf("students.csv counts time-outs: %v", st[0])
+	}
 }
 
 func countBy(rows []map[string]string, by string) int {

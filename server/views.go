@@ -90,13 +90,16 @@ func (s *Server) boardView(class *classroom.Class, m *classroom.Match, viewer in
 	if n := len(rows); n > 0 {
 		lastRow := rows[n-1]
 		b.LastFaces = lastRow.Faces.Ints()
-		b.Announce = describe(lastRow, names, viewer, v.Game)
+		b.Announce = describeAt(rows, n-1, names, viewer, v.Game)
 		for i := n - 1; i >= 0 && i >= n-8; i-- {
-			b.Recent = append(b.Recent, describe(rows[i], names, viewer, v.Game))
+			b.Recent = append(b.Recent, describeAt(rows, i, names, viewer, v.Game))
 		}
 	}
-	if b.YourTurn {
+	if b.YourTurn && !paused {
 		b.Announce += " Your turn."
+		if v.Deadline > 0 && st.Timeouts[viewer] == sim.TimeoutsResign-1 {
+			b.Warning = fmt.Sprintf("Careful: time ran out on your last %d turns. Once more and you forfeit the match.", st.Timeouts[viewer])
+		}
 	}
 	switch {
 	case st.Over:
@@ -105,6 +108,37 @@ func (s *Server) boardView(class *classroom.Class, m *classroom.Match, viewer in
 		b.Result = "The teacher ended this match."
 	}
 	return b
+}
+
+// describeAt tells event i of a log, counting a timeout among the ones in
+// a row of its seat.
+func describeAt(rows []store.Event, i int, names []string, viewer int, g sim.Game) string {
+	e := rows[i]
+	if e.Action.Kind != sim.TimeoutKind {
+		return describe(e, names, viewer, g)
+	}
+	n := 0
+	for j := i; j >= 0; j-- {
+		if rows[j].Seat != e.Seat {
+			continue
+		}
+		if rows[j].Action.Kind != sim.TimeoutKind {
+			break
+		}
+		n++
+	}
+	who, passed := names[e.Seat], "the turn passed"
+	if e.Seat == viewer {
+		who, passed = "you", "your turn passed"
+	}
+	msg := fmt.Sprintf("Time ran out for %s: %s", who, passed)
+	if e.TurnTotal > 0 {
+		msg += fmt.Sprintf(" with %d points banked", e.TurnTotal)
+	}
+	if n >= sim.TimeoutsResign {
+		return msg + fmt.Sprintf(" (%d of %d): forfeited after three time-outs.", n, sim.TimeoutsResign)
+	}
+	return msg + fmt.Sprintf(" (%d of %d).", n, sim.TimeoutsResign)
 }
 
 // gameTitle is the heading of a match.
@@ -171,12 +205,22 @@ func describe(e store.Event, names []string, viewer int, g sim.Game) string {
 	return who + " " + e.Action.String()
 }
 
-// resultText says who won.
+// resultText says who won, and who forfeited after three time-outs.
 func resultText(st sim.State, names []string, viewer int) string {
-	if st.Winner == viewer {
-		return fmt.Sprintf("You won with %d points!", st.Scores[st.Winner])
+	forfeit := ""
+	for seat := range st.Variant.Seats {
+		if st.Out[seat] && st.Timeouts[seat] >= sim.TimeoutsResign {
+			if seat == viewer {
+				forfeit = "You forfeited after three time-outs. "
+			} else {
+				forfeit += names[seat] + " forfeited after three time-outs. "
+			}
+		}
 	}
-	return fmt.Sprintf("%s won with %d points.", names[st.Winner], st.Scores[st.Winner])
+	if st.Winner == viewer {
+		return forfeit + fmt.Sprintf("You won with %d points!", st.Scores[st.Winner])
+	}
+	return forfeit + fmt.Sprintf("%s won with %d points.", names[st.Winner], st.Scores[st.Winner])
 }
 
 // percent formats a probability.

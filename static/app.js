@@ -14,10 +14,14 @@
       button.click();
     }
   });
+  // The countdown says the time left, and in words, not colour alone,
+  // when it is short.
   function tick() {
     document.querySelectorAll("[data-deadline]").forEach(function (el) {
       var left = Math.max(0, Math.round((Number(el.dataset.deadline) - Date.now()) / 1000));
-      el.textContent = left + " s left to move";
+      var urgent = left <= 5;
+      el.classList.toggle("urgent", urgent);
+      el.textContent = urgent ? "Hurry: " + left + " s left to move!" : left + " s left to move";
     });
   }
   setInterval(tick, 500);

@@ -169,6 +169,8 @@ type HistoryRow struct {
 
 // Board is the play area of a match, refreshed live.
 type Board struct {
+	// Warning: one more time-out forfeits the match.
+	Warning    string
 	MatchID    int64
 	Seq        int
 	Title      string

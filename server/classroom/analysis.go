@@ -17,18 +17,17 @@ func DefaultVariants() []sim.Variant {
 // Analyse returns the solver's view of action a taken in state pre: the win
 // probability of every option, the best, the expected-value one and the cost
 // of the choice. With three or four seats it reads the two-player table
-// against the leading opponent. It returns nil for a resignation, a Hog
-// timeout, and variants the solver does not cover.
+// against the leading opponent. It returns nil for a resignation, a
+// timeout (the server holds for the student: not their decision) and
+// variants the solver does not cover.
 func Analyse(tables *solve.Cache, pre *sim.State, a sim.Action) *store.Analysis {
 	v := pre.Variant
 	chosen := a
 	switch {
 	case a.Kind == sim.ResignKind, v.Target > solve.MaxTarget:
 		return nil
-	case a.Kind == sim.TimeoutKind && v.Game == sim.Hog:
-		return nil
 	case a.Kind == sim.TimeoutKind:
-		chosen = sim.Hold
+		return nil // the server's, not the student's: not a decision
 	}
 	adv, ok := Advise(tables, pre)
 	if !ok {
