@@ -247,7 +247,7 @@ func (s *Server) board(c *gin.Context) {
 		}
 	}
 	if mv, ok := s.seatedMatch(c); ok {
-		render(c, http.StatusOK, templates.BoardView(mv.board))
+		render(c, http.StatusOK, templates.BoardFragment(mv.board))
 	}
 }
 
@@ -380,7 +380,7 @@ func (s *Server) act(c *gin.Context) {
 		if status == http.StatusServiceUnavailable {
 			c.Header("Retry-After", "1")
 		}
-		render(c, http.StatusOK, templates.BoardView(mv.board)) // htmx swaps 2xx only
+		render(c, http.StatusOK, templates.BoardFragment(mv.board)) // htmx swaps 2xx only
 		return
 	}
 	render(c, status, templates.PlayView(mv.board))
@@ -462,7 +462,7 @@ func (s *Server) reviewView(mv *matchView) templates.Review {
 	v := templates.Review{
 		Title: gameTitle(mv.snap.Variant), Result: mv.board.Result, Seed: mv.snap.Seed.String(), Commitment: mv.snap.Seed.Commitment(),
 		RecordURL: recordURL(code, mv.snap.ID), VerifyURL: verifyURL(code, mv.snap.ID), BackURL: "/",
-		Approximate: mv.snap.Variant.Seats > 2,
+		Approximate: mv.snap.Variant.Seats > 2, NextURL: mv.board.NextURL,
 	}
 	if code != "" {
 		v.BackURL = classURL(code)

@@ -221,3 +221,33 @@ func TestSkunkFromTheProjector(t *testing.T) {
 		t.Errorf("after End Skunk the projector shows %q", got)
 	}
 }
+
+// TestBoardFragmentKeepsTheLiveRegion: the board htmx swaps in updates the
+// page's one live region out of band; the review of a class match polls
+// for the next round; a finished board says what comes next.
+func TestBoardFragmentKeepsTheLiveRegion(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	s := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}})
+	page := s.b.get("/c/" + code)
+	if page.Find(`#live[aria-live="polite"]`).Length() != 1 || page.Find(`#board [aria-live]`).Length() != 0 {
+		t.Error("the page's live region is not outside the board, or not alone")
+	}
+	st, _ := readBoard(page)
+	frag := s.b.post(st.act, url.Values{"seq": {fmt.Sprint(st.seq)}, "action": {"roll"}}, "HX-Request", "true")
+	if oob := frag.Find(`#live[hx-swap-oob="innerHTML"]`); oob.Length() != 1 || oob.Text() == "" {
+		t.Errorf("the board fragment does not update the live region: %q", frag.Find("#live").Text())
+	}
+	playRound(t, code, []*student{s})
+	id := anaMatch(t, a, code)
+	review := s.b.get(fmt.Sprintf("/c/%s/m/%d", code, id))
+	if review.Find(`[data-testid="next-poll"]`).AttrOr("hx-get", "") == "" {
+		t.Error("the review of a class match does not watch for the next round")
+	}
+	board := s.b.get(fmt.Sprintf("/c/%s/m/%d/board", code, id))
+	if board.Find(`[data-testid="what-next"] [data-testid="practise"]`).Length() != 1 {
+		t.Error("a finished board does not say what comes next")
+	}
+}

@@ -64,7 +64,7 @@ func (s *Server) boardView(class *classroom.Class, m *classroom.Match, viewer in
 	}
 	names := seatNames(m.Match, viewer, anonymous, "")
 	b := templates.Board{
-		MatchID: m.ID, Seq: m.Seq(), Title: gameTitle(v), Commitment: m.Seed.Commitment(),
+		MatchID: m.ID, Seq: m.Seq(), Title: gameTitle(v), Commitment: m.Seed.Commitment(), Game: v.Game.String(),
 		Over: m.Over(), Paused: paused, TurnTotal: st.TurnTotal, HasTurnTotal: v.Game != sim.Hog,
 		ActURL:   actURL(code, m.ID),
 		BoardURL: boardURL(code, m.ID, boardVersion(m, class)), ReviewURL: matchURL(code, m.ID),

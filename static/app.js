@@ -11,6 +11,7 @@
     var button = document.querySelector('#board button[data-key="' + key + '"], #skunk button[data-key="' + key + '"]');
     if (button) {
       e.preventDefault();
+      button.focus(); // so that focus comes back to it in the new board
       button.click();
     }
   });
@@ -25,4 +26,35 @@
     });
   }
   setInterval(tick, 500);
+
+  // A server that does not answer is said so, and the notice goes when it
+  // answers again (htmx polls on by itself).
+  function offline(on) {
+    var el = document.getElementById("offline");
+    if (el) el.hidden = !on;
+  }
+  document.addEventListener("htmx:sendError", function () { offline(true); });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (e.detail.xhr && e.detail.xhr.status > 0) offline(false);
+  });
+
+  // Focus stays on the action the student used when htmx replaces the
+  // board: the same button if it is there again, else the first action,
+  // else the board itself.
+  var focused = null;
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var a = document.activeElement;
+    focused = a && e.detail.target && e.detail.target.contains(a) ? a.getAttribute("data-testid") : null;
+  });
+  document.addEventListener("htmx:afterSwap", function (e) {
+    var board = document.getElementById("board");
+    if (!board || focused === null) return;
+    var el = board.querySelector('[data-testid="' + focused + '"]') || board.querySelector(".actions button");
+    if (!el) {
+      board.setAttribute("tabindex", "-1");
+      el = board;
+    }
+    el.focus();
+    focused = null;
+  });
 })();

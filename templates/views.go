@@ -170,7 +170,9 @@ type HistoryRow struct {
 // Board is the play area of a match, refreshed live.
 type Board struct {
 	// Warning: one more time-out forfeits the match.
-	Warning    string
+	Warning string
+	// Game is the game's name in forms (pig, hog...).
+	Game       string
 	MatchID    int64
 	Seq        int
 	Title      string
@@ -233,6 +235,8 @@ type Review struct {
 	// Approximate: three or four players, the chances read from the
 	// two-player table against the leader.
 	Approximate bool
+	// NextURL, for a class match, asks whether the next round has begun.
+	NextURL string
 }
 
 // ReviewRow is one decision.
