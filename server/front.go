@@ -96,7 +96,8 @@ func checkNickname(raw string) (string, string) {
 // keeps what was typed.
 func (s *Server) join(c *gin.Context) {
 	ctx := c.Request.Context()
-	v := templates.Join{Code: templates.Field{Value: c.PostForm("code")}, Nickname: templates.Field{Value: c.PostForm("nickname")}}
+	v := templates.Join{Code: templates.Field{Value: c.PostForm("code")}, Nickname: templates.Field{Value: c.PostForm("nickname")},
+		Rejoin: templates.Field{Value: strings.TrimSpace(c.PostForm("rejoin"))}}
 	again := func(status int) { render(c, status, templates.JoinView(v)) }
 	code := normalizeCode(v.Code.Value)
 	if p := c.Param("code"); p != "" {
@@ -142,6 +143,28 @@ func (s *Server) join(c *gin.Context) {
 		again(http.StatusForbidden)
 		return
 	}
+	if v.Rejoin.Value != "" && problem == "" {
+		// Back to one's own seat from another device: the nickname and the
+		// code from one's class page. A wrong code counts as a guess.
+		for _, st := range class.Students {
+			if st.Nickname != nick {
+				continue
+			}
+			if !sameRejoinCode(v.Rejoin.Value, rejoinCode(class.TeacherHash, st.TokenHash)) {
+				break
+			}
+			if err := s.room.Rejoin(ctx, class.ID, st.ID, hashToken(token)); err != nil {
+				fail(c, err)
+				return
+			}
+			c.Redirect(http.StatusSeeOther, classURL(class.Code))
+			return
+		}
+		s.joins.hit(ip)
+		v.Rejoin.Error = "Rejoin code: this is not the code of " + nick + " in class " + code + ". Check the code on your class page on the other device, and your nickname."
+		again(http.StatusUnprocessableEntity)
+		return
+	}
 	if class.Locked {
 		v.Error = lockedMessage(code)
 		again(http.StatusConflict)
@@ -158,7 +181,7 @@ func (s *Server) join(c *gin.Context) {
 	}
 	switch _, err := s.room.Join(ctx, class.ID, nick, hashToken(token)); {
 	case errors.Is(err, store.ErrNicknameTaken):
-		v.Nickname.Error = "Nickname: " + nick + " is taken in this class. Choose another."
+		v.Nickname.Error = "Nickname: " + nick + " is taken in this class. Choose another, or, if it is yours from another device, give your rejoin code."
 		again(http.StatusUnprocessableEntity)
 		return
 	case errors.Is(err, classroom.ErrLooksTaken):

@@ -303,3 +303,44 @@ func TestStaticAndSecureCookies(t *testing.T) {
 		t.Error("behind a trusted HTTPS proxy the cookie is not Secure")
 	}
 }
+
+// TestRejoinOnAnotherDevice: a student whose cookie is gone gets back to
+// their own seat with their nickname and rejoin code (even with joining
+// closed); the old device is signed out; a wrong code does not take the
+// seat, and counts as a guess.
+func TestRejoinOnAnotherDevice(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	old := join(t, a, code, "Ana")
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}})
+	rc := old.get("/c/" + code).Find(`[data-testid="rejoin-code"]`).Text()
+	if len(rc) != 9 {
+		t.Fatalf("rejoin code %q", rc)
+	}
+	teacher.post("/t/"+code+"/lock", nil)
+	thief := a.browser()
+	doc := thief.post("/join/"+code, url.Values{"nickname": {"Ana"}, "rejoin": {"AAAA-AAAA"}})
+	if thief.status() != http.StatusUnprocessableEntity || !strings.Contains(doc.Find("#rejoin-error").Text(), "not the code of Ana") {
+		t.Errorf("a wrong rejoin code: %d %q", thief.status(), doc.Find("#rejoin-error").Text())
+	}
+	thief.post("/join/"+code, url.Values{"nickname": {"Ana"}})
+	if thief.path() == "/c/"+code {
+		t.Error("the nickname alone took Ana's seat")
+	}
+	phone := a.browser()
+	doc = phone.post("/join/"+code, url.Values{"nickname": {"Ana"}, "rejoin": {strings.ToLower(rc)}})
+	if phone.path() != "/c/"+code || doc.Find(`[data-testid="nickname"]`).Text() != "Ana" {
+		t.Fatalf("rejoining: %d at %s", phone.status(), phone.path())
+	}
+	if _, ok := readBoard(doc); !ok {
+		t.Error("back on the new device, Ana's match is not there")
+	}
+	old.get("/c/" + code)
+	if old.path() != "/join/"+code {
+		t.Errorf("the old device still plays as Ana: at %s", old.path())
+	}
+	if again := phone.get("/c/" + code).Find(`[data-testid="rejoin-code"]`).Text(); again == rc {
+		t.Error("the rejoin code did not change once used")
+	}
+}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -110,4 +111,24 @@ func setCookie(c *gin.Context, name, value string, maxAge int) {
 		Name: name, Value: value, Path: "/", MaxAge: maxAge,
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: c.GetBool(httpsKey) || c.Request.TLS != nil,
 	})
+}
+
+// rejoinCode is a student's personal code for getting back to their seat
+// on another device: shown on their own page only, derived from their
+// browser's token (so it changes once used) and the class's secret.
+func rejoinCode(teacherHash, tokenHash string) string {
+	mac := hmac.New(sha256.New, []byte(teacherHash))
+	mac.Write([]byte("pigclass-rejoin-v1\x00" + tokenHash))
+	sum := mac.Sum(nil)
+	b := make([]byte, 8)
+	for i := range b {
+		b[i] = codeAlphabet[int(sum[i])%len(codeAlphabet)]
+	}
+	return string(b[:4]) + "-" + string(b[4:])
+}
+
+// sameRejoinCode compares a typed rejoin code (case, spaces and dashes do
+// not matter) with the student's, in constant time.
+func sameRejoinCode(typed, want string) bool {
+	return subtle.ConstantTimeCompare([]byte(normalizeCode(typed)), []byte(normalizeCode(want))) == 1
 }

@@ -39,7 +39,8 @@ func (s *Server) studentHome(c *gin.Context) {
 		c.Redirect(http.StatusSeeOther, joinURL(class.Code))
 		return
 	}
-	v := templates.StudentHome{Code: class.Code, Nickname: me.Nickname, Waiting: "Waiting for the teacher to start a round…", NextURL: nextURL(class.Code, 0)}
+	v := templates.StudentHome{Code: class.Code, Nickname: me.Nickname, Waiting: "Waiting for the teacher to start a round…", NextURL: nextURL(class.Code, 0),
+		RejoinCode: rejoinCode(class.TeacherHash, me.TokenHash)}
 	if class.Paused {
 		v.Waiting = "The teacher has paused play."
 	}

@@ -23,17 +23,17 @@ type Choice struct {
 
 // Front is the front page: start a class, join one, practise.
 type Front struct {
-	Code, Nickname Field
-	Games          []Choice
-	Bots           []Choice
-	Lessons        []Choice
-	Error          string
+	Code, Nickname, Rejoin Field
+	Games                  []Choice
+	Bots                   []Choice
+	Lessons                []Choice
+	Error                  string
 }
 
 // Join is the join page.
 type Join struct {
-	Code, Nickname Field
-	Error          string
+	Code, Nickname, Rejoin Field
+	Error                  string
 }
 
 // Dashboard is the teacher's class page.
@@ -154,6 +154,8 @@ type StudentHome struct {
 	Skunk    *SkunkBoard
 	// ChartsURL, once the student has played, links their charts.
 	ChartsURL string
+	// RejoinCode gets the student back to their seat on another device.
+	RejoinCode string
 }
 
 // StudentCharts is a student's play beside the class's.

@@ -380,3 +380,42 @@ func AnonName(taken map[string]bool) string {
 		}
 	}
 }
+
+// Rejoin moves a student to a new browser (token hash): their seat in the
+// class, and in the match they play, follow; the old browser is signed
+// out.
+func (r *Room) Rejoin(ctx context.Context, classID, studentID int64, tokenHash string) error {
+	c, err := r.load(ctx, classID)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := r.st.SetStudentToken(ctx, classID, studentID, tokenHash); err != nil {
+		return err
+	}
+	c.publish(true, func(next *Class) {
+		students := make([]store.Student, len(next.Students))
+		copy(students, next.Students)
+		for i := range students {
+			if students[i].ID == studentID {
+				students[i].TokenHash = tokenHash
+			}
+		}
+		next.Students = students
+	})
+	if lm := (*c.live.Load())[studentID]; lm != nil {
+		lm.mu.Lock()
+		seats := make([]store.Seat, len(lm.row.Seats))
+		copy(seats, lm.row.Seats)
+		for i := range seats {
+			if seats[i].StudentID == studentID {
+				seats[i].TokenHash = tokenHash
+			}
+		}
+		lm.row.Seats = seats
+		lm.publish()
+		lm.mu.Unlock()
+	}
+	return nil
+}

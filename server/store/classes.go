@@ -281,3 +281,16 @@ func (s *Store) DeleteAbandonedClasses(ctx context.Context, cut time.Time) ([]in
 	}
 	return ids, nil
 }
+
+// SetStudentToken gives a student a new browser token (its hash): the
+// student rejoined on another device, and the old one is signed out.
+func (s *Store) SetStudentToken(ctx context.Context, classID, studentID int64, tokenHash string) error {
+	res, err := s.exec(ctx, `UPDATE students SET token_hash = ? WHERE id = ? AND class_id = ? AND removed = 0`, tokenHash, studentID, classID)
+	if err != nil {
+		return fmt.Errorf("store: set student token: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
