@@ -60,6 +60,15 @@ func TestBrowserProjectorFits(t *testing.T) {
 	if size < 24 {
 		t.Errorf("axis text of %v px on the projector, want at least 24", size)
 	}
+	// Told apart without colour, and named by the page, not by ECharts.
+	if !value(t, pc, chromedp.Evaluate[bool](`(function () {
+		var el = document.querySelector('#projector-chart .echart');
+		var o = echarts.getInstanceByDom(el).getOption();
+		var aria = Array.isArray(o.aria) ? o.aria[0] : o.aria;
+		return !!aria && aria.decal.show === true && el.getAttribute('aria-label').indexOf('Skill and luck') === 0;
+	})()`)) {
+		t.Error("the chart has no decal patterns, or lost its accessible name")
+	}
 	shot(t, pc, "projector-chart-1080p")
 
 	run(t, pc, chromedp.Navigate(a.url+"/p/"+code+"/results"))

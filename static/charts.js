@@ -10,10 +10,27 @@
       var old = echarts.getInstanceByDom(el);
       if (old) old.dispose();
       var option = JSON.parse(el.dataset.echarts);
+      withoutColour(option);
       if (document.body.classList.contains("wide")) projector(option);
       echarts.init(el).setOption(option);
     });
   }
+  // Series told apart without colour: bars and areas get ECharts' decal
+  // patterns, lines their own dash and mark, scatters their own mark. The
+  // page's own accessible name of the chart is kept (ECharts' generated
+  // description is off).
+  function withoutColour(option) {
+    option.aria = Object.assign({ enabled: true, label: { enabled: false }, decal: { show: true } }, option.aria);
+    var dashes = ["solid", "dashed", "dotted"], marks = ["circle", "triangle", "rect", "diamond"];
+    (Array.isArray(option.series) ? option.series : option.series ? [option.series] : []).forEach(function (s, i) {
+      if (s.type === "line") {
+        s.lineStyle = Object.assign({ type: dashes[i % dashes.length], width: 3 }, s.lineStyle);
+        if (!s.symbol) s.symbol = marks[i % marks.length];
+      }
+      if (s.type === "scatter" && !s.symbol) s.symbol = marks[i % marks.length];
+    });
+  }
+
   // On the projector every text is at least 24 px, and labels that would
   // lie on one another are hidden rather than drawn over each other.
   function projector(option) {
