@@ -100,7 +100,7 @@ func TestDeadlineTimeouts(t *testing.T) {
 		waitFor(t, func() bool { return countBy(teacher.csvRows("/t/"+code+"/decisions.csv"), "timeout") == n })
 		if i < 2 {
 			waitFor(t, func() bool {
-				return strings.Contains(s.get("/c/"+code).Find(`[data-testid="board"] .recent`).Text(), fmt.Sprintf("Time ran out for you: your turn passed (%d of 3)", n))
+				return strings.Contains(s.get("/c/"+code).Find(`[data-testid="timed-out"]`).Text(), fmt.Sprintf("Time ran out for you: your turn passed (%d of 3)", n))
 			})
 		}
 	}

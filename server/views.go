@@ -78,6 +78,10 @@ func (s *Server) boardView(class *classroom.Class, m *classroom.Match, viewer in
 		b.Approximate = b.Approximate || v.Seats > 2 && seat.Bot == "optimal"
 	}
 	b.YourTurn = !b.Over && viewer >= 0 && st.Seat == viewer
+	b.Won = st.Over && viewer >= 0 && st.Winner == viewer
+	if !b.Over {
+		b.ToMove = names[st.Seat]
+	}
 	if b.YourTurn {
 		b.Actions = actionsFor(v)
 		if v.Deadline > 0 && !paused {
@@ -93,6 +97,16 @@ func (s *Server) boardView(class *classroom.Class, m *classroom.Match, viewer in
 		b.Announce = describeAt(rows, n-1, names, viewer, v.Game)
 		for i := n - 1; i >= 0 && i >= n-8; i-- {
 			b.Recent = append(b.Recent, describeAt(rows, i, names, viewer, v.Game))
+		}
+	}
+	// The viewer's last event a time-out: say so until they move again,
+	// however many moves the others made since.
+	for i := len(rows) - 1; i >= 0 && viewer >= 0; i-- {
+		if rows[i].Seat == viewer {
+			if rows[i].Action.Kind == sim.TimeoutKind {
+				b.TimedOut = describeAt(rows, i, names, viewer, v.Game)
+			}
+			break
 		}
 	}
 	if b.YourTurn && !paused {

@@ -173,6 +173,11 @@ type HistoryRow struct {
 type Board struct {
 	// Warning: one more time-out forfeits the match.
 	Warning string
+	// TimedOut tells the viewer their last turn passed on a time-out.
+	TimedOut string
+	// ToMove names the player to move; Won: the viewer won.
+	ToMove string
+	Won    bool
 	// Game is the game's name in forms (pig, hog...).
 	Game       string
 	MatchID    int64
