@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"os"
+	"sync"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -33,6 +35,32 @@ func noSidewaysScroll(t *testing.T, ctx context.Context, base, path, name string
 			t.Errorf("%s at %d px: the page is %v px wide (%s)", name, w, got, wide)
 		}
 		shot(t, ctx, fmt.Sprintf("%s-%d", name, w))
+	}
+	axeCheck(t, ctx, name)
+}
+
+// axeScript is axe-core, vendored for the tests (testdata/axe).
+var axeScript = sync.OnceValues(func() (string, error) {
+	b, err := os.ReadFile("testdata/axe/axe.min.js")
+	return string(b), err
+})
+
+// axeCheck runs axe-core in the page and fails on any violation of the
+// WCAG 2.1 A and AA rules.
+func axeCheck(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	script, err := axeScript()
+	if err != nil {
+		t.Fatal(err)
+	}
+	value(t, ctx, chromedp.Evaluate[bool](script+";true"))
+	found := value(t, ctx, chromedp.Evaluate[string](`axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}).then(function (r) {
+		return r.violations.map(function (v) {
+			return v.id + " (" + v.nodes.length + "): " + v.nodes.slice(0, 2).map(function (n) { return n.target.join(" "); }).join("; ");
+		}).join("\n");
+	})`, chromedp.EvalAwaitPromise))
+	if found != "" {
+		t.Errorf("%s: axe-core finds WCAG 2.1 A/AA violations:\n%s", name, found)
 	}
 }
 
