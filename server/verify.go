@@ -17,6 +17,9 @@ import (
 // when ?match= names one.
 func (s *Server) verifyPage(c *gin.Context) {
 	v := templates.Verify{}
+	if code := normalizeCode(c.Param("code")); code != "" {
+		v.NextURL = nextURL(code, 0)
+	}
 	if id, err := strconv.ParseInt(c.Query("match"), 10, 64); err == nil {
 		if mv, err := s.loadMatch(c.Request.Context(), c, normalizeCode(c.Param("code")), id); err == nil && mv.snap.Over() && mv.mayRead(c) {
 			if rec, err := matchRecord(mv.snap); err == nil {

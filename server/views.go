@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"pigclass/server/classroom"
@@ -94,7 +95,7 @@ func (s *Server) boardView(class *classroom.Class, m *classroom.Match, viewer in
 	if n := len(rows); n > 0 {
 		lastRow := rows[n-1]
 		b.LastFaces = lastRow.Faces.Ints()
-		b.Announce = describeAt(rows, n-1, names, viewer, v.Game)
+		b.Announce = announce(rows, names, viewer, v.Game)
 		for i := n - 1; i >= 0 && i >= n-8; i-- {
 			b.Recent = append(b.Recent, describeAt(rows, i, names, viewer, v.Game))
 		}
@@ -122,6 +123,24 @@ func (s *Server) boardView(class *classroom.Class, m *classroom.Match, viewer in
 		b.Result = "The teacher ended this match."
 	}
 	return b
+}
+
+// announce tells what happened since the viewer's last move, their move
+// included (at most six events), for the live region: a screen reader
+// hears each move, and consecutive announcements differ.
+func announce(rows []store.Event, names []string, viewer int, g sim.Game) string {
+	from := len(rows) - 1
+	for i := len(rows) - 1; i >= 0 && i >= len(rows)-6; i-- {
+		from = i
+		if rows[i].Seat == viewer {
+			break
+		}
+	}
+	var parts []string
+	for i := from; i < len(rows); i++ {
+		parts = append(parts, describeAt(rows, i, names, viewer, g))
+	}
+	return strings.Join(parts, " ")
 }
 
 // describeAt tells event i of a log, counting a timeout among the ones in
@@ -205,6 +224,10 @@ func describe(e store.Event, names []string, viewer int, g sim.Game) string {
 			return fmt.Sprintf("%s rolled double 1s: the whole score is gone.", who)
 		case e.Faces.Ones() > 0:
 			return fmt.Sprintf("%s rolled %s: the turn is over.", who, faces)
+		}
+		f := e.Faces
+		if points, bust, _ := sim.RollPoints(g, &f); !bust {
+			return fmt.Sprintf("%s rolled %s: turn total %d.", who, faces, e.TurnTotal+points)
 		}
 		return fmt.Sprintf("%s rolled %s.", who, faces)
 	case sim.DiceKind:

@@ -12,6 +12,9 @@
     if (button) {
       e.preventDefault();
       button.focus(); // so that focus comes back to it in the new board
+      // A board swapped in a moment ago is bound by htmx only when it
+      // settles: bind it now, or the key would post the form natively.
+      if (window.htmx && button.form) htmx.process(button.form);
       button.click();
     }
   });

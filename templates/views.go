@@ -347,6 +347,9 @@ type Verify struct {
 	Record Field
 	OK     bool
 	Report []string
+	// NextURL, under a class's address, asks whether its next round has
+	// begun for the student.
+	NextURL string
 }
 
 // Glossary is the page that says what each column of each CSV file means.

@@ -1,0 +1,73 @@
+package server
+
+import (
+	"net/url"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserKeyboardMatch: a whole match played with the keys R and H;
+// after each move focus is on the board, never on the page's body, and
+// the live region keeps its node while its words change.
+func TestBrowserKeyboardMatch(t *testing.T) {
+	person := newBrowser(t)
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := person()
+	run(t, ana, chromedp.Navigate(a.url+"/join/"+code), chromedp.SendKeys(q(`#nickname`), "Ana"),
+		chromedp.Submit(q(`#nickname`)), chromedp.WaitVisible(q(`[data-testid="nickname"]`)))
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}})
+	run(t, ana, chromedp.Navigate(a.url+"/c/"+code))
+	eventually(t, ana, `!!document.querySelector('[data-testid="act-roll"]')`, "Ana's turn")
+	value(t, ana, chromedp.Evaluate[bool](`(document.addEventListener("submit", function (e) { setTimeout(function () { sessionStorage.setItem("sub", (sessionStorage.getItem("sub") || "") + " submit prevented=" + e.defaultPrevented + " form-connected=" + e.target.isConnected + " htmx-req=" + !!document.querySelector('.htmx-request')); }, 0); }, true), true)`))
+	value(t, ana, chromedp.Evaluate[bool](`(document.getElementById('live').marker = "same node", window.log = [],
+		["htmx:beforeRequest", "htmx:afterSwap", "htmx:beforeSwap", "focusout"].forEach(function (n) {
+			document.addEventListener(n, function (e) { window.log.push(n + " " + (e.target.id || e.target.tagName) + " active=" + (document.activeElement && (document.activeElement.getAttribute("data-testid") || document.activeElement.tagName))); });
+		}), true)`))
+	moves := 0
+	for moves < 200 {
+		if value(t, ana, chromedp.Evaluate[bool](`!!document.querySelector('[data-testid="result"]')`)) {
+			break
+		}
+		eventually(t, ana, `!!document.querySelector('[data-testid="act-roll"]') || !!document.querySelector('[data-testid="result"]')`, "Ana's turn")
+		if value(t, ana, chromedp.Evaluate[bool](`!!document.querySelector('[data-testid="result"]')`)) {
+			break
+		}
+		total := value(t, ana, chromedp.Evaluate[float64](`Number((document.querySelector('[data-testid="turn-total"]') || {}).textContent || 0)`))
+		before := value(t, ana, chromedp.Evaluate[string](`document.querySelector('[data-testid="board"]').dataset.seq`))
+		words := value(t, ana, chromedp.Evaluate[string](`document.getElementById('live').textContent`))
+		key := "r"
+		if total >= 12 {
+			key = "h"
+		}
+		value(t, ana, chromedp.Evaluate[bool](`(window.log = [], true)`))
+		eventually(t, ana, `!document.querySelector('.htmx-request')`, "the page is still")
+		run(t, ana, chromedp.KeyEvent(key))
+		eventually(t, ana, `document.querySelector('[data-testid="board"]').dataset.seq !== "`+before+`"`, "the move is made")
+		moves++
+		ok := value(t, ana, chromedp.Evaluate[bool](`(function () {
+			var end = Date.now() + 3000;
+			return new Promise(function (done) {
+				(function wait() {
+					if (document.activeElement && document.activeElement !== document.body) return done(true);
+					if (Date.now() > end) return done(false);
+					setTimeout(wait, 50);
+				})();
+			});
+		})()`, chromedp.EvalAwaitPromise))
+		if !ok {
+			t.Fatalf("move %d (%s): focus fell to the page's body; %v", moves, key, value(t, ana, chromedp.Evaluate[[]string](`window.log`)))
+		}
+		if !value(t, ana, chromedp.Evaluate[bool](`document.getElementById('live').marker === "same node"`)) {
+			t.Fatalf("the live region was replaced: %s", value(t, ana, chromedp.Evaluate[string](`sessionStorage.getItem("sub") || ""`)))
+		}
+		if after := value(t, ana, chromedp.Evaluate[string](`document.getElementById('live').textContent`)); after == words && key == "r" {
+			t.Errorf("move %d: the live region still says %q", moves, after)
+		}
+	}
+	if moves == 0 {
+		t.Fatal("no move was made")
+	}
+}
