@@ -97,7 +97,7 @@ func TestBrowserNoSidewaysScroll(t *testing.T) {
 	// Ana's pages, on a phone she rejoins from: the play page of the new
 	// round, her review, Skunk.
 	anaB := person()
-	rc := s.b.get("/c/"+code).Find(`[data-testid="rejoin-code"]`).Text()
+	rc := s.b.get("/c/" + code).Find(`[data-testid="rejoin-code"]`).Text()
 	run(t, anaB, chromedp.Navigate(a.url+"/join/"+code), chromedp.SendKeys(q(`#nickname`), "Ana"))
 	value(t, anaB, chromedp.Evaluate[bool](`(document.querySelector('#rejoin').closest('details').open = true, true)`))
 	run(t, anaB, chromedp.SendKeys(q(`#rejoin`), rc), chromedp.Submit(q(`#nickname`)), chromedp.WaitVisible(q(`[data-testid="nickname"]`)))
