@@ -28,11 +28,11 @@ func (s *Server) results(ctx context.Context, class *classroom.Class, shared boo
 		return nil, err
 	}
 	type tally struct {
-		name             string
-		wins, decisions  int
-		cost, luck       float64
-		boldest, boldAt  int
-		hasHold, counted bool
+		name            string
+		wins, decisions int
+		cost, luck      float64
+		boldest         int
+		hasHold         bool
 	}
 	by := map[int64]*tally{}
 	get := func(seat store.Seat) *tally {
@@ -88,7 +88,7 @@ func (s *Server) results(ctx context.Context, class *classroom.Class, shared boo
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].name < all[j].name })
 	v := &templates.Results{Round: round.Number, Title: gameTitle(round.Variant), Playing: playing}
-	best := func(label, unit string, better func(a, b *tally) bool, ok func(*tally) bool, value func(*tally) string) {
+	best := func(label string, better func(a, b *tally) bool, ok func(*tally) bool, value func(*tally) string) {
 		var top *tally
 		for _, t := range all {
 			if ok(t) && (top == nil || better(t, top)) {
@@ -99,18 +99,18 @@ func (s *Server) results(ctx context.Context, class *classroom.Class, shared boo
 			v.Awards = append(v.Awards, templates.Award{Label: label, Name: top.name, Value: value(top)})
 		}
 	}
-	best("Most wins", "", func(a, b *tally) bool { return a.wins > b.wins }, func(t *tally) bool { return t.wins > 0 },
+	best("Most wins", func(a, b *tally) bool { return a.wins > b.wins }, func(t *tally) bool { return t.wins > 0 },
 		func(t *tally) string { return fmt.Sprintf("%d won", t.wins) })
-	best("Best decisions", "", func(a, b *tally) bool { return a.cost/float64(a.decisions) < b.cost/float64(b.decisions) },
+	best("Best decisions", func(a, b *tally) bool { return a.cost/float64(a.decisions) < b.cost/float64(b.decisions) },
 		func(t *tally) bool { return t.decisions >= 5 },
 		func(t *tally) string {
 			return fmt.Sprintf("%.2f percentage points lost a decision, over %d decisions", 100*t.cost/float64(t.decisions), t.decisions)
 		})
-	best("Luckiest dice", "", func(a, b *tally) bool { return a.luck > b.luck }, func(t *tally) bool { return t.luck > 0 },
+	best("Luckiest dice", func(a, b *tally) bool { return a.luck > b.luck }, func(t *tally) bool { return t.luck > 0 },
 		func(t *tally) string {
 			return fmt.Sprintf("%.0f points more than the same rolls bring on average", t.luck)
 		})
-	best("Boldest hold", "", func(a, b *tally) bool { return a.boldest > b.boldest }, func(t *tally) bool { return t.hasHold },
+	best("Boldest hold", func(a, b *tally) bool { return a.boldest > b.boldest }, func(t *tally) bool { return t.hasHold },
 		func(t *tally) string { return fmt.Sprintf("held at a turn total of %d", t.boldest) })
 	return v, nil
 }
