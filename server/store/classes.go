@@ -180,7 +180,18 @@ func (s *Store) StudentByID(ctx context.Context, id int64) (Student, error) {
 // Students lists a class's students who have not been removed, in the order
 // they joined.
 func (s *Store) Students(ctx context.Context, classID int64) ([]Student, error) {
-	rows, err := s.rd.QueryContext(ctx, `SELECT `+studentColumns+` FROM students WHERE class_id = ? AND removed = 0 ORDER BY id`, classID)
+	return s.studentsOf(ctx, classID, false)
+}
+
+// RemovedStudents lists a class's removed students, in the order they
+// joined: their browsers may not join again until the teacher lets them.
+func (s *Store) RemovedStudents(ctx context.Context, classID int64) ([]Student, error) {
+	return s.studentsOf(ctx, classID, true)
+}
+
+// studentsOf lists a class's students, removed or not, in join order.
+func (s *Store) studentsOf(ctx context.Context, classID int64, removed bool) ([]Student, error) {
+	rows, err := s.rd.QueryContext(ctx, `SELECT `+studentColumns+` FROM students WHERE class_id = ? AND removed = ? ORDER BY id`, classID, removed)
 	if err != nil {
 		return nil, fmt.Errorf("store: students: %w", err)
 	}
@@ -190,25 +201,6 @@ func (s *Store) Students(ctx context.Context, classID int64) ([]Student, error) 
 		st, err := scanStudent(rows)
 		if err != nil {
 			return nil, fmt.Errorf("store: students: %w", err)
-		}
-		out = append(out, st)
-	}
-	return out, rows.Err()
-}
-
-// RemovedStudents lists a class's removed students, in the order they
-// joined: their browsers may not join again until the teacher lets them.
-func (s *Store) RemovedStudents(ctx context.Context, classID int64) ([]Student, error) {
-	rows, err := s.rd.QueryContext(ctx, `SELECT `+studentColumns+` FROM students WHERE class_id = ? AND removed = 1 ORDER BY id`, classID)
-	if err != nil {
-		return nil, fmt.Errorf("store: removed students: %w", err)
-	}
-	defer rows.Close()
-	var out []Student
-	for rows.Next() {
-		st, err := scanStudent(rows)
-		if err != nil {
-			return nil, fmt.Errorf("store: removed students: %w", err)
 		}
 		out = append(out, st)
 	}
