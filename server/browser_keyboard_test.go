@@ -16,8 +16,7 @@ func TestBrowserKeyboardMatch(t *testing.T) {
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
 	ana := person()
-	run(t, ana, chromedp.Navigate(a.url+"/join/"+code), chromedp.SendKeys(q(`#nickname`), "Ana"),
-		chromedp.Submit(q(`#nickname`)), chromedp.WaitVisible(q(`[data-testid="nickname"]`)))
+	joinIn(t, ana, a.url, code, "Ana")
 	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}})
 	run(t, ana, chromedp.Navigate(a.url+"/c/"+code))
 	eventually(t, ana, `!!document.querySelector('[data-testid="act-roll"]')`, "Ana's turn")

@@ -88,8 +88,7 @@ func TestBrowserNoSidewaysScroll(t *testing.T) {
 	noSidewaysScroll(t, visitor, a.url, "/join/"+code, "join")
 	noSidewaysScroll(t, visitor, a.url, "/verify", "verify")
 	noSidewaysScroll(t, visitor, a.url, "/glossary", "glossary")
-	run(t, ana, chromedp.Navigate(a.url+"/join/"+code), chromedp.SendKeys(q(`#nickname`), "Cy"),
-		chromedp.Submit(q(`#nickname`)), chromedp.WaitVisible(q(`[data-testid="nickname"]`)))
+	joinIn(t, ana, a.url, code, "Cy")
 	noSidewaysScroll(t, ana, a.url, "/c/"+code, "class-waiting")
 	run(t, teach, chromedp.Navigate(a.url+u.RequestURI()), chromedp.WaitVisible(q(`[data-testid="join-code"]`)))
 	noSidewaysScroll(t, teach, a.url, "/t/"+code, "dashboard")

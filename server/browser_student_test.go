@@ -14,8 +14,7 @@ func TestBrowserConnectionLost(t *testing.T) {
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
 	ana := person()
-	run(t, ana, chromedp.Navigate(a.url+"/join/"+code), chromedp.SendKeys(q(`#nickname`), "Ana"),
-		chromedp.Submit(q(`#nickname`)), chromedp.WaitVisible(q(`[data-testid="nickname"]`)))
+	joinIn(t, ana, a.url, code, "Ana")
 	if value(t, ana, chromedp.Evaluate[bool](`document.getElementById('offline').checkVisibility()`)) {
 		t.Fatal("the connection notice shows while the server answers")
 	}

@@ -91,6 +91,14 @@ func clickJS(t *testing.T, ctx context.Context, sel string) {
 	value(t, ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(document.querySelector(%q).click(), true)`, sel)))
 }
 
+// joinIn has a person join the class in their browser, through the join
+// page.
+func joinIn(t *testing.T, ctx context.Context, base, code, nick string) {
+	t.Helper()
+	run(t, ctx, chromedp.Navigate(base+"/join/"+code), chromedp.SendKeys(q(`#nickname`), nick),
+		chromedp.Submit(q(`#nickname`)), chromedp.WaitVisible(q(`[data-testid="nickname"]`)))
+}
+
 // q selects by CSS.
 func q(sel string) chromedp.CSS { return chromedp.CSS(sel) }
 
