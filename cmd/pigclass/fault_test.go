@@ -58,8 +58,10 @@ func makeDB(t *testing.T, path string) {
 func openDir(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
+	for _, d := range []string{filepath.Dir(dir), dir} { // the test's folder, then this one
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return dir
 }
