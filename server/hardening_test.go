@@ -17,9 +17,9 @@ import (
 // Each test here is one finding of the probe of the running server, through
 // the real router; each failed before its fix.
 
-// status sends a request without following redirects and returns the
-// status and the Location.
-func (b *browser) status0(method, path string, form url.Values, headers ...string) (int, string, http.Header) {
+// send sends a request without following redirects and returns the
+// status, the Location and the headers.
+func (b *browser) send(method, path string, form url.Values, headers ...string) (int, string, http.Header) {
 	b.t.Helper()
 	var body *strings.Reader
 	if form != nil {
@@ -45,11 +45,11 @@ func (b *browser) status0(method, path string, form url.Values, headers ...strin
 // Finding 1: a forged X-Forwarded-For does not escape the join limiter.
 func TestForgedForwardedForIsIgnored(t *testing.T) {
 	a := newApp(t)
-	code := teacherStart(t, a.browser())
+	teacherStart(t, a.browser())
 	guesser := a.browser()
 	limited := 0
 	for i := range 25 {
-		status, _, _ := guesser.status0(http.MethodPost, "/join/AAAAAA", url.Values{"nickname": {"x"}}, "X-Forwarded-For", fmt.Sprintf("203.0.113.%d", i))
+		status, _, _ := guesser.send(http.MethodPost, "/join/AAAAAA", url.Values{"nickname": {"x"}}, "X-Forwarded-For", fmt.Sprintf("203.0.113.%d", i))
 		if status == http.StatusTooManyRequests {
 			limited++
 		}
@@ -60,7 +60,6 @@ func TestForgedForwardedForIsIgnored(t *testing.T) {
 	if n := a.srv.joins.size(); n != 1 {
 		t.Errorf("the limiter keeps %d clients, want 1 (the real address)", n)
 	}
-	_ = code
 }
 
 // Finding 1: the limiter forgets clients past its bound.
@@ -93,8 +92,8 @@ func TestUnknownCodesAnswerAlike(t *testing.T) {
 	}
 	stranger := a.browser()
 	for _, p := range []string{"", "/next", "/skunk", "/charts", "/m/1", "/m/1/board", "/m/1/record.json"} {
-		rs, rl, _ := stranger.status0(http.MethodGet, "/c/"+real+p, nil)
-		fs, fl, _ := stranger.status0(http.MethodGet, "/c/"+fake+p, nil)
+		rs, rl, _ := stranger.send(http.MethodGet, "/c/"+real+p, nil)
+		fs, fl, _ := stranger.send(http.MethodGet, "/c/"+fake+p, nil)
 		if rs != fs || strings.ReplaceAll(rl, real, "CODE") != strings.ReplaceAll(fl, fake, "CODE") {
 			t.Errorf("%s: real code %d %q, unknown code %d %q", p, rs, rl, fs, fl)
 		}
@@ -129,11 +128,11 @@ func TestOriginNullIsCrossSite(t *testing.T) {
 	a := newApp(t)
 	code := teacherStart(t, a.browser())
 	b := a.browser()
-	status, _, _ := b.status0(http.MethodPost, "/join/"+code, url.Values{"nickname": {"Mallory"}}, "Origin", "null")
+	status, _, _ := b.send(http.MethodPost, "/join/"+code, url.Values{"nickname": {"Mallory"}}, "Origin", "null")
 	if status != http.StatusForbidden {
 		t.Errorf("POST with Origin: null: %d, want 403", status)
 	}
-	status, _, _ = b.status0(http.MethodPost, "/join/"+code, url.Values{"nickname": {"Mallory"}}, "Sec-Fetch-Site", "cross-site")
+	status, _, _ = b.send(http.MethodPost, "/join/"+code, url.Values{"nickname": {"Mallory"}}, "Sec-Fetch-Site", "cross-site")
 	if status != http.StatusForbidden {
 		t.Errorf("POST cross-site: %d, want 403", status)
 	}
@@ -148,23 +147,23 @@ func TestCreationIsLimitedAndExpires(t *testing.T) {
 	a := newApp(t)
 	b := a.browser()
 	for i := range classesPerMinute {
-		if status, _, _ := b.status0(http.MethodPost, "/classes", url.Values{}); status != http.StatusSeeOther {
+		if status, _, _ := b.send(http.MethodPost, "/classes", url.Values{}); status != http.StatusSeeOther {
 			t.Fatalf("class %d: %d", i+1, status)
 		}
 	}
-	if status, _, _ := b.status0(http.MethodPost, "/classes", url.Values{}); status != http.StatusTooManyRequests {
+	if status, _, _ := b.send(http.MethodPost, "/classes", url.Values{}); status != http.StatusTooManyRequests {
 		t.Errorf("class %d in a minute: %d, want 429", classesPerMinute+1, status)
 	}
 	p := a.browser()
-	status, loc, _ := p.status0(http.MethodPost, "/practice", url.Values{"game": {"pig"}, "bot": {"hold:20"}})
+	status, loc, _ := p.send(http.MethodPost, "/practice", url.Values{"game": {"pig"}, "bot": {"hold:20"}})
 	if status != http.StatusSeeOther {
 		t.Fatalf("practice: %d", status)
 	}
 	id, _ := strconv.ParseInt(strings.TrimPrefix(loc, "/m/"), 10, 64)
 	for range practicesPerMinute - 1 {
-		p.status0(http.MethodPost, "/practice", url.Values{"game": {"pig"}, "bot": {"hold:20"}})
+		p.send(http.MethodPost, "/practice", url.Values{"game": {"pig"}, "bot": {"hold:20"}})
 	}
-	if status, _, _ := p.status0(http.MethodPost, "/practice", url.Values{"game": {"pig"}, "bot": {"hold:20"}}); status != http.StatusTooManyRequests {
+	if status, _, _ := p.send(http.MethodPost, "/practice", url.Values{"game": {"pig"}, "bot": {"hold:20"}}); status != http.StatusTooManyRequests {
 		t.Errorf("practice %d in a minute: %d, want 429", practicesPerMinute+1, status)
 	}
 	// An hour without a move: the practice match ends and leaves memory;
@@ -276,7 +275,7 @@ func TestRecordsAreForPlayersAndTeacher(t *testing.T) {
 	if doc := stranger.get(fmt.Sprintf("/verify?match=%d", id)); strings.Contains(doc.Find("#record").Text(), "seed") {
 		t.Error("the verify page shows a stranger the record")
 	}
-	if status, _, _ := stranger.status0(http.MethodGet, fmt.Sprintf("/m/%d/record.json", id), nil); status != http.StatusForbidden {
+	if status, _, _ := stranger.send(http.MethodGet, fmt.Sprintf("/m/%d/record.json", id), nil); status != http.StatusForbidden {
 		t.Errorf("the old record address for a stranger: %d", status)
 	}
 }
@@ -287,12 +286,12 @@ func TestStaticAndSecureCookies(t *testing.T) {
 	a := newApp(t)
 	b := a.browser()
 	for _, p := range []string{"/static/", "/static/vendor/"} {
-		if status, _, _ := b.status0(http.MethodGet, p, nil); status != http.StatusNotFound {
+		if status, _, _ := b.send(http.MethodGet, p, nil); status != http.StatusNotFound {
 			t.Errorf("%s: %d, want 404", p, status)
 		}
 	}
 	secure := func(a *app) bool {
-		_, _, h := a.browser().status0(http.MethodPost, "/classes", url.Values{}, "X-Forwarded-Proto", "https")
+		_, _, h := a.browser().send(http.MethodPost, "/classes", url.Values{}, "X-Forwarded-Proto", "https")
 		return strings.Contains(h.Get("Set-Cookie"), "Secure")
 	}
 	if secure(a) {

@@ -149,9 +149,6 @@ func (mv *matchView) code() string {
 	return mv.class.Code
 }
 
-// errOtherClass answers a match looked up under another class's code.
-var errOtherClass = store.ErrNotFound
-
 // loadMatch builds the view of match id for the browser's player: from the
 // room while it is there, else from the disk. code is the class code of the
 // URL ("" for the practice URL /m/{id}).
@@ -183,7 +180,7 @@ func (s *Server) loadMatch(ctx context.Context, c *gin.Context, code string, id 
 		mv.class = class
 	}
 	if code != mv.code() && code != "" {
-		return nil, errOtherClass
+		return nil, store.ErrNotFound // a match of another class: as if none
 	}
 	mv.viewer = mv.snap.SeatOfToken(h)
 	mv.board = s.boardView(mv.class, mv.snap, mv.viewer)
@@ -394,7 +391,7 @@ func (s *Server) record(c *gin.Context) {
 	if !ok {
 		return
 	}
-	if !mv.board.Over || mv.snap.Status == store.Playing && !mv.snap.State.Over {
+	if !mv.snap.Over() {
 		refuse(c, http.StatusConflict, "The seed is published when the match ends.")
 		return
 	}

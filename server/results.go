@@ -23,7 +23,7 @@ func (s *Server) results(ctx context.Context, class *classroom.Class, shared boo
 		return nil, err
 	}
 	round := rounds[len(rounds)-1]
-	ms, err := s.store.Matches(ctx, store.MatchFilter{ClassID: class.ID})
+	ms, err := s.store.Matches(ctx, store.MatchFilter{ClassID: class.ID, RoundID: round.ID})
 	if err != nil {
 		return nil, err
 	}
@@ -45,9 +45,6 @@ func (s *Server) results(ctx context.Context, class *classroom.Class, shared boo
 	}
 	playing := 0
 	for _, m := range ms {
-		if m.RoundID != round.ID {
-			continue
-		}
 		if m.Status == store.Playing {
 			playing++
 		}

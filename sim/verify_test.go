@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -54,7 +55,7 @@ func TestVerifyEveryField(t *testing.T) {
 	scoring := firstEvent(t, hog, DiceKind, func(e Event) bool { return e.Points > 0 })
 	bust := firstEvent(t, hog, DiceKind, func(e Event) bool { return e.Points == 0 })
 	ev := func(events []any, i int) map[string]any { return events[i].(map[string]any) }
-	n := func(i int) string { return "event " + itoa(i+1) + ": " }
+	n := func(i int) string { return "event " + strconv.Itoa(i+1) + ": " }
 	cases := []struct {
 		name   string
 		rec    Record
@@ -88,7 +89,7 @@ func TestVerifyEveryField(t *testing.T) {
 		{"seed missing", pig, func(r map[string]any, _ []any) { delete(r, "seed") }, "seed: missing"},
 		{"variant missing", pig, func(r map[string]any, _ []any) { delete(r, "variant") }, "variant: missing"},
 		{"events missing", pig, func(r map[string]any, _ []any) { delete(r, "events") }, "events: missing"},
-		{"an event deleted", pig, func(r map[string]any, e []any) { r["events"] = append(append([]any{}, e[:hold]...), e[hold+1:]...) }, "event " + itoa(hold+1) + ":"},
+		{"an event deleted", pig, func(r map[string]any, e []any) { r["events"] = append(append([]any{}, e[:hold]...), e[hold+1:]...) }, "event " + strconv.Itoa(hold+1) + ":"},
 	}
 	for _, c := range cases {
 		_, err := VerifyJSON(edit(t, c.rec, c.change))
@@ -96,9 +97,4 @@ func TestVerifyEveryField(t *testing.T) {
 			t.Errorf("%s: %v, want an error saying %q", c.name, err, c.says)
 		}
 	}
-}
-
-func itoa(i int) string {
-	b, _ := json.Marshal(i)
-	return string(b)
 }

@@ -22,7 +22,6 @@ func DefaultVariants() []sim.Variant {
 // variants the solver does not cover.
 func Analyse(tables *solve.Cache, pre *sim.State, a sim.Action) *store.Analysis {
 	v := pre.Variant
-	chosen := a
 	switch {
 	case a.Kind == sim.ResignKind, v.Target > solve.MaxTarget:
 		return nil
@@ -41,8 +40,8 @@ func Analyse(tables *solve.Cache, pre *sim.State, a sim.Action) *store.Analysis 
 		roll, hold := adv.Roll, adv.Hold
 		out.WinIfRoll, out.WinIfHold = &roll, &hold
 	}
-	out.WinIfChosen, _ = adv.Win(chosen)
-	out.Cost, _ = adv.Cost(chosen)
+	out.WinIfChosen, _ = adv.Win(a)
+	out.Cost, _ = adv.Cost(a)
 	return out
 }
 

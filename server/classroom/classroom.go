@@ -183,7 +183,7 @@ func (r *Room) Class(ctx context.Context, code string) (*Class, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := r.load(ctx, row.ID)
+	c, err := r.loadRow(ctx, row.ID, &row)
 	if err != nil {
 		return nil, err
 	}
@@ -221,6 +221,11 @@ func (r *Room) loaded(id int64) *class {
 // load returns the class in memory, reading it from disk the first time:
 // its row, its students, its rounds and its students' totals.
 func (r *Room) load(ctx context.Context, id int64) (*class, error) {
+	return r.loadRow(ctx, id, nil)
+}
+
+// loadRow is load with the class's row when the caller has just read it.
+func (r *Room) loadRow(ctx context.Context, id int64, known *store.Class) (*class, error) {
 	if c := r.loaded(id); c != nil {
 		return c, nil
 	}
@@ -229,8 +234,11 @@ func (r *Room) load(ctx context.Context, id int64) (*class, error) {
 	if c := r.loaded(id); c != nil {
 		return c, nil
 	}
-	row, err := r.st.ClassByID(ctx, id)
-	if err != nil {
+	var row store.Class
+	var err error
+	if known != nil {
+		row = *known
+	} else if row, err = r.st.ClassByID(ctx, id); err != nil {
 		return nil, err
 	}
 	students, err := r.st.Students(ctx, id)

@@ -1,8 +1,10 @@
 package classroom
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -109,24 +111,16 @@ func (r *Room) Matches(classID int64) []*Match {
 	if c == nil {
 		return nil
 	}
-	seen := map[int64]bool{}
 	var out []*Match
-	for _, lm := range *c.live.Load() {
-		if !seen[lm.row.ID] {
-			seen[lm.row.ID] = true
-			out = append(out, lm.snap.Load())
-		}
+	for _, lm := range uniqueMatches(*c.live.Load()) {
+		out = append(out, lm.snap.Load())
 	}
 	sortMatches(out)
 	return out
 }
 
 func sortMatches(ms []*Match) {
-	for i := 1; i < len(ms); i++ {
-		for j := i; j > 0 && ms[j].ID < ms[j-1].ID; j-- {
-			ms[j], ms[j-1] = ms[j-1], ms[j]
-		}
-	}
+	slices.SortFunc(ms, func(a, b *Match) int { return cmp.Compare(a.ID, b.ID) })
 }
 
 // Act carries out a student's action in a live match. seq is the number of
@@ -549,7 +543,7 @@ func (r *Room) CheckDeadlines(ctx context.Context) {
 // restartClocks gives every student on turn in a class a fresh deadline
 // (after a pause).
 func (r *Room) restartClocks(c *class) {
-	for _, lm := range *c.live.Load() {
+	for _, lm := range uniqueMatches(*c.live.Load()) {
 		lm.mu.Lock()
 		lm.last = r.now()
 		lm.publish()

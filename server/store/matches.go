@@ -268,6 +268,7 @@ const matchColumns = `m.id, COALESCE(m.class_id, 0), COALESCE(m.round_id, 0), CO
 type MatchFilter struct {
 	ID        int64
 	ClassID   int64
+	RoundID   int64
 	StudentID int64
 	Status    string
 }
@@ -283,6 +284,10 @@ func (s *Store) Matches(ctx context.Context, f MatchFilter) ([]Match, error) {
 	if f.ClassID != 0 {
 		where += " AND m.class_id = ?"
 		args = append(args, f.ClassID)
+	}
+	if f.RoundID != 0 {
+		where += " AND m.round_id = ?"
+		args = append(args, f.RoundID)
 	}
 	if f.StudentID != 0 {
 		where += " AND m.id IN (SELECT match_id FROM seats WHERE student_id = ?)"
