@@ -19,7 +19,7 @@ import (
 	"pigclass/sim"
 )
 
-//go:embed plans/*.lesson
+//go:embed plans/*.lesson plans/*/*.lesson
 var plans embed.FS
 
 // Lesson is one lesson plan.
@@ -31,6 +31,36 @@ type Lesson struct {
 	Goals   []string
 	Maths   []string
 	Phases  []Phase
+	// Translations are the lesson's words in other languages, by
+	// language code, from plans/LANG/SLUG.lesson.
+	Translations map[string]Text
+}
+
+// Text is a lesson's words in one language: everything a person reads,
+// nothing the app acts on. Its figures are the same as the English's.
+type Text struct {
+	Title, Level string
+	Goals, Maths []string
+	Phases       []PhaseText
+}
+
+// PhaseText is a phase's words: its name and its prompts.
+type PhaseText struct {
+	Name    string
+	Prompts []string
+}
+
+// In is the lesson's words in a language: the translation, or the
+// English of the plan when there is none.
+func (l Lesson) In(lang string) Text {
+	if t, ok := l.Translations[lang]; ok {
+		return t
+	}
+	t := Text{Title: l.Title, Level: l.Level, Goals: l.Goals, Maths: l.Maths}
+	for _, p := range l.Phases {
+		t.Phases = append(t.Phases, PhaseText{Name: p.Name, Prompts: p.Prompts})
+	}
+	return t
 }
 
 // Phase is one step of a lesson: the game set-up of its round, the
@@ -87,7 +117,137 @@ func LoadFS(fsys fs.FS, dir string, r Rules) ([]Lesson, error) {
 	if len(out) == 0 {
 		return nil, fmt.Errorf("lessons: no *.lesson files in %s", dir)
 	}
-	return out, nil
+	return out, loadTranslations(fsys, dir, out, r)
+}
+
+// loadTranslations reads dir/LANG/SLUG.lesson for every language
+// directory and checks each against its English plan: the same goals,
+// maths paragraphs, phases and prompts, each naming the same figures.
+func loadTranslations(fsys fs.FS, dir string, ls []Lesson, r Rules) error {
+	names, err := fs.Glob(fsys, path.Join(dir, "*", "*.lesson"))
+	if err != nil {
+		return err
+	}
+	bySlug := map[string]*Lesson{}
+	for i := range ls {
+		bySlug[ls[i].Slug] = &ls[i]
+	}
+	for _, name := range names {
+		lang := path.Base(path.Dir(name))
+		slug := strings.TrimSuffix(path.Base(name), ".lesson")
+		file := path.Join("lessons", name)
+		l, ok := bySlug[slug]
+		if !ok {
+			return fmt.Errorf("%s: no English plan %s.lesson to translate", file, slug)
+		}
+		f, err := fsys.Open(name)
+		if err != nil {
+			return err
+		}
+		t, err := ParseText(file, f, r)
+		f.Close()
+		if err != nil {
+			return err
+		}
+		if err := matches(file, *l, t); err != nil {
+			return err
+		}
+		if l.Translations == nil {
+			l.Translations = map[string]Text{}
+		}
+		l.Translations[lang] = t
+	}
+	return nil
+}
+
+// ParseText reads a translation: title, level, goal, maths, then per
+// phase its name and prompts, in the order of the English plan.
+func ParseText(file string, src io.Reader, r Rules) (Text, error) {
+	var t Text
+	sc := bufio.NewScanner(src)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		key, value, ok := strings.Cut(line, ":")
+		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+		if !ok || value == "" {
+			return t, &lineError{file, n, "write key: value (see lessons/FORMAT.md)"}
+		}
+		for _, m := range figureRE.FindAllStringSubmatch(value, -1) {
+			if !r.Figures[m[1]] {
+				return t, &lineError{file, n, fmt.Sprintf("unknown figure {%s}: use one of %s", m[1], keys(r.Figures))}
+			}
+		}
+		switch {
+		case key == "title" && len(t.Phases) == 0:
+			t.Title = value
+		case key == "level" && len(t.Phases) == 0:
+			t.Level = value
+		case key == "goal" && len(t.Phases) == 0:
+			t.Goals = append(t.Goals, value)
+		case key == "maths" && len(t.Phases) == 0:
+			t.Maths = append(t.Maths, value)
+		case key == "phase":
+			t.Phases = append(t.Phases, PhaseText{Name: value})
+		case key == "prompt" && len(t.Phases) > 0:
+			p := &t.Phases[len(t.Phases)-1]
+			p.Prompts = append(p.Prompts, value)
+		default:
+			return t, &lineError{file, n, fmt.Sprintf("%q has no place here: a translation has title, level, goal and maths, then per phase its phase and prompt lines (the rest comes from the English plan)", key)}
+		}
+	}
+	return t, sc.Err()
+}
+
+// matches checks a translation against its English plan.
+func matches(file string, l Lesson, t Text) error {
+	en := l.In("")
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%s: %s", file, fmt.Sprintf(format, args...))
+	}
+	switch {
+	case t.Title == "" || t.Level == "":
+		return bad("the translation needs a title and a level")
+	case len(t.Goals) != len(en.Goals):
+		return bad("%d goals, but the English plan has %d", len(t.Goals), len(en.Goals))
+	case len(t.Maths) != len(en.Maths):
+		return bad("%d maths paragraphs, but the English plan has %d", len(t.Maths), len(en.Maths))
+	case len(t.Phases) != len(en.Phases):
+		return bad("%d phases, but the English plan has %d", len(t.Phases), len(en.Phases))
+	}
+	for i, m := range t.Maths {
+		if !sameFigures(m, en.Maths[i]) {
+			return bad("maths %d names figures %v, but the English names %v", i+1, figureNames(m), figureNames(en.Maths[i]))
+		}
+	}
+	for i, p := range t.Phases {
+		if len(p.Prompts) != len(en.Phases[i].Prompts) {
+			return bad("phase %d (%s): %d prompts, but the English plan has %d", i+1, p.Name, len(p.Prompts), len(en.Phases[i].Prompts))
+		}
+		for j, pr := range p.Prompts {
+			if !sameFigures(pr, en.Phases[i].Prompts[j]) {
+				return bad("phase %d prompt %d names figures %v, but the English names %v", i+1, j+1, figureNames(pr), figureNames(en.Phases[i].Prompts[j]))
+			}
+		}
+	}
+	return nil
+}
+
+func figureNames(s string) []string {
+	var out []string
+	for _, m := range figureRE.FindAllStringSubmatch(s, -1) {
+		out = append(out, m[1])
+	}
+	sort.Strings(out)
+	return out
+}
+
+func sameFigures(a, b string) bool {
+	return strings.Join(figureNames(a), " ") == strings.Join(figureNames(b), " ")
 }
 
 // lineError names the file and line of a problem.

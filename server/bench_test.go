@@ -10,6 +10,7 @@ import (
 
 	"pigclass/server/charts"
 	"pigclass/server/classroom"
+	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"
 )
@@ -120,7 +121,7 @@ func BenchmarkDashboardLive(b *testing.B) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := a.srv.dashLive(ctx, class); err != nil {
+		if _, err := a.srv.dashLive(ctx, i18n.For("en"), class); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -163,7 +164,7 @@ func BenchmarkClassCharts(b *testing.B) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := a.srv.classCharts(ctx, class.Class, charts.ClassKeys, 0); err != nil {
+		if _, err := a.srv.classCharts(ctx, i18n.For("en"), class.Class, charts.ClassKeys, 0); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"pigclass/server/charts"
+	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
@@ -84,6 +85,7 @@ func (s *Server) pigVariant(ctx context.Context, classID int64) (sim.Variant, *s
 type chartSource struct {
 	s         *Server
 	ctx       context.Context
+	l         *i18n.Localizer
 	class     store.Class
 	studentID int64 // 0: the whole class; else that student's own page
 	v         sim.Variant
@@ -95,12 +97,12 @@ type chartSource struct {
 
 // chartSource prepares the charts of a class (studentID 0) or of one
 // student's page.
-func (s *Server) chartSource(ctx context.Context, class store.Class, studentID int64) (*chartSource, error) {
+func (s *Server) chartSource(ctx context.Context, l *i18n.Localizer, class store.Class, studentID int64) (*chartSource, error) {
 	v, table, err := s.pigVariant(ctx, class.ID)
 	if err != nil {
 		return nil, err
 	}
-	return &chartSource{s: s, ctx: ctx, class: class, studentID: studentID, v: v, table: table, pig: map[int64][]store.Decision{}}, nil
+	return &chartSource{s: s, ctx: ctx, l: l, class: class, studentID: studentID, v: v, table: table, pig: map[int64][]store.Decision{}}, nil
 }
 
 // pigDecisions returns the students' decisions in the charts' Pig variant:
@@ -130,7 +132,7 @@ func (c *chartSource) classFaces() ([]int, error) {
 func (c *chartSource) name(d store.Decision) string {
 	switch {
 	case c.studentID != 0 && d.StudentID == c.studentID:
-		return "you"
+		return c.l.T("chart.you")
 	case c.class.Anonymous || c.studentID != 0:
 		return d.Anon
 	}
@@ -147,50 +149,50 @@ func (c *chartSource) chart(key string) (templates.Chart, error) {
 		}
 		switch {
 		case key == charts.DecisionMapKey:
-			return charts.DecisionMap(ds, c.table), nil
+			return charts.DecisionMap(c.l, ds, c.table), nil
 		case c.studentID == 0:
-			return charts.HoldPoints(ds, c.table), nil
+			return charts.HoldPoints(c.l, ds, c.table), nil
 		}
 		class, err := c.pigDecisions(0)
 		if err != nil {
 			return templates.Chart{}, err
 		}
-		return charts.MyHoldPoints(ds, class, c.table), nil
+		return charts.MyHoldPoints(c.l, ds, class, c.table), nil
 	case charts.SkillLuckKey:
 		ds, err := c.pigDecisions(0)
 		if err != nil {
 			return templates.Chart{}, err
 		}
-		return charts.SkillLuck(ds, sim.Pig, c.name), nil
+		return charts.SkillLuck(c.l, ds, sim.Pig, c.name), nil
 	case charts.DiceKey, charts.OnesKey:
 		faces, err := c.classFaces()
 		if err != nil {
 			return templates.Chart{}, err
 		}
 		if key == charts.DiceKey {
-			return charts.ClassDice(faces), nil
+			return charts.ClassDice(c.l, faces), nil
 		}
-		return charts.ShareOfOnes(faces), nil
+		return charts.ShareOfOnes(c.l, faces), nil
 	case charts.HogDiceKey:
 		ds, err := c.s.store.Decisions(c.ctx, store.ChartFilter{ClassID: c.class.ID, Game: "hog", StudentID: c.studentID}, true)
 		if err != nil {
 			return templates.Chart{}, err
 		}
-		return charts.HogDice(ds), nil
+		return charts.HogDice(c.l, ds), nil
 	case charts.HogCurveKey:
-		return charts.HogCurve(sim.DefaultMaxDice), nil
+		return charts.HogCurve(c.l, sim.DefaultMaxDice), nil
 	case charts.FirstPlayerKey:
-		return c.s.firstPlayerChart(c.ctx, c.class.ID, c.v, c.table)
+		return c.s.firstPlayerChart(c.ctx, c.l, c.class.ID, c.v, c.table)
 	case charts.LadderKey:
-		return charts.Ladder(c.s.ladderRungs()), nil
+		return charts.Ladder(c.l, c.s.ladderRungs()), nil
 	}
 	return templates.Chart{}, fmt.Errorf("chart %q: %w", key, store.ErrNotFound)
 }
 
 // classChart builds one class chart; studentID limits the decision charts
 // to one student (their page), 0 for the whole class.
-func (s *Server) classChart(ctx context.Context, class store.Class, key string, studentID int64) (templates.Chart, error) {
-	src, err := s.chartSource(ctx, class, studentID)
+func (s *Server) classChart(ctx context.Context, l *i18n.Localizer, class store.Class, key string, studentID int64) (templates.Chart, error) {
+	src, err := s.chartSource(ctx, l, class, studentID)
 	if err != nil {
 		return templates.Chart{}, err
 	}
@@ -198,8 +200,8 @@ func (s *Server) classChart(ctx context.Context, class store.Class, key string, 
 }
 
 // classCharts builds the charts named by keys from one chartSource.
-func (s *Server) classCharts(ctx context.Context, class store.Class, keys []string, studentID int64) ([]templates.Chart, error) {
-	src, err := s.chartSource(ctx, class, studentID)
+func (s *Server) classCharts(ctx context.Context, l *i18n.Localizer, class store.Class, keys []string, studentID int64) ([]templates.Chart, error) {
+	src, err := s.chartSource(ctx, l, class, studentID)
 	if err != nil {
 		return nil, err
 	}
@@ -215,15 +217,17 @@ func (s *Server) classCharts(ctx context.Context, class store.Class, keys []stri
 }
 
 // timeline is chart 4 for a match.
-func timeline(mv *matchView) templates.Chart {
+func timeline(l *i18n.Localizer, mv *matchView) templates.Chart {
 	anonymous := mv.class != nil && mv.class.Anonymous
-	return charts.Timeline(mv.snap.Events, seatNames(mv.snap.Match, mv.viewer, anonymous, "you"))
+	return charts.Timeline(l, mv.snap.Events, seatNames(l, mv.snap.Match, mv.viewer, anonymous, l.T("chart.you")))
 }
 
 // firstPlayerChart is chart 7 for the class's Pig target: the standard
 // rules, and equal turns when the class played them.
-func (s *Server) firstPlayerChart(ctx context.Context, classID int64, v sim.Variant, table *solve.Table) (templates.Chart, error) {
-	rules := fmt.Sprintf("Pig to %d", v.Target)
+func (s *Server) firstPlayerChart(ctx context.Context, l *i18n.Localizer, classID int64, v sim.Variant, table *solve.Table) (templates.Chart, error) {
+	rules := gameTitle(l, v)
+	ev := v
+	ev.EqualTurns = true
 	games, wins, err := s.store.FirstPlayerResults(ctx, store.ChartFilter{ClassID: classID, Game: "pig", Target: v.Target})
 	if err != nil {
 		return templates.Chart{}, err
@@ -234,13 +238,11 @@ func (s *Server) firstPlayerChart(ctx context.Context, classID int64, v sim.Vari
 		return templates.Chart{}, err
 	}
 	if eg > 0 {
-		ev := v
-		ev.EqualTurns = true
 		et, err := s.tables.GetEqual(ev)
 		if err != nil {
 			return templates.Chart{}, err
 		}
-		results = append(results, charts.FirstResults{Rules: rules + ", equal turns", Games: eg, FirstWins: ew, Exact: et.FirstPlayerWin()})
+		results = append(results, charts.FirstResults{Rules: gameTitle(l, ev), Games: eg, FirstWins: ew, Exact: et.FirstPlayerWin()})
 	}
-	return charts.FirstPlayer(results), nil
+	return charts.FirstPlayer(l, results), nil
 }

@@ -135,7 +135,7 @@ func (s *Server) csvFile(what string) gin.HandlerFunc {
 
 // glossary is the page that says what each column of each file means.
 func (s *Server) glossary(c *gin.Context) {
-	render(c, http.StatusOK, templates.GlossaryView(glossaryView()))
+	render(c, http.StatusOK, templates.GlossaryView(glossaryView(loc(c))))
 }
 
 func ftoa(p *float64) string {

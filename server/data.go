@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"
 )
@@ -98,16 +99,9 @@ func loadClassData(ctx context.Context, st *store.Store, class store.Class) (*cl
 func isDecision(e store.Event) bool { return e.Action.Kind != sim.ResignKind }
 
 // roundLabel describes the open round of a class, or "" when none is.
-func roundLabel(r *store.Round) string {
+func roundLabel(l *i18n.Localizer, r *store.Round) string {
 	if r != nil {
-		against := "against " + botLabel(r.Bot)
-		if r.Mode == "pairs" {
-			against = "students together"
-		}
-		if r.Variant.Seats > 2 {
-			against += fmt.Sprintf(", %d players a match", r.Variant.Seats)
-		}
-		return fmt.Sprintf("Round %d: %s, %s", r.Number, gameTitle(r.Variant), against)
+		return l.T("round.label", "N", l.Int(r.Number), "Game", gameTitle(l, r.Variant), "Against", against(l, r.Mode, r.Bot, r.Variant.Seats))
 	}
 	return ""
 }

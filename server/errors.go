@@ -7,6 +7,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
+	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/templates"
@@ -25,7 +26,7 @@ func refuse(c *gin.Context, status int, msg string) {
 // fail maps an error to a status and a message a student or teacher can
 // act on; anything unexpected is "internal error" to them and logged.
 func fail(c *gin.Context, err error) {
-	status, msg := explain(err)
+	status, msg := explain(loc(c), err)
 	if status == http.StatusInternalServerError {
 		c.Error(err)
 	}
@@ -35,26 +36,27 @@ func fail(c *gin.Context, err error) {
 // errNotSeated refuses a player who is not in a match.
 var errNotSeated = classroom.ErrNotSeated
 
-// explain is the one place errors become statuses and messages.
-func explain(err error) (int, string) {
+// explain is the one place errors become statuses and messages, in the
+// reader's language.
+func explain(l *i18n.Localizer, err error) (int, string) {
 	var ae *sim.ActionError
 	switch {
 	case errors.As(err, &ae):
-		return http.StatusConflict, "That move is not allowed: " + ae.Reason + "."
+		return http.StatusConflict, l.T("error.move." + string(ae.Code))
 	case errors.Is(err, store.ErrNotFound):
-		return http.StatusNotFound, "There is no such page."
+		return http.StatusNotFound, l.T("error.nopage")
 	case errors.Is(err, classroom.ErrNotPlaying):
-		return http.StatusConflict, "This match is over or was ended by the teacher."
+		return http.StatusConflict, l.T("error.notplaying")
 	case errors.Is(err, classroom.ErrNotSeated):
-		return http.StatusForbidden, "You are not playing in this match."
+		return http.StatusForbidden, l.T("error.notseated")
 	case errors.Is(err, classroom.ErrPaused):
-		return http.StatusConflict, "The teacher has paused play. Wait for it to resume."
+		return http.StatusConflict, l.T("error.paused")
 	case errors.Is(err, classroom.ErrNoSkunk):
-		return http.StatusConflict, "No game of Skunk is being played: start it from a lesson's Skunk phase."
+		return http.StatusConflict, l.T("error.noskunk")
 	case errors.Is(err, classroom.ErrSkunkIsOver):
-		return http.StatusConflict, "This game of Skunk is over."
+		return http.StatusConflict, l.T("error.skunkover")
 	case errors.Is(err, store.ErrNotSaved):
-		return http.StatusServiceUnavailable, "Not saved: the server could not store that just now. Try again."
+		return http.StatusServiceUnavailable, l.T("error.notsaved")
 	}
-	return http.StatusInternalServerError, "Internal error: something went wrong on the server. Try again."
+	return http.StatusInternalServerError, l.T("error.internal")
 }

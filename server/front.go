@@ -2,13 +2,13 @@ package server
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
+	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
@@ -16,21 +16,21 @@ import (
 )
 
 // gameChoices are the games offered in forms.
-func gameChoices(selected string) []templates.Choice {
+func gameChoices(l *i18n.Localizer, selected string) []templates.Choice {
 	var out []templates.Choice
 	for _, g := range sim.Games {
-		out = append(out, templates.Choice{Value: g.String(), Label: g.Title(), Selected: g.String() == selected})
+		out = append(out, templates.Choice{Value: g.String(), Label: gameName(l, g), Selected: g.String() == selected})
 	}
 	return out
 }
 
 // botChoices are the bots offered in forms.
-func botChoices(selected string) []templates.Choice {
+func botChoices(l *i18n.Localizer, selected string) []templates.Choice {
 	var out []templates.Choice
 	for _, b := range []string{"hold:10", "hold:20", "kper", "optimal", "ev", "dice:3", "dice:5", "dice:8"} {
-		label := botLabel(b)
+		label := botLabel(l, b)
 		if strings.HasPrefix(b, "dice:") {
-			label = "Hog: always " + strings.TrimPrefix(b, "dice:") + " dice"
+			label = l.T("bot.hog", "Bot", label)
 		}
 		out = append(out, templates.Choice{Value: b, Label: label, Selected: b == selected})
 	}
@@ -38,7 +38,8 @@ func botChoices(selected string) []templates.Choice {
 }
 
 func (s *Server) front(c *gin.Context) {
-	render(c, http.StatusOK, templates.FrontView(templates.Front{Games: gameChoices("pig"), Bots: botChoices("hold:20"), Lessons: s.lessonChoices()}))
+	l := loc(c)
+	render(c, http.StatusOK, templates.FrontView(templates.Front{Games: gameChoices(l, "pig"), Bots: botChoices(l, "hold:20"), Lessons: s.lessonChoices(l)}))
 }
 
 // createClass starts a class in one step: a join code, a teacher secret
@@ -47,12 +48,12 @@ func (s *Server) createClass(c *gin.Context) {
 	ctx := c.Request.Context()
 	lesson, ok := s.checkLessonField(c.PostForm("lesson"))
 	if !ok {
-		refuse(c, http.StatusUnprocessableEntity, "Lesson plan: choose one of the lessons on the front page, or none.")
+		refuse(c, http.StatusUnprocessableEntity, loc(c).T("error.lessonfield"))
 		return
 	}
 	ip := c.ClientIP()
 	if !s.newClasses.allow(ip) {
-		refuse(c, http.StatusTooManyRequests, fmt.Sprintf("This device has started %d classes in the last minute. Wait a minute, or use a class already started.", classesPerMinute))
+		refuse(c, http.StatusTooManyRequests, loc(c).T("error.classes_rate", "N", loc(c).Int(classesPerMinute)))
 		return
 	}
 	s.newClasses.hit(ip)
@@ -83,10 +84,15 @@ func (s *Server) joinPage(c *gin.Context) {
 
 // checkNickname reads a typed nickname (see classroom.Nickname) and says
 // what is wrong with it, if anything.
-func checkNickname(raw string) (string, string) {
+func checkNickname(l *i18n.Localizer, raw string) (string, string) {
 	n, err := classroom.Nickname(raw)
 	if err != nil {
-		return strings.TrimSpace(raw), "Nickname: " + err.Error() + "."
+		var ne *classroom.NicknameError
+		kind, count := "chars", 0
+		if errors.As(err, &ne) {
+			kind, count = ne.Kind, ne.Count
+		}
+		return strings.TrimSpace(raw), l.T("nickname."+kind, "Max", l.Int(classroom.MaxNickname), "N", l.Int(count))
 	}
 	return n, ""
 }
@@ -95,7 +101,7 @@ func checkNickname(raw string) (string, string) {
 // comes back with a message naming it and what is allowed, and the form
 // keeps what was typed.
 func (s *Server) join(c *gin.Context) {
-	ctx := c.Request.Context()
+	ctx, l := c.Request.Context(), loc(c)
 	v := templates.Join{Code: templates.Field{Value: c.PostForm("code")}, Nickname: templates.Field{Value: c.PostForm("nickname")},
 		Rejoin: templates.Field{Value: strings.TrimSpace(c.PostForm("rejoin"))}}
 	again := func(status int) { render(c, status, templates.JoinView(v)) }
@@ -109,23 +115,23 @@ func (s *Server) join(c *gin.Context) {
 		c.Redirect(http.StatusTemporaryRedirect, joinURL(code))
 		return
 	}
-	nick, problem := checkNickname(v.Nickname.Value)
+	nick, problem := checkNickname(l, v.Nickname.Value)
 	v.Nickname.Error = problem
 	if !validCode(code) {
-		v.Code.Error = "Join code: the 6 letters and digits on the projector, for example " + exampleCode + "."
+		v.Code.Error = l.T("joinerr.code", "Example", exampleCode)
 		again(http.StatusUnprocessableEntity)
 		return
 	}
 	ip := c.ClientIP()
 	if !s.joins.allow(ip) {
-		v.Error = "Too many wrong join codes from this device. Wait a minute, then check the code on the projector."
+		v.Error = l.T("joinerr.guesses")
 		again(http.StatusTooManyRequests)
 		return
 	}
 	class, err := s.room.Class(ctx, code)
 	if errors.Is(err, store.ErrNotFound) {
 		s.joins.hit(ip)
-		v.Code.Error = "Join code: no class has the code " + code + ". Check the projector."
+		v.Code.Error = l.T("joinerr.noclass", "Code", code)
 		again(http.StatusUnprocessableEntity)
 		return
 	}
@@ -133,13 +139,15 @@ func (s *Server) join(c *gin.Context) {
 		fail(c, err)
 		return
 	}
+	classLanguage(c, class, false)
+	l = loc(c)
 	token := playerToken(c)
 	if _, ok := class.Student(hashToken(token)); ok {
 		c.Redirect(http.StatusSeeOther, classURL(class.Code)) // this browser has joined already
 		return
 	}
 	if class.WasRemoved(hashToken(token)) {
-		v.Error = removedMessage(code)
+		v.Error = removedMessage(l, code)
 		again(http.StatusForbidden)
 		return
 	}
@@ -161,12 +169,12 @@ func (s *Server) join(c *gin.Context) {
 			return
 		}
 		s.joins.hit(ip)
-		v.Rejoin.Error = "Rejoin code: this is not the code of " + nick + " in class " + code + ". Check the code on your class page on the other device, and your nickname."
+		v.Rejoin.Error = l.T("joinerr.rejoin", "Name", nick, "Code", code)
 		again(http.StatusUnprocessableEntity)
 		return
 	}
 	if class.Locked {
-		v.Error = lockedMessage(code)
+		v.Error = lockedMessage(l, code)
 		again(http.StatusConflict)
 		return
 	}
@@ -175,25 +183,25 @@ func (s *Server) join(c *gin.Context) {
 		return
 	}
 	if !class.JoinsUnlimited && !s.classJoins.allow(class.Code) {
-		v.Error = fmt.Sprintf("Class %s has taken %d students in the last minute, its limit. Ask your teacher to allow more, then try again.", code, s.cfg.ClassJoins)
+		v.Error = l.T("joinerr.cap", "Code", code, "N", l.Int(s.cfg.ClassJoins))
 		again(http.StatusTooManyRequests)
 		return
 	}
 	switch _, err := s.room.Join(ctx, class.ID, nick, hashToken(token)); {
 	case errors.Is(err, store.ErrNicknameTaken):
-		v.Nickname.Error = "Nickname: " + nick + " is taken in this class. Choose another, or, if it is yours from another device, give your rejoin code."
+		v.Nickname.Error = l.T("nickname.taken", "Name", nick)
 		again(http.StatusUnprocessableEntity)
 		return
 	case errors.Is(err, classroom.ErrLooksTaken):
-		v.Nickname.Error = "Nickname: " + nick + " looks like a nickname already taken in this class. Choose one that looks different."
+		v.Nickname.Error = l.T("nickname.looks", "Name", nick)
 		again(http.StatusUnprocessableEntity)
 		return
 	case errors.Is(err, classroom.ErrRemoved):
-		v.Error = removedMessage(code)
+		v.Error = removedMessage(l, code)
 		again(http.StatusForbidden)
 		return
 	case errors.Is(err, classroom.ErrLocked):
-		v.Error = lockedMessage(code)
+		v.Error = lockedMessage(l, code)
 		again(http.StatusConflict)
 		return
 	case err != nil:
@@ -204,12 +212,12 @@ func (s *Server) join(c *gin.Context) {
 	c.Redirect(http.StatusSeeOther, classURL(class.Code))
 }
 
-func removedMessage(code string) string {
-	return "The teacher removed this device from class " + code + ". Ask your teacher to let you back in."
+func removedMessage(l *i18n.Localizer, code string) string {
+	return l.T("joinerr.removed", "Code", code)
 }
 
-func lockedMessage(code string) string {
-	return "Class " + code + " is not taking new students right now. Ask your teacher to open joining."
+func lockedMessage(l *i18n.Localizer, code string) string {
+	return l.T("joinerr.locked", "Code", code)
 }
 
 // exampleCode shows the form of a join code.
@@ -220,7 +228,7 @@ func (s *Server) startPractice(c *gin.Context) {
 	ctx := c.Request.Context()
 	g, err := sim.ParseGame(c.PostForm("game"))
 	if err != nil {
-		refuse(c, http.StatusUnprocessableEntity, "Game: "+err.Error())
+		refuse(c, http.StatusUnprocessableEntity, loc(c).T("error.game", "Games", strings.Join(gameNamesIn(loc(c)), ", ")))
 		return
 	}
 	v := sim.Standard(g)
@@ -234,12 +242,12 @@ func (s *Server) startPractice(c *gin.Context) {
 		bot = "optimal"
 	}
 	if _, err := solve.ParseStrategy(bot, v, s.tables); err != nil {
-		refuse(c, http.StatusUnprocessableEntity, "Bot: "+err.Error())
+		refuse(c, http.StatusUnprocessableEntity, loc(c).T("error.bot"))
 		return
 	}
 	ip := c.ClientIP()
 	if !s.practices.allow(ip) {
-		refuse(c, http.StatusTooManyRequests, "Too many practice matches were started from this network in the last minute. Wait a minute, then try again.")
+		refuse(c, http.StatusTooManyRequests, loc(c).T("error.practice_rate"))
 		return
 	}
 	s.practices.hit(ip)
@@ -258,4 +266,13 @@ func (s *Server) startPractice(c *gin.Context) {
 		return
 	}
 	c.Redirect(http.StatusSeeOther, matchURL("", m.ID))
+}
+
+// gameNamesIn lists the games by name in the reader's language.
+func gameNamesIn(l *i18n.Localizer) []string {
+	var out []string
+	for _, g := range sim.Games {
+		out = append(out, gameName(l, g))
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"pigclass/server/i18n"
 	"pigclass/templates"
 )
 
@@ -25,29 +26,31 @@ const (
 	kindChoice                 // one of a few words
 )
 
-func (k colKind) String() string {
-	return [...]string{"text", "whole number", "number", "true or false", "date and time (ISO 8601)", "date and time", "one of"}[k]
+// id is the kind's catalog message.
+func (k colKind) id() string {
+	return "csv.kind." + [...]string{"text", "integer", "number", "boolean", "time", "local", "choice"}[k]
 }
 
-// column is one column of a file.
+// column is one column of a file. What it means is the catalog's
+// "csv.FILE.COLUMN" (or "csv.col.COLUMN" for the columns every file
+// shares): the glossary page in the reader's language, the README in
+// English.
 type column struct {
 	name     string
 	kind     colKind
 	optional bool     // may be empty (the glossary says when)
 	choices  []string // for kindChoice
-	means    string
 }
 
-// csvFile is one downloadable file.
+// csvFile is one downloadable file; "csv.NAME.about" says what it holds.
 type csvFile struct {
 	name    string // decisions, matches, players, students
-	about   string
 	columns []column
 	index   map[string]int
 }
 
-func newCSVFile(name, about string, cols ...column) *csvFile {
-	f := &csvFile{name: name, about: about, columns: cols, index: map[string]int{}}
+func newCSVFile(name string, cols ...column) *csvFile {
+	f := &csvFile{name: name, columns: cols, index: map[string]int{}}
 	for i, c := range cols {
 		f.index[c.name] = i
 	}
@@ -85,80 +88,80 @@ var games = []string{"pig", "two-dice", "big-pig", "hog", "skunk"}
 
 // The shared columns.
 var (
-	colClass = column{"class", kindText, false, nil, "The class's join code."}
-	colMatch = column{"match", kindText, false, nil, `The match's number in this pigclass; a game of Skunk is "skunk-" and its number.`}
-	colRound = column{"round", kindInteger, false, nil, "The round of the class the match was played in, from 1 (Skunk: the round of the game, S K U N K)."}
-	colGame  = column{"game", kindChoice, false, games, "The game."}
-	colSeat  = column{"seat", kindInteger, false, nil, "The player's seat: 1 moved first, 2 second, and so on (in every file and page). Skunk: the player's number in the game."}
+	colClass = column{"class", kindText, false, nil}
+	colMatch = column{"match", kindText, false, nil}
+	colRound = column{"round", kindInteger, false, nil}
+	colGame  = column{"game", kindChoice, false, games}
+	colSeat  = column{"seat", kindInteger, false, nil}
 )
 
 // decisionsFile is one row per decision.
-var decisionsFile = newCSVFile("decisions", "One row per decision: every roll, hold and dice choice of students, bots and time-outs, with the state before it and the exact chance of winning each option had.",
+var decisionsFile = newCSVFile("decisions",
 	colClass, colMatch, colRound, colGame,
-	column{"target", kindInteger, true, nil, "The score that wins (empty for Skunk)."},
-	column{"seats", kindInteger, false, nil, "How many players the match had (Skunk: the whole class)."},
-	column{"student", kindText, false, nil, `Who decided: the nickname (or the generated name in anonymous mode), or "bot" and its strategy.`},
+	column{"target", kindInteger, true, nil},
+	column{"seats", kindInteger, false, nil},
+	column{"student", kindText, false, nil},
 	colSeat,
-	column{"turn", kindInteger, false, nil, "The player's turn, from 1 (Skunk: the round)."},
-	column{"roll_in_turn", kindInteger, false, nil, "The roll within the turn, from 1."},
-	column{"score", kindInteger, false, nil, "The player's banked score before the decision."},
-	column{"leader_score", kindInteger, true, nil, "The highest banked score among the other players before the decision (with two players, the opponent's); empty for Skunk."},
-	column{"turn_total", kindInteger, false, nil, "Points rolled this turn and not yet banked (Skunk: the round total)."},
-	column{"action", kindText, false, nil, `What was chosen: roll, hold, dice:N (Hog: throw N dice), timeout (the deadline passed: the server held), stand or sit (Skunk).`},
-	column{"dice", kindInteger, false, nil, "How many dice the action throws (0 for a hold)."},
-	column{"faces", kindText, false, nil, `The dice thrown, as text: "4", "3 5"; "none" when nothing was thrown.`},
-	column{"analysis", kindChoice, false, []string{"exact", "approximate", "none"}, "exact: the chances come from the solved two-player game; approximate: three or four players, read from the two-player table against the leader; none: no table (Skunk, resignations, targets the solver does not cover)."},
-	column{"win_if_roll_pct", kindNumber, true, nil, "The chance of winning, in percent, if the player rolls and plays perfectly after (Pig games)."},
-	column{"win_if_hold_pct", kindNumber, true, nil, "The chance of winning, in percent, if the player holds (Pig games)."},
-	column{"win_if_chosen_pct", kindNumber, true, nil, "The chance of winning, in percent, of the option chosen."},
-	column{"best_action", kindText, true, nil, "The option perfect play chooses (ties: hold, fewer dice)."},
-	column{"ev_action", kindText, true, nil, "The option expected-value play chooses: the most points on average this turn (hold at 20 in Pig, 5 dice in Hog)."},
-	column{"cost_pct_points", kindNumber, true, nil, "The chance of winning lost by the choice, in percentage points: the best option's chance minus the chosen one's (0 when perfect)."},
-	column{"agrees_with_optimal", kindBoolean, true, nil, "Whether the choice is perfect play's."},
-	column{"agrees_with_ev", kindBoolean, true, nil, "Whether the choice is expected-value play's."},
-	column{"by", kindChoice, false, []string{"student", "bot", "timeout"}, "Who made the decision: a student, a bot, or the server when the deadline passed (a time-out is not the student's decision)."},
-	column{"at", kindTime, false, nil, "When, in ISO 8601 with the server's offset from UTC."},
-	column{"local_time", kindLocal, false, nil, "When, in the server's local time, as a spreadsheet reads dates."},
+	column{"turn", kindInteger, false, nil},
+	column{"roll_in_turn", kindInteger, false, nil},
+	column{"score", kindInteger, false, nil},
+	column{"leader_score", kindInteger, true, nil},
+	column{"turn_total", kindInteger, false, nil},
+	column{"action", kindText, false, nil},
+	column{"dice", kindInteger, false, nil},
+	column{"faces", kindText, false, nil},
+	column{"analysis", kindChoice, false, []string{"exact", "approximate", "none"}},
+	column{"win_if_roll_pct", kindNumber, true, nil},
+	column{"win_if_hold_pct", kindNumber, true, nil},
+	column{"win_if_chosen_pct", kindNumber, true, nil},
+	column{"best_action", kindText, true, nil},
+	column{"ev_action", kindText, true, nil},
+	column{"cost_pct_points", kindNumber, true, nil},
+	column{"agrees_with_optimal", kindBoolean, true, nil},
+	column{"agrees_with_ev", kindBoolean, true, nil},
+	column{"by", kindChoice, false, []string{"student", "bot", "timeout"}},
+	column{"at", kindTime, false, nil},
+	column{"local_time", kindLocal, false, nil},
 )
 
 // matchesFile is one row per match.
-var matchesFile = newCSVFile("matches", "One row per match, its players listed in seat order; match_players.csv has the same, one row per player.",
+var matchesFile = newCSVFile("matches",
 	colClass, colMatch, colRound, colGame,
-	column{"target", kindInteger, false, nil, "The score that wins."},
-	column{"equal_turns", kindBoolean, false, nil, "Whether the round was played out so that everyone had the same number of turns."},
-	column{"seats", kindInteger, false, nil, "How many players."},
-	column{"status", kindChoice, false, []string{"playing", "over", "ended"}, "over: played to the end; ended: stopped by the teacher; playing: still going on."},
-	column{"seed", kindText, true, nil, "The dice's secret seed, published once the match is no longer played (check it with pigclass verify)."},
-	column{"commitment", kindText, false, nil, "The seed's SHA-256, shown when the match started."},
-	column{"players", kindText, false, nil, "The players, by seat, separated by \"; \"."},
-	column{"places", kindText, true, nil, "Their places (1 = winner), by seat, separated by \"; \"; empty while not over."},
-	column{"scores", kindText, false, nil, "Their final (or current) scores, by seat, separated by \"; \"."},
-	column{"turns", kindInteger, false, nil, "Turns played, all players together."},
-	column{"winner", kindText, true, nil, "The winner, empty while not over."},
+	column{"target", kindInteger, false, nil},
+	column{"equal_turns", kindBoolean, false, nil},
+	column{"seats", kindInteger, false, nil},
+	column{"status", kindChoice, false, []string{"playing", "over", "ended"}},
+	column{"seed", kindText, true, nil},
+	column{"commitment", kindText, false, nil},
+	column{"players", kindText, false, nil},
+	column{"places", kindText, true, nil},
+	column{"scores", kindText, false, nil},
+	column{"turns", kindInteger, false, nil},
+	column{"winner", kindText, true, nil},
 )
 
 // playersFile is one row per player of a match: the long form of
 // matches.csv, for pivot tables.
-var playersFile = newCSVFile("match_players", "One row per player of each match: the long form of matches.csv, for pivot tables.",
+var playersFile = newCSVFile("match_players",
 	colClass, colMatch, colRound, colGame, colSeat,
-	column{"player", kindText, false, nil, `The nickname (or generated name), or "bot" and its strategy.`},
-	column{"place", kindInteger, true, nil, "1 for the winner, then by score; empty while not over."},
-	column{"final_score", kindInteger, false, nil, "The player's score at the end (or now)."},
-	column{"won", kindBoolean, false, nil, "Whether this player won."},
+	column{"player", kindText, false, nil},
+	column{"place", kindInteger, true, nil},
+	column{"final_score", kindInteger, false, nil},
+	column{"won", kindBoolean, false, nil},
 )
 
 // studentsFile is one row per student.
-var studentsFile = newCSVFile("students", "One row per student who joined, removed students included.",
+var studentsFile = newCSVFile("students",
 	colClass,
-	column{"student", kindText, false, nil, "The nickname (or generated name in anonymous mode)."},
-	column{"removed", kindBoolean, false, nil, "Whether the teacher removed the student; their decisions stay in decisions.csv."},
-	column{"games", kindInteger, false, nil, "Matches played to the end."},
-	column{"wins", kindInteger, false, nil, "Matches won."},
-	column{"decisions", kindInteger, false, nil, "The student's own decisions (time-outs and bots' moves are not)."},
-	column{"analysed", kindInteger, false, nil, "Those with a solved table behind them."},
-	column{"agreement_with_optimal_pct", kindNumber, true, nil, "The share of analysed decisions that were perfect play's, in percent."},
-	column{"agreement_with_ev_pct", kindNumber, true, nil, "The share of analysed decisions that were expected-value play's (hold at 20 in Pig, 5 dice in Hog), in percent."},
-	column{"total_cost_pct_points", kindNumber, true, nil, "The chance of winning lost by all the student's decisions, in percentage points, added up."},
+	column{"student", kindText, false, nil},
+	column{"removed", kindBoolean, false, nil},
+	column{"games", kindInteger, false, nil},
+	column{"wins", kindInteger, false, nil},
+	column{"decisions", kindInteger, false, nil},
+	column{"analysed", kindInteger, false, nil},
+	column{"agreement_with_optimal_pct", kindNumber, true, nil},
+	column{"agreement_with_ev_pct", kindNumber, true, nil},
+	column{"total_cost_pct_points", kindNumber, true, nil},
 )
 
 // csvFiles are the files in the order the dashboard lists them.
@@ -183,20 +186,29 @@ func timeCells(t time.Time) (iso, local string) {
 	return l.Format("2006-01-02T15:04:05-07:00"), l.Format("2006-01-02 15:04:05")
 }
 
-// glossaryView is the glossary page's view of the files.
-func glossaryView() templates.Glossary {
+// sharedColumns are the columns every file has, with one meaning.
+var sharedColumns = map[string]bool{colClass.name: true, colMatch.name: true, colRound.name: true, colGame.name: true, colSeat.name: true}
+
+// meansID is the catalog message of what a column of f means.
+func (f *csvFile) meansID(c column) string {
+	if sharedColumns[c.name] {
+		return "csv.col." + c.name
+	}
+	return "csv." + f.name + "." + c.name
+}
+
+// glossaryView is the glossary page's view of the files, in the reader's
+// language; the files themselves (names, values) stay as they are.
+func glossaryView(l *i18n.Localizer) templates.Glossary {
 	var v templates.Glossary
 	for _, f := range csvFiles {
-		gf := templates.GlossaryFile{Name: f.name + ".csv", About: f.about}
+		gf := templates.GlossaryFile{Name: f.name + ".csv", About: l.T("csv." + f.name + ".about")}
 		for _, c := range f.columns {
-			kind := c.kind.String()
-			if c.kind == kindChoice {
-				kind += " " + strings.Join(c.choices, ", ")
-			}
+			gc := templates.GlossaryColumn{Name: c.name, Kind: l.T(c.kind.id()), Choices: strings.Join(c.choices, ", "), Means: l.T(f.meansID(c))}
 			if c.optional {
-				kind += "; may be empty"
+				gc.Optional = l.T("csv.optional")
 			}
-			gf.Columns = append(gf.Columns, templates.GlossaryColumn{Name: c.name, Kind: kind, Means: c.means})
+			gf.Columns = append(gf.Columns, gc)
 		}
 		v.Files = append(v.Files, gf)
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"pigclass/server/i18n"
 	"regexp"
 	"slices"
 	"strconv"
@@ -45,7 +46,7 @@ func checkCell(c column, v string) string {
 		ok = slices.Contains(c.choices, v)
 	}
 	if !ok {
-		return "not " + c.kind.String()
+		return "not " + i18n.For("en").T(c.kind.id())
 	}
 	return ""
 }

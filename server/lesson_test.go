@@ -2,6 +2,7 @@ package server
 
 import (
 	"github.com/PuerkitoBio/goquery"
+	"pigclass/server/i18n"
 
 	"fmt"
 	"net/http"
@@ -287,7 +288,7 @@ func TestSkunkResentSitIsStale(t *testing.T) {
 // the published ones (sim/published.md) have their published values.
 func TestEveryFigureIsFilled(t *testing.T) {
 	a := newApp(t)
-	figs, err := a.srv.figures()
+	figs, err := a.srv.figures(i18n.For("en"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +299,7 @@ func TestEveryFigureIsFilled(t *testing.T) {
 	}
 	for _, l := range a.srv.lessons {
 		for phase := range l.Phases {
-			v, err := a.srv.lessonView(store.Class{Code: "AAAAAA", Lesson: l.Slug, Phase: phase})
+			v, err := a.srv.lessonView(i18n.For("en"), store.Class{Code: "AAAAAA", Lesson: l.Slug, Phase: phase})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -394,7 +395,7 @@ func TestPerfectPlayRules(t *testing.T) {
 	if !held || r < 40 || r > 60 {
 		t.Errorf("the race starts at %d (held at %d: %v); the audit found about 50", r, r-1, held)
 	}
-	figs, err := a.srv.figures()
+	figs, err := a.srv.figures(i18n.For("en"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"pigclass/lessons"
 	"pigclass/server/charts"
 	"pigclass/server/classroom"
+	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
@@ -23,7 +24,7 @@ import (
 // loadLessons reads and checks the lesson plans.
 func (s *Server) loadLessons() error {
 	r := lessons.Rules{Charts: map[string]bool{}, Figures: map[string]bool{}}
-	for k := range charts.Titles {
+	for _, k := range charts.ClassKeys {
 		r.Charts[k] = true
 	}
 	for f := range figureVariants {
@@ -52,10 +53,11 @@ func (s *Server) lesson(slug string) (lessons.Lesson, bool) {
 }
 
 // lessonChoices are the lessons offered on the front page.
-func (s *Server) lessonChoices() []templates.Choice {
-	out := []templates.Choice{{Value: "", Label: "No lesson: I will run rounds myself", Selected: true}}
-	for _, l := range s.lessons {
-		out = append(out, templates.Choice{Value: l.Slug, Label: fmt.Sprintf("%s (%s, %d minutes)", l.Title, l.Level, l.Minutes)})
+func (s *Server) lessonChoices(l *i18n.Localizer) []templates.Choice {
+	out := []templates.Choice{{Value: "", Label: l.T("lesson.none"), Selected: true}}
+	for _, ls := range s.lessons {
+		t := ls.In(l.Lang())
+		out = append(out, templates.Choice{Value: ls.Slug, Label: l.T("lesson.choice", "Title", t.Title, "Level", t.Level, "N", l.Int(ls.Minutes))})
 	}
 	return out
 }
@@ -63,20 +65,45 @@ func (s *Server) lessonChoices() []templates.Choice {
 // figures are the lessons' numbers, computed by the solver once.
 type figures struct {
 	once   sync.Once
-	values map[string]string
+	values map[string]figure
 	err    error
 }
 
 var lessonFigures figures
 
-// figures computes every figure a lesson may name.
-func (s *Server) figures() (map[string]string, error) {
-	lessonFigures.once.Do(func() { lessonFigures.values, lessonFigures.err = computeFigures(s.tables) })
-	return lessonFigures.values, lessonFigures.err
+// figure is one computed number and how it is written.
+type figure struct {
+	x      float64
+	format func(l *i18n.Localizer, x float64) string
 }
 
-func computeFigures(tables *solve.Cache) (map[string]string, error) {
-	pct := func(p float64) string { return fmt.Sprintf("%.2f%%", 100*p) }
+func pctFigure(p float64) figure {
+	return figure{p, func(l *i18n.Localizer, x float64) string { return l.Pct(x, 2) }}
+}
+
+func decFigure(x float64, digits int) figure {
+	return figure{x, func(l *i18n.Localizer, x float64) string { return l.Dec(x, digits) }}
+}
+
+func intFigure(n int) figure {
+	return figure{float64(n), func(l *i18n.Localizer, x float64) string { return l.Int(int(x)) }}
+}
+
+// figures computes every figure a lesson may name, written in the
+// reader's format (53.06% or 53,06 %).
+func (s *Server) figures(l *i18n.Localizer) (map[string]string, error) {
+	lessonFigures.once.Do(func() { lessonFigures.values, lessonFigures.err = computeFigures(s.tables) })
+	if lessonFigures.err != nil {
+		return nil, lessonFigures.err
+	}
+	out := make(map[string]string, len(lessonFigures.values))
+	for k, f := range lessonFigures.values {
+		out[k] = f.format(l, f.x)
+	}
+	return out, nil
+}
+
+func computeFigures(tables *solve.Cache) (map[string]figure, error) {
 	pig := sim.Standard(sim.Pig)
 	t, err := tables.Get(pig)
 	if err != nil {
@@ -124,25 +151,27 @@ func computeFigures(tables *solve.Cache) (map[string]string, error) {
 		}
 		return k
 	}
-	return map[string]string{
-		"pig.first":      pct(t.FirstPlayerWin()),
-		"pig.states":     fmt.Sprintf("%d,%03d", t.States()/1000, t.States()%1000),
-		"pig50.first":    pct(t50.FirstPlayerWin()),
-		"equal.first":    pct(te.FirstPlayerWin()),
-		"equal50.first":  pct(te50.FirstPlayerWin()),
-		"rule.hold70":    fmt.Sprint(FirstHold(t, 70, 0)),
-		"rule.race70":    fmt.Sprint(RaceFrom(t, 70)),
-		"hold20.zero":    pct(zero),
-		"hold20.points":  fmt.Sprintf("%.2f", points),
-		"hold20.duel":    pct(duel),
-		"optimal.hold20": pct(optFirst),
-		"hold20.second":  pct(1 - optFirst),
-		"hog.five":       fmt.Sprintf("%.2f", sim.ExpectedGain(sim.Hog, 0, 0, 5)),
-		"hog.ten":        fmt.Sprintf("%.2f", sim.ExpectedGain(sim.Hog, 0, 0, 10)),
-		"hog.first":      pct(th.FirstPlayerWin()),
-		"ci30.half":      fmt.Sprintf("%.1f", 100*1.959963984540054*math.Sqrt(t.FirstPlayerWin()*(1-t.FirstPlayerWin())/30)),
-		"skunk.stand": fmt.Sprintf("Expected-value play stands while one more roll adds more on average than it risks (the round total, and the whole score on two 1s): with nothing banked it sits from a round total of %d, with 50 banked from %d.",
-			sitFrom(0), sitFrom(50)),
+	sit0, sit50 := sitFrom(0), sitFrom(50)
+	return map[string]figure{
+		"pig.first":      pctFigure(t.FirstPlayerWin()),
+		"pig.states":     intFigure(t.States()),
+		"pig50.first":    pctFigure(t50.FirstPlayerWin()),
+		"equal.first":    pctFigure(te.FirstPlayerWin()),
+		"equal50.first":  pctFigure(te50.FirstPlayerWin()),
+		"rule.hold70":    intFigure(FirstHold(t, 70, 0)),
+		"rule.race70":    intFigure(RaceFrom(t, 70)),
+		"hold20.zero":    pctFigure(zero),
+		"hold20.points":  decFigure(points, 2),
+		"hold20.duel":    pctFigure(duel),
+		"optimal.hold20": pctFigure(optFirst),
+		"hold20.second":  pctFigure(1 - optFirst),
+		"hog.five":       decFigure(sim.ExpectedGain(sim.Hog, 0, 0, 5), 2),
+		"hog.ten":        decFigure(sim.ExpectedGain(sim.Hog, 0, 0, 10), 2),
+		"hog.first":      pctFigure(th.FirstPlayerWin()),
+		"ci30.half":      decFigure(100*1.959963984540054*math.Sqrt(t.FirstPlayerWin()*(1-t.FirstPlayerWin())/30), 1),
+		"skunk.stand": {0, func(l *i18n.Localizer, _ float64) string {
+			return l.T("figure.skunk_stand", "Zero", l.Int(sit0), "Fifty", l.Int(sit50))
+		}},
 	}, nil
 }
 
@@ -190,49 +219,57 @@ func init() {
 }
 
 // lessonView is the class's lesson at its phase, figures filled in.
-func (s *Server) lessonView(class store.Class) (*templates.LessonView, error) {
+// The words are the lesson's in the reader's language (English when it
+// has no translation), the numbers in the reader's format.
+func (s *Server) lessonView(lc *i18n.Localizer, class store.Class) (*templates.LessonView, error) {
 	l, ok := s.lesson(class.Lesson)
 	if !ok {
 		return nil, nil
 	}
-	figs, err := s.figures()
+	figs, err := s.figures(lc)
 	if err != nil {
 		return nil, err
 	}
-	phase := l.Phases[min(class.Phase, len(l.Phases)-1)]
-	v := &templates.LessonView{Code: class.Code, Title: l.Title, Level: l.Level, Minutes: l.Minutes, Goals: l.Goals,
-		Phase: class.Phase, Phases: len(l.Phases), PhaseName: phase.Name, Charts: phase.Charts, Setup: phaseSetup(phase)}
-	for _, m := range l.Maths {
+	at := min(class.Phase, len(l.Phases)-1)
+	phase, text := l.Phases[at], l.In(lc.Lang())
+	v := &templates.LessonView{Code: class.Code, Title: text.Title, Level: text.Level, Minutes: l.Minutes, Goals: text.Goals,
+		Phase: class.Phase, Phases: len(l.Phases), PhaseName: text.Phases[at].Name, Charts: phase.Charts, Setup: phaseSetup(lc, phase)}
+	for _, m := range text.Maths {
 		v.Maths = append(v.Maths, lessons.Fill(m, figs))
 	}
-	for _, p := range phase.Prompts {
+	for _, p := range text.Phases[at].Prompts {
 		v.Prompts = append(v.Prompts, lessons.Fill(p, figs))
 	}
 	return v, nil
 }
 
 // phaseSetup describes what a phase plays.
-func phaseSetup(p lessons.Phase) string {
+func phaseSetup(l *i18n.Localizer, p lessons.Phase) string {
 	switch p.Game {
 	case "none":
-		return "No round: discuss the charts."
+		return l.T("lesson.setup.none")
 	case "skunk":
-		return fmt.Sprintf("Skunk for the whole room, %d rounds.", p.Rounds)
+		return l.T("lesson.setup.skunk", "N", l.Int(p.Rounds))
 	}
-	against := "each student against " + botLabel(p.Bot)
-	if p.Mode == "pairs" {
-		against = "students together (seats left over go to " + botLabel(p.Bot) + ")"
+	return l.T("lesson.setup.game", "Game", gameTitle(l, p.Variant), "Against", against(l, p.Mode, p.Bot, p.Variant.Seats))
+}
+
+// against says whom a round's students play.
+func against(l *i18n.Localizer, mode, bot string, seats int) string {
+	id := "against.bot"
+	if mode == "pairs" {
+		id = "against.pairs"
 	}
-	if p.Variant.Seats > 2 {
-		against += fmt.Sprintf(", %d players a match", p.Variant.Seats)
+	if seats > 2 {
+		id += "_seats"
 	}
-	return fmt.Sprintf("%s, %s.", gameTitle(p.Variant), against)
+	return l.T(id, "Bot", botLabel(l, bot), "N", l.Int(seats))
 }
 
 // applyPhase moves a class to a phase of its lesson: the phase's round
 // starts (when students have joined) and the projector shows its first
 // chart.
-func (s *Server) applyPhase(ctx context.Context, class store.Class, phase int) (string, error) {
+func (s *Server) applyPhase(ctx context.Context, lc *i18n.Localizer, class store.Class, phase int) (string, error) {
 	l, ok := s.lesson(class.Lesson)
 	if !ok || phase < 0 || phase >= len(l.Phases) {
 		return "", store.ErrNotFound
@@ -248,22 +285,22 @@ func (s *Server) applyPhase(ctx context.Context, class store.Class, phase int) (
 	if err := s.room.SetProjector(ctx, class.ID, chart); err != nil {
 		return "", err
 	}
-	note := fmt.Sprintf("Phase %d: %s.", phase+1, p.Name)
+	note := lc.T("notice.phase", "N", lc.Int(phase+1), "Name", l.In(lc.Lang()).Phases[phase].Name)
 	switch {
 	case p.Plays():
 		round, n, err := s.room.StartRound(ctx, class.ID, classroom.RoundSpec{Variant: p.Variant, Mode: p.Mode, Bot: p.Bot, SameSeed: p.SameSeed})
 		if errors.Is(err, classroom.ErrNoStudents) {
-			return note + " No students have joined yet: start the round once they have.", nil
+			return note + " " + lc.T("notice.nostudents_phase"), nil
 		}
 		if err != nil {
 			return "", err
 		}
-		note += fmt.Sprintf(" Round %d started: %d matches.", round.Number, n)
+		note += " " + lc.N("notice.round_started", n, "Round", lc.Int(round.Number))
 	case p.Game == "skunk":
 		if err := s.room.StartSkunk(ctx, class.ID, p.Rounds); err != nil {
 			return "", err
 		}
-		note += " Skunk started: everyone stands."
+		note += " " + lc.T("notice.skunk_started")
 	default:
 		if err := s.room.EndRound(ctx, class.ID); err != nil {
 			return "", err
@@ -278,10 +315,10 @@ func (s *Server) stepLesson(delta int) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class := classFrom(c)
 		if class.Lesson == "" {
-			refuse(c, http.StatusConflict, "This class follows no lesson.")
+			refuse(c, http.StatusConflict, loc(c).T("error.nolesson"))
 			return
 		}
-		note, err := s.applyPhase(c.Request.Context(), class.Class, class.Phase+delta)
+		note, err := s.applyPhase(c.Request.Context(), loc(c), class.Class, class.Phase+delta)
 		if err != nil {
 			fail(c, err)
 			return

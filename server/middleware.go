@@ -16,13 +16,13 @@ const maxBody = 64 << 10
 // too large is refused as a whole instead of read in part.
 func limitBody(c *gin.Context) {
 	if c.Request.ContentLength > maxBody {
-		refuse(c, http.StatusRequestEntityTooLarge, "The form is too large: at most 64 KB.")
+		refuse(c, http.StatusRequestEntityTooLarge, loc(c).T("error.toolarge"))
 		return
 	}
 	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxBody)
 	if c.Request.Method == http.MethodPost {
 		if err := c.Request.ParseForm(); err != nil {
-			refuse(c, http.StatusRequestEntityTooLarge, "The form could not be read: it must be at most 64 KB.")
+			refuse(c, http.StatusRequestEntityTooLarge, loc(c).T("error.unreadable"))
 			return
 		}
 	}
@@ -38,7 +38,7 @@ var crossOrigin = http.NewCrossOriginProtection()
 // sameOrigin refuses cross-site form posts.
 func sameOrigin(c *gin.Context) {
 	if err := crossOrigin.Check(c.Request); err != nil {
-		refuse(c, http.StatusForbidden, "This form was sent from another site, so it was refused. Use pigclass's own pages.")
+		refuse(c, http.StatusForbidden, loc(c).T("error.crossorigin"))
 		return
 	}
 	c.Next()

@@ -12,6 +12,7 @@ import (
 
 	"pigclass/server/charts"
 	"pigclass/server/classroom"
+	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/templates"
@@ -39,21 +40,23 @@ func (s *Server) studentHome(c *gin.Context) {
 		c.Redirect(http.StatusSeeOther, joinURL(class.Code))
 		return
 	}
-	v := templates.StudentHome{Code: class.Code, Nickname: me.Nickname, Waiting: "Waiting for the teacher to start a round…", NextURL: nextURL(class.Code, 0),
+	classLanguage(c, class, false)
+	l := loc(c)
+	v := templates.StudentHome{Code: class.Code, Nickname: me.Nickname, Waiting: l.T("student.waiting"), NextURL: nextURL(class.Code, 0),
 		RejoinCode: rejoinCode(class.TeacherHash, me.TokenHash)}
 	if class.Paused {
-		v.Waiting = "The teacher has paused play."
+		v.Waiting = l.T("board.paused")
 	}
 	if k := s.room.Skunk(class.ID); k != nil && k.Participant(me.ID) >= 0 {
-		b := s.skunkBoard(class, k, me.ID, false, classURL(class.Code)+"/skunk")
+		b := s.skunkBoard(l, class, k, me.ID, false, classURL(class.Code)+"/skunk")
 		v.Skunk = &b
 	}
 	if m := s.room.Playing(class.ID, me.ID); m != nil && !m.Over() {
-		b := s.boardView(class, m, m.SeatOf(me.ID))
+		b := s.boardView(l, class, m, m.SeatOf(me.ID))
 		v.Board = &b
 	}
 	if v.Board == nil && v.Skunk == nil {
-		if err := s.history(ctx, class, me.ID, &v); err != nil {
+		if err := s.history(ctx, l, class, me.ID, &v); err != nil {
 			fail(c, err)
 			return
 		}
@@ -62,7 +65,7 @@ func (s *Server) studentHome(c *gin.Context) {
 }
 
 // history adds a waiting student's past matches and charts to their page.
-func (s *Server) history(ctx context.Context, class *classroom.Class, studentID int64, v *templates.StudentHome) error {
+func (s *Server) history(ctx context.Context, l *i18n.Localizer, class *classroom.Class, studentID int64, v *templates.StudentHome) error {
 	past, err := s.store.Matches(ctx, store.MatchFilter{ClassID: class.ID, StudentID: studentID})
 	if err != nil {
 		return err
@@ -72,7 +75,7 @@ func (s *Server) history(ctx context.Context, class *classroom.Class, studentID 
 		if m.Status == store.Playing {
 			continue
 		}
-		v.History = append(v.History, templates.HistoryRow{URL: matchURL(class.Code, m.ID), Title: fmt.Sprintf("Round %d: %s", m.RoundIndex, gameTitle(m.Variant)), Result: historyResult(m, studentID)})
+		v.History = append(v.History, templates.HistoryRow{URL: matchURL(class.Code, m.ID), Title: l.T("round.title", "N", l.Int(m.RoundIndex), "Game", gameTitle(l, m.Variant)), Result: historyResult(l, m, studentID)})
 	}
 	if len(v.History) > 0 {
 		v.ChartsURL = classURL(class.Code) + "/charts"
@@ -88,7 +91,7 @@ func (s *Server) studentCharts(c *gin.Context) {
 	if !ok {
 		return
 	}
-	cs, err := s.classCharts(c.Request.Context(), class.Class, []string{charts.HoldPointsKey, charts.SkillLuckKey}, me.ID)
+	cs, err := s.classCharts(c.Request.Context(), loc(c), class.Class, []string{charts.HoldPointsKey, charts.SkillLuckKey}, me.ID)
 	if err != nil {
 		fail(c, err)
 		return
@@ -97,16 +100,16 @@ func (s *Server) studentCharts(c *gin.Context) {
 }
 
 // historyResult says how a past match went for a student.
-func historyResult(m store.Match, studentID int64) string {
+func historyResult(l *i18n.Localizer, m store.Match, studentID int64) string {
 	if m.Status == store.Ended {
-		return "ended by the teacher"
+		return l.T("history.ended")
 	}
 	for _, s := range m.Seats {
 		if s.StudentID == studentID && m.Result != nil {
 			if m.Winner == s.Seat {
-				return fmt.Sprintf("won, %d to %d", m.Result.Scores[s.Seat], bestOther(m.Result.Scores, s.Seat))
+				return l.T("history.won", "Score", l.Int(m.Result.Scores[s.Seat]), "Other", l.Int(bestOther(m.Result.Scores, s.Seat)))
 			}
-			return fmt.Sprintf("lost, %d to %d", m.Result.Scores[s.Seat], m.Result.Scores[m.Winner])
+			return l.T("history.lost", "Score", l.Int(m.Result.Scores[s.Seat]), "Other", l.Int(m.Result.Scores[m.Winner]))
 		}
 	}
 	return ""
@@ -126,7 +129,7 @@ func bestOther(scores []int, seat int) int {
 func matchID(c *gin.Context) (int64, bool) {
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil || id <= 0 {
-		refuse(c, http.StatusNotFound, "There is no such match.")
+		refuse(c, http.StatusNotFound, loc(c).T("error.nomatch"))
 		return 0, false
 	}
 	return id, true
@@ -183,7 +186,8 @@ func (s *Server) loadMatch(ctx context.Context, c *gin.Context, code string, id 
 		return nil, store.ErrNotFound // a match of another class: as if none
 	}
 	mv.viewer = mv.snap.SeatOfToken(h)
-	mv.board = s.boardView(mv.class, mv.snap, mv.viewer)
+	classLanguage(c, mv.class, false)
+	mv.board = s.boardView(loc(c), mv.class, mv.snap, mv.viewer)
 	if mv.class != nil && mv.board.Over {
 		mv.board.NextURL = nextURL(mv.class.Code, id)
 	}
@@ -226,7 +230,7 @@ func (s *Server) matchPage(c *gin.Context) {
 		render(c, http.StatusOK, templates.PlayView(mv.board))
 		return
 	}
-	render(c, http.StatusOK, templates.ReviewView(s.reviewView(mv)))
+	render(c, http.StatusOK, templates.ReviewView(s.reviewView(loc(c), mv)))
 }
 
 // board is the play area alone, for htmx polling. A poll whose ?v= is the
@@ -322,11 +326,11 @@ func (s *Server) act(c *gin.Context) {
 	problem, home := "", matchURL(code, id)
 	seq, err := strconv.Atoi(c.PostForm("seq"))
 	if err != nil || seq < 0 {
-		problem = "seq: the form must carry the number of moves it answers; reload the page."
+		problem = loc(c).T("error.seq")
 	}
 	a, err := sim.ParseAction(c.PostForm("action"))
 	if err != nil && problem == "" {
-		problem = "action: " + err.Error() + "."
+		problem = loc(c).T("error.action", "Action", c.PostForm("action"))
 	}
 	status := http.StatusOK
 	if problem == "" {
@@ -352,7 +356,7 @@ func (s *Server) act(c *gin.Context) {
 		switch _, err := s.room.Act(ctx, id, studentID, seq, a); {
 		case err == nil, errors.Is(err, classroom.ErrStale):
 		default:
-			status, problem = explain(err)
+			status, problem = explain(loc(c), err)
 			if status == http.StatusInternalServerError {
 				c.Error(err)
 			}
@@ -392,7 +396,7 @@ func (s *Server) record(c *gin.Context) {
 		return
 	}
 	if !mv.snap.Over() {
-		refuse(c, http.StatusConflict, "The seed is published when the match ends.")
+		refuse(c, http.StatusConflict, loc(c).T("error.seedlater"))
 		return
 	}
 	rec, err := matchRecord(mv.snap)
@@ -455,10 +459,10 @@ func matchRecord(m *classroom.Match) (sim.Record, error) {
 }
 
 // reviewView lists the viewer's decisions beside hold-at-20 and optimal.
-func (s *Server) reviewView(mv *matchView) templates.Review {
+func (s *Server) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 	code := mv.code()
 	v := templates.Review{
-		Title: gameTitle(mv.snap.Variant), Result: mv.board.Result, Seed: mv.snap.Seed.String(), Commitment: mv.snap.Seed.Commitment(),
+		Title: gameTitle(l, mv.snap.Variant), Result: mv.board.Result, Seed: mv.snap.Seed.String(), Commitment: mv.snap.Seed.Commitment(),
 		RecordURL: recordURL(code, mv.snap.ID), VerifyURL: verifyURL(code, mv.snap.ID), BackURL: "/",
 		Approximate: mv.snap.Variant.Seats > 2, NextURL: mv.board.NextURL,
 	}
@@ -470,18 +474,18 @@ func (s *Server) reviewView(mv *matchView) templates.Review {
 		if e.Seat != mv.viewer || e.Action.Kind == sim.ResignKind {
 			continue
 		}
-		r := templates.ReviewRow{N: len(v.Rows) + 1, Turn: e.Turn, Score: e.Score, Opponent: e.OpponentScore, TurnTotal: e.TurnTotal, Action: e.Action.String(), Faces: e.Faces.String()}
+		r := templates.ReviewRow{N: len(v.Rows) + 1, Turn: e.Turn, Score: e.Score, Opponent: e.OpponentScore, TurnTotal: e.TurnTotal, Action: actionName(l, e.Action.String()), Faces: e.Faces.String()}
 		if a := e.Analysis; a != nil {
 			v.Analysed = true
 			best := a.Options[a.Best]
-			r.EV, r.Best, r.Before, r.After, r.Cost = a.EV, a.Best, percent(best), percent(a.WinIfChosen), fmt.Sprintf("%.2f", 100*a.Cost)
+			r.EV, r.Best, r.Before, r.After, r.Cost = actionName(l, a.EV), actionName(l, a.Best), percent(l, best), percent(l, a.WinIfChosen), l.Dec(100*a.Cost, 2)
 			r.AgreesOptimal, r.AgreesEV = chosenAction(e) == a.Best, chosenAction(e) == a.EV
 			total += a.Cost
 		}
 		v.Rows = append(v.Rows, r)
 	}
-	v.TotalCost = fmt.Sprintf("%.2f percentage points", 100*total)
-	v.Timeline = timeline(mv)
+	v.TotalCost = l.Points(total)
+	v.Timeline = timeline(l, mv)
 	return v
 }
 
@@ -491,4 +495,18 @@ func chosenAction(e store.Event) string {
 		return "hold"
 	}
 	return e.Action.String()
+}
+
+// actionName is an action ("roll", "hold", "dice:3", "timeout",
+// "resign") in the reader's words.
+func actionName(l *i18n.Localizer, action string) string {
+	var n int
+	if _, err := fmt.Sscanf(action, "dice:%d", &n); err == nil {
+		return l.N("board.dice", n)
+	}
+	switch action {
+	case "roll", "hold", "timeout", "resign":
+		return l.T("action." + action)
+	}
+	return action
 }

@@ -12,6 +12,7 @@ import (
 	goqr "github.com/piglig/go-qr"
 
 	"pigclass/server/classroom"
+	"pigclass/server/i18n"
 	"pigclass/templates"
 )
 
@@ -66,13 +67,29 @@ func (s *Server) projectorOnly(c *gin.Context) {
 // key: the same for a class that exists and one that does not, with a
 // hint for a teacher on the wrong computer.
 func refuseTeacherPage(c *gin.Context) {
-	refuse(c, http.StatusNotFound, "There is no such page. If this is your class, open your teacher link; on the classroom's computer, open the projector link your dashboard shows.")
+	refuse(c, http.StatusNotFound, loc(c).T("error.teacherpage"))
 }
 
 // projectorBase is where a projector view lives: the teacher's, with the
 // Skunk controls, or the read-only one.
 type projectorBase struct {
 	teacher bool
+}
+
+// language sets a projector page in the class's language (the class's
+// shared screen always shows it); on the teacher's projector the
+// switcher sets the class's language, on the read-only one it says which
+// the teacher set.
+func (b projectorBase) language(c *gin.Context, class *classroom.Class) {
+	classLanguage(c, class, true)
+	ch := templates.ChromeOf(c.Request.Context())
+	switch {
+	case b.teacher:
+		ch.ClassLangAction = teacherURL(class.Code) + "/language"
+	case class.Language != "":
+		ch.FixedLang = class.Language
+	}
+	c.Request = c.Request.WithContext(templates.WithChrome(c.Request.Context(), ch))
 }
 
 func (b projectorBase) path(code string) string {
@@ -86,15 +103,16 @@ func (b projectorBase) path(code string) string {
 func (b projectorBase) page(s *Server) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class := classFrom(c)
-		pc, err := s.projectorChart(c.Request.Context(), class, b)
+		b.language(c, class)
+		pc, err := s.projectorChart(c.Request.Context(), loc(c), class, b)
 		if err != nil {
 			fail(c, err)
 			return
 		}
-		v := templates.Projector{Code: class.Code, JoinURL: s.publicURL(c.Request) + "/join", Live: projectorData(class, b), Chart: pc,
+		v := templates.Projector{Code: class.Code, JoinURL: s.publicURL(c.Request) + "/join", Live: projectorData(loc(c), class, b), Chart: pc,
 			QR: joinURL(class.Code) + "/qr.svg", Teacher: b.teacher, Joined: len(class.Students) > 0}
 		if k := s.room.Skunk(class.ID); k != nil {
-			sk := s.skunkBoard(class, k, 0, false, b.path(class.Code)+"/skunk")
+			sk := s.skunkBoard(loc(c), class, k, 0, false, b.path(class.Code)+"/skunk")
 			sk.Projector, sk.Teacher = true, b.teacher
 			v.Skunk = &sk
 		}
@@ -106,18 +124,21 @@ func (b projectorBase) page(s *Server) gin.HandlerFunc {
 func (b projectorBase) live(s *Server) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class := classFrom(c)
+		b.language(c, class)
 		if v := c.Query("v"); v != "" && v == strconv.FormatInt(class.Version, 10) {
 			c.Status(http.StatusNoContent)
 			return
 		}
-		render(c, http.StatusOK, templates.ProjectorLiveView(projectorData(class, b)))
+		render(c, http.StatusOK, templates.ProjectorLiveView(projectorData(loc(c), class, b)))
 	}
 }
 
 // chart is the chart fragment, refreshed every few seconds.
 func (b projectorBase) chart(s *Server) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		pc, err := s.projectorChart(c.Request.Context(), classFrom(c), b)
+		class := classFrom(c)
+		b.language(c, class)
+		pc, err := s.projectorChart(c.Request.Context(), loc(c), class, b)
 		if err != nil {
 			fail(c, err)
 			return
@@ -131,6 +152,7 @@ func (b projectorBase) chart(s *Server) gin.HandlerFunc {
 func (b projectorBase) skunk(s *Server) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class := classFrom(c)
+		b.language(c, class)
 		k := s.room.Skunk(class.ID)
 		if k == nil {
 			c.Header("HX-Refresh", "true") // the game ended: show the projector again
@@ -140,19 +162,19 @@ func (b projectorBase) skunk(s *Server) gin.HandlerFunc {
 		if unchanged(c, k, class) {
 			return
 		}
-		sk := s.skunkBoard(class, k, 0, false, b.path(class.Code)+"/skunk")
+		sk := s.skunkBoard(loc(c), class, k, 0, false, b.path(class.Code)+"/skunk")
 		sk.Projector, sk.Teacher = true, b.teacher
 		render(c, http.StatusOK, templates.SkunkView(sk))
 	}
 }
 
 // projectorChart is the chart the teacher picked for the projector.
-func (s *Server) projectorChart(ctx context.Context, class *classroom.Class, b projectorBase) (templates.ProjectorChart, error) {
+func (s *Server) projectorChart(ctx context.Context, l *i18n.Localizer, class *classroom.Class, b projectorBase) (templates.ProjectorChart, error) {
 	v := templates.ProjectorChart{Code: class.Code, PollURL: b.path(class.Code) + "/chart"}
 	if class.Projector == "" {
 		return v, nil
 	}
-	ch, err := s.classChart(ctx, class.Class, class.Projector, 0)
+	ch, err := s.classChart(ctx, l, class.Class, class.Projector, 0)
 	if err != nil {
 		return v, err
 	}
@@ -162,8 +184,8 @@ func (s *Server) projectorChart(ctx context.Context, class *classroom.Class, b p
 
 // projectorData is a shared screen: generated names in anonymous mode. It
 // shows the class alone (no match), so it follows the class's version.
-func projectorData(class *classroom.Class, b projectorBase) templates.ProjectorLive {
-	v := templates.ProjectorLive{Code: class.Code, Count: len(class.Students), Locked: class.Locked, Round: roundLabel(class.Round),
+func projectorData(l *i18n.Localizer, class *classroom.Class, b projectorBase) templates.ProjectorLive {
+	v := templates.ProjectorLive{Code: class.Code, Count: len(class.Students), Locked: class.Locked, Round: roundLabel(l, class.Round),
 		PollURL: pollURL(b.path(class.Code)+"/live", class.Version)}
 	for _, st := range class.Students {
 		v.Names = append(v.Names, pick(class.Anonymous, st.AnonName, st.Nickname))
@@ -176,7 +198,7 @@ func projectorData(class *classroom.Class, b projectorBase) templates.ProjectorL
 func (s *Server) joinQR(c *gin.Context) {
 	code := normalizeCode(c.Param("code"))
 	if !validCode(code) {
-		refuse(c, http.StatusNotFound, "There is no such page.")
+		refuse(c, http.StatusNotFound, loc(c).T("error.nopage"))
 		return
 	}
 	qr, err := goqr.EncodeText(s.publicURL(c.Request)+joinURL(code), goqr.Medium)

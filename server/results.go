@@ -2,13 +2,13 @@ package server
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"sort"
 
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
+	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/templates"
@@ -17,7 +17,7 @@ import (
 // results is the podium of a round: the most wins, the best
 // decision-maker (the lowest cost per decision), the luckiest dice and the
 // boldest hold; shared screens get generated names in anonymous mode.
-func (s *Server) results(ctx context.Context, class *classroom.Class, shared bool) (*templates.Results, error) {
+func (s *Server) results(ctx context.Context, l *i18n.Localizer, class *classroom.Class, shared bool) (*templates.Results, error) {
 	rounds, err := s.store.Rounds(ctx, class.ID)
 	if err != nil || len(rounds) == 0 {
 		return nil, err
@@ -84,7 +84,7 @@ func (s *Server) results(ctx context.Context, class *classroom.Class, shared boo
 		all = append(all, t)
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].name < all[j].name })
-	v := &templates.Results{Round: round.Number, Title: gameTitle(round.Variant), Playing: playing}
+	v := &templates.Results{Round: round.Number, Title: gameTitle(l, round.Variant), Playing: playing}
 	best := func(label string, better func(a, b *tally) bool, ok func(*tally) bool, value func(*tally) string) {
 		var top *tally
 		for _, t := range all {
@@ -96,19 +96,19 @@ func (s *Server) results(ctx context.Context, class *classroom.Class, shared boo
 			v.Awards = append(v.Awards, templates.Award{Label: label, Name: top.name, Value: value(top)})
 		}
 	}
-	best("Most wins", func(a, b *tally) bool { return a.wins > b.wins }, func(t *tally) bool { return t.wins > 0 },
-		func(t *tally) string { return fmt.Sprintf("%d won", t.wins) })
-	best("Best decisions", func(a, b *tally) bool { return a.cost/float64(a.decisions) < b.cost/float64(b.decisions) },
+	best(l.T("award.wins"), func(a, b *tally) bool { return a.wins > b.wins }, func(t *tally) bool { return t.wins > 0 },
+		func(t *tally) string { return l.N("award.wins_value", t.wins) })
+	best(l.T("award.decisions"), func(a, b *tally) bool { return a.cost/float64(a.decisions) < b.cost/float64(b.decisions) },
 		func(t *tally) bool { return t.decisions >= 5 },
 		func(t *tally) string {
-			return fmt.Sprintf("%.2f percentage points lost a decision, over %d decisions", 100*t.cost/float64(t.decisions), t.decisions)
+			return l.T("award.decisions_value", "Points", l.Dec(100*t.cost/float64(t.decisions), 2), "N", l.Int(t.decisions))
 		})
-	best("Luckiest dice", func(a, b *tally) bool { return a.luck > b.luck }, func(t *tally) bool { return t.luck > 0 },
+	best(l.T("award.luck"), func(a, b *tally) bool { return a.luck > b.luck }, func(t *tally) bool { return t.luck > 0 },
 		func(t *tally) string {
-			return fmt.Sprintf("%.0f points more than the same rolls bring on average", t.luck)
+			return l.T("award.luck_value", "Points", l.Dec(t.luck, 0))
 		})
-	best("Boldest hold", func(a, b *tally) bool { return a.boldest > b.boldest }, func(t *tally) bool { return t.hasHold },
-		func(t *tally) string { return fmt.Sprintf("held at a turn total of %d", t.boldest) })
+	best(l.T("award.bold"), func(a, b *tally) bool { return a.boldest > b.boldest }, func(t *tally) bool { return t.hasHold },
+		func(t *tally) string { return l.T("award.bold_value", "N", l.Int(t.boldest)) })
 	return v, nil
 }
 
@@ -116,7 +116,7 @@ func (s *Server) results(ctx context.Context, class *classroom.Class, shared boo
 func (b projectorBase) resultsPage(s *Server) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class := classFrom(c)
-		v, err := s.results(c.Request.Context(), class, true)
+		v, err := s.results(c.Request.Context(), loc(c), class, true)
 		if err != nil {
 			fail(c, err)
 			return

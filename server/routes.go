@@ -1,7 +1,6 @@
 package server
 
 import (
-	"fmt"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -20,7 +19,7 @@ func (s *Server) Handler() http.Handler {
 	if err := r.SetTrustedProxies(proxies); err != nil {
 		panic("server: trusted proxies: " + err.Error()) // checked by ParseProxies
 	}
-	r.Use(gin.Recovery(), s.logRequests, securityHeaders, s.scheme, limitBody, sameOrigin)
+	r.Use(gin.Recovery(), s.logRequests, securityHeaders, s.scheme, chooseLanguage, limitBody, sameOrigin)
 	r.RedirectTrailingSlash = false
 
 	files := gin.WrapH(static.Handler())
@@ -56,6 +55,7 @@ func (s *Server) Handler() http.Handler {
 	r.GET("/m/:id/record.json", s.record)
 	r.GET("/verify", s.verifyPage)
 	r.GET("/glossary", s.glossary)
+	r.POST("/lang", s.pickLanguage)
 	r.POST("/verify", s.verify)
 
 	t := r.Group("/t/:code", noStore, s.teacherOnly)
@@ -68,14 +68,15 @@ func (s *Server) Handler() http.Handler {
 	t.GET("/projector/skunk", tp.skunk(s))
 	t.GET("/projector/results", tp.resultsPage(s))
 	t.POST("/projector-chart", s.pickProjectorChart)
-	t.POST("/lock", s.setFlag(func(f *classFlags) { f.Locked = true }, "Joining is closed."))
-	t.POST("/open", s.setFlag(func(f *classFlags) { f.Locked = false }, "Joining is open."))
-	t.POST("/pause", s.setFlag(func(f *classFlags) { f.Paused = true }, "All play is paused."))
-	t.POST("/resume", s.setFlag(func(f *classFlags) { f.Paused = false }, "Play resumed."))
-	t.POST("/anonymous-on", s.setFlag(func(f *classFlags) { f.Anonymous = true }, "Shared screens show generated names."))
-	t.POST("/anonymous-off", s.setFlag(func(f *classFlags) { f.Anonymous = false }, "Shared screens show nicknames."))
-	t.POST("/joins/unlimited", s.setJoinsUnlimited(true, "Any number of students may join now."))
-	t.POST("/joins/limited", s.setJoinsUnlimited(false, fmt.Sprintf("At most %d students may join a minute.", s.cfg.ClassJoins)))
+	t.POST("/language", s.setClassLanguage)
+	t.POST("/lock", s.setFlag(func(f *classFlags) { f.Locked = true }, "notice.locked"))
+	t.POST("/open", s.setFlag(func(f *classFlags) { f.Locked = false }, "notice.opened"))
+	t.POST("/pause", s.setFlag(func(f *classFlags) { f.Paused = true }, "notice.paused"))
+	t.POST("/resume", s.setFlag(func(f *classFlags) { f.Paused = false }, "notice.resumed"))
+	t.POST("/anonymous-on", s.setFlag(func(f *classFlags) { f.Anonymous = true }, "notice.anon_on"))
+	t.POST("/anonymous-off", s.setFlag(func(f *classFlags) { f.Anonymous = false }, "notice.anon_off"))
+	t.POST("/joins/unlimited", s.setJoinsUnlimited(true, "notice.joins_unlimited"))
+	t.POST("/joins/limited", s.setJoinsUnlimited(false, "notice.joins_limited"))
 	t.GET("/skunk", s.teacherSkunk)
 	t.POST("/skunk/roll", s.skunkRoll)
 	t.POST("/skunk/end", s.endSkunk)
@@ -105,7 +106,7 @@ func (s *Server) Handler() http.Handler {
 	p.GET("/skunk", rp.skunk(s))
 	p.GET("/results", rp.resultsPage(s))
 
-	r.NoRoute(func(c *gin.Context) { refuse(c, http.StatusNotFound, "There is no such page.") })
+	r.NoRoute(func(c *gin.Context) { refuse(c, http.StatusNotFound, loc(c).T("error.nopage")) })
 	return r
 }
 

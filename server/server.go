@@ -71,7 +71,7 @@ type Server struct {
 	practices  *limiter // practice matches started, by client address
 
 	liveMu sync.Mutex
-	live   map[int64]*liveCache // the dashboards' live parts, by class
+	live   map[liveKey]*liveCache // the dashboards' live parts, by class and language
 }
 
 // Per client address and minute: classes a device may start, and
@@ -102,7 +102,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		classJoins: newLimiter(cfg.ClassJoins, time.Minute, cfg.Now),
 		newClasses: newLimiter(classesPerMinute, time.Minute, cfg.Now),
 		practices:  newLimiter(practicesPerMinute, time.Minute, cfg.Now),
-		live:       map[int64]*liveCache{},
+		live:       map[liveKey]*liveCache{},
 		proxies:    cfg.TrustedProxies,
 	}
 	// The tables are solved while the matches are restored: two cores,

@@ -10,6 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
+	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/templates"
@@ -36,7 +37,7 @@ func (s *Server) skunkSit(c *gin.Context) {
 	}
 	moment := c.PostForm("moment")
 	if moment == "" {
-		refuse(c, http.StatusUnprocessableEntity, "moment: the form must carry the moment of the game it answers; reload the page.")
+		refuse(c, http.StatusUnprocessableEntity, loc(c).T("error.moment"))
 		return
 	}
 	k, err := s.room.Sit(c.Request.Context(), class.ID, me.ID, moment)
@@ -48,7 +49,7 @@ func (s *Server) skunkSit(c *gin.Context) {
 		c.Redirect(http.StatusSeeOther, classURL(class.Code))
 		return
 	}
-	render(c, http.StatusOK, templates.SkunkView(s.skunkBoard(class, k, me.ID, false, classURL(class.Code)+"/skunk")))
+	render(c, http.StatusOK, templates.SkunkView(s.skunkBoard(loc(c), class, k, me.ID, false, classURL(class.Code)+"/skunk")))
 }
 
 // skunkBack is where the teacher's Skunk controls return: the projector
@@ -77,7 +78,7 @@ func unchanged(c *gin.Context, k *classroom.Skunk, class *classroom.Class) bool 
 // skunkBoard is the board for a viewer: studentID for a student's own
 // view, teacher for the roll button; shared screens get generated names in
 // anonymous mode. poll is the address the board polls.
-func (s *Server) skunkBoard(class *classroom.Class, k *classroom.Skunk, studentID int64, teacher bool, poll string) templates.SkunkBoard {
+func (s *Server) skunkBoard(l *i18n.Localizer, class *classroom.Class, k *classroom.Skunk, studentID int64, teacher bool, poll string) templates.SkunkBoard {
 	names := k.Game.Names
 	if class.Anonymous && !teacher {
 		names = k.Game.Anon
@@ -90,7 +91,7 @@ func (s *Server) skunkBoard(class *classroom.Class, k *classroom.Skunk, studentI
 	}
 	if k.HasRoll {
 		v.LastFaces = k.LastRoll.Ints()
-		v.Announce = skunkAnnounce(k.LastRoll)
+		v.Announce = skunkAnnounce(l, k.LastRoll)
 	}
 	for p, standing := range k.Standing {
 		if standing {
@@ -115,13 +116,9 @@ func (s *Server) skunkBoard(class *classroom.Class, k *classroom.Skunk, studentI
 		for _, p := range k.Winners {
 			w = append(w, names[p])
 		}
-		label := "Winner"
-		if len(w) > 1 {
-			label = "Winners"
-		}
-		v.Winners = fmt.Sprintf("%s: %s with %d points!", label, strings.Join(w, ", "), k.Scores[k.Winners[0]])
+		v.Winners = l.N("skunk.winners", len(w), "Names", strings.Join(w, ", "), "Points", l.Int(k.Scores[k.Winners[0]]))
 		if k.Ended {
-			v.Winners = "Final scores. " + v.Winners
+			v.Winners = l.T("skunk.final") + " " + v.Winners
 		}
 		v.Leaders = nil
 		for _, p := range order {
@@ -132,15 +129,15 @@ func (s *Server) skunkBoard(class *classroom.Class, k *classroom.Skunk, studentI
 }
 
 // skunkAnnounce tells a roll in words.
-func skunkAnnounce(f sim.Faces) string {
+func skunkAnnounce(l *i18n.Localizer, f sim.Faces) string {
 	faces := f.String()
 	switch {
 	case faces == "1 1":
-		return "Double 1s! Everyone standing loses the whole score."
+		return l.T("skunk.double")
 	case f.Ones() > 0:
-		return "A 1 (" + faces + "): the round is over, and everyone standing gets nothing."
+		return l.T("skunk.single", "Faces", faces)
 	}
-	return "Rolled " + faces + "."
+	return l.T("skunk.rolled", "Faces", faces)
 }
 
 // classStudent finds the class of :code and the browser's student in it.
@@ -149,7 +146,7 @@ func (s *Server) classStudent(c *gin.Context) (*classroom.Class, store.Student, 
 	class, err := s.room.Class(c.Request.Context(), code)
 	if errors.Is(err, store.ErrNotFound) {
 		// No such class answers as a class one is not in.
-		refuse(c, http.StatusForbidden, "Join the class first: you are not in class "+code+".")
+		refuse(c, http.StatusForbidden, loc(c).T("error.notinclass", "Code", code))
 		return nil, store.Student{}, false
 	}
 	if err != nil {
@@ -158,9 +155,10 @@ func (s *Server) classStudent(c *gin.Context) (*classroom.Class, store.Student, 
 	}
 	me, ok := class.Student(hashToken(playerToken(c)))
 	if !ok {
-		refuse(c, http.StatusForbidden, "Join the class first: you are not in class "+class.Code+".")
+		refuse(c, http.StatusForbidden, loc(c).T("error.notinclass", "Code", class.Code))
 		return class, me, false
 	}
+	classLanguage(c, class, false)
 	return class, me, true
 }
 
@@ -179,7 +177,7 @@ func (s *Server) studentSkunk(c *gin.Context) {
 	if unchanged(c, k, class) {
 		return
 	}
-	render(c, http.StatusOK, templates.SkunkView(s.skunkBoard(class, k, me.ID, false, classURL(class.Code)+"/skunk")))
+	render(c, http.StatusOK, templates.SkunkView(s.skunkBoard(loc(c), class, k, me.ID, false, classURL(class.Code)+"/skunk")))
 }
 
 // teacherSkunk is the Skunk board for the dashboard's polling.
@@ -193,7 +191,7 @@ func (s *Server) teacherSkunk(c *gin.Context) {
 	if unchanged(c, k, class) {
 		return
 	}
-	render(c, http.StatusOK, templates.SkunkView(s.skunkBoard(class, k, 0, true, teacherURL(class.Code)+"/skunk")))
+	render(c, http.StatusOK, templates.SkunkView(s.skunkBoard(loc(c), class, k, 0, true, teacherURL(class.Code)+"/skunk")))
 }
 
 // endSkunk stops the class's game of Skunk.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +17,7 @@ import (
 
 	"pigclass/server/charts"
 	"pigclass/server/classroom"
+	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
@@ -79,13 +81,13 @@ func defaultRoundForm(g sim.Game) templates.RoundForm {
 }
 
 // roundBots are the bots that can play game g, for its round form.
-func (s *Server) roundBots(game, selected string) []templates.Choice {
+func (s *Server) roundBots(l *i18n.Localizer, game, selected string) []templates.Choice {
 	g, err := sim.ParseGame(game)
 	if err != nil {
 		g = sim.Pig
 	}
 	var out []templates.Choice
-	for _, b := range botChoices(selected) {
+	for _, b := range botChoices(l, selected) {
 		if _, err := solve.ParseStrategy(b.Value, sim.Standard(g), s.tables); err == nil {
 			out = append(out, b)
 		}
@@ -94,8 +96,8 @@ func (s *Server) roundBots(game, selected string) []templates.Choice {
 }
 
 func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templates.Dashboard, error) {
-	class := classFrom(c)
-	live, err := s.dashLive(c.Request.Context(), class)
+	class, l := classFrom(c), loc(c)
+	live, err := s.dashLive(c.Request.Context(), l, class)
 	if err != nil {
 		return templates.Dashboard{}, err
 	}
@@ -111,33 +113,33 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 	// One chart at a time: the one asked for, or the projector's, or the
 	// first; the others are a tab away.
 	shown := c.Query("chart")
-	if _, ok := charts.Titles[shown]; !ok {
+	if !slices.Contains(charts.ClassKeys, shown) {
 		shown = class.Projector
 	}
-	if _, ok := charts.Titles[shown]; !ok {
+	if !slices.Contains(charts.ClassKeys, shown) {
 		shown = charts.ClassKeys[0]
 	}
 	var tabs []templates.Choice
 	for _, k := range charts.ClassKeys {
-		tabs = append(tabs, templates.Choice{Value: k, Label: charts.Titles[k], Selected: k == shown})
+		tabs = append(tabs, templates.Choice{Value: k, Label: charts.Title(l, k), Selected: k == shown})
 	}
-	cs, err := s.classCharts(c.Request.Context(), class.Class, []string{shown}, 0)
+	cs, err := s.classCharts(c.Request.Context(), l, class.Class, []string{shown}, 0)
 	if err != nil {
 		return templates.Dashboard{}, err
 	}
-	lesson, err := s.lessonView(class.Class)
+	lesson, err := s.lessonView(l, class.Class)
 	if err != nil {
 		return templates.Dashboard{}, err
 	}
 	var sk *templates.SkunkBoard
 	if k := s.room.Skunk(class.ID); k != nil {
-		b := s.skunkBoard(class, k, 0, true, teacherURL(class.Code)+"/skunk")
+		b := s.skunkBoard(l, class, k, 0, true, teacherURL(class.Code)+"/skunk")
 		sk = &b
 	}
 	var exports []templates.Export
 	for _, f := range csvFiles {
 		u := teacherURL(class.Code) + "/" + f.name + ".csv"
-		exports = append(exports, templates.Export{Name: f.name + ".csv", URL: u, ExcelURL: u + "?excel=1", About: f.about})
+		exports = append(exports, templates.Export{Name: f.name + ".csv", URL: u, ExcelURL: u + "?excel=1", About: l.T("csv." + f.name + ".about")})
 	}
 	return templates.Dashboard{
 		Exports: exports, Approximate: approximate, Charts: cs, ChartTabs: tabs, Projector: class.Projector, Lesson: lesson, Skunk: sk,
@@ -145,8 +147,8 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		Code: class.Code, JoinURL: s.publicURL(c.Request) + joinURL(class.Code),
 		TeacherURL: s.publicURL(c.Request) + teacherURL(class.Code) + "?key=" + secret,
 		Locked:     class.Locked, Paused: class.Paused, Anonymous: class.Anonymous,
-		Live: live, Games: gameChoices(form.Game.Value), Bots: s.roundBots(form.Game.Value, form.Bot.Value), Round: form,
-		RoundActive: live.Round != "", Notice: takeFlash(c, class.Code),
+		Live: live, Games: gameChoices(l, form.Game.Value), Bots: s.roundBots(l, form.Game.Value, form.Bot.Value), Round: form,
+		RoundActive: live.Round != "", Notice: takeFlash(c, class.Code), Language: class.Language,
 	}, nil
 }
 
@@ -177,12 +179,12 @@ func (s *Server) dashboardLive(c *gin.Context) {
 		c.Status(http.StatusNoContent)
 		return
 	}
-	lc := s.liveCacheOf(class.ID)
+	lc := s.liveCacheOf(liveKey{class.ID, loc(c).Lang()})
 	lc.mu.Lock()
 	defer lc.mu.Unlock()
 	now := time.Now()
 	if lc.body == nil || lc.version != activity && now.Sub(lc.at) >= liveEvery {
-		live, err := s.dashLive(c.Request.Context(), class)
+		live, err := s.dashLive(c.Request.Context(), loc(c), class)
 		if err != nil {
 			fail(c, err)
 			return
@@ -201,24 +203,30 @@ func (s *Server) dashboardLive(c *gin.Context) {
 	c.Data(http.StatusOK, "text/html; charset=utf-8", lc.body)
 }
 
-// liveCacheOf returns a class's live-part cache.
-func (s *Server) liveCacheOf(classID int64) *liveCache {
+// liveKey names a live part: its class, and the language it is drawn in.
+type liveKey struct {
+	classID int64
+	lang    string
+}
+
+// liveCacheOf returns a class's live-part cache in one language.
+func (s *Server) liveCacheOf(k liveKey) *liveCache {
 	s.liveMu.Lock()
 	defer s.liveMu.Unlock()
-	lc := s.live[classID]
+	lc := s.live[k]
 	if lc == nil {
 		lc = &liveCache{}
-		s.live[classID] = lc
+		s.live[k] = lc
 	}
 	return lc
 }
 
 // dashLive is the roster and the matches in progress, from memory alone:
 // the class's snapshot, its students' totals and its matches' snapshots.
-func (s *Server) dashLive(ctx context.Context, class *classroom.Class) (templates.DashLive, error) {
+func (s *Server) dashLive(ctx context.Context, l *i18n.Localizer, class *classroom.Class) (templates.DashLive, error) {
 	activity := s.room.Activity(class.ID)
 	stats, total := s.room.Stats(class.ID)
-	v := templates.DashLive{Code: class.Code, Paused: class.Paused, Locked: class.Locked, Round: roundLabel(class.Round), Decisions: total,
+	v := templates.DashLive{Code: class.Code, Paused: class.Paused, Locked: class.Locked, Round: roundLabel(l, class.Round), Decisions: total,
 		PollURL: pollURL(teacherURL(class.Code)+"/live", activity), JoinsLastMinute: s.classJoins.count(class.Code), JoinCap: s.cfg.ClassJoins,
 		JoinsUnlimited: class.JoinsUnlimited}
 	playing := map[int64]string{}
@@ -235,31 +243,31 @@ func (s *Server) dashLive(ctx context.Context, class *classroom.Class) (template
 			}
 		}
 		for _, seat := range m.Seats {
-			names = append(names, fmt.Sprintf("%s %d", seatName(seat, false), st.Scores[seat.Seat]))
+			names = append(names, seatName(l, seat, false)+" "+l.Int(st.Scores[seat.Seat]))
 			if seat.StudentID != 0 {
-				playing[seat.StudentID] = fmt.Sprintf("playing, %d to %d", st.Scores[seat.Seat], st.Leader(seat.Seat))
+				playing[seat.StudentID] = l.T("status.playing", "Score", l.Int(st.Scores[seat.Seat]), "Other", l.Int(st.Leader(seat.Seat)))
 			}
 		}
 		if len(v.Matches) < maxMatchRows {
-			v.Matches = append(v.Matches, templates.MatchRow{ID: m.ID, Players: strings.Join(names, " vs "), Status: "playing", Decisions: decisions})
+			v.Matches = append(v.Matches, templates.MatchRow{ID: m.ID, Players: strings.Join(names, " – "), Status: l.T("status.match_playing"), Decisions: decisions})
 		} else {
 			v.MoreMatches++
 		}
 	}
 	for _, st := range class.Students {
 		stat := stats[st.ID]
-		row := templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: st.AnonName, Status: "waiting", Games: stat.Games, Wins: stat.Wins, Decisions: stat.Decisions}
+		row := templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: st.AnonName, Status: l.T("status.waiting"), Games: stat.Games, Wins: stat.Wins, Decisions: stat.Decisions}
 		if p, ok := playing[st.ID]; ok {
 			row.Status = p
 		}
 		if stat.Analysed > 0 {
-			row.AgreeOptimal = percent(float64(stat.AgreeOptimal) / float64(stat.Analysed))
-			row.Cost = fmt.Sprintf("%.2f", 100*stat.Cost)
+			row.AgreeOptimal = percent(l, float64(stat.AgreeOptimal)/float64(stat.Analysed))
+			row.Cost = l.Dec(100*stat.Cost, 2)
 		}
 		v.Students = append(v.Students, row)
 	}
 	for _, st := range class.Removed {
-		v.Removed = append(v.Removed, templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: st.AnonName, Status: "removed"})
+		v.Removed = append(v.Removed, templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: st.AnonName, Status: l.T("status.removed")})
 	}
 	return v, nil
 }
@@ -268,8 +276,8 @@ func (s *Server) dashLive(ctx context.Context, class *classroom.Class) (template
 func (s *Server) pickProjectorChart(c *gin.Context) {
 	class := classFrom(c)
 	key := c.PostForm("chart")
-	if _, ok := charts.Titles[key]; !ok && key != "" {
-		refuse(c, http.StatusUnprocessableEntity, "Chart: choose one of the charts on the class page.")
+	if !slices.Contains(charts.ClassKeys, key) && key != "" {
+		refuse(c, http.StatusUnprocessableEntity, loc(c).T("error.chart"))
 		return
 	}
 	if err := s.room.SetProjector(c.Request.Context(), class.ID, key); err != nil {
@@ -297,7 +305,7 @@ func (s *Server) setFlag(change func(*classFlags), notice string) gin.HandlerFun
 			fail(c, err)
 			return
 		}
-		done(c, class.Code, notice)
+		done(c, class.Code, loc(c).T(notice))
 	}
 }
 
@@ -309,7 +317,7 @@ func (s *Server) setJoinsUnlimited(unlimited bool, notice string) gin.HandlerFun
 			fail(c, err)
 			return
 		}
-		done(c, class.Code, notice)
+		done(c, class.Code, loc(c).T(notice, "N", loc(c).Int(s.cfg.ClassJoins)))
 	}
 }
 
@@ -357,7 +365,7 @@ func (s *Server) startRound(c *gin.Context) {
 	}
 	round, n, err := s.room.StartRound(ctx, class.ID, classroom.RoundSpec{Variant: v, Mode: form.Mode.Value, Bot: form.Bot.Value, SameSeed: form.SameSeed})
 	if errors.Is(err, classroom.ErrNoStudents) {
-		form.Error = "No students have joined yet: share the join code first."
+		form.Error = loc(c).T("notice.nostudents")
 		d, err := s.dashboardView(c, form)
 		if err != nil {
 			fail(c, err)
@@ -370,7 +378,7 @@ func (s *Server) startRound(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	done(c, class.Code, fmt.Sprintf("Round %d started: %d matches.", round.Number, n))
+	done(c, class.Code, loc(c).N("notice.round_started", n, "Round", loc(c).Int(round.Number)))
 }
 
 // parseRound reads the round form; every bad field gets its message.
@@ -382,47 +390,54 @@ func (s *Server) parseRound(c *gin.Context) (templates.RoundForm, sim.Variant, b
 		Seats:      templates.Field{Value: strings.TrimSpace(c.PostForm("seats"))},
 		EqualTurns: c.PostForm("equal_turns") == "on", SameSeed: c.PostForm("same_seed") == "on",
 	}
-	ok := true
+	ok, l := true, loc(c)
 	bad := func(field *templates.Field, msg string) { field.Error, ok = msg, false }
 	g, err := sim.ParseGame(f.Game.Value)
 	if err != nil {
-		bad(&f.Game, "Game: "+err.Error()+".")
+		bad(&f.Game, l.T("error.game", "Games", strings.Join(gameNamesIn(l), ", ")))
 	}
 	v := sim.Standard(g)
 	v.EqualTurns = f.EqualTurns
 	if n, err := strconv.Atoi(f.Target.Value); err != nil || n < sim.MinTarget || n > solve.MaxTarget {
-		bad(&f.Target, fmt.Sprintf("Target: a whole number from %d to %d.", sim.MinTarget, solve.MaxTarget))
+		bad(&f.Target, l.T("roundform.target", "Min", l.Int(sim.MinTarget), "Max", l.Int(solve.MaxTarget)))
 	} else {
 		v.Target = n
 	}
 	if g == sim.Hog {
 		if n, err := strconv.Atoi(f.MaxDice.Value); err != nil || n < 1 || n > sim.MaxDiceLimit {
-			bad(&f.MaxDice, fmt.Sprintf("Most dice: a whole number from 1 to %d.", sim.MaxDiceLimit))
+			bad(&f.MaxDice, l.T("roundform.maxdice", "Max", l.Int(sim.MaxDiceLimit)))
 		} else {
 			v.MaxDice = n
 		}
 	}
 	if f.Deadline.Value != "" {
 		if n, err := strconv.Atoi(f.Deadline.Value); err != nil || n < 3 || n > 600 {
-			bad(&f.Deadline, "Seconds per roll: leave it empty for no deadline, or a whole number from 3 to 600.")
+			bad(&f.Deadline, l.T("roundform.deadline"))
 		} else {
 			v.Deadline = sim.Duration(time.Duration(n) * time.Second)
 		}
 	}
 	if f.Mode.Value != "bot" && f.Mode.Value != "pairs" {
-		bad(&f.Mode, "Opponents: choose bots or students together.")
+		bad(&f.Mode, l.T("roundform.mode"))
 	}
 	if f.Seats.Value == "" {
 		f.Seats.Value = "2" // an older form, or none sent: two players
 	}
 	if n, err := strconv.Atoi(f.Seats.Value); err != nil || n < sim.MinSeats || n > sim.MaxSeats {
-		bad(&f.Seats, fmt.Sprintf("Players per match: a whole number from %d to %d.", sim.MinSeats, sim.MaxSeats))
+		bad(&f.Seats, l.T("roundform.seats", "Min", l.Int(sim.MinSeats), "Max", l.Int(sim.MaxSeats)))
 	} else {
 		v.Seats = n
 	}
 	if ok {
 		if _, err := solve.ParseStrategy(f.Bot.Value, v, s.tables); err != nil {
-			bad(&f.Bot, "Bot: "+err.Error()+".")
+			switch id := "roundform.bot"; {
+			case g == sim.Hog && (strings.HasPrefix(f.Bot.Value, "hold:") || f.Bot.Value == "kper"):
+				bad(&f.Bot, l.T(id+"_hog"))
+			case g != sim.Hog && strings.HasPrefix(f.Bot.Value, "dice:"):
+				bad(&f.Bot, l.T(id+"_dice", "Game", gameName(l, g)))
+			default:
+				bad(&f.Bot, l.T(id, "Game", gameName(l, g)))
+			}
 		}
 	}
 	return f, v, ok
@@ -438,20 +453,20 @@ func (s *Server) playAgain(c *gin.Context) {
 		return
 	}
 	if len(rounds) == 0 {
-		done(c, class.Code, "No round has been played yet: start one with the form.")
+		done(c, class.Code, loc(c).T("notice.noround_yet"))
 		return
 	}
 	last := rounds[len(rounds)-1]
 	round, n, err := s.room.StartRound(c.Request.Context(), class.ID, classroom.RoundSpec{Variant: last.Variant, Mode: last.Mode, Bot: last.Bot, SameSeed: last.SameSeed})
 	if errors.Is(err, classroom.ErrNoStudents) {
-		done(c, class.Code, "No students have joined yet: share the join code first.")
+		done(c, class.Code, loc(c).T("notice.nostudents"))
 		return
 	}
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	done(c, class.Code, fmt.Sprintf("Round %d started like the last one: %d matches.", round.Number, n))
+	done(c, class.Code, loc(c).N("notice.round_again", n, "Round", loc(c).Int(round.Number)))
 }
 
 func (s *Server) endRound(c *gin.Context) {
@@ -463,14 +478,14 @@ func (s *Server) endRound(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	done(c, class.Code, "Round ended.")
+	done(c, class.Code, loc(c).T("notice.round_ended"))
 }
 
 func (s *Server) removeStudent(c *gin.Context) {
 	class := classFrom(c)
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil {
-		refuse(c, http.StatusNotFound, "There is no such student.")
+		refuse(c, http.StatusNotFound, loc(c).T("error.nostudent"))
 		return
 	}
 	if !confirmed(c, fmt.Sprintf("%s/confirm/remove/%d", teacherURL(class.Code), id)) {
@@ -480,7 +495,7 @@ func (s *Server) removeStudent(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	done(c, class.Code, "Student removed.")
+	done(c, class.Code, loc(c).T("notice.removed"))
 }
 
 // readmitStudent lets a removed student back in.
@@ -488,18 +503,18 @@ func (s *Server) readmitStudent(c *gin.Context) {
 	class := classFrom(c)
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil {
-		refuse(c, http.StatusNotFound, "There is no such student.")
+		refuse(c, http.StatusNotFound, loc(c).T("error.nostudent"))
 		return
 	}
 	switch err := s.room.Readmit(c.Request.Context(), class.ID, id); {
 	case errors.Is(err, store.ErrNicknameTaken):
-		refuse(c, http.StatusConflict, "Another student now has that nickname: the removed student can join again under a new one once you let them back in later.")
+		refuse(c, http.StatusConflict, loc(c).T("error.readmit_taken"))
 		return
 	case err != nil:
 		fail(c, err)
 		return
 	}
-	done(c, class.Code, "Student let back in.")
+	done(c, class.Code, loc(c).T("notice.readmitted"))
 }
 
 // confirmed reports whether a post that cannot be undone carries the
@@ -517,16 +532,16 @@ func confirmed(c *gin.Context, page string) bool {
 // round, removing a student, deleting the class.
 func (s *Server) confirmPage(what string) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		class := classFrom(c)
+		class, l := classFrom(c), loc(c)
 		v := templates.Confirm{Code: class.Code, CancelURL: teacherURL(class.Code)}
 		switch what {
 		case "end-round":
 			if class.Round == nil {
-				done(c, class.Code, "No round is being played.")
+				done(c, class.Code, l.T("notice.noround"))
 				return
 			}
-			v.Title, v.Action, v.Button = fmt.Sprintf("End round %d?", class.Round.Number), teacherURL(class.Code)+"/rounds/end", "End the round"
-			v.Message = "Every match still being played stops where it is; what was played stays in the charts and the files."
+			v.Title, v.Action, v.Button = l.T("confirm.end.title", "N", l.Int(class.Round.Number)), teacherURL(class.Code)+"/rounds/end", l.T("dash.endround")
+			v.Message = l.T("confirm.end.message")
 		case "remove":
 			id, _ := strconv.ParseInt(c.Param("id"), 10, 64)
 			var name string
@@ -536,14 +551,14 @@ func (s *Server) confirmPage(what string) gin.HandlerFunc {
 				}
 			}
 			if name == "" {
-				refuse(c, http.StatusNotFound, "There is no such student in this class.")
+				refuse(c, http.StatusNotFound, l.T("error.nostudent_class"))
 				return
 			}
-			v.Title, v.Action, v.Button = "Remove "+name+"?", fmt.Sprintf("%s/students/%d/remove", teacherURL(class.Code), id), "Remove "+name
-			v.Message = name + "'s match stops and their device cannot join again until you let them back in (under Removed on the dashboard). Their decisions stay in the files."
+			v.Title, v.Action, v.Button = l.T("confirm.remove.title", "Name", name), fmt.Sprintf("%s/students/%d/remove", teacherURL(class.Code), id), l.T("live.remove_label", "Name", name)
+			v.Message = l.T("confirm.remove.message", "Name", name)
 		case "delete":
-			v.Title, v.Action, v.Button = "Delete class "+class.Code+"?", teacherURL(class.Code)+"/delete", "Delete the class and all its data"
-			v.Message = "The class, its students, and every match and decision are deleted for good. Download the files first if you want to keep them."
+			v.Title, v.Action, v.Button = l.T("confirm.delete.title", "Code", class.Code), teacherURL(class.Code)+"/delete", l.T("confirm.delete.button")
+			v.Message = l.T("confirm.delete.message")
 			v.Danger = true
 		}
 		render(c, http.StatusOK, templates.ConfirmView(v))

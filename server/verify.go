@@ -2,13 +2,14 @@ package server
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
+	"pigclass/server/i18n"
 	"pigclass/sim"
 	"pigclass/templates"
 )
@@ -33,37 +34,50 @@ func (s *Server) verifyPage(c *gin.Context) {
 
 // verify checks a pasted record, like pigclass verify.
 func (s *Server) verify(c *gin.Context) {
+	l := loc(c)
 	v := templates.Verify{Record: templates.Field{Value: c.PostForm("record")}}
 	var r sim.Record
 	if strings.TrimSpace(v.Record.Value) == "" {
-		v.Record.Error = "Match record: paste the JSON record of a finished match."
+		v.Record.Error = l.T("verify.empty")
 		render(c, http.StatusUnprocessableEntity, templates.VerifyView(v))
 		return
 	}
 	if err := json.Unmarshal([]byte(v.Record.Value), &r); err != nil {
-		v.Record.Error = "Match record: this is not a match record (" + err.Error() + ")."
+		v.Record.Error, v.Detail = l.T("verify.notrecord"), err.Error()
 		render(c, http.StatusUnprocessableEntity, templates.VerifyView(v))
 		return
 	}
 	got, err := sim.VerifyJSON([]byte(v.Record.Value))
 	if err != nil {
-		v.Report = []string{"It does not check out: " + err.Error()}
+		v.Report, v.Detail = []string{l.T("verify.bad")}, err.Error()
 		render(c, http.StatusOK, templates.VerifyView(v))
 		return
 	}
 	v.OK = true
 	v.Report = []string{
-		fmt.Sprintf("It checks out: %s. The seed's SHA-256 is the commitment %s.", r.Variant, r.Seed.Commitment()),
-		fmt.Sprintf("%d events, %d rolls: every die is the one the seed gives.", got.Events, got.Rolls),
+		l.T("verify.ok", "Game", variantText(l, r.Variant), "Commitment", r.Seed.Commitment()),
+		l.T("verify.counts", "Events", l.Int(got.Events), "Rolls", l.Int(got.Rolls)),
 	}
 	if res := got.State.Result(); res != nil {
 		n := got.State.Variant.Seats
 		scores := make([]string, n)
 		for seat, sc := range res.Scores {
-			scores[exportSeat(seat, got.State.First, n)-1] = strconv.Itoa(sc)
+			scores[exportSeat(seat, got.State.First, n)-1] = l.Int(sc)
 		}
-		v.Report = append(v.Report, fmt.Sprintf("The player in seat %d won (seats counted from 1, the player who moved first); scores by seat: %s.",
-			exportSeat(res.Winner, got.State.First, n), strings.Join(scores, ", ")))
+		v.Report = append(v.Report, l.T("verify.winner", "Seat", l.Int(exportSeat(res.Winner, got.State.First, n)), "Scores", strings.Join(scores, "; ")))
 	}
 	render(c, http.StatusOK, templates.VerifyView(v))
+}
+
+// variantText names a match's rules in the reader's words: the game and
+// target, the seats, and the options it was played with.
+func variantText(l *i18n.Localizer, v sim.Variant) string {
+	parts := []string{gameTitle(l, v), l.T("variant.seats", "N", l.Int(v.Seats))}
+	if v.Game == sim.Hog {
+		parts = append(parts, l.T("variant.dice", "N", l.Int(v.MaxDice)))
+	}
+	if v.Deadline > 0 {
+		parts = append(parts, l.T("variant.deadline", "N", l.Int(int(time.Duration(v.Deadline).Seconds()))))
+	}
+	return strings.Join(parts, ", ")
 }

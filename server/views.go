@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"pigclass/server/classroom"
+	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/templates"
@@ -13,10 +14,10 @@ import (
 
 // seatName is how a seat is shown: the nickname, the generated name on a
 // shared screen in anonymous mode, or the bot.
-func seatName(seat store.Seat, anonymous bool) string {
+func seatName(l *i18n.Localizer, seat store.Seat, anonymous bool) string {
 	switch {
 	case seat.Bot != "":
-		return "Bot (" + botLabel(seat.Bot) + ")"
+		return l.T("bot.seat", "Bot", botLabel(l, seat.Bot))
 	case anonymous:
 		return seat.AnonName
 	}
@@ -24,18 +25,25 @@ func seatName(seat store.Seat, anonymous bool) string {
 }
 
 // botLabel names a strategy for people.
-func botLabel(name string) string {
+func botLabel(l *i18n.Localizer, name string) string {
 	switch name {
 	case "hold:10":
-		return "beginner, hold at 10"
+		return l.T("bot.hold10")
 	case "hold:20":
-		return "rule of thumb, hold at 20"
+		return l.T("bot.hold20")
 	case "optimal":
-		return "perfect play"
+		return l.T("bot.optimal")
 	case "ev":
-		return "expected-value play"
+		return l.T("bot.ev")
 	case "kper":
-		return "keep pace and end race"
+		return l.T("bot.kper")
+	}
+	var n int
+	if _, err := fmt.Sscanf(name, "hold:%d", &n); err == nil {
+		return l.T("bot.holdn", "N", l.Int(n))
+	}
+	if _, err := fmt.Sscanf(name, "dice:%d", &n); err == nil {
+		return l.N("bot.dicen", n)
 	}
 	return name
 }
@@ -43,10 +51,10 @@ func botLabel(name string) string {
 // seatNames names every seat of a match as the viewer sees it: generated
 // names for the others in anonymous mode, and you for the viewer's own
 // seat ("" keeps the viewer's nickname).
-func seatNames(row store.Match, viewer int, anonymous bool, you string) []string {
+func seatNames(l *i18n.Localizer, row store.Match, viewer int, anonymous bool, you string) []string {
 	names := make([]string, row.Variant.Seats)
 	for _, seat := range row.Seats {
-		names[seat.Seat] = seatName(seat, anonymous && seat.Seat != viewer)
+		names[seat.Seat] = seatName(l, seat, anonymous && seat.Seat != viewer)
 		if seat.Seat == viewer && you != "" {
 			names[seat.Seat] = you
 		}
@@ -56,16 +64,16 @@ func seatNames(row store.Match, viewer int, anonymous bool, you string) []string
 
 // boardView builds the play area of a match for the viewer's seat; class is
 // nil for practice.
-func (s *Server) boardView(class *classroom.Class, m *classroom.Match, viewer int) templates.Board {
+func (s *Server) boardView(l *i18n.Localizer, class *classroom.Class, m *classroom.Match, viewer int) templates.Board {
 	st := m.State
 	v := m.Variant
 	code, anonymous, paused := "", false, false
 	if class != nil {
 		code, anonymous, paused = class.Code, class.Anonymous, class.Paused
 	}
-	names := seatNames(m.Match, viewer, anonymous, "")
+	names := seatNames(l, m.Match, viewer, anonymous, "")
 	b := templates.Board{
-		MatchID: m.ID, Seq: m.Seq(), Title: gameTitle(v), Commitment: m.Seed.Commitment(), Game: v.Game.String(),
+		MatchID: m.ID, Seq: m.Seq(), Title: gameTitle(l, v), Commitment: m.Seed.Commitment(), Game: v.Game.String(),
 		Over: m.Over(), Paused: paused, TurnTotal: st.TurnTotal, HasTurnTotal: v.Game != sim.Hog,
 		ActURL:   actURL(code, m.ID),
 		BoardURL: boardURL(code, m.ID, boardVersion(m, class)), ReviewURL: matchURL(code, m.ID),
@@ -84,20 +92,20 @@ func (s *Server) boardView(class *classroom.Class, m *classroom.Match, viewer in
 		b.ToMove = names[st.Seat]
 	}
 	if b.YourTurn {
-		b.Actions = actionsFor(v)
+		b.Actions = actionsFor(l, v)
 		if v.Deadline > 0 && !paused {
 			at := m.Last.Add(time.Duration(v.Deadline))
 			b.DeadlineAt = at.UnixMilli()
-			b.Deadline = fmt.Sprintf("%d s per roll: move by %s", int(time.Duration(v.Deadline).Seconds()), at.Format("15:04:05"))
+			b.Deadline = l.T("board.deadline", "N", l.Int(int(time.Duration(v.Deadline).Seconds())), "At", at.Format("15:04:05"))
 		}
 	}
 	rows := m.Events
 	if n := len(rows); n > 0 {
 		lastRow := rows[n-1]
 		b.LastFaces = lastRow.Faces.Ints()
-		b.Announce = announce(rows, names, viewer, v.Game)
+		b.Announce = announce(l, rows, names, viewer, v.Game)
 		for i := n - 1; i >= 0 && i >= n-8; i-- {
-			b.Recent = append(b.Recent, describeAt(rows, i, names, viewer, v.Game))
+			b.Recent = append(b.Recent, describeAt(l, rows, i, names, viewer, v.Game))
 		}
 	}
 	// The viewer's last event a time-out: say so until they move again,
@@ -105,22 +113,22 @@ func (s *Server) boardView(class *classroom.Class, m *classroom.Match, viewer in
 	for i := len(rows) - 1; i >= 0 && viewer >= 0; i-- {
 		if rows[i].Seat == viewer {
 			if rows[i].Action.Kind == sim.TimeoutKind {
-				b.TimedOut = describeAt(rows, i, names, viewer, v.Game)
+				b.TimedOut = describeAt(l, rows, i, names, viewer, v.Game)
 			}
 			break
 		}
 	}
 	if b.YourTurn && !paused {
-		b.Announce += " Your turn."
+		b.Announce += " " + l.T("board.yourturn_said")
 		if v.Deadline > 0 && st.Timeouts[viewer] == sim.TimeoutsResign-1 {
-			b.Warning = fmt.Sprintf("Careful: time ran out on your last %d turns. Once more and you forfeit the match.", st.Timeouts[viewer])
+			b.Warning = l.T("board.warning", "N", l.Int(st.Timeouts[viewer]))
 		}
 	}
 	switch {
 	case st.Over:
-		b.Result = resultText(st, names, viewer)
+		b.Result = resultText(l, st, names, viewer)
 	case m.Status == store.Ended:
-		b.Result = "The teacher ended this match."
+		b.Result, b.Ended = l.T("board.ended"), true
 	}
 	return b
 }
@@ -128,7 +136,7 @@ func (s *Server) boardView(class *classroom.Class, m *classroom.Match, viewer in
 // announce tells what happened since the viewer's last move, their move
 // included (at most six events), for the live region: a screen reader
 // hears each move, and consecutive announcements differ.
-func announce(rows []store.Event, names []string, viewer int, g sim.Game) string {
+func announce(l *i18n.Localizer, rows []store.Event, names []string, viewer int, g sim.Game) string {
 	from := len(rows) - 1
 	for i := len(rows) - 1; i >= 0 && i >= len(rows)-6; i-- {
 		from = i
@@ -138,17 +146,17 @@ func announce(rows []store.Event, names []string, viewer int, g sim.Game) string
 	}
 	var parts []string
 	for i := from; i < len(rows); i++ {
-		parts = append(parts, describeAt(rows, i, names, viewer, g))
+		parts = append(parts, describeAt(l, rows, i, names, viewer, g))
 	}
 	return strings.Join(parts, " ")
 }
 
 // describeAt tells event i of a log, counting a timeout among the ones in
 // a row of its seat.
-func describeAt(rows []store.Event, i int, names []string, viewer int, g sim.Game) string {
+func describeAt(l *i18n.Localizer, rows []store.Event, i int, names []string, viewer int, g sim.Game) string {
 	e := rows[i]
 	if e.Action.Kind != sim.TimeoutKind {
-		return describe(e, names, viewer, g)
+		return describe(l, e, names, viewer, g)
 	}
 	n := 0
 	for j := i; j >= 0; j-- {
@@ -160,31 +168,33 @@ func describeAt(rows []store.Event, i int, names []string, viewer int, g sim.Gam
 		}
 		n++
 	}
-	who, passed := names[e.Seat], "the turn passed"
+	id := "timeout"
 	if e.Seat == viewer {
-		who, passed = "you", "your turn passed"
+		id += "_you"
 	}
-	msg := fmt.Sprintf("Time ran out for %s: %s", who, passed)
 	if e.TurnTotal > 0 {
-		msg += fmt.Sprintf(" with %d points banked", e.TurnTotal)
+		id += "_banked"
 	}
 	if n >= sim.TimeoutsResign {
-		return msg + fmt.Sprintf(" (%d of %d): forfeited after three time-outs.", n, sim.TimeoutsResign)
+		id += "_forfeit"
 	}
-	return msg + fmt.Sprintf(" (%d of %d).", n, sim.TimeoutsResign)
+	return l.T("move."+id, "Name", names[e.Seat], "Points", l.Int(e.TurnTotal), "N", l.Int(n), "Of", l.Int(sim.TimeoutsResign))
 }
 
 // gameTitle is the heading of a match.
-func gameTitle(v sim.Variant) string {
-	t := fmt.Sprintf("%s to %d", v.Game.Title(), v.Target)
+func gameTitle(l *i18n.Localizer, v sim.Variant) string {
+	id := "game.title"
 	if v.EqualTurns {
-		t += ", equal turns"
+		id = "game.title_equal"
 	}
-	return t
+	return l.T(id, "Game", gameName(l, v.Game), "N", l.Int(v.Target))
 }
 
+// gameName is a game's name in the reader's language.
+func gameName(l *i18n.Localizer, g sim.Game) string { return l.T("game." + g.String()) }
+
 // actionsFor lists the buttons of the variant, with their keys.
-func actionsFor(v sim.Variant) []templates.ActionButton {
+func actionsFor(l *i18n.Localizer, v sim.Variant) []templates.ActionButton {
 	if v.Game == sim.Hog {
 		out := make([]templates.ActionButton, 0, v.MaxDice)
 		for n := 1; n <= v.MaxDice; n++ {
@@ -192,10 +202,7 @@ func actionsFor(v sim.Variant) []templates.ActionButton {
 			if n <= 10 {
 				key = fmt.Sprint(n)
 			}
-			label := fmt.Sprintf("%d dice", n)
-			if n == 1 {
-				label = "1 die"
-			}
+			label := l.N("board.dice", n)
 			out = append(out, templates.ActionButton{Action: sim.Dice(n).String(), Label: label, Key: key})
 		}
 		return out
@@ -203,62 +210,66 @@ func actionsFor(v sim.Variant) []templates.ActionButton {
 	// No button is drawn as the recommended one: the class's choices are
 	// what the lesson measures.
 	return []templates.ActionButton{
-		{Action: "roll", Label: "Roll", Key: "R"},
-		{Action: "hold", Label: "Hold", Key: "H"},
+		{Action: "roll", Label: l.T("board.roll"), Key: "R"},
+		{Action: "hold", Label: l.T("board.hold"), Key: "H"},
 	}
 }
 
 // describe tells one event in words, for the move list and screen readers.
-func describe(e store.Event, names []string, viewer int, g sim.Game) string {
-	who := names[e.Seat]
+// The viewer's own moves have their own messages ("You rolled"), since
+// many languages conjugate the verb for "you".
+func describe(l *i18n.Localizer, e store.Event, names []string, viewer int, g sim.Game) string {
+	suffix := ""
 	if e.Seat == viewer {
-		who = "You"
+		suffix = "_you"
 	}
-	faces := e.Faces.String()
+	say := func(id string, args ...any) string {
+		return l.T("move."+id+suffix, append(args, "Name", names[e.Seat], "Faces", e.Faces.String())...)
+	}
 	switch e.Action.Kind {
 	case sim.RollKind:
 		switch {
-		case faces == "1 1" && g == sim.BigPig:
-			return fmt.Sprintf("%s rolled double 1s: 25 points.", who)
-		case faces == "1 1" && g == sim.TwoDice:
-			return fmt.Sprintf("%s rolled double 1s: the whole score is gone.", who)
+		case e.Faces.String() == "1 1" && g == sim.BigPig:
+			return say("double25")
+		case e.Faces.String() == "1 1" && g == sim.TwoDice:
+			return say("doublewipe")
 		case e.Faces.Ones() > 0:
-			return fmt.Sprintf("%s rolled %s: the turn is over.", who, faces)
+			return say("bust")
 		}
 		f := e.Faces
 		if points, bust, _ := sim.RollPoints(g, &f); !bust {
-			return fmt.Sprintf("%s rolled %s: turn total %d.", who, faces, e.TurnTotal+points)
+			return say("rolled_total", "Total", l.Int(e.TurnTotal+points))
 		}
-		return fmt.Sprintf("%s rolled %s.", who, faces)
+		return say("rolled")
 	case sim.DiceKind:
-		return fmt.Sprintf("%s threw %s.", who, faces)
+		return say("threw")
 	case sim.HoldKind:
-		return fmt.Sprintf("%s held %d points.", who, e.TurnTotal)
+		return say("held", "Points", l.Int(e.TurnTotal))
 	case sim.TimeoutKind:
-		return fmt.Sprintf("Time ran out for %s: %d points banked.", who, e.TurnTotal)
+		return say("timeout_plain", "Points", l.Int(e.TurnTotal))
 	case sim.ResignKind:
-		return fmt.Sprintf("%s resigned.", who)
+		return say("resigned")
 	}
-	return who + " " + e.Action.String()
+	return names[e.Seat] + " " + e.Action.String()
 }
 
 // resultText says who won, and who forfeited after three time-outs.
-func resultText(st sim.State, names []string, viewer int) string {
+func resultText(l *i18n.Localizer, st sim.State, names []string, viewer int) string {
 	forfeit := ""
 	for seat := range st.Variant.Seats {
 		if st.Out[seat] && st.Timeouts[seat] >= sim.TimeoutsResign {
 			if seat == viewer {
-				forfeit = "You forfeited after three time-outs. "
+				forfeit = l.T("result.forfeit_you") + " "
 			} else {
-				forfeit += names[seat] + " forfeited after three time-outs. "
+				forfeit += l.T("result.forfeit", "Name", names[seat]) + " "
 			}
 		}
 	}
 	if st.Winner == viewer {
-		return forfeit + fmt.Sprintf("You won with %d points!", st.Scores[st.Winner])
+		return forfeit + l.T("result.won_you", "Points", l.Int(st.Scores[st.Winner]))
 	}
-	return forfeit + fmt.Sprintf("%s won with %d points.", names[st.Winner], st.Scores[st.Winner])
+	return forfeit + l.T("result.won", "Name", names[st.Winner], "Points", l.Int(st.Scores[st.Winner]))
 }
 
-// percent formats a probability.
-func percent(p float64) string { return fmt.Sprintf("%.1f%%", 100*p) }
+// percent formats a probability in the reader's format (one decimal).
+func percent(l *i18n.Localizer, p float64) string { return l.Pct(p, 1) }

@@ -63,6 +63,8 @@ type Dashboard struct {
 	CanPlayAgain bool
 	Lesson       *LessonView
 	Skunk        *SkunkBoard
+	// Language is the class's language ("" for each reader's own).
+	Language string
 }
 
 // RoundForm is the start-a-round form with its values and errors.
@@ -178,6 +180,8 @@ type Board struct {
 	// ToMove names the player to move; Won: the viewer won.
 	ToMove string
 	Won    bool
+	// Ended: the teacher ended the match (no word of encouragement).
+	Ended bool
 	// Game is the game's name in forms (pig, hog...).
 	Game       string
 	MatchID    int64
@@ -347,6 +351,9 @@ type Verify struct {
 	Record Field
 	OK     bool
 	Report []string
+	// Detail is the check's own words on what is wrong, as pigclass
+	// verify prints them: technical, in English, shown as such.
+	Detail string
 	// NextURL, under a class's address, asks whether its next round has
 	// begun for the student.
 	NextURL string
@@ -363,9 +370,10 @@ type GlossaryFile struct {
 	Columns     []GlossaryColumn
 }
 
-// GlossaryColumn is one column: its name, what it holds, what it means.
+// GlossaryColumn is one column: its name, what it holds (the choices
+// as the file writes them), whether it may be empty, what it means.
 type GlossaryColumn struct {
-	Name, Kind, Means string
+	Name, Kind, Choices, Optional, Means string
 }
 
 // Export is one CSV download on the dashboard.

@@ -5,14 +5,13 @@
 package charts
 
 import (
-	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
+	"pigclass/server/i18n"
 	"pigclass/templates"
 )
 
@@ -34,18 +33,9 @@ const (
 	LadderKey      = "ladder"
 )
 
-// Titles names every class chart, for pickers and lessons.
-var Titles = map[string]string{
-	HoldPointsKey:  "Hold points",
-	DecisionMapKey: "Decision map",
-	SkillLuckKey:   "Skill and luck",
-	DiceKey:        "Class dice",
-	OnesKey:        "The share of 1s",
-	HogDiceKey:     "Hog: dice chosen",
-	HogCurveKey:    "Hog: expected points",
-	FirstPlayerKey: "First-player advantage",
-	LadderKey:      "Strategy ladder",
-}
+// Title names a chart in the reader's language, for pickers and lessons.
+// The words of every chart are the catalog's "chart.KEY.*" messages.
+func Title(l *i18n.Localizer, key string) string { return l.T("chart." + key + ".title") }
 
 // ClassKeys lists the class charts in order.
 var ClassKeys = []string{HoldPointsKey, DecisionMapKey, SkillLuckKey, DiceKey, OnesKey, HogDiceKey, HogCurveKey, FirstPlayerKey, LadderKey}
@@ -63,13 +53,13 @@ func global(key, height string) []charts.GlobalOpts {
 }
 
 // finish renders a chart's option and wraps it with its words and table.
-func finish(key, height, caption string, option string, table templates.DataTable) templates.Chart {
-	return templates.Chart{Key: key, ID: "chart-" + key, Title: Titles[key], Caption: caption, Option: option, Height: height, Table: table}
+func finish(l *i18n.Localizer, key, height, caption string, option string, table templates.DataTable) templates.Chart {
+	return templates.Chart{Key: key, ID: "chart-" + key, Title: Title(l, key), Caption: caption, Option: option, Height: height, Table: table}
 }
 
 // empty is a chart with no data yet.
-func empty(key, caption, why string) templates.Chart {
-	return templates.Chart{Key: key, ID: "chart-" + key, Title: Titles[key], Caption: caption, Empty: why}
+func empty(l *i18n.Localizer, key, caption, why string) templates.Chart {
+	return templates.Chart{Key: key, ID: "chart-" + key, Title: Title(l, key), Caption: caption, Empty: why}
 }
 
 // chartName makes a player's name safe in an ECharts option: go-echarts
@@ -77,8 +67,15 @@ func empty(key, caption, why string) templates.Chart {
 // it, so the underscores are set apart by thin spaces.
 func chartName(s string) string { return strings.ReplaceAll(s, "__f__", "_\u2009_f_\u2009_") }
 
-func f4(x float64) string  { return strconv.FormatFloat(x, 'f', 4, 64) }
-func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
+// t is a chart's message: "chart.KEY.ID".
+func t(l *i18n.Localizer, key, id string, args ...any) string {
+	return l.T("chart."+key+"."+id, args...)
+}
+
+// The tables' numbers, in the reader's format.
+func f4(l *i18n.Localizer, x float64) string  { return l.Dec(x, 4) }
+func pct(l *i18n.Localizer, x float64) string { return l.Pct(x, 1) }
+func num(l *i18n.Localizer, n int) string     { return l.Int(n) }
 func round4(x float64) float64 {
 	return math.Round(x*10000) / 10000
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"pigclass/server/i18n"
 	"strconv"
 	"strings"
 	"testing"
@@ -23,6 +24,9 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // fixedClass is a small class whose charts are worked out by hand: Ana
 // holds at 20 once from 0-0; Bo rolls a 1 on 12 and holds on nothing; both
 // play one Hog turn.
+// en is the English localizer the tests read charts in.
+var en = i18n.For("en")
+
 func fixedClass() []store.Decision {
 	return []store.Decision{
 		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: sim.Roll, Score: 0, Opponent: 0, TurnTotal: 0, Roll: 0, Faces: facesOf(6), Best: "roll", EV: "roll", Analysed: true},
@@ -81,7 +85,7 @@ func cell(t *testing.T, c templates.Chart, row, col int) string {
 	return c.Table.Rows[row][col]
 }
 
-func num(t *testing.T, s string) float64 {
+func cellNum(t *testing.T, s string) float64 {
 	t.Helper()
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil {
@@ -91,7 +95,7 @@ func num(t *testing.T, s string) float64 {
 }
 
 func TestHoldPoints(t *testing.T) {
-	c := HoldPoints(fixedClass(), pigTable(t))
+	c := HoldPoints(en, fixedClass(), pigTable(t))
 	golden(t, c)
 	// Holds: Ana at 21 (bin 20-24), Bo at 0 (bin 0-4).
 	if cell(t, c, 4, 1) != "1" || cell(t, c, 0, 1) != "1" || cell(t, c, 2, 1) != "0" {
@@ -100,17 +104,17 @@ func TestHoldPoints(t *testing.T) {
 	// Three turn starts: (0, 0), (0, 21) and Bo's next turn at (0, 21).
 	// Hold-at-20 holds at 20..24 with .0997+.0950+.0742+.0542+.0352 = .3583
 	// each, at 25 with .0172.
-	if got := num(t, cell(t, c, 4, 2)); math.Abs(got-3*0.3583) > 0.0003 {
+	if got := cellNum(t, cell(t, c, 4, 2)); math.Abs(got-3*0.3583) > 0.0003 {
 		t.Errorf("hold-at-20 expected holds at 20-24: %v, want %v", got, 3*0.3583)
 	}
-	if got := num(t, cell(t, c, 5, 2)); math.Abs(got-3*0.0172) > 0.0002 {
+	if got := cellNum(t, cell(t, c, 5, 2)); math.Abs(got-3*0.0172) > 0.0002 {
 		t.Errorf("hold-at-20 expected holds at 25-29: %v", got)
 	}
 }
 
 func TestDecisionMap(t *testing.T) {
 	tab := pigTable(t)
-	c := DecisionMap(fixedClass(), tab)
+	c := DecisionMap(en, fixedClass(), tab)
 	golden(t, c)
 	if len(c.Table.Rows) != 9 || cell(t, c, 4, 3) != "0" || cell(t, c, 5, 3) != "-21" || cell(t, c, 4, 5) != "hold" {
 		t.Errorf("rows %v", c.Table.Rows)
@@ -118,17 +122,17 @@ func TestDecisionMap(t *testing.T) {
 }
 
 func TestSkillLuck(t *testing.T) {
-	c := SkillLuck(fixedClass(), sim.Pig, func(d store.Decision) string { return d.Student })
+	c := SkillLuck(en, fixedClass(), sim.Pig, func(d store.Decision) string { return d.Student })
 	golden(t, c)
 	// Ana's rolls 6, 6, 4, 5 on 0, 6, 12, 16: gains 21 against expected
 	// 4·(20/6) - (0+6+12+16)/6 = 80/6 - 34/6 = 46/6.
 	wantAna := 21 - 46.0/6
 	// Bo: 6, 6, then a 1 on 12: gains 12 - 12 = 0 against 60/6 - 18/6.
 	wantBo := 0 - 42.0/6
-	if cell(t, c, 0, 0) != "Ana" || math.Abs(num(t, cell(t, c, 0, 3))-wantAna) > 1e-4 || math.Abs(num(t, cell(t, c, 1, 3))-wantBo) > 1e-4 {
+	if cell(t, c, 0, 0) != "Ana" || math.Abs(cellNum(t, cell(t, c, 0, 3))-wantAna) > 1e-4 || math.Abs(cellNum(t, cell(t, c, 1, 3))-wantBo) > 1e-4 {
 		t.Errorf("luck rows %v, want Ana %.4f Bo %.4f", c.Table.Rows, wantAna, wantBo)
 	}
-	if num(t, cell(t, c, 0, 2)) != 1 || num(t, cell(t, c, 1, 2)) != 20 {
+	if cellNum(t, cell(t, c, 0, 2)) != 1 || cellNum(t, cell(t, c, 1, 2)) != 20 {
 		t.Errorf("cost rows %v", c.Table.Rows)
 	}
 }
@@ -141,7 +145,7 @@ func TestTimeline(t *testing.T) {
 		{Seat: 0, Action: sim.Hold, Analysis: &store.Analysis{WinIfRoll: p(.55), WinIfHold: p(.48), Options: map[string]float64{"roll": .55, "hold": .48}, Best: "roll"}},
 		{Seat: 1, Action: sim.Resign},
 	}
-	c := Timeline(events, []string{"you", "Bot"})
+	c := Timeline(en, events, []string{"you", "Bot"})
 	golden(t, c)
 	if len(c.Table.Rows) != 2 || cell(t, c, 1, 4) != "55.0%" || cell(t, c, 1, 5) != "45.0%" {
 		t.Errorf("rows %v", c.Table.Rows)
@@ -150,12 +154,12 @@ func TestTimeline(t *testing.T) {
 
 func TestClassDiceAndShareOfOnes(t *testing.T) {
 	faces := []int{1, 2, 2, 6, 1, 3}
-	c := ClassDice(faces)
+	c := ClassDice(en, faces)
 	golden(t, c)
 	if cell(t, c, 0, 1) != "2" || cell(t, c, 1, 1) != "2" || cell(t, c, 3, 1) != "0" || cell(t, c, 0, 3) != "1.0000" {
 		t.Errorf("dice rows %v", c.Table.Rows)
 	}
-	o := ShareOfOnes(faces)
+	o := ShareOfOnes(en, faces)
 	golden(t, o)
 	want := []string{"1.0000", "0.5000", "0.3333", "0.2500", "0.4000", "0.3333"}
 	for i, w := range want {
@@ -167,12 +171,12 @@ func TestClassDiceAndShareOfOnes(t *testing.T) {
 
 func TestHogCharts(t *testing.T) {
 	ds := []store.Decision{{Action: sim.Dice(5), Best: "dice:6"}, {Action: sim.Dice(5), Best: "dice:6"}, {Action: sim.Dice(3), Best: "dice:3"}}
-	c := HogDice(ds)
+	c := HogDice(en, ds)
 	golden(t, c)
 	if len(c.Table.Rows) != 2 || c.Table.Rows[0][0] != "3" || c.Table.Rows[1][2] != "2" {
 		t.Errorf("hog rows %v", c.Table.Rows)
 	}
-	h := HogCurve(10)
+	h := HogCurve(en, 10)
 	golden(t, h)
 	if cell(t, h, 4, 1) != "8.0376" || cell(t, h, 5, 1) != "8.0376" || cell(t, h, 0, 1) != "3.3333" {
 		t.Errorf("curve rows %v", h.Table.Rows)
@@ -180,19 +184,19 @@ func TestHogCharts(t *testing.T) {
 }
 
 func TestFirstPlayer(t *testing.T) {
-	c := FirstPlayer([]FirstResults{{Rules: "Pig to 100", Games: 10, FirstWins: 6, Exact: 0.530592725274}, {Rules: "Pig to 100, equal turns", Games: 4, FirstWins: 1, Exact: 0.4564204296511835}})
+	c := FirstPlayer(en, []FirstResults{{Rules: "Pig to 100", Games: 10, FirstWins: 6, Exact: 0.530592725274}, {Rules: "Pig to 100, equal turns", Games: 4, FirstWins: 1, Exact: 0.4564204296511835}})
 	golden(t, c)
 	// Wilson 95% for 6 of 10: 31.3% to 83.2%; for 1 of 4: 4.6% to 69.9%.
 	if cell(t, c, 0, 4) != "60.0%" || cell(t, c, 0, 5) != "31.3% to 83.2%" || cell(t, c, 1, 4) != "53.1%" || cell(t, c, 2, 5) != "4.6% to 69.9%" || cell(t, c, 3, 4) != "45.6%" {
 		t.Errorf("rows %v", c.Table.Rows)
 	}
-	if e := FirstPlayer([]FirstResults{{Rules: "Pig to 100", Exact: .53}}); e.Empty == "" {
+	if e := FirstPlayer(en, []FirstResults{{Rules: "Pig to 100", Exact: .53}}); e.Empty == "" {
 		t.Error("no games should give an empty chart")
 	}
 }
 
 func TestLadder(t *testing.T) {
-	c := Ladder([]Rung{{N: 20, First: 0.4917, Second: 0.4285}, {N: 25, First: 0.5091, Second: 0.45}})
+	c := Ladder(en, []Rung{{N: 20, First: 0.4917, Second: 0.4285}, {N: 25, First: 0.5091, Second: 0.45}})
 	golden(t, c)
 	if cell(t, c, 0, 3) != "0.4601" {
 		t.Errorf("rows %v", c.Table.Rows)
@@ -207,7 +211,7 @@ func TestMyHoldPoints(t *testing.T) {
 			bo = append(bo, d)
 		}
 	}
-	c := MyHoldPoints(bo, fixedClass(), pigTable(t))
+	c := MyHoldPoints(en, bo, fixedClass(), pigTable(t))
 	if c.Empty != "" || c.Title != "Your hold points" {
 		t.Fatalf("%+v", c)
 	}
@@ -237,14 +241,14 @@ func TestNamesWithTheFunctionMarker(t *testing.T) {
 			ds[i].Student = "x__f__y"
 		}
 	}
-	c := SkillLuck(ds, sim.Pig, func(d store.Decision) string { return d.Student })
+	c := SkillLuck(en, ds, sim.Pig, func(d store.Decision) string { return d.Student })
 	if !strings.Contains(c.Option, "x_\u2009_f_\u2009_y") && !strings.Contains(c.Option, `x_\u2009_f_\u2009_y`) {
 		t.Errorf("the chart lost the name: %s", c.Option)
 	}
 	if cell(t, c, 1, 0) != "x__f__y" && cell(t, c, 0, 0) != "x__f__y" {
 		t.Errorf("the table: %v", c.Table.Rows)
 	}
-	tl := Timeline([]store.Event{{Seat: 0, Action: sim.Hold, Analysis: &store.Analysis{Options: map[string]float64{"hold": .5}, Best: "hold"}}}, []string{"a__f__b", "Bot"})
+	tl := Timeline(en, []store.Event{{Seat: 0, Action: sim.Hold, Analysis: &store.Analysis{Options: map[string]float64{"hold": .5}, Best: "hold"}}}, []string{"a__f__b", "Bot"})
 	if !strings.Contains(tl.Option, "a_\u2009_f_\u2009_b") && !strings.Contains(tl.Option, `a_\u2009_f_\u2009_b`) {
 		t.Errorf("the timeline lost the name: %s", tl.Option)
 	}

@@ -1,7 +1,6 @@
 package charts
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -9,16 +8,17 @@ import (
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
+	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/templates"
 )
 
 // ClassDice is chart 5a: how often each face came up in the class.
-func ClassDice(faces []int) templates.Chart {
-	const caption = "Every die the class threw. Each face should come up about a sixth of the time: are the differences bigger than chance?"
+func ClassDice(l *i18n.Localizer, faces []int) templates.Chart {
+	caption := t(l, DiceKey, "caption")
 	if len(faces) == 0 {
-		return empty(DiceKey, caption, "No dice thrown yet.")
+		return empty(l, DiceKey, caption, l.T("chart.nodice"))
 	}
 	var counts [7]int
 	for _, f := range faces {
@@ -27,33 +27,33 @@ func ClassDice(faces []int) templates.Chart {
 	labels := []string{"1", "2", "3", "4", "5", "6"}
 	var data, expect []opts.BarData
 	var tbl templates.DataTable
-	tbl.Headers = []string{"face", "count", "share", "expected count"}
+	tbl.Headers = []string{t(l, DiceKey, "face"), t(l, DiceKey, "count"), t(l, DiceKey, "share"), t(l, DiceKey, "expected")}
 	for f := 1; f <= 6; f++ {
 		data = append(data, opts.BarData{Value: counts[f]})
 		e := float64(len(faces)) / 6
 		expect = append(expect, opts.BarData{Value: round4(e)})
-		tbl.Rows = append(tbl.Rows, []string{labels[f-1], strconv.Itoa(counts[f]), pct(float64(counts[f]) / float64(len(faces))), f4(e)})
+		tbl.Rows = append(tbl.Rows, []string{labels[f-1], num(l, counts[f]), pct(l, float64(counts[f])/float64(len(faces))), f4(l, e)})
 	}
 	bar := charts.NewBar()
 	bar.SetGlobalOptions(append(global(DiceKey, "320px"),
-		charts.WithXAxisOpts(opts.XAxis{Name: "face"}), charts.WithYAxisOpts(opts.YAxis{Name: "dice"}))...)
-	bar.SetXAxis(labels).AddSeries("class", data).AddSeries("a sixth of all dice", expect)
-	return finish(DiceKey, "320px", caption, bar.RenderSnippet().Option, tbl)
+		charts.WithXAxisOpts(opts.XAxis{Name: t(l, DiceKey, "face")}), charts.WithYAxisOpts(opts.YAxis{Name: t(l, DiceKey, "dice")}))...)
+	bar.SetXAxis(labels).AddSeries(l.T("chart.class"), data).AddSeries(t(l, DiceKey, "sixth"), expect)
+	return finish(l, DiceKey, "320px", caption, bar.RenderSnippet().Option, tbl)
 }
 
 // ShareOfOnes is chart 5b: the running share of 1s as the class's dice
 // accumulate, approaching 1/6.
-func ShareOfOnes(faces []int) templates.Chart {
-	const caption = "The share of 1s after each die thrown: it wanders at first and settles near 1/6 (the dashed line) as the dice add up: the law of large numbers."
+func ShareOfOnes(l *i18n.Localizer, faces []int) templates.Chart {
+	caption := t(l, OnesKey, "caption")
 	if len(faces) == 0 {
-		return empty(OnesKey, caption, "No dice thrown yet.")
+		return empty(l, OnesKey, caption, l.T("chart.nodice"))
 	}
 	// At most 200 points: the share after every step-th die.
 	step := max(1, (len(faces)+199)/200)
 	var labels []string
 	var share, sixth []opts.LineData
 	var tbl templates.DataTable
-	tbl.Headers = []string{"dice thrown", "1s", "share of 1s"}
+	tbl.Headers = []string{t(l, OnesKey, "thrown"), t(l, OnesKey, "ones"), t(l, OnesKey, "share")}
 	ones := 0
 	for i, f := range faces {
 		if f == 1 {
@@ -63,21 +63,21 @@ func ShareOfOnes(faces []int) templates.Chart {
 			labels = append(labels, strconv.Itoa(n))
 			share = append(share, opts.LineData{Value: round4(float64(ones) / float64(n))})
 			sixth = append(sixth, opts.LineData{Value: round4(1.0 / 6)})
-			tbl.Rows = append(tbl.Rows, []string{strconv.Itoa(n), strconv.Itoa(ones), f4(float64(ones) / float64(n))})
+			tbl.Rows = append(tbl.Rows, []string{num(l, n), num(l, ones), f4(l, float64(ones)/float64(n))})
 		}
 	}
 	line := charts.NewLine()
 	line.SetGlobalOptions(append(global(OnesKey, "320px"),
-		charts.WithXAxisOpts(opts.XAxis{Name: "dice thrown"}), charts.WithYAxisOpts(opts.YAxis{Name: "share of 1s", Min: 0, Max: 0.5}))...)
-	line.SetXAxis(labels).AddSeries("share of 1s", share, charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)})).
+		charts.WithXAxisOpts(opts.XAxis{Name: t(l, OnesKey, "thrown")}), charts.WithYAxisOpts(opts.YAxis{Name: t(l, OnesKey, "share"), Min: 0, Max: 0.5}))...)
+	line.SetXAxis(labels).AddSeries(t(l, OnesKey, "share"), share, charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)})).
 		AddSeries("1/6", sixth, charts.WithLineStyleOpts(opts.LineStyle{Type: "dashed"}), charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}))
-	return finish(OnesKey, "320px", caption, line.RenderSnippet().Option, tbl)
+	return finish(l, OnesKey, "320px", caption, line.RenderSnippet().Option, tbl)
 }
 
 // HogDice is chart 6a: the dice the students chose against the count
 // perfect play chooses in the same state.
-func HogDice(decisions []store.Decision) templates.Chart {
-	const caption = "Each bubble is how often the class threw that many dice (up) where perfect play throws the count across. On the diagonal the class agreed; expected-value play always throws 5."
+func HogDice(l *i18n.Localizer, decisions []store.Decision) templates.Chart {
+	caption := t(l, HogDiceKey, "caption")
 	counts := map[[2]int]int{}
 	for _, d := range decisions {
 		chosen, ok1 := diceOf(d.Action.String())
@@ -87,25 +87,25 @@ func HogDice(decisions []store.Decision) templates.Chart {
 		}
 	}
 	if len(counts) == 0 {
-		return empty(HogDiceKey, caption, "No Hog decisions yet: play a round of Hog first.")
+		return empty(l, HogDiceKey, caption, t(l, HogDiceKey, "empty"))
 	}
 	var points []opts.ScatterData
 	var tbl templates.DataTable
-	tbl.Headers = []string{"perfect play's dice", "class's dice", "times"}
+	tbl.Headers = []string{t(l, HogDiceKey, "best"), t(l, HogDiceKey, "chosen"), t(l, HogDiceKey, "times")}
 	for best := 1; best <= sim.MaxDiceLimit; best++ {
 		for chosen := 1; chosen <= sim.MaxDiceLimit; chosen++ {
 			if n := counts[[2]int{best, chosen}]; n > 0 {
 				points = append(points, opts.ScatterData{Value: []int{best, chosen, n}, SymbolSize: 8 + min(40, 4*n)})
-				tbl.Rows = append(tbl.Rows, []string{strconv.Itoa(best), strconv.Itoa(chosen), strconv.Itoa(n)})
+				tbl.Rows = append(tbl.Rows, []string{num(l, best), num(l, chosen), num(l, n)})
 			}
 		}
 	}
 	sc := charts.NewScatter()
 	sc.SetGlobalOptions(append(global(HogDiceKey, "360px"),
-		charts.WithXAxisOpts(opts.XAxis{Name: "perfect play's dice", Type: "value", Min: 0}),
-		charts.WithYAxisOpts(opts.YAxis{Name: "class's dice", Type: "value", Min: 0}))...)
-	sc.AddSeries("decisions", points)
-	return finish(HogDiceKey, "360px", caption, sc.RenderSnippet().Option, tbl)
+		charts.WithXAxisOpts(opts.XAxis{Name: t(l, HogDiceKey, "best"), Type: "value", Min: 0}),
+		charts.WithYAxisOpts(opts.YAxis{Name: t(l, HogDiceKey, "chosen"), Type: "value", Min: 0}))...)
+	sc.AddSeries(t(l, HogDiceKey, "series"), points)
+	return finish(l, HogDiceKey, "360px", caption, sc.RenderSnippet().Option, tbl)
 }
 
 func diceOf(action string) (int, bool) {
@@ -114,23 +114,23 @@ func diceOf(action string) (int, bool) {
 }
 
 // HogCurve is chart 6b: the expected points of n dice, 4n(5/6)^n.
-func HogCurve(maxDice int) templates.Chart {
-	const caption = "More dice score more when no 1 shows, but a 1 gets likelier with each die: the expected points 4n(5/6)^n peak at 5 and 6 dice, which tie."
+func HogCurve(l *i18n.Localizer, maxDice int) templates.Chart {
+	caption := t(l, HogCurveKey, "caption")
 	var labels []string
 	var data []opts.LineData
 	var tbl templates.DataTable
-	tbl.Headers = []string{"dice", "expected points", "chance of no 1"}
+	tbl.Headers = []string{t(l, HogCurveKey, "dice"), t(l, HogCurveKey, "points"), t(l, HogCurveKey, "noone")}
 	for n := 1; n <= maxDice; n++ {
 		e := sim.ExpectedGain(sim.Hog, 0, 0, n)
 		labels = append(labels, strconv.Itoa(n))
 		data = append(data, opts.LineData{Value: round4(e)})
-		tbl.Rows = append(tbl.Rows, []string{strconv.Itoa(n), f4(e), pct(math.Pow(5.0/6, float64(n)))})
+		tbl.Rows = append(tbl.Rows, []string{num(l, n), f4(l, e), pct(l, math.Pow(5.0/6, float64(n)))})
 	}
 	line := charts.NewLine()
 	line.SetGlobalOptions(append(global(HogCurveKey, "320px"),
-		charts.WithXAxisOpts(opts.XAxis{Name: "dice"}), charts.WithYAxisOpts(opts.YAxis{Name: "expected points"}))...)
+		charts.WithXAxisOpts(opts.XAxis{Name: t(l, HogCurveKey, "dice")}), charts.WithYAxisOpts(opts.YAxis{Name: t(l, HogCurveKey, "points")}))...)
 	line.SetXAxis(labels).AddSeries("4n(5/6)^n", data)
-	return finish(HogCurveKey, "320px", caption, line.RenderSnippet().Option, tbl)
+	return finish(l, HogCurveKey, "320px", caption, line.RenderSnippet().Option, tbl)
 }
 
 // FirstResults is the class's first-player record under one set of rules,
@@ -145,15 +145,15 @@ type FirstResults struct {
 // FirstPlayer is chart 7: the class's first-player win rate with its 95%
 // confidence interval, beside the exact value under perfect play, for each
 // set of rules the class played (the standard rules first).
-func FirstPlayer(results []FirstResults) templates.Chart {
-	caption := "Does moving first help? Each box is the class's 95% interval; the line beside it is the exact share under perfect play"
+func FirstPlayer(l *i18n.Localizer, results []FirstResults) templates.Chart {
+	var exact []string
 	for _, r := range results {
-		caption += fmt.Sprintf("; %s: %s", r.Rules, pct(r.Exact))
+		exact = append(exact, t(l, FirstPlayerKey, "exact", "Rules", r.Rules, "Share", pct(l, r.Exact)))
 	}
-	caption += "."
+	caption := t(l, FirstPlayerKey, "caption", "Exact", strings.Join(exact, "; "))
 	var labels []string
 	var data []opts.BoxPlotData
-	tbl := templates.DataTable{Headers: []string{"rules", "", "games", "first player won", "share", "95% interval"}}
+	tbl := templates.DataTable{Headers: []string{t(l, FirstPlayerKey, "rules"), "", t(l, FirstPlayerKey, "games"), t(l, FirstPlayerKey, "won"), t(l, FirstPlayerKey, "share"), t(l, FirstPlayerKey, "interval")}}
 	for _, r := range results {
 		if r.Games == 0 {
 			continue
@@ -161,21 +161,21 @@ func FirstPlayer(results []FirstResults) templates.Chart {
 		rate := float64(r.FirstWins) / float64(r.Games)
 		lo, hi := sim.Wilson(r.FirstWins, r.Games, 1.959963984540054)
 		e := round4(r.Exact)
-		labels = append(labels, fmt.Sprintf("%s: class (%d games)", r.Rules, r.Games), r.Rules+": perfect play")
+		labels = append(labels, t(l, FirstPlayerKey, "classlabel", "Rules", r.Rules, "N", num(l, r.Games)), t(l, FirstPlayerKey, "bestlabel", "Rules", r.Rules))
 		data = append(data, opts.BoxPlotData{Value: []float64{round4(lo), round4(lo), round4(rate), round4(hi), round4(hi)}},
 			opts.BoxPlotData{Value: []float64{e, e, e, e, e}})
 		tbl.Rows = append(tbl.Rows,
-			[]string{r.Rules, "class", strconv.Itoa(r.Games), strconv.Itoa(r.FirstWins), pct(rate), pct(lo) + " to " + pct(hi)},
-			[]string{r.Rules, "perfect play (exact)", "", "", pct(r.Exact), ""})
+			[]string{r.Rules, l.T("chart.class"), num(l, r.Games), num(l, r.FirstWins), pct(l, rate), t(l, FirstPlayerKey, "range", "Lo", pct(l, lo), "Hi", pct(l, hi))},
+			[]string{r.Rules, t(l, FirstPlayerKey, "bestrow"), "", "", pct(l, r.Exact), ""})
 	}
 	if len(labels) == 0 {
-		return empty(FirstPlayerKey, caption, "No finished two-player matches yet.")
+		return empty(l, FirstPlayerKey, caption, t(l, FirstPlayerKey, "empty"))
 	}
 	box := charts.NewBoxPlot()
 	box.SetGlobalOptions(append(global(FirstPlayerKey, "320px"),
-		charts.WithYAxisOpts(opts.YAxis{Name: "first player wins", Min: 0, Max: 1}))...)
-	box.SetXAxis(labels).AddSeries("first player's share", data)
-	return finish(FirstPlayerKey, "320px", caption, box.RenderSnippet().Option, tbl)
+		charts.WithYAxisOpts(opts.YAxis{Name: t(l, FirstPlayerKey, "axis"), Min: 0, Max: 1}))...)
+	box.SetXAxis(labels).AddSeries(t(l, FirstPlayerKey, "series"), data)
+	return finish(l, FirstPlayerKey, "320px", caption, box.RenderSnippet().Option, tbl)
 }
 
 // Rung is one step of the strategy ladder: hold:N against perfect play.
@@ -186,27 +186,27 @@ type Rung struct {
 
 // Ladder is chart 8: the exact chance of hold:N against perfect play, for
 // N = 5..40, moving first and moving second.
-func Ladder(rungs []Rung) templates.Chart {
-	const caption = "The exact chance that always holding at N beats a perfect player. Even the best N stays below one half on average: the rule of thumb is good, not perfect."
+func Ladder(l *i18n.Localizer, rungs []Rung) templates.Chart {
+	caption := t(l, LadderKey, "caption")
 	if len(rungs) == 0 {
-		return empty(LadderKey, caption, "The solver is still computing the ladder: reload in a few seconds.")
+		return empty(l, LadderKey, caption, t(l, LadderKey, "empty"))
 	}
 	var labels []string
 	var first, second, avg []opts.LineData
 	var tbl templates.DataTable
-	tbl.Headers = []string{"N", "hold:N moving first", "hold:N moving second", "average"}
+	tbl.Headers = []string{"N", t(l, LadderKey, "first_col"), t(l, LadderKey, "second_col"), t(l, LadderKey, "average")}
 	for _, r := range rungs {
 		labels = append(labels, strconv.Itoa(r.N))
 		a := (r.First + r.Second) / 2
 		first = append(first, opts.LineData{Value: round4(r.First)})
 		second = append(second, opts.LineData{Value: round4(r.Second)})
 		avg = append(avg, opts.LineData{Value: round4(a)})
-		tbl.Rows = append(tbl.Rows, []string{strconv.Itoa(r.N), f4(r.First), f4(r.Second), f4(a)})
+		tbl.Rows = append(tbl.Rows, []string{num(l, r.N), f4(l, r.First), f4(l, r.Second), f4(l, a)})
 	}
 	line := charts.NewLine()
 	line.SetGlobalOptions(append(global(LadderKey, "340px"),
-		charts.WithXAxisOpts(opts.XAxis{Name: "hold at N"}), charts.WithYAxisOpts(opts.YAxis{Name: "chance to beat perfect play", Min: 0, Max: 0.6}))...)
-	line.SetXAxis(labels).AddSeries("moving first", first).AddSeries("moving second", second).
-		AddSeries("average", avg, charts.WithLineStyleOpts(opts.LineStyle{Type: "dashed"}))
-	return finish(LadderKey, "340px", caption, line.RenderSnippet().Option, tbl)
+		charts.WithXAxisOpts(opts.XAxis{Name: t(l, LadderKey, "xaxis")}), charts.WithYAxisOpts(opts.YAxis{Name: t(l, LadderKey, "yaxis"), Min: 0, Max: 0.6}))...)
+	line.SetXAxis(labels).AddSeries(t(l, LadderKey, "first"), first).AddSeries(t(l, LadderKey, "second"), second).
+		AddSeries(t(l, LadderKey, "average"), avg, charts.WithLineStyleOpts(opts.LineStyle{Type: "dashed"}))
+	return finish(l, LadderKey, "340px", caption, line.RenderSnippet().Option, tbl)
 }

@@ -1,7 +1,6 @@
 package classroom
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -13,12 +12,24 @@ import (
 // MaxNickname is the longest nickname, in characters.
 const MaxNickname = 24
 
-// Nickname problems a student can fix; each error's text says how.
+// Nickname problems a student can fix; each error's text says how (in
+// English; pages say it in the reader's language by the Kind of its
+// NicknameError).
 var (
-	errNicknameEmpty     = errors.New("type a nickname, 1 to 24 characters")
-	errNicknameInvisible = errors.New("remove the invisible character (a zero-width space, a direction mark or a byte-order mark)")
-	errNicknameChars     = errors.New("use letters, digits, spaces and punctuation only")
+	errNicknameEmpty     = &NicknameError{Kind: "empty", text: "type a nickname, 1 to 24 characters"}
+	errNicknameInvisible = &NicknameError{Kind: "invisible", text: "remove the invisible character (a zero-width space, a direction mark or a byte-order mark)"}
+	errNicknameChars     = &NicknameError{Kind: "chars", text: "use letters, digits, spaces and punctuation only"}
 )
+
+// NicknameError is what is wrong with a typed nickname: Kind is "empty",
+// "invisible", "chars" or "long" (then Count is its length).
+type NicknameError struct {
+	Kind  string
+	Count int
+	text  string
+}
+
+func (e *NicknameError) Error() string { return e.text }
 
 // Nickname reads a typed nickname as the PRECIS nickname profile (RFC 8266)
 // prepares it: width and compatibility forms folded (NFKC), spaces of
@@ -49,7 +60,7 @@ func Nickname(raw string) (string, error) {
 	case count == 0:
 		return "", errNicknameEmpty
 	case count > MaxNickname:
-		return "", fmt.Errorf("at most %d characters (this one has %d)", MaxNickname, count)
+		return "", &NicknameError{Kind: "long", Count: count, text: fmt.Sprintf("at most %d characters (this one has %d)", MaxNickname, count)}
 	}
 	return n, nil
 }

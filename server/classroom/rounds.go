@@ -127,6 +127,22 @@ func (r *Room) SetProjector(ctx context.Context, classID int64, chart string) er
 	return nil
 }
 
+// SetLanguage sets the class's language ("" for each reader's own); the
+// version changes, so the live parts of the projector redraw in it.
+func (r *Room) SetLanguage(ctx context.Context, classID int64, lang string) error {
+	c, err := r.load(ctx, classID)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := r.st.SetLanguage(ctx, classID, lang); err != nil {
+		return err
+	}
+	c.publish(false, func(next *Class) { next.Language = lang })
+	return nil
+}
+
 // SetLesson sets the lesson a class follows and its phase.
 func (r *Room) SetLesson(ctx context.Context, classID int64, lesson string, phase int) error {
 	c, err := r.load(ctx, classID)

@@ -20,6 +20,7 @@ type Class struct {
 	Projector   string // the chart the projector shows ("" for none)
 	Lesson      string // the lesson plan the class follows ("" for none)
 	Phase       int    // the lesson's current phase, from 0
+	Language    string // the class's language ("" for each reader's own)
 }
 
 // CreateClass stores a new class. A code already in use returns an error
@@ -46,12 +47,12 @@ func (s *Store) CreateClass(ctx context.Context, code, teacherHash string) (Clas
 // ErrCodeTaken says a join code is already in use.
 var ErrCodeTaken = errors.New("code taken")
 
-const classColumns = `id, code, teacher_hash, locked, paused, anonymous, created_at, projector_chart, lesson, phase`
+const classColumns = `id, code, teacher_hash, locked, paused, anonymous, created_at, projector_chart, lesson, phase, language`
 
 func scanClass(row interface{ Scan(...any) error }) (Class, error) {
 	var c Class
 	var created string
-	err := row.Scan(&c.ID, &c.Code, &c.TeacherHash, &c.Locked, &c.Paused, &c.Anonymous, &created, &c.Projector, &c.Lesson, &c.Phase)
+	err := row.Scan(&c.ID, &c.Code, &c.TeacherHash, &c.Locked, &c.Paused, &c.Anonymous, &created, &c.Projector, &c.Lesson, &c.Phase, &c.Language)
 	c.CreatedAt = parseTime(created)
 	return c, err
 }
@@ -84,6 +85,14 @@ func (s *Store) SetClassFlags(ctx context.Context, id int64, f ClassFlags) error
 func (s *Store) SetProjector(ctx context.Context, id int64, chart string) error {
 	if _, err := s.exec(ctx, `UPDATE classes SET projector_chart = ? WHERE id = ?`, chart, id); err != nil {
 		return fmt.Errorf("store: set projector: %w", err)
+	}
+	return nil
+}
+
+// SetLanguage sets the class's language ("" for each reader's own).
+func (s *Store) SetLanguage(ctx context.Context, id int64, lang string) error {
+	if _, err := s.exec(ctx, `UPDATE classes SET language = ? WHERE id = ?`, lang, id); err != nil {
+		return fmt.Errorf("store: set language: %w", err)
 	}
 	return nil
 }

@@ -83,8 +83,8 @@ func TestMigrationsApplyOnce(t *testing.T) {
 		}
 		var n int
 		s.db.QueryRow("SELECT COUNT(*) FROM migrations").Scan(&n)
-		if n != 4 {
-			t.Errorf("%d migrations recorded, want 4", n)
+		if n != 5 {
+			t.Errorf("%d migrations recorded, want 5", n)
 		}
 		s.Close()
 	}

@@ -1,0 +1,288 @@
+// Package i18n holds pigclass's words in every language it speaks and
+// formats numbers the way each reader writes them.
+//
+// The words live in locales/LANG.toml, one file per language in
+// go-i18n's format, embedded in the binary: a translator edits a file
+// and needs no Go. locales/README.md says how. English is the source and
+// the fallback; a test fails when a language lacks a key English has or
+// has one English lacks.
+//
+// A request's language rides in its context (WithLocalizer); templates
+// and view builders ask From(ctx) for words and numbers. Numbers,
+// percentages and decimals go through golang.org/x/text's message
+// printer: 53.06% in English, 53,06 % in Spanish. CSV files do not come
+// here: they are data, with dot decimals and English headers.
+package i18n
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/BurntSushi/toml"
+	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"golang.org/x/text/number"
+)
+
+//go:embed locales/*.toml
+var files embed.FS
+
+// Lang is one language pigclass speaks.
+type Lang struct {
+	Code string // the tag: "en", "es"
+	Name string // its own name for itself, as the switcher shows it
+	tag  language.Tag
+}
+
+// Langs are the languages shipped, English (the source) first.
+var Langs = []Lang{
+	{Code: "en", Name: "English", tag: language.English},
+	{Code: "es", Name: "Español", tag: language.Spanish},
+}
+
+// Source is the language the catalog is written in, and the fallback.
+const Source = "en"
+
+var (
+	bundle   = goi18n.NewBundle(language.English)
+	matcher  language.Matcher
+	mu       sync.RWMutex
+	cache    = map[string]*Localizer{}
+	pseudoOn bool
+)
+
+func init() {
+	bundle.RegisterUnmarshalFunc("toml", toml.Unmarshal)
+	var tags []language.Tag
+	for _, l := range Langs {
+		if _, err := bundle.LoadMessageFileFS(files, "locales/"+l.Code+".toml"); err != nil {
+			panic("i18n: " + err.Error())
+		}
+		tags = append(tags, l.tag)
+	}
+	matcher = language.NewMatcher(tags)
+}
+
+// Known reports whether code names a language pigclass speaks.
+func Known(code string) bool {
+	_, ok := lookup(code)
+	return ok
+}
+
+func lookup(code string) (Lang, bool) {
+	for _, l := range Langs {
+		if l.Code == code {
+			return l, true
+		}
+	}
+	if pseudoOn && code == PseudoCode {
+		return Lang{Code: PseudoCode, Name: "Pseudo", tag: language.MustParse(PseudoCode)}, true
+	}
+	return Lang{}, false
+}
+
+// Match picks the language for an Accept-Language header: the best of
+// those shipped, English when none fits.
+func Match(acceptLanguage string) string {
+	tags, _, err := language.ParseAcceptLanguage(acceptLanguage)
+	if err != nil || len(tags) == 0 {
+		return Source
+	}
+	if pseudoOn {
+		for _, t := range tags {
+			if t.String() == PseudoCode {
+				return PseudoCode
+			}
+		}
+	}
+	_, i, conf := matcher.Match(tags...)
+	if conf == language.No {
+		return Source
+	}
+	return Langs[i].Code
+}
+
+// Localizer speaks one language: its words and its numbers.
+type Localizer struct {
+	lang Lang
+	loc  *goi18n.Localizer
+	p    *message.Printer
+}
+
+// For is the localizer of a language code; an unknown code gets English.
+func For(code string) *Localizer {
+	mu.RLock()
+	l := cache[code]
+	mu.RUnlock()
+	if l != nil {
+		return l
+	}
+	lang, ok := lookup(code)
+	if !ok {
+		return For(Source)
+	}
+	l = &Localizer{lang: lang, loc: goi18n.NewLocalizer(bundle, lang.Code),
+		p: message.NewPrinter(printerTag(lang))}
+	mu.Lock()
+	cache[code] = l
+	mu.Unlock()
+	return l
+}
+
+func printerTag(l Lang) language.Tag {
+	if l.Code == PseudoCode {
+		return language.English
+	}
+	return l.tag
+}
+
+// Lang is the language's code, for <html lang> and the cookie.
+func (l *Localizer) Lang() string { return l.lang.Code }
+
+// T is the message id in this language. Args are pairs of a name and a
+// value, filling the message's {{.Name}} placeholders; numbers among them
+// should already be formatted (Int, Pct...). A missing message shows
+// its id, and TestCatalogKeysExist keeps that from shipping.
+func (l *Localizer) T(id string, args ...any) string {
+	return l.localize(id, nil, args)
+}
+
+// N is the message id in the plural form that count takes in this
+// language; {{.Count}} is the count, formatted.
+func (l *Localizer) N(id string, count int, args ...any) string {
+	return l.localize(id, count, append(args, "Count", l.Int(count)))
+}
+
+func (l *Localizer) localize(id string, count any, args []any) string {
+	var data map[string]any
+	if len(args) > 0 {
+		data = make(map[string]any, len(args)/2)
+		for i := 0; i+1 < len(args); i += 2 {
+			data[fmt.Sprint(args[i])] = args[i+1]
+		}
+	}
+	s, err := l.loc.Localize(&goi18n.LocalizeConfig{MessageID: id, TemplateData: data, PluralCount: count})
+	if err != nil && s == "" {
+		return id
+	}
+	return s
+}
+
+// Int is a whole number in the reader's format (12,345 or 12.345).
+func (l *Localizer) Int(n int) string { return l.p.Sprint(number.Decimal(n)) }
+
+// Dec is a number with exactly digits decimals (53.06 or 53,06).
+func (l *Localizer) Dec(x float64, digits int) string {
+	return l.p.Sprint(number.Decimal(x, number.Scale(digits)))
+}
+
+// Pct is a share from 0 to 1 as a percentage with digits decimals
+// (53.06% or 53,06 %).
+func (l *Localizer) Pct(share float64, digits int) string {
+	return l.p.Sprint(number.Percent(share, number.Scale(digits)))
+}
+
+// Points is percentage points with two decimals and their unit, from a
+// difference of two shares (0.0123 is "1.23 percentage points").
+func (l *Localizer) Points(diff float64) string {
+	return l.T("unit.points", "N", l.Dec(100*diff, 2))
+}
+
+type ctxKey struct{}
+
+// WithLocalizer is ctx carrying l, for templates and view builders.
+func WithLocalizer(ctx context.Context, l *Localizer) context.Context {
+	return context.WithValue(ctx, ctxKey{}, l)
+}
+
+// From is the localizer ctx carries; English when none.
+func From(ctx context.Context) *Localizer {
+	if l, ok := ctx.Value(ctxKey{}).(*Localizer); ok {
+		return l
+	}
+	return For(Source)
+}
+
+// T is From(ctx).T, short for templates.
+func T(ctx context.Context, id string, args ...any) string { return From(ctx).T(id, args...) }
+
+// Catalog is every message id of a language with its forms (other, one,
+// ...), read from its file: for the tests that keep the languages
+// together.
+func Catalog(code string) (map[string]map[string]string, error) {
+	buf, err := fs.ReadFile(files, path.Join("locales", code+".toml"))
+	if err != nil {
+		return nil, err
+	}
+	mf, err := goi18n.ParseMessageFileBytes(buf, code+".toml", map[string]goi18n.UnmarshalFunc{"toml": toml.Unmarshal})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]map[string]string{}
+	for _, m := range mf.Messages {
+		forms := map[string]string{}
+		for k, v := range map[string]string{"zero": m.Zero, "one": m.One, "two": m.Two, "few": m.Few, "many": m.Many, "other": m.Other} {
+			if v != "" {
+				forms[k] = v
+			}
+		}
+		out[m.ID] = forms
+	}
+	return out, nil
+}
+
+// PseudoCode is the pseudo-locale (en-XA, as Android and Chrome name
+// theirs): every message wrapped and lengthened, for tests that look
+// for words that did not come from the catalog and for layouts that
+// break on longer words. It exists only once EnablePseudo is called.
+const PseudoCode = "en-XA"
+
+// EnablePseudo adds the pseudo-locale: "[!! Roll ~~~ !!]" for "Roll".
+// Tests call it; the app never does.
+func EnablePseudo() {
+	mu.Lock()
+	defer mu.Unlock()
+	if pseudoOn {
+		return
+	}
+	en, err := Catalog(Source)
+	if err != nil {
+		panic(err)
+	}
+	tag := language.MustParse(PseudoCode)
+	for id, forms := range en {
+		m := &goi18n.Message{ID: id}
+		for k, v := range forms {
+			p := Pseudo(v)
+			switch k {
+			case "zero":
+				m.Zero = p
+			case "one":
+				m.One = p
+			case "two":
+				m.Two = p
+			case "few":
+				m.Few = p
+			case "many":
+				m.Many = p
+			default:
+				m.Other = p
+			}
+		}
+		bundle.MustAddMessages(tag, m)
+	}
+	pseudoOn = true
+}
+
+// Pseudo is the pseudo-locale's form of an English text: wrapped in
+// "[!! " and " !!]" and about 40% longer.
+func Pseudo(s string) string {
+	pad := strings.Repeat("~", (len([]rune(s))*2+4)/5)
+	return "[!! " + s + " " + pad + " !!]"
+}

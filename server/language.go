@@ -1,0 +1,118 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/server/classroom"
+	"pigclass/server/i18n"
+	"pigclass/templates"
+)
+
+// langCookie remembers the language a reader picked with the switcher.
+const langCookie = "pigclass_lang"
+
+// chosenKey marks a request whose reader picked a language themself.
+const chosenKey = "lang-chosen"
+
+// chooseLanguage gives every request its language: the reader's own pick
+// (the switcher's cookie), else the best of Accept-Language. A class's
+// pages may change it once they know the class (classLanguage).
+func chooseLanguage(c *gin.Context) {
+	code := ""
+	if v, err := c.Cookie(langCookie); err == nil && i18n.Known(v) {
+		code = v
+		c.Set(chosenKey, true)
+	}
+	if code == "" {
+		code = i18n.Match(c.GetHeader("Accept-Language"))
+	}
+	c.Header("Vary", "Accept-Language, Cookie")
+	setLanguage(c, code)
+	ctx := templates.WithChrome(c.Request.Context(), templates.Chrome{Here: here(c)})
+	c.Request = c.Request.WithContext(ctx)
+	c.Next()
+}
+
+func setLanguage(c *gin.Context, code string) {
+	c.Request = c.Request.WithContext(i18n.WithLocalizer(c.Request.Context(), i18n.For(code)))
+}
+
+// loc is the request's localizer.
+func loc(c *gin.Context) *i18n.Localizer { return i18n.From(c.Request.Context()) }
+
+// here is the page the switcher comes back to: this page for a GET, the
+// page the form was on for a post (its Referer on this site), else the
+// front page.
+func here(c *gin.Context) string {
+	if c.Request.Method == http.MethodGet {
+		return c.Request.URL.RequestURI()
+	}
+	if ref, err := url.Parse(c.GetHeader("Referer")); err == nil && ref.Host == c.Request.Host && localPath(ref.Path) {
+		return ref.RequestURI()
+	}
+	return "/"
+}
+
+// localPath reports whether p is a path on this site (not //host).
+func localPath(p string) bool {
+	return strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "//") && !strings.HasPrefix(p, "/\\")
+}
+
+// classLanguage applies a class's language to one of its pages: a
+// student's pages use it unless the student picked their own; the
+// projector, the class's shared screen, always does.
+func classLanguage(c *gin.Context, class *classroom.Class, projector bool) {
+	if class == nil || class.Language == "" || !i18n.Known(class.Language) {
+		return
+	}
+	if projector || !c.GetBool(chosenKey) {
+		setLanguage(c, class.Language)
+	}
+}
+
+// pickLanguage is the switcher: it remembers the reader's language for a
+// year and goes back to the page.
+func (s *Server) pickLanguage(c *gin.Context) {
+	lang := c.PostForm("lang")
+	if !i18n.Known(lang) {
+		refuse(c, http.StatusUnprocessableEntity, loc(c).T("lang.unknown", "Langs", langNames()))
+		return
+	}
+	setCookie(c, langCookie, lang, 365*24*3600)
+	back := c.PostForm("back")
+	if !localPath(back) {
+		back = "/"
+	}
+	c.Redirect(http.StatusSeeOther, back)
+}
+
+// setClassLanguage is the teacher's choice of the class's language.
+func (s *Server) setClassLanguage(c *gin.Context) {
+	class := classFrom(c)
+	lang := c.PostForm("lang")
+	if lang != "" && !i18n.Known(lang) {
+		refuse(c, http.StatusUnprocessableEntity, loc(c).T("lang.unknown", "Langs", langNames()))
+		return
+	}
+	if err := s.room.SetLanguage(c.Request.Context(), class.ID, lang); err != nil {
+		fail(c, err)
+		return
+	}
+	if back := c.PostForm("back"); back == "projector" {
+		c.Redirect(http.StatusSeeOther, teacherURL(class.Code)+"/projector")
+		return
+	}
+	done(c, class.Code, loc(c).T("notice.language"))
+}
+
+func langNames() string {
+	var names []string
+	for _, l := range i18n.Langs {
+		names = append(names, l.Name+" ("+l.Code+")")
+	}
+	return strings.Join(names, ", ")
+}

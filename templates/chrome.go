@@ -1,0 +1,57 @@
+package templates
+
+import (
+	"context"
+
+	"pigclass/server/i18n"
+)
+
+// Chrome is what every page's frame needs from the request: the page
+// the language switcher comes back to, and where the switcher posts.
+type Chrome struct {
+	Here string // this page's address
+	// ClassLangAction, on the teacher's projector, makes the switcher
+	// set the class's language (the projector always shows it).
+	ClassLangAction string
+	// FixedLang, on the read-only projector of a class with a language,
+	// is that language: the switcher says so instead of switching.
+	FixedLang string
+}
+
+type chromeKey struct{}
+
+// WithChrome is ctx carrying the page's frame.
+func WithChrome(ctx context.Context, c Chrome) context.Context {
+	return context.WithValue(ctx, chromeKey{}, c)
+}
+
+// ChromeOf is the frame ctx carries.
+func ChromeOf(ctx context.Context) Chrome {
+	c, _ := ctx.Value(chromeKey{}).(Chrome)
+	if c.Here == "" {
+		c.Here = "/"
+	}
+	return c
+}
+
+// T is the message id in the request's language (see package i18n).
+func T(ctx context.Context, id string, args ...any) string { return i18n.T(ctx, id, args...) }
+
+// N is the plural message id for count in the request's language.
+func N(ctx context.Context, id string, count int, args ...any) string {
+	return i18n.From(ctx).N(id, count, args...)
+}
+
+// Int is a whole number in the reader's format.
+func Int(ctx context.Context, n int) string { return i18n.From(ctx).Int(n) }
+
+func langName(code string) string {
+	for _, l := range i18n.Langs {
+		if l.Code == code {
+			return l.Name
+		}
+	}
+	return code
+}
+
+func langs() []i18n.Lang { return i18n.Langs }
