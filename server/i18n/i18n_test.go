@@ -1,0 +1,175 @@
+package i18n
+
+import (
+	"context"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// placeholder finds a message's {{.Name}} fields.
+var placeholder = regexp.MustCompile(`\{\{\s*\.(\w+)\s*\}\}`)
+
+func fields(s string) []string {
+	var out []string
+	for _, m := range placeholder.FindAllStringSubmatch(s, -1) {
+		out = append(out, m[1])
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// TestCatalogsDoNotDrift: every language has every message English has,
+// nothing English lacks, the plural forms its language needs, and the
+// same {{.Fields}} (a translation may move them, not drop or invent
+// them).
+func TestCatalogsDoNotDrift(t *testing.T) {
+	en, err := Catalog(Source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(en) < 300 {
+		t.Fatalf("the English catalog has %d messages: not read whole?", len(en))
+	}
+	for _, l := range Langs[1:] {
+		cat, err := Catalog(l.Code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for id, forms := range en {
+			got, ok := cat[id]
+			if !ok {
+				t.Errorf("%s: no translation of %q (%q)", l.Code, id, forms["other"])
+				continue
+			}
+			if _, ok := got["other"]; !ok {
+				t.Errorf("%s %s: no other form", l.Code, id)
+			}
+			if _, plural := forms["one"]; plural {
+				if _, ok := got["one"]; !ok {
+					t.Errorf("%s %s: English has plural forms, the translation no one form", l.Code, id)
+				}
+			}
+			want := fields(forms["other"])
+			for form, text := range got {
+				if f := fields(text); !slices.Equal(f, want) && !(form == "one" && isSubset(f, want)) {
+					t.Errorf("%s %s (%s): fields %v, English %v", l.Code, id, form, f, want)
+				}
+				if strings.TrimSpace(text) == "" {
+					t.Errorf("%s %s (%s): empty", l.Code, id, form)
+				}
+			}
+		}
+		for id := range cat {
+			if _, ok := en[id]; !ok {
+				t.Errorf("%s: %q is not an English message (renamed or removed?)", l.Code, id)
+			}
+		}
+	}
+}
+
+func isSubset(a, b []string) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestNumbersInTheReadersFormat: the same numbers, as English and Spanish
+// readers write them (CLDR, through golang.org/x/text).
+func TestNumbersInTheReadersFormat(t *testing.T) {
+	en, es := For("en"), For("es")
+	for _, c := range []struct{ got, want string }{
+		{en.Pct(0.530638, 2), "53.06%"},
+		{es.Pct(0.530638, 2), "53,06\u00a0%"},
+		{en.Pct(0.0123, 1), "1.2%"},
+		{es.Pct(0.0123, 1), "1,2\u00a0%"},
+		{en.Dec(8.1358, 2), "8.14"},
+		{es.Dec(8.1358, 2), "8,14"},
+		{en.Dec(3, 2), "3.00"},
+		{es.Dec(0.5, 4), "0,5000"},
+		{en.Int(505000), "505,000"},
+		{es.Int(505000), "505.000"},
+		{en.Int(42), "42"},
+		{es.Int(1234), "1.234"}, // x/text groups from four digits (CLDR's minimum grouping is not applied)
+		{en.Points(0.0153), "1.53 percentage points"},
+		{es.Points(0.0153), "1,53 puntos porcentuales"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}
+
+// TestPlurals: counts pick their language's plural form.
+func TestPlurals(t *testing.T) {
+	en, es := For("en"), For("es")
+	for _, c := range []struct{ got, want string }{
+		{en.N("board.dice", 1), "1 die"},
+		{en.N("board.dice", 5), "5 dice"},
+		{es.N("board.dice", 1), "1 dado"},
+		{es.N("board.dice", 5), "5 dados"},
+		{es.N("live.match_decisions", 0), "0 decisiones"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}
+
+// TestMatch: Accept-Language picks the best language shipped; English
+// when none fits.
+func TestMatch(t *testing.T) {
+	for header, want := range map[string]string{
+		"":                           "en",
+		"es":                         "es",
+		"es-MX,es;q=0.9,en;q=0.8":    "es",
+		"fr-FR,fr;q=0.9":             "en",
+		"fr;q=0.9,es;q=0.5":          "es",
+		"en-GB,en;q=0.9,es;q=0.8":    "en",
+		"de, es;q=0.1":               "es",
+		"not a header ;;; q=x":       "en",
+		"en-XA":                      "en", // the pseudo-locale only once a test enables it
+		"pt-BR,pt;q=0.9,es-419;q=.5": "es",
+	} {
+		if got := Match(header); got != want {
+			t.Errorf("Accept-Language %q: %s, want %s", header, got, want)
+		}
+	}
+}
+
+// TestContext: a request's localizer rides in its context; none is
+// English.
+func TestContext(t *testing.T) {
+	ctx := context.Background()
+	if From(ctx).Lang() != "en" || T(ctx, "board.roll") != "Roll" {
+		t.Error("no localizer: not English")
+	}
+	ctx = WithLocalizer(ctx, For("es"))
+	if From(ctx).Lang() != "es" || T(ctx, "board.roll") != "Tirar" {
+		t.Errorf("Spanish: %q", T(ctx, "board.roll"))
+	}
+	if For("xx").Lang() != "en" || Known("xx") || !Known("es") {
+		t.Error("an unknown language is not English")
+	}
+}
+
+// TestPseudo: the pseudo-locale wraps and lengthens every message, keeps
+// the fields working, and speaks only when enabled.
+func TestPseudo(t *testing.T) {
+	if Known(PseudoCode) {
+		t.Fatal("the pseudo-locale is known before a test enables it")
+	}
+	EnablePseudo()
+	p := For(PseudoCode)
+	got := p.T("move.held", "Name", "Ana", "Points", p.Int(20))
+	if !strings.HasPrefix(got, "[!! Ana held 20 points. ~") || !strings.HasSuffix(got, "~ !!]") || len(got) < len("Ana held 20 points.")*14/10 {
+		t.Errorf("pseudo: %q", got)
+	}
+	if Match("en-XA,en;q=0.5") != PseudoCode {
+		t.Error("Accept-Language en-XA does not pick the pseudo-locale once enabled")
+	}
+}
