@@ -71,12 +71,15 @@ func (s *Server) createClass(c *gin.Context) {
 // to its page.
 func (s *Server) joinPage(c *gin.Context) {
 	code := normalizeCode(c.Param("code"))
-	if t, err := c.Cookie(playerCookie); err == nil && validCode(code) {
+	if validCode(code) {
 		if class, err := s.room.Class(c.Request.Context(), code); err == nil {
-			if _, ok := class.Student(hashToken(t)); ok {
-				c.Redirect(http.StatusSeeOther, classURL(class.Code))
-				return
+			if t, err := c.Cookie(playerCookie); err == nil {
+				if _, ok := class.Student(hashToken(t)); ok {
+					c.Redirect(http.StatusSeeOther, classURL(class.Code))
+					return
+				}
 			}
+			classLanguage(c, class, false) // the class's join page: its language
 		}
 	}
 	render(c, http.StatusOK, templates.JoinView(templates.Join{Code: templates.Field{Value: code}}))

@@ -107,6 +107,8 @@ type browser struct {
 	c    *http.Client
 	last *http.Response
 	body string
+	// accept is the browser's Accept-Language ("" sends none).
+	accept string
 }
 
 func (a *app) browser() *browser {
@@ -127,6 +129,9 @@ func (b *browser) moveTo(a *app) {
 
 func (b *browser) do(req *http.Request) *goquery.Document {
 	b.t.Helper()
+	if b.accept != "" {
+		req.Header.Set("Accept-Language", b.accept)
+	}
 	resp, err := b.c.Do(req)
 	if err != nil {
 		b.t.Fatal(err)

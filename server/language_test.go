@@ -1,0 +1,189 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+// lang is a page's <html lang>.
+func lang(doc *goquery.Document) string { return doc.Find("html").AttrOr("lang", "") }
+
+// TestAcceptLanguage: a browser that asks for Spanish gets Spanish pages
+// with lang="es", one that asks for a language not shipped gets English,
+// and the answer varies by the header and the cookie.
+func TestAcceptLanguage(t *testing.T) {
+	a := newApp(t)
+	es := a.browser()
+	es.accept = "es-ES,es;q=0.9,en;q=0.5"
+	doc := es.get("/")
+	if lang(doc) != "es" || doc.Find("h1").Text() != "¿Tirar o plantarse?" || !strings.Contains(doc.Find("#lesson").Text(), "Jugar para ganar") {
+		t.Errorf("Spanish front page: lang %q, h1 %q", lang(doc), doc.Find("h1").Text())
+	}
+	if v := es.last.Header.Get("Vary"); !strings.Contains(v, "Accept-Language") || !strings.Contains(v, "Cookie") {
+		t.Errorf("Vary: %q", v)
+	}
+	if doc := es.get("/join"); lang(doc) != "es" || doc.Find(`label[for="nickname"]`).Text() != "Apodo" {
+		t.Errorf("Spanish join page: %q", doc.Find(`label[for="nickname"]`).Text())
+	}
+	if doc := es.get("/no-such-page"); es.status() != http.StatusNotFound || doc.Find("h1").Text() != "Esta página no existe." {
+		t.Errorf("Spanish 404: %q", doc.Find("h1").Text())
+	}
+	fr := a.browser()
+	fr.accept = "fr-FR,fr;q=0.9"
+	if doc := fr.get("/"); lang(doc) != "en" || doc.Find("h1").Text() != "Roll or hold?" {
+		t.Errorf("French asks, English answers: lang %q", lang(doc))
+	}
+	// A bad field's message is in the reader's language too.
+	doc = es.post("/join", url.Values{"code": {"??"}, "nickname": {"Ana"}})
+	if got := doc.Find("#code-error").Text(); !strings.HasPrefix(got, "Código de la clase: las 6 letras") {
+		t.Errorf("Spanish field error: %q", got)
+	}
+}
+
+// TestLanguageSwitcher: every page has the switcher; it remembers the
+// reader's choice in a cookie over Accept-Language and goes back to the
+// page; a bad language or a foreign address is refused or ignored.
+func TestLanguageSwitcher(t *testing.T) {
+	a := newApp(t)
+	b := a.browser()
+	b.accept = "es"
+	for _, path := range []string{"/", "/join", "/glossary", "/verify"} {
+		doc := b.get(path)
+		sw := doc.Find(`[data-testid="lang-switch"]`)
+		if sw.Length() != 1 || sw.AttrOr("action", "") != "/lang" || sw.Find(`input[name="back"]`).AttrOr("value", "") != path {
+			t.Errorf("%s: switcher %d", path, sw.Length())
+		}
+		if sw.Find(`[data-testid="lang-es"]`).AttrOr("aria-pressed", "") != "true" || sw.Find(`[data-testid="lang-en"]`).AttrOr("lang", "") != "en" {
+			t.Errorf("%s: the switcher does not show Spanish as chosen", path)
+		}
+	}
+	doc := b.post("/lang", url.Values{"lang": {"en"}, "back": {"/glossary"}})
+	if b.path() != "/glossary" || lang(doc) != "en" || doc.Find("h1").Text() != "What the CSV files say" {
+		t.Errorf("after picking English: %s, lang %q", b.path(), lang(doc))
+	}
+	if doc := b.get("/"); lang(doc) != "en" {
+		t.Error("the choice is not remembered over Accept-Language")
+	}
+	b.post("/lang", url.Values{"lang": {"xx"}, "back": {"/"}})
+	if b.status() != http.StatusUnprocessableEntity || !strings.Contains(b.body, "Español (es)") {
+		t.Errorf("unknown language: %d", b.status())
+	}
+	b.post("/lang", url.Values{"lang": {"es"}, "back": {"//evil.example/"}})
+	if b.path() != "/" || b.last.Request.URL.Host != strings.TrimPrefix(a.url, "http://") {
+		t.Errorf("a foreign back address was followed: %s", b.last.Request.URL)
+	}
+}
+
+// TestClassLanguage: the teacher sets the class's language; students'
+// pages use it unless a student picked their own, the projector always
+// does, and the teacher's own pages keep the teacher's language. The
+// files stay in their one format.
+func TestClassLanguage(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	teacher.accept = "en"
+	code := teacherStart(t, teacher)
+	doc := teacher.post("/t/"+code+"/language", url.Values{"lang": {"es"}})
+	if lang(doc) != "en" || !strings.Contains(doc.Find(".notice").Text(), "The class's language is set") {
+		t.Errorf("teacher's dashboard after setting Spanish: lang %q", lang(doc))
+	}
+	if doc.Find(`#class-lang option[selected]`).AttrOr("value", "") != "es" {
+		t.Error("the dashboard does not show the class's language")
+	}
+	ana := a.browser()
+	ana.accept = "en-US,en"
+	if doc := ana.get("/join/" + code); lang(doc) != "es" {
+		t.Errorf("the class's join page: lang %q", lang(doc))
+	}
+	doc = ana.post("/join/"+code, url.Values{"nickname": {"Ana"}})
+	if lang(doc) != "es" || !strings.Contains(doc.Find(".who").Text(), "Eres") {
+		t.Errorf("a student without a choice: lang %q, %q", lang(doc), doc.Find(".who").Text())
+	}
+	bo := join(t, a, code, "Bo")
+	bo.post("/lang", url.Values{"lang": {"en"}, "back": {"/c/" + code}})
+	if doc := bo.get("/c/" + code); lang(doc) != "en" || !strings.Contains(doc.Find(".who").Text(), "You are") {
+		t.Errorf("a student who picked English: lang %q", lang(doc))
+	}
+	// The projector: the class's language, even in a browser whose
+	// reader picked English; there the switcher sets the class's.
+	teacher.post("/lang", url.Values{"lang": {"en"}, "back": {"/"}})
+	doc = teacher.get("/t/" + code + "/projector")
+	if lang(doc) != "es" || doc.Find(`[data-testid="lang-switch"]`).AttrOr("action", "") != "/t/"+code+"/language" {
+		t.Errorf("teacher's projector: lang %q, switcher %q", lang(doc), doc.Find(`[data-testid="lang-switch"]`).AttrOr("action", ""))
+	}
+	if !strings.Contains(doc.Find(".join-at").Text(), "Únete en") {
+		t.Errorf("projector words: %q", doc.Find(".join-at").Text())
+	}
+	room := a.browser()
+	doc = room.get(teacher.get("/t/"+code).Find(`[data-testid="projector-link"]`).AttrOr("href", "")[len(a.url):])
+	if lang(doc) != "es" || doc.Find(`[data-testid="lang-fixed"] [lang="es"]`).Text() != "Español" {
+		t.Errorf("read-only projector: lang %q, %q", lang(doc), doc.Find(`[data-testid="lang-fixed"]`).Text())
+	}
+	// The projector's switcher changes the class's language.
+	teacher.post("/t/"+code+"/language", url.Values{"lang": {"en"}, "back": {"projector"}})
+	if teacher.path() != "/t/"+code+"/projector" || lang(teacher.get("/t/"+code+"/projector")) != "en" {
+		t.Errorf("projector switcher: at %s", teacher.path())
+	}
+	teacher.post("/t/"+code+"/language", url.Values{"lang": {"fr"}})
+	if teacher.status() != http.StatusUnprocessableEntity {
+		t.Errorf("class language fr: %d", teacher.status())
+	}
+	// Back to each reader's own: Ana's page follows her browser again.
+	teacher.post("/t/"+code+"/language", url.Values{"lang": {""}})
+	if doc := ana.get("/c/" + code); lang(doc) != "en" {
+		t.Errorf("class language cleared: Ana's page lang %q", lang(doc))
+	}
+}
+
+// TestSpanishNumbersAndFiles: a match reviewed in Spanish writes chances
+// as Spanish readers do (48,3 %); the CSV files are the same bytes
+// whatever the reader's language: English headers, dot decimals.
+func TestSpanishNumbersAndFiles(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}
+	ana.b.post("/lang", url.Values{"lang": {"es"}, "back": {"/"}})
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	playRound(t, code, []*student{ana})
+	home := ana.b.get("/c/" + code)
+	review := ana.b.get(home.Find(".card ul a").First().AttrOr("href", ""))
+	if lang(review) != "es" {
+		t.Fatalf("review lang %q", lang(review))
+	}
+	spanishPct := regexp.MustCompile(`^[0-9]{1,3},[0-9]\x{00a0}%$`)
+	cells := 0
+	review.Find(`[data-testid="review-row"]`).Each(func(_ int, r *goquery.Selection) {
+		if before := r.Find("td").Eq(9).Text(); before != "" {
+			cells++
+			if !spanishPct.MatchString(before) {
+				t.Errorf("a chance in Spanish: %q", before)
+			}
+		}
+	})
+	if cells == 0 || !strings.HasSuffix(review.Find(`[data-testid="total-cost"]`).Text(), "puntos porcentuales") {
+		t.Errorf("%d chances; total cost %q", cells, review.Find(`[data-testid="total-cost"]`).Text())
+	}
+	if got := review.Find(`[data-testid="review-row"] td`).Eq(5).Text(); got != "tirar" && got != "plantarse" {
+		t.Errorf("the choice in Spanish: %q", got)
+	}
+	english := teacher.csvRows("/t/" + code + "/decisions.csv")
+	en := teacher.body
+	teacher.post("/lang", url.Values{"lang": {"es"}, "back": {"/"}})
+	teacher.get("/t/" + code + "/decisions.csv")
+	if teacher.body != en || len(english) == 0 {
+		t.Error("decisions.csv differs with the reader's language")
+	}
+	if !strings.HasPrefix(en, strings.Join(decisionsFile.header(), ",")) || !slices.ContainsFunc(english, func(r map[string]string) bool { return strings.Contains(r["win_if_chosen_pct"], ".") }) {
+		t.Error("decisions.csv: not English headers and dot decimals")
+	}
+	if doc := teacher.get("/glossary"); lang(doc) != "es" || !strings.Contains(doc.Find(`[data-testid="glossary-decisions.csv"]`).Text(), "La probabilidad de ganar") {
+		t.Error("the glossary page is not in Spanish")
+	}
+}
