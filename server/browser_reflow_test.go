@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"pigclass/server/i18n"
 )
 
 // widths are a phone (390 CSS px) and the reflow width of WCAG 1.4.10
@@ -16,8 +18,8 @@ import (
 var widths = []int64{390, 320}
 
 // noSidewaysScroll loads path at each width and fails if the page is wider
-// than the screen.
-func noSidewaysScroll(t *testing.T, ctx context.Context, base, path, name string) {
+// than the screen; then check, if any, looks at the page.
+func noSidewaysScroll(t *testing.T, ctx context.Context, base, path, name string, widths []int64, check func(name string)) {
 	t.Helper()
 	for _, w := range widths {
 		run(t, ctx, chromedp.EmulateViewport(w, 844), chromedp.Navigate(base+path))
@@ -36,7 +38,9 @@ func noSidewaysScroll(t *testing.T, ctx context.Context, base, path, name string
 		}
 		shot(t, ctx, fmt.Sprintf("%s-%d", name, w))
 	}
-	axeCheck(t, ctx, name)
+	if check != nil {
+		check(name)
+	}
 }
 
 // axeScript is axe-core, vendored for the tests (testdata/axe).
@@ -66,8 +70,85 @@ func axeCheck(t *testing.T, ctx context.Context, name string) {
 
 // TestBrowserNoSidewaysScroll: every page a student, a teacher or the
 // projector shows fits a phone and reflows at 320 CSS px without scrolling
-// sideways.
+// sideways, and axe-core finds nothing on it.
 func TestBrowserNoSidewaysScroll(t *testing.T) {
+	walkEveryPage(t, "en", widths, func(ctx context.Context, name string) { axeCheck(t, ctx, name) })
+}
+
+// TestBrowserSpanish: the same in Spanish, whose words are longer: every
+// page reflows at 320 px, and axe-core finds nothing (lang="es" included).
+func TestBrowserSpanish(t *testing.T) {
+	walkEveryPage(t, "es", []int64{320}, func(ctx context.Context, name string) {
+		if got := value(t, ctx, chromedp.Evaluate[string](`document.documentElement.lang`)); got != "es" {
+			t.Errorf("%s: lang %q", name, got)
+		}
+		axeCheck(t, ctx, name)
+	})
+}
+
+// TestBrowserPseudoLocale: every page in the pseudo-locale, where each
+// message of the catalog reads "[!! Roll ~~ !!]": any word on a page
+// that is not inside such brackets did not come from the catalog, and
+// the longer words must still fit at 320 px.
+func TestBrowserPseudoLocale(t *testing.T) {
+	i18n.EnablePseudo()
+	walkEveryPage(t, i18n.PseudoCode, []int64{320}, func(ctx context.Context, name string) {
+		bad := value(t, ctx, chromedp.Evaluate[[]string](notFromCatalogJS))
+		for _, b := range bad {
+			t.Errorf("%s: not from the catalog: %q", name, b)
+		}
+	})
+}
+
+// notFromCatalogJS lists the texts of a page, its attributes people read
+// (aria-label, alt, title, placeholder) and its charts' words (axis and
+// series names) that are not the pseudo-locale's "[!! … !!]": words that
+// did not come from the catalog. Data is left alone: names the test chose
+// (window.pigclassData), numbers, punctuation, and what a page marks as
+// not to be translated (translate="no", or another lang: the switcher's
+// language names, the verify tool's own words), code, keys and drawings.
+const notFromCatalogJS = `(function () {
+	var data = (window.pigclassData || []).concat(["pigclass"]);
+	function strip(s) {
+		var prev;
+		do { prev = s; s = s.replace(/\[!! (?:(?!\[!! )[\s\S])*? !!\]/g, " "); } while (s !== prev);
+		data.forEach(function (d) { s = s.split(d).join(" "); });
+		return s.replace(/[\s\d.,:;%+\-−–—×\/()#·|•…'"“”‘’«»!?¿¡\[\]~^=*]+/g, "");
+	}
+	function skipped(el) {
+		return !el || el.closest('[translate="no"], body [lang], script, style, noscript, svg, code, kbd, pre');
+	}
+	var out = [];
+	function check(s, where) {
+		if (s && strip(s) !== "" && out.length < 12) out.push(where + ": " + s.trim().slice(0, 120));
+	}
+	check(document.title, "title");
+	var w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+	for (var n = w.nextNode(); n; n = w.nextNode()) {
+		if (!skipped(n.parentElement)) check(n.nodeValue, n.parentElement.tagName.toLowerCase());
+	}
+	document.querySelectorAll("[aria-label], [alt], [title], [placeholder]").forEach(function (el) {
+		if (skipped(el)) return;
+		["aria-label", "alt", "title", "placeholder"].forEach(function (a) {
+			if (el.hasAttribute(a)) check(el.getAttribute(a), el.tagName.toLowerCase() + "@" + a);
+		});
+	});
+	document.querySelectorAll("[data-echarts]").forEach(function (el) {
+		var o = JSON.parse(el.dataset.echarts);
+		[].concat(o.xAxis || [], o.yAxis || [], o.series || []).forEach(function (x) {
+			check(x.name, "chart");
+			(x.type === "category" || !x.type) && Array.isArray(x.data) && x.data.forEach(function (d) {
+				if (typeof d === "string") check(d, "chart axis");
+			});
+		});
+	});
+	return out;
+})()`
+
+// walkEveryPage visits every page a visitor, a student, a teacher and the
+// projector see, in one language (the cookie the switcher sets), at each
+// width, and runs check on each.
+func walkEveryPage(t *testing.T, lang string, widths []int64, check func(ctx context.Context, name string)) {
 	person := newBrowser(t)
 	a := newApp(t)
 	teacher := a.browser()
@@ -77,33 +158,54 @@ func TestBrowserNoSidewaysScroll(t *testing.T) {
 	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}})
 	playRound(t, code, []*student{s})
 	id := anaMatch(t, a, code)
-	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}})
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}, "deadline": {"60"}})
 	link := teacher.get("/t/"+code).Find(`[data-testid="teacher-link"]`).AttrOr("href", "")
 	u, _ := url.Parse(link)
 	plink := teacher.get("/t/"+code).Find(`[data-testid="projector-link"]`).AttrOr("href", "")
 	pu, _ := url.Parse(plink)
 
-	visitor, ana, teach := person(), person(), person()
-	noSidewaysScroll(t, visitor, a.url, "/", "front")
-	noSidewaysScroll(t, visitor, a.url, "/join/"+code, "join")
-	noSidewaysScroll(t, visitor, a.url, "/verify", "verify")
-	noSidewaysScroll(t, visitor, a.url, "/glossary", "glossary")
+	// Each person reads the language of the test (the switcher's cookie),
+	// and the page knows which names are data.
+	speaks := func(ctx context.Context) context.Context {
+		run(t, ctx, chromedp.Navigate(a.url+"/healthz"))
+		value(t, ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(document.cookie = "pigclass_lang=%s; path=/", true)`, lang)))
+		return ctx
+	}
+	data := fmt.Sprintf(`window.pigclassData = [%q, "Ana", "Bo", "Cy"];`, code)
+	visit := func(ctx context.Context, path, name string) {
+		noSidewaysScroll(t, ctx, a.url, path, lang+"-"+name, widths, func(name string) {
+			value(t, ctx, chromedp.Evaluate[bool](data+"true"))
+			check(ctx, name)
+		})
+	}
+	visitor, ana, teach := speaks(person()), speaks(person()), speaks(person())
+	visit(visitor, "/", "front")
+	visit(visitor, "/join/"+code, "join")
+	visit(visitor, "/verify", "verify")
+	visit(visitor, "/glossary", "glossary")
 	joinIn(t, ana, a.url, code, "Cy")
-	noSidewaysScroll(t, ana, a.url, "/c/"+code, "class-waiting")
+	visit(ana, "/c/"+code, "class-waiting")
 	run(t, teach, chromedp.Navigate(a.url+u.RequestURI()), chromedp.WaitVisible(q(`[data-testid="join-code"]`)))
-	noSidewaysScroll(t, teach, a.url, "/t/"+code, "dashboard")
-	noSidewaysScroll(t, teach, a.url, pu.RequestURI(), "projector")
+	visit(teach, "/t/"+code, "dashboard")
+	visit(teach, "/t/"+code+"?chart=first-player", "dashboard-first-player")
+	visit(teach, pu.RequestURI(), "projector")
+	visit(teach, "/t/"+code+"/confirm/delete", "confirm")
 	// Ana's pages, on a phone she rejoins from: the play page of the new
-	// round, her review, Skunk.
-	anaB := person()
+	// round, her review, her charts, Skunk.
+	anaB := speaks(person())
 	rc := s.b.get("/c/" + code).Find(`[data-testid="rejoin-code"]`).Text()
 	run(t, anaB, chromedp.Navigate(a.url+"/join/"+code), chromedp.SendKeys(q(`#nickname`), "Ana"))
 	value(t, anaB, chromedp.Evaluate[bool](`(document.querySelector('#rejoin').closest('details').open = true, true)`))
 	run(t, anaB, chromedp.SendKeys(q(`#rejoin`), rc), chromedp.Submit(q(`#nickname`)), chromedp.WaitVisible(q(`[data-testid="nickname"]`)))
-	noSidewaysScroll(t, anaB, a.url, "/c/"+code, "play")
-	noSidewaysScroll(t, anaB, a.url, fmt.Sprintf("/c/%s/m/%d", code, id), "review")
+	visit(anaB, "/c/"+code, "play")
+	visit(anaB, fmt.Sprintf("/c/%s/m/%d", code, id), "review")
+	visit(anaB, "/c/"+code+"/charts", "student-charts")
 	a.srv.room.SetLesson(t.Context(), mustClass(t, a, code).ID, "6-skunk", 0)
 	teacher.post("/t/"+code+"/lesson/start", nil)
 	teacher.post("/t/"+code+"/skunk/roll", nil)
-	noSidewaysScroll(t, anaB, a.url, "/c/"+code, "skunk")
+	visit(anaB, "/c/"+code, "skunk")
+	visit(teach, "/t/"+code, "dashboard-lesson")
+	visit(teach, "/t/"+code+"/projector", "projector-skunk")
+	teacher.post("/t/"+code+"/skunk/end", nil)
+	visit(teach, "/t/"+code+"/projector/results", "results")
 }

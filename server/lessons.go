@@ -57,7 +57,7 @@ func (s *Server) lessonChoices(l *i18n.Localizer) []templates.Choice {
 	out := []templates.Choice{{Value: "", Label: l.T("lesson.none"), Selected: true}}
 	for _, ls := range s.lessons {
 		t := ls.In(l.Lang())
-		out = append(out, templates.Choice{Value: ls.Slug, Label: l.T("lesson.choice", "Title", t.Title, "Level", t.Level, "N", l.Int(ls.Minutes))})
+		out = append(out, templates.Choice{Value: ls.Slug, Label: l.T("lesson.choice", "Title", l.Own(t.Title), "Level", l.Own(t.Level), "N", l.Int(ls.Minutes))})
 	}
 	return out
 }
@@ -232,13 +232,16 @@ func (s *Server) lessonView(lc *i18n.Localizer, class store.Class) (*templates.L
 	}
 	at := min(class.Phase, len(l.Phases)-1)
 	phase, text := l.Phases[at], l.In(lc.Lang())
-	v := &templates.LessonView{Code: class.Code, Title: text.Title, Level: text.Level, Minutes: l.Minutes, Goals: text.Goals,
-		Phase: class.Phase, Phases: len(l.Phases), PhaseName: text.Phases[at].Name, Charts: phase.Charts, Setup: phaseSetup(lc, phase)}
+	v := &templates.LessonView{Code: class.Code, Title: lc.Own(text.Title), Level: lc.Own(text.Level), Minutes: l.Minutes,
+		Phase: class.Phase, Phases: len(l.Phases), PhaseName: lc.Own(text.Phases[at].Name), Charts: phase.Charts, Setup: phaseSetup(lc, phase)}
+	for _, g := range text.Goals {
+		v.Goals = append(v.Goals, lc.Own(g))
+	}
 	for _, m := range text.Maths {
-		v.Maths = append(v.Maths, lessons.Fill(m, figs))
+		v.Maths = append(v.Maths, lc.Own(lessons.Fill(m, figs)))
 	}
 	for _, p := range text.Phases[at].Prompts {
-		v.Prompts = append(v.Prompts, lessons.Fill(p, figs))
+		v.Prompts = append(v.Prompts, lc.Own(lessons.Fill(p, figs)))
 	}
 	return v, nil
 }
@@ -285,7 +288,7 @@ func (s *Server) applyPhase(ctx context.Context, lc *i18n.Localizer, class store
 	if err := s.room.SetProjector(ctx, class.ID, chart); err != nil {
 		return "", err
 	}
-	note := lc.T("notice.phase", "N", lc.Int(phase+1), "Name", l.In(lc.Lang()).Phases[phase].Name)
+	note := lc.T("notice.phase", "N", lc.Int(phase+1), "Name", lc.Own(l.In(lc.Lang()).Phases[phase].Name))
 	switch {
 	case p.Plays():
 		round, n, err := s.room.StartRound(ctx, class.ID, classroom.RoundSpec{Variant: p.Variant, Mode: p.Mode, Bot: p.Bot, SameSeed: p.SameSeed})

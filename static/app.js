@@ -25,7 +25,9 @@
       var left = Math.max(0, Math.round((Number(el.dataset.deadline) - Date.now()) / 1000));
       var urgent = left <= 5;
       el.classList.toggle("urgent", urgent);
-      el.textContent = urgent ? "Hurry: " + left + " s left to move!" : left + " s left to move";
+      // The words come from the page, in its language: {n} is the count.
+      var words = urgent ? el.dataset.hurry : el.dataset.left;
+      if (words) el.textContent = words.replace("{n}", left);
     });
   }
   setInterval(tick, 500);

@@ -11,6 +11,7 @@
       if (old) old.dispose();
       var option = JSON.parse(el.dataset.echarts);
       withoutColour(option);
+      readersNumbers(option);
       if (document.body.classList.contains("wide")) projector(option);
       echarts.init(el).setOption(option);
     });
@@ -29,6 +30,19 @@
       }
       if (s.type === "scatter" && !s.symbol) s.symbol = marks[i % marks.length];
     });
+  }
+
+  // Numbers on value axes and in tooltips are written as the page's
+  // readers write them (0.25 in English, 0,25 in Spanish): the page's
+  // lang, through the browser's Intl.
+  function readersNumbers(option) {
+    if (!window.Intl) return;
+    var nf = new Intl.NumberFormat(document.documentElement.lang || "en", { maximumFractionDigits: 4 });
+    function fmt(v) { return typeof v === "number" ? nf.format(v) : v; }
+    function each(x, fn) { (Array.isArray(x) ? x : x ? [x] : []).forEach(fn); }
+    each(option.xAxis, function (a) { if (a.type === "value") a.axisLabel = Object.assign({ formatter: fmt }, a.axisLabel); });
+    each(option.yAxis, function (a) { if (!a.type || a.type === "value") a.axisLabel = Object.assign({ formatter: fmt }, a.axisLabel); });
+    option.tooltip = Object.assign({ valueFormatter: function (v) { return Array.isArray(v) ? v.map(fmt).join(" · ") : fmt(v); } }, option.tooltip);
   }
 
   // On the projector every text is at least 24 px, and labels that would
