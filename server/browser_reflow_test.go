@@ -101,8 +101,8 @@ func TestBrowserPseudoLocale(t *testing.T) {
 }
 
 // notFromCatalogJS lists the texts of a page, its attributes people read
-// (aria-label, alt, title, placeholder) and its charts' words (axis and
-// series names) that are not the pseudo-locale's "[!! … !!]": words that
+// (aria-label, alt, title, placeholder), its charts' words (axis and
+// series names) and its style sheet's generated content that are not the pseudo-locale's "[!! … !!]": words that
 // did not come from the catalog. Data is left alone: names the test chose
 // (window.pigclassData), numbers, punctuation, and what a page marks as
 // not to be translated (translate="no", or another lang: the switcher's
@@ -113,7 +113,7 @@ const notFromCatalogJS = `(function () {
 		var prev;
 		do { prev = s; s = s.replace(/\[!! (?:(?!\[!! )[\s\S])*? !!\]/g, " "); } while (s !== prev);
 		data.forEach(function (d) { s = s.split(d).join(" "); });
-		return s.replace(/[\s\d.,:;%+\-−–—×\/()#·|•…'"“”‘’«»!?¿¡\[\]~^=*]+/g, "");
+		return s.replace(/[\s\d.,:;%+\-−–—×\/()#·|•…✓'"“”‘’«»!?¿¡\[\]~^=*]+/g, "");
 	}
 	function skipped(el) {
 		return !el || el.closest('[translate="no"], body [lang], script, style, noscript, svg, code, kbd, pre');
@@ -131,6 +131,13 @@ const notFromCatalogJS = `(function () {
 		if (skipped(el)) return;
 		["aria-label", "alt", "title", "placeholder"].forEach(function (a) {
 			if (el.hasAttribute(a)) check(el.getAttribute(a), el.tagName.toLowerCase() + "@" + a);
+		});
+	});
+	document.querySelectorAll("body *").forEach(function (el) {
+		if (skipped(el)) return;
+		["::before", "::after"].forEach(function (p) {
+			var c = getComputedStyle(el, p).content;
+			if (c && c !== "none" && c !== "normal") check(c.replace(/^"|"$/g, ""), el.tagName.toLowerCase() + p);
 		});
 	});
 	document.querySelectorAll("[data-echarts]").forEach(function (el) {

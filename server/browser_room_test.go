@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -33,7 +34,9 @@ func (b box) inside(w, h float64) bool {
 
 // TestBrowserProjectorFits: at 1920x1080 the chosen chart, the Skunk
 // board and the podium lie wholly on the screen, with the join code and the
-// QR code visible and the chart's axis text at least 24 px.
+// QR code visible and the chart's axis text at least 24 px. The class
+// speaks Spanish, the longer of the languages shipped: its projector shows
+// the class's language, and no word of it overflows.
 func TestBrowserProjectorFits(t *testing.T) {
 	person := newBrowser(t)
 	a := newApp(t)
@@ -43,11 +46,15 @@ func TestBrowserProjectorFits(t *testing.T) {
 	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"50"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}})
 	playRound(t, code, students)
 	teacher.post("/t/"+code+"/projector-chart", url.Values{"chart": {"skill-luck"}})
+	teacher.post("/t/"+code+"/language", url.Values{"lang": {"es"}})
 	link := teacher.get("/t/"+code).Find(`[data-testid="projector-link"]`).AttrOr("href", "")
 
 	pc := person()
 	run(t, pc, chromedp.EmulateViewport(1920, 1080), chromedp.Navigate(link))
 	eventually(t, pc, `!!document.querySelector('#projector-chart canvas')`, "the projector draws the chart")
+	if got := value(t, pc, chromedp.Evaluate[string](`document.documentElement.lang + " " + document.querySelector('.join-at').textContent`)); !strings.HasPrefix(got, "es Únete en") {
+		t.Errorf("the projector of a Spanish class: %q", got)
+	}
 	for _, sel := range []string{"#projector-chart .echart", `[data-testid="projector-code"]`, `[data-testid="projector-qr"]`} {
 		if b := boxOf(t, pc, sel); !b.inside(1920, 1080) {
 			t.Errorf("%s is not wholly on the 1920x1080 screen: %+v", sel, b)
@@ -65,7 +72,7 @@ func TestBrowserProjectorFits(t *testing.T) {
 		var el = document.querySelector('#projector-chart .echart');
 		var o = echarts.getInstanceByDom(el).getOption();
 		var aria = Array.isArray(o.aria) ? o.aria[0] : o.aria;
-		return !!aria && aria.decal.show === true && el.getAttribute('aria-label').indexOf('Skill and luck') === 0;
+		return !!aria && aria.decal.show === true && el.getAttribute('aria-label').indexOf('Habilidad y suerte') === 0;
 	})()`)) {
 		t.Error("the chart has no decal patterns, or lost its accessible name")
 	}
