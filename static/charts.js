@@ -12,6 +12,7 @@
       var option = JSON.parse(el.dataset.echarts);
       withoutColour(option);
       readersNumbers(option);
+      axisNames(option);
       if (document.body.classList.contains("wide")) projector(option);
       echarts.init(el).setOption(option);
     });
@@ -43,6 +44,16 @@
     each(option.xAxis, function (a) { if (a.type === "value") a.axisLabel = Object.assign({ formatter: fmt }, a.axisLabel); });
     each(option.yAxis, function (a) { if (!a.type || a.type === "value") a.axisLabel = Object.assign({ formatter: fmt }, a.axisLabel); });
     option.tooltip = Object.assign({ valueFormatter: function (v) { return Array.isArray(v) ? v.map(fmt).join(" · ") : fmt(v); } }, option.tooltip);
+  }
+
+  // Axis names sit centred along their axis (the y name turned), where a
+  // long name in a longer language still fits a phone's narrow chart.
+  function axisNames(option) {
+    function each(x, fn) { (Array.isArray(x) ? x : x ? [x] : []).forEach(fn); }
+    var named = false;
+    each(option.xAxis, function (a) { if (a.name) { named = true; a.nameLocation = a.nameLocation || "middle"; a.nameGap = a.nameGap || 28; } });
+    each(option.yAxis, function (a) { if (a.name) { named = true; a.nameLocation = a.nameLocation || "middle"; a.nameRotate = 90; a.nameGap = a.nameGap || 40; } });
+    if (named) option.grid = Object.assign({ left: 56, right: 16, bottom: 72, containLabel: false }, option.grid);
   }
 
   // On the projector every text is at least 24 px, and labels that would
