@@ -91,3 +91,65 @@ func TestFill(t *testing.T) {
 		t.Errorf("Fill: %q", got)
 	}
 }
+
+// TestEveryLessonInSpanish: all six lessons have a Spanish translation,
+// whole: every goal, paragraph, phase and prompt, with the English
+// figures.
+func TestEveryLessonInSpanish(t *testing.T) {
+	ls, err := Load(testRules())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range ls {
+		es, ok := l.Translations["es"]
+		if !ok {
+			t.Errorf("%s: no Spanish", l.Slug)
+			continue
+		}
+		if es.Level == l.Level || len(es.Phases) != len(l.Phases) { // titles may agree: "Skunk"
+			t.Errorf("%s: Spanish level %q, %d phases", l.Slug, es.Level, len(es.Phases))
+		}
+		for i, p := range es.Phases {
+			if p.Name == l.Phases[i].Name || len(p.Prompts) != len(l.Phases[i].Prompts) {
+				t.Errorf("%s phase %d: %q, %d prompts", l.Slug, i+1, p.Name, len(p.Prompts))
+			}
+		}
+		if got := l.In("es"); got.Title != es.Title {
+			t.Errorf("%s: In(es) is not the translation", l.Slug)
+		}
+		if got := l.In("fr"); got.Title != l.Title || got.Phases[0].Prompts[0] != l.Phases[0].Prompts[0] {
+			t.Errorf("%s: a language with no translation does not get the English", l.Slug)
+		}
+	}
+}
+
+// TestTranslationErrors: a translation that does not follow its English
+// plan is refused, naming the file and what differs.
+func TestTranslationErrors(t *testing.T) {
+	plan := "title: T\nlevel: all\nminutes: 30\ngoal: g\nmaths: m {pig.first}\nphase: P\ngame: pig\nopponents: bot hold:20\nprompt: p\n"
+	good := "title: T2\nlevel: todos\ngoal: g2\nmaths: m2 {pig.first}\nphase: P2\nprompt: p2\n"
+	cases := []struct{ tr, want string }{
+		{good, ""},
+		{"title: T2\nlevel: todos\ngoal: g2\nmaths: m2\nphase: P2\nprompt: p2\n", "maths 1 names figures [], but the English names [pig.first]"},
+		{"title: T2\nlevel: todos\ngoal: g2\ngoal: g3\nmaths: m2 {pig.first}\nphase: P2\nprompt: p2\n", "2 goals, but the English plan has 1"},
+		{"title: T2\nlevel: todos\ngoal: g2\nmaths: m2 {pig.first}\nphase: P2\nprompt: p2\nprompt: p3\n", "phase 1 (P2): 2 prompts, but the English plan has 1"},
+		{"title: T2\nlevel: todos\ngoal: g2\nmaths: m2 {pig.first}\nphase: P2\ngame: hog\nprompt: p2\n", `lessons/plans/es/x.lesson:6: "game" has no place here`},
+		{"title: T2\nlevel: todos\ngoal: g2\nmaths: m2 {pig.nope}\nphase: P2\nprompt: p2\n", "unknown figure {pig.nope}"},
+	}
+	for _, c := range cases {
+		fsys := fstest.MapFS{"plans/x.lesson": {Data: []byte(plan)}, "plans/es/x.lesson": {Data: []byte(c.tr)}}
+		ls, err := LoadFS(fsys, "plans", testRules())
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("good translation refused: %v", err)
+		case c.want == "" && ls[0].In("es").Phases[0].Prompts[0] != "p2":
+			t.Errorf("good translation not used: %+v", ls[0].Translations)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%q: got %v, want %q", c.tr, err, c.want)
+		}
+	}
+	fsys := fstest.MapFS{"plans/x.lesson": {Data: []byte(plan)}, "plans/es/y.lesson": {Data: []byte(good)}}
+	if _, err := LoadFS(fsys, "plans", testRules()); err == nil || !strings.Contains(err.Error(), "no English plan y.lesson") {
+		t.Errorf("a translation without its plan: %v", err)
+	}
+}

@@ -71,7 +71,11 @@ func (s *Server) boardView(l *i18n.Localizer, class *classroom.Class, m *classro
 	if class != nil {
 		code, anonymous, paused = class.Code, class.Anonymous, class.Paused
 	}
-	names := seatNames(l, m.Match, viewer, anonymous, "")
+	you := ""
+	if class == nil {
+		you = l.T("board.you_name") // practice: the player has no nickname
+	}
+	names := seatNames(l, m.Match, viewer, anonymous, you)
 	b := templates.Board{
 		MatchID: m.ID, Seq: m.Seq(), Title: gameTitle(l, v), Commitment: m.Seed.Commitment(), Game: v.Game.String(),
 		Over: m.Over(), Paused: paused, TurnTotal: st.TurnTotal, HasTurnTotal: v.Game != sim.Hog,
@@ -82,6 +86,9 @@ func (s *Server) boardView(l *i18n.Localizer, class *classroom.Class, m *classro
 		b.Players = append(b.Players, templates.BoardPlayer{
 			Name: names[seat], Score: st.Scores[seat], ToMove: seat == st.Seat && !b.Over, You: seat == viewer, Out: st.Out[seat],
 		})
+		if seat == viewer && class != nil {
+			b.Players[seat].Mark = l.T("board.you_mark")
+		}
 	}
 	for _, seat := range m.Seats {
 		b.Approximate = b.Approximate || v.Seats > 2 && seat.Bot == "optimal"
@@ -96,7 +103,7 @@ func (s *Server) boardView(l *i18n.Localizer, class *classroom.Class, m *classro
 		if v.Deadline > 0 && !paused {
 			at := m.Last.Add(time.Duration(v.Deadline))
 			b.DeadlineAt = at.UnixMilli()
-			b.Deadline = l.T("board.deadline", "N", l.Int(int(time.Duration(v.Deadline).Seconds())), "At", at.Format("15:04:05"))
+			b.Deadline = l.T("board.deadline", "N", l.Int(int(time.Duration(v.Deadline).Seconds())), "At", l.Clock(at))
 		}
 	}
 	rows := m.Events

@@ -217,6 +217,7 @@ type Board struct {
 // BoardPlayer is one seat on the board.
 type BoardPlayer struct {
 	Name   string
+	Mark   string // "(you)" beside the viewer's own nickname
 	Score  int
 	ToMove bool
 	You    bool

@@ -22,6 +22,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/BurntSushi/toml"
 	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
@@ -186,6 +187,16 @@ func (l *Localizer) Dec(x float64, digits int) string {
 // (53.06% or 53,06 %).
 func (l *Localizer) Pct(share float64, digits int) string {
 	return l.p.Sprint(number.Percent(share, number.Scale(digits)))
+}
+
+// Clock is a time of day as the reader writes it: the layout (Go's, as
+// "15:04:05") is the catalog's format.clock, so a translator sets it.
+func (l *Localizer) Clock(t time.Time) string {
+	layout := l
+	if l.lang.Code == PseudoCode {
+		layout = For(Source) // a layout, not words: the pseudo-locale keeps it
+	}
+	return t.Format(layout.T("format.clock"))
 }
 
 // Points is percentage points with two decimals and their unit, from a

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // placeholder finds a message's {{.Name}} fields.
@@ -96,6 +97,8 @@ func TestNumbersInTheReadersFormat(t *testing.T) {
 		{en.Int(42), "42"},
 		{es.Int(1234), "1.234"}, // x/text groups from four digits (CLDR's minimum grouping is not applied)
 		{en.Points(0.0153), "1.53 percentage points"},
+		{en.Clock(time.Date(2026, 11, 30, 9, 1, 0, 0, time.UTC)), "09:01:00"},
+		{es.Clock(time.Date(2026, 11, 30, 21, 1, 5, 0, time.UTC)), "21:01:05"},
 		{es.Points(0.0153), "1,53 puntos porcentuales"},
 	} {
 		if c.got != c.want {
