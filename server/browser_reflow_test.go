@@ -72,12 +72,14 @@ func axeCheck(t *testing.T, ctx context.Context, name string) {
 // projector shows fits a phone and reflows at 320 CSS px without scrolling
 // sideways, and axe-core finds nothing on it.
 func TestBrowserNoSidewaysScroll(t *testing.T) {
+	t.Parallel() // the walks wait on the browser more than they work: two at a time
 	walkEveryPage(t, "en", widths, func(ctx context.Context, name string) { axeCheck(t, ctx, name) })
 }
 
 // TestBrowserSpanish: the same in Spanish, whose words are longer: every
 // page reflows at 320 px, and axe-core finds nothing (lang="es" included).
 func TestBrowserSpanish(t *testing.T) {
+	t.Parallel()
 	walkEveryPage(t, "es", []int64{320}, func(ctx context.Context, name string) {
 		if got := value(t, ctx, chromedp.Evaluate[string](`document.documentElement.lang`)); got != "es" {
 			t.Errorf("%s: lang %q", name, got)
@@ -86,12 +88,16 @@ func TestBrowserSpanish(t *testing.T) {
 	})
 }
 
+// The pseudo-locale is added before any test runs: adding it changes the
+// catalogs, which requests read concurrently.
+func init() { i18n.EnablePseudo() }
+
 // TestBrowserPseudoLocale: every page in the pseudo-locale, where each
 // message of the catalog reads "[!! Roll ~~ !!]": any word on a page
 // that is not inside such brackets did not come from the catalog, and
 // the longer words must still fit at 320 px.
 func TestBrowserPseudoLocale(t *testing.T) {
-	i18n.EnablePseudo()
+	t.Parallel()
 	walkEveryPage(t, i18n.PseudoCode, []int64{320}, func(ctx context.Context, name string) {
 		bad := value(t, ctx, chromedp.Evaluate[[]string](notFromCatalogJS))
 		for _, b := range bad {
