@@ -116,3 +116,16 @@ func langNames() string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// reloadIfLanguageChanged answers a live part's poll by reloading the
+// whole page (htmx's HX-Refresh) when the language the page was drawn in
+// (its poll's ?lang=) is no longer the reader's: the teacher changed the
+// class's language, and the page follows, frame and all.
+func reloadIfLanguageChanged(c *gin.Context) bool {
+	if l := c.Query("lang"); l != "" && l != loc(c).Lang() {
+		c.Header("HX-Refresh", "true")
+		c.Status(http.StatusOK)
+		return true
+	}
+	return false
+}

@@ -248,7 +248,7 @@ func (s *Server) board(c *gin.Context) {
 			}
 		}
 	}
-	if mv, ok := s.seatedMatch(c); ok {
+	if mv, ok := s.seatedMatch(c); ok && !reloadIfLanguageChanged(c) {
 		render(c, http.StatusOK, templates.BoardFragment(mv.board))
 	}
 }

@@ -125,6 +125,9 @@ func (b projectorBase) live(s *Server) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class := classFrom(c)
 		b.language(c, class)
+		if reloadIfLanguageChanged(c) {
+			return
+		}
 		if v := c.Query("v"); v != "" && v == strconv.FormatInt(class.Version, 10) {
 			c.Status(http.StatusNoContent)
 			return
@@ -186,7 +189,7 @@ func (s *Server) projectorChart(ctx context.Context, l *i18n.Localizer, class *c
 // shows the class alone (no match), so it follows the class's version.
 func projectorData(l *i18n.Localizer, class *classroom.Class, b projectorBase) templates.ProjectorLive {
 	v := templates.ProjectorLive{Code: class.Code, Count: len(class.Students), Locked: class.Locked, Round: roundLabel(l, class.Round),
-		PollURL: pollURL(b.path(class.Code)+"/live", class.Version)}
+		PollURL: pollURL(b.path(class.Code)+"/live", class.Version) + "&lang=" + l.Lang()}
 	for _, st := range class.Students {
 		v.Names = append(v.Names, pick(class.Anonymous, st.AnonName, st.Nickname))
 	}
