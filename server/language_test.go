@@ -126,10 +126,10 @@ func TestClassLanguage(t *testing.T) {
 		t.Errorf("read-only projector: lang %q, %q", lang(doc), doc.Find(`[data-testid="lang-fixed"]`).Text())
 	}
 	// A page drawn in another language reloads itself at its next poll.
-	if room.get("/p/"+code+"/live?v=0&lang=en"); room.last.Header.Get("HX-Refresh") != "true" {
+	if room.get("/p/" + code + "/live?v=0&lang=en"); room.last.Header.Get("HX-Refresh") != "true" {
 		t.Error("the projector drawn in English does not reload into the class's Spanish")
 	}
-	if room.get("/p/"+code+"/live?v=0&lang=es"); room.last.Header.Get("HX-Refresh") != "" || room.status() != http.StatusOK {
+	if room.get("/p/" + code + "/live?v=0&lang=es"); room.last.Header.Get("HX-Refresh") != "" || room.status() != http.StatusOK {
 		t.Errorf("the projector in the class's language reloads: %d", room.status())
 	}
 	// The projector's switcher changes the class's language.
