@@ -43,6 +43,25 @@ func noSidewaysScroll(t *testing.T, ctx context.Context, base, path, name string
 	}
 }
 
+// overflowingJS lists the buttons, labels and tags whose words run out of
+// their own box (the page may still fit: a word wider than its button).
+const overflowingJS = `(function () {
+	var out = [];
+	document.querySelectorAll("button, .button, label, legend, summary, .tag, h1, h2, h3").forEach(function (el) {
+		if (el.getClientRects().length && el.scrollWidth > el.clientWidth + 1 && out.length < 8)
+			out.push(el.tagName.toLowerCase() + ": " + el.textContent.trim().slice(0, 60) + " (" + el.scrollWidth + " > " + el.clientWidth + ")");
+	});
+	return out;
+})()`
+
+// noOverflow fails on any button or label whose words overflow it.
+func noOverflow(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	for _, o := range value(t, ctx, chromedp.Evaluate[[]string](overflowingJS)) {
+		t.Errorf("%s: words overflow their box: %s", name, o)
+	}
+}
+
 // axeScript is axe-core, vendored for the tests (testdata/axe).
 var axeScript = sync.OnceValues(func() (string, error) {
 	b, err := os.ReadFile("testdata/axe/axe.min.js")
@@ -73,17 +92,19 @@ func axeCheck(t *testing.T, ctx context.Context, name string) {
 // sideways, and axe-core finds nothing on it.
 func TestBrowserNoSidewaysScroll(t *testing.T) {
 	t.Parallel() // the walks wait on the browser more than they work: two at a time
-	walkEveryPage(t, "en", widths, func(ctx context.Context, name string) { axeCheck(t, ctx, name) })
+	walkEveryPage(t, "en", widths, false, func(ctx context.Context, name string) { axeCheck(t, ctx, name) })
 }
 
 // TestBrowserSpanish: the same in Spanish, whose words are longer: every
-// page reflows at 320 px, and axe-core finds nothing (lang="es" included).
+// page reflows at 320 px, no button or label overflows, and axe-core
+// finds nothing (lang="es" included).
 func TestBrowserSpanish(t *testing.T) {
 	t.Parallel()
-	walkEveryPage(t, "es", []int64{320}, func(ctx context.Context, name string) {
+	walkEveryPage(t, "es", []int64{320}, false, func(ctx context.Context, name string) {
 		if got := value(t, ctx, chromedp.Evaluate[string](`document.documentElement.lang`)); got != "es" {
 			t.Errorf("%s: lang %q", name, got)
 		}
+		noOverflow(t, ctx, name)
 		axeCheck(t, ctx, name)
 	})
 }
@@ -98,11 +119,12 @@ func init() { i18n.EnablePseudo() }
 // the longer words must still fit at 320 px.
 func TestBrowserPseudoLocale(t *testing.T) {
 	t.Parallel()
-	walkEveryPage(t, i18n.PseudoCode, []int64{320}, func(ctx context.Context, name string) {
+	walkEveryPage(t, i18n.PseudoCode, []int64{320}, true, func(ctx context.Context, name string) {
 		bad := value(t, ctx, chromedp.Evaluate[[]string](notFromCatalogJS))
 		for _, b := range bad {
 			t.Errorf("%s: not from the catalog: %q", name, b)
 		}
+		noOverflow(t, ctx, name)
 	})
 }
 
@@ -158,10 +180,18 @@ const notFromCatalogJS = `(function () {
 	return out;
 })()`
 
-// walkEveryPage visits every page a visitor, a student, a teacher and the
+// variant names the pages a walk of every kind of page leaves out.
+var variant = map[string]bool{"dashboard-first-player": true, "confirm": true, "student-charts": true,
+	"dashboard-lesson": true, "projector-skunk": true, "results": true}
+
+// walkEveryPage visits the pages a visitor, a student, a teacher and the
 // projector see, in one language (the cookie the switcher sets), at each
-// width, and runs check on each.
-func walkEveryPage(t *testing.T, lang string, widths []int64, check func(ctx context.Context, name string)) {
+// width, and runs check on each: the pages of every kind (front, join,
+// verify, glossary, class, dashboard, projector, play, review, Skunk), and
+// with all, their variants too (a practice match, another chart, a
+// confirmation, a student's charts, a lesson, the projector's Skunk and
+// results), which share their parts with the others.
+func walkEveryPage(t *testing.T, lang string, widths []int64, all bool, check func(ctx context.Context, name string)) {
 	person := newBrowser(t)
 	a := newApp(t)
 	teacher := a.browser()
@@ -186,6 +216,9 @@ func walkEveryPage(t *testing.T, lang string, widths []int64, check func(ctx con
 	}
 	data := fmt.Sprintf(`window.pigclassData = [%q, "Ana", "Bo", "Cy"];`, code)
 	visit := func(ctx context.Context, path, name string) {
+		if !all && variant[name] {
+			return
+		}
 		noSidewaysScroll(t, ctx, a.url, path, lang+"-"+name, widths, func(name string) {
 			value(t, ctx, chromedp.Evaluate[bool](data+"true"))
 			check(ctx, name)
@@ -196,10 +229,12 @@ func walkEveryPage(t *testing.T, lang string, widths []int64, check func(ctx con
 	visit(visitor, "/join/"+code, "join")
 	visit(visitor, "/verify", "verify")
 	visit(visitor, "/glossary", "glossary")
-	run(t, visitor, chromedp.Navigate(a.url+"/"))
-	value(t, visitor, chromedp.Evaluate[bool](`(document.querySelector('form[action="/practice"]').submit(), true)`))
-	eventually(t, visitor, `!!document.querySelector('[data-testid="board"]')`, "a practice match starts")
-	visit(visitor, value(t, visitor, chromedp.Evaluate[string](`location.pathname`)), "practice")
+	if all {
+		run(t, visitor, chromedp.Navigate(a.url+"/"))
+		value(t, visitor, chromedp.Evaluate[bool](`(document.querySelector('form[action="/practice"]').submit(), true)`))
+		eventually(t, visitor, `!!document.querySelector('[data-testid="board"]')`, "a practice match starts")
+		visit(visitor, value(t, visitor, chromedp.Evaluate[string](`location.pathname`)), "practice")
+	}
 	joinIn(t, ana, a.url, code, "Cy")
 	visit(ana, "/c/"+code, "class-waiting")
 	run(t, teach, chromedp.Navigate(a.url+u.RequestURI()), chromedp.WaitVisible(q(`[data-testid="join-code"]`)))

@@ -51,7 +51,7 @@ func newBrowser(t *testing.T) func() context.Context {
 	return func() context.Context {
 		ctx, cancel := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
 		t.Cleanup(cancel)
-		ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
+		ctx, cancelT := context.WithTimeout(ctx, 150*time.Second) // a bound on a hang, not a speed test
 		t.Cleanup(cancelT)
 		return ctx
 	}
@@ -196,6 +196,7 @@ func TestBrowserDashboardIsLive(t *testing.T) {
 // TestBrowserProjectorShowsThePickedChart: after a round, the teacher picks
 // a chart; the projector draws it with the vendored ECharts.
 func TestBrowserProjectorShowsThePickedChart(t *testing.T) {
+	t.Parallel() // it waits on the projector's polls
 	person := newBrowser(t)
 	a := newApp(t)
 	teacher := a.browser()
@@ -229,6 +230,7 @@ func TestBrowserProjectorShowsThePickedChart(t *testing.T) {
 // TestBrowserSkunk: whole-class Skunk from the projector; a student sits on
 // their device and the projector shows it without a reload.
 func TestBrowserSkunk(t *testing.T) {
+	t.Parallel() // it waits on the boards' polls
 	person := newBrowser(t)
 	a := newApp(t)
 	teacher := a.browser()

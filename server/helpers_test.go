@@ -19,6 +19,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"pigclass/server/store"
+	"pigclass/sim/solve"
 )
 
 // app is a running server on a real database file.
@@ -44,6 +45,10 @@ func (c *clock) add(d time.Duration) {
 	defer c.mu.Unlock()
 	c.t = c.t.Add(d)
 }
+
+// sharedTables are the solved tables every test app reads: solving them
+// once, not once an app, saves the suite half a minute.
+var sharedTables = &solve.Cache{}
 
 // newApp starts the app on a fresh database in t.TempDir().
 func newApp(t testing.TB) *app {
@@ -74,7 +79,7 @@ func openAppWith(t testing.TB, path string, clk *clock, opt store.Options, chang
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	cfg := Config{Now: clk.now}
+	cfg := Config{Now: clk.now, Tables: sharedTables}
 	for _, ch := range change {
 		ch(&cfg)
 	}

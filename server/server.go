@@ -47,6 +47,10 @@ type Config struct {
 	// send each class's addresses to the instance that holds it (README,
 	// "A school or a district"). Empty: any code.
 	CodePrefix string
+	// Tables are the solved tables to use; nil solves them anew. Solved
+	// tables never change, so servers in one process (the tests) may
+	// share them.
+	Tables *solve.Cache
 }
 
 // DefaultClassJoins is the joins a class takes per minute before the
@@ -97,13 +101,16 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		return nil, fmt.Errorf("server: %w", err)
 	}
 	s := &Server{
-		cfg: cfg, store: st, log: log, tables: &solve.Cache{},
+		cfg: cfg, store: st, log: log, tables: cfg.Tables,
 		joins:      newLimiter(cfg.JoinAttempts, time.Minute, cfg.Now),
 		classJoins: newLimiter(cfg.ClassJoins, time.Minute, cfg.Now),
 		newClasses: newLimiter(classesPerMinute, time.Minute, cfg.Now),
 		practices:  newLimiter(practicesPerMinute, time.Minute, cfg.Now),
 		live:       map[liveKey]*liveCache{},
 		proxies:    cfg.TrustedProxies,
+	}
+	if s.tables == nil {
+		s.tables = &solve.Cache{}
 	}
 	// The tables are solved while the matches are restored: two cores,
 	// and a restart with a school's matches serves again within a second.
