@@ -9,6 +9,7 @@ import (
 
 	"pigclass/server/classroom"
 	"pigclass/server/i18n"
+	"pigclass/static"
 	"pigclass/templates"
 )
 
@@ -22,6 +23,9 @@ const chosenKey = "lang-chosen"
 // (the switcher's cookie), else the best of Accept-Language. A class's
 // pages may change it once they know the class (classLanguage).
 func chooseLanguage(c *gin.Context) {
+	if strings.HasPrefix(c.Request.URL.Path, static.Prefix) {
+		return // the same file in every language, cached for a year
+	}
 	code := ""
 	if v, err := c.Cookie(langCookie); err == nil && i18n.Known(v) {
 		code = v

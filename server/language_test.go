@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"pigclass/static"
 )
 
 // lang is a page's <html lang>.
@@ -27,6 +29,9 @@ func TestAcceptLanguage(t *testing.T) {
 	}
 	if v := es.last.Header.Get("Vary"); !strings.Contains(v, "Accept-Language") || !strings.Contains(v, "Cookie") {
 		t.Errorf("Vary: %q", v)
+	}
+	if es.get(static.Path("app.css")); strings.Contains(es.last.Header.Get("Vary"), "Accept-Language") {
+		t.Error("a static file varies by language")
 	}
 	if doc := es.get("/join"); lang(doc) != "es" || doc.Find(`label[for="nickname"]`).Text() != "Apodo" {
 		t.Errorf("Spanish join page: %q", doc.Find(`label[for="nickname"]`).Text())
