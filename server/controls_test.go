@@ -246,9 +246,16 @@ func TestVerifyPage(t *testing.T) {
 	r.Events[0].Seat = 1 - r.Events[0].Seat
 	bad, _ := json.Marshal(r)
 	doc = p.post("/verify", url.Values{"record": {string(bad)}})
-	if got := doc.Find(`[data-testid="verify-result"]`).Text(); !strings.Contains(got, "does not check out") || !strings.HasPrefix(doc.Find(`[data-testid="verify-detail"]`).Text(), "event 1:") {
+	if got := doc.Find(`[data-testid="verify-result"]`).Text(); !strings.Contains(got, "does not check out") || !strings.HasPrefix(doc.Find(`[data-testid="verify-detail"]`).Text(), "Event 1, field action: the rules do not allow roll by seat") {
 		t.Errorf("tampered record: %q", got)
 	}
+	// In Spanish, the same finding in Spanish words.
+	p.accept = "es"
+	doc = p.post("/verify", url.Values{"record": {string(bad)}})
+	if got := doc.Find(`[data-testid="verify-detail"]`).Text(); !strings.HasPrefix(got, "Jugada 1, campo action: las reglas no permiten tirar al sitio") || !strings.Contains(got, "le toca a otro sitio") {
+		t.Errorf("tampered record in Spanish: %q", got)
+	}
+	p.accept = ""
 	doc = p.post("/verify", url.Values{"record": {"{not json"}})
 	if p.status() != http.StatusUnprocessableEntity || !strings.Contains(doc.Find("#record-error").Text(), "not a match record") || doc.Find("#record").Text() != "{not json" {
 		t.Errorf("bad JSON: %d", p.status())

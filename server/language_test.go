@@ -10,6 +10,8 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"pigclass/server/i18n"
+	"pigclass/sim"
 	"pigclass/static"
 )
 
@@ -197,5 +199,31 @@ func TestSpanishNumbersAndFiles(t *testing.T) {
 	}
 	if doc := teacher.get("/glossary"); lang(doc) != "es" || !strings.Contains(doc.Find(`[data-testid="glossary-decisions.csv"]`).Text(), "La probabilidad de ganar") {
 		t.Error("the glossary page is not in Spanish")
+	}
+}
+
+// TestEveryVerifyProblemIsSaid: each problem the record check names, and
+// each reason the rules refuse a move, has its words in every language
+// (a missing message would show its id).
+func TestEveryVerifyProblemIsSaid(t *testing.T) {
+	problems := []string{sim.ProblemNotRecord, sim.ProblemMissing, sim.ProblemCommitment, sim.ProblemVariant, sim.ProblemRefused,
+		sim.ProblemTurn, sim.ProblemRoll, sim.ProblemNoFaces, sim.ProblemExtraFaces, sim.ProblemFaces, sim.ProblemNoPoints,
+		sim.ProblemPoints, sim.ProblemExtraPts, sim.ProblemNotOver, sim.ProblemNoResult, sim.ProblemResult}
+	codes := []sim.ErrorCode{sim.CodeMatchOver, sim.CodeBadSeat, sim.CodeSeatOut, sim.CodeNotYourTurn, sim.CodeWrongGame,
+		sim.CodeDiceRange, sim.CodeNoDeadline, sim.CodeUnknown, sim.CodeWrongFaces, sim.CodeWrongCounter}
+	for _, lang := range i18n.Langs {
+		l := i18n.For(lang.Code)
+		for _, p := range problems {
+			if id := "verify.problem." + p; l.T(id) == id {
+				t.Errorf("%s: no words for %s", lang.Code, id)
+			}
+		}
+		for _, c := range codes {
+			for _, id := range []string{"verify.why." + string(c), "error.move." + string(c)} {
+				if l.T(id) == id {
+					t.Errorf("%s: no words for %s", lang.Code, id)
+				}
+			}
+		}
 	}
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -43,13 +44,14 @@ func (s *Server) verify(c *gin.Context) {
 		return
 	}
 	if err := json.Unmarshal([]byte(v.Record.Value), &r); err != nil {
-		v.Record.Error, v.Detail = l.T("verify.notrecord"), err.Error()
+		v.Record.Error, v.Technical = l.T("verify.notrecord"), err.Error()
 		render(c, http.StatusUnprocessableEntity, templates.VerifyView(v))
 		return
 	}
 	got, err := sim.VerifyJSON([]byte(v.Record.Value))
 	if err != nil {
-		v.Report, v.Detail = []string{l.T("verify.bad")}, err.Error()
+		v.Report = []string{l.T("verify.bad")}
+		v.Detail, v.Technical = verifyDetail(l, err)
 		render(c, http.StatusOK, templates.VerifyView(v))
 		return
 	}
@@ -80,4 +82,37 @@ func variantText(l *i18n.Localizer, v sim.Variant) string {
 		parts = append(parts, l.T("variant.deadline", "N", l.Int(int(time.Duration(v.Deadline).Seconds()))))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// verifyDetail says what a record does not check out on, in the reader's
+// language: the event and field, and the problem with its values. What
+// only the JSON parser or the rules engine can say (a syntax error, rules
+// pigclass does not play) comes back as technical, in its own English.
+func verifyDetail(l *i18n.Localizer, err error) (detail, technical string) {
+	var ve *sim.VerifyError
+	if !errors.As(err, &ve) {
+		return "", err.Error()
+	}
+	args := []any{}
+	for k, v := range ve.Args {
+		switch k {
+		case "Action":
+			v = actionName(l, v)
+		case "Code":
+			args = append(args, "Why", l.T("verify.why."+v))
+			continue
+		case "Detail":
+			technical = v
+			continue
+		}
+		args = append(args, k, v)
+	}
+	problem := l.T("verify.problem."+ve.Problem, args...)
+	switch {
+	case ve.Event > 0:
+		return l.T("verify.at_event", "N", l.Int(ve.Event), "Field", ve.Field) + " " + problem, technical
+	case ve.Field != "":
+		return l.T("verify.at_field", "Field", ve.Field) + " " + problem, technical
+	}
+	return problem, technical
 }

@@ -49,6 +49,50 @@ type eventFields struct {
 	Points *int    `json:"points"`
 }
 
+// VerifyError is what a match record does not check out on: the event
+// (from 1; 0 for the record as a whole), the field, the problem (a stable
+// name a program or a translation can key on) and the values involved, by
+// name. Error is the English sentence pigclass verify prints.
+type VerifyError struct {
+	Event   int
+	Field   string
+	Problem string
+	Args    map[string]string
+	text    string
+	wrapped error
+}
+
+func (e *VerifyError) Error() string { return e.text }
+func (e *VerifyError) Unwrap() error { return e.wrapped }
+
+// The problems a VerifyError names.
+const (
+	ProblemNotRecord  = "not_record"  // not JSON, or unknown fields: Args["Detail"]
+	ProblemMissing    = "missing"     // Field is missing
+	ProblemCommitment = "commitment"  // Args Recorded, Seed: the seed's SHA-256
+	ProblemVariant    = "variant"     // the rules are not ones pigclass plays: Args["Detail"]
+	ProblemRefused    = "refused"     // the rules refuse the action: Args Seat, Action, Code (an ErrorCode)
+	ProblemTurn       = "turn"        // Args Recorded, Actual
+	ProblemRoll       = "roll"        // Args Recorded, Actual
+	ProblemNoFaces    = "no_faces"    // a throw without its dice: Args Action, Seed
+	ProblemExtraFaces = "extra_faces" // dice on a move that throws none: Args Action, Recorded
+	ProblemFaces      = "faces"       // Args Recorded, Seed
+	ProblemNoPoints   = "no_points"   // a Hog throw without its points: Args Actual
+	ProblemPoints     = "points"      // Args Recorded, Faces, Actual
+	ProblemExtraPts   = "extra_points"
+	ProblemNotOver    = "not_over"  // a result, but the match is not over: Args Winner, Events
+	ProblemNoResult   = "no_result" // no result, but the match is over: Args Winner, Events
+	ProblemResult     = "result"    // the result differs: Args Winner, Scores, Places, Actual...
+)
+
+func verifyErr(event int, field, problem, text string, args ...any) *VerifyError {
+	e := &VerifyError{Event: event, Field: field, Problem: problem, text: text, Args: map[string]string{}}
+	for i := 0; i+1 < len(args); i += 2 {
+		e.Args[fmt.Sprint(args[i])] = fmt.Sprint(args[i+1])
+	}
+	return e
+}
+
 // VerifyJSON checks a match record as published (JSON): every field of
 // every event against the dice the seed gives and the rules, a missing
 // field as an error, an unknown one too. The error names the first event,
@@ -58,24 +102,30 @@ func VerifyJSON(data []byte) (Verified, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
-		return Verified{}, fmt.Errorf("not a match record: %w", err)
+		e := verifyErr(0, "", ProblemNotRecord, "not a match record: "+err.Error(), "Detail", err.Error())
+		e.wrapped = err
+		return Verified{}, e
 	}
 	switch {
 	case r.Variant == nil:
-		return Verified{}, errors.New("variant: missing (the game and its rules)")
+		return Verified{}, verifyErr(0, "variant", ProblemMissing, "variant: missing (the game and its rules)")
 	case r.Seed == nil:
-		return Verified{}, errors.New("seed: missing (published when the match ends)")
+		return Verified{}, verifyErr(0, "seed", ProblemMissing, "seed: missing (published when the match ends)")
 	case r.Commitment == nil:
-		return Verified{}, errors.New("commitment: missing (the seed's SHA-256, shown when the match started)")
+		return Verified{}, verifyErr(0, "commitment", ProblemMissing, "commitment: missing (the seed's SHA-256, shown when the match started)")
 	case r.Events == nil:
-		return Verified{}, errors.New("events: missing")
+		return Verified{}, verifyErr(0, "events", ProblemMissing, "events: missing")
 	}
 	if *r.Commitment != r.Seed.Commitment() {
-		return Verified{}, fmt.Errorf("commitment %s is not SHA-256 of the seed (%s)", *r.Commitment, r.Seed.Commitment())
+		return Verified{}, verifyErr(0, "commitment", ProblemCommitment,
+			fmt.Sprintf("commitment %s is not SHA-256 of the seed (%s)", *r.Commitment, r.Seed.Commitment()),
+			"Recorded", *r.Commitment, "Seed", r.Seed.Commitment())
 	}
 	m, err := NewMatch(*r.Variant, *r.Seed)
 	if err != nil {
-		return Verified{}, err
+		e := verifyErr(0, "variant", ProblemVariant, err.Error(), "Detail", err.Error())
+		e.wrapped = err
+		return Verified{}, e
 	}
 	v := Verified{Events: len(*r.Events)}
 	for i, want := range *r.Events {
@@ -90,50 +140,62 @@ func VerifyJSON(data []byte) (Verified, error) {
 	got := v.State.Result()
 	switch {
 	case got == nil && r.Result != nil:
-		return v, fmt.Errorf("result: the record says seat %d won, but after %d events the match is not over", r.Result.Winner, v.Events)
+		return v, verifyErr(0, "result", ProblemNotOver,
+			fmt.Sprintf("result: the record says seat %d won, but after %d events the match is not over", r.Result.Winner, v.Events),
+			"Winner", r.Result.Winner, "Events", v.Events)
 	case got != nil && r.Result == nil:
-		return v, fmt.Errorf("result: missing, but after %d events seat %d has won", v.Events, got.Winner)
+		return v, verifyErr(0, "result", ProblemNoResult,
+			fmt.Sprintf("result: missing, but after %d events seat %d has won", v.Events, got.Winner),
+			"Winner", got.Winner, "Events", v.Events)
 	case got != nil && (got.Winner != r.Result.Winner || !slices.Equal(got.Scores, r.Result.Scores) || !slices.Equal(got.Places, r.Result.Places)):
-		return v, fmt.Errorf("result: the record says winner %d, scores %v, places %v; the events give winner %d, scores %v, places %v",
-			r.Result.Winner, r.Result.Scores, r.Result.Places, got.Winner, got.Scores, got.Places)
+		return v, verifyErr(0, "result", ProblemResult,
+			fmt.Sprintf("result: the record says winner %d, scores %v, places %v; the events give winner %d, scores %v, places %v",
+				r.Result.Winner, r.Result.Scores, r.Result.Places, got.Winner, got.Scores, got.Places),
+			"Winner", r.Result.Winner, "Scores", fmt.Sprint(r.Result.Scores), "ActualWinner", got.Winner, "ActualScores", fmt.Sprint(got.Scores))
 	}
 	return v, nil
 }
 
 // checkEvent applies event n as recorded and checks each of its fields.
 func checkEvent(m *Match, n int, want eventFields) error {
-	bad := func(field, format string, args ...any) error {
-		return fmt.Errorf("event %d: %s: %s", n, field, fmt.Sprintf(format, args...))
+	bad := func(field, problem string, args []any, format string, fargs ...any) error {
+		return verifyErr(n, field, problem, fmt.Sprintf("event %d: %s: %s", n, field, fmt.Sprintf(format, fargs...)), args...)
 	}
 	for _, f := range []struct {
 		name    string
 		missing bool
 	}{{"seat", want.Seat == nil}, {"action", want.Action == nil}, {"turn", want.Turn == nil}, {"roll", want.Roll == nil}} {
 		if f.missing {
-			return bad(f.name, "missing")
+			return bad(f.name, ProblemMissing, nil, "missing")
 		}
 	}
 	got, err := m.Apply(*want.Seat, *want.Action)
 	if err != nil {
-		return fmt.Errorf("event %d: %w", n, err)
+		e := verifyErr(n, "action", ProblemRefused, fmt.Sprintf("event %d: %v", n, err), "Seat", *want.Seat, "Action", *want.Action)
+		var ae *ActionError
+		if errors.As(err, &ae) {
+			e.Args["Code"] = string(ae.Code)
+		}
+		e.wrapped = err
+		return e
 	}
 	switch {
 	case *want.Turn != got.Turn:
-		return bad("turn", "recorded %d, but it is the seat's turn %d", *want.Turn, got.Turn)
+		return bad("turn", ProblemTurn, []any{"Recorded", *want.Turn, "Actual", got.Turn}, "recorded %d, but it is the seat's turn %d", *want.Turn, got.Turn)
 	case *want.Roll != got.Roll:
-		return bad("roll", "recorded %d, but it is roll %d of the turn", *want.Roll, got.Roll)
+		return bad("roll", ProblemRoll, []any{"Recorded", *want.Roll, "Actual", got.Roll}, "recorded %d, but it is roll %d of the turn", *want.Roll, got.Roll)
 	case got.Faces.Len() > 0 && want.Faces == nil:
-		return bad("faces", "missing: a %s records its dice (the seed gives [%s])", got.Action, got.Faces)
+		return bad("faces", ProblemNoFaces, []any{"Action", got.Action, "Seed", got.Faces}, "missing: a %s records its dice (the seed gives [%s])", got.Action, got.Faces)
 	case got.Faces.Len() == 0 && want.Faces != nil:
-		return bad("faces", "a %s throws no dice, but the record has [%s]", got.Action, want.Faces)
+		return bad("faces", ProblemExtraFaces, []any{"Action", got.Action, "Recorded", *want.Faces}, "a %s throws no dice, but the record has [%s]", got.Action, want.Faces)
 	case want.Faces != nil && *want.Faces != got.Faces:
-		return bad("faces", "recorded [%s], but the seed gives [%s]", want.Faces, got.Faces)
+		return bad("faces", ProblemFaces, []any{"Recorded", *want.Faces, "Seed", got.Faces}, "recorded [%s], but the seed gives [%s]", want.Faces, got.Faces)
 	case got.Action.Kind == DiceKind && want.Points == nil:
-		return bad("points", "missing: a Hog throw records its score (%d)", got.Points)
+		return bad("points", ProblemNoPoints, []any{"Actual", got.Points}, "missing: a Hog throw records its score (%d)", got.Points)
 	case got.Action.Kind != DiceKind && want.Points != nil:
-		return bad("points", "only a Hog throw has points, but the record has %d", *want.Points)
+		return bad("points", ProblemExtraPts, []any{"Recorded", *want.Points}, "only a Hog throw has points, but the record has %d", *want.Points)
 	case want.Points != nil && *want.Points != got.Points:
-		return bad("points", "recorded %d, but [%s] scores %d", *want.Points, got.Faces, got.Points)
+		return bad("points", ProblemPoints, []any{"Recorded", *want.Points, "Faces", got.Faces, "Actual", got.Points}, "recorded %d, but [%s] scores %d", *want.Points, got.Faces, got.Points)
 	}
 	return nil
 }

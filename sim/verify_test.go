@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -91,10 +92,29 @@ func TestVerifyEveryField(t *testing.T) {
 		{"events missing", pig, func(r map[string]any, _ []any) { delete(r, "events") }, "events: missing"},
 		{"an event deleted", pig, func(r map[string]any, e []any) { r["events"] = append(append([]any{}, e[:hold]...), e[hold+1:]...) }, "event " + strconv.Itoa(hold+1) + ":"},
 	}
+	// Each is a VerifyError whose problem a page can say in its language.
+	problems := map[string]string{"faces deleted": ProblemNoFaces, "faces changed": ProblemFaces, "faces added to a hold": ProblemExtraFaces,
+		"hold made a roll": ProblemNoFaces, "seat changed": ProblemRefused, "seat missing": ProblemMissing, "action missing": ProblemMissing,
+		"turn changed": ProblemTurn, "turn missing": ProblemMissing, "roll changed": ProblemRoll, "roll missing": ProblemMissing,
+		"points changed": ProblemPoints, "points missing": ProblemNoPoints, "zero points missing": ProblemNoPoints,
+		"points on a Pig roll": ProblemExtraPts, "unknown field": ProblemNotRecord, "result changed": ProblemResult,
+		"result missing": ProblemNoResult, "commitment missing": ProblemMissing, "commitment wrong": ProblemCommitment,
+		"seed missing": ProblemMissing, "variant missing": ProblemMissing, "events missing": ProblemMissing}
 	for _, c := range cases {
 		_, err := VerifyJSON(edit(t, c.rec, c.change))
 		if err == nil || !strings.Contains(err.Error(), c.says) {
 			t.Errorf("%s: %v, want an error saying %q", c.name, err, c.says)
+		}
+		var ve *VerifyError
+		if !errors.As(err, &ve) {
+			t.Errorf("%s: %T is not a VerifyError", c.name, err)
+			continue
+		}
+		if want, ok := problems[c.name]; ok && ve.Problem != want {
+			t.Errorf("%s: problem %q, want %q", c.name, ve.Problem, want)
+		}
+		if strings.HasPrefix(c.says, "event ") && ve.Event == 0 {
+			t.Errorf("%s: no event number", c.name)
 		}
 	}
 }

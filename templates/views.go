@@ -352,9 +352,10 @@ type Verify struct {
 	Record Field
 	OK     bool
 	Report []string
-	// Detail is the check's own words on what is wrong, as pigclass
-	// verify prints them: technical, in English, shown as such.
-	Detail string
+	// Detail says what does not check out (the event, the field, the
+	// values); Technical is what only the JSON parser or the rules engine
+	// can say, in its own English, shown as such.
+	Detail, Technical string
 	// NextURL, under a class's address, asks whether its next round has
 	// begun for the student.
 	NextURL string
