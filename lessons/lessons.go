@@ -160,6 +160,27 @@ func loadTranslations(fsys fs.FS, dir string, ls []Lesson, r Rules) error {
 	return nil
 }
 
+// keyValue reads one line of a plan or a translation: its key and value,
+// or what is wrong with it (no "key: value", an unknown figure); skip for
+// a blank line or a comment.
+func keyValue(line string, r Rules) (key, value, problem string, skip bool) {
+	line = strings.TrimSpace(line)
+	if line == "" || strings.HasPrefix(line, "#") {
+		return "", "", "", true
+	}
+	key, value, ok := strings.Cut(line, ":")
+	key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+	if !ok || value == "" {
+		return key, value, "write key: value (see lessons/FORMAT.md)", false
+	}
+	for _, m := range figureRE.FindAllStringSubmatch(value, -1) {
+		if !r.Figures[m[1]] {
+			return key, value, fmt.Sprintf("unknown figure {%s}: use one of %s", m[1], keys(r.Figures)), false
+		}
+	}
+	return key, value, "", false
+}
+
 // ParseText reads a translation: title, level, goal, maths, then per
 // phase its name and prompts, in the order of the English plan.
 func ParseText(file string, src io.Reader, r Rules) (Text, error) {
@@ -168,19 +189,12 @@ func ParseText(file string, src io.Reader, r Rules) (Text, error) {
 	n := 0
 	for sc.Scan() {
 		n++
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
+		key, value, problem, skip := keyValue(sc.Text(), r)
+		if skip {
 			continue
 		}
-		key, value, ok := strings.Cut(line, ":")
-		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
-		if !ok || value == "" {
-			return t, &lineError{file, n, "write key: value (see lessons/FORMAT.md)"}
-		}
-		for _, m := range figureRE.FindAllStringSubmatch(value, -1) {
-			if !r.Figures[m[1]] {
-				return t, &lineError{file, n, fmt.Sprintf("unknown figure {%s}: use one of %s", m[1], keys(r.Figures))}
-			}
+		if problem != "" {
+			return t, &lineError{file, n, problem}
 		}
 		switch {
 		case key == "title" && len(t.Phases) == 0:
@@ -275,19 +289,12 @@ func Parse(file string, src io.Reader, r Rules) (Lesson, error) {
 	}
 	for sc.Scan() {
 		n++
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
+		key, value, problem, skip := keyValue(sc.Text(), r)
+		if skip {
 			continue
 		}
-		key, value, ok := strings.Cut(line, ":")
-		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
-		if !ok || value == "" {
-			return fail("write key: value (see lessons/FORMAT.md)")
-		}
-		for _, m := range figureRE.FindAllStringSubmatch(value, -1) {
-			if !r.Figures[m[1]] {
-				return fail("unknown figure {%s}: use one of %s", m[1], keys(r.Figures))
-			}
+		if problem != "" {
+			return fail("%s", problem)
 		}
 		once := func() bool {
 			set := seen

@@ -474,11 +474,11 @@ func (s *Server) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 		if e.Seat != mv.viewer || e.Action.Kind == sim.ResignKind {
 			continue
 		}
-		r := templates.ReviewRow{N: len(v.Rows) + 1, Turn: e.Turn, Score: e.Score, Opponent: e.OpponentScore, TurnTotal: e.TurnTotal, Action: actionName(l, e.Action.String()), Faces: e.Faces.String()}
+		r := templates.ReviewRow{N: len(v.Rows) + 1, Turn: e.Turn, Score: e.Score, Opponent: e.OpponentScore, TurnTotal: e.TurnTotal, Action: charts.ActionWord(l, e.Action.String()), Faces: e.Faces.String()}
 		if a := e.Analysis; a != nil {
 			v.Analysed = true
 			best := a.Options[a.Best]
-			r.EV, r.Best, r.Before, r.After, r.Cost = actionName(l, a.EV), actionName(l, a.Best), percent(l, best), percent(l, a.WinIfChosen), l.Dec(100*a.Cost, 2)
+			r.EV, r.Best, r.Before, r.After, r.Cost = charts.ActionWord(l, a.EV), charts.ActionWord(l, a.Best), percent(l, best), percent(l, a.WinIfChosen), l.Dec(100*a.Cost, 2)
 			r.AgreesOptimal, r.AgreesEV = chosenAction(e) == a.Best, chosenAction(e) == a.EV
 			total += a.Cost
 		}
@@ -495,18 +495,4 @@ func chosenAction(e store.Event) string {
 		return "hold"
 	}
 	return e.Action.String()
-}
-
-// actionName is an action ("roll", "hold", "dice:3", "timeout",
-// "resign") in the reader's words.
-func actionName(l *i18n.Localizer, action string) string {
-	var n int
-	if _, err := fmt.Sscanf(action, "dice:%d", &n); err == nil {
-		return l.N("board.dice", n)
-	}
-	switch action {
-	case "roll", "hold", "timeout", "resign":
-		return l.T("action." + action)
-	}
-	return action
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"pigclass/server/charts"
 	"pigclass/server/i18n"
 	"pigclass/sim"
 	"pigclass/templates"
@@ -97,7 +98,7 @@ func verifyDetail(l *i18n.Localizer, err error) (detail, technical string) {
 	for k, v := range ve.Args {
 		switch k {
 		case "Action":
-			v = actionName(l, v)
+			v = charts.ActionWord(l, v)
 		case "Code":
 			args = append(args, "Why", l.T("verify.why."+v))
 			continue
