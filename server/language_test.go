@@ -29,6 +29,9 @@ func TestAcceptLanguage(t *testing.T) {
 	if lang(doc) != "es" || doc.Find("h1").Text() != "¿Tirar o plantarse?" || !strings.Contains(doc.Find("#lesson").Text(), "Jugar para ganar") {
 		t.Errorf("Spanish front page: lang %q, h1 %q", lang(doc), doc.Find("h1").Text())
 	}
+	if es.last.Header.Get("Content-Language") != "es" {
+		t.Errorf("Content-Language %q", es.last.Header.Get("Content-Language"))
+	}
 	if v := es.last.Header.Get("Vary"); !strings.Contains(v, "Accept-Language") || !strings.Contains(v, "Cookie") {
 		t.Errorf("Vary: %q", v)
 	}

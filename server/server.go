@@ -146,6 +146,7 @@ func (s *Server) Close() { s.room.Close() }
 func render(c *gin.Context, status int, comp templ.Component) {
 	c.Status(status)
 	c.Header("Content-Type", "text/html; charset=utf-8")
+	c.Header("Content-Language", loc(c).Lang())
 	if err := comp.Render(c.Request.Context(), c.Writer); err != nil {
 		c.Error(err)
 	}
