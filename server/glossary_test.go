@@ -175,6 +175,9 @@ func TestGlossaryIsComplete(t *testing.T) {
 			if !strings.Contains(string(readme), "`"+c.name+"`") {
 				t.Errorf("the README's CSV section does not name %s (of %s.csv)", c.name, f.name)
 			}
+			if means := i18n.For("en").T(f.meansID(c)); !strings.Contains(string(readme), means) {
+				t.Errorf("the README's CSV section does not say what %s.csv's %s means as the glossary does: %q", f.name, c.name, means)
+			}
 		}
 	}
 }
