@@ -22,6 +22,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -88,9 +89,28 @@ func lookup(code string) (Lang, bool) {
 	return Lang{}, false
 }
 
+// matched remembers the language of the Accept-Language headers seen
+// (a class's browsers send a handful), up to a bound.
+var matched sync.Map
+
+const maxMatched = 512
+
+var matchedN atomic.Int64
+
 // Match picks the language for an Accept-Language header: the best of
 // those shipped, English when none fits.
 func Match(acceptLanguage string) string {
+	if code, ok := matched.Load(acceptLanguage); ok {
+		return code.(string)
+	}
+	code := match(acceptLanguage)
+	if matchedN.Add(1) <= maxMatched {
+		matched.Store(acceptLanguage, code)
+	}
+	return code
+}
+
+func match(acceptLanguage string) string {
 	tags, _, err := language.ParseAcceptLanguage(acceptLanguage)
 	if err != nil || len(tags) == 0 {
 		return Source
@@ -111,9 +131,10 @@ func Match(acceptLanguage string) string {
 
 // Localizer speaks one language: its words and its numbers.
 type Localizer struct {
-	lang Lang
-	loc  *goi18n.Localizer
-	p    *message.Printer
+	lang  Lang
+	loc   *goi18n.Localizer
+	p     *message.Printer
+	plain sync.Map // id → text of the messages without fields, once looked up
 }
 
 // For is the localizer of a language code; an unknown code gets English.
@@ -151,7 +172,17 @@ func (l *Localizer) Lang() string { return l.lang.Code }
 // should already be formatted (Int, Pct...). A missing message shows
 // its id, and TestCatalogKeysExist keeps that from shipping.
 func (l *Localizer) T(id string, args ...any) string {
-	return l.localize(id, nil, args)
+	if len(args) > 0 {
+		return l.localize(id, nil, args)
+	}
+	if s, ok := l.plain.Load(id); ok {
+		return s.(string)
+	}
+	s := l.localize(id, nil, nil)
+	if s != id { // a found message: the catalog bounds what is kept
+		l.plain.Store(id, s)
+	}
+	return s
 }
 
 // N is the message id in the plural form that count takes in this
@@ -300,6 +331,8 @@ func EnablePseudo() {
 		bundle.MustAddMessages(tag, m)
 	}
 	pseudoOn = true
+	matched.Clear() // a header may now pick the pseudo-locale
+	matchedN.Store(0)
 }
 
 // Pseudo is the pseudo-locale's form of an English text: wrapped in
