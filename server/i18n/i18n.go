@@ -130,6 +130,9 @@ func match(acceptLanguage string) string {
 }
 
 // Localizer speaks one language: its words and its numbers.
+// fillFields fills the messages' {{.Name}} fields (fields.go).
+var fillFields fieldsParser
+
 type Localizer struct {
 	lang  Lang
 	loc   *goi18n.Localizer
@@ -199,7 +202,7 @@ func (l *Localizer) localize(id string, count any, args []any) string {
 			data[fmt.Sprint(args[i])] = args[i+1]
 		}
 	}
-	s, err := l.loc.Localize(&goi18n.LocalizeConfig{MessageID: id, TemplateData: data, PluralCount: count})
+	s, err := l.loc.Localize(&goi18n.LocalizeConfig{MessageID: id, TemplateData: data, PluralCount: count, TemplateParser: fillFields})
 	if err != nil && s == "" {
 		return id
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nicksnyder/go-i18n/v2/i18n/template"
 )
 
 // placeholder finds a message's {{.Name}} fields.
@@ -175,4 +177,40 @@ func TestPseudo(t *testing.T) {
 	if Match("en-XA,en;q=0.5") != PseudoCode {
 		t.Error("Accept-Language en-XA does not pick the pseudo-locale once enabled")
 	}
+}
+
+// TestFieldsParser: the fast fill agrees with text/template on every
+// message of every language, with every field given and with none.
+func TestFieldsParser(t *testing.T) {
+	for _, l := range Langs {
+		cat, err := Catalog(l.Code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for id, forms := range cat {
+			for form, src := range forms {
+				data := map[string]any{}
+				for _, f := range fields(src) {
+					data[f] = "<" + f + ">"
+				}
+				for _, d := range []map[string]any{data, nil} {
+					fast, err1 := mustExec(fieldsParser{}, src, d)
+					slow, err2 := mustExec(&template.TextParser{}, src, d)
+					if err1 != nil || err2 != nil || fast != slow {
+						t.Errorf("%s %s (%s): %q / %q (%v %v)", l.Code, id, form, fast, slow, err1, err2)
+					}
+				}
+			}
+		}
+	}
+}
+
+func mustExec(p interface {
+	Parse(src, l, r string) (template.ParsedTemplate, error)
+}, src string, data map[string]any) (string, error) {
+	pt, err := p.Parse(src, "", "")
+	if err != nil {
+		return "", err
+	}
+	return pt.Execute(data)
 }
