@@ -138,7 +138,11 @@ type Localizer struct {
 	loc   *goi18n.Localizer
 	p     *message.Printer
 	plain sync.Map // id → text of the messages without fields, once looked up
+	small []string // 0 to smallInts-1 as the printer writes them: scores, turns
 }
+
+// smallInts are the whole numbers a localizer writes once and keeps.
+const smallInts = 1000
 
 // For is the localizer of a language code; an unknown code gets English.
 func For(code string) *Localizer {
@@ -154,6 +158,10 @@ func For(code string) *Localizer {
 	}
 	l = &Localizer{lang: lang, loc: goi18n.NewLocalizer(bundle, lang.Code),
 		p: message.NewPrinter(printerTag(lang))}
+	l.small = make([]string, smallInts)
+	for n := range l.small {
+		l.small[n] = l.p.Sprint(number.Decimal(n))
+	}
 	mu.Lock()
 	cache[code] = l
 	mu.Unlock()
@@ -210,7 +218,12 @@ func (l *Localizer) localize(id string, count any, args []any) string {
 }
 
 // Int is a whole number in the reader's format (12,345 or 12.345).
-func (l *Localizer) Int(n int) string { return l.p.Sprint(number.Decimal(n)) }
+func (l *Localizer) Int(n int) string {
+	if n >= 0 && n < len(l.small) {
+		return l.small[n]
+	}
+	return l.p.Sprint(number.Decimal(n))
+}
 
 // Dec is a number with exactly digits decimals (53.06 or 53,06).
 func (l *Localizer) Dec(x float64, digits int) string {
