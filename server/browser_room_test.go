@@ -38,6 +38,7 @@ func (b box) inside(w, h float64) bool {
 // speaks Spanish, the longer of the languages shipped: its projector shows
 // the class's language, and no word of it overflows.
 func TestBrowserProjectorFits(t *testing.T) {
+	t.Parallel() // it waits on the projector's drawing
 	person := newBrowser(t)
 	a := newApp(t)
 	teacher := a.browser()
@@ -100,6 +101,7 @@ func TestBrowserProjectorFits(t *testing.T) {
 // students, starting a round and pausing are in the first view, and stay
 // there when the teacher scrolls down the roster.
 func TestBrowserDashboardControlsInView(t *testing.T) {
+	t.Parallel() // it waits on the dashboard's drawing
 	person := newBrowser(t)
 	a := newApp(t)
 	teacher := a.browser()

@@ -148,6 +148,7 @@ func shotOf(t *testing.T, ctx context.Context, sel, name string) {
 // browser contexts; the students' moves appear on the teacher's dashboard
 // without a reload.
 func TestBrowserDashboardIsLive(t *testing.T) {
+	t.Parallel() // it waits on the dashboard's polls
 	person := newBrowser(t)
 	a := newApp(t)
 	teacher, ana, bo := person(), person(), person()
