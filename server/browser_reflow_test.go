@@ -96,11 +96,11 @@ func TestBrowserNoSidewaysScroll(t *testing.T) {
 }
 
 // TestBrowserSpanish: the same in Spanish, whose words are longer: every
-// page reflows at 320 px, no button or label overflows, and axe-core
-// finds nothing (lang="es" included).
+// page fits a phone and reflows at 320 px, no button or label overflows,
+// and axe-core finds nothing (lang="es" included).
 func TestBrowserSpanish(t *testing.T) {
 	t.Parallel()
-	walkEveryPage(t, "es", []int64{320}, false, func(ctx context.Context, name string) {
+	walkEveryPage(t, "es", widths, false, func(ctx context.Context, name string) {
 		if got := value(t, ctx, chromedp.Evaluate[string](`document.documentElement.lang`)); got != "es" {
 			t.Errorf("%s: lang %q", name, got)
 		}
