@@ -134,7 +134,7 @@ func (c *chartSource) name(d store.Decision) string {
 	case c.studentID != 0 && d.StudentID == c.studentID:
 		return c.l.T("chart.you")
 	case c.class.Anonymous || c.studentID != 0:
-		return d.Anon
+		return anonIn(c.l, d.Anon)
 	}
 	return d.Student
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"pigclass/server/classroom"
 	"pigclass/server/i18n"
 	"pigclass/sim"
 	"pigclass/static"
@@ -228,5 +229,54 @@ func TestEveryVerifyProblemIsSaid(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestGeneratedNamesInTheReadersWords: every word of a generated name has
+// its words in every language; Spanish puts the animal first; the
+// files keep the stored English name.
+func TestGeneratedNamesInTheReadersWords(t *testing.T) {
+	adjs, beasts := classroom.AnonWords()
+	for _, lang := range i18n.Langs {
+		l := i18n.For(lang.Code)
+		seen := map[string]bool{}
+		for _, a := range adjs {
+			for _, b := range beasts[:1] {
+				n := anonIn(l, a+" "+b)
+				if n == a+" "+b && lang.Code != "en" || seen[n] {
+					t.Errorf("%s: %q says %q", lang.Code, a+" "+b, n)
+				}
+				seen[n] = true
+			}
+		}
+		for _, b := range beasts {
+			if n := anonIn(l, adjs[0]+" "+b); seen[n] && b != beasts[0] {
+				t.Errorf("%s: %q is said like another name", lang.Code, n)
+			} else {
+				seen[n] = true
+			}
+		}
+	}
+	es := i18n.For("es")
+	for stored, want := range map[string]string{"Brave Otter": "Nutria Valiente", "Brave Otter 2": "Nutria Valiente 2", "Lucky": "Lucky", "Odd Thing": "Odd Thing"} {
+		if got := anonIn(es, stored); got != want {
+			t.Errorf("%q in Spanish: %q, want %q", stored, got, want)
+		}
+	}
+	if got := anonIn(i18n.For("en"), "Brave Otter"); got != "Brave Otter" {
+		t.Errorf("English: %q", got)
+	}
+	// A Spanish class in anonymous mode: the projector says the names in
+	// Spanish, students.csv keeps them as stored.
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	join(t, a, code, "Ana")
+	teacher.post("/t/"+code+"/anonymous-on", nil)
+	teacher.post("/t/"+code+"/language", url.Values{"lang": {"es"}})
+	stored := teacher.csvRows("/t/" + code + "/students.csv")[0]["student"]
+	doc := teacher.get("/t/" + code + "/projector")
+	if got := doc.Find(".names li").First().Text(); got != anonIn(es, stored) || got == stored {
+		t.Errorf("projector name %q, stored %q", got, stored)
 	}
 }

@@ -191,7 +191,7 @@ func projectorData(l *i18n.Localizer, class *classroom.Class, b projectorBase) t
 	v := templates.ProjectorLive{Code: class.Code, Count: len(class.Students), Locked: class.Locked, Round: roundLabel(l, class.Round),
 		PollURL: pollURL(b.path(class.Code)+"/live", class.Version) + "&lang=" + l.Lang()}
 	for _, st := range class.Students {
-		v.Names = append(v.Names, pick(class.Anonymous, st.AnonName, st.Nickname))
+		v.Names = append(v.Names, pick(class.Anonymous, anonIn(l, st.AnonName), st.Nickname))
 	}
 	return v
 }

@@ -38,7 +38,7 @@ func (s *Server) results(ctx context.Context, l *i18n.Localizer, class *classroo
 	get := func(seat store.Seat) *tally {
 		t := by[seat.StudentID]
 		if t == nil {
-			t = &tally{name: pick(shared && class.Anonymous, seat.AnonName, seat.Nickname)}
+			t = &tally{name: pick(shared && class.Anonymous, anonIn(l, seat.AnonName), seat.Nickname)}
 			by[seat.StudentID] = t
 		}
 		return t

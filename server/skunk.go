@@ -81,7 +81,10 @@ func unchanged(c *gin.Context, k *classroom.Skunk, class *classroom.Class) bool 
 func (s *Server) skunkBoard(l *i18n.Localizer, class *classroom.Class, k *classroom.Skunk, studentID int64, teacher bool, poll string) templates.SkunkBoard {
 	names := k.Game.Names
 	if class.Anonymous && !teacher {
-		names = k.Game.Anon
+		names = make([]string, len(k.Game.Anon))
+		for i, n := range k.Game.Anon {
+			names[i] = anonIn(l, n)
+		}
 	}
 	v := templates.SkunkBoard{Code: class.Code, Round: min(k.Round+1, k.Rounds), Rounds: k.Rounds, RoundTotal: k.RoundTotal,
 		Over: k.Over, Rolls: k.Rolls, Moment: k.Moment, Teacher: teacher, PollURL: skunkPoll(poll, k, class)}

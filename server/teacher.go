@@ -256,7 +256,7 @@ func (s *Server) dashLive(ctx context.Context, l *i18n.Localizer, class *classro
 	}
 	for _, st := range class.Students {
 		stat := stats[st.ID]
-		row := templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: st.AnonName, Status: l.T("status.waiting"), Games: stat.Games, Wins: stat.Wins, Decisions: stat.Decisions}
+		row := templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: anonIn(l, st.AnonName), Status: l.T("status.waiting"), Games: stat.Games, Wins: stat.Wins, Decisions: stat.Decisions}
 		if p, ok := playing[st.ID]; ok {
 			row.Status = p
 		}
@@ -267,7 +267,7 @@ func (s *Server) dashLive(ctx context.Context, l *i18n.Localizer, class *classro
 		v.Students = append(v.Students, row)
 	}
 	for _, st := range class.Removed {
-		v.Removed = append(v.Removed, templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: st.AnonName, Status: l.T("status.removed")})
+		v.Removed = append(v.Removed, templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: anonIn(l, st.AnonName), Status: l.T("status.removed")})
 	}
 	return v, nil
 }

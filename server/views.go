@@ -19,9 +19,30 @@ func seatName(l *i18n.Localizer, seat store.Seat, anonymous bool) string {
 	case seat.Bot != "":
 		return l.T("bot.seat", "Bot", botLabel(l, seat.Bot))
 	case anonymous:
-		return seat.AnonName
+		return anonIn(l, seat.AnonName)
 	}
 	return seat.Nickname
+}
+
+// anonIn is a generated name ("Brave Otter", "Brave Otter 2", as stored
+// and exported) in the reader's words: its adjective and animal are the
+// catalog's anon.adj.WORD and anon.animal.WORD, put in the language's
+// order by anon.name. A name whose words the catalog lacks stays as it is.
+func anonIn(l *i18n.Localizer, stored string) string {
+	parts := strings.SplitN(stored, " ", 3)
+	if len(parts) < 2 {
+		return stored
+	}
+	adj, animal := "anon.adj."+strings.ToLower(parts[0]), "anon.animal."+strings.ToLower(parts[1])
+	a, b := l.T(adj), l.T(animal)
+	if a == adj || b == animal {
+		return stored
+	}
+	name := l.T("anon.name", "Adjective", a, "Animal", b)
+	if len(parts) == 3 {
+		name += " " + parts[2]
+	}
+	return name
 }
 
 // botLabel names a strategy for people.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
 
 	"pigclass/server/store"
@@ -366,6 +367,9 @@ func (r *Room) DeleteClass(ctx context.Context, classID int64) error {
 	return nil
 }
 
+// The words of generated names. Names are stored and exported in these
+// English words; pages say them in the reader's language (the catalog's
+// anon.adj.* and anon.animal.*, a test checks each has its words).
 var adjectives = []string{"Amber", "Brave", "Calm", "Clever", "Curious", "Daring", "Eager", "Fuzzy", "Gentle", "Happy",
 	"Jolly", "Keen", "Lively", "Lucky", "Merry", "Nimble", "Plucky", "Quick", "Quiet", "Rapid", "Shiny", "Silly",
 	"Sleepy", "Sunny", "Swift", "Tidy", "Witty", "Zesty", "Bold", "Cosy"}
@@ -373,6 +377,11 @@ var adjectives = []string{"Amber", "Brave", "Calm", "Clever", "Curious", "Daring
 var animals = []string{"Otter", "Badger", "Falcon", "Panda", "Koala", "Lynx", "Heron", "Beaver", "Gecko", "Puffin",
 	"Walrus", "Marmot", "Ibex", "Lemur", "Hedgehog", "Tapir", "Dolphin", "Wombat", "Squirrel", "Toucan",
 	"Alpaca", "Narwhal", "Raccoon", "Kiwi", "Seal", "Owl", "Fox", "Yak", "Zebra", "Moose"}
+
+// AnonWords are the adjectives and animals generated names are made of.
+func AnonWords() (adjs, beasts []string) {
+	return slices.Clone(adjectives), slices.Clone(animals)
+}
 
 // AnonName draws an adjective and an animal not in taken (past 900
 // students in a class, a number is added).
