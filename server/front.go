@@ -72,14 +72,13 @@ func (s *Server) createClass(c *gin.Context) {
 func (s *Server) joinPage(c *gin.Context) {
 	code := normalizeCode(c.Param("code"))
 	if validCode(code) {
-		if class, err := s.room.Class(c.Request.Context(), code); err == nil {
+		if class, err := s.studentClass(c, code); err == nil {
 			if t, err := c.Cookie(playerCookie); err == nil {
 				if _, ok := class.Student(hashToken(t)); ok {
 					c.Redirect(http.StatusSeeOther, classURL(class.Code))
 					return
 				}
 			}
-			classLanguage(c, class, false) // the class's join page: its language
 		}
 	}
 	render(c, http.StatusOK, templates.JoinView(templates.Join{Code: templates.Field{Value: code}}))
@@ -131,7 +130,7 @@ func (s *Server) join(c *gin.Context) {
 		again(http.StatusTooManyRequests)
 		return
 	}
-	class, err := s.room.Class(ctx, code)
+	class, err := s.studentClass(c, code)
 	if errors.Is(err, store.ErrNotFound) {
 		s.joins.hit(ip)
 		v.Code.Error = l.T("joinerr.noclass", "Code", code)
@@ -142,8 +141,7 @@ func (s *Server) join(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	classLanguage(c, class, false)
-	l = loc(c)
+	l = loc(c) // the class's language now
 	token := playerToken(c)
 	if _, ok := class.Student(hashToken(token)); ok {
 		c.Redirect(http.StatusSeeOther, classURL(class.Code)) // this browser has joined already

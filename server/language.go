@@ -35,9 +35,8 @@ func chooseLanguage(c *gin.Context) {
 		code = i18n.Match(c.GetHeader("Accept-Language"))
 	}
 	c.Header("Vary", "Accept-Language, Cookie")
-	setLanguage(c, code)
 	ctx := templates.WithChrome(c.Request.Context(), templates.Chrome{Here: here(c)})
-	c.Request = c.Request.WithContext(ctx)
+	c.Request = c.Request.WithContext(i18n.WithLocalizer(ctx, i18n.For(code)))
 	c.Next()
 }
 
@@ -76,6 +75,17 @@ func classLanguage(c *gin.Context, class *classroom.Class, projector bool) {
 	if projector || !c.GetBool(chosenKey) {
 		setLanguage(c, class.Language)
 	}
+}
+
+// studentClass finds the class of a student's page (or its join page)
+// by code, the page then in the class's language unless the reader picked
+// their own.
+func (s *Server) studentClass(c *gin.Context, code string) (*classroom.Class, error) {
+	class, err := s.room.Class(c.Request.Context(), code)
+	if err == nil {
+		classLanguage(c, class, false)
+	}
+	return class, err
 }
 
 // pickLanguage is the switcher: it remembers the reader's language for a

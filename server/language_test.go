@@ -136,6 +136,9 @@ func TestClassLanguage(t *testing.T) {
 	if lang(doc) != "es" || doc.Find(`[data-testid="lang-fixed"] [lang="es"]`).Text() != "Español" {
 		t.Errorf("read-only projector: lang %q, %q", lang(doc), doc.Find(`[data-testid="lang-fixed"]`).Text())
 	}
+	if doc := room.get("/p/" + code + "/results"); lang(doc) != "es" {
+		t.Errorf("the projector's results: lang %q", lang(doc))
+	}
 	// A page drawn in another language reloads itself at its next poll.
 	if room.get("/p/" + code + "/live?v=0&lang=en"); room.last.Header.Get("HX-Refresh") != "true" {
 		t.Error("the projector drawn in English does not reload into the class's Spanish")
@@ -239,22 +242,24 @@ func TestGeneratedNamesInTheReadersWords(t *testing.T) {
 	adjs, beasts := classroom.AnonWords()
 	for _, lang := range i18n.Langs {
 		l := i18n.For(lang.Code)
-		seen := map[string]bool{}
-		for _, a := range adjs {
-			for _, b := range beasts[:1] {
-				n := anonIn(l, a+" "+b)
-				if n == a+" "+b && lang.Code != "en" || seen[n] {
-					t.Errorf("%s: %q says %q", lang.Code, a+" "+b, n)
-				}
-				seen[n] = true
+		// Every adjective with one animal, every animal with one adjective:
+		// each said in the language, and no two alike.
+		seen := map[string]string{}
+		say := func(stored string) {
+			n := anonIn(l, stored)
+			if n == stored && lang.Code != "en" {
+				t.Errorf("%s: %q is not said in the language", lang.Code, stored)
 			}
+			if other, ok := seen[n]; ok && other != stored {
+				t.Errorf("%s: %q and %q are both said %q", lang.Code, other, stored, n)
+			}
+			seen[n] = stored
+		}
+		for _, a := range adjs {
+			say(a + " " + beasts[0])
 		}
 		for _, b := range beasts {
-			if n := anonIn(l, adjs[0]+" "+b); seen[n] && b != beasts[0] {
-				t.Errorf("%s: %q is said like another name", lang.Code, n)
-			} else {
-				seen[n] = true
-			}
+			say(adjs[0] + " " + b)
 		}
 	}
 	es := i18n.For("es")

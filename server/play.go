@@ -24,7 +24,7 @@ import (
 func (s *Server) studentHome(c *gin.Context) {
 	ctx := c.Request.Context()
 	code := normalizeCode(c.Param("code"))
-	class, err := s.room.Class(ctx, code)
+	class, err := s.studentClass(c, code)
 	if errors.Is(err, store.ErrNotFound) && validCode(code) {
 		// An unknown code answers as a class one has not joined: the
 		// answer tells a guesser nothing.
@@ -40,7 +40,6 @@ func (s *Server) studentHome(c *gin.Context) {
 		c.Redirect(http.StatusSeeOther, joinURL(class.Code))
 		return
 	}
-	classLanguage(c, class, false)
 	l := loc(c)
 	v := templates.StudentHome{Code: class.Code, Nickname: me.Nickname, Waiting: l.T("student.waiting"), NextURL: nextURL(class.Code, 0),
 		RejoinCode: rejoinCode(class.TeacherHash, me.TokenHash)}

@@ -76,11 +76,23 @@ type projectorBase struct {
 	teacher bool
 }
 
+// routes registers the projector's pages under g, every one in the
+// class's language.
+func (b projectorBase) routes(g *gin.RouterGroup, s *Server) {
+	g.Use(b.language)
+	g.GET("", b.page(s))
+	g.GET("/live", b.live(s))
+	g.GET("/chart", b.chart(s))
+	g.GET("/skunk", b.skunk(s))
+	g.GET("/results", b.resultsPage(s))
+}
+
 // language sets a projector page in the class's language (the class's
 // shared screen always shows it); on the teacher's projector the
 // switcher sets the class's language, on the read-only one it says which
 // the teacher set.
-func (b projectorBase) language(c *gin.Context, class *classroom.Class) {
+func (b projectorBase) language(c *gin.Context) {
+	class := classFrom(c)
 	classLanguage(c, class, true)
 	ch := templates.ChromeOf(c.Request.Context())
 	switch {
@@ -90,6 +102,14 @@ func (b projectorBase) language(c *gin.Context, class *classroom.Class) {
 		ch.FixedLang = class.Language
 	}
 	c.Request = c.Request.WithContext(templates.WithChrome(c.Request.Context(), ch))
+}
+
+// skunkBoard is the Skunk board drawn for this projector: large, shared
+// names, the roll and end controls on the teacher's.
+func (b projectorBase) skunkBoard(s *Server, c *gin.Context, class *classroom.Class, k *classroom.Skunk) templates.SkunkBoard {
+	sk := s.skunkBoard(loc(c), class, k, 0, false, b.path(class.Code)+"/skunk")
+	sk.Projector, sk.Teacher = true, b.teacher
+	return sk
 }
 
 func (b projectorBase) path(code string) string {
@@ -103,7 +123,6 @@ func (b projectorBase) path(code string) string {
 func (b projectorBase) page(s *Server) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class := classFrom(c)
-		b.language(c, class)
 		pc, err := s.projectorChart(c.Request.Context(), loc(c), class, b)
 		if err != nil {
 			fail(c, err)
@@ -112,8 +131,7 @@ func (b projectorBase) page(s *Server) gin.HandlerFunc {
 		v := templates.Projector{Code: class.Code, JoinURL: s.publicURL(c.Request) + "/join", Live: projectorData(loc(c), class, b), Chart: pc,
 			QR: joinURL(class.Code) + "/qr.svg", Teacher: b.teacher, Joined: len(class.Students) > 0}
 		if k := s.room.Skunk(class.ID); k != nil {
-			sk := s.skunkBoard(loc(c), class, k, 0, false, b.path(class.Code)+"/skunk")
-			sk.Projector, sk.Teacher = true, b.teacher
+			sk := b.skunkBoard(s, c, class, k)
 			v.Skunk = &sk
 		}
 		render(c, http.StatusOK, templates.ProjectorView(v))
@@ -124,7 +142,6 @@ func (b projectorBase) page(s *Server) gin.HandlerFunc {
 func (b projectorBase) live(s *Server) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class := classFrom(c)
-		b.language(c, class)
 		if reloadIfLanguageChanged(c) {
 			return
 		}
@@ -140,7 +157,6 @@ func (b projectorBase) live(s *Server) gin.HandlerFunc {
 func (b projectorBase) chart(s *Server) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class := classFrom(c)
-		b.language(c, class)
 		pc, err := s.projectorChart(c.Request.Context(), loc(c), class, b)
 		if err != nil {
 			fail(c, err)
@@ -155,7 +171,6 @@ func (b projectorBase) chart(s *Server) gin.HandlerFunc {
 func (b projectorBase) skunk(s *Server) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class := classFrom(c)
-		b.language(c, class)
 		k := s.room.Skunk(class.ID)
 		if k == nil {
 			c.Header("HX-Refresh", "true") // the game ended: show the projector again
@@ -165,9 +180,7 @@ func (b projectorBase) skunk(s *Server) gin.HandlerFunc {
 		if unchanged(c, k, class) {
 			return
 		}
-		sk := s.skunkBoard(loc(c), class, k, 0, false, b.path(class.Code)+"/skunk")
-		sk.Projector, sk.Teacher = true, b.teacher
-		render(c, http.StatusOK, templates.SkunkView(sk))
+		render(c, http.StatusOK, templates.SkunkView(b.skunkBoard(s, c, class, k)))
 	}
 }
 

@@ -61,12 +61,7 @@ func (s *Server) Handler() http.Handler {
 	t := r.Group("/t/:code", noStore, s.teacherOnly)
 	t.GET("", s.dashboard)
 	t.GET("/live", s.dashboardLive)
-	tp := projectorBase{teacher: true}
-	t.GET("/projector", tp.page(s))
-	t.GET("/projector/live", tp.live(s))
-	t.GET("/projector/chart", tp.chart(s))
-	t.GET("/projector/skunk", tp.skunk(s))
-	t.GET("/projector/results", tp.resultsPage(s))
+	projectorBase{teacher: true}.routes(t.Group("/projector"), s)
 	t.POST("/projector-chart", s.pickProjectorChart)
 	t.POST("/language", s.setClassLanguage)
 	t.POST("/lock", s.setFlag(func(f *classFlags) { f.Locked = true }, "notice.locked"))
@@ -98,13 +93,7 @@ func (s *Server) Handler() http.Handler {
 	t.GET("/match_players.csv", s.csvFile("match_players"))
 
 	// The read-only projector link, for the classroom's computer.
-	p := r.Group("/p/:code", noStore, s.projectorOnly)
-	rp := projectorBase{}
-	p.GET("", rp.page(s))
-	p.GET("/live", rp.live(s))
-	p.GET("/chart", rp.chart(s))
-	p.GET("/skunk", rp.skunk(s))
-	p.GET("/results", rp.resultsPage(s))
+	projectorBase{}.routes(r.Group("/p/:code", noStore, s.projectorOnly), s)
 
 	r.NoRoute(func(c *gin.Context) { refuse(c, http.StatusNotFound, loc(c).T("error.nopage")) })
 	return r

@@ -146,7 +146,7 @@ func skunkAnnounce(l *i18n.Localizer, f sim.Faces) string {
 // classStudent finds the class of :code and the browser's student in it.
 func (s *Server) classStudent(c *gin.Context) (*classroom.Class, store.Student, bool) {
 	code := normalizeCode(c.Param("code"))
-	class, err := s.room.Class(c.Request.Context(), code)
+	class, err := s.studentClass(c, code)
 	if errors.Is(err, store.ErrNotFound) {
 		// No such class answers as a class one is not in.
 		refuse(c, http.StatusForbidden, loc(c).T("error.notinclass", "Code", code))
@@ -161,7 +161,6 @@ func (s *Server) classStudent(c *gin.Context) (*classroom.Class, store.Student, 
 		refuse(c, http.StatusForbidden, loc(c).T("error.notinclass", "Code", class.Code))
 		return class, me, false
 	}
-	classLanguage(c, class, false)
 	return class, me, true
 }
 

@@ -101,62 +101,47 @@ func (r *Room) SetFlags(ctx context.Context, classID int64, change func(*Flags))
 	return snap, nil
 }
 
-// SetJoinsUnlimited lifts (or puts back) the cap on joins a minute.
-func (r *Room) SetJoinsUnlimited(ctx context.Context, classID int64, unlimited bool) error {
+// setClass changes one of a class's settings: save stores it (nil for a
+// setting kept in memory only), then change publishes it in a new
+// snapshot, whose version tells the live parts to redraw.
+func (r *Room) setClass(ctx context.Context, classID int64, save func() error, change func(*Class)) error {
 	c, err := r.load(ctx, classID)
 	if err != nil {
 		return err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.publish(false, func(next *Class) { next.JoinsUnlimited = unlimited })
+	if save != nil {
+		if err := save(); err != nil {
+			return err
+		}
+	}
+	c.publish(false, change)
 	return nil
+}
+
+// SetJoinsUnlimited lifts (or puts back) the cap on joins a minute.
+func (r *Room) SetJoinsUnlimited(ctx context.Context, classID int64, unlimited bool) error {
+	return r.setClass(ctx, classID, nil, func(next *Class) { next.JoinsUnlimited = unlimited })
 }
 
 // SetProjector chooses the chart the projector shows ("" for none).
 func (r *Room) SetProjector(ctx context.Context, classID int64, chart string) error {
-	c, err := r.load(ctx, classID)
-	if err != nil {
-		return err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if err := r.st.SetProjector(ctx, classID, chart); err != nil {
-		return err
-	}
-	c.publish(false, func(next *Class) { next.Projector = chart })
-	return nil
+	return r.setClass(ctx, classID, func() error { return r.st.SetProjector(ctx, classID, chart) },
+		func(next *Class) { next.Projector = chart })
 }
 
 // SetLanguage sets the class's language ("" for each reader's own); the
 // version changes, so the live parts of the projector redraw in it.
 func (r *Room) SetLanguage(ctx context.Context, classID int64, lang string) error {
-	c, err := r.load(ctx, classID)
-	if err != nil {
-		return err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if err := r.st.SetLanguage(ctx, classID, lang); err != nil {
-		return err
-	}
-	c.publish(false, func(next *Class) { next.Language = lang })
-	return nil
+	return r.setClass(ctx, classID, func() error { return r.st.SetLanguage(ctx, classID, lang) },
+		func(next *Class) { next.Language = lang })
 }
 
 // SetLesson sets the lesson a class follows and its phase.
 func (r *Room) SetLesson(ctx context.Context, classID int64, lesson string, phase int) error {
-	c, err := r.load(ctx, classID)
-	if err != nil {
-		return err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if err := r.st.SetLesson(ctx, classID, lesson, phase); err != nil {
-		return err
-	}
-	c.publish(false, func(next *Class) { next.Lesson, next.Phase = lesson, phase })
-	return nil
+	return r.setClass(ctx, classID, func() error { return r.st.SetLesson(ctx, classID, lesson, phase) },
+		func(next *Class) { next.Lesson, next.Phase = lesson, phase })
 }
 
 // RoundSpec is what a round plays: from the form or from a lesson phase.
