@@ -120,3 +120,25 @@ func TestVerifyCommand(t *testing.T) {
 		t.Errorf("tampered record: %v\n%s (want %q)", err, out, want)
 	}
 }
+
+// TestSimulateThreeSeatsWithOptimal: the perfect-play bot at a three-seat
+// table, its table first asked for by that table (target 37 is asked for
+// nowhere else), plays: the solved-table cache keys a table by the
+// two-seat variant it solves.
+func TestSimulateThreeSeatsWithOptimal(t *testing.T) {
+	out, _, err := runCmd(t, "simulate", "--players", "optimal,hold:20,hold:20", "--target", "37", "--games", "3000", "--seed", "three", "--json")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var got simOutput
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	wins := 0
+	for _, p := range got.Players {
+		wins += p.Wins
+	}
+	if len(got.Players) != 3 || got.Players[0].Strategy != "optimal" || wins+got.Unfinished != 3000 {
+		t.Errorf("%+v", got)
+	}
+}

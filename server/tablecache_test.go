@@ -1,0 +1,82 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+	"testing"
+
+	"pigclass/server/store"
+	"pigclass/sim/solve"
+)
+
+// TestThreeSeatRoundFirst: the first request for a game and target comes
+// from a three-seat round with the perfect-play bot (no table of Pig to 61
+// is solved yet, in a cache of its own). Every effect the table cache's
+// old key had is checked: the dashboard and the students' charts answer,
+// the three-seat decisions are analysed (approximately) and the two-seat
+// decisions after them exactly, a two-seat round with the perfect-play
+// bot starts, and a restart with the three-seat round in progress serves
+// again and plays on.
+func TestThreeSeatRoundFirst(t *testing.T) {
+	tables := &solve.Cache{}
+	fresh := func(c *Config) { c.Tables = tables }
+	a := newAppConfig(t, fresh)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 1}
+	round := url.Values{"game": {"pig"}, "target": {"61"}, "mode": {"bot"}, "bot": {"optimal"}, "seats": {"3"}}
+	teacher.post("/t/"+code+"/rounds", round)
+	if teacher.status() != http.StatusOK {
+		t.Fatalf("three-seat round: %d %s", teacher.status(), teacher.body)
+	}
+	for ana.actions < 4 {
+		if !ana.step(t, code) {
+			t.Fatal("the three-seat match ended before the restart")
+		}
+	}
+
+	// The server restarts with the round in play, on tables of its own
+	// (none solved yet but the defaults).
+	path, clk := a.path, a.clock
+	a.stop()
+	tables = &solve.Cache{}
+	b := openAppWith(t, path, clk, store.Options{}, fresh)
+	teacher.moveTo(b)
+	ana.b.moveTo(b)
+	for ana.step(t, code) {
+	}
+	for _, page := range []struct {
+		who  *browser
+		path string
+	}{{teacher, "/t/" + code}, {ana.b, "/c/" + code + "/charts"}} {
+		page.who.get(page.path)
+		if page.who.status() != http.StatusOK {
+			t.Errorf("GET %s: %d", page.path, page.who.status())
+		}
+	}
+
+	round.Set("seats", "2")
+	teacher.post("/t/"+code+"/rounds", round)
+	if teacher.status() != http.StatusOK {
+		t.Fatalf("two-seat round with the perfect-play bot after it: %d %s", teacher.status(), teacher.body)
+	}
+	ana.holdAt = 20
+	for ana.step(t, code) {
+	}
+	got := map[string]map[string]int{}
+	for _, r := range teacher.csvRows("/t/" + code + "/decisions.csv") {
+		if r["by"] == "timeout" {
+			continue
+		}
+		if got[r["seats"]] == nil {
+			got[r["seats"]] = map[string]int{}
+		}
+		got[r["seats"]][r["analysis"]]++
+	}
+	if got["3"]["none"] > 0 || got["3"]["approximate"] == 0 || got["3"]["exact"] > 0 {
+		t.Errorf("three-seat decisions analysed %v, want approximate only", got["3"])
+	}
+	if got["2"]["none"] > 0 || got["2"]["exact"] == 0 || got["2"]["approximate"] > 0 {
+		t.Errorf("two-seat decisions analysed %v, want exact only", got["2"])
+	}
+}
