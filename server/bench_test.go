@@ -22,7 +22,7 @@ import (
 func BenchmarkAct(b *testing.B) {
 	a := newApp(b)
 	ctx := context.Background()
-	player, err := a.store.AddStudent(ctx, store.Student{Nickname: "Bench", AnonName: "x", TokenHash: hashToken(newToken())})
+	player, err := a.store.AddStudent(ctx, store.Student{Nickname: "Bench", AnonName: "x", TokenHash: classroom.HashToken(newToken())})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -34,15 +34,21 @@ func BenchmarkAct(b *testing.B) {
 		return m
 	}
 	m := newMatch()
+	v, err := a.srv.room.Identify(ctx, classroom.Credentials{TokenHash: player.TokenHash})
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.ReportAllocs()
 	for b.Loop() {
 		if m.Over() {
 			m = newMatch()
 			continue
 		}
-		if m, err = a.srv.room.Act(ctx, m.ID, player.ID, m.Seq(), sim.HoldAt(20).Decide(m.State.Position())); err != nil {
+		mv, err := a.srv.room.Act(ctx, v, m.ID, m.Seq(), sim.HoldAt(20).Decide(m.State.Position()))
+		if err != nil {
 			b.Fatal(err)
 		}
+		m = mv.Match
 	}
 }
 
@@ -59,8 +65,13 @@ func BenchmarkActParallel(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		mu.Lock()
 		n++
-		player, err := a.store.AddStudent(ctx, store.Student{Nickname: "Bench" + strconv.Itoa(n), AnonName: "x", TokenHash: hashToken(newToken())})
+		player, err := a.store.AddStudent(ctx, store.Student{Nickname: "Bench" + strconv.Itoa(n), AnonName: "x", TokenHash: classroom.HashToken(newToken())})
 		mu.Unlock()
+		if err != nil {
+			b.Error(err)
+			return
+		}
+		v, err := a.srv.room.Identify(ctx, classroom.Credentials{TokenHash: player.TokenHash})
 		if err != nil {
 			b.Error(err)
 			return
@@ -73,10 +84,12 @@ func BenchmarkActParallel(b *testing.B) {
 					return
 				}
 			}
-			if m, err = a.srv.room.Act(ctx, m.ID, player.ID, m.Seq(), sim.HoldAt(20).Decide(m.State.Position())); err != nil {
+			mv, err := a.srv.room.Act(ctx, v, m.ID, m.Seq(), sim.HoldAt(20).Decide(m.State.Position()))
+			if err != nil {
 				b.Error(err)
 				return
 			}
+			m = mv.Match
 		}
 	})
 	batches, writes := a.store.WriterStats()
@@ -88,12 +101,12 @@ func BenchmarkActParallel(b *testing.B) {
 func playedClass(b *testing.B) (*app, *classroom.Class) {
 	a := newApp(b)
 	ctx := context.Background()
-	class, err := a.srv.room.CreateClass(ctx, func() string { return "BENCH7" }, hashToken("secret"), "")
+	class, err := a.srv.room.CreateClass(ctx, func() string { return "BENCH7" }, classroom.HashToken("secret"), "")
 	if err != nil {
 		b.Fatal(err)
 	}
 	for i := range 30 {
-		if _, err := a.srv.room.Join(ctx, class.ID, "s"+strconv.Itoa(i), hashToken(newToken())); err != nil {
+		if _, err := a.srv.room.Join(ctx, class.ID, "s"+strconv.Itoa(i), classroom.HashToken(newToken())); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -101,11 +114,16 @@ func playedClass(b *testing.B) (*app, *classroom.Class) {
 		b.Fatal(err)
 	}
 	for _, m := range a.srv.room.Matches(class.ID) {
-		student := m.Seats[0].StudentID
+		v, err := a.srv.room.Identify(ctx, classroom.Credentials{Code: class.Code, TokenHash: m.Seats[0].TokenHash})
+		if err != nil {
+			b.Fatal(err)
+		}
 		for !m.Over() {
-			if m, err = a.srv.room.Act(ctx, m.ID, student, m.Seq(), sim.HoldAt(20).Decide(m.State.Position())); err != nil {
+			mv, err := a.srv.room.Act(ctx, v, m.ID, m.Seq(), sim.HoldAt(20).Decide(m.State.Position()))
+			if err != nil {
 				b.Fatal(err)
 			}
+			m = mv.Match
 		}
 	}
 	if class, err = a.srv.room.ClassByID(ctx, class.ID); err != nil {

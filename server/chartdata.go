@@ -218,8 +218,8 @@ func (s *Server) classCharts(ctx context.Context, l *i18n.Localizer, class store
 
 // timeline is chart 4 for a match.
 func timeline(l *i18n.Localizer, mv *matchView) templates.Chart {
-	anonymous := mv.class != nil && mv.class.Anonymous
-	return charts.Timeline(l, mv.snap.Events, seatNames(l, mv.snap.Match, mv.viewer, anonymous, l.T("chart.you")))
+	anonymous := mv.Class != nil && mv.Class.Anonymous
+	return charts.Timeline(l, mv.Events, seatNames(l, mv.Match.Match, mv.Seat, anonymous, l.T("chart.you")))
 }
 
 // firstPlayerChart is chart 7 for the class's Pig target: the standard

@@ -40,7 +40,12 @@ var errNotSeated = classroom.ErrNotSeated
 // reader's language.
 func explain(l *i18n.Localizer, err error) (int, string) {
 	var ae *sim.ActionError
+	var later *classroom.SeedLaterError
 	switch {
+	case errors.As(err, &later) && later.Playing == 0:
+		return http.StatusConflict, l.T("error.seedlater")
+	case errors.As(err, &later):
+		return http.StatusConflict, l.N("review.seedlater", later.Playing)
 	case errors.As(err, &ae):
 		return http.StatusConflict, l.T("error.move." + string(ae.Code))
 	case errors.Is(err, store.ErrNotFound):

@@ -58,7 +58,7 @@ func (s *Server) createClass(c *gin.Context) {
 	}
 	s.newClasses.hit(ip)
 	secret := newToken()
-	class, err := s.room.CreateClass(ctx, func() string { return newCode(s.cfg.CodePrefix) }, hashToken(secret), lesson)
+	class, err := s.room.CreateClass(ctx, func() string { return newCode(s.cfg.CodePrefix) }, classroom.HashToken(secret), lesson)
 	if err != nil {
 		fail(c, err)
 		return
@@ -74,7 +74,7 @@ func (s *Server) joinPage(c *gin.Context) {
 	if validCode(code) {
 		if class, err := s.studentClass(c, code); err == nil {
 			if t, err := c.Cookie(playerCookie); err == nil {
-				if _, ok := class.Student(hashToken(t)); ok {
+				if _, ok := class.Student(classroom.HashToken(t)); ok {
 					c.Redirect(http.StatusSeeOther, classURL(class.Code))
 					return
 				}
@@ -143,11 +143,11 @@ func (s *Server) join(c *gin.Context) {
 	}
 	l = loc(c) // the class's language now
 	token := playerToken(c)
-	if _, ok := class.Student(hashToken(token)); ok {
+	if _, ok := class.Student(classroom.HashToken(token)); ok {
 		c.Redirect(http.StatusSeeOther, classURL(class.Code)) // this browser has joined already
 		return
 	}
-	if class.WasRemoved(hashToken(token)) {
+	if class.WasRemoved(classroom.HashToken(token)) {
 		v.Error = removedMessage(l, code)
 		again(http.StatusForbidden)
 		return
@@ -162,7 +162,7 @@ func (s *Server) join(c *gin.Context) {
 			if !sameRejoinCode(v.Rejoin.Value, rejoinCode(class.TeacherHash, st.TokenHash)) {
 				break
 			}
-			if err := s.room.Rejoin(ctx, class.ID, st.ID, hashToken(token)); err != nil {
+			if err := s.room.Rejoin(ctx, class.ID, st.ID, classroom.HashToken(token)); err != nil {
 				fail(c, err)
 				return
 			}
@@ -188,7 +188,7 @@ func (s *Server) join(c *gin.Context) {
 		again(http.StatusTooManyRequests)
 		return
 	}
-	switch _, err := s.room.Join(ctx, class.ID, nick, hashToken(token)); {
+	switch _, err := s.room.Join(ctx, class.ID, nick, classroom.HashToken(token)); {
 	case errors.Is(err, store.ErrNicknameTaken):
 		v.Nickname.Error = l.T("nickname.taken", "Name", nick)
 		again(http.StatusUnprocessableEntity)
@@ -253,9 +253,9 @@ func (s *Server) startPractice(c *gin.Context) {
 	}
 	s.practices.hit(ip)
 	token := playerToken(c)
-	player, err := s.store.StudentByToken(ctx, 0, hashToken(token))
+	player, err := s.store.StudentByToken(ctx, 0, classroom.HashToken(token))
 	if errors.Is(err, store.ErrNotFound) {
-		player, err = s.store.AddStudent(ctx, store.Student{Nickname: "You", AnonName: classroom.AnonName(nil), TokenHash: hashToken(token)})
+		player, err = s.store.AddStudent(ctx, store.Student{Nickname: "You", AnonName: classroom.AnonName(nil), TokenHash: classroom.HashToken(token)})
 	}
 	if err != nil {
 		fail(c, err)

@@ -77,17 +77,6 @@ func newToken() string {
 	return hex.EncodeToString(b)
 }
 
-// hashToken is how secrets are stored: SHA-256, hex.
-func hashToken(t string) string {
-	sum := sha256.Sum256([]byte(t))
-	return hex.EncodeToString(sum[:])
-}
-
-// sameHash compares a secret with a stored hash in constant time.
-func sameHash(secret, hash string) bool {
-	return secret != "" && subtle.ConstantTimeCompare([]byte(hashToken(secret)), []byte(hash)) == 1
-}
-
 // Cookie names.
 const (
 	playerCookie  = "pigclass_player"

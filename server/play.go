@@ -35,7 +35,7 @@ func (s *Server) studentHome(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	me, ok := class.Student(hashToken(playerToken(c)))
+	me, ok := class.Student(classroom.HashToken(playerToken(c)))
 	if !ok {
 		c.Redirect(http.StatusSeeOther, joinURL(class.Code))
 		return
@@ -134,63 +134,77 @@ func matchID(c *gin.Context) (int64, bool) {
 	return id, true
 }
 
-// matchView is a match as a viewer sees it, live or finished.
+// matchView is a match as the room let the viewer see it, and its board.
 type matchView struct {
-	snap   *classroom.Match // the match with its log
-	live   bool             // from memory (still in the room)
-	viewer int
-	class  *classroom.Class // nil for practice
-	board  templates.Board
+	*classroom.MatchView
+	board templates.Board
 }
 
 // code is the join code of the match's class, "" for practice.
 func (mv *matchView) code() string {
-	if mv.class == nil {
+	if mv.Class == nil {
 		return ""
 	}
-	return mv.class.Code
+	return mv.Class.Code
 }
 
-// loadMatch builds the view of match id for the browser's player: from the
-// room while it is there, else from the disk. code is the class code of the
-// URL ("" for the practice URL /m/{id}).
-func (s *Server) loadMatch(ctx context.Context, c *gin.Context, code string, id int64) (*matchView, error) {
-	h := hashToken(playerToken(c))
-	mv := &matchView{snap: s.room.Match(id)}
-	if mv.snap != nil {
-		mv.live = true
-	} else {
-		row, err := s.store.MatchByID(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		rows, err := s.store.Events(ctx, store.EventFilter{MatchID: id})
-		if err != nil {
-			return nil, err
-		}
-		m, err := sim.Replay(row.Variant, row.Seed, store.SimEvents(rows))
-		if err != nil {
-			return nil, fmt.Errorf("server: match %d: %w", id, err)
-		}
-		mv.snap = &classroom.Match{Match: row, State: m.State(), Events: rows, Last: s.cfg.Now()}
+// viewer is who the request is from, as the room finds them: the
+// browser's player token, and the teacher's secret and projector key it
+// holds for the class of the address. It makes no cookie.
+func (s *Server) viewer(c *gin.Context) (classroom.Viewer, error) {
+	code := normalizeCode(c.Param("code"))
+	cr := classroom.Credentials{Code: code}
+	if t, err := c.Cookie(playerCookie); err == nil && len(t) == 64 {
+		cr.TokenHash = classroom.HashToken(t)
 	}
-	if mv.snap.ClassID != 0 {
-		class, err := s.room.ClassByID(ctx, mv.snap.ClassID)
-		if err != nil {
-			return nil, err
-		}
-		mv.class = class
+	if code != "" {
+		cr.TeacherSecret, _ = c.Cookie(teacherPrefix + code)
+		cr.ProjectorKey, _ = c.Cookie(projectorPrefix + code)
 	}
-	if code != mv.code() && code != "" {
-		return nil, store.ErrNotFound // a match of another class: as if none
+	return s.room.Identify(c.Request.Context(), cr)
+}
+
+// seeMatch asks the room for match :id as the request's viewer may see it
+// (with teacher, the class's teacher too), answering a refusal itself: a
+// stranger's answer is the same for a real match as for none, and only a
+// match's own player is sent from its old address to its class's.
+func (s *Server) seeMatch(c *gin.Context, teacher bool) (*matchView, bool) {
+	id, ok := matchID(c)
+	if !ok {
+		return nil, false
 	}
-	mv.viewer = mv.snap.SeatOfToken(h)
-	classLanguage(c, mv.class, false)
-	mv.board = s.boardView(loc(c), mv.class, mv.snap, mv.viewer)
-	if mv.class != nil && mv.board.Over {
-		mv.board.NextURL = nextURL(mv.class.Code, id)
+	v, err := s.viewer(c)
+	if err != nil {
+		fail(c, err)
+		return nil, false
 	}
-	return mv, nil
+	mv, err := s.room.SeeMatch(c.Request.Context(), v, id, teacher)
+	if err != nil {
+		refuseMatch(c, id, err)
+		return nil, false
+	}
+	return s.drawMatch(c, mv), true
+}
+
+// refuseMatch answers a match the room refused: sent on to its class's
+// address for one of its players, else as if there were no such match.
+func refuseMatch(c *gin.Context, id int64, err error) {
+	var m *classroom.MovedError
+	if errors.As(err, &m) {
+		moved(c, matchURL(m.Code, id))
+		return
+	}
+	fail(c, err)
+}
+
+// drawMatch puts the page in the class's language and draws the board.
+func (s *Server) drawMatch(c *gin.Context, m *classroom.MatchView) *matchView {
+	classLanguage(c, m.Class, false)
+	mv := &matchView{MatchView: m, board: s.boardView(loc(c), m.Class, m.Match, m.Seat)}
+	if m.Class != nil && mv.board.Over {
+		mv.board.NextURL = nextURL(m.Class.Code, m.ID)
+	}
+	return mv
 }
 
 // studentNext answers a waiting page's, or a finished board's, question:
@@ -221,7 +235,7 @@ func (s *Server) studentNext(c *gin.Context) {
 // matchPage is the play page while the match goes on, and the review of
 // the viewer's decisions once it is over.
 func (s *Server) matchPage(c *gin.Context) {
-	mv, ok := s.seatedMatch(c)
+	mv, ok := s.seeMatch(c, false)
 	if !ok {
 		return
 	}
@@ -239,27 +253,24 @@ func (s *Server) board(c *gin.Context) {
 	if !ok {
 		return
 	}
-	if v := c.Query("v"); v != "" {
-		if m := s.room.Match(id); m != nil {
-			if class, ok := s.classOfMatch(c, m); ok && boardVersion(m, class) == v && m.SeatOfToken(hashToken(playerToken(c))) >= 0 {
-				c.Status(http.StatusNoContent)
-				return
-			}
-		}
+	v, err := s.viewer(c)
+	if err != nil {
+		fail(c, err)
+		return
 	}
-	if mv, ok := s.seatedMatch(c); ok && !reloadIfLanguageChanged(c) {
+	m, err := s.room.SeeMatch(c.Request.Context(), v, id, false)
+	if err != nil {
+		refuseMatch(c, id, err)
+		return
+	}
+	if ver := c.Query("v"); ver != "" && m.Live && boardVersion(m.Match, m.Class) == ver {
+		c.Status(http.StatusNoContent)
+		return
+	}
+	mv := s.drawMatch(c, m)
+	if !reloadIfLanguageChanged(c) {
 		render(c, http.StatusOK, templates.BoardFragment(mv.board))
 	}
-}
-
-// classOfMatch returns the class of a live match from memory (nil for
-// practice).
-func (s *Server) classOfMatch(c *gin.Context, m *classroom.Match) (*classroom.Class, bool) {
-	if m.ClassID == 0 {
-		return nil, true
-	}
-	class, err := s.room.ClassByID(c.Request.Context(), m.ClassID)
-	return class, err == nil
 }
 
 // boardVersion names what a board shows: the match's version and its
@@ -269,34 +280,6 @@ func boardVersion(m *classroom.Match, class *classroom.Class) string {
 		return strconv.FormatInt(m.Version, 10)
 	}
 	return fmt.Sprintf("%d.%d", m.Version, class.Version)
-}
-
-// seatedMatch loads match :id for the browser's player and refuses anyone
-// not seated in it. The old address of a class match, /m/{id}, moves to
-// /c/{code}/m/{id}.
-func (s *Server) seatedMatch(c *gin.Context) (*matchView, bool) {
-	id, ok := matchID(c)
-	if !ok {
-		return nil, false
-	}
-	code := normalizeCode(c.Param("code"))
-	mv, err := s.loadMatch(c.Request.Context(), c, code, id)
-	if errors.Is(err, store.ErrNotFound) && code != "" {
-		err = errNotSeated // no such class, match, or match of the class: answered alike
-	}
-	if err != nil {
-		fail(c, err)
-		return nil, false
-	}
-	if mv.viewer < 0 {
-		fail(c, errNotSeated)
-		return nil, false
-	}
-	if code == "" && mv.class != nil {
-		moved(c, matchURL(mv.class.Code, id))
-		return nil, false
-	}
-	return mv, true
 }
 
 // moved sends an old address to its new place, keeping the method (308).
@@ -312,68 +295,53 @@ func moved(c *gin.Context, to string) {
 	c.Abort()
 }
 
-// act takes a form post with action and seq. A repeated or stale seq does
+// act takes a form post with action and seq. The room decides first who
+// may act: anyone but the match's player is answered as for a match that
+// does not exist, whatever the form says. A repeated or stale seq does
 // nothing, so double clicks and resent forms are harmless. A move the disk
 // refused is answered 503 "not saved, try again": the match is as before.
 func (s *Server) act(c *gin.Context) {
-	ctx := c.Request.Context()
+	ctx, l := c.Request.Context(), loc(c)
 	id, ok := matchID(c)
 	if !ok {
 		return
 	}
-	code := normalizeCode(c.Param("code"))
-	problem, home := "", matchURL(code, id)
-	seq, err := strconv.Atoi(c.PostForm("seq"))
-	if err != nil || seq < 0 {
-		problem = loc(c).T("error.seq")
+	v, err := s.viewer(c)
+	if err != nil {
+		fail(c, err)
+		return
 	}
-	a, err := sim.ParseAction(c.PostForm("action"))
-	if err != nil && problem == "" {
-		problem = loc(c).T("error.action", "Action", c.PostForm("action"))
-	}
-	status := http.StatusOK
-	if problem == "" {
-		m := s.room.Match(id)
-		if m != nil && m.ClassID != 0 {
-			class, ok := s.classOfMatch(c, m)
-			if !ok || class.Code != code {
-				if code == "" && ok {
-					moved(c, matchURL(class.Code, id))
-					return
-				}
-				fail(c, errNotSeated)
-				return
-			}
-			home = classURL(class.Code) // without JavaScript, back to the class page
-		}
-		var studentID int64
-		if m != nil {
-			if seat := m.SeatOfToken(hashToken(playerToken(c))); seat >= 0 {
-				studentID = m.Seats[seat].StudentID
+	seq, seqErr := strconv.Atoi(c.PostForm("seq"))
+	a, actionErr := sim.ParseAction(c.PostForm("action"))
+	status, problem := http.StatusOK, ""
+	var m *classroom.MatchView
+	if seqErr != nil || seq < 0 || actionErr != nil {
+		// The form is wrong; it is said only to the match's player.
+		if m, err = s.room.SeeMatch(ctx, v, id, false); err == nil {
+			status, problem = http.StatusUnprocessableEntity, l.T("error.action", "Action", c.PostForm("action"))
+			if seqErr != nil || seq < 0 {
+				problem = l.T("error.seq")
 			}
 		}
-		switch _, err := s.room.Act(ctx, id, studentID, seq, a); {
-		case err == nil, errors.Is(err, classroom.ErrStale):
-		default:
-			status, problem = explain(loc(c), err)
-			if status == http.StatusInternalServerError {
+	} else if m, err = s.room.Act(ctx, v, id, seq, a); m != nil && err != nil {
+		if !errors.Is(err, classroom.ErrStale) {
+			if status, problem = explain(l, err); status == http.StatusInternalServerError {
 				c.Error(err)
 			}
 		}
-	} else {
-		status = http.StatusUnprocessableEntity
+		err = nil
 	}
-	if problem == "" && !isHTMX(c) {
-		c.Redirect(http.StatusSeeOther, home)
-		return
-	}
-	if status == http.StatusForbidden || status == http.StatusNotFound {
-		refuse(c, status, problem) // not this player's match: show nothing of it
-		return
-	}
-	mv, err := s.loadMatch(ctx, c, code, id)
 	if err != nil {
-		fail(c, err)
+		refuseMatch(c, id, err)
+		return
+	}
+	mv := s.drawMatch(c, m)
+	if problem == "" && !isHTMX(c) {
+		home := matchURL("", id)
+		if m.Class != nil {
+			home = classURL(m.Class.Code) // without JavaScript, back to the class page
+		}
+		c.Redirect(http.StatusSeeOther, home)
 		return
 	}
 	mv.board.Error = problem
@@ -388,89 +356,52 @@ func (s *Server) act(c *gin.Context) {
 }
 
 // record serves a finished match's record (with its seed) for verify, to
-// the match's players and its class's teacher (who may share the file).
+// the match's players and its class's teacher (who may share the file),
+// once no other match plays with its dice.
 func (s *Server) record(c *gin.Context) {
-	mv, ok := s.playerOrTeacher(c)
-	if !ok {
-		return
-	}
-	if !mv.snap.Over() {
-		refuse(c, http.StatusConflict, loc(c).T("error.seedlater"))
-		return
-	}
-	rec, err := matchRecord(mv.snap)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	c.Header("Content-Disposition", fmt.Sprintf(`attachment; filename="match-%d.json"`, mv.snap.ID))
-	b, _ := json.MarshalIndent(rec, "", "  ")
-	c.Data(http.StatusOK, "application/json", b)
-}
-
-// playerOrTeacher loads match :id for one of its players or its class's
-// teacher, refusing anyone else as it refuses a match that does not
-// exist; old addresses of class matches move.
-func (s *Server) playerOrTeacher(c *gin.Context) (*matchView, bool) {
 	id, ok := matchID(c)
 	if !ok {
-		return nil, false
+		return
 	}
-	code := normalizeCode(c.Param("code"))
-	mv, err := s.loadMatch(c.Request.Context(), c, code, id)
-	if err == nil && !mv.mayRead(c) {
-		err = errNotSeated
-	}
-	if errors.Is(err, store.ErrNotFound) {
-		err = errNotSeated
-	}
+	v, err := s.viewer(c)
 	if err != nil {
 		fail(c, err)
-		return nil, false
+		return
 	}
-	if code == "" && mv.class != nil {
-		moved(c, matchURL(mv.class.Code, id))
-		return nil, false
+	rec, m, err := s.room.Record(c.Request.Context(), v, id)
+	if m == nil {
+		refuseMatch(c, id, err)
+		return
 	}
-	return mv, true
-}
-
-// mayRead reports whether the browser is one of the match's players or
-// its class's teacher.
-func (mv *matchView) mayRead(c *gin.Context) bool {
-	if mv.viewer >= 0 {
-		return true
-	}
-	if mv.class == nil {
-		return false
-	}
-	secret, _ := c.Cookie(teacherPrefix + mv.class.Code)
-	return sameHash(secret, mv.class.TeacherHash)
-}
-
-// matchRecord is the record of a match: variant, seed, events, result.
-func matchRecord(m *classroom.Match) (sim.Record, error) {
-	replayed, err := sim.Replay(m.Variant, m.Seed, store.SimEvents(m.Events))
+	classLanguage(c, m.Class, false)
 	if err != nil {
-		return sim.Record{}, fmt.Errorf("server: match %d: %w", m.ID, err)
+		fail(c, err)
+		return
 	}
-	return replayed.Record(), nil
+	c.Header("Content-Disposition", fmt.Sprintf(`attachment; filename="match-%d.json"`, id))
+	b, _ := json.MarshalIndent(rec, "", "  ")
+	c.Data(http.StatusOK, "application/json", b)
 }
 
 // reviewView lists the viewer's decisions beside hold-at-20 and optimal.
 func (s *Server) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 	code := mv.code()
 	v := templates.Review{
-		Title: gameTitle(l, mv.snap.Variant), Result: mv.board.Result, Seed: mv.snap.Seed.String(), Commitment: mv.snap.Seed.Commitment(),
-		RecordURL: recordURL(code, mv.snap.ID), VerifyURL: verifyURL(code, mv.snap.ID), BackURL: "/",
-		Approximate: mv.snap.Variant.Seats > 2, NextURL: mv.board.NextURL,
+		Title: gameTitle(l, mv.Variant), Result: mv.board.Result, Commitment: mv.Seed.Commitment(),
+		RecordURL: recordURL(code, mv.ID), VerifyURL: verifyURL(code, mv.ID), BackURL: "/",
+		Approximate: mv.Variant.Seats > 2, NextURL: mv.board.NextURL,
+	}
+	if mv.SharingDice > 0 {
+		v.SeedLater = l.N("review.seedlater", mv.SharingDice)
+	} else {
+		v.Seed = mv.Seed.String()
 	}
 	if code != "" {
 		v.BackURL = classURL(code)
 	}
 	total := 0.0
-	for _, e := range mv.snap.Events {
-		if e.Seat != mv.viewer || e.Action.Kind == sim.ResignKind {
+	for _, e := range mv.Events {
+		if e.Seat != mv.Seat || e.Action.Kind == sim.ResignKind {
 			continue
 		}
 		r := templates.ReviewRow{N: len(v.Rows) + 1, Turn: e.Turn, Score: e.Score, Opponent: e.OpponentScore, TurnTotal: e.TurnTotal, Action: charts.ActionWord(l, e.Action.String()), Faces: e.Faces.String()}

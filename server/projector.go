@@ -3,8 +3,6 @@ package server
 import (
 	"context"
 	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"net/http"
 	"strconv"
 
@@ -23,15 +21,6 @@ import (
 // /p/{code}?key=..., whose key shows what the projector shows and grants
 // nothing else.
 
-// projectorKey is a class's read-only projector key, derived from the
-// teacher's secret's stored hash: it cannot be turned back into the
-// secret, and it is the same after a restart.
-func projectorKey(class *classroom.Class) string {
-	mac := hmac.New(sha256.New, []byte(class.TeacherHash))
-	mac.Write([]byte("pigclass-projector-v1"))
-	return hex.EncodeToString(mac.Sum(nil))[:32]
-}
-
 const projectorPrefix = "pigclass_projector_"
 
 func projectorURL(code string) string { return "/p/" + code }
@@ -46,7 +35,7 @@ func (s *Server) projectorOnly(c *gin.Context) {
 		refuseTeacherPage(c)
 		return
 	}
-	want := projectorKey(class)
+	want := classroom.ProjectorKey(class)
 	if key := c.Query("key"); key != "" && hmac.Equal([]byte(key), []byte(want)) {
 		setCookie(c, projectorPrefix+class.Code, key, 365*24*3600)
 		c.Redirect(http.StatusSeeOther, projectorURL(class.Code))
@@ -55,7 +44,7 @@ func (s *Server) projectorOnly(c *gin.Context) {
 	}
 	key, _ := c.Cookie(projectorPrefix + class.Code)
 	secret, _ := c.Cookie(teacherPrefix + class.Code)
-	if !hmac.Equal([]byte(key), []byte(want)) && !sameHash(secret, class.TeacherHash) {
+	if !hmac.Equal([]byte(key), []byte(want)) && !classroom.SameHash(secret, class.TeacherHash) {
 		refuseTeacherPage(c)
 		return
 	}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"github.com/PuerkitoBio/goquery"
+	"pigclass/server/classroom"
 
 	"net/http"
 	"net/url"
@@ -40,7 +41,7 @@ func TestTeacherPagesNeedTheSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	key := u.Query().Get("key")
-	if len(key) != 64 || class.TeacherHash == key || class.TeacherHash != hashToken(key) {
+	if len(key) != 64 || class.TeacherHash == key || class.TeacherHash != classroom.HashToken(key) {
 		t.Errorf("stored %q for secret %q", class.TeacherHash, key)
 	}
 }

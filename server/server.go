@@ -13,7 +13,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
-	"sync"
 	"time"
 
 	"github.com/a-h/templ"
@@ -73,9 +72,6 @@ type Server struct {
 	classJoins *limiter // joins, by class: a script cannot fill a class
 	newClasses *limiter // classes started, by client address
 	practices  *limiter // practice matches started, by client address
-
-	liveMu sync.Mutex
-	live   map[liveKey]*liveCache // the dashboards' live parts, by class and language
 }
 
 // Per client address and minute: classes a device may start, and
@@ -106,7 +102,6 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		classJoins: newLimiter(cfg.ClassJoins, time.Minute, cfg.Now),
 		newClasses: newLimiter(classesPerMinute, time.Minute, cfg.Now),
 		practices:  newLimiter(practicesPerMinute, time.Minute, cfg.Now),
-		live:       map[liveKey]*liveCache{},
 		proxies:    cfg.TrustedProxies,
 	}
 	if s.tables == nil {

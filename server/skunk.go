@@ -156,7 +156,7 @@ func (s *Server) classStudent(c *gin.Context) (*classroom.Class, store.Student, 
 		fail(c, err)
 		return nil, store.Student{}, false
 	}
-	me, ok := class.Student(hashToken(playerToken(c)))
+	me, ok := class.Student(classroom.HashToken(playerToken(c)))
 	if !ok {
 		refuse(c, http.StatusForbidden, loc(c).T("error.notinclass", "Code", class.Code))
 		return class, me, false

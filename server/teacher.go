@@ -36,13 +36,13 @@ func (s *Server) teacherOnly(c *gin.Context) {
 		return
 	}
 	secret, _ := c.Cookie(teacherPrefix + class.Code)
-	if key := c.Query("key"); key != "" && sameHash(key, class.TeacherHash) {
+	if key := c.Query("key"); key != "" && classroom.SameHash(key, class.TeacherHash) {
 		setCookie(c, teacherPrefix+class.Code, key, 365*24*3600)
 		c.Redirect(http.StatusSeeOther, teacherURL(class.Code))
 		c.Abort()
 		return
 	}
-	if !sameHash(secret, class.TeacherHash) {
+	if !classroom.SameHash(secret, class.TeacherHash) {
 		refuseTeacherPage(c)
 		return
 	}
@@ -143,7 +143,7 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 	}
 	return templates.Dashboard{
 		Exports: exports, Approximate: approximate, Charts: cs, ChartTabs: tabs, Projector: class.Projector, Lesson: lesson, Skunk: sk,
-		ProjectorURL: s.publicURL(c.Request) + projectorURL(class.Code) + "?key=" + projectorKey(class), CanPlayAgain: len(rounds) > 0,
+		ProjectorURL: s.publicURL(c.Request) + projectorURL(class.Code) + "?key=" + classroom.ProjectorKey(class), CanPlayAgain: len(rounds) > 0,
 		Code: class.Code, JoinURL: s.publicURL(c.Request) + joinURL(class.Code),
 		TeacherURL: s.publicURL(c.Request) + teacherURL(class.Code) + "?key=" + secret,
 		Locked:     class.Locked, Paused: class.Paused, Anonymous: class.Anonymous,
@@ -179,7 +179,7 @@ func (s *Server) dashboardLive(c *gin.Context) {
 		c.Status(http.StatusNoContent)
 		return
 	}
-	lc := s.liveCacheOf(liveKey{class.ID, loc(c).Lang()})
+	lc := liveCacheOf(class, loc(c).Lang())
 	lc.mu.Lock()
 	defer lc.mu.Unlock()
 	now := time.Now()
@@ -203,22 +203,12 @@ func (s *Server) dashboardLive(c *gin.Context) {
 	c.Data(http.StatusOK, "text/html; charset=utf-8", lc.body)
 }
 
-// liveKey names a live part: its class, and the language it is drawn in.
-type liveKey struct {
-	classID int64
-	lang    string
-}
-
-// liveCacheOf returns a class's live-part cache in one language.
-func (s *Server) liveCacheOf(k liveKey) *liveCache {
-	s.liveMu.Lock()
-	defer s.liveMu.Unlock()
-	lc := s.live[k]
-	if lc == nil {
-		lc = &liveCache{}
-		s.live[k] = lc
-	}
-	return lc
+// liveCacheOf returns a class's live-part cache in one language. It is
+// kept with the class in the room, so it goes when the class does
+// (deleted, or swept), and no other class can ever be served it.
+func liveCacheOf(class *classroom.Class, lang string) *liveCache {
+	lc, _ := class.Drawings().LoadOrStore(lang, &liveCache{})
+	return lc.(*liveCache)
 }
 
 // dashLive is the roster and the matches in progress, from memory alone:

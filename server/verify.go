@@ -11,23 +11,33 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/charts"
+	"pigclass/server/classroom"
 	"pigclass/server/i18n"
 	"pigclass/sim"
 	"pigclass/templates"
 )
 
 // verifyPage shows the verify form, filled with a finished match's record
-// when ?match= names one.
+// when ?match= names one that the reader may have (as record does), or
+// saying why not yet.
 func (s *Server) verifyPage(c *gin.Context) {
 	v := templates.Verify{}
 	if code := normalizeCode(c.Param("code")); code != "" {
 		v.NextURL = nextURL(code, 0)
 	}
 	if id, err := strconv.ParseInt(c.Query("match"), 10, 64); err == nil {
-		if mv, err := s.loadMatch(c.Request.Context(), c, normalizeCode(c.Param("code")), id); err == nil && mv.snap.Over() && mv.mayRead(c) {
-			if rec, err := matchRecord(mv.snap); err == nil {
+		if viewer, err := s.viewer(c); err == nil {
+			rec, m, err := s.room.Record(c.Request.Context(), viewer, id)
+			if m != nil {
+				classLanguage(c, m.Class, false)
+			}
+			var later *classroom.SeedLaterError
+			switch {
+			case err == nil:
 				b, _ := json.MarshalIndent(rec, "", "  ")
 				v.Record.Value = string(b)
+			case errors.As(err, &later) && later.Playing > 0:
+				v.Record.Error = loc(c).N("review.seedlater", later.Playing)
 			}
 		}
 	}

@@ -233,11 +233,14 @@ type ActionButton struct {
 // Review is the after-match page: each of the student's decisions beside
 // hold-at-20 and optimal play.
 type Review struct {
-	Title      string
-	Result     string
-	Rows       []ReviewRow
-	TotalCost  string
-	Seed       string
+	Title     string
+	Result    string
+	Rows      []ReviewRow
+	TotalCost string
+	Seed      string
+	// SeedLater, when set, says why the seed is not shown yet (other
+	// matches still play with the same dice); Seed is then empty.
+	SeedLater  string
 	Commitment string
 	RecordURL  string
 	VerifyURL  string

@@ -128,8 +128,15 @@ type Class struct {
 	// (in memory: a restart puts the cap back).
 	JoinsUnlimited bool
 
-	byToken map[string]int // token hash -> index in Students
+	byToken  map[string]int // token hash -> index in Students
+	drawings *sync.Map      // the same for every version of this class
 }
+
+// Drawings is where the web layer keeps what it drew of this class (the
+// dashboard's live part): it belongs to this class alone, every version
+// of it, and goes with it when the class is deleted or leaves memory, so
+// a class that later gets the same id starts with none.
+func (c *Class) Drawings() *sync.Map { return c.drawings }
 
 // WasRemoved reports whether the browser with this token hash was removed
 // from the class.
@@ -173,21 +180,26 @@ func (c *class) publish(roster bool, change func(*Class)) *Class {
 // Class returns the class with the join code, loading it from disk the
 // first time. An unknown code is store.ErrNotFound.
 func (r *Room) Class(ctx context.Context, code string) (*Class, error) {
+	c, err := r.loadCode(ctx, code)
+	if err != nil {
+		return nil, err
+	}
+	return c.snap.Load(), nil
+}
+
+// loadCode returns the class with the join code, loading it the first time.
+func (r *Room) loadCode(ctx context.Context, code string) (*class, error) {
 	r.mu.RLock()
 	id, ok := r.codes[code]
 	r.mu.RUnlock()
 	if ok {
-		return r.ClassByID(ctx, id)
+		return r.load(ctx, id)
 	}
 	row, err := r.st.ClassByCode(ctx, code)
 	if err != nil {
 		return nil, err
 	}
-	c, err := r.loadRow(ctx, row.ID, &row)
-	if err != nil {
-		return nil, err
-	}
-	return c.snap.Load(), nil
+	return r.loadRow(ctx, row.ID, &row)
 }
 
 // ClassByID returns a class by its ID, loading it the first time.
@@ -257,7 +269,7 @@ func (r *Room) loadRow(ctx context.Context, id int64, known *store.Class) (*clas
 	if err != nil {
 		return nil, err
 	}
-	snap := &Class{Class: row, Students: students, Removed: removed, byToken: map[string]int{}}
+	snap := &Class{Class: row, Students: students, Removed: removed, byToken: map[string]int{}, drawings: &sync.Map{}}
 	for i, st := range students {
 		snap.byToken[st.TokenHash] = i
 	}

@@ -80,7 +80,7 @@ func actAll(r *Room, c *Class, students []store.Student) []error {
 				errs[i] = ErrNotPlaying
 				return
 			}
-			_, errs[i] = r.Act(context.Background(), m.ID, st.ID, m.Seq(), sim.HoldAt(20).Decide(m.State.Position()))
+			_, errs[i] = r.act(context.Background(), m.ID, st.ID, m.Seq(), sim.HoldAt(20).Decide(m.State.Position()))
 		})
 	}
 	wg.Wait()
@@ -197,7 +197,7 @@ func TestSnapshotsAreImmutable(t *testing.T) {
 	c, students := classWithRound(t, r, 1)
 	old := r.Playing(c.ID, students[0].ID)
 	seq, version, state := old.Seq(), old.Version, old.State
-	if _, err := r.Act(context.Background(), old.ID, students[0].ID, old.Seq(), sim.Roll); err != nil {
+	if _, err := r.act(context.Background(), old.ID, students[0].ID, old.Seq(), sim.Roll); err != nil {
 		t.Fatal(err)
 	}
 	if old.Seq() != seq || old.Version != version || old.State != state {
@@ -206,7 +206,7 @@ func TestSnapshotsAreImmutable(t *testing.T) {
 	if now := r.Playing(c.ID, students[0].ID); now.Version <= version || now.Seq() <= seq {
 		t.Errorf("the new snapshot did not move: version %d, seq %d", now.Version, now.Seq())
 	}
-	if _, err := r.Act(context.Background(), old.ID, students[0].ID, seq, sim.Roll); !errors.Is(err, ErrStale) {
+	if _, err := r.act(context.Background(), old.ID, students[0].ID, seq, sim.Roll); !errors.Is(err, ErrStale) {
 		t.Errorf("a stale move: %v, want ErrStale", err)
 	}
 }
@@ -220,7 +220,7 @@ func TestEndRoundStopsEveryMatch(t *testing.T) {
 	if err := r.EndRound(context.Background(), c.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.Act(context.Background(), m.ID, students[0].ID, m.Seq(), sim.Roll); !errors.Is(err, ErrNotPlaying) {
+	if _, err := r.act(context.Background(), m.ID, students[0].ID, m.Seq(), sim.Roll); !errors.Is(err, ErrNotPlaying) {
 		t.Errorf("a move after the round ended: %v", err)
 	}
 	playing, err := st.Matches(context.Background(), store.MatchFilter{ClassID: c.ID, Status: store.Playing})

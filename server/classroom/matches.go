@@ -123,12 +123,31 @@ func sortMatches(ms []*Match) {
 	slices.SortFunc(ms, func(a, b *Match) int { return cmp.Compare(a.ID, b.ID) })
 }
 
-// Act carries out a student's action in a live match. seq is the number of
-// events the student's page showed: a repeated or stale one does nothing
-// (ErrStale). The action, and every bot move it lets happen, are on disk
-// before Act returns nil; an error wrapping ErrNotSaved leaves the match as
-// it was.
-func (r *Room) Act(ctx context.Context, matchID, studentID int64, seq int, a sim.Action) (*Match, error) {
+// Act carries out the viewer's action in match id, for one of its
+// players only: anyone else, and an id that does not exist, are refused
+// alike (ErrNotSeated) before anything else is done or said. seq is the
+// number of events the player's page showed: a repeated or stale one does
+// nothing (ErrStale). The action, and every bot move it lets happen, are
+// on disk before Act returns nil; an error wrapping ErrNotSaved leaves the
+// match as it was. The view returned is the match after the action (or as
+// it is, with the error).
+func (r *Room) Act(ctx context.Context, v Viewer, id int64, seq int, a sim.Action) (*MatchView, error) {
+	mv, err := r.SeeMatch(ctx, v, id, false)
+	if err != nil {
+		return nil, err
+	}
+	if !mv.Live {
+		return mv, ErrNotPlaying
+	}
+	snap, err := r.act(ctx, id, mv.Seats[mv.Seat].StudentID, seq, a)
+	if snap != nil {
+		mv.Match = snap
+	}
+	return mv, err
+}
+
+// act carries out a student's action in a live match (see Act).
+func (r *Room) act(ctx context.Context, matchID, studentID int64, seq int, a sim.Action) (*Match, error) {
 	r.mu.RLock()
 	lm := r.matches[matchID]
 	r.mu.RUnlock()

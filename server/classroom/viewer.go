@@ -1,0 +1,249 @@
+package classroom
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
+
+	"pigclass/server/store"
+	"pigclass/sim"
+)
+
+// # Who may see what
+//
+// Every read and operation of a class's things takes a Viewer: who is
+// asking, as the room found them from the credentials their browser
+// showed (Identify). The room checks the viewer first, before it does or
+// says anything else, and a viewer who may not see a thing gets the same
+// refusal as for a thing that does not exist (ErrNotSeated for a match):
+// no redirect, no "not playing", no board, and no class language.
+
+// Credentials are what a browser showed, not yet checked: the class code
+// of the address (empty on addresses without one, such as a practice
+// match's), the hash of its player token, and the teacher's secret and
+// projector key it holds for that class.
+type Credentials struct {
+	Code          string
+	TokenHash     string
+	TeacherSecret string
+	ProjectorKey  string
+}
+
+// Viewer is who is asking, checked: a stranger (the zero value), a
+// browser with a player token (its own practice matches), a student of a
+// class, the class's teacher or its projector. Only Identify makes one
+// with a class.
+type Viewer struct {
+	code      string // the class code of the address, "" for none
+	cls       *class // the class of the address, when the viewer is in it
+	token     string // the player token's hash, "" if none
+	student   int64  // the student of cls this browser is, or 0
+	teacher   bool   // holds cls's teacher secret
+	projector bool   // holds cls's projector key (or the teacher's secret)
+}
+
+// Stranger is a viewer the room knows nothing of.
+var Stranger = Viewer{}
+
+// Identify checks credentials and returns who they make the browser. An
+// unknown code, or a code whose class the browser is not in, gives a
+// viewer of no class: as a stranger to every class, whichever it was.
+func (r *Room) Identify(ctx context.Context, cr Credentials) (Viewer, error) {
+	v := Viewer{token: cr.TokenHash, code: cr.Code}
+	if cr.Code == "" {
+		return v, nil
+	}
+	c, err := r.loadCode(ctx, cr.Code)
+	if errors.Is(err, store.ErrNotFound) {
+		return v, nil
+	}
+	if err != nil {
+		return Stranger, err
+	}
+	snap := c.snap.Load()
+	v.teacher = SameHash(cr.TeacherSecret, snap.TeacherHash)
+	v.projector = v.teacher || cr.ProjectorKey != "" && hmac.Equal([]byte(cr.ProjectorKey), []byte(ProjectorKey(snap)))
+	if st, ok := snap.Student(cr.TokenHash); ok && cr.TokenHash != "" {
+		v.student = st.ID
+	}
+	if v.teacher || v.projector || v.student != 0 {
+		v.cls = c
+	}
+	return v, nil
+}
+
+// Class returns the class the viewer is in (as its student, teacher or
+// projector), as last changed, or nil.
+func (v Viewer) Class() *Class {
+	if v.cls == nil {
+		return nil
+	}
+	return v.cls.snap.Load()
+}
+
+// Teacher reports whether the viewer is the class's teacher.
+func (v Viewer) Teacher() bool { return v.teacher }
+
+// Projector reports whether the viewer may see the class's projector (its
+// read-only key, or the teacher's secret).
+func (v Viewer) Projector() bool { return v.projector }
+
+// Student returns the viewer's student in the class, if they are one.
+func (v Viewer) Student() (store.Student, bool) {
+	if v.cls == nil || v.student == 0 {
+		return store.Student{}, false
+	}
+	return v.cls.snap.Load().Student(v.token)
+}
+
+// HashToken is how secrets are stored: SHA-256, hex.
+func HashToken(t string) string {
+	sum := sha256.Sum256([]byte(t))
+	return hex.EncodeToString(sum[:])
+}
+
+// SameHash compares a secret with a stored hash in constant time.
+func SameHash(secret, hash string) bool {
+	return secret != "" && subtle.ConstantTimeCompare([]byte(HashToken(secret)), []byte(hash)) == 1
+}
+
+// ProjectorKey is a class's read-only projector key, derived from the
+// teacher's secret's stored hash: it cannot be turned back into the
+// secret, and it is the same after a restart.
+func ProjectorKey(class *Class) string {
+	mac := hmac.New(sha256.New, []byte(class.TeacherHash))
+	mac.Write([]byte("pigclass-projector-v1"))
+	return hex.EncodeToString(mac.Sum(nil))[:32]
+}
+
+// MatchView is a match as one viewer may see it.
+type MatchView struct {
+	*Match
+	// Class is the match's class, nil for practice.
+	Class *Class
+	// Seat is the viewer's seat, -1 for the class's teacher.
+	Seat int
+	// Live says the match is in memory (being played, or finished in the
+	// open round); otherwise it was read from disk.
+	Live bool
+	// SharingDice counts the other matches still being played with the
+	// same dice (a same-dice round): until it is 0 the seed stays secret.
+	SharingDice int
+}
+
+// MovedError answers one of a class match's players who asked for it at
+// its practice address (/m/{id}): the match lives under its class's code.
+type MovedError struct{ Code string }
+
+func (e *MovedError) Error() string { return "the match moved to its class's address " + e.Code }
+
+// SeedLaterError refuses a record while the match is played (Playing 0)
+// or while Playing other matches still play with its dice.
+type SeedLaterError struct{ Playing int }
+
+func (e *SeedLaterError) Error() string {
+	if e.Playing == 0 {
+		return "the seed is published when the match is over"
+	}
+	return fmt.Sprintf("the seed is published when the %d other matches using these dice are over", e.Playing)
+}
+
+// SeeMatch returns match id for one of its players; with teacher, its
+// class's teacher may see it too. Anyone else, and an id that does not
+// exist, get ErrNotSeated: the same answer, decided before anything of the
+// match is read but its seats.
+func (r *Room) SeeMatch(ctx context.Context, v Viewer, id int64, teacher bool) (*MatchView, error) {
+	snap := r.Match(id)
+	row := (*store.Match)(nil)
+	if snap != nil {
+		row = &snap.Match
+	} else {
+		m, err := r.st.MatchByID(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, ErrNotSeated
+		}
+		if err != nil {
+			return nil, errorf("see match", err)
+		}
+		row = &m
+	}
+	seat := -1
+	for _, s := range row.Seats {
+		if s.StudentID != 0 && v.token != "" && s.TokenHash == v.token {
+			seat = s.Seat
+		}
+	}
+	mv := &MatchView{Seat: seat}
+	switch {
+	case row.ClassID == 0 && (seat < 0 || v.code != ""):
+		return nil, ErrNotSeated // practice: its player, at its own address
+	case row.ClassID != 0 && (v.cls == nil || v.cls.id != row.ClassID):
+		if seat >= 0 && v.code == "" {
+			// One of its players at the practice address.
+			c, err := r.load(ctx, row.ClassID)
+			if err != nil {
+				return nil, errorf("see match", err)
+			}
+			return nil, &MovedError{Code: c.snap.Load().Code}
+		}
+		return nil, ErrNotSeated
+	case row.ClassID != 0 && seat < 0 && !(teacher && v.teacher):
+		return nil, ErrNotSeated
+	}
+	if row.ClassID != 0 {
+		mv.Class = v.cls.snap.Load()
+	}
+	if snap != nil {
+		mv.Match, mv.Live = snap, true
+	} else {
+		rows, err := r.st.Events(ctx, store.EventFilter{MatchID: id})
+		if err != nil {
+			return nil, errorf("see match", err)
+		}
+		m, err := sim.Replay(row.Variant, row.Seed, store.SimEvents(rows))
+		if err != nil {
+			return nil, errorf(fmt.Sprintf("replay match %d", id), err)
+		}
+		mv.Match = &Match{Match: *row, State: m.State(), Events: rows, Last: r.now()}
+	}
+	if mv.Over() {
+		mv.SharingDice = r.sharingDice(mv.Seed, id)
+	}
+	return mv, nil
+}
+
+// Record returns a finished match's record, with its seed, for one of its
+// players or its class's teacher: refused as SeeMatch refuses, and with a
+// SeedLaterError while other matches still play with the same dice.
+func (r *Room) Record(ctx context.Context, v Viewer, id int64) (sim.Record, *MatchView, error) {
+	mv, err := r.SeeMatch(ctx, v, id, true)
+	if err != nil {
+		return sim.Record{}, nil, err
+	}
+	if !mv.Over() || mv.SharingDice > 0 {
+		return sim.Record{}, mv, &SeedLaterError{Playing: mv.SharingDice}
+	}
+	replayed, err := sim.Replay(mv.Variant, mv.Seed, store.SimEvents(mv.Events))
+	if err != nil {
+		return sim.Record{}, mv, errorf(fmt.Sprintf("replay match %d", id), err)
+	}
+	return replayed.Record(), mv, nil
+}
+
+// sharingDice counts the matches other than id still being played with
+// seed. Every match being played is in memory.
+func (r *Room) sharingDice(seed sim.Seed, id int64) int {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	n := 0
+	for mid, lm := range r.matches {
+		if s := lm.snap.Load(); mid != id && s != nil && s.Seed == seed && !s.Over() {
+			n++
+		}
+	}
+	return n
+}

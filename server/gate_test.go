@@ -1,0 +1,215 @@
+package server
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// answer is everything a request's answer says: status, headers (but the
+// date) and body.
+func (b *browser) answer(method, path string, form url.Values, headers ...string) string {
+	b.t.Helper()
+	req, _ := http.NewRequest(method, b.app.url+path, strings.NewReader(form.Encode()))
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := b.noFollow().Do(req)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	var hs []string
+	for k, v := range resp.Header {
+		if k != "Date" {
+			hs = append(hs, k+": "+strings.Join(v, ", "))
+		}
+	}
+	slices.Sort(hs)
+	return fmt.Sprintf("%d\n%s\n\n%s", resp.StatusCode, strings.Join(hs, "\n"), body)
+}
+
+// matchProbes are the requests a stranger can make of match id at its
+// practice address, or at a class's address with code.
+func matchProbes(code string, id int64) [][3]string {
+	base := matchURL(code, id)
+	if code == "" {
+		base = fmt.Sprintf("/m/%d", id)
+	}
+	return [][3]string{
+		{http.MethodPost, base + "/act", "seq=0&action=roll"},
+		{http.MethodPost, base + "/act", "seq=0&action=roll&hx"},
+		{http.MethodPost, base + "/act", "seq=x&action=fly"},
+		{http.MethodGet, base, ""},
+		{http.MethodGet, base + "/board?v=1", ""},
+		{http.MethodGet, base + "/record.json", ""},
+	}
+}
+
+func (b *browser) probe(p [3]string) string {
+	b.t.Helper()
+	var form url.Values
+	var headers []string
+	if p[0] == http.MethodPost {
+		q := strings.TrimSuffix(p[2], "&hx")
+		if q != p[2] {
+			headers = []string{"HX-Request", "true"}
+		}
+		form, _ = url.ParseQuery(q)
+	}
+	return b.answer(p[0], p[1], form, headers...)
+}
+
+// TestStrangerLearnsNothingOfMatches: the probe that collected class
+// codes and children's names. A stranger's every request of a match's
+// addresses (act, with and without htmx and with a bad form; the page,
+// the board, the record) answers the same bytes for a match id that does
+// not exist yet as, later, for the same id when it is a live class match
+// of a Spanish class, a finished one, one of an ended round read from
+// disk, and a practice match: no Location, no name, no code, no language.
+func TestStrangerLearnsNothingOfMatches(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	teacher.post("/t/"+code+"/language", url.Values{"lang": {"es"}})
+	ana := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}
+	join(t, a, code, "Benedetta")
+	stranger := a.browser()
+	ids := []int64{1, 2, 3, 4}
+	before := map[string]string{}
+	for _, id := range ids {
+		for _, p := range matchProbes("", id) {
+			before[p[1]+p[2]] = stranger.probe(p)
+		}
+	}
+	same := func(when string) {
+		t.Helper()
+		for _, id := range ids {
+			for _, p := range matchProbes("", id) {
+				got := stranger.probe(p)
+				if got != before[p[1]+p[2]] {
+					t.Errorf("%s: %s %s %s answers a stranger\n%.600s\nbut before the match was made\n%.600s", when, p[0], p[1], p[2], got, before[p[1]+p[2]])
+				}
+				for _, leak := range []string{code, "Ana", "Benedetta", "Location", "Content-Language: es"} {
+					if strings.Contains(got, leak) {
+						t.Errorf("%s: %s %s tells a stranger %q", when, p[0], p[1], leak)
+					}
+				}
+			}
+		}
+	}
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}, "same_seed": {"on"}})
+	player := a.browser()
+	player.post("/practice", url.Values{"game": {"pig"}, "bot": {"hold:20"}})
+	if n := len(a.srv.room.Live()); n != 3 {
+		t.Fatalf("%d live matches, want 3 (two of the class, one practice)", n)
+	}
+	same("live")
+	playRound(t, code, []*student{ana})
+	same("one finished")
+	teacher.post("/t/"+code+"/rounds/end", url.Values{"confirm": {"yes"}})
+	same("the round ended")
+}
+
+// TestClassmateLearnsNothingOfAnotherMatch: a student of the class asking
+// for a classmate's match, at the class's address, is answered as for a
+// match that does not exist.
+func TestClassmateLearnsNothingOfAnotherMatch(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	join(t, a, code, "Ana")
+	ben := join(t, a, code, "Ben")
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	id := anaMatch(t, a, code)
+	missing := int64(999)
+	for i, p := range matchProbes(code, id) {
+		q := matchProbes(code, missing)[i]
+		got := strings.ReplaceAll(ben.probe(p), "/m/"+strconv.FormatInt(id, 10), "/m/N")
+		want := strings.ReplaceAll(ben.probe(q), "/m/"+strconv.FormatInt(missing, 10), "/m/N")
+		if got != want {
+			t.Errorf("%s %s answers a classmate\n%.600s\nbut for no match\n%.600s", p[0], p[1], got, want)
+		}
+		if strings.Contains(got, "Ana") {
+			t.Errorf("%s %s tells a classmate Ana's match", p[0], p[1])
+		}
+	}
+}
+
+// TestDeletedClassLeavesNothingBehind: SQLite gives the next class the
+// deleted class's id; the next class's dashboard shows its own roster and
+// code, never the deleted class's, and polls its own address.
+func TestDeletedClassLeavesNothingBehind(t *testing.T) {
+	a := newApp(t)
+	first := a.browser()
+	old := teacherStart(t, first)
+	join(t, a, old, "Ana")
+	if doc := first.get("/t/" + old + "/live"); !strings.Contains(doc.Text(), "Ana") {
+		t.Fatalf("the first class's live part has no Ana: %s", first.body)
+	}
+	oldID := mustClass(t, a, old).ID
+	first.post("/t/"+old+"/delete", url.Values{"confirm": {"yes"}})
+	second := a.browser()
+	code := teacherStart(t, second)
+	if id := mustClass(t, a, code).ID; id != oldID {
+		t.Logf("the next class has id %d, not the deleted one's %d", id, oldID)
+	}
+	for _, path := range []string{"/t/" + code + "/live", "/t/" + code} {
+		doc := second.get(path)
+		if strings.Contains(second.body, "Ana") || strings.Contains(second.body, old) {
+			t.Errorf("%s shows the deleted class's roster or code", path)
+		}
+		if poll := doc.Find(`[data-testid="dash-live"]`).AttrOr("hx-get", ""); !strings.HasPrefix(poll, "/t/"+code+"/live") {
+			t.Errorf("%s polls %q", path, poll)
+		}
+	}
+}
+
+// TestSameDiceSeedWaitsForTheGroup: in a same-dice round the first player
+// to finish may not read the seed while a classmate still plays with the
+// same dice (it tells every roll to come): the record, the verify page
+// and the review hold it back, saying why, for the player and the teacher
+// alike, until the group's last match is over.
+func TestSameDiceSeedWaitsForTheGroup(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}
+	ben := &student{b: join(t, a, code, "Ben"), nick: "Ben", holdAt: 20}
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}, "same_seed": {"on"}})
+	id := anaMatch(t, a, code)
+	playRound(t, code, []*student{ana})
+	record, verify := recordURL(code, id), verifyURL(code, id)
+	for _, who := range []*browser{ana.b, teacher} {
+		who.get(record)
+		if who.status() != http.StatusConflict || !strings.Contains(who.body, "1 other match still plays with these dice") {
+			t.Errorf("the record while Ben plays: %d %.300s", who.status(), who.body)
+		}
+		if doc := who.get(verify); doc.Find("#record").Text() != "" || !strings.Contains(who.body, "still plays with these dice") {
+			t.Errorf("the verify page while Ben plays shows the record, or not why not")
+		}
+	}
+	doc := ana.b.get(matchURL(code, id))
+	if doc.Find(`[data-testid="seed"]`).Length() != 0 || doc.Find(`[data-testid="seed-later"]`).Length() != 1 {
+		t.Errorf("the review shows the seed while Ben plays")
+	}
+	playRound(t, code, []*student{ben})
+	for _, who := range []*browser{ana.b, teacher} {
+		who.get(record)
+		if who.status() != http.StatusOK || !strings.Contains(who.body, `"seed"`) {
+			t.Errorf("the record once all are over: %d", who.status())
+		}
+	}
+	if doc := ana.b.get(matchURL(code, id)); doc.Find(`[data-testid="seed"]`).Text() == "" {
+		t.Errorf("the review has no seed once all are over")
+	}
+}
