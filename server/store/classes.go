@@ -27,7 +27,7 @@ type Class struct {
 // wrapping ErrNicknameTaken's sibling: the caller draws another code.
 func (s *Store) CreateClass(ctx context.Context, code, teacherHash string) (Class, error) {
 	c := Class{Code: code, TeacherHash: teacherHash, CreatedAt: s.now()}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO classes (code, teacher_hash, created_at) VALUES (?, ?, ?)`, code, teacherHash, c.CreatedAt.Format(time.RFC3339Nano))
 		if err != nil {
 			return err
@@ -108,7 +108,7 @@ func (s *Store) SetLesson(ctx context.Context, id int64, lesson string, phase in
 // DeleteClass deletes a class and every row that belongs to it: students,
 // rounds, matches, seats, events.
 func (s *Store) DeleteClass(ctx context.Context, id int64) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	return s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM classes WHERE id = ?`, id); err != nil {
 			return fmt.Errorf("store: delete class: %w", err)
 		}
@@ -135,7 +135,7 @@ func (s *Store) AddStudent(ctx context.Context, st Student) (Student, error) {
 	if st.ClassID != 0 {
 		class = st.ClassID
 	}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO students (class_id, nickname, anon_name, token_hash, joined_at) VALUES (?, ?, ?, ?, ?)`,
 			class, st.Nickname, st.AnonName, st.TokenHash, st.JoinedAt.Format(time.RFC3339Nano))
 		if err != nil {
@@ -261,7 +261,7 @@ func (s *Store) ClassByID(ctx context.Context, id int64) (Class, error) {
 // student ever joined, and returns their IDs.
 func (s *Store) DeleteAbandonedClasses(ctx context.Context, cut time.Time) ([]int64, error) {
 	var ids []int64
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `DELETE FROM classes WHERE created_at < ?
 			AND NOT EXISTS (SELECT 1 FROM students WHERE students.class_id = classes.id) RETURNING id`, cut.UTC().Format(time.RFC3339Nano))
 		if err != nil {

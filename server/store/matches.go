@@ -92,7 +92,7 @@ type Event struct {
 // the round with its ID and the matches' IDs.
 func (s *Store) CreateRound(ctx context.Context, r Round, matches []Match) (Round, []int64, error) {
 	var ids []int64
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(number), 0) + 1 FROM rounds WHERE class_id = ?`, r.ClassID).Scan(&r.Number); err != nil {
 			return err
 		}
@@ -125,7 +125,7 @@ func (s *Store) CreateRound(ctx context.Context, r Round, matches []Match) (Roun
 // CreateMatch stores a match (a practice match, or one outside rounds).
 func (s *Store) CreateMatch(ctx context.Context, m Match) (int64, error) {
 	var id int64
-	err := s.inTx(ctx, func(tx *sql.Tx) (err error) {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) (err error) {
 		id, err = s.insertMatch(ctx, tx, m)
 		return err
 	})
@@ -179,7 +179,7 @@ const (
 // Many matches' calls at once share one transaction (group commit). An
 // error wrapping ErrNotSaved means nothing of it was stored.
 func (s *Store) AppendEvents(ctx context.Context, matchID int64, events []Event, result *sim.Result) error {
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		ins := tx.StmtContext(ctx, s.insertEvent)
 		for _, e := range events {
 			scores, _ := json.Marshal(e.Scores)
@@ -226,7 +226,7 @@ func (s *Store) EndMatch(ctx context.Context, id int64) error {
 
 // EndRound marks a round ended, and its matches still playing.
 func (s *Store) EndRound(ctx context.Context, roundID int64) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	return s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE rounds SET ended_at = ? WHERE id = ? AND ended_at IS NULL`, s.stamp(), roundID); err != nil {
 			return fmt.Errorf("store: end round: %w", err)
 		}

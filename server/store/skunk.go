@@ -38,7 +38,7 @@ type SkunkEvent struct {
 // CreateSkunk stores a new game of Skunk for the given students.
 func (s *Store) CreateSkunk(ctx context.Context, classID int64, seed sim.Seed, rounds int, students []int64) (int64, error) {
 	var id int64
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO skunk_games (class_id, seed, commitment, rounds, status, created_at) VALUES (?, ?, ?, ?, 'playing', ?)`,
 			classID, seed.String(), seed.Commitment(), rounds, s.stamp())
 		if err != nil {
@@ -63,7 +63,7 @@ func (s *Store) CreateSkunk(ctx context.Context, classID int64, seed sim.Seed, r
 // AppendSkunk adds rows to a Skunk log, and with over marks the game over,
 // in one transaction.
 func (s *Store) AppendSkunk(ctx context.Context, gameID int64, rows []SkunkEvent, over bool) error {
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		for _, e := range rows {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO skunk_events (game_id, seq, action, participant, round, roll, faces, round_total, score, ev_action, at)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, gameID, e.Seq, e.Action, e.Participant, e.Round, e.Roll, e.Faces.String(), e.RoundTotal, e.Score, e.EV,

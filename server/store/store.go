@@ -207,8 +207,11 @@ func (s *Store) migrateTx(ctx context.Context, fn func(tx *sql.Tx) error) error 
 }
 
 // inTx runs fn through the writer: in a batch's transaction, committed
-// before it returns nil.
-func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+// before it returns nil. fn gets the writer's context, not the caller's
+// (name it ctx, so the caller's cannot be used by mistake): a request
+// cancelled while its job waits in a batch must not interrupt the batch's
+// connection, and with it every other job.
+func (s *Store) inTx(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
 	return s.w.write(ctx, fn)
 }
 
@@ -226,7 +229,7 @@ func (s *Store) readTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 // exec runs one statement through the writer.
 func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	var res sql.Result
-	err := s.w.write(ctx, func(tx *sql.Tx) (err error) {
+	err := s.w.write(ctx, func(ctx context.Context, tx *sql.Tx) (err error) {
 		res, err = tx.ExecContext(ctx, query, args...)
 		return err
 	})

@@ -56,7 +56,7 @@ func TestPragmasOnEveryConnection(t *testing.T) {
 		c.Close()
 	}
 	// The writer's connection, through a job: synchronous FULL (2).
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var syn, qo int
 		tx.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&syn)
 		tx.QueryRowContext(ctx, "PRAGMA query_only").Scan(&qo)

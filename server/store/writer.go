@@ -30,9 +30,11 @@ var ErrNotSaved = errors.New("not saved")
 // maxBatch is the most jobs one transaction carries.
 const maxBatch = 512
 
-// job is one write: fn runs inside the batch's transaction.
+// job is one write: fn runs inside the batch's transaction, with the
+// writer's own context (never the caller's: a request that is cancelled
+// would interrupt the connection, and fail every job of the batch).
 type job struct {
-	fn   func(tx *sql.Tx) error
+	fn   func(ctx context.Context, tx *sql.Tx) error
 	done chan error
 }
 
@@ -60,8 +62,8 @@ var errClosed = errors.New("store: closed")
 // write sends fn to the writer and waits until its batch is committed (nil)
 // or refused. It waits even when ctx ends first: the caller must know
 // whether the change is on disk. ctx only bounds the wait for a place in
-// the queue.
-func (w *writer) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+// the queue; fn runs with the writer's context.
+func (w *writer) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
 	j := job{fn: fn, done: make(chan error, 1)}
 	select {
 	case w.jobs <- j:
@@ -133,7 +135,7 @@ func (w *writer) commit(batch []job) {
 			fail(fmt.Errorf("%w: store: savepoint: %w", ErrNotSaved, err))
 			return
 		}
-		if err := j.fn(tx); err != nil {
+		if err := j.fn(ctx, tx); err != nil {
 			if kindOf(err) != nil {
 				// The disk, not the request: the caller may try again.
 				err = fmt.Errorf("%w: %w", ErrNotSaved, err)

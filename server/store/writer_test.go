@@ -181,7 +181,7 @@ func TestReadersDoNotWaitForTheWriter(t *testing.T) {
 	s := MustOpen(t)
 	ctx := context.Background()
 	held, release := make(chan struct{}), make(chan struct{})
-	go s.inTx(ctx, func(tx *sql.Tx) error {
+	go s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO classes (code, teacher_hash, created_at) VALUES ('HHHHHH', 'h', 't')`); err != nil {
 			return err
 		}
@@ -214,7 +214,7 @@ func TestFullDiskIsNotSaved(t *testing.T) {
 	ctx := context.Background()
 	ids := playingMatches(t, s, 1)
 	var pages int
-	if err := s.inTx(ctx, func(tx *sql.Tx) error {
+	if err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := tx.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&pages); err != nil {
 			return err
 		}
@@ -234,5 +234,65 @@ func TestFullDiskIsNotSaved(t *testing.T) {
 	}
 	if _, err := s.Matches(ctx, MatchFilter{}); err != nil {
 		t.Errorf("reading with the disk full: %v", err)
+	}
+}
+
+// TestCancelledCallerDoesNotFailTheBatch: a student closes the laptop lid
+// mid-move. Their request's context is cancelled while their job runs in a
+// batch with eleven others; every job of the batch, theirs included, is
+// committed and acknowledged (the writer runs jobs with its own context).
+func TestCancelledCallerDoesNotFailTheBatch(t *testing.T) {
+	bg := context.Background()
+	path := filepath.Join(t.TempDir(), "lid.db")
+	s, err := Open(bg, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := playingMatches(t, s, 12)
+	// A first batch holds the writer, so that the jobs below queue up and
+	// then run together in the next one, which starts with a job that
+	// holds it again while the caller's context is cancelled.
+	first, release1 := make(chan struct{}), make(chan struct{})
+	go s.inTx(bg, func(ctx context.Context, tx *sql.Tx) error { close(first); <-release1; return nil })
+	<-first
+	queued := func(n int64) {
+		for end := time.Now().Add(5 * time.Second); s.w.submitted.Load() < n; {
+			if time.Now().After(end) {
+				t.Fatal("a job was not queued in 5 s")
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	base := s.w.submitted.Load()
+	inBatch, release2 := make(chan struct{}), make(chan struct{})
+	go s.inTx(bg, func(ctx context.Context, tx *sql.Tx) error { close(inBatch); <-release2; return nil })
+	queued(base + 1)
+	lid, closeLid := context.WithCancel(bg)
+	defer closeLid()
+	errs := make(chan error, len(ids))
+	for i, id := range ids {
+		ctx := bg
+		if i == 5 {
+			ctx = lid
+		}
+		go func() {
+			e := rollEvent(id, 1)
+			e.Scores = make([]int, 2)
+			errs <- s.AppendEvents(ctx, id, []Event{e}, nil)
+		}()
+		queued(base + 2 + int64(i))
+	}
+	close(release1)
+	<-inBatch
+	closeLid()
+	close(release2)
+	for range ids {
+		if err := <-errs; err != nil {
+			t.Errorf("a job of the batch: %v", err)
+		}
+	}
+	s.Close()
+	if n := countEvents(t, path); n != len(ids) {
+		t.Errorf("%d events on disk, want %d", n, len(ids))
 	}
 }
