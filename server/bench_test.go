@@ -110,7 +110,11 @@ func playedClass(b *testing.B) (*app, *classroom.Class) {
 			b.Fatal(err)
 		}
 	}
-	if _, _, err := a.srv.room.StartRound(ctx, class.ID, classroom.RoundSpec{Variant: sim.Standard(sim.Pig), Mode: "bot", Bot: "hold:20"}); err != nil {
+	teacher, err := a.srv.room.Operator(ctx, class.Code)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, _, err := a.srv.room.StartRound(ctx, teacher, classroom.RoundSpec{Variant: sim.Standard(sim.Pig), Mode: "bot", Bot: "hold:20"}); err != nil {
 		b.Fatal(err)
 	}
 	for _, m := range a.srv.room.Matches(class.ID) {

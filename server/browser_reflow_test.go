@@ -272,7 +272,7 @@ func walkEveryPage(t *testing.T, lang string, widths []int64, all bool, check fu
 	visit(anaB, "/c/"+code, "play")
 	visit(anaB, fmt.Sprintf("/c/%s/m/%d", code, id), "review")
 	visit(anaB, "/c/"+code+"/charts", "student-charts")
-	a.srv.room.SetLesson(t.Context(), mustClass(t, a, code).ID, "6-skunk", 0)
+	a.srv.room.SetLesson(t.Context(), operator(t, a, code), "6-skunk", 0)
 	teacher.post("/t/"+code+"/lesson/start", nil)
 	teacher.post("/t/"+code+"/skunk/roll", nil)
 	visit(anaB, "/c/"+code, "skunk")

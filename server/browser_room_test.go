@@ -85,7 +85,7 @@ func TestBrowserProjectorFits(t *testing.T) {
 	}
 	shot(t, pc, "projector-results-1080p")
 
-	a.srv.room.SetLesson(t.Context(), mustClass(t, a, code).ID, "6-skunk", 0)
+	a.srv.room.SetLesson(t.Context(), operator(t, a, code), "6-skunk", 0)
 	teacher.post("/t/"+code+"/lesson/start", nil)
 	teacher.post("/t/"+code+"/skunk/roll", nil)
 	run(t, pc, chromedp.Navigate(a.url+"/p/"+code))

@@ -236,7 +236,7 @@ func TestBrowserSkunk(t *testing.T) {
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
-	a.srv.room.SetLesson(t.Context(), mustClass(t, a, code).ID, "6-skunk", 0)
+	a.srv.room.SetLesson(t.Context(), operator(t, a, code), "6-skunk", 0)
 	link := teacher.get("/t/"+code).Find(`[data-testid="teacher-link"]`).AttrOr("href", "")
 	ana, bo := person(), person()
 	for _, s := range []struct {

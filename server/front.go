@@ -72,7 +72,7 @@ func (s *Server) createClass(c *gin.Context) {
 func (s *Server) joinPage(c *gin.Context) {
 	code := normalizeCode(c.Param("code"))
 	if validCode(code) {
-		if class, err := s.studentClass(c, code); err == nil {
+		if class, err := s.room.Class(c.Request.Context(), code); err == nil {
 			if t, err := c.Cookie(playerCookie); err == nil {
 				if _, ok := class.Student(classroom.HashToken(t)); ok {
 					c.Redirect(http.StatusSeeOther, classURL(class.Code))
@@ -130,7 +130,7 @@ func (s *Server) join(c *gin.Context) {
 		again(http.StatusTooManyRequests)
 		return
 	}
-	class, err := s.studentClass(c, code)
+	class, err := s.room.Class(ctx, code)
 	if errors.Is(err, store.ErrNotFound) {
 		s.joins.hit(ip)
 		v.Code.Error = l.T("joinerr.noclass", "Code", code)
@@ -141,7 +141,8 @@ func (s *Server) join(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	l = loc(c) // the class's language now
+	classLanguage(c, class, false) // the code is right: the class's language
+	l = loc(c)
 	token := playerToken(c)
 	if _, ok := class.Student(classroom.HashToken(token)); ok {
 		c.Redirect(http.StatusSeeOther, classURL(class.Code)) // this browser has joined already

@@ -1,7 +1,11 @@
 package server
 
 import (
+	"os"
+	"path/filepath"
+
 	"fmt"
+	"github.com/gin-gonic/gin"
 	"io"
 	"net/http"
 	"net/url"
@@ -211,5 +215,84 @@ func TestSameDiceSeedWaitsForTheGroup(t *testing.T) {
 	}
 	if doc := ana.b.get(matchURL(code, id)); doc.Find(`[data-testid="seed"]`).Text() == "" {
 		t.Errorf("the review has no seed once all are over")
+	}
+}
+
+// TestStrangerSweepOfEveryRoute: every route with a class code, asked by
+// a stranger (no cookies) with a real class's code, answers exactly as it
+// does with a code no class has (the code itself aside): the status, the
+// headers and the body. The class is Spanish, has students and a round in
+// play, so a language, a name or a redirect would show. Only joining
+// (POST /join/{code}), where the code is the credential and every wrong
+// one counts as a guess, may answer otherwise, and the QR code draws the
+// code it is given.
+func TestStrangerSweepOfEveryRoute(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	teacher.post("/t/"+code+"/language", url.Values{"lang": {"es"}})
+	join(t, a, code, "Ana")
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	id := strconv.FormatInt(anaMatch(t, a, code), 10)
+	student := strconv.FormatInt(studentID(t, a, code, "Ana"), 10)
+	fake := "XXXXXX"
+	if code == fake {
+		fake = "YYYYYY"
+	}
+	routes := a.srv.Handler().(*gin.Engine).Routes()
+	checked := 0
+	for _, r := range routes {
+		if !strings.Contains(r.Path, ":code") || r.Method == http.MethodPost && strings.HasPrefix(r.Path, "/join/") {
+			continue
+		}
+		path := strings.NewReplacer(":id", id, "*file", "x").Replace(r.Path)
+		if strings.Contains(r.Path, "/students/:id") {
+			path = strings.Replace(r.Path, ":id", student, 1)
+		}
+		for _, q := range []string{"", "?match=" + id} {
+			var form url.Values
+			if r.Method == http.MethodPost {
+				form = url.Values{"seq": {"0"}, "action": {"roll"}, "confirm": {"yes"}, "moment": {"0.0"}, "lang": {"en"}}
+			}
+			stranger := a.browser()
+			real := stranger.answer(r.Method, strings.Replace(path, ":code", code, 1)+q, form)
+			none := stranger.answer(r.Method, strings.Replace(path, ":code", fake, 1)+q, form)
+			real = strings.ReplaceAll(real, code, "CODE")
+			none = strings.ReplaceAll(none, fake, "CODE")
+			if strings.HasSuffix(r.Path, "/qr.svg") {
+				// The picture of the code's join address: the code's own,
+				// whether or not a class has it; the rest must agree.
+				real, _, _ = strings.Cut(real, "\n\n")
+				none, _, _ = strings.Cut(none, "\n\n")
+			}
+			if real != none {
+				t.Errorf("%s %s%s: a stranger with the real code gets\n%.500s\nand with a code of no class\n%.500s", r.Method, r.Path, q, real, none)
+			}
+			if strings.Contains(real, "Ana") {
+				t.Errorf("%s %s%s tells a stranger a student's name", r.Method, r.Path, q)
+			}
+			checked++
+		}
+	}
+	if checked < 40 {
+		t.Errorf("only %d requests checked", checked)
+	}
+}
+
+// TestNoHandlerIsAnOperator: the room's operator (a teacher without a
+// secret) is for the command line and tests; no handler may use it.
+func TestNoHandlerIsAnOperator(t *testing.T) {
+	files, _ := filepath.Glob("*.go")
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), ".Operator(") {
+			t.Errorf("%s calls the room's Operator", f)
+		}
 	}
 }

@@ -93,7 +93,7 @@ func TestFilesMatchTheGlossary(t *testing.T) {
 	playRound(t, code, students)
 	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"pairs"}, "bot": {"optimal"}, "seats": {"3"}})
 	playRound(t, code, students)
-	a.srv.room.SetLesson(t.Context(), mustClass(t, a, code).ID, "6-skunk", 0)
+	a.srv.room.SetLesson(t.Context(), operator(t, a, code), "6-skunk", 0)
 	teacher.post("/t/"+code+"/lesson/start", nil)
 	teacher.post("/t/"+code+"/skunk/roll", nil)
 	if form := students[0].b.get("/c/" + code + "/skunk").Find(`[data-testid="skunk"] form`); form.Length() > 0 {

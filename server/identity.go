@@ -98,7 +98,7 @@ func playerToken(c *gin.Context) string {
 func setCookie(c *gin.Context, name, value string, maxAge int) {
 	http.SetCookie(c.Writer, &http.Cookie{
 		Name: name, Value: value, Path: "/", MaxAge: maxAge,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: c.GetBool(httpsKey) || c.Request.TLS != nil,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: overHTTPS(c),
 	})
 }
 

@@ -9,15 +9,13 @@ import (
 
 	"pigclass/server/classroom"
 	"pigclass/server/i18n"
+	"pigclass/server/store"
 	"pigclass/static"
 	"pigclass/templates"
 )
 
 // langCookie remembers the language a reader picked with the switcher.
 const langCookie = "pigclass_lang"
-
-// chosenKey marks a request whose reader picked a language themself.
-const chosenKey = "lang-chosen"
 
 // chooseLanguage gives every request its language: the reader's own pick
 // (the switcher's cookie), else the best of Accept-Language. A class's
@@ -72,20 +70,30 @@ func classLanguage(c *gin.Context, class *classroom.Class, projector bool) {
 	if class == nil || class.Language == "" || !i18n.Known(class.Language) {
 		return
 	}
-	if projector || !c.GetBool(chosenKey) {
+	if projector || !languageChosen(c) {
 		setLanguage(c, class.Language)
 	}
 }
 
-// studentClass finds the class of a student's page (or its join page)
-// by code, the page then in the class's language unless the reader picked
-// their own.
-func (s *Server) studentClass(c *gin.Context, code string) (*classroom.Class, error) {
-	class, err := s.room.Class(c.Request.Context(), code)
-	if err == nil {
-		classLanguage(c, class, false)
+// studentOf lets a request through to a student's page of the class of
+// :code only if the room finds the browser is a student of it, and then
+// speaks the class's language. Anyone else is refused alike for every
+// code, in their own language.
+func (s *Server) studentOf(c *gin.Context) (*classroom.Class, store.Student, bool) {
+	v, err := s.viewer(c)
+	if err != nil {
+		fail(c, err)
+		return nil, store.Student{}, false
 	}
-	return class, err
+	me, ok := v.Student()
+	if !ok {
+		refuse(c, http.StatusForbidden, loc(c).T("error.notinclass", "Code", normalizeCode(c.Param("code"))))
+		return nil, store.Student{}, false
+	}
+	setViewer(c, v)
+	class := v.Class()
+	classLanguage(c, class, false)
+	return class, me, true
 }
 
 // pickLanguage is the switcher: it remembers the reader's language for a
@@ -112,7 +120,7 @@ func (s *Server) setClassLanguage(c *gin.Context) {
 		refuse(c, http.StatusUnprocessableEntity, loc(c).T("lang.unknown", "Langs", langNames()))
 		return
 	}
-	if err := s.room.SetLanguage(c.Request.Context(), class.ID, lang); err != nil {
+	if err := s.room.SetLanguage(c.Request.Context(), viewerFrom(c), lang); err != nil {
 		fail(c, err)
 		return
 	}

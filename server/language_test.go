@@ -109,8 +109,10 @@ func TestClassLanguage(t *testing.T) {
 	}
 	ana := a.browser()
 	ana.accept = "en-US,en"
-	if doc := ana.get("/join/" + code); lang(doc) != "es" {
-		t.Errorf("the class's join page: lang %q", lang(doc))
+	// The join page speaks the reader's language: a stranger must not
+	// learn from it that the code is a real (Spanish) class's.
+	if doc := ana.get("/join/" + code); lang(doc) != "en" {
+		t.Errorf("the class's join page for a stranger: lang %q, want the reader's", lang(doc))
 	}
 	doc = ana.post("/join/"+code, url.Values{"nickname": {"Ana"}})
 	if lang(doc) != "es" || !strings.Contains(doc.Find(".who").Text(), "Eres") {

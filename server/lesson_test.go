@@ -94,7 +94,7 @@ func TestSkunkWithThirtyStudents(t *testing.T) {
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
 	class := mustClass(t, a, code)
-	if err := a.srv.room.SetLesson(t.Context(), class.ID, "6-skunk", 0); err != nil {
+	if err := a.srv.room.SetLesson(t.Context(), operator(t, a, code), "6-skunk", 0); err != nil {
 		t.Fatal(err)
 	}
 	var kids []*browser
@@ -191,8 +191,7 @@ func TestSkunkSurvivesRestart(t *testing.T) {
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
-	class := mustClass(t, a, code)
-	a.srv.room.SetLesson(t.Context(), class.ID, "6-skunk", 0)
+	a.srv.room.SetLesson(t.Context(), operator(t, a, code), "6-skunk", 0)
 	kid := join(t, a, code, "Kid")
 	join(t, a, code, "Other")
 	teacher.post("/t/"+code+"/lesson/start", nil)
@@ -263,7 +262,7 @@ func TestSkunkResentSitIsStale(t *testing.T) {
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
-	a.srv.room.SetLesson(t.Context(), mustClass(t, a, code).ID, "6-skunk", 0)
+	a.srv.room.SetLesson(t.Context(), operator(t, a, code), "6-skunk", 0)
 	kids := []*browser{join(t, a, code, "A"), join(t, a, code, "B")}
 	teacher.post("/t/"+code+"/lesson/start", nil)
 	var last url.Values

@@ -269,45 +269,37 @@ func against(l *i18n.Localizer, mode, bot string, seats int) string {
 	return l.T(id, "Bot", botLabel(l, bot), "N", l.Int(seats))
 }
 
-// applyPhase moves a class to a phase of its lesson: the phase's round
-// starts (when students have joined) and the projector shows its first
-// chart.
-func (s *Server) applyPhase(ctx context.Context, lc *i18n.Localizer, class store.Class, phase int) (string, error) {
+// applyPhase moves a class to a phase of its lesson, as one operation of
+// the room: the phase's round starts (when students have joined), or its
+// game of Skunk, and the projector shows its first chart.
+func (s *Server) applyPhase(ctx context.Context, lc *i18n.Localizer, v classroom.Viewer, phase int) (string, error) {
+	class := v.Class()
 	l, ok := s.lesson(class.Lesson)
 	if !ok || phase < 0 || phase >= len(l.Phases) {
 		return "", store.ErrNotFound
 	}
-	if err := s.room.SetLesson(ctx, class.ID, class.Lesson, phase); err != nil {
-		return "", err
-	}
 	p := l.Phases[phase]
-	chart := ""
+	start := classroom.PhaseStart{Lesson: class.Lesson, Phase: phase}
 	if len(p.Charts) > 0 {
-		chart = p.Charts[0]
+		start.Chart = p.Charts[0]
 	}
-	if err := s.room.SetProjector(ctx, class.ID, chart); err != nil {
-		return "", err
-	}
-	note := lc.T("notice.phase", "N", lc.Int(phase+1), "Name", lc.Own(l.In(lc.Lang()).Phases[phase].Name))
 	switch {
 	case p.Plays():
-		round, n, err := s.room.StartRound(ctx, class.ID, classroom.RoundSpec{Variant: p.Variant, Mode: p.Mode, Bot: p.Bot, SameSeed: p.SameSeed})
-		if errors.Is(err, classroom.ErrNoStudents) {
-			return note + " " + lc.T("notice.nostudents_phase"), nil
-		}
-		if err != nil {
-			return "", err
-		}
-		note += " " + lc.N("notice.round_started", n, "Round", lc.Int(round.Number))
+		start.Round = &classroom.RoundSpec{Variant: p.Variant, Mode: p.Mode, Bot: p.Bot, SameSeed: p.SameSeed}
 	case p.Game == "skunk":
-		if err := s.room.StartSkunk(ctx, class.ID, p.Rounds); err != nil {
-			return "", err
-		}
+		start.Skunk = p.Rounds
+	}
+	round, n, err := s.room.StartPhase(ctx, v, start)
+	note := lc.T("notice.phase", "N", lc.Int(phase+1), "Name", lc.Own(l.In(lc.Lang()).Phases[phase].Name))
+	switch {
+	case errors.Is(err, classroom.ErrNoStudents):
+		return note + " " + lc.T("notice.nostudents_phase"), nil
+	case err != nil:
+		return "", err
+	case start.Round != nil:
+		note += " " + lc.N("notice.round_started", n, "Round", lc.Int(round.Number))
+	case start.Skunk > 0:
 		note += " " + lc.T("notice.skunk_started")
-	default:
-		if err := s.room.EndRound(ctx, class.ID); err != nil {
-			return "", err
-		}
 	}
 	return note, nil
 }
@@ -321,7 +313,7 @@ func (s *Server) stepLesson(delta int) gin.HandlerFunc {
 			refuse(c, http.StatusConflict, loc(c).T("error.nolesson"))
 			return
 		}
-		note, err := s.applyPhase(c.Request.Context(), loc(c), class.Class, class.Phase+delta)
+		note, err := s.applyPhase(c.Request.Context(), loc(c), viewerFrom(c), class.Phase+delta)
 		if err != nil {
 			fail(c, err)
 			return

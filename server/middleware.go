@@ -63,8 +63,6 @@ func (s *Server) scheme(c *gin.Context) {
 	c.Next()
 }
 
-const httpsKey = "https"
-
 // trusted reports whether ip is one of the configured proxies.
 func (s *Server) trusted(ip string) bool {
 	addr, err := netip.ParseAddr(ip)

@@ -24,22 +24,24 @@ import (
 func (s *Server) studentHome(c *gin.Context) {
 	ctx := c.Request.Context()
 	code := normalizeCode(c.Param("code"))
-	class, err := s.studentClass(c, code)
-	if errors.Is(err, store.ErrNotFound) && validCode(code) {
-		// An unknown code answers as a class one has not joined: the
-		// answer tells a guesser nothing.
-		c.Redirect(http.StatusSeeOther, joinURL(code))
-		return
-	}
+	viewer, err := s.viewer(c)
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	me, ok := class.Student(classroom.HashToken(playerToken(c)))
-	if !ok {
-		c.Redirect(http.StatusSeeOther, joinURL(class.Code))
+	me, ok := viewer.Student()
+	if !ok && validCode(code) {
+		// Not a student of the class, or no such class: the join page,
+		// alike.
+		c.Redirect(http.StatusSeeOther, joinURL(code))
 		return
 	}
+	if !ok {
+		fail(c, store.ErrNotFound)
+		return
+	}
+	class := viewer.Class()
+	classLanguage(c, class, false)
 	l := loc(c)
 	v := templates.StudentHome{Code: class.Code, Nickname: me.Nickname, Waiting: l.T("student.waiting"), NextURL: nextURL(class.Code, 0),
 		RejoinCode: rejoinCode(class.TeacherHash, me.TokenHash)}
@@ -86,7 +88,7 @@ func (s *Server) history(ctx context.Context, l *i18n.Localizer, class *classroo
 // page, asked for, not part of the class page: its cost grows with the
 // class, and a thousand students ending a round at once must not all pay it.
 func (s *Server) studentCharts(c *gin.Context) {
-	class, me, ok := s.classStudent(c)
+	class, me, ok := s.studentOf(c)
 	if !ok {
 		return
 	}
@@ -212,7 +214,7 @@ func (s *Server) drawMatch(c *gin.Context, m *classroom.MatchView) *matchView {
 // (htmx leaves the page alone); then it sends the browser to the class page.
 // It reads memory only, so a thousand waiting students cost next to nothing.
 func (s *Server) studentNext(c *gin.Context) {
-	class, me, ok := s.classStudent(c)
+	class, me, ok := s.studentOf(c)
 	if !ok {
 		return
 	}

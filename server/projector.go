@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/hmac"
 	"net/http"
 	"strconv"
 
@@ -30,26 +29,16 @@ func projectorURL(code string) string { return "/p/" + code }
 // is the teacher pages' 404.
 func (s *Server) projectorOnly(c *gin.Context) {
 	code := normalizeCode(c.Param("code"))
-	class, err := s.room.Class(c.Request.Context(), code)
-	if err != nil {
-		refuseTeacherPage(c)
-		return
+	if key := c.Query("key"); key != "" {
+		v, err := s.room.Identify(c.Request.Context(), classroom.Credentials{Code: code, ProjectorKey: key})
+		if err == nil && v.Projector() {
+			setCookie(c, projectorPrefix+code, key, 365*24*3600)
+			c.Redirect(http.StatusSeeOther, projectorURL(code))
+			c.Abort()
+			return
+		}
 	}
-	want := classroom.ProjectorKey(class)
-	if key := c.Query("key"); key != "" && hmac.Equal([]byte(key), []byte(want)) {
-		setCookie(c, projectorPrefix+class.Code, key, 365*24*3600)
-		c.Redirect(http.StatusSeeOther, projectorURL(class.Code))
-		c.Abort()
-		return
-	}
-	key, _ := c.Cookie(projectorPrefix + class.Code)
-	secret, _ := c.Cookie(teacherPrefix + class.Code)
-	if !hmac.Equal([]byte(key), []byte(want)) && !classroom.SameHash(secret, class.TeacherHash) {
-		refuseTeacherPage(c)
-		return
-	}
-	c.Set("class", class)
-	c.Next()
+	s.gate(c, classroom.Viewer.Projector)
 }
 
 // refuseTeacherPage answers a teacher's or projector's page without its

@@ -249,6 +249,17 @@ func TestCSVIsSafeForSpreadsheets(t *testing.T) {
 	}
 }
 
+// operator is the class's teacher as the room's operator: for a test that
+// drives the room directly.
+func operator(t *testing.T, a *app, code string) classroom.Viewer {
+	t.Helper()
+	v, err := a.srv.room.Operator(t.Context(), code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 func mustClass(t *testing.T, a *app, code string) store.Class {
 	t.Helper()
 	c, err := a.store.ClassByCode(t.Context(), code)

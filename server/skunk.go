@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"sort"
@@ -11,7 +10,6 @@ import (
 
 	"pigclass/server/classroom"
 	"pigclass/server/i18n"
-	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/templates"
 )
@@ -19,7 +17,7 @@ import (
 // skunkRoll throws the shared dice (the teacher's button).
 func (s *Server) skunkRoll(c *gin.Context) {
 	class := classFrom(c)
-	if _, err := s.room.SkunkRoll(c.Request.Context(), class.ID); err != nil {
+	if _, err := s.room.SkunkRoll(c.Request.Context(), viewerFrom(c)); err != nil {
 		fail(c, err)
 		return
 	}
@@ -31,7 +29,7 @@ func (s *Server) skunkRoll(c *gin.Context) {
 // that has happened since is stale and does nothing, and sitting twice
 // changes nothing.
 func (s *Server) skunkSit(c *gin.Context) {
-	class, me, ok := s.classStudent(c)
+	class, me, ok := s.studentOf(c)
 	if !ok {
 		return
 	}
@@ -40,7 +38,7 @@ func (s *Server) skunkSit(c *gin.Context) {
 		refuse(c, http.StatusUnprocessableEntity, loc(c).T("error.moment"))
 		return
 	}
-	k, err := s.room.Sit(c.Request.Context(), class.ID, me.ID, moment)
+	k, err := s.room.Sit(c.Request.Context(), viewerFrom(c), moment)
 	if err != nil {
 		fail(c, err)
 		return
@@ -143,30 +141,9 @@ func skunkAnnounce(l *i18n.Localizer, f sim.Faces) string {
 	return l.T("skunk.rolled", "Faces", faces)
 }
 
-// classStudent finds the class of :code and the browser's student in it.
-func (s *Server) classStudent(c *gin.Context) (*classroom.Class, store.Student, bool) {
-	code := normalizeCode(c.Param("code"))
-	class, err := s.studentClass(c, code)
-	if errors.Is(err, store.ErrNotFound) {
-		// No such class answers as a class one is not in.
-		refuse(c, http.StatusForbidden, loc(c).T("error.notinclass", "Code", code))
-		return nil, store.Student{}, false
-	}
-	if err != nil {
-		fail(c, err)
-		return nil, store.Student{}, false
-	}
-	me, ok := class.Student(classroom.HashToken(playerToken(c)))
-	if !ok {
-		refuse(c, http.StatusForbidden, loc(c).T("error.notinclass", "Code", class.Code))
-		return class, me, false
-	}
-	return class, me, true
-}
-
 // studentSkunk is the Skunk board alone, for a student's polling.
 func (s *Server) studentSkunk(c *gin.Context) {
-	class, me, ok := s.classStudent(c)
+	class, me, ok := s.studentOf(c)
 	if !ok {
 		return
 	}
@@ -199,7 +176,7 @@ func (s *Server) teacherSkunk(c *gin.Context) {
 // endSkunk stops the class's game of Skunk.
 func (s *Server) endSkunk(c *gin.Context) {
 	class := classFrom(c)
-	if err := s.room.EndSkunk(c.Request.Context(), class.ID); err != nil {
+	if err := s.room.EndSkunk(c.Request.Context(), viewerFrom(c)); err != nil {
 		fail(c, err)
 		return
 	}

@@ -28,31 +28,37 @@ import (
 // from the cookie or from the secret link's ?key=. Anything else is a 404:
 // the page does not exist for whoever lacks the secret.
 func (s *Server) teacherOnly(c *gin.Context) {
-	ctx := c.Request.Context()
 	code := normalizeCode(c.Param("code"))
-	class, err := s.room.Class(ctx, code)
-	if err != nil {
-		refuseTeacherPage(c)
-		return
+	if key := c.Query("key"); key != "" {
+		v, err := s.room.Identify(c.Request.Context(), classroom.Credentials{Code: code, TeacherSecret: key})
+		if err == nil && v.Teacher() {
+			setCookie(c, teacherPrefix+code, key, 365*24*3600)
+			c.Redirect(http.StatusSeeOther, teacherURL(code))
+			c.Abort()
+			return
+		}
 	}
-	secret, _ := c.Cookie(teacherPrefix + class.Code)
-	if key := c.Query("key"); key != "" && classroom.SameHash(key, class.TeacherHash) {
-		setCookie(c, teacherPrefix+class.Code, key, 365*24*3600)
-		c.Redirect(http.StatusSeeOther, teacherURL(class.Code))
-		c.Abort()
-		return
-	}
-	if !classroom.SameHash(secret, class.TeacherHash) {
-		refuseTeacherPage(c)
-		return
-	}
-	c.Set("class", class)
-	c.Set("secret", secret)
-	c.Next()
+	s.gate(c, classroom.Viewer.Teacher)
 }
 
-// classFrom is the class of a teacher's request, as teacherOnly found it.
-func classFrom(c *gin.Context) *classroom.Class { return c.MustGet("class").(*classroom.Class) }
+// gate lets a request through to a class's page only if the room finds
+// the viewer is let in by may (the class's teacher, its projector);
+// anything else is the teacher pages' 404, the same for a class that
+// exists and one that does not.
+func (s *Server) gate(c *gin.Context, may func(classroom.Viewer) bool) {
+	v, err := s.viewer(c)
+	if err != nil {
+		c.Abort()
+		fail(c, err)
+		return
+	}
+	if !may(v) {
+		refuseTeacherPage(c)
+		return
+	}
+	setViewer(c, v)
+	c.Next()
+}
 
 func (s *Server) dashboard(c *gin.Context) {
 	game := sim.Pig
@@ -101,7 +107,7 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 	if err != nil {
 		return templates.Dashboard{}, err
 	}
-	secret := c.GetString("secret")
+	secret, _ := c.Cookie(teacherPrefix + class.Code)
 	rounds, err := s.store.Rounds(c.Request.Context(), class.ID)
 	if err != nil {
 		return templates.Dashboard{}, err
@@ -270,7 +276,7 @@ func (s *Server) pickProjectorChart(c *gin.Context) {
 		refuse(c, http.StatusUnprocessableEntity, loc(c).T("error.chart"))
 		return
 	}
-	if err := s.room.SetProjector(c.Request.Context(), class.ID, key); err != nil {
+	if err := s.room.SetProjector(c.Request.Context(), viewerFrom(c), key); err != nil {
 		fail(c, err)
 		return
 	}
@@ -291,7 +297,7 @@ type classFlags = classroom.Flags
 func (s *Server) setFlag(change func(*classFlags), notice string) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class := classFrom(c)
-		if _, err := s.room.SetFlags(c.Request.Context(), class.ID, change); err != nil {
+		if _, err := s.room.SetFlags(c.Request.Context(), viewerFrom(c), change); err != nil {
 			fail(c, err)
 			return
 		}
@@ -303,7 +309,7 @@ func (s *Server) setFlag(change func(*classFlags), notice string) gin.HandlerFun
 func (s *Server) setJoinsUnlimited(unlimited bool, notice string) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class := classFrom(c)
-		if err := s.room.SetJoinsUnlimited(c.Request.Context(), class.ID, unlimited); err != nil {
+		if err := s.room.SetJoinsUnlimited(viewerFrom(c), unlimited); err != nil {
 			fail(c, err)
 			return
 		}
@@ -320,7 +326,7 @@ const flashCookie = "pigclass_flash"
 // dashboard.
 func done(c *gin.Context, code, notice string) {
 	http.SetCookie(c.Writer, &http.Cookie{Name: flashCookie, Value: url.QueryEscape(notice), Path: teacherURL(code), MaxAge: 60,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: c.GetBool(httpsKey)})
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: overHTTPS(c)})
 	c.Redirect(http.StatusSeeOther, teacherURL(code))
 }
 
@@ -353,7 +359,7 @@ func (s *Server) startRound(c *gin.Context) {
 		render(c, http.StatusUnprocessableEntity, templates.DashboardView(d))
 		return
 	}
-	round, n, err := s.room.StartRound(ctx, class.ID, classroom.RoundSpec{Variant: v, Mode: form.Mode.Value, Bot: form.Bot.Value, SameSeed: form.SameSeed})
+	round, n, err := s.room.StartRound(ctx, viewerFrom(c), classroom.RoundSpec{Variant: v, Mode: form.Mode.Value, Bot: form.Bot.Value, SameSeed: form.SameSeed})
 	if errors.Is(err, classroom.ErrNoStudents) {
 		form.Error = loc(c).T("notice.nostudents")
 		d, err := s.dashboardView(c, form)
@@ -447,7 +453,7 @@ func (s *Server) playAgain(c *gin.Context) {
 		return
 	}
 	last := rounds[len(rounds)-1]
-	round, n, err := s.room.StartRound(c.Request.Context(), class.ID, classroom.RoundSpec{Variant: last.Variant, Mode: last.Mode, Bot: last.Bot, SameSeed: last.SameSeed})
+	round, n, err := s.room.StartRound(c.Request.Context(), viewerFrom(c), classroom.RoundSpec{Variant: last.Variant, Mode: last.Mode, Bot: last.Bot, SameSeed: last.SameSeed})
 	if errors.Is(err, classroom.ErrNoStudents) {
 		done(c, class.Code, loc(c).T("notice.nostudents"))
 		return
@@ -464,7 +470,7 @@ func (s *Server) endRound(c *gin.Context) {
 	if !confirmed(c, teacherURL(class.Code)+"/confirm/end-round") {
 		return
 	}
-	if err := s.room.EndRound(c.Request.Context(), class.ID); err != nil {
+	if err := s.room.EndRound(c.Request.Context(), viewerFrom(c)); err != nil {
 		fail(c, err)
 		return
 	}
@@ -481,7 +487,7 @@ func (s *Server) removeStudent(c *gin.Context) {
 	if !confirmed(c, fmt.Sprintf("%s/confirm/remove/%d", teacherURL(class.Code), id)) {
 		return
 	}
-	if err := s.room.RemoveStudent(c.Request.Context(), class.ID, id); err != nil {
+	if err := s.room.RemoveStudent(c.Request.Context(), viewerFrom(c), id); err != nil {
 		fail(c, err)
 		return
 	}
@@ -496,7 +502,7 @@ func (s *Server) readmitStudent(c *gin.Context) {
 		refuse(c, http.StatusNotFound, loc(c).T("error.nostudent"))
 		return
 	}
-	switch err := s.room.Readmit(c.Request.Context(), class.ID, id); {
+	switch err := s.room.Readmit(c.Request.Context(), viewerFrom(c), id); {
 	case errors.Is(err, store.ErrNicknameTaken):
 		refuse(c, http.StatusConflict, loc(c).T("error.readmit_taken"))
 		return
@@ -561,7 +567,7 @@ func (s *Server) deleteClass(c *gin.Context) {
 	if !confirmed(c, teacherURL(class.Code)+"/confirm/delete") {
 		return
 	}
-	if err := s.room.DeleteClass(c.Request.Context(), class.ID); err != nil {
+	if err := s.room.DeleteClass(c.Request.Context(), viewerFrom(c)); err != nil {
 		fail(c, err)
 		return
 	}

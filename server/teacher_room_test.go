@@ -201,7 +201,7 @@ func TestSkunkFromTheProjector(t *testing.T) {
 	code := teacherStart(t, teacher)
 	join(t, a, code, "Ana")
 	join(t, a, code, "Bo")
-	a.srv.room.SetLesson(t.Context(), mustClass(t, a, code).ID, "6-skunk", 0)
+	a.srv.room.SetLesson(t.Context(), operator(t, a, code), "6-skunk", 0)
 	teacher.post("/t/"+code+"/lesson/start", nil)
 	if teacher.get("/t/"+code).Find(`[data-testid="skunk-projector-link"]`).Length() != 1 {
 		t.Error("the dashboard does not link Skunk on the projector")

@@ -62,7 +62,7 @@ func classWithRound(t *testing.T, r *Room, n int) (*Class, []store.Student) {
 		}
 		students = append(students, st)
 	}
-	if _, _, err := r.StartRound(ctx, c.ID, RoundSpec{Variant: sim.Standard(sim.Pig), Mode: "bot", Bot: "hold:20"}); err != nil {
+	if _, _, err := r.StartRound(ctx, operator(t, r, c), RoundSpec{Variant: sim.Standard(sim.Pig), Mode: "bot", Bot: "hold:20"}); err != nil {
 		t.Fatal(err)
 	}
 	return c, students
@@ -217,7 +217,7 @@ func TestEndRoundStopsEveryMatch(t *testing.T) {
 	r, st, _ := openRoom(t, filepath.Join(t.TempDir(), "end.db"))
 	c, students := classWithRound(t, r, 10)
 	m := r.Playing(c.ID, students[0].ID)
-	if err := r.EndRound(context.Background(), c.ID); err != nil {
+	if err := r.EndRound(context.Background(), operator(t, r, c)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := r.act(context.Background(), m.ID, students[0].ID, m.Seq(), sim.Roll); !errors.Is(err, ErrNotPlaying) {
@@ -230,4 +230,14 @@ func TestEndRoundStopsEveryMatch(t *testing.T) {
 	if snap, _ := r.ClassByID(context.Background(), c.ID); snap.Round != nil {
 		t.Error("the class still has an open round")
 	}
+}
+
+// operator is the class's teacher as the room's operator.
+func operator(t testing.TB, r *Room, c *Class) Viewer {
+	t.Helper()
+	v, err := r.Operator(context.Background(), c.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }

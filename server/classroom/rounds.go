@@ -81,11 +81,12 @@ type Flags = store.ClassFlags
 
 // SetFlags turns a class's switches. Resuming play gives every student on
 // turn a fresh deadline.
-func (r *Room) SetFlags(ctx context.Context, classID int64, change func(*Flags)) (*Class, error) {
-	c, err := r.load(ctx, classID)
+func (r *Room) SetFlags(ctx context.Context, v Viewer, change func(*Flags)) (*Class, error) {
+	c, err := v.teaching()
 	if err != nil {
 		return nil, err
 	}
+	classID := c.id
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	old := c.snap.Load()
@@ -104,15 +105,15 @@ func (r *Room) SetFlags(ctx context.Context, classID int64, change func(*Flags))
 // setClass changes one of a class's settings: save stores it (nil for a
 // setting kept in memory only), then change publishes it in a new
 // snapshot, whose version tells the live parts to redraw.
-func (r *Room) setClass(ctx context.Context, classID int64, save func() error, change func(*Class)) error {
-	c, err := r.load(ctx, classID)
+func (r *Room) setClass(v Viewer, save func(classID int64) error, change func(*Class)) error {
+	c, err := v.teaching()
 	if err != nil {
 		return err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if save != nil {
-		if err := save(); err != nil {
+		if err := save(c.id); err != nil {
 			return err
 		}
 	}
@@ -121,27 +122,68 @@ func (r *Room) setClass(ctx context.Context, classID int64, save func() error, c
 }
 
 // SetJoinsUnlimited lifts (or puts back) the cap on joins a minute.
-func (r *Room) SetJoinsUnlimited(ctx context.Context, classID int64, unlimited bool) error {
-	return r.setClass(ctx, classID, nil, func(next *Class) { next.JoinsUnlimited = unlimited })
+func (r *Room) SetJoinsUnlimited(v Viewer, unlimited bool) error {
+	return r.setClass(v, nil, func(next *Class) { next.JoinsUnlimited = unlimited })
 }
 
 // SetProjector chooses the chart the projector shows ("" for none).
-func (r *Room) SetProjector(ctx context.Context, classID int64, chart string) error {
-	return r.setClass(ctx, classID, func() error { return r.st.SetProjector(ctx, classID, chart) },
+func (r *Room) SetProjector(ctx context.Context, v Viewer, chart string) error {
+	return r.setClass(v, func(classID int64) error { return r.st.SetProjector(ctx, classID, chart) },
 		func(next *Class) { next.Projector = chart })
 }
 
 // SetLanguage sets the class's language ("" for each reader's own); the
 // version changes, so the live parts of the projector redraw in it.
-func (r *Room) SetLanguage(ctx context.Context, classID int64, lang string) error {
-	return r.setClass(ctx, classID, func() error { return r.st.SetLanguage(ctx, classID, lang) },
+func (r *Room) SetLanguage(ctx context.Context, v Viewer, lang string) error {
+	return r.setClass(v, func(classID int64) error { return r.st.SetLanguage(ctx, classID, lang) },
 		func(next *Class) { next.Language = lang })
 }
 
 // SetLesson sets the lesson a class follows and its phase.
-func (r *Room) SetLesson(ctx context.Context, classID int64, lesson string, phase int) error {
-	return r.setClass(ctx, classID, func() error { return r.st.SetLesson(ctx, classID, lesson, phase) },
+func (r *Room) SetLesson(ctx context.Context, v Viewer, lesson string, phase int) error {
+	return r.setClass(v, func(classID int64) error { return r.st.SetLesson(ctx, classID, lesson, phase) },
 		func(next *Class) { next.Lesson, next.Phase = lesson, phase })
+}
+
+// PhaseStart is what a lesson's phase does when it starts.
+type PhaseStart struct {
+	Lesson string
+	Phase  int
+	Chart  string     // the projector's first chart, "" for none
+	Round  *RoundSpec // the round the phase plays, or nil
+	Skunk  int        // the rounds of whole-class Skunk it plays, or 0
+}
+
+// StartPhase moves the class to a phase of its lesson, for its teacher.
+// What the phase plays comes first (its round, a game of Skunk, or else
+// the open round ends); only if that succeeds do the lesson's phase and
+// the projector's chart change, in one write, so a refused round leaves
+// the class in the phase it was. With no students yet nothing plays: the
+// phase moves all the same and the error is ErrNoStudents.
+func (r *Room) StartPhase(ctx context.Context, v Viewer, p PhaseStart) (store.Round, int, error) {
+	if _, err := v.teaching(); err != nil {
+		return store.Round{}, 0, err
+	}
+	var round store.Round
+	var err error
+	n := 0
+	switch {
+	case p.Round != nil:
+		round, n, err = r.StartRound(ctx, v, *p.Round)
+	case p.Skunk > 0:
+		err = r.StartSkunk(ctx, v, p.Skunk)
+	default:
+		err = r.EndRound(ctx, v)
+	}
+	if err != nil && !errors.Is(err, ErrNoStudents) {
+		return round, n, err
+	}
+	set := r.setClass(v, func(classID int64) error { return r.st.SetPhase(ctx, classID, p.Lesson, p.Phase, p.Chart) },
+		func(next *Class) { next.Lesson, next.Phase, next.Projector = p.Lesson, p.Phase, p.Chart })
+	if set != nil {
+		return round, n, set
+	}
+	return round, n, err
 }
 
 // RoundSpec is what a round plays: from the form or from a lesson phase.
@@ -155,11 +197,12 @@ type RoundSpec struct {
 // StartRound ends the open round and starts a new one: every student in a
 // match, against the bot or paired (seats left over go to the bot), one
 // seed for all on request. It returns the round and its number of matches.
-func (r *Room) StartRound(ctx context.Context, classID int64, spec RoundSpec) (store.Round, int, error) {
-	c, err := r.load(ctx, classID)
+func (r *Room) StartRound(ctx context.Context, v Viewer, spec RoundSpec) (store.Round, int, error) {
+	c, err := v.teaching()
 	if err != nil {
 		return store.Round{}, 0, err
 	}
+	classID := c.id
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	students := append([]store.Student(nil), c.snap.Load().Students...)
@@ -219,8 +262,8 @@ func shuffle(xs []store.Student) {
 }
 
 // EndRound ends the class's open round and its matches.
-func (r *Room) EndRound(ctx context.Context, classID int64) error {
-	c, err := r.load(ctx, classID)
+func (r *Room) EndRound(ctx context.Context, v Viewer) error {
+	c, err := v.teaching()
 	if err != nil {
 		return err
 	}
@@ -262,11 +305,12 @@ func uniqueMatches(live map[int64]*match) []*match {
 
 // RemoveStudent takes a student out of the class: their match stops, and
 // their past decisions stay in the exports.
-func (r *Room) RemoveStudent(ctx context.Context, classID, studentID int64) error {
-	c, err := r.load(ctx, classID)
+func (r *Room) RemoveStudent(ctx context.Context, v Viewer, studentID int64) error {
+	c, err := v.teaching()
 	if err != nil {
 		return err
 	}
+	classID := c.id
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var lms []*match
@@ -303,11 +347,12 @@ func (r *Room) RemoveStudent(ctx context.Context, classID, studentID int64) erro
 
 // Readmit lets a removed student back into the class, with their history.
 // Their nickname taken meanwhile is store.ErrNicknameTaken.
-func (r *Room) Readmit(ctx context.Context, classID, studentID int64) error {
-	c, err := r.load(ctx, classID)
+func (r *Room) Readmit(ctx context.Context, v Viewer, studentID int64) error {
+	c, err := v.teaching()
 	if err != nil {
 		return err
 	}
+	classID := c.id
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := r.st.ReadmitStudent(ctx, classID, studentID); err != nil {
@@ -330,11 +375,12 @@ func (r *Room) Readmit(ctx context.Context, classID, studentID int64) error {
 
 // DeleteClass deletes the class and every row that belongs to it; its
 // matches and Skunk stop.
-func (r *Room) DeleteClass(ctx context.Context, classID int64) error {
-	c, err := r.load(ctx, classID)
+func (r *Room) DeleteClass(ctx context.Context, v Viewer) error {
+	c, err := v.teaching()
 	if err != nil {
 		return err
 	}
+	classID := c.id
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	lms := uniqueMatches(*c.live.Load())

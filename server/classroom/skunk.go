@@ -179,11 +179,12 @@ func (r *Room) restoreSkunk(ctx context.Context) error {
 
 // StartSkunk ends the class's open round and its game of Skunk, if any,
 // and starts a game with every student.
-func (r *Room) StartSkunk(ctx context.Context, classID int64, rounds int) error {
-	c, err := r.load(ctx, classID)
+func (r *Room) StartSkunk(ctx context.Context, v Viewer, rounds int) error {
+	c, err := v.teaching()
 	if err != nil {
 		return err
 	}
+	classID := c.id
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := r.endRound(ctx, c); err != nil {
@@ -219,11 +220,12 @@ func (r *Room) StartSkunk(ctx context.Context, classID int64, rounds int) error 
 
 // EndSkunk stops the class's game of Skunk. Its board stays, with the
 // final scores and winners, until the next round or game.
-func (r *Room) EndSkunk(ctx context.Context, classID int64) error {
-	c, err := r.load(ctx, classID)
+func (r *Room) EndSkunk(ctx context.Context, v Viewer) error {
+	c, err := v.teaching()
 	if err != nil {
 		return err
 	}
+	classID := c.id
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := r.st.EndSkunk(ctx, classID); err != nil {
@@ -242,8 +244,12 @@ func (r *Room) EndSkunk(ctx context.Context, classID int64) error {
 // SkunkRoll throws the shared dice. Every participant still standing has
 // decided to stand for this roll: each such decision is stored with its
 // state and the expected-value choice, with the roll, in one write.
-func (r *Room) SkunkRoll(ctx context.Context, classID int64) (*Skunk, error) {
-	k, err := r.skunkOf(classID)
+func (r *Room) SkunkRoll(ctx context.Context, v Viewer) (*Skunk, error) {
+	c, err := v.teaching()
+	if err != nil {
+		return nil, err
+	}
+	k, err := skunkOf(c)
 	if err != nil {
 		return nil, err
 	}
@@ -283,11 +289,7 @@ func (r *Room) SkunkRoll(ctx context.Context, classID int64) (*Skunk, error) {
 }
 
 // skunkOf returns the class's game being played.
-func (r *Room) skunkOf(classID int64) (*skunk, error) {
-	c := r.loaded(classID)
-	if c == nil {
-		return nil, ErrNoSkunk
-	}
+func skunkOf(c *class) (*skunk, error) {
 	k := c.skunk.Load()
 	if k == nil {
 		return nil, ErrNoSkunk
@@ -308,8 +310,12 @@ func (r *Room) rebuildSkunk(k *skunk) {
 // Sit sits a student down. moment is the point of the game the student's
 // page showed: a sit sent before a roll or a new round that has happened
 // since is stale and does nothing, and sitting twice changes nothing.
-func (r *Room) Sit(ctx context.Context, classID, studentID int64, moment string) (*Skunk, error) {
-	k, err := r.skunkOf(classID)
+func (r *Room) Sit(ctx context.Context, v Viewer, moment string) (*Skunk, error) {
+	c, studentID, err := v.studying()
+	if err != nil {
+		return nil, err
+	}
+	k, err := skunkOf(c)
 	if err != nil {
 		return nil, err
 	}

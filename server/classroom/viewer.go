@@ -76,6 +76,18 @@ func (r *Room) Identify(ctx context.Context, cr Credentials) (Viewer, error) {
 	return v, nil
 }
 
+// Operator returns the teacher of the class with the code as the
+// machine's own operator sees it: for the command line and for tests that
+// drive the room directly, never for a request (a test of package server
+// holds its handlers to that).
+func (r *Room) Operator(ctx context.Context, code string) (Viewer, error) {
+	c, err := r.loadCode(ctx, code)
+	if err != nil {
+		return Stranger, err
+	}
+	return Viewer{code: code, cls: c, teacher: true, projector: true}, nil
+}
+
 // Class returns the class the viewer is in (as its student, teacher or
 // projector), as last changed, or nil.
 func (v Viewer) Class() *Class {
@@ -98,6 +110,29 @@ func (v Viewer) Student() (store.Student, bool) {
 		return store.Student{}, false
 	}
 	return v.cls.snap.Load().Student(v.token)
+}
+
+// Refusals of the class operations, the same whether the class exists or
+// not.
+var (
+	ErrNotTeacher = errors.New("only the class's teacher may do this")
+	ErrNotStudent = errors.New("only a student of the class may do this")
+)
+
+// teaching returns the class of a viewer who is its teacher.
+func (v Viewer) teaching() (*class, error) {
+	if v.cls == nil || !v.teacher {
+		return nil, ErrNotTeacher
+	}
+	return v.cls, nil
+}
+
+// studying returns the class of a viewer who is its student, and who.
+func (v Viewer) studying() (*class, int64, error) {
+	if v.cls == nil || v.student == 0 {
+		return nil, 0, ErrNotStudent
+	}
+	return v.cls, v.student, nil
 }
 
 // HashToken is how secrets are stored: SHA-256, hex.

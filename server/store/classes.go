@@ -105,6 +105,14 @@ func (s *Store) SetLesson(ctx context.Context, id int64, lesson string, phase in
 	return nil
 }
 
+// SetPhase sets the lesson's phase and the projector's chart in one write.
+func (s *Store) SetPhase(ctx context.Context, id int64, lesson string, phase int, chart string) error {
+	if _, err := s.exec(ctx, `UPDATE classes SET lesson = ?, phase = ?, projector_chart = ? WHERE id = ?`, lesson, phase, chart, id); err != nil {
+		return fmt.Errorf("store: set phase: %w", err)
+	}
+	return nil
+}
+
 // DeleteClass deletes a class and every row that belongs to it: students,
 // rounds, matches, seats, events.
 func (s *Store) DeleteClass(ctx context.Context, id int64) error {
