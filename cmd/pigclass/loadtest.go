@@ -28,11 +28,12 @@ type loadConfig struct {
 	duration time.Duration // how long they play (joins and the check come on top)
 	thinkMin time.Duration // think time between moves, drawn from [thinkMin, thinkMax]
 	thinkMax time.Duration
-	teachers int    // teacher screens polling the dashboard's live part
-	target   int    // Pig's target
-	holdAt   int    // every student holds at this turn total
-	json     bool   // one JSON object instead of text
-	seed     uint64 // for the think times
+	teachers int           // teacher screens polling the dashboard's live part
+	every    time.Duration // a new round this often, as a lesson moves on (0: when all matches are over)
+	target   int           // Pig's target
+	holdAt   int           // every student holds at this turn total
+	json     bool          // one JSON object instead of text
+	seed     uint64        // for the think times
 }
 
 func runLoadtest(e env, args []string) error {
@@ -44,6 +45,7 @@ func runLoadtest(e env, args []string) error {
 	fs.DurationVar(&cfg.duration, "duration", 30*time.Second, "how long the students play (10ms to 1h)")
 	fs.StringVar(&think, "think", "0", "think time between moves: 0, a duration, or MIN-MAX such as 1s-3s")
 	fs.IntVar(&cfg.teachers, "teachers", 1, "teacher screens polling the dashboard's live part every second (0 to 20)")
+	fs.DurationVar(&cfg.every, "rounds-every", 0, "start a new round this often, ending the matches still played, as a lesson moves on (0: once every match is over; else 1s to 10m)")
 	fs.IntVar(&cfg.target, "target", 100, "Pig's target (10 to 200)")
 	fs.IntVar(&cfg.holdAt, "hold-at", 20, "the turn total at which every student holds (1 to 100)")
 	fs.BoolVar(&cfg.json, "json", false, "print one JSON object")
@@ -60,6 +62,8 @@ func runLoadtest(e env, args []string) error {
 		return usagef("loadtest: --students %d: from 1 to 5000", cfg.students)
 	case cfg.duration < 10*time.Millisecond || cfg.duration > time.Hour:
 		return usagef("loadtest: --duration %s: from 10ms to 1h", cfg.duration)
+	case cfg.every != 0 && (cfg.every < time.Second || cfg.every > 10*time.Minute):
+		return usagef("loadtest: --rounds-every %s: 0, or from 1s to 10m", cfg.every)
 	case cfg.teachers < 0 || cfg.teachers > 20:
 		return usagef("loadtest: --teachers %d: from 0 to 20", cfg.teachers)
 	case cfg.target < 10 || cfg.target > 200:
@@ -377,17 +381,24 @@ func (l *loadRun) startRound() error {
 	return nil
 }
 
-// nextRounds starts a new round once every student's match is over. A
-// server that does not answer (restarting) is asked again.
+// nextRounds starts a new round once every student's match is over, or
+// every --rounds-every whatever is being played. A server that does not
+// answer (restarting) is asked again.
 func (l *loadRun) nextRounds(ctx context.Context, joined int) {
 	t := time.NewTicker(50 * time.Millisecond)
 	defer t.Stop()
+	last := time.Now()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if int(l.waiting.Load()) >= joined {
+			due := int(l.waiting.Load()) >= joined
+			if l.cfg.every > 0 {
+				due = time.Since(last) >= l.cfg.every
+			}
+			if due {
+				last = time.Now()
 				if err := l.startRound(); err != nil && !errors.Is(err, errNoAnswer) {
 					l.fail("round")
 					l.note(err)

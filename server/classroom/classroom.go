@@ -12,18 +12,32 @@
 //
 // # Who owns what, and the locks
 //
-//   - Room.mu (RWMutex) guards the maps of loaded classes and live matches.
-//     It is a leaf: held only to read or change a map, never while taking
-//     another lock or waiting for the disk.
-//   - class.mu serializes the changes of one class (joins, flags, rounds,
-//     removal, Skunk's start and end). It may be held while taking a
-//     match's mu or the Skunk's mu (in that order), never the other way.
+//   - Room.mu (RWMutex) guards the maps of loaded classes and live matches,
+//     and Room.loadMu the classes being read from disk. Both are leaves:
+//     held only to read or change a map, never while taking another lock
+//     or waiting for the disk. A class is read from disk by one caller,
+//     with no lock held; others asking for it meanwhile wait for that read.
+//   - class.mu guards a class's snapshot and its changing flag. A round
+//     change (a round or game of Skunk started or ended, a student
+//     removed, the class deleted) marks the class changing under it, then
+//     makes its commits without it and takes it again only to publish
+//     (class.change): joins, switches and readers never wait for a round
+//     to start. A join, a switch, a setting, a readmission and a rejoin
+//     each hold it across their one small commit, so that memory and disk
+//     change in the same order. Under class.mu only a match's mu (Rejoin)
+//     may be taken, never the other way.
 //   - match.mu serializes the moves of one match and is held across the
 //     commit of those moves, so a match's log on disk and in memory never
 //     diverge. Act takes only this lock: students in different matches
-//     never wait for each other, and their commits share batches.
-//   - skunk.mu serializes the moves of a class's Skunk game.
+//     never wait for each other, and their commits share batches. Ending
+//     matches (a round, a removal, a deletion) takes their locks in turn,
+//     so a move in flight finishes first.
+//   - skunk.mu serializes the moves of a class's Skunk game, across their
+//     commit, as match.mu does.
 //   - class.statsMu guards the per-student totals (a leaf).
+//
+// No lock is held while a table is solved: a round's, and a practice
+// match's, table is solved (prepare) before any lock is taken.
 //
 // Readers take no lock: snapshots are published through atomic pointers
 // after each committed change, and a class's set of live matches is a
@@ -72,7 +86,8 @@ type Room struct {
 	codes   map[string]int64
 	matches map[int64]*match
 
-	loading sync.Mutex // one class is read from disk at a time
+	loadMu sync.Mutex           // guards loads (a leaf, like mu)
+	loads  map[int64]*loadCall // the classes being read from disk
 
 	watching   atomic.Bool
 	stop, done chan struct{}
@@ -87,7 +102,7 @@ func New(st *store.Store, tables *solve.Cache, log *slog.Logger, now func() time
 	}
 	return &Room{
 		st: st, tables: tables, log: log, now: now,
-		classes: map[int64]*class{}, codes: map[string]int64{}, matches: map[int64]*match{},
+		classes: map[int64]*class{}, codes: map[string]int64{}, matches: map[int64]*match{}, loads: map[int64]*loadCall{},
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}
 }
@@ -96,6 +111,10 @@ func New(st *store.Store, tables *solve.Cache, log *slog.Logger, now func() time
 type class struct {
 	id   int64
 	mu   sync.Mutex
+	// changing is set while a round change (see change) makes its commits
+	// outside mu; another waits on idle (a condition of mu). Under mu.
+	changing bool
+	idle     *sync.Cond
 	snap atomic.Pointer[Class]
 	// activity is bumped by every change of the class or of any of its
 	// matches: the dashboard's and projector's polls compare it.
@@ -236,16 +255,46 @@ func (r *Room) load(ctx context.Context, id int64) (*class, error) {
 	return r.loadRow(ctx, id, nil)
 }
 
+// loadCall is a class being read from disk: whoever asks for it meanwhile
+// waits for that one read.
+type loadCall struct {
+	done chan struct{}
+	c    *class
+	err  error
+}
+
 // loadRow is load with the class's row when the caller has just read it.
+// Each class is read once however many ask at once, and different classes
+// are read side by side; no lock is held while the disk is read.
 func (r *Room) loadRow(ctx context.Context, id int64, known *store.Class) (*class, error) {
 	if c := r.loaded(id); c != nil {
 		return c, nil
 	}
-	r.loading.Lock()
-	defer r.loading.Unlock()
+	r.loadMu.Lock()
 	if c := r.loaded(id); c != nil {
+		r.loadMu.Unlock()
 		return c, nil
 	}
+	if call := r.loads[id]; call != nil {
+		r.loadMu.Unlock()
+		<-call.done
+		return call.c, call.err
+	}
+	call := &loadCall{done: make(chan struct{})}
+	r.loads[id] = call
+	r.loadMu.Unlock()
+	// The read serves every waiter: a request that goes away does not
+	// cut it short.
+	call.c, call.err = r.readClass(context.WithoutCancel(ctx), id, known)
+	r.loadMu.Lock()
+	delete(r.loads, id)
+	r.loadMu.Unlock()
+	close(call.done)
+	return call.c, call.err
+}
+
+// readClass reads a class from disk and puts it in memory.
+func (r *Room) readClass(ctx context.Context, id int64, known *store.Class) (*class, error) {
 	var row store.Class
 	var err error
 	if known != nil {
@@ -278,6 +327,7 @@ func (r *Room) loadRow(ctx context.Context, id int64, known *store.Class) (*clas
 		snap.Round = &open
 	}
 	c := &class{id: id, stats: stats, total: total}
+	c.idle = sync.NewCond(&c.mu)
 	c.snap.Store(snap)
 	c.live.Store(&map[int64]*match{})
 	r.mu.Lock()

@@ -380,6 +380,7 @@ func (r *Room) begin(ctx context.Context, rows []store.Match, c *class) ([]*matc
 // Practice starts a match against a bot for a player without a class and
 // returns it.
 func (r *Room) Practice(ctx context.Context, player store.Student, v sim.Variant, bot string) (*Match, error) {
+	r.prepare(v)
 	if _, err := solve.ParseStrategy(bot, v, r.tables); err != nil {
 		return nil, err
 	}
@@ -532,7 +533,9 @@ func (r *Room) Watch() {
 	}()
 }
 
-// CheckDeadlines makes every timeout that is due.
+// CheckDeadlines makes every timeout that is due. The matches' timeouts
+// are made side by side (at most 64 at once), so that their writes share
+// the writer's batches as students' moves do.
 func (r *Room) CheckDeadlines(ctx context.Context) {
 	now := r.now()
 	r.mu.RLock()
@@ -543,19 +546,34 @@ func (r *Room) CheckDeadlines(ctx context.Context) {
 		}
 	}
 	r.mu.RUnlock()
+	sem := make(chan struct{}, 64)
+	var wg sync.WaitGroup
 	for _, lm := range lms {
-		lm.mu.Lock()
-		st := lm.m.State()
-		due := !lm.ended && !st.Over && lm.bots[st.Seat] == nil && now.Sub(lm.last) >= time.Duration(lm.row.Variant.Deadline)
-		if due && lm.cls != nil && lm.cls.snap.Load().Paused {
-			due = false
+		if s := lm.snap.Load(); s.Over() || now.Sub(s.Last) < time.Duration(s.Variant.Deadline) {
+			continue // not due (checked again under the match's lock)
 		}
-		if due {
-			if err := r.advance(ctx, lm, &pending{seat: st.Seat, action: sim.Timeout, by: "timeout"}); err != nil {
-				r.log.Error("timeout", "match", lm.row.ID, "err", err)
-			}
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			r.timeout(ctx, lm, now)
+		})
+	}
+	wg.Wait()
+}
+
+// timeout holds for the student on turn in lm if their deadline has passed.
+func (r *Room) timeout(ctx context.Context, lm *match, now time.Time) {
+	lm.mu.Lock()
+	defer lm.mu.Unlock()
+	st := lm.m.State()
+	due := !lm.ended && !st.Over && lm.bots[st.Seat] == nil && now.Sub(lm.last) >= time.Duration(lm.row.Variant.Deadline)
+	if due && lm.cls != nil && lm.cls.snap.Load().Paused {
+		due = false
+	}
+	if due {
+		if err := r.advance(ctx, lm, &pending{seat: st.Seat, action: sim.Timeout, by: "timeout"}); err != nil {
+			r.log.Error("timeout", "match", lm.row.ID, "err", err)
 		}
-		lm.mu.Unlock()
 	}
 }
 

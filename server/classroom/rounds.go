@@ -11,6 +11,7 @@ import (
 
 	"pigclass/server/store"
 	"pigclass/sim"
+	"pigclass/sim/solve"
 )
 
 // CreateClass stores a new class with a fresh join code drawn by newCode
@@ -197,14 +198,22 @@ type RoundSpec struct {
 // StartRound ends the open round and starts a new one: every student in a
 // match, against the bot or paired (seats left over go to the bot), one
 // seed for all on request. It returns the round and its number of matches.
-func (r *Room) StartRound(ctx context.Context, v Viewer, spec RoundSpec) (store.Round, int, error) {
+func (r *Room) StartRound(ctx context.Context, v Viewer, spec RoundSpec) (round store.Round, n int, err error) {
 	c, err := v.teaching()
 	if err != nil {
 		return store.Round{}, 0, err
 	}
+	r.prepare(spec.Variant)
+	err = c.change(func() error {
+		round, n, err = r.startRound(ctx, c, spec)
+		return err
+	})
+	return round, n, err
+}
+
+// startRound is StartRound within a change of the class.
+func (r *Room) startRound(ctx context.Context, c *class, spec RoundSpec) (store.Round, int, error) {
 	classID := c.id
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	students := append([]store.Student(nil), c.snap.Load().Students...)
 	if len(students) == 0 {
 		return store.Round{}, 0, ErrNoStudents
@@ -246,11 +255,50 @@ func (r *Room) StartRound(ctx context.Context, v Viewer, spec RoundSpec) (store.
 		rows[i].ID, rows[i].RoundID, rows[i].RoundIndex = ids[i], round.ID, round.Number
 	}
 	open := round
+	c.mu.Lock()
 	c.skunk.Store(nil) // a finished game of Skunk's results give way
 	c.publish(false, func(next *Class) { next.Round = &open })
+	c.mu.Unlock()
 	lms, err := r.begin(ctx, rows, c)
+	c.mu.Lock()
 	r.index(c, lms)
+	c.mu.Unlock()
 	return round, len(rows), err
+}
+
+// prepare solves, before any lock is taken, the table that analyses a
+// variant's decisions and that its perfect-play bot reads (a refusal
+// shows later, where the table is asked for).
+func (r *Room) prepare(v sim.Variant) {
+	if v.Target > solve.MaxTarget {
+		return
+	}
+	if v.EqualTurns {
+		r.tables.GetEqual(v)
+		return
+	}
+	r.tables.Get(v)
+}
+
+// change runs a round change of the class (a round or a game of Skunk
+// started or ended, a student removed, the class deleted): it waits until
+// no other change is in flight, then runs fn without holding c.mu. fn
+// takes c.mu itself only to publish what it committed, so joins, the
+// teacher's switches and every reader go on while its commits are made.
+func (c *class) change(fn func() error) error {
+	c.mu.Lock()
+	for c.changing {
+		c.idle.Wait()
+	}
+	c.changing = true
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.changing = false
+		c.idle.Broadcast()
+		c.mu.Unlock()
+	}()
+	return fn()
 }
 
 // shuffle puts the students in a random order for pairing.
@@ -267,13 +315,11 @@ func (r *Room) EndRound(ctx context.Context, v Viewer) error {
 	if err != nil {
 		return err
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return r.endRound(ctx, c)
+	return c.change(func() error { return r.endRound(ctx, c) })
 }
 
 // endRound ends the open round: its matches stop, on disk in one write,
-// then in memory, and leave the room. c.mu must be held.
+// then in memory, and leave the room. It runs within a change of c.
 func (r *Room) endRound(ctx context.Context, c *class) error {
 	open := c.snap.Load().Round
 	if open == nil {
@@ -286,6 +332,8 @@ func (r *Room) endRound(ctx context.Context, c *class) error {
 	for _, lm := range lms {
 		r.forget(lm.row.ID)
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.live.Store(&map[int64]*match{})
 	c.publish(false, func(next *Class) { next.Round = nil })
 	return nil
@@ -310,14 +358,17 @@ func (r *Room) RemoveStudent(ctx context.Context, v Viewer, studentID int64) err
 	if err != nil {
 		return err
 	}
+	return c.change(func() error { return r.removeStudent(ctx, c, studentID) })
+}
+
+// removeStudent is RemoveStudent within a change of the class.
+func (r *Room) removeStudent(ctx context.Context, c *class, studentID int64) error {
 	classID := c.id
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	var lms []*match
 	if lm := (*c.live.Load())[studentID]; lm != nil {
 		lms = append(lms, lm)
 	}
-	err = r.end(lms, func() error {
+	err := r.end(lms, func() error {
 		for _, lm := range lms {
 			if !lm.ended {
 				if err := r.st.EndMatch(ctx, lm.row.ID); err != nil {
@@ -330,6 +381,8 @@ func (r *Room) RemoveStudent(ctx context.Context, v Viewer, studentID int64) err
 	if err != nil {
 		return err
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.publish(true, func(next *Class) {
 		var kept []store.Student
 		for _, st := range next.Students {
@@ -380,22 +433,21 @@ func (r *Room) DeleteClass(ctx context.Context, v Viewer) error {
 	if err != nil {
 		return err
 	}
-	classID := c.id
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	lms := uniqueMatches(*c.live.Load())
-	if err := r.end(lms, func() error { return r.st.DeleteClass(ctx, classID) }); err != nil {
-		return err
-	}
-	r.mu.Lock()
-	for _, lm := range lms {
-		delete(r.matches, lm.row.ID)
-	}
-	delete(r.classes, classID)
-	delete(r.codes, c.snap.Load().Code)
-	r.mu.Unlock()
-	c.skunk.Store(nil)
-	return nil
+	return c.change(func() error {
+		lms := uniqueMatches(*c.live.Load())
+		if err := r.end(lms, func() error { return r.st.DeleteClass(ctx, c.id) }); err != nil {
+			return err
+		}
+		r.mu.Lock()
+		for _, lm := range lms {
+			delete(r.matches, lm.row.ID)
+		}
+		delete(r.classes, c.id)
+		delete(r.codes, c.snap.Load().Code)
+		r.mu.Unlock()
+		c.skunk.Store(nil)
+		return nil
+	})
 }
 
 // The words of generated names. Names are stored and exported in these

@@ -184,9 +184,12 @@ func (r *Room) StartSkunk(ctx context.Context, v Viewer, rounds int) error {
 	if err != nil {
 		return err
 	}
+	return c.change(func() error { return r.startSkunk(ctx, c, rounds) })
+}
+
+// startSkunk is StartSkunk within a change of the class.
+func (r *Room) startSkunk(ctx context.Context, c *class, rounds int) error {
 	classID := c.id
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if err := r.endRound(ctx, c); err != nil {
 		return err
 	}
@@ -225,20 +228,19 @@ func (r *Room) EndSkunk(ctx context.Context, v Viewer) error {
 	if err != nil {
 		return err
 	}
-	classID := c.id
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if err := r.st.EndSkunk(ctx, classID); err != nil {
-		return err
-	}
-	if k := c.skunk.Load(); k != nil {
-		k.mu.Lock()
-		k.ended = true
-		k.publish()
-		k.mu.Unlock()
-	}
-	c.activity.Add(1)
-	return nil
+	return c.change(func() error {
+		if err := r.st.EndSkunk(ctx, c.id); err != nil {
+			return err
+		}
+		if k := c.skunk.Load(); k != nil {
+			k.mu.Lock()
+			k.ended = true
+			k.publish()
+			k.mu.Unlock()
+		}
+		c.activity.Add(1)
+		return nil
+	})
 }
 
 // SkunkRoll throws the shared dice. Every participant still standing has
