@@ -86,7 +86,7 @@ type Room struct {
 	codes   map[string]int64
 	matches map[int64]*match
 
-	loadMu sync.Mutex           // guards loads (a leaf, like mu)
+	loadMu sync.Mutex          // guards loads (a leaf, like mu)
 	loads  map[int64]*loadCall // the classes being read from disk
 
 	watching   atomic.Bool
@@ -109,13 +109,13 @@ func New(st *store.Store, tables *solve.Cache, log *slog.Logger, now func() time
 
 // class is one class in memory.
 type class struct {
-	id   int64
-	mu   sync.Mutex
+	id int64
+	mu sync.Mutex
 	// changing is set while a round change (see change) makes its commits
 	// outside mu; another waits on idle (a condition of mu). Under mu.
 	changing bool
 	idle     *sync.Cond
-	snap atomic.Pointer[Class]
+	snap     atomic.Pointer[Class]
 	// activity is bumped by every change of the class or of any of its
 	// matches: the dashboard's and projector's polls compare it.
 	activity atomic.Int64
