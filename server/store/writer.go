@@ -164,11 +164,13 @@ func (w *writer) commit(batch []job) {
 		fail(fmt.Errorf("%w: store: commit: %w", ErrNotSaved, err))
 		return
 	}
+	// Counted before the answers, so a caller who was answered finds its
+	// batch counted.
+	w.batches.Add(1)
+	w.writes.Add(int64(len(batch)))
 	for i, j := range batch {
 		j.done <- errs[i]
 	}
-	w.batches.Add(1)
-	w.writes.Add(int64(len(batch)))
 }
 
 func (w *writer) close() {
