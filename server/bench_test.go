@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"pigclass/server/paths"
 	"strconv"
 	"sync"
 	"testing"
@@ -154,7 +155,7 @@ func BenchmarkDashboardLive(b *testing.B) {
 func BenchmarkPollUnchanged(b *testing.B) {
 	a, class := playedClass(b)
 	h := a.srv.Handler()
-	req := httptest.NewRequest(http.MethodGet, pollURL(teacherURL(class.Code)+"/live", a.srv.room.Activity(class.ID)), nil)
+	req := httptest.NewRequest(http.MethodGet, paths.Poll(paths.TeacherLive.For(class.Code), a.srv.room.Activity(class.ID)), nil)
 	req.AddCookie(&http.Cookie{Name: teacherPrefix + class.Code, Value: "secret"})
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"net/http"
+	"pigclass/server/paths"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -64,7 +65,7 @@ func (s *Server) createClass(c *gin.Context) {
 		return
 	}
 	setCookie(c, teacherPrefix+class.Code, secret, 365*24*3600)
-	c.Redirect(http.StatusSeeOther, teacherURL(class.Code))
+	c.Redirect(http.StatusSeeOther, paths.Teacher.For(class.Code))
 }
 
 // joinPage is the join form; a browser already in the class goes straight
@@ -75,7 +76,7 @@ func (s *Server) joinPage(c *gin.Context) {
 		if class, err := s.room.Class(c.Request.Context(), code); err == nil {
 			if t, err := c.Cookie(playerCookie); err == nil {
 				if _, ok := class.Student(classroom.HashToken(t)); ok {
-					c.Redirect(http.StatusSeeOther, classURL(class.Code))
+					c.Redirect(http.StatusSeeOther, paths.Student.For(class.Code))
 					return
 				}
 			}
@@ -114,7 +115,7 @@ func (s *Server) join(c *gin.Context) {
 	} else if validCode(code) {
 		// The form at /join goes on to /join/{code} (307 keeps the post),
 		// so that a proxy routing by class code sends it to the class.
-		c.Redirect(http.StatusTemporaryRedirect, joinURL(code))
+		c.Redirect(http.StatusTemporaryRedirect, paths.JoinCode.For(code))
 		return
 	}
 	nick, problem := checkNickname(l, v.Nickname.Value)
@@ -145,7 +146,7 @@ func (s *Server) join(c *gin.Context) {
 	l = loc(c)
 	token := playerToken(c)
 	if _, ok := class.Student(classroom.HashToken(token)); ok {
-		c.Redirect(http.StatusSeeOther, classURL(class.Code)) // this browser has joined already
+		c.Redirect(http.StatusSeeOther, paths.Student.For(class.Code)) // this browser has joined already
 		return
 	}
 	if class.WasRemoved(classroom.HashToken(token)) {
@@ -167,7 +168,7 @@ func (s *Server) join(c *gin.Context) {
 				fail(c, err)
 				return
 			}
-			c.Redirect(http.StatusSeeOther, classURL(class.Code))
+			c.Redirect(http.StatusSeeOther, paths.Student.For(class.Code))
 			return
 		}
 		s.joins.hit(ip)
@@ -211,7 +212,7 @@ func (s *Server) join(c *gin.Context) {
 		return
 	}
 	s.classJoins.hit(class.Code)
-	c.Redirect(http.StatusSeeOther, classURL(class.Code))
+	c.Redirect(http.StatusSeeOther, paths.Student.For(class.Code))
 }
 
 func removedMessage(l *i18n.Localizer, code string) string {
@@ -267,7 +268,7 @@ func (s *Server) startPractice(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	c.Redirect(http.StatusSeeOther, matchURL("", m.ID))
+	c.Redirect(http.StatusSeeOther, paths.Match("", m.ID))
 }
 
 // gameNamesIn lists the games by name in the reader's language.

@@ -3,6 +3,7 @@ package server
 import (
 	"os"
 	"path/filepath"
+	"pigclass/server/paths"
 
 	"fmt"
 	"github.com/gin-gonic/gin"
@@ -45,7 +46,7 @@ func (b *browser) answer(method, path string, form url.Values, headers ...string
 // matchProbes are the requests a stranger can make of match id at its
 // practice address, or at a class's address with code.
 func matchProbes(code string, id int64) [][3]string {
-	base := matchURL(code, id)
+	base := paths.Match(code, id)
 	if code == "" {
 		base = fmt.Sprintf("/m/%d", id)
 	}
@@ -192,7 +193,7 @@ func TestSameDiceSeedWaitsForTheGroup(t *testing.T) {
 	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}, "same_seed": {"on"}})
 	id := anaMatch(t, a, code)
 	playRound(t, code, []*student{ana})
-	record, verify := recordURL(code, id), verifyURL(code, id)
+	record, verify := paths.Record(code, id), paths.VerifyMatch(code, id)
 	for _, who := range []*browser{ana.b, teacher} {
 		who.get(record)
 		if who.status() != http.StatusConflict || !strings.Contains(who.body, "1 other match still plays with these dice") {
@@ -202,7 +203,7 @@ func TestSameDiceSeedWaitsForTheGroup(t *testing.T) {
 			t.Errorf("the verify page while Ben plays shows the record, or not why not")
 		}
 	}
-	doc := ana.b.get(matchURL(code, id))
+	doc := ana.b.get(paths.Match(code, id))
 	if doc.Find(`[data-testid="seed"]`).Length() != 0 || doc.Find(`[data-testid="seed-later"]`).Length() != 1 {
 		t.Errorf("the review shows the seed while Ben plays")
 	}
@@ -213,7 +214,7 @@ func TestSameDiceSeedWaitsForTheGroup(t *testing.T) {
 			t.Errorf("the record once all are over: %d", who.status())
 		}
 	}
-	if doc := ana.b.get(matchURL(code, id)); doc.Find(`[data-testid="seed"]`).Text() == "" {
+	if doc := ana.b.get(paths.Match(code, id)); doc.Find(`[data-testid="seed"]`).Text() == "" {
 		t.Errorf("the review has no seed once all are over")
 	}
 }

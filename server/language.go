@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"net/url"
+	"pigclass/server/paths"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -107,7 +108,7 @@ func (s *Server) pickLanguage(c *gin.Context) {
 	setCookie(c, langCookie, lang, 365*24*3600)
 	back := c.PostForm("back")
 	if !localPath(back) {
-		back = "/"
+		back = paths.Front.String()
 	}
 	c.Redirect(http.StatusSeeOther, back)
 }
@@ -125,7 +126,7 @@ func (s *Server) setClassLanguage(c *gin.Context) {
 		return
 	}
 	if back := c.PostForm("back"); back == "projector" {
-		c.Redirect(http.StatusSeeOther, teacherURL(class.Code)+"/projector")
+		c.Redirect(http.StatusSeeOther, paths.TeacherProjector.Page.For(class.Code))
 		return
 	}
 	done(c, class.Code, loc(c).T("notice.language"))

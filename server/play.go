@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"pigclass/server/paths"
 	"strconv"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -33,7 +35,7 @@ func (s *Server) studentHome(c *gin.Context) {
 	if !ok && validCode(code) {
 		// Not a student of the class, or no such class: the join page,
 		// alike.
-		c.Redirect(http.StatusSeeOther, joinURL(code))
+		c.Redirect(http.StatusSeeOther, paths.JoinCode.For(code))
 		return
 	}
 	if !ok {
@@ -43,13 +45,13 @@ func (s *Server) studentHome(c *gin.Context) {
 	class := viewer.Class()
 	classLanguage(c, class, false)
 	l := loc(c)
-	v := templates.StudentHome{Code: class.Code, Nickname: me.Nickname, Waiting: l.T("student.waiting"), NextURL: nextURL(class.Code, 0),
+	v := templates.StudentHome{Code: class.Code, Nickname: me.Nickname, Waiting: l.T("student.waiting"), NextURL: paths.Next(class.Code, 0),
 		RejoinCode: rejoinCode(class.TeacherHash, me.TokenHash)}
 	if class.Paused {
 		v.Waiting = l.T("board.paused")
 	}
 	if k := s.room.Skunk(class.ID); k != nil && k.Participant(me.ID) >= 0 {
-		b := s.skunkBoard(l, class, k, me.ID, false, classURL(class.Code)+"/skunk")
+		b := s.skunkBoard(l, class, k, me.ID, false, paths.StudentSkunk.For(class.Code))
 		v.Skunk = &b
 	}
 	if m := s.room.Playing(class.ID, me.ID); m != nil && !m.Over() {
@@ -76,10 +78,10 @@ func (s *Server) history(ctx context.Context, l *i18n.Localizer, class *classroo
 		if m.Status == store.Playing {
 			continue
 		}
-		v.History = append(v.History, templates.HistoryRow{URL: matchURL(class.Code, m.ID), Title: l.T("round.title", "N", l.Int(m.RoundIndex), "Game", gameTitle(l, m.Variant)), Result: historyResult(l, m, studentID)})
+		v.History = append(v.History, templates.HistoryRow{URL: paths.Match(class.Code, m.ID), Title: l.T("round.title", "N", l.Int(m.RoundIndex), "Game", gameTitle(l, m.Variant)), Result: historyResult(l, m, studentID)})
 	}
 	if len(v.History) > 0 {
-		v.ChartsURL = classURL(class.Code) + "/charts"
+		v.ChartsURL = paths.StudentCharts.For(class.Code)
 	}
 	return nil
 }
@@ -97,7 +99,7 @@ func (s *Server) studentCharts(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	render(c, http.StatusOK, templates.StudentChartsView(templates.StudentCharts{Code: class.Code, Nickname: me.Nickname, BackURL: classURL(class.Code), Charts: cs}))
+	render(c, http.StatusOK, templates.StudentChartsView(templates.StudentCharts{Code: class.Code, Nickname: me.Nickname, BackURL: paths.Student.For(class.Code), Charts: cs}))
 }
 
 // historyResult says how a past match went for a student.
@@ -193,7 +195,7 @@ func (s *Server) seeMatch(c *gin.Context, teacher bool) (*matchView, bool) {
 func refuseMatch(c *gin.Context, id int64, err error) {
 	var m *classroom.MovedError
 	if errors.As(err, &m) {
-		moved(c, matchURL(m.Code, id))
+		moved(c, id, paths.Match(m.Code, id))
 		return
 	}
 	fail(c, err)
@@ -204,7 +206,7 @@ func (s *Server) drawMatch(c *gin.Context, m *classroom.MatchView) *matchView {
 	classLanguage(c, m.Class, false)
 	mv := &matchView{MatchView: m, board: s.boardView(loc(c), m.Class, m.Match, m.Seat)}
 	if m.Class != nil && mv.board.Over {
-		mv.board.NextURL = nextURL(m.Class.Code, m.ID)
+		mv.board.NextURL = paths.Next(m.Class.Code, m.ID)
 	}
 	return mv
 }
@@ -230,7 +232,7 @@ func (s *Server) studentNext(c *gin.Context) {
 		c.Status(http.StatusNoContent)
 		return
 	}
-	c.Header("HX-Redirect", classURL(class.Code))
+	c.Header("HX-Redirect", paths.Student.For(class.Code))
 	c.Status(http.StatusOK)
 }
 
@@ -284,12 +286,10 @@ func boardVersion(m *classroom.Match, class *classroom.Class) string {
 	return fmt.Sprintf("%d.%d", m.Version, class.Version)
 }
 
-// moved sends an old address to its new place, keeping the method (308).
-func moved(c *gin.Context, to string) {
-	rest := c.Request.URL.Path
-	if i := len("/m/") + len(c.Param("id")); i <= len(rest) {
-		to += rest[i:]
-	}
+// moved sends an old address of match id to its new place, keeping the
+// method (308) and what follows the match's address (/act, /board).
+func moved(c *gin.Context, id int64, to string) {
+	to += strings.TrimPrefix(c.Request.URL.Path, paths.PracticeMatch.With("", id))
 	if q := c.Request.URL.RawQuery; q != "" {
 		to += "?" + q
 	}
@@ -339,9 +339,9 @@ func (s *Server) act(c *gin.Context) {
 	}
 	mv := s.drawMatch(c, m)
 	if problem == "" && !isHTMX(c) {
-		home := matchURL("", id)
+		home := paths.Match("", id)
 		if m.Class != nil {
-			home = classURL(m.Class.Code) // without JavaScript, back to the class page
+			home = paths.Student.For(m.Class.Code) // without JavaScript, back to the class page
 		}
 		c.Redirect(http.StatusSeeOther, home)
 		return
@@ -390,7 +390,7 @@ func (s *Server) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 	code := mv.code()
 	v := templates.Review{
 		Title: gameTitle(l, mv.Variant), Result: mv.board.Result, Commitment: mv.Seed.Commitment(),
-		RecordURL: recordURL(code, mv.ID), VerifyURL: verifyURL(code, mv.ID), BackURL: "/",
+		RecordURL: paths.Record(code, mv.ID), VerifyURL: paths.VerifyMatch(code, mv.ID), BackURL: "/",
 		Approximate: mv.Variant.Seats > 2, NextURL: mv.board.NextURL,
 	}
 	if mv.SharingDice > 0 {
@@ -399,7 +399,7 @@ func (s *Server) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 		v.Seed = mv.Seed.String()
 	}
 	if code != "" {
-		v.BackURL = classURL(code)
+		v.BackURL = paths.Student.For(code)
 	}
 	total := 0.0
 	for _, e := range mv.Events {

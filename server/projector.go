@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"pigclass/server/paths"
 	"strconv"
 
 	"github.com/gin-gonic/gin"
@@ -22,8 +23,6 @@ import (
 
 const projectorPrefix = "pigclass_projector_"
 
-func projectorURL(code string) string { return "/p/" + code }
-
 // projectorOnly lets a request through with the class's projector key (the
 // cookie, or ?key= from the link) or the teacher's secret; anything else
 // is the teacher pages' 404.
@@ -33,7 +32,7 @@ func (s *Server) projectorOnly(c *gin.Context) {
 		v, err := s.room.Identify(c.Request.Context(), classroom.Credentials{Code: code, ProjectorKey: key})
 		if err == nil && v.Projector() {
 			setCookie(c, projectorPrefix+code, key, 365*24*3600)
-			c.Redirect(http.StatusSeeOther, projectorURL(code))
+			c.Redirect(http.StatusSeeOther, paths.ReadOnlyProjector.Page.For(code))
 			c.Abort()
 			return
 		}
@@ -54,15 +53,27 @@ type projectorBase struct {
 	teacher bool
 }
 
-// routes registers the projector's pages under g, every one in the
+// routes registers the projector's pages with get, every one in the
 // class's language.
-func (b projectorBase) routes(g *gin.RouterGroup, s *Server) {
-	g.Use(b.language)
-	g.GET("", b.page(s))
-	g.GET("/live", b.live(s))
-	g.GET("/chart", b.chart(s))
-	g.GET("/skunk", b.skunk(s))
-	g.GET("/results", b.resultsPage(s))
+func (b projectorBase) routes(get func(paths.Route, gin.HandlerFunc), s *Server) {
+	p := b.paths()
+	for _, r := range []struct {
+		route paths.Route
+		h     gin.HandlerFunc
+	}{{p.Page, b.page(s)}, {p.Live, b.live(s)}, {p.Chart, b.chart(s)}, {p.Skunk, b.skunk(s)}, {p.Results, b.resultsPage(s)}} {
+		get(r.route, func(c *gin.Context) {
+			b.language(c)
+			r.h(c)
+		})
+	}
+}
+
+// paths are this projector's addresses.
+func (b projectorBase) paths() paths.Projector {
+	if b.teacher {
+		return paths.TeacherProjector
+	}
+	return paths.ReadOnlyProjector
 }
 
 // language sets a projector page in the class's language (the class's
@@ -75,7 +86,7 @@ func (b projectorBase) language(c *gin.Context) {
 	ch := templates.ChromeOf(c.Request.Context())
 	switch {
 	case b.teacher:
-		ch.ClassLangAction = teacherURL(class.Code) + "/language"
+		ch.ClassLangAction = paths.ClassLanguage.For(class.Code)
 	case class.Language != "":
 		ch.FixedLang = class.Language
 	}
@@ -85,16 +96,9 @@ func (b projectorBase) language(c *gin.Context) {
 // skunkBoard is the Skunk board drawn for this projector: large, shared
 // names, the roll and end controls on the teacher's.
 func (b projectorBase) skunkBoard(s *Server, c *gin.Context, class *classroom.Class, k *classroom.Skunk) templates.SkunkBoard {
-	sk := s.skunkBoard(loc(c), class, k, 0, false, b.path(class.Code)+"/skunk")
+	sk := s.skunkBoard(loc(c), class, k, 0, false, b.paths().Skunk.For(class.Code))
 	sk.Projector, sk.Teacher = true, b.teacher
 	return sk
-}
-
-func (b projectorBase) path(code string) string {
-	if b.teacher {
-		return teacherURL(code) + "/projector"
-	}
-	return projectorURL(code)
 }
 
 // page is the whole projector view.
@@ -106,8 +110,8 @@ func (b projectorBase) page(s *Server) gin.HandlerFunc {
 			fail(c, err)
 			return
 		}
-		v := templates.Projector{Code: class.Code, JoinURL: s.publicURL(c.Request) + "/join", Live: projectorData(loc(c), class, b), Chart: pc,
-			QR: joinURL(class.Code) + "/qr.svg", Teacher: b.teacher, Joined: len(class.Students) > 0}
+		v := templates.Projector{Code: class.Code, JoinURL: s.publicURL(c.Request) + paths.Join.String(), Live: projectorData(loc(c), class, b), Chart: pc,
+			QR: paths.JoinQR.For(class.Code), Teacher: b.teacher, Joined: len(class.Students) > 0}
 		if k := s.room.Skunk(class.ID); k != nil {
 			sk := b.skunkBoard(s, c, class, k)
 			v.Skunk = &sk
@@ -164,7 +168,7 @@ func (b projectorBase) skunk(s *Server) gin.HandlerFunc {
 
 // projectorChart is the chart the teacher picked for the projector.
 func (s *Server) projectorChart(ctx context.Context, l *i18n.Localizer, class *classroom.Class, b projectorBase) (templates.ProjectorChart, error) {
-	v := templates.ProjectorChart{Code: class.Code, PollURL: b.path(class.Code) + "/chart"}
+	v := templates.ProjectorChart{Code: class.Code, PollURL: b.paths().Chart.For(class.Code)}
 	if class.Projector == "" {
 		return v, nil
 	}
@@ -180,7 +184,7 @@ func (s *Server) projectorChart(ctx context.Context, l *i18n.Localizer, class *c
 // shows the class alone (no match), so it follows the class's version.
 func projectorData(l *i18n.Localizer, class *classroom.Class, b projectorBase) templates.ProjectorLive {
 	v := templates.ProjectorLive{Code: class.Code, Count: len(class.Students), Locked: class.Locked, Round: roundLabel(l, class.Round),
-		PollURL: pollURL(b.path(class.Code)+"/live", class.Version) + "&lang=" + l.Lang()}
+		PollURL: paths.Poll(b.paths().Live.For(class.Code), class.Version) + "&lang=" + l.Lang()}
 	for _, st := range class.Students {
 		v.Names = append(v.Names, pick(class.Anonymous, anonIn(l, st.AnonName), st.Nickname))
 	}
@@ -195,7 +199,7 @@ func (s *Server) joinQR(c *gin.Context) {
 		refuse(c, http.StatusNotFound, loc(c).T("error.nopage"))
 		return
 	}
-	qr, err := goqr.EncodeText(s.publicURL(c.Request)+joinURL(code), goqr.Medium)
+	qr, err := goqr.EncodeText(s.publicURL(c.Request)+paths.JoinCode.For(code), goqr.Medium)
 	if err != nil {
 		fail(c, err)
 		return

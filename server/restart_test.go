@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"pigclass/server/paths"
 	"strconv"
 	"strings"
 	"testing"
@@ -112,7 +113,7 @@ func TestDeadlineTimeouts(t *testing.T) {
 	// not decisions: no cost, no agreement, not the student's.
 	var review string
 	for _, m := range a.srv.room.Live() {
-		review = s.get(matchURL(code, m.ID)).Text()
+		review = s.get(paths.Match(code, m.ID)).Text()
 	}
 	if !strings.Contains(review, "You forfeited after three time-outs") {
 		t.Errorf("the end does not say the match was forfeited")

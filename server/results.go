@@ -124,7 +124,7 @@ func (b projectorBase) resultsPage(s *Server) gin.HandlerFunc {
 		if v == nil {
 			v = &templates.Results{}
 		}
-		v.Code, v.BackURL = class.Code, b.path(class.Code)
+		v.Code, v.BackURL = class.Code, b.paths().Page.For(class.Code)
 		render(c, http.StatusOK, templates.ResultsView(*v))
 	}
 }

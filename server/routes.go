@@ -2,9 +2,11 @@ package server
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/gin-gonic/gin"
 
+	"pigclass/server/paths"
 	"pigclass/static"
 )
 
@@ -25,78 +27,88 @@ func (s *Server) Handler() http.Handler {
 	files := gin.WrapH(static.Handler())
 	r.GET(static.Prefix+"*file", files)
 	r.HEAD(static.Prefix+"*file", files)
-	r.GET("/healthz", s.healthz)
+	get, post := routeOn(r.GET), routeOn(r.POST)
+	get(paths.Healthz, s.healthz)
 
-	r.GET("/", s.front)
-	r.POST("/classes", s.createClass)
-	r.POST("/practice", s.startPractice)
+	get(paths.Front, s.front)
+	post(paths.Classes, s.createClass)
+	post(paths.Practice, s.startPractice)
 
-	r.GET("/join", s.joinPage)
-	r.GET("/join/:code", s.joinPage)
-	r.GET("/join/:code/qr.svg", s.joinQR)
-	r.POST("/join", s.join)
-	r.POST("/join/:code", s.join)
+	get(paths.Join, s.joinPage)
+	get(paths.JoinCode, s.joinPage)
+	get(paths.JoinQR, s.joinQR)
+	post(paths.Join, s.join)
+	post(paths.JoinCode, s.join)
 
-	r.GET("/c/:code", s.studentHome)
-	r.GET("/c/:code/next", s.studentNext)
-	r.GET("/c/:code/charts", s.studentCharts)
-	r.GET("/c/:code/skunk", s.studentSkunk)
-	r.POST("/c/:code/skunk/sit", s.skunkSit)
-	r.GET("/c/:code/m/:id", s.matchPage)
-	r.GET("/c/:code/m/:id/board", s.board)
-	r.POST("/c/:code/m/:id/act", s.act)
-	r.GET("/c/:code/m/:id/record.json", s.record)
-	r.GET("/c/:code/verify", s.verifyPage)
+	get(paths.Student, s.studentHome)
+	get(paths.StudentNext, s.studentNext)
+	get(paths.StudentCharts, s.studentCharts)
+	get(paths.StudentSkunk, s.studentSkunk)
+	post(paths.SkunkSit, s.skunkSit)
+	get(paths.ClassMatch, s.matchPage)
+	get(paths.ClassBoard, s.board)
+	post(paths.ClassAct, s.act)
+	get(paths.ClassRecord, s.record)
+	get(paths.ClassVerify, s.verifyPage)
 	// Practice matches; a class match's old address here moves (308) to
-	// its /c/{code}/m/{id}.
-	r.GET("/m/:id", s.matchPage)
-	r.GET("/m/:id/board", s.board)
-	r.POST("/m/:id/act", s.act)
-	r.GET("/m/:id/record.json", s.record)
-	r.GET("/verify", s.verifyPage)
-	r.GET("/glossary", s.glossary)
-	r.POST("/lang", s.pickLanguage)
-	r.POST("/verify", s.verify)
+	// its /c/{code}/m/{id}, for its own players.
+	get(paths.PracticeMatch, s.matchPage)
+	get(paths.PracticeBoard, s.board)
+	post(paths.PracticeAct, s.act)
+	get(paths.PracticeRecord, s.record)
+	get(paths.Verify, s.verifyPage)
+	get(paths.Glossary, s.glossary)
+	post(paths.Lang, s.pickLanguage)
+	post(paths.Verify, s.verify)
 
-	t := r.Group("/t/:code", noStore, s.teacherOnly)
-	t.GET("", s.dashboard)
-	t.GET("/live", s.dashboardLive)
-	projectorBase{teacher: true}.routes(t.Group("/projector"), s)
-	t.POST("/projector-chart", s.pickProjectorChart)
-	t.POST("/language", s.setClassLanguage)
-	t.POST("/lock", s.setFlag(func(f *classFlags) { f.Locked = true }, "notice.locked"))
-	t.POST("/open", s.setFlag(func(f *classFlags) { f.Locked = false }, "notice.opened"))
-	t.POST("/pause", s.setFlag(func(f *classFlags) { f.Paused = true }, "notice.paused"))
-	t.POST("/resume", s.setFlag(func(f *classFlags) { f.Paused = false }, "notice.resumed"))
-	t.POST("/anonymous-on", s.setFlag(func(f *classFlags) { f.Anonymous = true }, "notice.anon_on"))
-	t.POST("/anonymous-off", s.setFlag(func(f *classFlags) { f.Anonymous = false }, "notice.anon_off"))
-	t.POST("/joins/unlimited", s.setJoinsUnlimited(true, "notice.joins_unlimited"))
-	t.POST("/joins/limited", s.setJoinsUnlimited(false, "notice.joins_limited"))
-	t.GET("/skunk", s.teacherSkunk)
-	t.POST("/skunk/roll", s.skunkRoll)
-	t.POST("/skunk/end", s.endSkunk)
-	t.POST("/lesson/next", s.stepLesson(1))
-	t.POST("/lesson/back", s.stepLesson(-1))
-	t.POST("/lesson/start", s.stepLesson(0))
-	t.POST("/rounds", s.startRound)
-	t.POST("/rounds/end", s.endRound)
-	t.POST("/rounds/again", s.playAgain)
-	t.POST("/students/:id/remove", s.removeStudent)
-	t.POST("/students/:id/readmit", s.readmitStudent)
-	t.POST("/delete", s.deleteClass)
-	t.GET("/confirm/end-round", s.confirmPage("end-round"))
-	t.GET("/confirm/remove/:id", s.confirmPage("remove"))
-	t.GET("/confirm/delete", s.confirmPage("delete"))
-	t.GET("/decisions.csv", s.csvFile("decisions"))
-	t.GET("/matches.csv", s.csvFile("matches"))
-	t.GET("/students.csv", s.csvFile("students"))
-	t.GET("/match_players.csv", s.csvFile("match_players"))
+	teacher := []gin.HandlerFunc{noStore, s.teacherOnly}
+	tget, tpost := routeOn(r.GET, teacher...), routeOn(r.POST, teacher...)
+	tget(paths.Teacher, s.dashboard)
+	tget(paths.TeacherLive, s.dashboardLive)
+	projectorBase{teacher: true}.routes(routeOn(r.GET, teacher...), s)
+	tpost(paths.ProjectorChart, s.pickProjectorChart)
+	tpost(paths.ClassLanguage, s.setClassLanguage)
+	tpost(paths.Lock, s.setFlag(func(f *classFlags) { f.Locked = true }, "notice.locked"))
+	tpost(paths.Open, s.setFlag(func(f *classFlags) { f.Locked = false }, "notice.opened"))
+	tpost(paths.Pause, s.setFlag(func(f *classFlags) { f.Paused = true }, "notice.paused"))
+	tpost(paths.Resume, s.setFlag(func(f *classFlags) { f.Paused = false }, "notice.resumed"))
+	tpost(paths.AnonymousOn, s.setFlag(func(f *classFlags) { f.Anonymous = true }, "notice.anon_on"))
+	tpost(paths.AnonymousOff, s.setFlag(func(f *classFlags) { f.Anonymous = false }, "notice.anon_off"))
+	tpost(paths.JoinsUnlimited, s.setJoinsUnlimited(true, "notice.joins_unlimited"))
+	tpost(paths.JoinsLimited, s.setJoinsUnlimited(false, "notice.joins_limited"))
+	tget(paths.TeacherSkunk, s.teacherSkunk)
+	tpost(paths.SkunkRoll, s.skunkRoll)
+	tpost(paths.SkunkEnd, s.endSkunk)
+	tpost(paths.LessonNext, s.stepLesson(1))
+	tpost(paths.LessonBack, s.stepLesson(-1))
+	tpost(paths.LessonStart, s.stepLesson(0))
+	tpost(paths.Rounds, s.startRound)
+	tpost(paths.RoundsEnd, s.endRound)
+	tpost(paths.RoundsAgain, s.playAgain)
+	tpost(paths.RemoveStudent, s.removeStudent)
+	tpost(paths.ReadmitStudent, s.readmitStudent)
+	tpost(paths.DeleteClass, s.deleteClass)
+	tget(paths.ConfirmEndRound, s.confirmPage("end-round"))
+	tget(paths.ConfirmRemove, s.confirmPage("remove"))
+	tget(paths.ConfirmDelete, s.confirmPage("delete"))
+	tget(paths.DecisionsCSV, s.csvFile("decisions"))
+	tget(paths.MatchesCSV, s.csvFile("matches"))
+	tget(paths.StudentsCSV, s.csvFile("students"))
+	tget(paths.PlayersCSV, s.csvFile("match_players"))
 
 	// The read-only projector link, for the classroom's computer.
-	projectorBase{}.routes(r.Group("/p/:code", noStore, s.projectorOnly), s)
+	projectorBase{}.routes(routeOn(r.GET, noStore, s.projectorOnly), s)
 
 	r.NoRoute(func(c *gin.Context) { refuse(c, http.StatusNotFound, loc(c).T("error.nopage")) })
 	return r
+}
+
+// routeOn registers routes of the address table with a method (r.GET,
+// r.POST), each behind the middleware given.
+func routeOn(method func(string, ...gin.HandlerFunc) gin.IRoutes, middleware ...gin.HandlerFunc) func(paths.Route, gin.HandlerFunc) {
+	return func(route paths.Route, h gin.HandlerFunc) {
+		method(route.String(), append(slices.Clone(middleware), h)...)
+	}
 }
 
 func (s *Server) logRequests(c *gin.Context) {

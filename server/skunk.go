@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"net/http"
+	"pigclass/server/paths"
 	"sort"
 	"strings"
 
@@ -44,19 +45,19 @@ func (s *Server) skunkSit(c *gin.Context) {
 		return
 	}
 	if !isHTMX(c) {
-		c.Redirect(http.StatusSeeOther, classURL(class.Code))
+		c.Redirect(http.StatusSeeOther, paths.Student.For(class.Code))
 		return
 	}
-	render(c, http.StatusOK, templates.SkunkView(s.skunkBoard(loc(c), class, k, me.ID, false, classURL(class.Code)+"/skunk")))
+	render(c, http.StatusOK, templates.SkunkView(s.skunkBoard(loc(c), class, k, me.ID, false, paths.StudentSkunk.For(class.Code))))
 }
 
 // skunkBack is where the teacher's Skunk controls return: the projector
 // they were pressed on, or the dashboard.
 func skunkBack(c *gin.Context, code string) string {
 	if c.PostForm("back") == "projector" {
-		return teacherURL(code) + "/projector"
+		return paths.TeacherProjector.Page.For(code)
 	}
-	return teacherURL(code)
+	return paths.Teacher.For(code)
 }
 
 // skunkPoll is a Skunk board's poll address, with the version it shows.
@@ -101,7 +102,7 @@ func (s *Server) skunkBoard(l *i18n.Localizer, class *classroom.Class, k *classr
 			v.Sitting++
 		}
 		if k.Game.Students[p] == studentID {
-			v.You = &templates.SkunkYou{Standing: standing, Score: k.Scores[p], SitURL: classURL(class.Code) + "/skunk/sit"}
+			v.You = &templates.SkunkYou{Standing: standing, Score: k.Scores[p], SitURL: paths.SkunkSit.For(class.Code)}
 		}
 	}
 	order := make([]int, len(k.Scores))
@@ -156,7 +157,7 @@ func (s *Server) studentSkunk(c *gin.Context) {
 	if unchanged(c, k, class) {
 		return
 	}
-	render(c, http.StatusOK, templates.SkunkView(s.skunkBoard(loc(c), class, k, me.ID, false, classURL(class.Code)+"/skunk")))
+	render(c, http.StatusOK, templates.SkunkView(s.skunkBoard(loc(c), class, k, me.ID, false, paths.StudentSkunk.For(class.Code))))
 }
 
 // teacherSkunk is the Skunk board for the dashboard's polling.
@@ -170,7 +171,7 @@ func (s *Server) teacherSkunk(c *gin.Context) {
 	if unchanged(c, k, class) {
 		return
 	}
-	render(c, http.StatusOK, templates.SkunkView(s.skunkBoard(loc(c), class, k, 0, true, teacherURL(class.Code)+"/skunk")))
+	render(c, http.StatusOK, templates.SkunkView(s.skunkBoard(loc(c), class, k, 0, true, paths.TeacherSkunk.For(class.Code))))
 }
 
 // endSkunk stops the class's game of Skunk.

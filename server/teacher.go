@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
+	"pigclass/server/paths"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,7 +33,7 @@ func (s *Server) teacherOnly(c *gin.Context) {
 		v, err := s.room.Identify(c.Request.Context(), classroom.Credentials{Code: code, TeacherSecret: key})
 		if err == nil && v.Teacher() {
 			setCookie(c, teacherPrefix+code, key, 365*24*3600)
-			c.Redirect(http.StatusSeeOther, teacherURL(code))
+			c.Redirect(http.StatusSeeOther, paths.Teacher.For(code))
 			c.Abort()
 			return
 		}
@@ -139,19 +139,19 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 	}
 	var sk *templates.SkunkBoard
 	if k := s.room.Skunk(class.ID); k != nil {
-		b := s.skunkBoard(l, class, k, 0, true, teacherURL(class.Code)+"/skunk")
+		b := s.skunkBoard(l, class, k, 0, true, paths.TeacherSkunk.For(class.Code))
 		sk = &b
 	}
 	var exports []templates.Export
 	for _, f := range csvFiles {
-		u := teacherURL(class.Code) + "/" + f.name + ".csv"
+		u := paths.CSV(class.Code, f.name)
 		exports = append(exports, templates.Export{Name: f.name + ".csv", URL: u, ExcelURL: u + "?excel=1", About: l.T("csv." + f.name + ".about")})
 	}
 	return templates.Dashboard{
 		Exports: exports, Approximate: approximate, Charts: cs, ChartTabs: tabs, Projector: class.Projector, Lesson: lesson, Skunk: sk,
-		ProjectorURL: s.publicURL(c.Request) + projectorURL(class.Code) + "?key=" + classroom.ProjectorKey(class), CanPlayAgain: len(rounds) > 0,
-		Code: class.Code, JoinURL: s.publicURL(c.Request) + joinURL(class.Code),
-		TeacherURL: s.publicURL(c.Request) + teacherURL(class.Code) + "?key=" + secret,
+		ProjectorURL: s.publicURL(c.Request) + paths.ReadOnlyProjector.Page.For(class.Code) + "?key=" + classroom.ProjectorKey(class), CanPlayAgain: len(rounds) > 0,
+		Code: class.Code, JoinURL: s.publicURL(c.Request) + paths.JoinCode.For(class.Code),
+		TeacherURL: s.publicURL(c.Request) + paths.Teacher.For(class.Code) + "?key=" + secret,
 		Locked:     class.Locked, Paused: class.Paused, Anonymous: class.Anonymous,
 		Live: live, Games: gameChoices(l, form.Game.Value), Bots: s.roundBots(l, form.Game.Value, form.Bot.Value), Round: form,
 		RoundActive: live.Round != "", Notice: takeFlash(c, class.Code), Language: class.Language,
@@ -223,7 +223,7 @@ func (s *Server) dashLive(ctx context.Context, l *i18n.Localizer, class *classro
 	activity := s.room.Activity(class.ID)
 	stats, total := s.room.Stats(class.ID)
 	v := templates.DashLive{Code: class.Code, Paused: class.Paused, Locked: class.Locked, Round: roundLabel(l, class.Round), Decisions: total,
-		PollURL: pollURL(teacherURL(class.Code)+"/live", activity), JoinsLastMinute: s.classJoins.count(class.Code), JoinCap: s.cfg.ClassJoins,
+		PollURL: paths.Poll(paths.TeacherLive.For(class.Code), activity), JoinsLastMinute: s.classJoins.count(class.Code), JoinCap: s.cfg.ClassJoins,
 		JoinsUnlimited: class.JoinsUnlimited}
 	playing := map[int64]string{}
 	for _, m := range s.room.Matches(class.ID) {
@@ -280,7 +280,7 @@ func (s *Server) pickProjectorChart(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	c.Redirect(http.StatusSeeOther, teacherURL(class.Code)+"#charts")
+	c.Redirect(http.StatusSeeOther, paths.Teacher.For(class.Code)+"#charts")
 }
 
 func pick(c bool, a, b string) string {
@@ -325,9 +325,9 @@ const flashCookie = "pigclass_flash"
 // done tells the teacher that an action happened and goes back to the
 // dashboard.
 func done(c *gin.Context, code, notice string) {
-	http.SetCookie(c.Writer, &http.Cookie{Name: flashCookie, Value: url.QueryEscape(notice), Path: teacherURL(code), MaxAge: 60,
+	http.SetCookie(c.Writer, &http.Cookie{Name: flashCookie, Value: url.QueryEscape(notice), Path: paths.Teacher.For(code), MaxAge: 60,
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: overHTTPS(c)})
-	c.Redirect(http.StatusSeeOther, teacherURL(code))
+	c.Redirect(http.StatusSeeOther, paths.Teacher.For(code))
 }
 
 // takeFlash reads the notice left for this page and clears it.
@@ -336,7 +336,7 @@ func takeFlash(c *gin.Context, code string) string {
 	if err != nil || v == "" {
 		return ""
 	}
-	http.SetCookie(c.Writer, &http.Cookie{Name: flashCookie, Value: "", Path: teacherURL(code), MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode})
+	http.SetCookie(c.Writer, &http.Cookie{Name: flashCookie, Value: "", Path: paths.Teacher.For(code), MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode})
 	notice, err := url.QueryUnescape(v)
 	if err != nil {
 		return ""
@@ -467,7 +467,7 @@ func (s *Server) playAgain(c *gin.Context) {
 
 func (s *Server) endRound(c *gin.Context) {
 	class := classFrom(c)
-	if !confirmed(c, teacherURL(class.Code)+"/confirm/end-round") {
+	if !confirmed(c, paths.ConfirmEndRound.For(class.Code)) {
 		return
 	}
 	if err := s.room.EndRound(c.Request.Context(), viewerFrom(c)); err != nil {
@@ -484,7 +484,7 @@ func (s *Server) removeStudent(c *gin.Context) {
 		refuse(c, http.StatusNotFound, loc(c).T("error.nostudent"))
 		return
 	}
-	if !confirmed(c, fmt.Sprintf("%s/confirm/remove/%d", teacherURL(class.Code), id)) {
+	if !confirmed(c, paths.ConfirmRemove.With(class.Code, id)) {
 		return
 	}
 	if err := s.room.RemoveStudent(c.Request.Context(), viewerFrom(c), id); err != nil {
@@ -529,14 +529,14 @@ func confirmed(c *gin.Context, page string) bool {
 func (s *Server) confirmPage(what string) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class, l := classFrom(c), loc(c)
-		v := templates.Confirm{Code: class.Code, CancelURL: teacherURL(class.Code)}
+		v := templates.Confirm{Code: class.Code, CancelURL: paths.Teacher.For(class.Code)}
 		switch what {
 		case "end-round":
 			if class.Round == nil {
 				done(c, class.Code, l.T("notice.noround"))
 				return
 			}
-			v.Title, v.Action, v.Button = l.T("confirm.end.title", "N", l.Int(class.Round.Number)), teacherURL(class.Code)+"/rounds/end", l.T("dash.endround")
+			v.Title, v.Action, v.Button = l.T("confirm.end.title", "N", l.Int(class.Round.Number)), paths.RoundsEnd.For(class.Code), l.T("dash.endround")
 			v.Message = l.T("confirm.end.message")
 		case "remove":
 			id, _ := strconv.ParseInt(c.Param("id"), 10, 64)
@@ -550,10 +550,10 @@ func (s *Server) confirmPage(what string) gin.HandlerFunc {
 				refuse(c, http.StatusNotFound, l.T("error.nostudent_class"))
 				return
 			}
-			v.Title, v.Action, v.Button = l.T("confirm.remove.title", "Name", name), fmt.Sprintf("%s/students/%d/remove", teacherURL(class.Code), id), l.T("live.remove_label", "Name", name)
+			v.Title, v.Action, v.Button = l.T("confirm.remove.title", "Name", name), paths.RemoveStudent.With(class.Code, id), l.T("live.remove_label", "Name", name)
 			v.Message = l.T("confirm.remove.message", "Name", name)
 		case "delete":
-			v.Title, v.Action, v.Button = l.T("confirm.delete.title", "Code", class.Code), teacherURL(class.Code)+"/delete", l.T("confirm.delete.button")
+			v.Title, v.Action, v.Button = l.T("confirm.delete.title", "Code", class.Code), paths.DeleteClass.For(class.Code), l.T("confirm.delete.button")
 			v.Message = l.T("confirm.delete.message")
 			v.Danger = true
 		}
@@ -564,7 +564,7 @@ func (s *Server) confirmPage(what string) gin.HandlerFunc {
 // deleteClass deletes the class and every row that belongs to it.
 func (s *Server) deleteClass(c *gin.Context) {
 	class := classFrom(c)
-	if !confirmed(c, teacherURL(class.Code)+"/confirm/delete") {
+	if !confirmed(c, paths.ConfirmDelete.For(class.Code)) {
 		return
 	}
 	if err := s.room.DeleteClass(c.Request.Context(), viewerFrom(c)); err != nil {

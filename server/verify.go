@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"pigclass/server/paths"
 	"strconv"
 	"strings"
 	"time"
@@ -23,7 +24,7 @@ import (
 func (s *Server) verifyPage(c *gin.Context) {
 	v := templates.Verify{}
 	if code := normalizeCode(c.Param("code")); code != "" {
-		v.NextURL = nextURL(code, 0)
+		v.NextURL = paths.Next(code, 0)
 	}
 	if id, err := strconv.ParseInt(c.Query("match"), 10, 64); err == nil {
 		if viewer, err := s.viewer(c); err == nil {

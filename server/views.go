@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"pigclass/server/paths"
 	"strings"
 	"time"
 
@@ -100,8 +101,8 @@ func (s *Server) boardView(l *i18n.Localizer, class *classroom.Class, m *classro
 	b := templates.Board{
 		MatchID: m.ID, Seq: m.Seq(), Title: gameTitle(l, v), Commitment: m.Seed.Commitment(), Game: v.Game.String(),
 		Over: m.Over(), Paused: paused, TurnTotal: st.TurnTotal, HasTurnTotal: v.Game != sim.Hog,
-		ActURL:   actURL(code, m.ID),
-		BoardURL: boardURL(code, m.ID, boardVersion(m, class)) + "&lang=" + l.Lang(), ReviewURL: matchURL(code, m.ID),
+		ActURL:   paths.Act(code, m.ID),
+		BoardURL: paths.Board(code, m.ID, boardVersion(m, class)) + "&lang=" + l.Lang(), ReviewURL: paths.Match(code, m.ID),
 	}
 	for seat := range v.Seats {
 		b.Players = append(b.Players, templates.BoardPlayer{
