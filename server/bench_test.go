@@ -2,9 +2,11 @@ package server
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"pigclass/server/paths"
+	"pigclass/server/report"
 	"strconv"
 	"sync"
 	"testing"
@@ -28,7 +30,7 @@ func BenchmarkAct(b *testing.B) {
 		b.Fatal(err)
 	}
 	newMatch := func() *classroom.Match {
-		m, err := a.srv.room.Practice(ctx, player, sim.Standard(sim.Pig), "hold:20")
+		m, err := a.srv.room.Practice(ctx, player.TokenHash, sim.Standard(sim.Pig), "hold:20")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -80,7 +82,7 @@ func BenchmarkActParallel(b *testing.B) {
 		var m *classroom.Match
 		for pb.Next() {
 			if m == nil || m.Over() {
-				if m, err = a.srv.room.Practice(ctx, player, sim.Standard(sim.Pig), "hold:20"); err != nil {
+				if m, err = a.srv.room.Practice(ctx, player.TokenHash, sim.Standard(sim.Pig), "hold:20"); err != nil {
 					b.Error(err)
 					return
 				}
@@ -168,13 +170,14 @@ func BenchmarkPollUnchanged(b *testing.B) {
 	}
 }
 
-// BenchmarkClassData is what the exports read: the class replayed.
+// BenchmarkClassData is what the exports read: the class replayed, for
+// matches.csv.
 func BenchmarkClassData(b *testing.B) {
 	a, class := playedClass(b)
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := a.srv.classData(ctx, class.Class); err != nil {
+		if err := report.ExportClass(ctx, a.store, class.Code, "matches", true, io.Discard); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -185,9 +188,13 @@ func BenchmarkClassData(b *testing.B) {
 func BenchmarkClassCharts(b *testing.B) {
 	a, class := playedClass(b)
 	ctx := context.Background()
+	teacher, err := a.srv.room.Operator(ctx, class.Code)
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := a.srv.classCharts(ctx, i18n.For("en"), class.Class, charts.ClassKeys, 0); err != nil {
+		if _, err := a.srv.classCharts(ctx, i18n.For("en"), teacher, charts.ClassKeys, 0); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"pigclass/server/classroom"
 	"sync"
 
 	"pigclass/server/charts"
@@ -67,9 +68,9 @@ func (l *ladder) compute(tables *solve.Cache, log *slog.Logger) {
 
 // pigVariant is the Pig variant a class's Pig charts read: the target its
 // Pig matches used most (100 when there are none).
-func (s *Server) pigVariant(ctx context.Context, classID int64) (sim.Variant, *solve.Table, error) {
+func (s *Server) pigVariant(ctx context.Context, who classroom.Viewer) (sim.Variant, *solve.Table, error) {
 	v := sim.Standard(sim.Pig)
-	targets, err := s.store.PigTargets(ctx, classID)
+	targets, err := s.reports.PigTargets(ctx, who)
 	if err != nil {
 		return v, nil, err
 	}
@@ -85,6 +86,7 @@ func (s *Server) pigVariant(ctx context.Context, classID int64) (sim.Variant, *s
 type chartSource struct {
 	s         *Server
 	ctx       context.Context
+	who       classroom.Viewer // who asks: the class's reads are theirs
 	l         *i18n.Localizer
 	class     store.Class
 	studentID int64 // 0: the whole class; else that student's own page
@@ -97,12 +99,12 @@ type chartSource struct {
 
 // chartSource prepares the charts of a class (studentID 0) or of one
 // student's page.
-func (s *Server) chartSource(ctx context.Context, l *i18n.Localizer, class store.Class, studentID int64) (*chartSource, error) {
-	v, table, err := s.pigVariant(ctx, class.ID)
+func (s *Server) chartSource(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, studentID int64) (*chartSource, error) {
+	v, table, err := s.pigVariant(ctx, who)
 	if err != nil {
 		return nil, err
 	}
-	return &chartSource{s: s, ctx: ctx, l: l, class: class, studentID: studentID, v: v, table: table, pig: map[int64][]store.Decision{}}, nil
+	return &chartSource{s: s, ctx: ctx, who: who, l: l, class: who.Class().Class, studentID: studentID, v: v, table: table, pig: map[int64][]store.Decision{}}, nil
 }
 
 // pigDecisions returns the students' decisions in the charts' Pig variant:
@@ -111,7 +113,7 @@ func (c *chartSource) pigDecisions(studentID int64) ([]store.Decision, error) {
 	if ds, ok := c.pig[studentID]; ok {
 		return ds, nil
 	}
-	ds, err := c.s.store.Decisions(c.ctx, store.ChartFilter{ClassID: c.class.ID, Game: "pig", Target: c.v.Target, StudentID: studentID}, true)
+	ds, err := c.s.reports.Decisions(c.ctx, c.who, store.ChartFilter{Game: "pig", Target: c.v.Target, StudentID: studentID}, true)
 	c.pig[studentID] = ds
 	return ds, err
 }
@@ -119,7 +121,7 @@ func (c *chartSource) pigDecisions(studentID int64) ([]store.Decision, error) {
 func (c *chartSource) classFaces() ([]int, error) {
 	if !c.facesRead {
 		var err error
-		if c.faces, err = c.s.store.Faces(c.ctx, c.class.ID); err != nil {
+		if c.faces, err = c.s.reports.Faces(c.ctx, c.who); err != nil {
 			return nil, err
 		}
 		c.facesRead = true
@@ -174,7 +176,7 @@ func (c *chartSource) chart(key string) (templates.Chart, error) {
 		}
 		return charts.ShareOfOnes(c.l, faces), nil
 	case charts.HogDiceKey:
-		ds, err := c.s.store.Decisions(c.ctx, store.ChartFilter{ClassID: c.class.ID, Game: "hog", StudentID: c.studentID}, true)
+		ds, err := c.s.reports.Decisions(c.ctx, c.who, store.ChartFilter{Game: "hog", StudentID: c.studentID}, true)
 		if err != nil {
 			return templates.Chart{}, err
 		}
@@ -182,7 +184,7 @@ func (c *chartSource) chart(key string) (templates.Chart, error) {
 	case charts.HogCurveKey:
 		return charts.HogCurve(c.l, sim.DefaultMaxDice), nil
 	case charts.FirstPlayerKey:
-		return c.s.firstPlayerChart(c.ctx, c.l, c.class.ID, c.v, c.table)
+		return c.s.firstPlayerChart(c.ctx, c.l, c.who, c.v, c.table)
 	case charts.LadderKey:
 		return charts.Ladder(c.l, c.s.ladderRungs()), nil
 	}
@@ -191,8 +193,8 @@ func (c *chartSource) chart(key string) (templates.Chart, error) {
 
 // classChart builds one class chart; studentID limits the decision charts
 // to one student (their page), 0 for the whole class.
-func (s *Server) classChart(ctx context.Context, l *i18n.Localizer, class store.Class, key string, studentID int64) (templates.Chart, error) {
-	src, err := s.chartSource(ctx, l, class, studentID)
+func (s *Server) classChart(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, key string, studentID int64) (templates.Chart, error) {
+	src, err := s.chartSource(ctx, l, who, studentID)
 	if err != nil {
 		return templates.Chart{}, err
 	}
@@ -200,8 +202,8 @@ func (s *Server) classChart(ctx context.Context, l *i18n.Localizer, class store.
 }
 
 // classCharts builds the charts named by keys from one chartSource.
-func (s *Server) classCharts(ctx context.Context, l *i18n.Localizer, class store.Class, keys []string, studentID int64) ([]templates.Chart, error) {
-	src, err := s.chartSource(ctx, l, class, studentID)
+func (s *Server) classCharts(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, keys []string, studentID int64) ([]templates.Chart, error) {
+	src, err := s.chartSource(ctx, l, who, studentID)
 	if err != nil {
 		return nil, err
 	}
@@ -224,16 +226,16 @@ func timeline(l *i18n.Localizer, mv *matchView) templates.Chart {
 
 // firstPlayerChart is chart 7 for the class's Pig target: the standard
 // rules, and equal turns when the class played them.
-func (s *Server) firstPlayerChart(ctx context.Context, l *i18n.Localizer, classID int64, v sim.Variant, table *solve.Table) (templates.Chart, error) {
+func (s *Server) firstPlayerChart(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, v sim.Variant, table *solve.Table) (templates.Chart, error) {
 	rules := gameTitle(l, v)
 	ev := v
 	ev.EqualTurns = true
-	games, wins, err := s.store.FirstPlayerResults(ctx, store.ChartFilter{ClassID: classID, Game: "pig", Target: v.Target})
+	games, wins, err := s.reports.FirstPlayerResults(ctx, who, store.ChartFilter{Game: "pig", Target: v.Target})
 	if err != nil {
 		return templates.Chart{}, err
 	}
 	results := []charts.FirstResults{{Rules: rules, Games: games, FirstWins: wins, Exact: table.FirstPlayerWin()}}
-	eg, ew, err := s.store.FirstPlayerResults(ctx, store.ChartFilter{ClassID: classID, Game: "pig", Target: v.Target, EqualTurns: true})
+	eg, ew, err := s.reports.FirstPlayerResults(ctx, who, store.ChartFilter{Game: "pig", Target: v.Target, EqualTurns: true})
 	if err != nil {
 		return templates.Chart{}, err
 	}

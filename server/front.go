@@ -254,16 +254,7 @@ func (s *Server) startPractice(c *gin.Context) {
 		return
 	}
 	s.practices.hit(ip)
-	token := playerToken(c)
-	player, err := s.store.StudentByToken(ctx, 0, classroom.HashToken(token))
-	if errors.Is(err, store.ErrNotFound) {
-		player, err = s.store.AddStudent(ctx, store.Student{Nickname: "You", AnonName: classroom.AnonName(nil), TokenHash: classroom.HashToken(token)})
-	}
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	m, err := s.room.Practice(ctx, player, v, bot)
+	m, err := s.room.Practice(ctx, classroom.HashToken(playerToken(c)), v, bot)
 	if err != nil {
 		fail(c, err)
 		return

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"pigclass/server/paths"
+	"regexp"
 
 	"fmt"
 	"github.com/gin-gonic/gin"
@@ -294,6 +295,34 @@ func TestNoHandlerIsAnOperator(t *testing.T) {
 		}
 		if strings.Contains(string(b), ".Operator(") {
 			t.Errorf("%s calls the room's Operator", f)
+		}
+	}
+}
+
+// TestHandlersDoNotCallTheStore: the server package only parses, calls
+// the live classroom or the reports, and renders. No file of it holds the
+// store but server.go, which hands it to the room and the reports only.
+func TestHandlersDoNotCallTheStore(t *testing.T) {
+	files, _ := filepath.Glob("*.go")
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := string(b)
+		if f != "server.go" {
+			if strings.Contains(src, "store.Store") || strings.Contains(src, "store.Open") {
+				t.Errorf("%s holds the store", f)
+			}
+			continue
+		}
+		uses := regexp.MustCompile(`\bst\b`).FindAllStringIndex(src, -1)
+		handed := strings.Count(src, "report.New(st)") + strings.Count(src, "classroom.New(st,") + strings.Count(src, "st *store.Store")
+		if len(uses) != handed || handed != 3 {
+			t.Errorf("server.go uses the store %d times, %d of them to hand it on", len(uses), handed)
 		}
 	}
 }

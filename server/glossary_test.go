@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"pigclass/server/i18n"
+	"pigclass/server/report"
 	"regexp"
 	"slices"
 	"strconv"
@@ -21,32 +22,32 @@ var (
 )
 
 // checkCell says what is wrong with a cell of column c, or "".
-func checkCell(c column, v string) string {
+func checkCell(c report.Column, v string) string {
 	if v == "" {
-		if c.optional {
+		if c.Optional {
 			return ""
 		}
 		return "empty"
 	}
 	ok := true
-	switch c.kind {
-	case kindInteger:
+	switch c.Kind {
+	case report.KindInteger:
 		ok = integerCell.MatchString(v)
-	case kindNumber:
+	case report.KindNumber:
 		ok = numberCell.MatchString(v)
-	case kindBoolean:
+	case report.KindBoolean:
 		ok = v == "true" || v == "false"
-	case kindTime:
+	case report.KindTime:
 		_, err := time.Parse(time.RFC3339, v)
 		ok = err == nil && !strings.HasSuffix(v, "Z")
-	case kindLocal:
+	case report.KindLocal:
 		_, err := time.Parse("2006-01-02 15:04:05", v)
 		ok = err == nil
-	case kindChoice:
-		ok = slices.Contains(c.choices, v)
+	case report.KindChoice:
+		ok = slices.Contains(c.Choices, v)
 	}
 	if !ok {
-		return "not " + i18n.For("en").T(c.kind.id())
+		return "not " + i18n.For("en").T(c.Kind.ID())
 	}
 	return ""
 }
@@ -54,7 +55,7 @@ func checkCell(c column, v string) string {
 // readCSV fetches a file and checks it against its glossary entry: the
 // header is the glossary's, every cell is of its column's kind. It returns
 // the rows as maps.
-func readCSV(t *testing.T, b *browser, path string, f *csvFile) []map[string]string {
+func readCSV(t *testing.T, b *browser, path string, f *report.File) []map[string]string {
 	t.Helper()
 	b.get(path)
 	if b.status() != http.StatusOK {
@@ -64,17 +65,17 @@ func readCSV(t *testing.T, b *browser, path string, f *csvFile) []map[string]str
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	if !slices.Equal(recs[0], f.header()) {
-		t.Fatalf("%s header %v, glossary %v", path, recs[0], f.header())
+	if !slices.Equal(recs[0], f.Header()) {
+		t.Fatalf("%s header %v, glossary %v", path, recs[0], f.Header())
 	}
 	var out []map[string]string
 	for n, r := range recs[1:] {
 		m := map[string]string{}
-		for i, c := range f.columns {
+		for i, c := range f.Columns {
 			if problem := checkCell(c, r[i]); problem != "" {
-				t.Errorf("%s row %d, %s = %q: %s", path, n+2, c.name, r[i], problem)
+				t.Errorf("%s row %d, %s = %q: %s", path, n+2, c.Name, r[i], problem)
 			}
-			m[c.name] = r[i]
+			m[c.Name] = r[i]
 		}
 		out = append(out, m)
 	}
@@ -101,7 +102,7 @@ func TestFilesMatchTheGlossary(t *testing.T) {
 	}
 	teacher.post(fmt.Sprintf("/t/%s/students/%d/remove", code, studentID(t, a, code, "Cy")), url.Values{"confirm": {"yes"}})
 
-	ds := readCSV(t, teacher, "/t/"+code+"/decisions.csv", decisionsFile)
+	ds := readCSV(t, teacher, "/t/"+code+"/decisions.csv", report.DecisionsFile)
 	seen := map[string]bool{}
 	firstOfMatch := map[string]string{}
 	for _, r := range ds {
@@ -126,8 +127,8 @@ func TestFilesMatchTheGlossary(t *testing.T) {
 			t.Errorf("match %s: the first decision is seat %s; seat 1 moves first", match, seat)
 		}
 	}
-	ms := readCSV(t, teacher, "/t/"+code+"/matches.csv", matchesFile)
-	ps := readCSV(t, teacher, "/t/"+code+"/match_players.csv", playersFile)
+	ms := readCSV(t, teacher, "/t/"+code+"/matches.csv", report.MatchesFile)
+	ps := readCSV(t, teacher, "/t/"+code+"/match_players.csv", report.PlayersFile)
 	seats := 0
 	for _, m := range ms {
 		n, _ := strconv.Atoi(m["seats"])
@@ -136,14 +137,14 @@ func TestFilesMatchTheGlossary(t *testing.T) {
 	if len(ps) != seats || len(ms) < 3 {
 		t.Errorf("%d matches of %d seats in all, %d rows in match_players.csv", len(ms), seats, len(ps))
 	}
-	ss := readCSV(t, teacher, "/t/"+code+"/students.csv", studentsFile)
+	ss := readCSV(t, teacher, "/t/"+code+"/students.csv", report.StudentsFile)
 	if len(ss) != 3 || ss[2]["student"] != "Cy" || ss[2]["removed"] != "true" || ss[0]["student"] != "Zoë" {
 		t.Errorf("students.csv: %v", ss)
 	}
 	// For Excel: the same bytes after a byte-order mark.
 	plain := teacher.body
 	teacher.get("/t/" + code + "/students.csv?excel=1")
-	if teacher.body != byteOrderMark+plain || !strings.Contains(teacher.last.Header.Get("Content-Disposition"), "excel") {
+	if teacher.body != report.ByteOrderMark+plain || !strings.Contains(teacher.last.Header.Get("Content-Disposition"), "excel") {
 		t.Errorf("the Excel download is not the file after a byte-order mark")
 	}
 }
@@ -155,7 +156,7 @@ func TestGlossaryIsComplete(t *testing.T) {
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
 	dash := teacher.get("/t/" + code)
-	if dash.Find(`[data-testid="glossary-link"]`).AttrOr("href", "") != "/glossary" || dash.Find(`[data-testid="exports"] li`).Length() != len(csvFiles) {
+	if dash.Find(`[data-testid="glossary-link"]`).AttrOr("href", "") != "/glossary" || dash.Find(`[data-testid="exports"] li`).Length() != len(report.Files) {
 		t.Error("the dashboard does not link every file and the glossary")
 	}
 	page := a.browser().get("/glossary")
@@ -163,20 +164,20 @@ func TestGlossaryIsComplete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range csvFiles {
-		section := page.Find(`[data-testid="glossary-` + f.name + `.csv"]`)
+	for _, f := range report.Files {
+		section := page.Find(`[data-testid="glossary-` + f.Name + `.csv"]`)
 		if section.Length() != 1 {
-			t.Errorf("the glossary has no section for %s.csv", f.name)
+			t.Errorf("the glossary has no section for %s.csv", f.Name)
 		}
-		for _, c := range f.columns {
-			if !strings.Contains(section.Text(), c.name) {
-				t.Errorf("the glossary's %s.csv does not explain %s", f.name, c.name)
+		for _, c := range f.Columns {
+			if !strings.Contains(section.Text(), c.Name) {
+				t.Errorf("the glossary's %s.csv does not explain %s", f.Name, c.Name)
 			}
-			if !strings.Contains(string(readme), "`"+c.name+"`") {
-				t.Errorf("the README's CSV section does not name %s (of %s.csv)", c.name, f.name)
+			if !strings.Contains(string(readme), "`"+c.Name+"`") {
+				t.Errorf("the README's CSV section does not name %s (of %s.csv)", c.Name, f.Name)
 			}
-			if means := i18n.For("en").T(f.meansID(c)); !strings.Contains(string(readme), means) {
-				t.Errorf("the README's CSV section does not say what %s.csv's %s means as the glossary does: %q", f.name, c.name, means)
+			if means := i18n.For("en").T(f.MeansID(c)); !strings.Contains(string(readme), means) {
+				t.Errorf("the README's CSV section does not say what %s.csv's %s means as the glossary does: %q", f.Name, c.Name, means)
 			}
 		}
 	}
@@ -193,11 +194,11 @@ func TestRealNamesOnTheDashboard(t *testing.T) {
 	teacher.post("/t/"+code+"/anonymous-on", nil)
 	dash := teacher.get("/t/" + code)
 	links := dash.Find(`[data-testid="real-names"] a`)
-	if links.Length() != len(csvFiles) || !strings.Contains(dash.Text(), "keep them on the school's computers") {
+	if links.Length() != len(report.Files) || !strings.Contains(dash.Text(), "keep them on the school's computers") {
 		t.Fatalf("real-name exports: %d links", links.Length())
 	}
-	anon := readCSV(t, teacher, "/t/"+code+"/students.csv", studentsFile)
-	real := readCSV(t, teacher, links.Last().AttrOr("href", ""), studentsFile)
+	anon := readCSV(t, teacher, "/t/"+code+"/students.csv", report.StudentsFile)
+	real := readCSV(t, teacher, links.Last().AttrOr("href", ""), report.StudentsFile)
 	if anon[0]["student"] == "Zoë" || real[0]["student"] != "Zoë" {
 		t.Errorf("generated %q, real %q", anon[0]["student"], real[0]["student"])
 	}

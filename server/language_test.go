@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"net/url"
+	"pigclass/server/report"
 	"regexp"
 	"slices"
 	"strings"
@@ -203,7 +204,7 @@ func TestSpanishNumbersAndFiles(t *testing.T) {
 	if teacher.body != en || len(english) == 0 {
 		t.Error("decisions.csv differs with the reader's language")
 	}
-	if !strings.HasPrefix(en, strings.Join(decisionsFile.header(), ",")) || !slices.ContainsFunc(english, func(r map[string]string) bool { return strings.Contains(r["win_if_chosen_pct"], ".") }) {
+	if !strings.HasPrefix(en, strings.Join(report.DecisionsFile.Header(), ",")) || !slices.ContainsFunc(english, func(r map[string]string) bool { return strings.Contains(r["win_if_chosen_pct"], ".") }) {
 		t.Error("decisions.csv: not English headers and dot decimals")
 	}
 	if doc := teacher.get("/glossary"); lang(doc) != "es" || !strings.Contains(doc.Find(`[data-testid="glossary-decisions.csv"]`).Text(), "La probabilidad de ganar") {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"pigclass/server/paths"
+	"pigclass/server/report"
 	"strconv"
 	"strings"
 
@@ -59,7 +60,7 @@ func (s *Server) studentHome(c *gin.Context) {
 		v.Board = &b
 	}
 	if v.Board == nil && v.Skunk == nil {
-		if err := s.history(ctx, l, class, me.ID, &v); err != nil {
+		if err := s.history(ctx, l, viewer, me.ID, &v); err != nil {
 			fail(c, err)
 			return
 		}
@@ -68,8 +69,9 @@ func (s *Server) studentHome(c *gin.Context) {
 }
 
 // history adds a waiting student's past matches and charts to their page.
-func (s *Server) history(ctx context.Context, l *i18n.Localizer, class *classroom.Class, studentID int64, v *templates.StudentHome) error {
-	past, err := s.store.Matches(ctx, store.MatchFilter{ClassID: class.ID, StudentID: studentID})
+func (s *Server) history(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, studentID int64, v *templates.StudentHome) error {
+	class := who.Class()
+	past, err := s.reports.History(ctx, who)
 	if err != nil {
 		return err
 	}
@@ -94,7 +96,7 @@ func (s *Server) studentCharts(c *gin.Context) {
 	if !ok {
 		return
 	}
-	cs, err := s.classCharts(c.Request.Context(), loc(c), class.Class, []string{charts.HoldPointsKey, charts.SkillLuckKey}, me.ID)
+	cs, err := s.classCharts(c.Request.Context(), loc(c), viewerFrom(c), []string{charts.HoldPointsKey, charts.SkillLuckKey}, me.ID)
 	if err != nil {
 		fail(c, err)
 		return
@@ -411,7 +413,7 @@ func (s *Server) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 			v.Analysed = true
 			best := a.Options[a.Best]
 			r.EV, r.Best, r.Before, r.After, r.Cost = charts.ActionWord(l, a.EV), charts.ActionWord(l, a.Best), percent(l, best), percent(l, a.WinIfChosen), l.Dec(100*a.Cost, 2)
-			r.AgreesOptimal, r.AgreesEV = chosenAction(e) == a.Best, chosenAction(e) == a.EV
+			r.AgreesOptimal, r.AgreesEV = report.ChosenAction(e) == a.Best, report.ChosenAction(e) == a.EV
 			total += a.Cost
 		}
 		v.Rows = append(v.Rows, r)
@@ -419,12 +421,4 @@ func (s *Server) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 	v.TotalCost = l.Points(total)
 	v.Timeline = timeline(l, mv)
 	return v
-}
-
-// chosenAction is the option a decision took (a timeout holds).
-func chosenAction(e store.Event) string {
-	if e.Action.Kind == sim.TimeoutKind {
-		return "hold"
-	}
-	return e.Action.String()
 }

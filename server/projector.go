@@ -105,7 +105,7 @@ func (b projectorBase) skunkBoard(s *Server, c *gin.Context, class *classroom.Cl
 func (b projectorBase) page(s *Server) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class := classFrom(c)
-		pc, err := s.projectorChart(c.Request.Context(), loc(c), class, b)
+		pc, err := s.projectorChart(c.Request.Context(), loc(c), viewerFrom(c), b)
 		if err != nil {
 			fail(c, err)
 			return
@@ -138,8 +138,7 @@ func (b projectorBase) live(s *Server) gin.HandlerFunc {
 // chart is the chart fragment, refreshed every few seconds.
 func (b projectorBase) chart(s *Server) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		class := classFrom(c)
-		pc, err := s.projectorChart(c.Request.Context(), loc(c), class, b)
+		pc, err := s.projectorChart(c.Request.Context(), loc(c), viewerFrom(c), b)
 		if err != nil {
 			fail(c, err)
 			return
@@ -167,12 +166,13 @@ func (b projectorBase) skunk(s *Server) gin.HandlerFunc {
 }
 
 // projectorChart is the chart the teacher picked for the projector.
-func (s *Server) projectorChart(ctx context.Context, l *i18n.Localizer, class *classroom.Class, b projectorBase) (templates.ProjectorChart, error) {
+func (s *Server) projectorChart(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, b projectorBase) (templates.ProjectorChart, error) {
+	class := who.Class()
 	v := templates.ProjectorChart{Code: class.Code, PollURL: b.paths().Chart.For(class.Code)}
 	if class.Projector == "" {
 		return v, nil
 	}
-	ch, err := s.classChart(ctx, l, class.Class, class.Projector, 0)
+	ch, err := s.classChart(ctx, l, who, class.Projector, 0)
 	if err != nil {
 		return v, err
 	}

@@ -17,13 +17,14 @@ import (
 // results is the podium of a round: the most wins, the best
 // decision-maker (the lowest cost per decision), the luckiest dice and the
 // boldest hold; shared screens get generated names in anonymous mode.
-func (s *Server) results(ctx context.Context, l *i18n.Localizer, class *classroom.Class, shared bool) (*templates.Results, error) {
-	rounds, err := s.store.Rounds(ctx, class.ID)
+func (s *Server) results(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, shared bool) (*templates.Results, error) {
+	class := who.Class()
+	rounds, err := s.reports.Rounds(ctx, who)
 	if err != nil || len(rounds) == 0 {
 		return nil, err
 	}
 	round := rounds[len(rounds)-1]
-	ms, err := s.store.Matches(ctx, store.MatchFilter{ClassID: class.ID, RoundID: round.ID})
+	ms, err := s.reports.RoundMatches(ctx, who, round.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +59,7 @@ func (s *Server) results(ctx context.Context, l *i18n.Localizer, class *classroo
 			}
 		}
 	}
-	ds, err := s.store.Decisions(ctx, store.ChartFilter{ClassID: class.ID, RoundID: round.ID}, true)
+	ds, err := s.reports.Decisions(ctx, who, store.ChartFilter{RoundID: round.ID}, true)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +117,7 @@ func (s *Server) results(ctx context.Context, l *i18n.Localizer, class *classroo
 func (b projectorBase) resultsPage(s *Server) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class := classFrom(c)
-		v, err := s.results(c.Request.Context(), loc(c), class, true)
+		v, err := s.results(c.Request.Context(), loc(c), viewerFrom(c), true)
 		if err != nil {
 			fail(c, err)
 			return

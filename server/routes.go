@@ -119,7 +119,7 @@ func (s *Server) logRequests(c *gin.Context) {
 }
 
 func (s *Server) healthz(c *gin.Context) {
-	if err := s.store.Ping(c.Request.Context()); err != nil {
+	if err := s.reports.Ping(c.Request.Context()); err != nil {
 		c.String(http.StatusServiceUnavailable, "database unreachable\n")
 		return
 	}

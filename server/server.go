@@ -1,9 +1,10 @@
 // Package server is pigclass's web app: gin routes and handlers over the
-// live classroom (package classroom) and the SQLite store, and the templ
-// views. Handlers parse a request, call the classroom (or the store, for
-// history, charts and exports), build a view model from the snapshots they
-// get back and render it: no handler takes a lock of the classroom or reads
-// the database to draw a live part.
+// live classroom (package classroom), the class's history (package
+// report) and the templ views. A handler parses a request, asks the
+// classroom or the reports as the viewer the request is (who is asking is
+// decided by the classroom, first), builds a view model from what it gets
+// back and renders it: no handler takes a lock of the classroom, holds the
+// store or builds an address by hand (package paths).
 package server
 
 import (
@@ -20,6 +21,7 @@ import (
 
 	"pigclass/lessons"
 	"pigclass/server/classroom"
+	"pigclass/server/report"
 	"pigclass/server/store"
 	"pigclass/sim/solve"
 )
@@ -59,11 +61,11 @@ const DefaultClassJoins = 60
 // Server holds the app's state: the store, the solved tables and the live
 // classroom.
 type Server struct {
-	cfg    Config
-	store  *store.Store
-	log    *slog.Logger
-	tables *solve.Cache
-	room   *classroom.Room
+	cfg     Config
+	reports *report.Reports // the disk's history, for a class's members
+	log     *slog.Logger
+	tables  *solve.Cache
+	room    *classroom.Room
 
 	lessons []lessons.Lesson
 	proxies []netip.Prefix
@@ -97,7 +99,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		return nil, fmt.Errorf("server: %w", err)
 	}
 	s := &Server{
-		cfg: cfg, store: st, log: log, tables: cfg.Tables,
+		cfg: cfg, reports: report.New(st), log: log, tables: cfg.Tables,
 		joins:      newLimiter(cfg.JoinAttempts, time.Minute, cfg.Now),
 		classJoins: newLimiter(cfg.ClassJoins, time.Minute, cfg.Now),
 		newClasses: newLimiter(classesPerMinute, time.Minute, cfg.Now),

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"pigclass/server/paths"
+	"pigclass/server/report"
 	"slices"
 	"strconv"
 	"strings"
@@ -108,7 +109,7 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		return templates.Dashboard{}, err
 	}
 	secret, _ := c.Cookie(teacherPrefix + class.Code)
-	rounds, err := s.store.Rounds(c.Request.Context(), class.ID)
+	rounds, err := s.reports.Rounds(c.Request.Context(), viewerFrom(c))
 	if err != nil {
 		return templates.Dashboard{}, err
 	}
@@ -129,7 +130,7 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 	for _, k := range charts.ClassKeys {
 		tabs = append(tabs, templates.Choice{Value: k, Label: charts.Title(l, k), Selected: k == shown})
 	}
-	cs, err := s.classCharts(c.Request.Context(), l, class.Class, []string{shown}, 0)
+	cs, err := s.classCharts(c.Request.Context(), l, viewerFrom(c), []string{shown}, 0)
 	if err != nil {
 		return templates.Dashboard{}, err
 	}
@@ -143,9 +144,9 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		sk = &b
 	}
 	var exports []templates.Export
-	for _, f := range csvFiles {
-		u := paths.CSV(class.Code, f.name)
-		exports = append(exports, templates.Export{Name: f.name + ".csv", URL: u, ExcelURL: u + "?excel=1", About: l.T("csv." + f.name + ".about")})
+	for _, f := range report.Files {
+		u := paths.CSV(class.Code, f.Name)
+		exports = append(exports, templates.Export{Name: f.Name + ".csv", URL: u, ExcelURL: u + "?excel=1", About: l.T("csv." + f.Name + ".about")})
 	}
 	return templates.Dashboard{
 		Exports: exports, Approximate: approximate, Charts: cs, ChartTabs: tabs, Projector: class.Projector, Lesson: lesson, Skunk: sk,
@@ -234,7 +235,7 @@ func (s *Server) dashLive(ctx context.Context, l *i18n.Localizer, class *classro
 		var names []string
 		decisions := 0
 		for _, e := range m.Events {
-			if isDecision(e) {
+			if report.IsDecision(e) {
 				decisions++
 			}
 		}
@@ -443,7 +444,7 @@ func (s *Server) parseRound(c *gin.Context) (templates.RoundForm, sim.Variant, b
 // opponents and bot.
 func (s *Server) playAgain(c *gin.Context) {
 	class := classFrom(c)
-	rounds, err := s.store.Rounds(c.Request.Context(), class.ID)
+	rounds, err := s.reports.Rounds(c.Request.Context(), viewerFrom(c))
 	if err != nil {
 		fail(c, err)
 		return

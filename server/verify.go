@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"pigclass/server/paths"
+	"pigclass/server/report"
 	"strconv"
 	"strings"
 	"time"
@@ -76,9 +77,9 @@ func (s *Server) verify(c *gin.Context) {
 		n := got.State.Variant.Seats
 		scores := make([]string, n)
 		for seat, sc := range res.Scores {
-			scores[exportSeat(seat, got.State.First, n)-1] = l.Int(sc)
+			scores[report.ExportSeat(seat, got.State.First, n)-1] = l.Int(sc)
 		}
-		v.Report = append(v.Report, l.T("verify.winner", "Seat", l.Int(exportSeat(res.Winner, got.State.First, n)), "Scores", strings.Join(scores, "; ")))
+		v.Report = append(v.Report, l.T("verify.winner", "Seat", l.Int(report.ExportSeat(res.Winner, got.State.First, n)), "Scores", strings.Join(scores, "; ")))
 	}
 	render(c, http.StatusOK, templates.VerifyView(v))
 }

@@ -3,6 +3,7 @@ package classroom
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -377,15 +378,22 @@ func (r *Room) begin(ctx context.Context, rows []store.Match, c *class) ([]*matc
 	return out, nil
 }
 
-// Practice starts a match against a bot for a player without a class and
-// returns it.
-func (r *Room) Practice(ctx context.Context, player store.Student, v sim.Variant, bot string) (*Match, error) {
+// Practice starts a match against a bot for the browser with token hash
+// tokenHash, which plays without a class, and returns it. The browser's
+// practice player is found, or made the first time it plays.
+func (r *Room) Practice(ctx context.Context, tokenHash string, v sim.Variant, bot string) (*Match, error) {
 	r.prepare(v)
 	if _, err := solve.ParseStrategy(bot, v, r.tables); err != nil {
 		return nil, err
 	}
+	player, err := r.st.StudentByToken(ctx, 0, tokenHash)
+	if errors.Is(err, store.ErrNotFound) {
+		player, err = r.st.AddStudent(ctx, store.Student{Nickname: "You", AnonName: AnonName(nil), TokenHash: tokenHash})
+	}
+	if err != nil {
+		return nil, err
+	}
 	row := NewMatchRow(v, sim.NewSeed(), []store.Seat{{Seat: 0, StudentID: player.ID, Nickname: player.Nickname, AnonName: player.AnonName, TokenHash: player.TokenHash}, {Seat: 1, Bot: bot}})
-	var err error
 	if row.ID, err = r.st.CreateMatch(ctx, row); err != nil {
 		return nil, err
 	}

@@ -1,19 +1,15 @@
-package server
+package report
 
 import (
 	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
-	"net/http"
 	"strconv"
 	"strings"
 
-	"github.com/gin-gonic/gin"
-
 	"pigclass/server/store"
 	"pigclass/sim"
-	"pigclass/templates"
 )
 
 // safeCell keeps a spreadsheet from reading a cell as a formula: a cell
@@ -70,73 +66,57 @@ var exports = map[string]func(ctx context.Context, st *store.Store, class store.
 		if err != nil {
 			return err
 		}
-		return writeCSV(w, matchesFile.header(), matchRows(d, real))
+		return writeCSV(w, MatchesFile.Header(), matchRows(d, real))
 	},
 	"match_players": func(ctx context.Context, st *store.Store, class store.Class, real bool, w io.Writer) error {
 		d, err := loadClassData(ctx, st, class)
 		if err != nil {
 			return err
 		}
-		return writeCSV(w, playersFile.header(), playerRows(d, real))
+		return writeCSV(w, PlayersFile.Header(), playerRows(d, real))
 	},
 	"students": func(ctx context.Context, st *store.Store, class store.Class, real bool, w io.Writer) error {
 		d, err := loadStudents(ctx, st, class)
 		if err != nil {
 			return err
 		}
-		return writeCSV(w, studentsFile.header(), studentRows(d, real))
+		return writeCSV(w, StudentsFile.Header(), studentRows(d, real))
 	},
 }
 
 // ExportNames lists the CSV files Export writes.
 const ExportNames = "decisions, matches, match_players, students"
 
-// Export writes one CSV file of the class with join code code: decisions,
-// matches, match_players or students. Names are the real nicknames unless
-// the class is in anonymous mode and real is false.
-func Export(ctx context.Context, st *store.Store, code, what string, real bool, w io.Writer) error {
+// exporter is the writer of the file named what.
+func exporter(what string) (func(ctx context.Context, st *store.Store, class store.Class, real bool, w io.Writer) error, error) {
 	write, ok := exports[what]
 	if !ok {
-		return fmt.Errorf("export %q: choose one of %s", what, ExportNames)
+		return nil, fmt.Errorf("export %q: choose one of %s", what, ExportNames)
 	}
-	class, err := st.ClassByCode(ctx, normalizeCode(code))
+	return write, nil
+}
+
+// ExportClass writes one CSV file of the class with join code code, for
+// the machine's own operator (pigclass export): decisions, matches,
+// match_players or students. Names are the real nicknames unless the
+// class is in anonymous mode and real is false.
+func ExportClass(ctx context.Context, st *store.Store, code, what string, real bool, w io.Writer) error {
+	write, err := exporter(what)
+	if err != nil {
+		return err
+	}
+	class, err := st.ClassByCode(ctx, code)
 	if err != nil {
 		return fmt.Errorf("export: class %s: %w", code, err)
 	}
 	return write(ctx, st, class, real || !class.Anonymous, w)
 }
 
-// byteOrderMark starts the files for spreadsheets: Excel on Windows reads
+// ByteOrderMark starts the files for spreadsheets: Excel on Windows reads
 // UTF-8 without it as Windows-1252 ("Zoë" would become "ZoÃ«").
-const byteOrderMark = "\uFEFF"
+const ByteOrderMark = "\uFEFF"
 
-// csvFile serves one export to the teacher; ?excel=1 starts it with the
-// byte-order mark Excel needs, ?names=real gives real nicknames in
-// anonymous mode.
-func (s *Server) csvFile(what string) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		class := classFrom(c)
-		name := class.Code + "-" + what
-		excel := c.Query("excel") == "1"
-		if excel {
-			name += "-excel"
-		}
-		c.Header("Content-Type", "text/csv; charset=utf-8")
-		c.Header("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.csv"`, name))
-		c.Status(http.StatusOK)
-		if excel {
-			io.WriteString(c.Writer, byteOrderMark)
-		}
-		if err := exports[what](c.Request.Context(), s.store, class.Class, !class.Anonymous || c.Query("names") == "real", c.Writer); err != nil {
-			c.Error(err) // the header is sent: the file ends short, and the log says why
-		}
-	}
-}
 
-// glossary is the page that says what each column of each file means.
-func (s *Server) glossary(c *gin.Context) {
-	render(c, http.StatusOK, templates.GlossaryView(glossaryView(loc(c))))
-}
 
 func ftoa(p *float64) string {
 	if p == nil {
@@ -152,8 +132,8 @@ func btoa(ok bool, b bool) string {
 	return strconv.FormatBool(b)
 }
 
-// exportSeat numbers a seat for the files: 1 moved first.
-func exportSeat(seat, first, seats int) int { return (seat-first+seats)%seats + 1 }
+// ExportSeat numbers a seat for the files and pages: 1 moved first.
+func ExportSeat(seat, first, seats int) int { return (seat-first+seats)%seats + 1 }
 
 // facesCell is a roll's dice as text, "none" when nothing was thrown.
 func facesCell(f sim.Faces) string {
@@ -175,9 +155,9 @@ func writeDecisions(ctx context.Context, st *store.Store, class store.Class, rea
 	for _, m := range ms {
 		matches[m.ID] = m
 	}
-	cw := newCSVWriter(w, decisionsFile.header())
+	cw := newCSVWriter(w, DecisionsFile.Header())
 	err = st.EachEvent(ctx, store.EventFilter{ClassID: class.ID}, func(e *store.Event) error {
-		if !isDecision(*e) {
+		if !IsDecision(*e) {
 			return nil
 		}
 		return cw.row(decisionRow(class.Code, matches[e.MatchID], e, real))
@@ -211,17 +191,17 @@ func decisionRow(code string, m store.Match, e *store.Event, real bool) []string
 		}
 	}
 	at, local := timeCells(e.At)
-	return decisionsFile.row().
+	return DecisionsFile.row().
 		set("class", code).set("match", strconv.FormatInt(m.ID, 10)).set("round", strconv.Itoa(m.RoundIndex)).
 		set("game", m.Variant.Game.String()).set("target", strconv.Itoa(m.Variant.Target)).set("seats", strconv.Itoa(m.Variant.Seats)).
-		set("student", exportName(m.Seats[e.Seat], real)).set("seat", strconv.Itoa(exportSeat(e.Seat, m.FirstSeat, m.Variant.Seats))).
+		set("student", exportName(m.Seats[e.Seat], real)).set("seat", strconv.Itoa(ExportSeat(e.Seat, m.FirstSeat, m.Variant.Seats))).
 		set("turn", strconv.Itoa(e.Turn+1)).set("roll_in_turn", strconv.Itoa(e.Roll+1)).
 		set("score", strconv.Itoa(e.Score)).set("leader_score", strconv.Itoa(e.OpponentScore)).set("turn_total", strconv.Itoa(e.TurnTotal)).
 		set("action", e.Action.String()).set("dice", strconv.Itoa(e.Dice)).set("faces", facesCell(e.Faces)).set("analysis", analysis).
 		set("win_if_roll_pct", ftoa(roll)).set("win_if_hold_pct", ftoa(hold)).set("win_if_chosen_pct", ftoa(chosen)).
 		set("best_action", best).set("ev_action", ev).set("cost_pct_points", ftoa(cost)).
-		set("agrees_with_optimal", btoa(a != nil, a != nil && chosenAction(*e) == best)).
-		set("agrees_with_ev", btoa(a != nil, a != nil && chosenAction(*e) == ev)).
+		set("agrees_with_optimal", btoa(a != nil, a != nil && ChosenAction(*e) == best)).
+		set("agrees_with_ev", btoa(a != nil, a != nil && ChosenAction(*e) == ev)).
 		set("by", e.By).set("at", at).set("local_time", local).cells
 }
 
@@ -241,7 +221,7 @@ func skunkDecisionRows(code string, k skunkData, real bool) [][]string {
 				continue
 			}
 			at, local := timeCells(e.At)
-			rows = append(rows, decisionsFile.row().
+			rows = append(rows, DecisionsFile.row().
 				set("class", code).set("match", fmt.Sprintf("skunk-%d", g.ID)).set("round", strconv.Itoa(e.Round+1)).set("game", "skunk").
 				set("seats", strconv.Itoa(len(g.Students))).set("student", names[e.Participant]).set("seat", strconv.Itoa(e.Participant+1)).
 				set("turn", strconv.Itoa(e.Round+1)).set("roll_in_turn", strconv.Itoa(e.Roll+1)).set("score", strconv.Itoa(e.Score)).
@@ -289,7 +269,7 @@ func matchRows(d *classData, real bool) [][]string {
 		} else {
 			placeCells = nil
 		}
-		rows = append(rows, matchesFile.row().
+		rows = append(rows, MatchesFile.row().
 			set("class", d.class.Code).set("match", strconv.FormatInt(m.ID, 10)).set("round", strconv.Itoa(m.RoundIndex)).
 			set("game", m.Variant.Game.String()).set("target", strconv.Itoa(m.Variant.Target)).set("equal_turns", strconv.FormatBool(m.Variant.EqualTurns)).
 			set("seats", strconv.Itoa(m.Variant.Seats)).set("status", m.Status).set("seed", seed).set("commitment", m.Seed.Commitment()).
@@ -303,7 +283,7 @@ func matchRows(d *classData, real bool) [][]string {
 func bySeat(m store.Match) []store.Seat {
 	out := make([]store.Seat, len(m.Seats))
 	for _, s := range m.Seats {
-		out[exportSeat(s.Seat, m.FirstSeat, m.Variant.Seats)-1] = s
+		out[ExportSeat(s.Seat, m.FirstSeat, m.Variant.Seats)-1] = s
 	}
 	return out
 }
@@ -319,7 +299,7 @@ func playerRows(d *classData, real bool) [][]string {
 			if st.Over {
 				place = strconv.Itoa(places[seat.Seat])
 			}
-			rows = append(rows, playersFile.row().
+			rows = append(rows, PlayersFile.row().
 				set("class", d.class.Code).set("match", strconv.FormatInt(m.ID, 10)).set("round", strconv.Itoa(m.RoundIndex)).
 				set("game", m.Variant.Game.String()).set("seat", strconv.Itoa(i+1)).set("player", exportName(seat, real)).
 				set("place", place).set("final_score", strconv.Itoa(st.Scores[seat.Seat])).
@@ -344,7 +324,7 @@ func studentRows(d *classData, real bool) [][]string {
 			agreeEV = num(100 * float64(x.AgreeEV) / float64(x.Analysed))
 			cost = num(100 * x.Cost)
 		}
-		rows = append(rows, studentsFile.row().
+		rows = append(rows, StudentsFile.row().
 			set("class", d.class.Code).set("student", name).set("removed", strconv.FormatBool(st.Removed)).
 			set("games", strconv.Itoa(x.Games)).set("wins", strconv.Itoa(x.Wins)).set("decisions", strconv.Itoa(x.Decisions)).
 			set("analysed", strconv.Itoa(x.Analysed)).set("agreement_with_optimal_pct", agreeOpt).set("agreement_with_ev_pct", agreeEV).

@@ -1,12 +1,11 @@
-package server
+package report
 
 import (
 	"context"
 	"fmt"
 	"sort"
 
-	"pigclass/server/i18n"
-	"pigclass/server/store"
+		"pigclass/server/store"
 	"pigclass/sim"
 )
 
@@ -60,11 +59,6 @@ func loadStudents(ctx context.Context, st *store.Store, class store.Class) (*cla
 	return d, nil
 }
 
-// classData reads a class and replays its matches.
-func (s *Server) classData(ctx context.Context, class store.Class) (*classData, error) {
-	return loadClassData(ctx, s.store, class)
-}
-
 // loadClassData reads a class from st and replays its matches.
 func loadClassData(ctx context.Context, st *store.Store, class store.Class) (*classData, error) {
 	d := &classData{class: class, states: map[int64]sim.State{}}
@@ -88,20 +82,21 @@ func loadClassData(ctx context.Context, st *store.Store, class store.Class) (*cl
 	for _, m := range d.matches {
 		replayed, err := sim.Replay(m.Variant, m.Seed, store.SimEvents(byMatch[m.ID]))
 		if err != nil {
-			return nil, fmt.Errorf("server: match %d: %w", m.ID, err)
+			return nil, fmt.Errorf("report: match %d: %w", m.ID, err)
 		}
 		d.states[m.ID] = replayed.State()
 	}
 	return d, nil
 }
 
-// isDecision reports whether an event is a decision (not a resignation).
-func isDecision(e store.Event) bool { return e.Action.Kind != sim.ResignKind }
+// IsDecision reports whether an event is a decision (not a resignation).
+func IsDecision(e store.Event) bool { return e.Action.Kind != sim.ResignKind }
 
-// roundLabel describes the open round of a class, or "" when none is.
-func roundLabel(l *i18n.Localizer, r *store.Round) string {
-	if r != nil {
-		return l.T("round.label", "N", l.Int(r.Number), "Game", gameTitle(l, r.Variant), "Against", against(l, r.Mode, r.Bot, r.Variant.Seats))
+
+// ChosenAction is the option a decision took (a timeout holds).
+func ChosenAction(e store.Event) string {
+	if e.Action.Kind == sim.TimeoutKind {
+		return "hold"
 	}
-	return ""
+	return e.Action.String()
 }

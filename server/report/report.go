@@ -1,0 +1,119 @@
+// Package report is what pigclass reads back for people: the CSV files a
+// teacher downloads (and the glossary of their columns) and a class's
+// history, which the charts, the podium, a student's past matches and the
+// dashboard read. It reads through the store's read-only pool, and every
+// read takes who is asking (a classroom.Viewer): a class's history only for
+// its members, its files only for its teacher. The web layer (package
+// server) reads the disk only through it and the live classroom.
+package report
+
+import (
+	"context"
+	"io"
+
+	"pigclass/server/classroom"
+	"pigclass/server/store"
+)
+
+// Reports reads a class's history for its members.
+type Reports struct{ st *store.Store }
+
+// New reads the history in st.
+func New(st *store.Store) *Reports { return &Reports{st: st} }
+
+// member is the class of a viewer who is in it (its student, teacher or
+// projector).
+func member(v classroom.Viewer) (*classroom.Class, error) {
+	if c := v.Class(); c != nil {
+		return c, nil
+	}
+	return nil, classroom.ErrNotStudent
+}
+
+// Ping checks that the database answers.
+func (r *Reports) Ping(ctx context.Context) error { return r.st.Ping(ctx) }
+
+// Rounds are the class's rounds, oldest first.
+func (r *Reports) Rounds(ctx context.Context, v classroom.Viewer) ([]store.Round, error) {
+	c, err := member(v)
+	if err != nil {
+		return nil, err
+	}
+	return r.st.Rounds(ctx, c.ID)
+}
+
+// History is the viewer's own matches in the class, oldest first.
+func (r *Reports) History(ctx context.Context, v classroom.Viewer) ([]store.Match, error) {
+	c, err := member(v)
+	if err != nil {
+		return nil, err
+	}
+	me, ok := v.Student()
+	if !ok {
+		return nil, classroom.ErrNotStudent
+	}
+	return r.st.Matches(ctx, store.MatchFilter{ClassID: c.ID, StudentID: me.ID})
+}
+
+// RoundMatches are the matches of one of the class's rounds.
+func (r *Reports) RoundMatches(ctx context.Context, v classroom.Viewer, roundID int64) ([]store.Match, error) {
+	c, err := member(v)
+	if err != nil {
+		return nil, err
+	}
+	return r.st.Matches(ctx, store.MatchFilter{ClassID: c.ID, RoundID: roundID})
+}
+
+// PigTargets are the targets of the class's Pig matches, most played first.
+func (r *Reports) PigTargets(ctx context.Context, v classroom.Viewer) ([]int, error) {
+	c, err := member(v)
+	if err != nil {
+		return nil, err
+	}
+	return r.st.PigTargets(ctx, c.ID)
+}
+
+// Decisions are the class's decisions that f picks (its ClassID is the
+// viewer's class), students' only with studentsOnly.
+func (r *Reports) Decisions(ctx context.Context, v classroom.Viewer, f store.ChartFilter, studentsOnly bool) ([]store.Decision, error) {
+	c, err := member(v)
+	if err != nil {
+		return nil, err
+	}
+	f.ClassID = c.ID
+	return r.st.Decisions(ctx, f, studentsOnly)
+}
+
+// Faces are the class's dice, face by face.
+func (r *Reports) Faces(ctx context.Context, v classroom.Viewer) ([]int, error) {
+	c, err := member(v)
+	if err != nil {
+		return nil, err
+	}
+	return r.st.Faces(ctx, c.ID)
+}
+
+// FirstPlayerResults counts the class's finished matches that f picks and
+// those the first player won.
+func (r *Reports) FirstPlayerResults(ctx context.Context, v classroom.Viewer, f store.ChartFilter) (games, firstWins int, err error) {
+	c, err := member(v)
+	if err != nil {
+		return 0, 0, err
+	}
+	f.ClassID = c.ID
+	return r.st.FirstPlayerResults(ctx, f)
+}
+
+// Export writes one CSV file of the viewer's class, for its teacher:
+// decisions, matches, match_players or students. Names are the real
+// nicknames when real is set (else the generated ones of anonymous mode).
+func (r *Reports) Export(ctx context.Context, v classroom.Viewer, what string, real bool, w io.Writer) error {
+	if !v.Teacher() {
+		return classroom.ErrNotTeacher
+	}
+	write, err := exporter(what)
+	if err != nil {
+		return err
+	}
+	return write(ctx, r.st, v.Class().Class, real, w)
+}
