@@ -302,6 +302,7 @@ func resultText(l *i18n.Localizer, st sim.State, names []string, viewer int) str
 
 // percent formats a probability in the reader's format (one decimal).
 func percent(l *i18n.Localizer, p float64) string { return l.Pct(p, 1) }
+
 // roundLabel describes the open round of a class, or "" when none is.
 func roundLabel(l *i18n.Localizer, r *store.Round) string {
 	if r != nil {

@@ -116,8 +116,6 @@ func ExportClass(ctx context.Context, st *store.Store, code, what string, real b
 // UTF-8 without it as Windows-1252 ("Zoë" would become "ZoÃ«").
 const ByteOrderMark = "\uFEFF"
 
-
-
 func ftoa(p *float64) string {
 	if p == nil {
 		return ""

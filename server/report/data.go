@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sort"
 
-		"pigclass/server/store"
+	"pigclass/server/store"
 	"pigclass/sim"
 )
 
@@ -91,7 +91,6 @@ func loadClassData(ctx context.Context, st *store.Store, class store.Class) (*cl
 
 // IsDecision reports whether an event is a decision (not a resignation).
 func IsDecision(e store.Event) bool { return e.Action.Kind != sim.ResignKind }
-
 
 // ChosenAction is the option a decision took (a timeout holds).
 func ChosenAction(e store.Event) string {

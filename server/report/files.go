@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
 )
 
 // The CSV files a teacher downloads, Column by Column. The files' headers
@@ -16,12 +15,12 @@ type Kind int
 
 const (
 	KindText    Kind = iota // any text
-	KindInteger                // a whole number
-	KindNumber                 // a decimal number, dot decimals
-	KindBoolean                // true or false
-	KindTime                   // ISO 8601 with the server's UTC offset
-	KindLocal                  // local date and time, as spreadsheets read dates
-	KindChoice                 // one of a few words
+	KindInteger             // a whole number
+	KindNumber              // a decimal number, dot decimals
+	KindBoolean             // true or false
+	KindTime                // ISO 8601 with the server's UTC offset
+	KindLocal               // local date and time, as spreadsheets read dates
+	KindChoice              // one of a few words
 )
 
 // ID is the kind's catalog message.
@@ -195,4 +194,3 @@ func (f *File) MeansID(c Column) string {
 	}
 	return "csv." + f.Name + "." + c.Name
 }
-
