@@ -5,8 +5,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"pigclass/server/paths"
-	"pigclass/server/report"
 	"strconv"
 	"sync"
 	"testing"
@@ -14,6 +12,8 @@ import (
 	"pigclass/server/charts"
 	"pigclass/server/classroom"
 	"pigclass/server/i18n"
+	"pigclass/server/paths"
+	"pigclass/server/report"
 	"pigclass/server/store"
 	"pigclass/sim"
 )

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"pigclass/server/classroom"
 	"sync"
 
 	"pigclass/server/charts"
+	"pigclass/server/classroom"
 	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"

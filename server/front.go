@@ -3,13 +3,13 @@ package server
 import (
 	"errors"
 	"net/http"
-	"pigclass/server/paths"
 	"strings"
 
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
 	"pigclass/server/i18n"
+	"pigclass/server/paths"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"

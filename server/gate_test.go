@@ -1,20 +1,21 @@
 package server
 
 import (
-	"os"
-	"path/filepath"
-	"pigclass/server/paths"
-	"regexp"
-
 	"fmt"
-	"github.com/gin-gonic/gin"
 	"io"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/server/paths"
 )
 
 // answer is everything a request's answer says: status, headers (but the

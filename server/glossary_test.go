@@ -6,14 +6,15 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"pigclass/server/i18n"
-	"pigclass/server/report"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"pigclass/server/i18n"
+	"pigclass/server/report"
 )
 
 var (

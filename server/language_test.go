@@ -3,7 +3,6 @@ package server
 import (
 	"net/http"
 	"net/url"
-	"pigclass/server/report"
 	"regexp"
 	"slices"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"pigclass/server/classroom"
 	"pigclass/server/i18n"
+	"pigclass/server/report"
 	"pigclass/sim"
 	"pigclass/static"
 )

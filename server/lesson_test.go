@@ -1,9 +1,6 @@
 package server
 
 import (
-	"github.com/PuerkitoBio/goquery"
-	"pigclass/server/i18n"
-
 	"fmt"
 	"net/http"
 	"net/url"
@@ -12,7 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"pigclass/server/classroom"
+	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/static"

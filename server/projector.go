@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"net/http"
-	"pigclass/server/paths"
 	"strconv"
 
 	"github.com/gin-gonic/gin"
@@ -11,6 +10,7 @@ import (
 
 	"pigclass/server/classroom"
 	"pigclass/server/i18n"
+	"pigclass/server/paths"
 	"pigclass/templates"
 )
 

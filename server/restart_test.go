@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"pigclass/server/paths"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"pigclass/server/paths"
 )
 
 // TestRestartKeepsTheMatch: the server stops mid-match (a fresh server on

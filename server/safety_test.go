@@ -1,15 +1,16 @@
 package server
 
 import (
-	"github.com/PuerkitoBio/goquery"
-	"pigclass/server/classroom"
-
 	"net/http"
 	"net/url"
-	"pigclass/server/store"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"pigclass/server/classroom"
+	"pigclass/server/store"
 )
 
 func TestTeacherPagesNeedTheSecret(t *testing.T) {

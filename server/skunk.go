@@ -3,7 +3,6 @@ package server
 import (
 	"fmt"
 	"net/http"
-	"pigclass/server/paths"
 	"sort"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 
 	"pigclass/server/classroom"
 	"pigclass/server/i18n"
+	"pigclass/server/paths"
 	"pigclass/sim"
 	"pigclass/templates"
 )

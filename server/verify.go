@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"pigclass/server/paths"
-	"pigclass/server/report"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +13,8 @@ import (
 	"pigclass/server/charts"
 	"pigclass/server/classroom"
 	"pigclass/server/i18n"
+	"pigclass/server/paths"
+	"pigclass/server/report"
 	"pigclass/sim"
 	"pigclass/templates"
 )

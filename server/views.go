@@ -2,12 +2,12 @@ package server
 
 import (
 	"fmt"
-	"pigclass/server/paths"
 	"strings"
 	"time"
 
 	"pigclass/server/classroom"
 	"pigclass/server/i18n"
+	"pigclass/server/paths"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/templates"

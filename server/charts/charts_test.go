@@ -6,13 +6,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"pigclass/server/i18n"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"

@@ -4,8 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"pigclass/sim"
 	"strings"
+
+	"pigclass/sim"
 )
 
 // ChartFilter chooses the decisions a chart is drawn from: a class, one

@@ -1,0 +1,231 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/server/charts"
+	"pigclass/server/classroom"
+	"pigclass/server/i18n"
+	"pigclass/server/paths"
+	"pigclass/server/report"
+	"pigclass/sim"
+	"pigclass/sim/solve"
+	"pigclass/templates"
+)
+
+func (s *Server) dashboard(c *gin.Context) {
+	game := sim.Pig
+	if g, err := sim.ParseGame(c.Query("game")); err == nil {
+		game = g // the round form for another game: it chooses nothing else
+	}
+	v, err := s.dashboardView(c, defaultRoundForm(game))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	render(c, http.StatusOK, templates.DashboardView(v))
+}
+
+// defaultRoundForm is the round form of a game with a default that
+// plays: hold at 20 in the Pig games, expected-value play (5 dice) in Hog.
+func defaultRoundForm(g sim.Game) templates.RoundForm {
+	bot := "hold:20"
+	if g == sim.Hog {
+		bot = "ev"
+	}
+	return templates.RoundForm{
+		Game: templates.Field{Value: g.String()}, Target: templates.Field{Value: "100"}, MaxDice: templates.Field{Value: "10"},
+		Mode: templates.Field{Value: "bot"}, Bot: templates.Field{Value: bot}, Seats: templates.Field{Value: "2"},
+	}
+}
+
+// roundBots are the bots that can play game g, for its round form.
+func (s *Server) roundBots(l *i18n.Localizer, game, selected string) []templates.Choice {
+	g, err := sim.ParseGame(game)
+	if err != nil {
+		g = sim.Pig
+	}
+	var out []templates.Choice
+	for _, b := range botChoices(l, selected) {
+		if _, err := solve.ParseStrategy(b.Value, sim.Standard(g), s.tables); err == nil {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templates.Dashboard, error) {
+	class, l := classFrom(c), loc(c)
+	live, err := s.dashLive(c.Request.Context(), l, class)
+	if err != nil {
+		return templates.Dashboard{}, err
+	}
+	secret, _ := c.Cookie(teacherPrefix + class.Code)
+	rounds, err := s.reports.Rounds(c.Request.Context(), viewerFrom(c))
+	if err != nil {
+		return templates.Dashboard{}, err
+	}
+	approximate := false
+	for _, r := range rounds {
+		approximate = approximate || r.Variant.Seats > 2
+	}
+	// One chart at a time: the one asked for, or the projector's, or the
+	// first; the others are a tab away.
+	shown := c.Query("chart")
+	if !slices.Contains(charts.ClassKeys, shown) {
+		shown = class.Projector
+	}
+	if !slices.Contains(charts.ClassKeys, shown) {
+		shown = charts.ClassKeys[0]
+	}
+	var tabs []templates.Choice
+	for _, k := range charts.ClassKeys {
+		tabs = append(tabs, templates.Choice{Value: k, Label: charts.Title(l, k), Selected: k == shown})
+	}
+	cs, err := s.classCharts(c.Request.Context(), l, viewerFrom(c), []string{shown}, 0)
+	if err != nil {
+		return templates.Dashboard{}, err
+	}
+	lesson, err := s.lessonView(l, class.Class)
+	if err != nil {
+		return templates.Dashboard{}, err
+	}
+	var sk *templates.SkunkBoard
+	if k := s.room.Skunk(class.ID); k != nil {
+		b := s.skunkBoard(l, class, k, 0, true, paths.TeacherSkunk.For(class.Code))
+		sk = &b
+	}
+	var exports []templates.Export
+	for _, f := range report.Files {
+		u := paths.CSV(class.Code, f.Name)
+		exports = append(exports, templates.Export{Name: f.Name + ".csv", URL: u, ExcelURL: u + "?excel=1", About: l.T("csv." + f.Name + ".about")})
+	}
+	return templates.Dashboard{
+		Exports: exports, Approximate: approximate, Charts: cs, ChartTabs: tabs, Projector: class.Projector, Lesson: lesson, Skunk: sk,
+		ProjectorURL: s.publicURL(c.Request) + paths.ReadOnlyProjector.Page.For(class.Code) + "?key=" + classroom.ProjectorKey(class), CanPlayAgain: len(rounds) > 0,
+		Code: class.Code, JoinURL: s.publicURL(c.Request) + paths.JoinCode.For(class.Code),
+		TeacherURL: s.publicURL(c.Request) + paths.Teacher.For(class.Code) + "?key=" + secret,
+		Locked:     class.Locked, Paused: class.Paused, Anonymous: class.Anonymous,
+		Live: live, Games: gameChoices(l, form.Game.Value), Bots: s.roundBots(l, form.Game.Value, form.Bot.Value), Round: form,
+		RoundActive: live.Round != "", Notice: takeFlash(c, class.Code), Language: class.Language,
+	}, nil
+}
+
+// maxMatchRows is how many matches in progress the dashboard lists; the
+// roster says who plays whom for the rest.
+const maxMatchRows = 40
+
+// liveEvery is how often a class's live part is drawn at most: every
+// teacher screen polling within it gets the same answer.
+const liveEvery = 500 * time.Millisecond
+
+// liveCache holds each class's last drawn live part.
+type liveCache struct {
+	mu      sync.Mutex
+	at      time.Time
+	version int64
+	body    []byte
+}
+
+// dashboardLive is the dashboard's live part. A poll whose ?v= is the
+// version it was drawn at gets 204: nothing changed, nothing drawn. Under
+// load the part is drawn at most every liveEvery for all the class's
+// teacher screens together.
+func (s *Server) dashboardLive(c *gin.Context) {
+	class := classFrom(c)
+	activity := s.room.Activity(class.ID)
+	if v := c.Query("v"); v != "" && v == strconv.FormatInt(activity, 10) {
+		c.Status(http.StatusNoContent)
+		return
+	}
+	lc := liveCacheOf(class, loc(c).Lang())
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	now := time.Now()
+	if lc.body == nil || lc.version != activity && now.Sub(lc.at) >= liveEvery {
+		live, err := s.dashLive(c.Request.Context(), loc(c), class)
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		var b bytes.Buffer
+		if err := templates.DashLiveView(live).Render(c.Request.Context(), &b); err != nil {
+			fail(c, err)
+			return
+		}
+		lc.at, lc.version, lc.body = now, activity, b.Bytes()
+	}
+	if v := c.Query("v"); v != "" && v == strconv.FormatInt(lc.version, 10) {
+		c.Status(http.StatusNoContent)
+		return
+	}
+	c.Data(http.StatusOK, "text/html; charset=utf-8", lc.body)
+}
+
+// liveCacheOf returns a class's live-part cache in one language. It is
+// kept with the class in the room, so it goes when the class does
+// (deleted, or swept), and no other class can ever be served it.
+func liveCacheOf(class *classroom.Class, lang string) *liveCache {
+	lc, _ := class.Drawings().LoadOrStore(lang, &liveCache{})
+	return lc.(*liveCache)
+}
+
+// dashLive is the roster and the matches in progress, from memory alone:
+// the class's snapshot, its students' totals and its matches' snapshots.
+func (s *Server) dashLive(ctx context.Context, l *i18n.Localizer, class *classroom.Class) (templates.DashLive, error) {
+	activity := s.room.Activity(class.ID)
+	stats, total := s.room.Stats(class.ID)
+	v := templates.DashLive{Code: class.Code, Paused: class.Paused, Locked: class.Locked, Round: roundLabel(l, class.Round), Decisions: total,
+		PollURL: paths.Poll(paths.TeacherLive.For(class.Code), activity), JoinsLastMinute: s.classJoins.count(class.Code), JoinCap: s.cfg.ClassJoins,
+		JoinsUnlimited: class.JoinsUnlimited}
+	playing := map[int64]string{}
+	for _, m := range s.room.Matches(class.ID) {
+		if m.Over() {
+			continue
+		}
+		st := m.State
+		var names []string
+		decisions := 0
+		for _, e := range m.Events {
+			if report.IsDecision(e) {
+				decisions++
+			}
+		}
+		for _, seat := range m.Seats {
+			names = append(names, seatName(l, seat, false)+" "+l.Int(st.Scores[seat.Seat]))
+			if seat.StudentID != 0 {
+				playing[seat.StudentID] = l.T("status.playing", "Score", l.Int(st.Scores[seat.Seat]), "Other", l.Int(st.Leader(seat.Seat)))
+			}
+		}
+		if len(v.Matches) < maxMatchRows {
+			v.Matches = append(v.Matches, templates.MatchRow{ID: m.ID, Players: strings.Join(names, " – "), Status: l.T("status.match_playing"), Decisions: decisions})
+		} else {
+			v.MoreMatches++
+		}
+	}
+	for _, st := range class.Students {
+		stat := stats[st.ID]
+		row := templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: anonIn(l, st.AnonName), Status: l.T("status.waiting"), Games: stat.Games, Wins: stat.Wins, Decisions: stat.Decisions}
+		if p, ok := playing[st.ID]; ok {
+			row.Status = p
+		}
+		if stat.Analysed > 0 {
+			row.AgreeOptimal = percent(l, float64(stat.AgreeOptimal)/float64(stat.Analysed))
+			row.Cost = l.Dec(100*stat.Cost, 2)
+		}
+		v.Students = append(v.Students, row)
+	}
+	for _, st := range class.Removed {
+		v.Removed = append(v.Removed, templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: anonIn(l, st.AnonName), Status: l.T("status.removed")})
+	}
+	return v, nil
+}

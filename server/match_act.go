@@ -1,0 +1,74 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/server/classroom"
+	"pigclass/server/paths"
+	"pigclass/sim"
+	"pigclass/templates"
+)
+
+// act takes a form post with action and seq. The room decides first who
+// may act: anyone but the match's player is answered as for a match that
+// does not exist, whatever the form says. A repeated or stale seq does
+// nothing, so double clicks and resent forms are harmless. A move the disk
+// refused is answered 503 "not saved, try again": the match is as before.
+func (s *Server) act(c *gin.Context) {
+	ctx, l := c.Request.Context(), loc(c)
+	id, ok := matchID(c)
+	if !ok {
+		return
+	}
+	v, err := s.viewer(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	seq, seqErr := strconv.Atoi(c.PostForm("seq"))
+	a, actionErr := sim.ParseAction(c.PostForm("action"))
+	status, problem := http.StatusOK, ""
+	var m *classroom.MatchView
+	if seqErr != nil || seq < 0 || actionErr != nil {
+		// The form is wrong; it is said only to the match's player.
+		if m, err = s.room.SeeMatch(ctx, v, id, false); err == nil {
+			status, problem = http.StatusUnprocessableEntity, l.T("error.action", "Action", c.PostForm("action"))
+			if seqErr != nil || seq < 0 {
+				problem = l.T("error.seq")
+			}
+		}
+	} else if m, err = s.room.Act(ctx, v, id, seq, a); m != nil && err != nil {
+		if !errors.Is(err, classroom.ErrStale) {
+			if status, problem = explain(l, err); status == http.StatusInternalServerError {
+				c.Error(err)
+			}
+		}
+		err = nil
+	}
+	if err != nil {
+		refuseMatch(c, id, err)
+		return
+	}
+	mv := s.drawMatch(c, m)
+	if problem == "" && !isHTMX(c) {
+		home := paths.Match("", id)
+		if m.Class != nil {
+			home = paths.Student.For(m.Class.Code) // without JavaScript, back to the class page
+		}
+		c.Redirect(http.StatusSeeOther, home)
+		return
+	}
+	mv.board.Error = problem
+	if isHTMX(c) {
+		if status == http.StatusServiceUnavailable {
+			c.Header("Retry-After", "1")
+		}
+		render(c, http.StatusOK, templates.BoardFragment(mv.board)) // htmx swaps 2xx only
+		return
+	}
+	render(c, status, templates.PlayView(mv.board))
+}

@@ -1,0 +1,50 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/templates"
+)
+
+// matchPage is the play page while the match goes on, and the review of
+// the viewer's decisions once it is over.
+func (s *Server) matchPage(c *gin.Context) {
+	mv, ok := s.seeMatch(c, false)
+	if !ok {
+		return
+	}
+	if !mv.board.Over {
+		render(c, http.StatusOK, templates.PlayView(mv.board))
+		return
+	}
+	render(c, http.StatusOK, templates.ReviewView(s.reviewView(loc(c), mv)))
+}
+
+// board is the play area alone, for htmx polling. A poll whose ?v= is the
+// version of the board now gets 204: nothing new, nothing drawn.
+func (s *Server) board(c *gin.Context) {
+	id, ok := matchID(c)
+	if !ok {
+		return
+	}
+	v, err := s.viewer(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	m, err := s.room.SeeMatch(c.Request.Context(), v, id, false)
+	if err != nil {
+		refuseMatch(c, id, err)
+		return
+	}
+	if ver := c.Query("v"); ver != "" && m.Live && boardVersion(m.Match, m.Class) == ver {
+		c.Status(http.StatusNoContent)
+		return
+	}
+	mv := s.drawMatch(c, m)
+	if !reloadIfLanguageChanged(c) {
+		render(c, http.StatusOK, templates.BoardFragment(mv.board))
+	}
+}

@@ -1,0 +1,118 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/server/classroom"
+	"pigclass/server/paths"
+	"pigclass/templates"
+)
+
+// matchID reads the :id of a match route.
+func matchID(c *gin.Context) (int64, bool) {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id <= 0 {
+		refuse(c, http.StatusNotFound, loc(c).T("error.nomatch"))
+		return 0, false
+	}
+	return id, true
+}
+
+// matchView is a match as the room let the viewer see it, and its board.
+type matchView struct {
+	*classroom.MatchView
+	board templates.Board
+}
+
+// code is the join code of the match's class, "" for practice.
+func (mv *matchView) code() string {
+	if mv.Class == nil {
+		return ""
+	}
+	return mv.Class.Code
+}
+
+// viewer is who the request is from, as the room finds them: the
+// browser's player token, and the teacher's secret and projector key it
+// holds for the class of the address. It makes no cookie.
+func (s *Server) viewer(c *gin.Context) (classroom.Viewer, error) {
+	code := normalizeCode(c.Param("code"))
+	cr := classroom.Credentials{Code: code}
+	if t, err := c.Cookie(playerCookie); err == nil && len(t) == 64 {
+		cr.TokenHash = classroom.HashToken(t)
+	}
+	if code != "" {
+		cr.TeacherSecret, _ = c.Cookie(teacherPrefix + code)
+		cr.ProjectorKey, _ = c.Cookie(projectorPrefix + code)
+	}
+	return s.room.Identify(c.Request.Context(), cr)
+}
+
+// seeMatch asks the room for match :id as the request's viewer may see it
+// (with teacher, the class's teacher too), answering a refusal itself: a
+// stranger's answer is the same for a real match as for none, and only a
+// match's own player is sent from its old address to its class's.
+func (s *Server) seeMatch(c *gin.Context, teacher bool) (*matchView, bool) {
+	id, ok := matchID(c)
+	if !ok {
+		return nil, false
+	}
+	v, err := s.viewer(c)
+	if err != nil {
+		fail(c, err)
+		return nil, false
+	}
+	mv, err := s.room.SeeMatch(c.Request.Context(), v, id, teacher)
+	if err != nil {
+		refuseMatch(c, id, err)
+		return nil, false
+	}
+	return s.drawMatch(c, mv), true
+}
+
+// refuseMatch answers a match the room refused: sent on to its class's
+// address for one of its players, else as if there were no such match.
+func refuseMatch(c *gin.Context, id int64, err error) {
+	var m *classroom.MovedError
+	if errors.As(err, &m) {
+		moved(c, id, paths.Match(m.Code, id))
+		return
+	}
+	fail(c, err)
+}
+
+// drawMatch puts the page in the class's language and draws the board.
+func (s *Server) drawMatch(c *gin.Context, m *classroom.MatchView) *matchView {
+	classLanguage(c, m.Class, false)
+	mv := &matchView{MatchView: m, board: s.boardView(loc(c), m.Class, m.Match, m.Seat)}
+	if m.Class != nil && mv.board.Over {
+		mv.board.NextURL = paths.Next(m.Class.Code, m.ID)
+	}
+	return mv
+}
+
+// boardVersion names what a board shows: the match's version and its
+// class's (pause and names).
+func boardVersion(m *classroom.Match, class *classroom.Class) string {
+	if class == nil {
+		return strconv.FormatInt(m.Version, 10)
+	}
+	return fmt.Sprintf("%d.%d", m.Version, class.Version)
+}
+
+// moved sends an old address of match id to its new place, keeping the
+// method (308) and what follows the match's address (/act, /board).
+func moved(c *gin.Context, id int64, to string) {
+	to += strings.TrimPrefix(c.Request.URL.Path, paths.PracticeMatch.With("", id))
+	if q := c.Request.URL.RawQuery; q != "" {
+		to += "?" + q
+	}
+	c.Redirect(http.StatusPermanentRedirect, to)
+	c.Abort()
+}

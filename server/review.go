@@ -1,0 +1,46 @@
+package server
+
+import (
+	"pigclass/server/charts"
+	"pigclass/server/i18n"
+	"pigclass/server/paths"
+	"pigclass/server/report"
+	"pigclass/sim"
+	"pigclass/templates"
+)
+
+// reviewView lists the viewer's decisions beside hold-at-20 and optimal.
+func (s *Server) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
+	code := mv.code()
+	v := templates.Review{
+		Title: gameTitle(l, mv.Variant), Result: mv.board.Result, Commitment: mv.Seed.Commitment(),
+		RecordURL: paths.Record(code, mv.ID), VerifyURL: paths.VerifyMatch(code, mv.ID), BackURL: "/",
+		Approximate: mv.Variant.Seats > 2, NextURL: mv.board.NextURL,
+	}
+	if mv.SharingDice > 0 {
+		v.SeedLater = l.N("review.seedlater", mv.SharingDice)
+	} else {
+		v.Seed = mv.Seed.String()
+	}
+	if code != "" {
+		v.BackURL = paths.Student.For(code)
+	}
+	total := 0.0
+	for _, e := range mv.Events {
+		if e.Seat != mv.Seat || e.Action.Kind == sim.ResignKind {
+			continue
+		}
+		r := templates.ReviewRow{N: len(v.Rows) + 1, Turn: e.Turn, Score: e.Score, Opponent: e.OpponentScore, TurnTotal: e.TurnTotal, Action: charts.ActionWord(l, e.Action.String()), Faces: e.Faces.String()}
+		if a := e.Analysis; a != nil {
+			v.Analysed = true
+			best := a.Options[a.Best]
+			r.EV, r.Best, r.Before, r.After, r.Cost = charts.ActionWord(l, a.EV), charts.ActionWord(l, a.Best), percent(l, best), percent(l, a.WinIfChosen), l.Dec(100*a.Cost, 2)
+			r.AgreesOptimal, r.AgreesEV = report.ChosenAction(e) == a.Best, report.ChosenAction(e) == a.EV
+			total += a.Cost
+		}
+		v.Rows = append(v.Rows, r)
+	}
+	v.TotalCost = l.Points(total)
+	v.Timeline = timeline(l, mv)
+	return v
+}

@@ -1,0 +1,111 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/server/classroom"
+	"pigclass/sim"
+	"pigclass/sim/solve"
+	"pigclass/templates"
+)
+
+// startRound starts a round: every student in a match, against the chosen
+// bot or paired (an odd student plays the bot), one seed for all on request.
+func (s *Server) startRound(c *gin.Context) {
+	ctx := c.Request.Context()
+	class := classFrom(c)
+	form, v, ok := s.parseRound(c)
+	if !ok {
+		d, err := s.dashboardView(c, form)
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		render(c, http.StatusUnprocessableEntity, templates.DashboardView(d))
+		return
+	}
+	round, n, err := s.room.StartRound(ctx, viewerFrom(c), classroom.RoundSpec{Variant: v, Mode: form.Mode.Value, Bot: form.Bot.Value, SameSeed: form.SameSeed})
+	if errors.Is(err, classroom.ErrNoStudents) {
+		form.Error = loc(c).T("notice.nostudents")
+		d, err := s.dashboardView(c, form)
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		render(c, http.StatusConflict, templates.DashboardView(d))
+		return
+	}
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	done(c, class.Code, loc(c).N("notice.round_started", n, "Round", loc(c).Int(round.Number)))
+}
+
+// parseRound reads the round form; every bad field gets its message.
+func (s *Server) parseRound(c *gin.Context) (templates.RoundForm, sim.Variant, bool) {
+	f := templates.RoundForm{
+		Game: templates.Field{Value: c.PostForm("game")}, Target: templates.Field{Value: strings.TrimSpace(c.PostForm("target"))},
+		MaxDice: templates.Field{Value: strings.TrimSpace(c.PostForm("max_dice"))}, Deadline: templates.Field{Value: strings.TrimSpace(c.PostForm("deadline"))},
+		Mode: templates.Field{Value: c.PostForm("mode")}, Bot: templates.Field{Value: c.PostForm("bot")},
+		Seats:      templates.Field{Value: strings.TrimSpace(c.PostForm("seats"))},
+		EqualTurns: c.PostForm("equal_turns") == "on", SameSeed: c.PostForm("same_seed") == "on",
+	}
+	ok, l := true, loc(c)
+	bad := func(field *templates.Field, msg string) { field.Error, ok = msg, false }
+	g, err := sim.ParseGame(f.Game.Value)
+	if err != nil {
+		bad(&f.Game, l.T("error.game", "Games", strings.Join(gameNamesIn(l), ", ")))
+	}
+	v := sim.Standard(g)
+	v.EqualTurns = f.EqualTurns
+	if n, err := strconv.Atoi(f.Target.Value); err != nil || n < sim.MinTarget || n > solve.MaxTarget {
+		bad(&f.Target, l.T("roundform.target", "Min", l.Int(sim.MinTarget), "Max", l.Int(solve.MaxTarget)))
+	} else {
+		v.Target = n
+	}
+	if g == sim.Hog {
+		if n, err := strconv.Atoi(f.MaxDice.Value); err != nil || n < 1 || n > sim.MaxDiceLimit {
+			bad(&f.MaxDice, l.T("roundform.maxdice", "Max", l.Int(sim.MaxDiceLimit)))
+		} else {
+			v.MaxDice = n
+		}
+	}
+	if f.Deadline.Value != "" {
+		if n, err := strconv.Atoi(f.Deadline.Value); err != nil || n < 3 || n > 600 {
+			bad(&f.Deadline, l.T("roundform.deadline"))
+		} else {
+			v.Deadline = sim.Duration(time.Duration(n) * time.Second)
+		}
+	}
+	if f.Mode.Value != "bot" && f.Mode.Value != "pairs" {
+		bad(&f.Mode, l.T("roundform.mode"))
+	}
+	if f.Seats.Value == "" {
+		f.Seats.Value = "2" // an older form, or none sent: two players
+	}
+	if n, err := strconv.Atoi(f.Seats.Value); err != nil || n < sim.MinSeats || n > sim.MaxSeats {
+		bad(&f.Seats, l.T("roundform.seats", "Min", l.Int(sim.MinSeats), "Max", l.Int(sim.MaxSeats)))
+	} else {
+		v.Seats = n
+	}
+	if ok {
+		if _, err := solve.ParseStrategy(f.Bot.Value, v, s.tables); err != nil {
+			switch id := "roundform.bot"; {
+			case g == sim.Hog && (strings.HasPrefix(f.Bot.Value, "hold:") || f.Bot.Value == "kper"):
+				bad(&f.Bot, l.T(id+"_hog"))
+			case g != sim.Hog && strings.HasPrefix(f.Bot.Value, "dice:"):
+				bad(&f.Bot, l.T(id+"_dice", "Game", gameName(l, g)))
+			default:
+				bad(&f.Bot, l.T(id, "Game", gameName(l, g)))
+			}
+		}
+	}
+	return f, v, ok
+}

@@ -1,0 +1,133 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/server/classroom"
+	"pigclass/server/i18n"
+	"pigclass/server/paths"
+	"pigclass/server/store"
+	"pigclass/templates"
+)
+
+// studentHome is a student's page in a class: the match being played, or a
+// note that the next round has not started with their past matches. While
+// a match is played it is drawn from memory alone.
+func (s *Server) studentHome(c *gin.Context) {
+	ctx := c.Request.Context()
+	code := normalizeCode(c.Param("code"))
+	viewer, err := s.viewer(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	me, ok := viewer.Student()
+	if !ok && validCode(code) {
+		// Not a student of the class, or no such class: the join page,
+		// alike.
+		c.Redirect(http.StatusSeeOther, paths.JoinCode.For(code))
+		return
+	}
+	if !ok {
+		fail(c, store.ErrNotFound)
+		return
+	}
+	class := viewer.Class()
+	classLanguage(c, class, false)
+	l := loc(c)
+	v := templates.StudentHome{Code: class.Code, Nickname: me.Nickname, Waiting: l.T("student.waiting"), NextURL: paths.Next(class.Code, 0),
+		RejoinCode: rejoinCode(class.TeacherHash, me.TokenHash)}
+	if class.Paused {
+		v.Waiting = l.T("board.paused")
+	}
+	if k := s.room.Skunk(class.ID); k != nil && k.Participant(me.ID) >= 0 {
+		b := s.skunkBoard(l, class, k, me.ID, false, paths.StudentSkunk.For(class.Code))
+		v.Skunk = &b
+	}
+	if m := s.room.Playing(class.ID, me.ID); m != nil && !m.Over() {
+		b := s.boardView(l, class, m, m.SeatOf(me.ID))
+		v.Board = &b
+	}
+	if v.Board == nil && v.Skunk == nil {
+		if err := s.history(ctx, l, viewer, me.ID, &v); err != nil {
+			fail(c, err)
+			return
+		}
+	}
+	render(c, http.StatusOK, templates.StudentHomeView(v))
+}
+
+// history adds a waiting student's past matches and charts to their page.
+func (s *Server) history(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, studentID int64, v *templates.StudentHome) error {
+	class := who.Class()
+	past, err := s.reports.History(ctx, who)
+	if err != nil {
+		return err
+	}
+	for i := len(past) - 1; i >= 0; i-- {
+		m := past[i]
+		if m.Status == store.Playing {
+			continue
+		}
+		v.History = append(v.History, templates.HistoryRow{URL: paths.Match(class.Code, m.ID), Title: l.T("round.title", "N", l.Int(m.RoundIndex), "Game", gameTitle(l, m.Variant)), Result: historyResult(l, m, studentID)})
+	}
+	if len(v.History) > 0 {
+		v.ChartsURL = paths.StudentCharts.For(class.Code)
+	}
+	return nil
+}
+
+// historyResult says how a past match went for a student.
+func historyResult(l *i18n.Localizer, m store.Match, studentID int64) string {
+	if m.Status == store.Ended {
+		return l.T("history.ended")
+	}
+	for _, s := range m.Seats {
+		if s.StudentID == studentID && m.Result != nil {
+			if m.Winner == s.Seat {
+				return l.T("history.won", "Score", l.Int(m.Result.Scores[s.Seat]), "Other", l.Int(bestOther(m.Result.Scores, s.Seat)))
+			}
+			return l.T("history.lost", "Score", l.Int(m.Result.Scores[s.Seat]), "Other", l.Int(m.Result.Scores[m.Winner]))
+		}
+	}
+	return ""
+}
+
+func bestOther(scores []int, seat int) int {
+	best := 0
+	for i, sc := range scores {
+		if i != seat && sc > best {
+			best = sc
+		}
+	}
+	return best
+}
+
+// studentNext answers a waiting page's, or a finished board's, question:
+// has the student's next match, or a game of Skunk, begun? Until then 204
+// (htmx leaves the page alone); then it sends the browser to the class page.
+// It reads memory only, so a thousand waiting students cost next to nothing.
+func (s *Server) studentNext(c *gin.Context) {
+	class, me, ok := s.studentOf(c)
+	if !ok {
+		return
+	}
+	after, _ := strconv.ParseInt(c.Query("after"), 10, 64)
+	next := false
+	if m := s.room.Playing(class.ID, me.ID); m != nil && m.ID != after && !m.Over() {
+		next = true
+	}
+	if k := s.room.Skunk(class.ID); k != nil && k.Participant(me.ID) >= 0 && !k.Over {
+		next = true
+	}
+	if !next {
+		c.Status(http.StatusNoContent)
+		return
+	}
+	c.Header("HX-Redirect", paths.Student.For(class.Code))
+	c.Status(http.StatusOK)
+}

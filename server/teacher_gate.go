@@ -1,0 +1,46 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/server/classroom"
+	"pigclass/server/paths"
+)
+
+// teacherOnly lets a request through only with the class's teacher secret,
+// from the cookie or from the secret link's ?key=. Anything else is a 404:
+// the page does not exist for whoever lacks the secret.
+func (s *Server) teacherOnly(c *gin.Context) {
+	code := normalizeCode(c.Param("code"))
+	if key := c.Query("key"); key != "" {
+		v, err := s.room.Identify(c.Request.Context(), classroom.Credentials{Code: code, TeacherSecret: key})
+		if err == nil && v.Teacher() {
+			setCookie(c, teacherPrefix+code, key, 365*24*3600)
+			c.Redirect(http.StatusSeeOther, paths.Teacher.For(code))
+			c.Abort()
+			return
+		}
+	}
+	s.gate(c, classroom.Viewer.Teacher)
+}
+
+// gate lets a request through to a class's page only if the room finds
+// the viewer is let in by may (the class's teacher, its projector);
+// anything else is the teacher pages' 404, the same for a class that
+// exists and one that does not.
+func (s *Server) gate(c *gin.Context, may func(classroom.Viewer) bool) {
+	v, err := s.viewer(c)
+	if err != nil {
+		c.Abort()
+		fail(c, err)
+		return
+	}
+	if !may(v) {
+		refuseTeacherPage(c)
+		return
+	}
+	setViewer(c, v)
+	c.Next()
+}
