@@ -199,3 +199,20 @@ func BenchmarkClassCharts(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBoardView is the reply's drawing of a board: the words of a
+// Pig match's last moves in the reader's language (every message of the
+// move list and the screen reader's announcement), as after each move.
+func BenchmarkBoardView(b *testing.B) {
+	a, class := playedClass(b)
+	ms := a.srv.room.Matches(class.ID)
+	m := ms[0]
+	l := i18n.For("es")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if v := a.srv.boardView(l, class, m, m.SeatOf(m.Seats[0].StudentID)); len(v.Recent) == 0 {
+			b.Fatal("no moves")
+		}
+	}
+}

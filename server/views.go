@@ -128,20 +128,31 @@ func (s *Server) boardView(l *i18n.Localizer, class *classroom.Class, m *classro
 			b.Deadline = l.T("board.deadline", "N", l.Int(int(time.Duration(v.Deadline).Seconds())), "At", l.Clock(at))
 		}
 	}
+	// Each of the last moves is put in words once: the move list shows
+	// the last eight, the screen reader hears those since the viewer's
+	// own last move (at most six), and a time-out of the viewer's is
+	// said until they move again.
 	rows := m.Events
-	if n := len(rows); n > 0 {
-		lastRow := rows[n-1]
-		b.LastFaces = lastRow.Faces.Ints()
-		b.Announce = announce(l, rows, names, viewer, v.Game)
-		for i := n - 1; i >= 0 && i >= n-8; i-- {
-			b.Recent = append(b.Recent, describeAt(l, rows, i, names, viewer, v.Game))
+	n := len(rows)
+	first := max(0, n-8)
+	said := make([]string, n-first)
+	for i := first; i < n; i++ {
+		said[i-first] = describeAt(l, rows, i, names, viewer, v.Game)
+	}
+	if n > 0 {
+		b.LastFaces = rows[n-1].Faces.Ints()
+		b.Announce = strings.Join(said[announceFrom(rows, viewer)-first:], " ")
+		for i := n - 1; i >= first; i-- {
+			b.Recent = append(b.Recent, said[i-first])
 		}
 	}
-	// The viewer's last event a time-out: say so until they move again,
-	// however many moves the others made since.
-	for i := len(rows) - 1; i >= 0 && viewer >= 0; i-- {
+	for i := n - 1; i >= 0 && viewer >= 0; i-- {
 		if rows[i].Seat == viewer {
-			if rows[i].Action.Kind == sim.TimeoutKind {
+			switch {
+			case rows[i].Action.Kind != sim.TimeoutKind:
+			case i >= first:
+				b.TimedOut = said[i-first]
+			default:
 				b.TimedOut = describeAt(l, rows, i, names, viewer, v.Game)
 			}
 			break
@@ -162,10 +173,10 @@ func (s *Server) boardView(l *i18n.Localizer, class *classroom.Class, m *classro
 	return b
 }
 
-// announce tells what happened since the viewer's last move, their move
-// included (at most six events), for the live region: a screen reader
-// hears each move, and consecutive announcements differ.
-func announce(l *i18n.Localizer, rows []store.Event, names []string, viewer int, g sim.Game) string {
+// announceFrom is where the screen reader's announcement of a board
+// starts: the viewer's own last move, at most six events back, so that a
+// screen reader hears each move and consecutive announcements differ.
+func announceFrom(rows []store.Event, viewer int) int {
 	from := len(rows) - 1
 	for i := len(rows) - 1; i >= 0 && i >= len(rows)-6; i-- {
 		from = i
@@ -173,11 +184,7 @@ func announce(l *i18n.Localizer, rows []store.Event, names []string, viewer int,
 			break
 		}
 	}
-	var parts []string
-	for i := from; i < len(rows); i++ {
-		parts = append(parts, describeAt(l, rows, i, names, viewer, g))
-	}
-	return strings.Join(parts, " ")
+	return from
 }
 
 // describeAt tells event i of a log, counting a timeout among the ones in
