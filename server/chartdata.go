@@ -113,7 +113,7 @@ func (c *chartSource) pigDecisions(studentID int64) ([]store.Decision, error) {
 	if ds, ok := c.pig[studentID]; ok {
 		return ds, nil
 	}
-	ds, err := c.s.reports.Decisions(c.ctx, c.who, store.ChartFilter{Game: "pig", Target: c.v.Target, StudentID: studentID}, true)
+	ds, err := c.s.reports.Decisions(c.ctx, c.who, store.ChartFilter{Game: store.OnlyGame(sim.Pig), Target: c.v.Target, StudentID: studentID}, true)
 	c.pig[studentID] = ds
 	return ds, err
 }
@@ -176,7 +176,7 @@ func (c *chartSource) chart(key string) (templates.Chart, error) {
 		}
 		return charts.ShareOfOnes(c.l, faces), nil
 	case charts.HogDiceKey:
-		ds, err := c.s.reports.Decisions(c.ctx, c.who, store.ChartFilter{Game: "hog", StudentID: c.studentID}, true)
+		ds, err := c.s.reports.Decisions(c.ctx, c.who, store.ChartFilter{Game: store.OnlyGame(sim.Hog), StudentID: c.studentID}, true)
 		if err != nil {
 			return templates.Chart{}, err
 		}
@@ -230,12 +230,12 @@ func (s *Server) firstPlayerChart(ctx context.Context, l *i18n.Localizer, who cl
 	rules := gameTitle(l, v)
 	ev := v
 	ev.EqualTurns = true
-	games, wins, err := s.reports.FirstPlayerResults(ctx, who, store.ChartFilter{Game: "pig", Target: v.Target})
+	games, wins, err := s.reports.FirstPlayerResults(ctx, who, store.ChartFilter{Game: store.OnlyGame(sim.Pig), Target: v.Target})
 	if err != nil {
 		return templates.Chart{}, err
 	}
 	results := []charts.FirstResults{{Rules: rules, Games: games, FirstWins: wins, Exact: table.FirstPlayerWin()}}
-	eg, ew, err := s.reports.FirstPlayerResults(ctx, who, store.ChartFilter{Game: "pig", Target: v.Target, EqualTurns: true})
+	eg, ew, err := s.reports.FirstPlayerResults(ctx, who, store.ChartFilter{Game: store.OnlyGame(sim.Pig), Target: v.Target, EqualTurns: true})
 	if err != nil {
 		return templates.Chart{}, err
 	}

@@ -34,14 +34,11 @@ func pick(c bool, a, b string) string {
 	return b
 }
 
-// classFlags is what setFlag changes.
-type classFlags = classroom.Flags
-
-// setFlag turns one of the class's switches.
-func (s *Server) setFlag(change func(*classFlags), notice string) gin.HandlerFunc {
+// setSwitch turns one of the class's switches.
+func (s *Server) setSwitch(change func(*classroom.Switches), notice string) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class := classFrom(c)
-		if _, err := s.room.SetFlags(c.Request.Context(), viewerFrom(c), change); err != nil {
+		if _, err := s.room.SetSwitches(c.Request.Context(), viewerFrom(c), change); err != nil {
 			fail(c, err)
 			return
 		}

@@ -156,7 +156,7 @@ func TestSkunkWithThirtyStudents(t *testing.T) {
 		}
 		score, _ := strconv.Atoi(r["score"])
 		total, _ := strconv.Atoi(r["turn_total"])
-		if r["ev_action"] != classroom.EVStand(score, total) || r["agrees_with_ev"] != strconv.FormatBool(r["action"] == r["ev_action"]) {
+		if r["ev_action"] != string(classroom.EVStand(score, total)) || r["agrees_with_ev"] != strconv.FormatBool(r["action"] == r["ev_action"]) {
 			t.Errorf("row %v: expected-value choice %s", r, classroom.EVStand(score, total))
 		}
 		switch r["action"] {

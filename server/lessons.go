@@ -254,13 +254,13 @@ func phaseSetup(l *i18n.Localizer, p lessons.Phase) string {
 	case "skunk":
 		return l.T("lesson.setup.skunk", "N", l.Int(p.Rounds))
 	}
-	return l.T("lesson.setup.game", "Game", gameTitle(l, p.Variant), "Against", against(l, p.Mode, p.Bot, p.Variant.Seats))
+	return l.T("lesson.setup.game", "Game", gameTitle(l, p.Variant), "Against", against(l, store.Mode(p.Mode), p.Bot, p.Variant.Seats))
 }
 
 // against says whom a round's students play.
-func against(l *i18n.Localizer, mode, bot string, seats int) string {
+func against(l *i18n.Localizer, mode store.Mode, bot string, seats int) string {
 	id := "against.bot"
-	if mode == "pairs" {
+	if mode == store.InPairs {
 		id = "against.pairs"
 	}
 	if seats > 2 {
@@ -285,7 +285,7 @@ func (s *Server) applyPhase(ctx context.Context, lc *i18n.Localizer, v classroom
 	}
 	switch {
 	case p.Plays():
-		start.Round = &classroom.RoundSpec{Variant: p.Variant, Mode: p.Mode, Bot: p.Bot, SameSeed: p.SameSeed}
+		start.Round = &classroom.RoundSpec{Variant: p.Variant, Mode: store.Mode(p.Mode), Bot: p.Bot, SameSeed: p.SameSeed}
 	case p.Game == "skunk":
 		start.Skunk = p.Rounds
 	}

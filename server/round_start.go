@@ -10,6 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
+	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
 	"pigclass/templates"
@@ -30,7 +31,7 @@ func (s *Server) startRound(c *gin.Context) {
 		render(c, http.StatusUnprocessableEntity, templates.DashboardView(d))
 		return
 	}
-	round, n, err := s.room.StartRound(ctx, viewerFrom(c), classroom.RoundSpec{Variant: v, Mode: form.Mode.Value, Bot: form.Bot.Value, SameSeed: form.SameSeed})
+	round, n, err := s.room.StartRound(ctx, viewerFrom(c), classroom.RoundSpec{Variant: v, Mode: store.Mode(form.Mode.Value), Bot: form.Bot.Value, SameSeed: form.SameSeed})
 	if errors.Is(err, classroom.ErrNoStudents) {
 		form.Error = loc(c).T("notice.nostudents")
 		d, err := s.dashboardView(c, form)
@@ -84,7 +85,7 @@ func (s *Server) parseRound(c *gin.Context) (templates.RoundForm, sim.Variant, b
 			v.Deadline = sim.Duration(time.Duration(n) * time.Second)
 		}
 	}
-	if f.Mode.Value != "bot" && f.Mode.Value != "pairs" {
+	if m := store.Mode(f.Mode.Value); m != store.AgainstBots && m != store.InPairs {
 		bad(&f.Mode, l.T("roundform.mode"))
 	}
 	if f.Seats.Value == "" {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"pigclass/server/classroom"
 	"pigclass/server/paths"
 	"pigclass/static"
 )
@@ -68,12 +69,12 @@ func (s *Server) Handler() http.Handler {
 	projectorBase{teacher: true}.routes(routeOn(r.GET, teacher...), s)
 	tpost(paths.ProjectorChart, s.pickProjectorChart)
 	tpost(paths.ClassLanguage, s.setClassLanguage)
-	tpost(paths.Lock, s.setFlag(func(f *classFlags) { f.Locked = true }, "notice.locked"))
-	tpost(paths.Open, s.setFlag(func(f *classFlags) { f.Locked = false }, "notice.opened"))
-	tpost(paths.Pause, s.setFlag(func(f *classFlags) { f.Paused = true }, "notice.paused"))
-	tpost(paths.Resume, s.setFlag(func(f *classFlags) { f.Paused = false }, "notice.resumed"))
-	tpost(paths.AnonymousOn, s.setFlag(func(f *classFlags) { f.Anonymous = true }, "notice.anon_on"))
-	tpost(paths.AnonymousOff, s.setFlag(func(f *classFlags) { f.Anonymous = false }, "notice.anon_off"))
+	tpost(paths.Lock, s.setSwitch(func(f *classroom.Switches) { f.Locked = true }, "notice.locked"))
+	tpost(paths.Open, s.setSwitch(func(f *classroom.Switches) { f.Locked = false }, "notice.opened"))
+	tpost(paths.Pause, s.setSwitch(func(f *classroom.Switches) { f.Paused = true }, "notice.paused"))
+	tpost(paths.Resume, s.setSwitch(func(f *classroom.Switches) { f.Paused = false }, "notice.resumed"))
+	tpost(paths.AnonymousOn, s.setSwitch(func(f *classroom.Switches) { f.Anonymous = true }, "notice.anon_on"))
+	tpost(paths.AnonymousOff, s.setSwitch(func(f *classroom.Switches) { f.Anonymous = false }, "notice.anon_off"))
 	tpost(paths.JoinsUnlimited, s.setJoinsUnlimited(true, "notice.joins_unlimited"))
 	tpost(paths.JoinsLimited, s.setJoinsUnlimited(false, "notice.joins_limited"))
 	tget(paths.TeacherSkunk, s.teacherSkunk)

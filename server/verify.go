@@ -110,7 +110,9 @@ func verifyDetail(l *i18n.Localizer, err error) (detail, technical string) {
 	for k, v := range ve.Args {
 		switch k {
 		case "Action":
-			v = charts.ActionWord(l, v)
+			if a, err := sim.ParseAction(v); err == nil {
+				v = charts.ActionWord(l, a)
+			}
 		case "Code":
 			args = append(args, "Why", l.T("verify.why."+v))
 			continue

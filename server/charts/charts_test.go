@@ -29,15 +29,15 @@ var en = i18n.For("en")
 
 func fixedClass() []store.Decision {
 	return []store.Decision{
-		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: sim.Roll, Score: 0, Opponent: 0, TurnTotal: 0, Roll: 0, Faces: facesOf(6), Best: "roll", EV: "roll", Analysed: true},
-		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: sim.Roll, Score: 0, Opponent: 0, TurnTotal: 6, Roll: 1, Faces: facesOf(6), Best: "roll", EV: "roll", Analysed: true},
-		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: sim.Roll, Score: 0, Opponent: 0, TurnTotal: 12, Roll: 2, Faces: facesOf(4), Best: "roll", EV: "roll", Analysed: true},
-		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: sim.Roll, Score: 0, Opponent: 0, TurnTotal: 16, Roll: 3, Faces: facesOf(5), Best: "roll", EV: "roll", Analysed: true},
-		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: sim.Hold, Score: 0, Opponent: 0, TurnTotal: 21, Roll: 4, Best: "roll", EV: "hold", Cost: 0.01, Analysed: true},
-		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, Action: sim.Roll, Score: 0, Opponent: 21, TurnTotal: 0, Roll: 0, Faces: facesOf(6), Best: "roll", EV: "roll", Analysed: true},
-		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, Action: sim.Roll, Score: 0, Opponent: 21, TurnTotal: 6, Roll: 1, Faces: facesOf(6), Best: "roll", EV: "roll", Analysed: true},
-		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, Action: sim.Roll, Score: 0, Opponent: 21, TurnTotal: 12, Roll: 2, Faces: facesOf(1), Best: "roll", EV: "roll", Analysed: true},
-		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, Action: sim.Hold, Score: 0, Opponent: 21, TurnTotal: 0, Roll: 0, Best: "roll", EV: "roll", Cost: 0.2, Analysed: true},
+		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: sim.Roll, Score: 0, Opponent: 0, TurnTotal: 0, Roll: 0, Faces: facesOf(6), Best: sim.Roll, EV: sim.Roll, Analysed: true},
+		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: sim.Roll, Score: 0, Opponent: 0, TurnTotal: 6, Roll: 1, Faces: facesOf(6), Best: sim.Roll, EV: sim.Roll, Analysed: true},
+		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: sim.Roll, Score: 0, Opponent: 0, TurnTotal: 12, Roll: 2, Faces: facesOf(4), Best: sim.Roll, EV: sim.Roll, Analysed: true},
+		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: sim.Roll, Score: 0, Opponent: 0, TurnTotal: 16, Roll: 3, Faces: facesOf(5), Best: sim.Roll, EV: sim.Roll, Analysed: true},
+		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: sim.Hold, Score: 0, Opponent: 0, TurnTotal: 21, Roll: 4, Best: sim.Roll, EV: sim.Hold, Cost: 0.01, Analysed: true},
+		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, Action: sim.Roll, Score: 0, Opponent: 21, TurnTotal: 0, Roll: 0, Faces: facesOf(6), Best: sim.Roll, EV: sim.Roll, Analysed: true},
+		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, Action: sim.Roll, Score: 0, Opponent: 21, TurnTotal: 6, Roll: 1, Faces: facesOf(6), Best: sim.Roll, EV: sim.Roll, Analysed: true},
+		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, Action: sim.Roll, Score: 0, Opponent: 21, TurnTotal: 12, Roll: 2, Faces: facesOf(1), Best: sim.Roll, EV: sim.Roll, Analysed: true},
+		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, Action: sim.Hold, Score: 0, Opponent: 21, TurnTotal: 0, Roll: 0, Best: sim.Roll, EV: sim.Roll, Cost: 0.2, Analysed: true},
 	}
 }
 
@@ -141,8 +141,8 @@ func TestTimeline(t *testing.T) {
 	p := func(x float64) *float64 { return &x }
 	four, _ := sim.FacesOf(4)
 	events := []store.Event{
-		{Seat: 0, Action: sim.Roll, Faces: four, Analysis: &store.Analysis{WinIfRoll: p(.53), WinIfHold: p(.47), Options: map[string]float64{"roll": .53, "hold": .47}, Best: "roll"}},
-		{Seat: 0, Action: sim.Hold, Analysis: &store.Analysis{WinIfRoll: p(.55), WinIfHold: p(.48), Options: map[string]float64{"roll": .55, "hold": .48}, Best: "roll"}},
+		{Seat: 0, Action: sim.Roll, Faces: four, Analysis: &store.Analysis{WinIfRoll: p(.53), WinIfHold: p(.47), Options: map[sim.Action]float64{sim.Roll: .53, sim.Hold: .47}, Best: sim.Roll}},
+		{Seat: 0, Action: sim.Hold, Analysis: &store.Analysis{WinIfRoll: p(.55), WinIfHold: p(.48), Options: map[sim.Action]float64{sim.Roll: .55, sim.Hold: .48}, Best: sim.Roll}},
 		{Seat: 1, Action: sim.Resign},
 	}
 	c := Timeline(en, events, []string{"you", "Bot"})
@@ -170,7 +170,7 @@ func TestClassDiceAndShareOfOnes(t *testing.T) {
 }
 
 func TestHogCharts(t *testing.T) {
-	ds := []store.Decision{{Action: sim.Dice(5), Best: "dice:6"}, {Action: sim.Dice(5), Best: "dice:6"}, {Action: sim.Dice(3), Best: "dice:3"}}
+	ds := []store.Decision{{Action: sim.Dice(5), Best: sim.Dice(6)}, {Action: sim.Dice(5), Best: sim.Dice(6)}, {Action: sim.Dice(3), Best: sim.Dice(3)}}
 	c := HogDice(en, ds)
 	golden(t, c)
 	if len(c.Table.Rows) != 2 || c.Table.Rows[0][0] != "3" || c.Table.Rows[1][2] != "2" {
@@ -248,7 +248,7 @@ func TestNamesWithTheFunctionMarker(t *testing.T) {
 	if cell(t, c, 1, 0) != "x__f__y" && cell(t, c, 0, 0) != "x__f__y" {
 		t.Errorf("the table: %v", c.Table.Rows)
 	}
-	tl := Timeline(en, []store.Event{{Seat: 0, Action: sim.Hold, Analysis: &store.Analysis{Options: map[string]float64{"hold": .5}, Best: "hold"}}}, []string{"a__f__b", "Bot"})
+	tl := Timeline(en, []store.Event{{Seat: 0, Action: sim.Hold, Analysis: &store.Analysis{Options: map[sim.Action]float64{sim.Hold: .5}, Best: sim.Hold}}}, []string{"a__f__b", "Bot"})
 	if !strings.Contains(tl.Option, "a_\u2009_f_\u2009_b") && !strings.Contains(tl.Option, `a_\u2009_f_\u2009_b`) {
 		t.Errorf("the timeline lost the name: %s", tl.Option)
 	}

@@ -80,10 +80,8 @@ func HogDice(l *i18n.Localizer, decisions []store.Decision) templates.Chart {
 	caption := t(l, HogDiceKey, "caption")
 	counts := map[[2]int]int{}
 	for _, d := range decisions {
-		chosen, ok1 := diceOf(d.Action.String())
-		best, ok2 := diceOf(d.Best)
-		if ok1 && ok2 {
-			counts[[2]int{best, chosen}]++
+		if d.Action.Kind == sim.DiceKind && d.Best.Kind == sim.DiceKind {
+			counts[[2]int{int(d.Best.Dice), int(d.Action.Dice)}]++
 		}
 	}
 	if len(counts) == 0 {
@@ -106,11 +104,6 @@ func HogDice(l *i18n.Localizer, decisions []store.Decision) templates.Chart {
 		charts.WithYAxisOpts(opts.YAxis{Name: t(l, HogDiceKey, "chosen"), Type: "value", Min: 0}))...)
 	sc.AddSeries(t(l, HogDiceKey, "series"), points)
 	return finish(l, HogDiceKey, "360px", caption, sc.RenderSnippet().Option, tbl)
-}
-
-func diceOf(action string) (int, bool) {
-	n, err := strconv.Atoi(strings.TrimPrefix(action, "dice:"))
-	return n, err == nil && strings.HasPrefix(action, "dice:")
 }
 
 // HogCurve is chart 6b: the expected points of n dice, 4n(5/6)^n.

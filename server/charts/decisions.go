@@ -143,7 +143,7 @@ func DecisionMap(l *i18n.Localizer, decisions []store.Decision, tb *solve.Table)
 			continue
 		}
 		opponents = append(opponents, d.Opponent)
-		tbl.Rows = append(tbl.Rows, []string{d.Student, num(l, d.Score), num(l, d.Opponent), num(l, lead), num(l, d.TurnTotal), ActionWord(l, d.Action.String()), ActionWord(l, d.Best)})
+		tbl.Rows = append(tbl.Rows, []string{d.Student, num(l, d.Score), num(l, d.Opponent), num(l, lead), num(l, d.TurnTotal), ActionWord(l, d.Action), ActionWord(l, d.Best)})
 	}
 	if len(opponents) == 0 {
 		return empty(l, DecisionMapKey, caption, t(l, DecisionMapKey, "empty"))
@@ -227,15 +227,14 @@ func approximateNote(l *i18n.Localizer, decisions []store.Decision) string {
 
 // ActionWord is an action ("roll", "hold", "dice:3", "timeout",
 // "resign") in the reader's words, for charts, tables and pages.
-func ActionWord(l *i18n.Localizer, action string) string {
-	if n, ok := diceOf(action); ok {
-		return l.N("board.dice", n)
+func ActionWord(l *i18n.Localizer, a sim.Action) string {
+	switch a.Kind {
+	case sim.DiceKind:
+		return l.N("board.dice", int(a.Dice))
+	case sim.RollKind, sim.HoldKind, sim.TimeoutKind, sim.ResignKind:
+		return l.T("action." + a.String())
 	}
-	switch action {
-	case "roll", "hold", "timeout", "resign":
-		return l.T("action." + action)
-	}
-	return action
+	return a.String()
 }
 
 // Timeline is chart 4: both players' chances of winning under perfect play
@@ -254,7 +253,7 @@ func Timeline(l *i18n.Localizer, events []store.Event, names []string) templates
 		}
 		mover := a.Options[a.Best]
 		labels = append(labels, strconv.Itoa(len(labels)+1))
-		row := []string{num(l, len(labels)), names[e.Seat], ActionWord(l, e.Action.String()), e.Faces.String()}
+		row := []string{num(l, len(labels)), names[e.Seat], ActionWord(l, e.Action), e.Faces.String()}
 		for seat := range names {
 			p := 1 - mover
 			if seat == e.Seat {

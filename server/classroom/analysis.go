@@ -32,9 +32,9 @@ func Analyse(tables *solve.Cache, pre *sim.State, a sim.Action) *store.Analysis 
 	if !ok {
 		return nil
 	}
-	out := &store.Analysis{Options: map[string]float64{}, Best: adv.Best.String(), EV: adv.EV.String()}
+	out := &store.Analysis{Options: map[sim.Action]float64{}, Best: adv.Best, EV: adv.EV}
 	for _, o := range adv.Options() {
-		out.Options[o.Action.String()] = o.Win
+		out.Options[o.Action] = o.Win
 	}
 	if v.Game != sim.Hog {
 		roll, hold := adv.Roll, adv.Hold

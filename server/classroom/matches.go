@@ -178,7 +178,7 @@ func (r *Room) act(ctx context.Context, matchID, studentID int64, seq int, a sim
 	if a.Kind == sim.TimeoutKind {
 		return lm.snap.Load(), &sim.ActionError{Code: sim.CodeUnknown, Seat: seat, Action: a, Reason: "a timeout is made by the server, not sent"}
 	}
-	err := r.advance(ctx, lm, &pending{seat: seat, action: a, by: "student"})
+	err := r.advance(ctx, lm, &pending{seat: seat, action: a, by: store.ByStudent})
 	return lm.snap.Load(), err
 }
 
@@ -186,7 +186,7 @@ func (r *Room) act(ctx context.Context, matchID, studentID int64, seq int, a sim
 type pending struct {
 	seat   int
 	action sim.Action
-	by     string
+	by     store.Decider
 }
 
 // advance carries out p (if any), then the bots' moves until a student is
@@ -196,7 +196,7 @@ func (r *Room) advance(ctx context.Context, lm *match, p *pending) error {
 	before := lm.m.Len()
 	var rows []store.Event
 	now := r.now()
-	do := func(seat int, a sim.Action, by string) error {
+	do := func(seat int, a sim.Action, by store.Decider) error {
 		pre := lm.m.State()
 		e, err := lm.m.Apply(seat, a)
 		if err != nil {
@@ -215,7 +215,7 @@ func (r *Room) advance(ctx context.Context, lm *match, p *pending) error {
 		if st.Over || lm.bots[st.Seat] == nil {
 			break
 		}
-		if err := do(st.Seat, lm.bots[st.Seat].Decide(st.Position()), "bot"); err != nil {
+		if err := do(st.Seat, lm.bots[st.Seat].Decide(st.Position()), store.ByBot); err != nil {
 			r.rollback(lm, before)
 			return errorf(fmt.Sprintf("bot in match %d", lm.row.ID), err)
 		}
@@ -257,17 +257,17 @@ func (r *Room) count(lm *match, rows []store.Event, st sim.State) {
 		}
 		c.total++
 		student := lm.row.Seats[e.Seat].StudentID
-		if e.By != "student" || student == 0 {
+		if e.By != store.ByStudent || student == 0 {
 			continue
 		}
 		s := c.stats[student]
 		s.Decisions++
 		if a := e.Analysis; a != nil {
 			s.Analysed++
-			if e.Action.String() == a.Best {
+			if e.Action == a.Best {
 				s.AgreeOptimal++
 			}
-			if e.Action.String() == a.EV {
+			if e.Action == a.EV {
 				s.AgreeEV++
 			}
 			s.Cost += a.Cost
@@ -300,7 +300,7 @@ func (r *Room) rollback(lm *match, n int) {
 }
 
 // eventRow builds the stored row of event e made from state pre.
-func (r *Room) eventRow(lm *match, pre *sim.State, e sim.Event, by string, seq int, at time.Time) store.Event {
+func (r *Room) eventRow(lm *match, pre *sim.State, e sim.Event, by store.Decider, seq int, at time.Time) store.Event {
 	seat := e.Seat
 	row := store.Event{
 		MatchID: lm.row.ID, Seq: seq, Seat: seat, Action: e.Action, Turn: e.Turn, Roll: e.Roll,
@@ -579,7 +579,7 @@ func (r *Room) timeout(ctx context.Context, lm *match, now time.Time) {
 		due = false
 	}
 	if due {
-		if err := r.advance(ctx, lm, &pending{seat: st.Seat, action: sim.Timeout, by: "timeout"}); err != nil {
+		if err := r.advance(ctx, lm, &pending{seat: st.Seat, action: sim.Timeout, by: store.ByTimeout}); err != nil {
 			r.log.Error("timeout", "match", lm.row.ID, "err", err)
 		}
 	}

@@ -77,12 +77,12 @@ func (r *Room) Join(ctx context.Context, classID int64, nickname, tokenHash stri
 	return st, nil
 }
 
-// Flags are the switches a teacher turns.
-type Flags = store.ClassFlags
+// Switches are the switches a teacher turns.
+type Switches = store.Switches
 
-// SetFlags turns a class's switches. Resuming play gives every student on
+// SetSwitches turns a class's switches. Resuming play gives every student on
 // turn a fresh deadline.
-func (r *Room) SetFlags(ctx context.Context, v Viewer, change func(*Flags)) (*Class, error) {
+func (r *Room) SetSwitches(ctx context.Context, v Viewer, change func(*Switches)) (*Class, error) {
 	c, err := v.teaching()
 	if err != nil {
 		return nil, err
@@ -91,9 +91,9 @@ func (r *Room) SetFlags(ctx context.Context, v Viewer, change func(*Flags)) (*Cl
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	old := c.snap.Load()
-	f := Flags{Locked: old.Locked, Paused: old.Paused, Anonymous: old.Anonymous}
+	f := Switches{Locked: old.Locked, Paused: old.Paused, Anonymous: old.Anonymous}
 	change(&f)
-	if err := r.st.SetClassFlags(ctx, classID, f); err != nil {
+	if err := r.st.SetSwitches(ctx, classID, f); err != nil {
 		return nil, err
 	}
 	snap := c.publish(false, func(next *Class) { next.Locked, next.Paused, next.Anonymous = f.Locked, f.Paused, f.Anonymous })
@@ -190,7 +190,7 @@ func (r *Room) StartPhase(ctx context.Context, v Viewer, p PhaseStart) (store.Ro
 // RoundSpec is what a round plays: from the form or from a lesson phase.
 type RoundSpec struct {
 	Variant  sim.Variant
-	Mode     string // "bot" or "pairs"
+	Mode     store.Mode
 	Bot      string
 	SameSeed bool
 }
@@ -235,7 +235,7 @@ func (r *Room) startRound(ctx context.Context, c *class, spec RoundSpec) (store.
 		seats := []store.Seat{seatOf(students[i], 0)}
 		i++
 		for len(seats) < n {
-			if spec.Mode == "pairs" && i < len(students) {
+			if spec.Mode == store.InPairs && i < len(students) {
 				seats = append(seats, seatOf(students[i], len(seats)))
 				i++
 			} else {

@@ -62,12 +62,12 @@ func (s *Skunk) Participant(studentID int64) int {
 // while one more roll adds more on average than it risks.
 var skunkEV = solve.NewEVPlay(sim.Standard(sim.TwoDice))
 
-// EVStand is the expected-value choice in Skunk: "stand" or "sit".
-func EVStand(score, roundTotal int) string {
+// EVStand is the expected-value choice in Skunk: stand or sit.
+func EVStand(score, roundTotal int) store.SkunkAction {
 	if skunkEV.Decide(sim.Position{Variant: sim.Standard(sim.TwoDice), Score: score, TurnTotal: roundTotal}) == sim.Roll {
-		return "stand"
+		return store.SkunkStand
 	}
-	return "sit"
+	return store.SkunkSit
 }
 
 // publish makes the snapshot of the game. mu must be held.
@@ -93,7 +93,7 @@ func (k *skunk) publish() {
 		}
 	}
 	for i := len(k.rows) - 1; i >= 0; i-- {
-		if k.rows[i].Action == "roll" {
+		if k.rows[i].Action == store.SkunkRoll {
 			s.LastRoll, s.HasRoll = k.rows[i].Faces, true
 			break
 		}
@@ -109,7 +109,7 @@ func skunkMoment(g *sim.Skunk) string { return fmt.Sprintf("%d.%d", g.Round(), g
 func countRolls(rows []store.SkunkEvent) int {
 	n := 0
 	for _, r := range rows {
-		if r.Action == "roll" {
+		if r.Action == store.SkunkRoll {
 			n++
 		}
 	}
@@ -134,9 +134,9 @@ func replaySkunk(game store.SkunkGame, rows []store.SkunkEvent) (*sim.Skunk, err
 	var evs []sim.SkunkEvent
 	for _, r := range rows {
 		switch r.Action {
-		case "roll":
+		case store.SkunkRoll:
 			evs = append(evs, sim.SkunkEvent{Action: sim.Roll})
-		case "sit":
+		case store.SkunkSit:
 			evs = append(evs, sim.SkunkEvent{Action: sim.Hold, Participant: r.Participant})
 		}
 	}
@@ -268,7 +268,7 @@ func (r *Room) SkunkRoll(ctx context.Context, v Viewer) (*Skunk, error) {
 		if k.g.Standing(p) {
 			seq++
 			score := k.g.Score(p)
-			rows = append(rows, store.SkunkEvent{GameID: k.game.ID, Seq: seq, Action: "stand", Participant: p, Round: round, Roll: roll,
+			rows = append(rows, store.SkunkEvent{GameID: k.game.ID, Seq: seq, Action: store.SkunkStand, Participant: p, Round: round, Roll: roll,
 				RoundTotal: total, Score: score, EV: EVStand(score, total), At: now})
 		}
 	}
@@ -280,7 +280,7 @@ func (r *Room) SkunkRoll(ctx context.Context, v Viewer) (*Skunk, error) {
 		rows[i].Faces = e.Faces
 	}
 	seq++
-	rows = append(rows, store.SkunkEvent{GameID: k.game.ID, Seq: seq, Action: "roll", Participant: -1, Round: round, Roll: roll, Faces: e.Faces, RoundTotal: total, At: now})
+	rows = append(rows, store.SkunkEvent{GameID: k.game.ID, Seq: seq, Action: store.SkunkRoll, Participant: -1, Round: round, Roll: roll, Faces: e.Faces, RoundTotal: total, At: now})
 	if err := r.st.AppendSkunk(ctx, k.game.ID, rows, k.g.Over()); err != nil {
 		r.rebuildSkunk(k)
 		return k.snap.Load(), err
@@ -331,7 +331,7 @@ func (r *Room) Sit(ctx context.Context, v Viewer, moment string) (*Skunk, error)
 	if _, err := k.g.Sit(p); err != nil {
 		return k.snap.Load(), nil
 	}
-	row := store.SkunkEvent{GameID: k.game.ID, Seq: len(k.rows) + 1, Action: "sit", Participant: p, Round: round, Roll: roll,
+	row := store.SkunkEvent{GameID: k.game.ID, Seq: len(k.rows) + 1, Action: store.SkunkSit, Participant: p, Round: round, Roll: roll,
 		RoundTotal: total, Score: score, EV: EVStand(score, total), At: r.now()}
 	if err := r.st.AppendSkunk(ctx, k.game.ID, []store.SkunkEvent{row}, k.g.Over()); err != nil {
 		r.rebuildSkunk(k)

@@ -181,7 +181,7 @@ func decisionRow(code string, m store.Match, e *store.Event, real bool) []string
 	var chosen, cost, roll, hold *float64
 	best, ev, analysis := "", "", "none"
 	if a != nil {
-		chosen, cost, best, ev = &a.WinIfChosen, &a.Cost, a.Best, a.EV
+		chosen, cost, best, ev = &a.WinIfChosen, &a.Cost, a.Best.String(), a.EV.String()
 		roll, hold = a.WinIfRoll, a.WinIfHold
 		analysis = "exact"
 		if m.Variant.Seats > 2 {
@@ -198,9 +198,9 @@ func decisionRow(code string, m store.Match, e *store.Event, real bool) []string
 		set("action", e.Action.String()).set("dice", strconv.Itoa(e.Dice)).set("faces", facesCell(e.Faces)).set("analysis", analysis).
 		set("win_if_roll_pct", ftoa(roll)).set("win_if_hold_pct", ftoa(hold)).set("win_if_chosen_pct", ftoa(chosen)).
 		set("best_action", best).set("ev_action", ev).set("cost_pct_points", ftoa(cost)).
-		set("agrees_with_optimal", btoa(a != nil, a != nil && ChosenAction(*e) == best)).
-		set("agrees_with_ev", btoa(a != nil, a != nil && ChosenAction(*e) == ev)).
-		set("by", e.By).set("at", at).set("local_time", local).cells
+		set("agrees_with_optimal", btoa(a != nil, a != nil && ChosenAction(*e) == a.Best)).
+		set("agrees_with_ev", btoa(a != nil, a != nil && ChosenAction(*e) == a.EV)).
+		set("by", string(e.By)).set("at", at).set("local_time", local).cells
 }
 
 // skunkDecisionRows are the stand and sit decisions of the class's Skunk
@@ -215,7 +215,7 @@ func skunkDecisionRows(code string, k skunkData, real bool) [][]string {
 			names = g.Names
 		}
 		for _, e := range k.log[g.ID] {
-			if e.Action == "roll" {
+			if e.Action == store.SkunkRoll {
 				continue
 			}
 			at, local := timeCells(e.At)
@@ -223,8 +223,8 @@ func skunkDecisionRows(code string, k skunkData, real bool) [][]string {
 				set("class", code).set("match", fmt.Sprintf("skunk-%d", g.ID)).set("round", strconv.Itoa(e.Round+1)).set("game", "skunk").
 				set("seats", strconv.Itoa(len(g.Students))).set("student", names[e.Participant]).set("seat", strconv.Itoa(e.Participant+1)).
 				set("turn", strconv.Itoa(e.Round+1)).set("roll_in_turn", strconv.Itoa(e.Roll+1)).set("score", strconv.Itoa(e.Score)).
-				set("turn_total", strconv.Itoa(e.RoundTotal)).set("action", e.Action).set("dice", "2").set("faces", facesCell(e.Faces)).
-				set("analysis", "none").set("ev_action", e.EV).set("agrees_with_ev", strconv.FormatBool(e.Action == e.EV)).
+				set("turn_total", strconv.Itoa(e.RoundTotal)).set("action", string(e.Action)).set("dice", "2").set("faces", facesCell(e.Faces)).
+				set("analysis", "none").set("ev_action", string(e.EV)).set("agrees_with_ev", strconv.FormatBool(e.Action == e.EV)).
 				set("by", "student").set("at", at).set("local_time", local).cells)
 		}
 	}
@@ -270,7 +270,7 @@ func matchRows(d *classData, real bool) [][]string {
 		rows = append(rows, MatchesFile.row().
 			set("class", d.class.Code).set("match", strconv.FormatInt(m.ID, 10)).set("round", strconv.Itoa(m.RoundIndex)).
 			set("game", m.Variant.Game.String()).set("target", strconv.Itoa(m.Variant.Target)).set("equal_turns", strconv.FormatBool(m.Variant.EqualTurns)).
-			set("seats", strconv.Itoa(m.Variant.Seats)).set("status", m.Status).set("seed", seed).set("commitment", m.Seed.Commitment()).
+			set("seats", strconv.Itoa(m.Variant.Seats)).set("status", string(m.Status)).set("seed", seed).set("commitment", m.Seed.Commitment()).
 			set("players", strings.Join(players, "; ")).set("places", strings.Join(placeCells, "; ")).set("scores", strings.Join(scores, "; ")).
 			set("turns", strconv.Itoa(turns)).set("winner", winner).cells)
 	}

@@ -93,9 +93,9 @@ func loadClassData(ctx context.Context, st *store.Store, class store.Class) (*cl
 func IsDecision(e store.Event) bool { return e.Action.Kind != sim.ResignKind }
 
 // ChosenAction is the option a decision took (a timeout holds).
-func ChosenAction(e store.Event) string {
+func ChosenAction(e store.Event) sim.Action {
 	if e.Action.Kind == sim.TimeoutKind {
-		return "hold"
+		return sim.Hold
 	}
-	return e.Action.String()
+	return e.Action
 }

@@ -14,12 +14,24 @@ import (
 type ChartFilter struct {
 	ClassID    int64
 	StudentID  int64
-	Game       string
+	Game       GameFilter
 	Target     int
 	EqualTurns bool
 	MatchID    int64
 	RoundID    int64
 }
+
+// GameFilter picks the matches of one game; the zero value picks every
+// game.
+type GameFilter struct {
+	g   sim.Game
+	set bool
+}
+
+// OnlyGame picks the matches of g.
+func OnlyGame(g sim.Game) GameFilter { return GameFilter{g: g, set: true} }
+
+func (f GameFilter) game() (sim.Game, bool) { return f.g, f.set }
 
 // where builds the WHERE clause shared by the chart queries over events e
 // joined to matches m and seats s.
@@ -39,13 +51,13 @@ func (f ChartFilter) where() (string, []any) {
 	if f.StudentID != 0 {
 		add("s.student_id = ?", f.StudentID)
 	}
-	if f.Game != "" {
-		add("json_extract(m.variant, '$.game') = ?", f.Game)
+	if g, ok := f.Game.game(); ok {
+		add("json_extract(m.variant, '$.game') = ?", g.String())
 	}
 	if f.Target != 0 {
 		add("json_extract(m.variant, '$.target') = ?", f.Target)
 	}
-	if f.Game != "" {
+	if _, ok := f.Game.game(); ok {
 		add("COALESCE(json_extract(m.variant, '$.equal_turns'), 0) = ?", f.EqualTurns)
 	}
 	if len(conds) == 0 {
@@ -64,14 +76,14 @@ type Decision struct {
 	StudentID  int64
 	Student    string // nickname, or the bot's strategy
 	Anon       string
-	By         string
+	By         Decider
 	Action     sim.Action
 	Score      int
 	Opponent   int
 	TurnTotal  int
 	Roll       int // the roll in the turn, from 0
 	Faces      sim.Faces
-	Best, EV   string
+	Best, EV   sim.Action
 	Cost       float64
 	Analysed   bool
 	BestWin    float64 // the win probability of the best option (the state's value)
@@ -102,7 +114,7 @@ func (s *Store) Decisions(ctx context.Context, f ChartFilter, studentsOnly bool)
 		var d Decision
 		var action, faces string
 		if err := rows.Scan(&d.MatchID, &d.Seq, &d.Seat, &d.StudentID, &d.Student, &d.Anon, &d.By, &action, &d.Score, &d.Opponent, &d.TurnTotal,
-			&d.Roll, &faces, &d.Best, &d.EV, &d.Cost, &d.Analysed, &d.BestWin, &d.ChosenWin, &d.FirstSeat, &d.MatchSeats); err != nil {
+			&d.Roll, &faces, actionCell{&d.Best}, actionCell{&d.EV}, &d.Cost, &d.Analysed, &d.BestWin, &d.ChosenWin, &d.FirstSeat, &d.MatchSeats); err != nil {
 			return nil, fmt.Errorf("store: decisions: %w", err)
 		}
 		if d.Action, err = sim.ParseAction(action); err != nil {
@@ -131,9 +143,11 @@ func (s *Store) Faces(ctx context.Context, classID int64) ([]int, error) {
 		if err := rows.Scan(&faces); err != nil {
 			return nil, fmt.Errorf("store: faces: %w", err)
 		}
-		for _, f := range strings.Fields(faces) {
-			out = append(out, int(f[0]-'0'))
+		f, err := ParseFaces(faces)
+		if err != nil {
+			return nil, fmt.Errorf("store: faces: %w", err)
 		}
+		out = append(out, f.Ints()...)
 	}
 	return out, rows.Err()
 }
@@ -142,10 +156,11 @@ func (s *Store) Faces(ctx context.Context, classID int64) ([]int, error) {
 // a class and how many the first player won: the query behind the
 // first-player chart.
 func (s *Store) FirstPlayerResults(ctx context.Context, f ChartFilter) (games, firstWins int, err error) {
+	g, _ := f.Game.game()
 	err = s.rd.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(m.winner = m.first_seat), 0) FROM matches m
 		WHERE m.class_id = ? AND m.status = 'over' AND json_extract(m.variant, '$.seats') = 2
 		AND json_extract(m.variant, '$.game') = ? AND json_extract(m.variant, '$.target') = ?
-		AND COALESCE(json_extract(m.variant, '$.equal_turns'), 0) = ?`, f.ClassID, f.Game, f.Target, f.EqualTurns).Scan(&games, &firstWins)
+		AND COALESCE(json_extract(m.variant, '$.equal_turns'), 0) = ?`, f.ClassID, g.String(), f.Target, f.EqualTurns).Scan(&games, &firstWins)
 	if err != nil && err != sql.ErrNoRows {
 		return 0, 0, fmt.Errorf("store: first player results: %w", err)
 	}

@@ -41,20 +41,20 @@ func smallClass(t *testing.T) (*Store, int64, [2]int64) {
 			t.Fatal(err)
 		}
 	}
-	an := func(best string, roll, hold float64) *Analysis {
+	an := func(best sim.Action, roll, hold float64) *Analysis {
 		chosen := roll
-		return &Analysis{WinIfRoll: p(roll), WinIfHold: p(hold), WinIfChosen: chosen, Options: map[string]float64{"roll": roll, "hold": hold}, Best: best, EV: "roll"}
+		return &Analysis{WinIfRoll: p(roll), WinIfHold: p(hold), WinIfChosen: chosen, Options: map[sim.Action]float64{sim.Roll: roll, sim.Hold: hold}, Best: best, EV: sim.Roll}
 	}
 	match(sim.Standard(sim.Pig), ana.ID, 0, []Event{
-		{Seat: 0, Action: sim.Roll, Faces: faces(5), By: "student", TurnTotal: 0, Analysis: an("roll", .53, .47)},
-		{Seat: 0, Action: sim.Hold, By: "student", TurnTotal: 5, Roll: 1, Analysis: &Analysis{WinIfChosen: .49, Options: map[string]float64{"roll": .55, "hold": .49}, Best: "roll", EV: "roll", Cost: .06}},
-		{Seat: 1, Action: sim.Roll, Faces: faces(1), By: "bot", OpponentScore: 5, Analysis: an("roll", .45, .40)},
+		{Seat: 0, Action: sim.Roll, Faces: faces(5), By: ByStudent, TurnTotal: 0, Analysis: an(sim.Roll, .53, .47)},
+		{Seat: 0, Action: sim.Hold, By: ByStudent, TurnTotal: 5, Roll: 1, Analysis: &Analysis{WinIfChosen: .49, Options: map[sim.Action]float64{sim.Roll: .55, sim.Hold: .49}, Best: sim.Roll, EV: sim.Roll, Cost: .06}},
+		{Seat: 1, Action: sim.Roll, Faces: faces(1), By: ByBot, OpponentScore: 5, Analysis: an(sim.Roll, .45, .40)},
 	}, &sim.Result{Winner: 0, Scores: []int{100, 40}, Places: []int{1, 2}})
 	match(sim.Standard(sim.Pig), bo.ID, 0, []Event{
-		{Seat: 0, Action: sim.Roll, Faces: faces(2), By: "student", Analysis: an("roll", .53, .47)},
+		{Seat: 0, Action: sim.Roll, Faces: faces(2), By: ByStudent, Analysis: an(sim.Roll, .53, .47)},
 	}, &sim.Result{Winner: 1, Scores: []int{10, 100}, Places: []int{2, 1}})
 	match(sim.Standard(sim.Hog), ana.ID, 1, []Event{
-		{Seat: 0, Action: sim.Dice(3), Faces: faces(6, 6, 1), By: "student", Dice: 3, Analysis: &Analysis{WinIfChosen: .5, Options: map[string]float64{"dice:3": .5, "dice:6": .52}, Best: "dice:6", EV: "dice:5", Cost: .02}},
+		{Seat: 0, Action: sim.Dice(3), Faces: faces(6, 6, 1), By: ByStudent, Dice: 3, Analysis: &Analysis{WinIfChosen: .5, Options: map[sim.Action]float64{sim.Dice(3): .5, sim.Dice(6): .52}, Best: sim.Dice(6), EV: sim.Dice(5), Cost: .02}},
 	}, nil)
 	return s, class.ID, [2]int64{ana.ID, bo.ID}
 }
@@ -62,7 +62,7 @@ func smallClass(t *testing.T) (*Store, int64, [2]int64) {
 func TestChartQueries(t *testing.T) {
 	s, class, students := smallClass(t)
 	ctx := context.Background()
-	pig := ChartFilter{ClassID: class, Game: "pig", Target: 100}
+	pig := ChartFilter{ClassID: class, Game: OnlyGame(sim.Pig), Target: 100}
 	ds, err := s.Decisions(ctx, pig, true)
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +74,7 @@ func TestChartQueries(t *testing.T) {
 	}
 	var got []row
 	for _, d := range ds {
-		got = append(got, row{d.Student, d.Action.String(), d.Best, d.TurnTotal, d.BestWin, d.Cost})
+		got = append(got, row{d.Student, d.Action.String(), d.Best.String(), d.TurnTotal, d.BestWin, d.Cost})
 	}
 	want := []row{{"Ana", "roll", "roll", 0, .53, 0}, {"Ana", "hold", "roll", 5, .55, .06}, {"Bo", "roll", "roll", 0, .53, 0}}
 	if d := cmp.Diff(want, got); d != "" {
@@ -88,8 +88,8 @@ func TestChartQueries(t *testing.T) {
 	if bo, _ := s.Decisions(ctx, pig, true); len(bo) != 1 || bo[0].Student != "Bo" {
 		t.Errorf("Bo's decisions: %+v", bo)
 	}
-	hog, _ := s.Decisions(ctx, ChartFilter{ClassID: class, Game: "hog"}, true)
-	if len(hog) != 1 || hog[0].Action != sim.Dice(3) || hog[0].Best != "dice:6" || hog[0].BestWin != .52 {
+	hog, _ := s.Decisions(ctx, ChartFilter{ClassID: class, Game: OnlyGame(sim.Hog)}, true)
+	if len(hog) != 1 || hog[0].Action != sim.Dice(3) || hog[0].Best != sim.Dice(6) || hog[0].BestWin != .52 {
 		t.Errorf("Hog decisions: %+v", hog)
 	}
 
@@ -97,7 +97,7 @@ func TestChartQueries(t *testing.T) {
 	if d := cmp.Diff([]int{5, 1, 2, 6, 6, 1}, faces); d != "" {
 		t.Errorf("faces in the order thrown (-want +got):\n%s", d)
 	}
-	games, wins, _ := s.FirstPlayerResults(ctx, ChartFilter{ClassID: class, Game: "pig", Target: 100})
+	games, wins, _ := s.FirstPlayerResults(ctx, ChartFilter{ClassID: class, Game: OnlyGame(sim.Pig), Target: 100})
 	if games != 2 || wins != 1 {
 		t.Errorf("first player won %d of %d, want 1 of 2", wins, games)
 	}

@@ -69,11 +69,11 @@ func (s *Store) ClassByCode(ctx context.Context, code string) (Class, error) {
 	return c, nil
 }
 
-// ClassFlags are the switches a teacher turns.
-type ClassFlags struct{ Locked, Paused, Anonymous bool }
+// Switches are the switches a teacher turns.
+type Switches struct{ Locked, Paused, Anonymous bool }
 
-// SetClassFlags stores a class's switches.
-func (s *Store) SetClassFlags(ctx context.Context, id int64, f ClassFlags) error {
+// SetSwitches stores a class's switches.
+func (s *Store) SetSwitches(ctx context.Context, id int64, f Switches) error {
 	_, err := s.exec(ctx, `UPDATE classes SET locked = ?, paused = ?, anonymous = ? WHERE id = ?`, f.Locked, f.Paused, f.Anonymous, id)
 	if err != nil {
 		return fmt.Errorf("store: set class flags: %w", err)

@@ -19,7 +19,7 @@ type Round struct {
 	ClassID   int64
 	Number    int
 	Variant   sim.Variant
-	Mode      string // "bot" or "pairs"
+	Mode      Mode
 	Bot       string // the bot's strategy (also the partner of an odd student)
 	SameSeed  bool
 	StartedAt time.Time
@@ -34,7 +34,7 @@ type Match struct {
 	Variant    sim.Variant
 	Seed       sim.Seed
 	FirstSeat  int
-	Status     string // "playing", "over" (played to the end) or "ended" (stopped by the teacher)
+	Status     Status
 	Winner     int
 	Result     *sim.Result
 	CreatedAt  time.Time
@@ -42,11 +42,34 @@ type Match struct {
 	RoundIndex int // the round's number, 0 for practice
 }
 
-// Match statuses.
+// Status is where a match (or a game of Skunk) is, as stored and
+// exported.
+type Status string
+
+// The statuses.
 const (
-	Playing = "playing"
-	Over    = "over"
-	Ended   = "ended"
+	Playing Status = "playing" // being played
+	Over    Status = "over"    // played to the end
+	Ended   Status = "ended"   // stopped by the teacher
+)
+
+// Mode is whom a round's students play.
+type Mode string
+
+// The modes of a round.
+const (
+	AgainstBots Mode = "bot"   // every student against the bot
+	InPairs     Mode = "pairs" // students together; seats left over go to the bot
+)
+
+// Decider is who made a match's event, as stored and exported.
+type Decider string
+
+// The deciders.
+const (
+	ByStudent Decider = "student" // a student's own decision
+	ByBot     Decider = "bot"     // a bot's, made by the server
+	ByTimeout Decider = "timeout" // the deadline passed: the server held for the student
 )
 
 // Seat is who plays a seat: a student or a bot.
@@ -64,8 +87,8 @@ type Analysis struct {
 	WinIfRoll   *float64 // Pig games
 	WinIfHold   *float64
 	WinIfChosen float64
-	Options     map[string]float64
-	Best, EV    string
+	Options     map[sim.Action]float64
+	Best, EV    sim.Action
 	Cost        float64
 }
 
@@ -78,7 +101,7 @@ type Event struct {
 	Action        sim.Action
 	Turn, Roll    int
 	Faces         sim.Faces // none for a hold, a timeout or a resignation
-	By            string    // "student", "bot" or "timeout"
+	By            Decider
 	At            time.Time
 	Score         int
 	Scores        []int
@@ -185,7 +208,7 @@ func (s *Store) AppendEvents(ctx context.Context, matchID int64, events []Event,
 			scores, _ := json.Marshal(e.Scores)
 			var roll, hold, chosen, cost, options, best, ev any
 			if a := e.Analysis; a != nil {
-				roll, hold, chosen, cost, best, ev = floatOrNil(a.WinIfRoll), floatOrNil(a.WinIfHold), a.WinIfChosen, a.Cost, a.Best, a.EV
+				roll, hold, chosen, cost, best, ev = floatOrNil(a.WinIfRoll), floatOrNil(a.WinIfHold), a.WinIfChosen, a.Cost, a.Best.String(), a.EV.String()
 				b, _ := json.Marshal(a.Options)
 				options = string(b)
 			}
@@ -270,7 +293,7 @@ type MatchFilter struct {
 	ClassID   int64
 	RoundID   int64
 	StudentID int64
-	Status    string
+	Status    Status
 }
 
 // Matches returns the matches that pass the filter, oldest first, with their
@@ -453,10 +476,11 @@ func (s *Store) EachEvent(ctx context.Context, f EventFilter, fn func(e *Event) 
 	defer rows.Close()
 	for rows.Next() {
 		var e Event
-		var at, scores, options, best, ev, action, faces string
+		var at, scores, options, action, faces string
+		var best, ev sim.Action
 		var roll, hold, chosen, cost sql.NullFloat64
 		if err := rows.Scan(&e.MatchID, &e.Seq, &e.Seat, &action, &e.Turn, &e.Roll, &faces, &e.By, &at,
-			&e.Score, &scores, &e.OpponentScore, &e.TurnTotal, &e.Dice, &roll, &hold, &chosen, &options, &best, &ev, &cost); err != nil {
+			&e.Score, &scores, &e.OpponentScore, &e.TurnTotal, &e.Dice, &roll, &hold, &chosen, &options, actionCell{&best}, actionCell{&ev}, &cost); err != nil {
 			return fmt.Errorf("store: events: %w", err)
 		}
 		e.At = parseTime(at)

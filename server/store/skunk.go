@@ -9,13 +9,23 @@ import (
 	"pigclass/sim"
 )
 
+// SkunkAction is one event of a game of Skunk.
+type SkunkAction string
+
+// The events of Skunk.
+const (
+	SkunkRoll  SkunkAction = "roll"  // the shared dice thrown
+	SkunkStand SkunkAction = "stand" // a student stayed standing for the roll
+	SkunkSit   SkunkAction = "sit"   // a student sat down, banking the round
+)
+
 // SkunkGame is a stored game of whole-class Skunk.
 type SkunkGame struct {
 	ID       int64
 	ClassID  int64
 	Seed     sim.Seed
 	Rounds   int
-	Status   string
+	Status   Status
 	Students []int64 // by participant number
 	Names    []string
 	Anon     []string
@@ -25,13 +35,13 @@ type SkunkGame struct {
 type SkunkEvent struct {
 	GameID      int64
 	Seq         int
-	Action      string // roll, stand or sit
+	Action      SkunkAction
 	Participant int
 	Round, Roll int
 	Faces       sim.Faces // the roll's dice (also on the stand rows it answers)
 	RoundTotal  int
 	Score       int
-	EV          string // stand or sit ("" for a roll)
+	EV          SkunkAction // stand or sit ("" for a roll)
 	At          time.Time
 }
 
@@ -94,7 +104,7 @@ func (s *Store) EndSkunk(ctx context.Context, classID int64) error {
 
 // SkunkGames returns the Skunk games of a class (classID 0: of every
 // class) with the given status ("" for any), oldest first.
-func (s *Store) SkunkGames(ctx context.Context, classID int64, status string) ([]SkunkGame, error) {
+func (s *Store) SkunkGames(ctx context.Context, classID int64, status Status) ([]SkunkGame, error) {
 	var out []SkunkGame
 	err := s.readTx(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT id, class_id, seed, rounds, status FROM skunk_games

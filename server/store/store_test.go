@@ -130,9 +130,9 @@ func TestEventsRoundTrip(t *testing.T) {
 	win, cost := 0.51, 0.02
 	at := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
 	want := []Event{
-		{MatchID: id, Seq: 1, Seat: 1, Action: sim.Dice(5), Faces: faces(2, 3, 4, 5, 6), By: "bot", At: at, Scores: []int{0, 0}, Dice: 5,
-			Analysis: &Analysis{WinIfChosen: win, Options: map[string]float64{"dice:5": win, "dice:6": win + cost}, Best: "dice:6", EV: "dice:5", Cost: cost}},
-		{MatchID: id, Seq: 2, Seat: 0, Action: sim.Resign, By: "student", At: at, Scores: []int{0, 20}, Score: 0, OpponentScore: 20},
+		{MatchID: id, Seq: 1, Seat: 1, Action: sim.Dice(5), Faces: faces(2, 3, 4, 5, 6), By: ByBot, At: at, Scores: []int{0, 0}, Dice: 5,
+			Analysis: &Analysis{WinIfChosen: win, Options: map[sim.Action]float64{sim.Dice(5): win, sim.Dice(6): win + cost}, Best: sim.Dice(6), EV: sim.Dice(5), Cost: cost}},
+		{MatchID: id, Seq: 2, Seat: 0, Action: sim.Resign, By: ByStudent, At: at, Scores: []int{0, 20}, Score: 0, OpponentScore: 20},
 	}
 	res := &sim.Result{Winner: 1, Scores: []int{0, 20}, Places: []int{2, 1}}
 	if err := s.AppendEvents(ctx, id, want, res); err != nil {
@@ -164,8 +164,8 @@ func BenchmarkAppendEvents(b *testing.B) {
 	seq := 0
 	for b.Loop() {
 		seq++
-		e := Event{MatchID: id, Seq: seq, Action: sim.Roll, Faces: faces(4), By: "bot", At: time.Now(), Scores: []int{0, 0},
-			Analysis: &Analysis{WinIfRoll: &roll, WinIfHold: &hold, WinIfChosen: roll, Options: map[string]float64{"roll": roll, "hold": hold}, Best: "roll", EV: "roll"}}
+		e := Event{MatchID: id, Seq: seq, Action: sim.Roll, Faces: faces(4), By: ByBot, At: time.Now(), Scores: []int{0, 0},
+			Analysis: &Analysis{WinIfRoll: &roll, WinIfHold: &hold, WinIfChosen: roll, Options: map[sim.Action]float64{sim.Roll: roll, sim.Hold: hold}, Best: sim.Roll, EV: sim.Roll}}
 		if err := s.AppendEvents(ctx, id, []Event{e}, nil); err != nil {
 			b.Fatal(err)
 		}
