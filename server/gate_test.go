@@ -327,3 +327,77 @@ func TestHandlersDoNotCallTheStore(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryViewerOverEveryRoute: every route of a class, asked by each
+// kind of viewer (a stranger, a student and the teacher of another class,
+// the class's student, its teacher, its projector), lets in exactly those
+// it is for: the teacher's pages the teacher, the projector's the teacher
+// and the projector, a student's pages the student (a match's record
+// the teacher too), the join pages anyone. A POST is sent only by those
+// it must refuse, so nothing changes.
+func TestEveryViewerOverEveryRoute(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := join(t, a, code, "Ana")
+	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	id := anaMatch(t, a, code)
+	projector := a.browser()
+	key := teacher.get(paths.Teacher.For(code)).Find(`[data-testid="projector-link"]`).AttrOr("href", "")
+	projector.get(strings.TrimPrefix(key, a.url))
+	otherTeacher := a.browser()
+	other := teacherStart(t, otherTeacher)
+	otherStudent := join(t, a, other, "Olga")
+	viewers := []struct {
+		name string
+		b    *browser
+	}{{"stranger", a.browser()}, {"another class's student", otherStudent}, {"another class's teacher", otherTeacher},
+		{"student", ana}, {"teacher", teacher}, {"projector", projector}}
+	mayEnter := func(route string, viewer string) bool {
+		switch {
+		case strings.HasPrefix(route, "/join/"):
+			return true
+		case strings.HasPrefix(route, "/t/"):
+			return viewer == "teacher"
+		case strings.HasPrefix(route, "/p/"):
+			return viewer == "teacher" || viewer == "projector"
+		case strings.HasSuffix(route, "/record.json"):
+			return viewer == "teacher" || viewer == "student"
+		}
+		return viewer == "student"
+	}
+	student := studentID(t, a, code, "Ana")
+	checked := 0
+	for _, r := range a.srv.Handler().(*gin.Engine).Routes() {
+		if !strings.Contains(r.Path, ":code") || r.Path == paths.ClassVerify.String() {
+			continue // the verify page is everyone's; what it fills in is the record's rule
+		}
+		path := strings.Replace(r.Path, ":code", code, 1)
+		if strings.Contains(r.Path, "/students/") || strings.Contains(r.Path, "/remove/") {
+			path = strings.Replace(path, ":id", strconv.FormatInt(student, 10), 1)
+		}
+		path = strings.Replace(path, ":id", strconv.FormatInt(id, 10), 1)
+		for _, v := range viewers {
+			allowed := mayEnter(r.Path, v.name)
+			if r.Method == http.MethodPost && allowed {
+				continue
+			}
+			status, loc, _ := v.b.send(r.Method, path, url.Values{"seq": {"0"}, "action": {"roll"}, "confirm": {"yes"}})
+			refused := status == http.StatusForbidden || status == http.StatusNotFound ||
+				status == http.StatusSeeOther && r.Path == paths.Student.String() && loc == paths.JoinCode.For(code)
+			if refused == allowed {
+				t.Errorf("%s %s as %s: %d %s (allowed: %v)", r.Method, r.Path, v.name, status, loc, allowed)
+			}
+			checked++
+		}
+	}
+	if m := a.srv.room.Match(id); m == nil || m.Over() {
+		t.Error("a refused post changed the match")
+	}
+	if st := mustClass(t, a, code); st.Paused || st.Locked {
+		t.Error("a refused post turned a switch")
+	}
+	if checked < 150 {
+		t.Errorf("only %d requests checked", checked)
+	}
+}
