@@ -52,7 +52,7 @@ func (s *Server) createClass(c *gin.Context) {
 		refuse(c, http.StatusUnprocessableEntity, loc(c).T("error.lessonfield"))
 		return
 	}
-	ip := c.ClientIP()
+	ip := clientKey(c)
 	if !s.newClasses.allow(ip) {
 		refuse(c, http.StatusTooManyRequests, loc(c).T("error.classes_rate", "N", loc(c).Int(classesPerMinute)))
 		return
@@ -125,7 +125,7 @@ func (s *Server) join(c *gin.Context) {
 		again(http.StatusUnprocessableEntity)
 		return
 	}
-	ip := c.ClientIP()
+	ip := clientKey(c)
 	if !s.joins.allow(ip) {
 		v.Error = l.T("joinerr.guesses")
 		again(http.StatusTooManyRequests)
@@ -248,7 +248,7 @@ func (s *Server) startPractice(c *gin.Context) {
 		refuse(c, http.StatusUnprocessableEntity, loc(c).T("error.bot"))
 		return
 	}
-	ip := c.ClientIP()
+	ip := clientKey(c)
 	if !s.practices.allow(ip) {
 		refuse(c, http.StatusTooManyRequests, loc(c).T("error.practice_rate"))
 		return

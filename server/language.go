@@ -64,6 +64,22 @@ func localPath(p string) bool {
 	return strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "//") && !strings.HasPrefix(p, "/\\")
 }
 
+// backPath is where a form may send the browser back to: a path on this
+// site (with its query), parsed as a browser would read it. Anything else,
+// a backslash or a control character anywhere (which browsers drop or read
+// as a slash: "/\t/evil.example" is "//evil.example"), is the front page.
+func backPath(p string) string {
+	front := paths.Front.String()
+	if strings.ContainsFunc(p, func(r rune) bool { return r == '\\' || r < 0x20 || r == 0x7f }) {
+		return front
+	}
+	u, err := url.Parse(p)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.Opaque != "" || !localPath(u.Path) || !localPath(p) {
+		return front
+	}
+	return p
+}
+
 // classLanguage applies a class's language to one of its pages: a
 // student's pages use it unless the student picked their own; the
 // projector, the class's shared screen, always does.
@@ -106,11 +122,7 @@ func (s *Server) pickLanguage(c *gin.Context) {
 		return
 	}
 	setCookie(c, langCookie, lang, 365*24*3600)
-	back := c.PostForm("back")
-	if !localPath(back) {
-		back = paths.Front.String()
-	}
-	c.Redirect(http.StatusSeeOther, back)
+	c.Redirect(http.StatusSeeOther, backPath(c.PostForm("back")))
 }
 
 // setClassLanguage is the teacher's choice of the class's language.

@@ -63,6 +63,23 @@ func (s *Server) scheme(c *gin.Context) {
 	c.Next()
 }
 
+// clientKey names the device a request comes from, for the limits by
+// address: its address as gin found it (a trusted proxy's
+// X-Forwarded-For, else the connection's), and for IPv6 its /64, which one
+// device rotates its addresses within.
+func clientKey(c *gin.Context) string {
+	addr, err := netip.ParseAddr(c.ClientIP())
+	if err != nil {
+		return c.ClientIP()
+	}
+	addr = addr.Unmap()
+	if addr.Is6() {
+		p, _ := addr.Prefix(64)
+		return p.String()
+	}
+	return addr.String()
+}
+
 // trusted reports whether ip is one of the configured proxies.
 func (s *Server) trusted(ip string) bool {
 	addr, err := netip.ParseAddr(ip)

@@ -22,6 +22,9 @@ func (s *Server) Handler() http.Handler {
 	if err := r.SetTrustedProxies(proxies); err != nil {
 		panic("server: trusted proxies: " + err.Error()) // checked by ParseProxies
 	}
+	// Only X-Forwarded-For, and only from a trusted proxy, names the
+	// client: an X-Real-IP is the client's own to write.
+	r.RemoteIPHeaders = []string{"X-Forwarded-For"}
 	r.Use(gin.Recovery(), s.logRequests, securityHeaders, s.scheme, chooseLanguage, limitBody, sameOrigin)
 	r.RedirectTrailingSlash = false
 
@@ -41,16 +44,19 @@ func (s *Server) Handler() http.Handler {
 	post(paths.Join, s.join)
 	post(paths.JoinCode, s.join)
 
-	get(paths.Student, s.studentHome)
-	get(paths.StudentNext, s.studentNext)
-	get(paths.StudentCharts, s.studentCharts)
-	get(paths.StudentSkunk, s.studentSkunk)
+	// A student's pages hold their rejoin code and classmates' names:
+	// never kept by a shared Chromebook's cache or Back button.
+	sget := routeOn(r.GET, noStore)
+	sget(paths.Student, s.studentHome)
+	sget(paths.StudentNext, s.studentNext)
+	sget(paths.StudentCharts, s.studentCharts)
+	sget(paths.StudentSkunk, s.studentSkunk)
 	post(paths.SkunkSit, s.skunkSit)
-	get(paths.ClassMatch, s.matchPage)
-	get(paths.ClassBoard, s.board)
+	sget(paths.ClassMatch, s.matchPage)
+	sget(paths.ClassBoard, s.board)
 	post(paths.ClassAct, s.act)
-	get(paths.ClassRecord, s.record)
-	get(paths.ClassVerify, s.verifyPage)
+	sget(paths.ClassRecord, s.record)
+	sget(paths.ClassVerify, s.verifyPage)
 	// Practice matches; a class match's old address here moves (308) to
 	// its /c/{code}/m/{id}, for its own players.
 	get(paths.PracticeMatch, s.matchPage)

@@ -154,7 +154,15 @@ func Backup(ctx context.Context, from, to string) (classes, events int, err erro
 	if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM migrations`).Scan(&n); err != nil {
 		return 0, 0, openError(from, fmt.Errorf("backup: %w", err))
 	}
+	// The copy is the owner's alone, as the database is: VACUUM INTO
+	// fills the empty file made here 0600.
+	f, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return 0, 0, openError(to, fmt.Errorf("backup: %w", err))
+	}
+	f.Close()
 	if _, err := db.ExecContext(ctx, `VACUUM INTO ?`, to); err != nil {
+		os.Remove(to)
 		return 0, 0, openError(to, fmt.Errorf("backup: %w", err))
 	}
 	copyDB, err := sql.Open("sqlite", "file:"+to+"?mode=ro")

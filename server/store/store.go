@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -67,8 +68,11 @@ func Open(ctx context.Context, path string) (*Store, error) {
 // even a power cut (one sync per batch, not per decision). The readers are
 // query_only and take no write lock: their transactions are deferred.
 func OpenWith(ctx context.Context, path string, opt Options) (*Store, error) {
+	ownerOnly(path)
 	q := url.Values{}
-	for _, p := range []string{"foreign_keys(1)", "busy_timeout(5000)", "journal_mode(WAL)", "synchronous(FULL)"} {
+	// secure_delete: a deleted class's names are overwritten with zeros,
+	// not left in the file's free pages.
+	for _, p := range []string{"foreign_keys(1)", "busy_timeout(5000)", "journal_mode(WAL)", "synchronous(FULL)", "secure_delete(1)"} {
 		q.Add("_pragma", p)
 	}
 	q.Set("_txlock", "immediate") // the one writer: take the lock at BEGIN
@@ -116,6 +120,24 @@ func OpenWith(ctx context.Context, path string, opt Options) (*Store, error) {
 	}
 	s.w = newWriter(db, opt.BeforeCommit)
 	return s, nil
+}
+
+// ownerOnly makes the database file readable and writable by its owner
+// alone, whatever the umask: a new one is created 0600, and an existing
+// one (with its -wal and -shm) loses any access of its group and others.
+// SQLite gives the WAL and SHM files the database file's mode. What cannot
+// be done here (a folder that cannot be written, a file of another user)
+// is left for the open to report.
+func ownerOnly(path string) {
+	if f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600); err == nil {
+		f.Close()
+		return
+	}
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o077 != 0 {
+			os.Chmod(p, fi.Mode().Perm()&0o700)
+		}
+	}
 }
 
 // prepare parses the hot statements once.

@@ -1,0 +1,100 @@
+package server
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"net/url"
+	"testing"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/server/paths"
+)
+
+// The second hardening round's findings, one test each (see the note on
+// each). The requests are the ones that showed them.
+
+// The language switcher's back is a path on this site: a backslash, a
+// control character or another host sends the browser to the front page.
+func TestBackIsAPath(t *testing.T) {
+	a := newApp(t)
+	b := a.browser()
+	for back, want := range map[string]string{
+		"/c/ABCDEF?x=1":         "/c/ABCDEF?x=1",
+		"/\t/evil.example/":     "/",
+		"/\\evil.example":       "/",
+		"//evil.example":        "/",
+		"https://evil.example/": "/",
+		"/ok\r\nLocation: x":    "/",
+		"javascript:alert(1)":   "/",
+		"":                      "/",
+	} {
+		_, loc, _ := b.send(http.MethodPost, paths.Lang.String(), url.Values{"lang": {"en"}, "back": {back}})
+		if loc != want {
+			t.Errorf("back %q: sent to %q, want %q", back, loc, want)
+		}
+	}
+}
+
+// An IPv6 device is one device across its /64; an address is named by
+// X-Forwarded-For only from a trusted proxy, and never by X-Real-IP.
+func TestClientKey(t *testing.T) {
+	gin.SetMode(gin.ReleaseMode)
+	key := func(remote string, trusted bool, headers ...string) string {
+		e := gin.New()
+		e.RemoteIPHeaders = []string{"X-Forwarded-For"}
+		if trusted {
+			e.SetTrustedProxies([]string{"127.0.0.0/8"})
+		} else {
+			e.SetTrustedProxies(nil)
+		}
+		var got string
+		e.GET("/", func(c *gin.Context) { got = clientKey(c) })
+		req := httptest.NewRequest(http.MethodGet, "/", nil)
+		req.RemoteAddr = remote
+		for i := 0; i+1 < len(headers); i += 2 {
+			req.Header.Set(headers[i], headers[i+1])
+		}
+		e.ServeHTTP(httptest.NewRecorder(), req)
+		return got
+	}
+	if a, b := key("[2001:db8:1:2:aaaa::1]:5000", false), key("[2001:db8:1:2:bbbb::9]:5000", false); a != b || a != "2001:db8:1:2::/64" {
+		t.Errorf("two addresses of one /64: %q and %q", a, b)
+	}
+	if a, b := key("[2001:db8:1:2::1]:5000", false), key("[2001:db8:1:3::1]:5000", false); a == b {
+		t.Errorf("two /64s share a key %q", a)
+	}
+	if k := key("[::ffff:198.51.100.7]:5000", false); k != "198.51.100.7" {
+		t.Errorf("an IPv4 address in IPv6: %q", k)
+	}
+	if k := key("127.0.0.1:5000", true, "X-Real-IP", "203.0.113.9"); k != "127.0.0.1" {
+		t.Errorf("X-Real-IP from a trusted proxy believed: %q", k)
+	}
+	if k := key("127.0.0.1:5000", true, "X-Forwarded-For", "203.0.113.9"); k != "203.0.113.9" {
+		t.Errorf("X-Forwarded-For from a trusted proxy: %q", k)
+	}
+	if k := key("198.51.100.7:5000", false, "X-Forwarded-For", "203.0.113.9"); k != "198.51.100.7" {
+		t.Errorf("X-Forwarded-For from anyone believed: %q", k)
+	}
+	if _, err := netip.ParsePrefix(key("[2001:db8::1]:1", false)); err != nil {
+		t.Error(err)
+	}
+}
+
+// The student's page, which shows their rejoin code, and every page of a
+// student's are sent with Cache-Control: no-store.
+func TestStudentPagesAreNotStored(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := join(t, a, code, "Ana")
+	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	id := anaMatch(t, a, code)
+	for _, p := range []string{paths.Student.For(code), paths.StudentCharts.For(code), paths.Match(code, id), paths.ClassBoard.With(code, id)} {
+		ana.get(p)
+		if cc := ana.last.Header.Get("Cache-Control"); cc != "no-store" {
+			t.Errorf("%s: Cache-Control %q", p, cc)
+		}
+	}
+}
