@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mtibben/confusables"
 	"golang.org/x/text/secure/precis"
 )
 
@@ -19,7 +20,30 @@ var (
 	errNicknameEmpty     = &NicknameError{Kind: "empty", text: "type a nickname, 1 to 24 characters"}
 	errNicknameInvisible = &NicknameError{Kind: "invisible", text: "remove the invisible character (a zero-width space, a direction mark or a byte-order mark)"}
 	errNicknameChars     = &NicknameError{Kind: "chars", text: "use letters, digits, spaces and punctuation only"}
+	errNicknameBlank     = &NicknameError{Kind: "blank", text: "remove the blank-looking character (a blank Braille cell or a Hangul filler)"}
+	errNicknameMarks     = &NicknameError{Kind: "marks", text: "at most two accent marks on a letter"}
 )
+
+// blankLooking are characters that draw nothing, or nothing but space,
+// though PRECIS lets them through: a name of them, or one with them
+// added, looks like another or like none.
+var blankLooking = map[rune]bool{
+	'\u2800': true, // Braille pattern blank
+	'\u3164': true, // Hangul filler
+	'\u115F': true, // Hangul choseong filler
+	'\u1160': true, // Hangul jungseong filler
+	'\uFFA0': true, // halfwidth Hangul filler
+	'\u17B4': true, // Khmer vowel inherent aq
+	'\u17B5': true, // Khmer vowel inherent aa
+	'\u034F': true, // combining grapheme joiner
+	'\u180E': true, // Mongolian vowel separator
+	'\u2060': true, // word joiner
+}
+
+// maxMarks is how many combining marks one letter may carry: enough for
+// every language's accents (Vietnamese uses two), not for a tower of marks
+// that draws over the names around it.
+const maxMarks = 2
 
 // NicknameError is what is wrong with a typed nickname: Kind is "empty",
 // "invisible", "chars" or "long" (then Count is its length).
@@ -41,12 +65,22 @@ func Nickname(raw string) (string, error) {
 	if !utf8.ValidString(raw) {
 		return "", errNicknameChars
 	}
+	marks := 0
 	for _, r := range raw {
 		switch {
+		case blankLooking[r]:
+			return "", fmt.Errorf("%w: U+%04X", errNicknameBlank, r)
 		case unicode.Is(unicode.Cf, r):
 			return "", fmt.Errorf("%w: U+%04X", errNicknameInvisible, r)
 		case unicode.IsControl(r), r == utf8.RuneError:
 			return "", errNicknameChars
+		}
+		if unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) {
+			if marks++; marks > maxMarks {
+				return "", errNicknameMarks
+			}
+		} else {
+			marks = 0
 		}
 	}
 	n, err := precis.Nickname.String(raw)
@@ -66,44 +100,25 @@ func Nickname(raw string) (string, error) {
 }
 
 // LooksAlike reports whether two nicknames would pass for each other on a
-// projector: the same under PRECIS comparison (case, width, composed or
-// decomposed accents) once Cyrillic and Greek letters shaped like Latin
-// ones are read as those.
+// projector: the same once each is read as PRECIS prepares it, then by
+// its confusable skeleton (Unicode Technical Standard #39: Cyrillic and
+// Greek letters drawn like Latin ones, mathematical and fullwidth forms,
+// 1 and l, and the rest of Unicode's confusables.txt), then compared as
+// PRECIS compares (case folded). "Аna" (a Cyrillic А), "Ana " and "ANA"
+// all look like "Ana".
 func LooksAlike(a, b string) bool { return skeleton(a) == skeleton(b) }
 
-// skeleton is a name's look: Cyrillic and Greek letters drawn like Latin
-// ones read as those (each case as it is drawn: Greek Ν is N, ν is v),
-// then the PRECIS comparison key (case folded, NFKC).
+// skeleton is a name's look: TS #39's skeleton of the PRECIS-prepared
+// name (each case as it is drawn: Greek Ν is N, ν is v), then the PRECIS
+// comparison key.
 func skeleton(n string) string {
 	if p, err := precis.Nickname.String(n); err == nil {
 		n = p
 	}
-	n = strings.Map(func(r rune) rune {
-		if l, ok := lookAlike[r]; ok {
-			return l
-		}
-		return r
-	}, n)
+	n = confusables.Skeleton(n)
 	key, err := precis.Nickname.CompareKey(n)
 	if err != nil {
 		return strings.ToLower(n)
 	}
 	return key
-}
-
-// lookAlike maps Cyrillic and Greek letters to the Latin letters they are
-// drawn like.
-var lookAlike = map[rune]rune{
-	// Cyrillic and Greek capitals
-	'А': 'A', 'В': 'B', 'Е': 'E', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O', 'Р': 'P', 'С': 'C', 'Т': 'T', 'Х': 'X',
-	'Ѕ': 'S', 'І': 'I', 'Ј': 'J', 'У': 'Y',
-	'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O', 'Ρ': 'P',
-	'Τ': 'T', 'Υ': 'Y', 'Χ': 'X',
-	// Cyrillic
-	'а': 'a', 'в': 'b', 'е': 'e', 'ё': 'e', 'з': '3', 'і': 'i', 'ї': 'i', 'ј': 'j', 'к': 'k', 'м': 'm', 'н': 'h',
-	'о': 'o', 'п': 'n', 'р': 'p', 'с': 'c', 'т': 't', 'у': 'y', 'х': 'x', 'ѕ': 's', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w',
-	'һ': 'h', 'ь': 'b', 'ɡ': 'g',
-	// Greek
-	'α': 'a', 'β': 'b', 'γ': 'y', 'ε': 'e', 'ζ': 'z', 'η': 'n', 'ι': 'i', 'κ': 'k', 'ν': 'v', 'ο': 'o', 'ρ': 'p',
-	'τ': 't', 'υ': 'u', 'χ': 'x', 'ω': 'w',
 }
