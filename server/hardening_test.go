@@ -183,6 +183,17 @@ func TestCreationIsLimitedAndExpires(t *testing.T) {
 	if classes != 0 {
 		t.Errorf("%d abandoned classes left", classes)
 	}
+	// A day after they ended, the practice matches, their events and
+	// their player are deleted.
+	a.clock.add(classroom.PracticeKept + time.Minute)
+	if err := a.srv.room.Sweep(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var matches, events, players int
+	a.store.DB().QueryRow(`SELECT (SELECT COUNT(*) FROM matches), (SELECT COUNT(*) FROM events), (SELECT COUNT(*) FROM students)`).Scan(&matches, &events, &players)
+	if matches+events+players != 0 {
+		t.Errorf("a day after practice ended: %d matches, %d events, %d players left", matches, events, players)
+	}
 }
 
 // Finding 5: nicknames are compared as they look.

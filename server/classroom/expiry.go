@@ -6,17 +6,21 @@ import (
 )
 
 // What nobody uses expires (README, "What expires"): a practice match
-// without a move for PracticeIdle ends and leaves memory, and a class that
-// no student joined within AbandonedClass of its start is deleted.
+// without a move for PracticeIdle ends and leaves memory, and PracticeKept
+// after it ended is deleted with its events (and its player, once they
+// have no match left); a class that no student joined within
+// AbandonedClass of its start is deleted.
 const (
 	PracticeIdle   = time.Hour
+	PracticeKept   = 24 * time.Hour
 	AbandonedClass = 24 * time.Hour
 )
 
 // sweepEvery is how often the watcher sweeps.
 const sweepEvery = time.Minute
 
-// Sweep ends idle practice matches and deletes abandoned classes.
+// Sweep ends idle practice matches, deletes those that ended a day ago,
+// and deletes abandoned classes.
 func (r *Room) Sweep(ctx context.Context) error {
 	now := r.now()
 	r.mu.RLock()
@@ -33,6 +37,9 @@ func (r *Room) Sweep(ctx context.Context) error {
 			return err
 		}
 		r.forget(lm.row.ID)
+	}
+	if _, err := r.st.DeletePractice(ctx, now.Add(-PracticeKept)); err != nil {
+		return err
 	}
 	ids, err := r.st.DeleteAbandonedClasses(ctx, now.Add(-AbandonedClass))
 	if err != nil {

@@ -540,6 +540,31 @@ func ParseFaces(s string) (sim.Faces, error) {
 	return sim.FacesOf(dice...)
 }
 
+// DeletePractice deletes the practice matches (no class) that ended
+// before cut, with their events, and then the practice players (no class)
+// who joined before cut and have no match left. It returns how many
+// matches went.
+func (s *Store) DeletePractice(ctx context.Context, cut time.Time) (int64, error) {
+	var n int64
+	at := cut.UTC().Format(time.RFC3339Nano)
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM matches WHERE class_id IS NULL AND status <> 'playing' AND ended_at < ?`, at)
+		if err != nil {
+			return err
+		}
+		if n, err = res.RowsAffected(); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM students WHERE class_id IS NULL AND joined_at < ?
+			AND NOT EXISTS (SELECT 1 FROM seats WHERE seats.student_id = students.id)`, at)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: delete practice: %w", err)
+	}
+	return n, nil
+}
+
 // EndIdlePractice ends the practice matches (no class) still playing whose
 // last move, or start, came before cut, and returns how many.
 func (s *Store) EndIdlePractice(ctx context.Context, cut time.Time) (int64, error) {
