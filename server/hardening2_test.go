@@ -1,10 +1,12 @@
 package server
 
 import (
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/gin-gonic/gin"
@@ -96,5 +98,43 @@ func TestStudentPagesAreNotStored(t *testing.T) {
 		if cc := ana.last.Header.Get("Cache-Control"); cc != "no-store" {
 			t.Errorf("%s: Cache-Control %q", p, cc)
 		}
+	}
+}
+
+// The server answers only for its --public-url's host and the addresses it
+// listens on: a DNS rebinding page's Host gets 421 and a sentence naming
+// the flag, and the teacher link and the QR code never follow a Host.
+func TestOnlyItsOwnHosts(t *testing.T) {
+	a := newAppConfig(t, func(c *Config) { c.PublicURL = "http://pig.school.example" })
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	for _, p := range []string{paths.Teacher.For(code), paths.JoinQR.For(code), paths.Front.String()} {
+		req, _ := http.NewRequest(http.MethodGet, a.url+p, nil)
+		req.Host = "rebind.attacker.example"
+		doc := teacher.do(req)
+		if teacher.status() != http.StatusMisdirectedRequest || !strings.Contains(teacher.body, "--public-url") || doc.Find("a").Length() != 0 {
+			t.Errorf("%s for Host rebind.attacker.example: %d %q", p, teacher.status(), teacher.body)
+		}
+	}
+	doc := teacher.get(paths.Teacher.For(code))
+	if link := doc.Find(`[data-testid="teacher-link"]`).AttrOr("href", ""); !strings.HasPrefix(link, "http://pig.school.example/t/") {
+		t.Errorf("the teacher link: %q", link)
+	}
+
+	g := newHostGate("http://pig.school.example", "[::]:8080")
+	g.readNow = func() ([]net.Addr, error) {
+		return []net.Addr{&net.IPNet{IP: net.ParseIP("10.0.0.5"), Mask: net.CIDRMask(24, 32)}}, nil
+	}
+	for host, want := range map[string]bool{
+		"pig.school.example": true, "PIG.school.example.": true, "pig.school.example:80": true,
+		"localhost:8080": true, "127.0.0.1:8080": true, "[::1]:8080": true, "10.0.0.5:8080": true,
+		"10.0.0.6:8080": false, "10.0.0.5:9090": false, "rebind.attacker.example:8080": false, "": false,
+	} {
+		if got := g.allows(host); got != want {
+			t.Errorf("Host %q: allowed %v, want %v", host, got, want)
+		}
+	}
+	if g := newHostGate("", "127.0.0.1:8080"); g.allows("10.0.0.5:8080") || !g.allows("127.0.0.1:8080") {
+		t.Error("a server listening on loopback answers for another address")
 	}
 }

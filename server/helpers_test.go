@@ -88,6 +88,8 @@ func openAppWith(t testing.TB, path string, clk *clock, opt store.Options, chang
 		t.Fatal(err)
 	}
 	a := &app{t: t, path: path, store: st, srv: srv, http: httptest.NewServer(srv.Handler()), clock: clk}
+	// The test server's own address is the one the app listens on.
+	srv.hosts = newHostGate(cfg.PublicURL, a.http.Listener.Addr().String())
 	a.url = a.http.URL
 	t.Cleanup(a.stop)
 	return a

@@ -29,8 +29,13 @@ import (
 // Config is what the server needs beyond its store.
 type Config struct {
 	// PublicURL is how students reach the app, shown on the projector
-	// (e.g. "http://10.0.0.5:8080"); empty means the request's own host.
+	// (e.g. "http://10.0.0.5:8080"); empty means the request's own host,
+	// one of the addresses the server listens on.
 	PublicURL string
+	// Listen is the address the server listens on ("localhost:8080",
+	// ":8080"): with PublicURL's host, the only hosts it answers for.
+	// Empty answers every host (a handler tested alone).
+	Listen string
 	// Now is the clock (tests replace it); nil means time.Now.
 	Now func() time.Time
 	// JoinAttempts is how many wrong join codes one address may try per
@@ -70,6 +75,7 @@ type Server struct {
 	lessons []lessons.Lesson
 	proxies []netip.Prefix
 
+	hosts      *hostGate
 	joins      *limiter // wrong join codes, by client address
 	classJoins *limiter // joins, by class: a script cannot fill a class
 	newClasses *limiter // classes started, by client address
@@ -105,6 +111,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		newClasses: newLimiter(classesPerMinute, time.Minute, cfg.Now),
 		practices:  newLimiter(practicesPerMinute, time.Minute, cfg.Now),
 		proxies:    cfg.TrustedProxies,
+		hosts:      newHostGate(cfg.PublicURL, cfg.Listen),
 	}
 	if s.tables == nil {
 		s.tables = &solve.Cache{}

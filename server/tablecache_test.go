@@ -10,7 +10,7 @@ import (
 )
 
 // TestThreeSeatRoundFirst: the first request for a game and target comes
-// from a three-seat round with the perfect-play bot (no table of Pig to 61
+// from a three-seat round with the perfect-play bot (no table of Pig to 97
 // is solved yet, in a cache of its own). Every effect the table cache's
 // old key had is checked: the dashboard and the students' charts answer,
 // the three-seat decisions are analysed (approximately) and the two-seat
@@ -24,12 +24,12 @@ func TestThreeSeatRoundFirst(t *testing.T) {
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
 	ana := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 1}
-	round := url.Values{"game": {"pig"}, "target": {"61"}, "mode": {"bot"}, "bot": {"optimal"}, "seats": {"3"}}
+	round := url.Values{"game": {"pig"}, "target": {"97"}, "mode": {"bot"}, "bot": {"optimal"}, "seats": {"3"}}
 	teacher.post("/t/"+code+"/rounds", round)
 	if teacher.status() != http.StatusOK {
 		t.Fatalf("three-seat round: %d %s", teacher.status(), teacher.body)
 	}
-	for ana.actions < 4 {
+	for ana.actions < 2 {
 		if !ana.step(t, code) {
 			t.Fatal("the three-seat match ended before the restart")
 		}

@@ -98,7 +98,7 @@ func serve(ctx context.Context, cfg serveConfig, ln net.Listener, log *slog.Logg
 		return err
 	}
 	defer st.Close()
-	srv, err := server.New(ctx, server.Config{PublicURL: cfg.publicURL, CodePrefix: cfg.codePrefix, TrustedProxies: cfg.proxies}, st, log)
+	srv, err := server.New(ctx, server.Config{PublicURL: cfg.publicURL, Listen: ln.Addr().String(), CodePrefix: cfg.codePrefix, TrustedProxies: cfg.proxies}, st, log)
 	if err != nil {
 		ln.Close()
 		return err

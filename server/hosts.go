@@ -1,0 +1,116 @@
+package server
+
+import (
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gin-gonic/gin"
+)
+
+// The hosts the server answers for: its --public-url's, and the addresses
+// it listens on (every address of this machine when it listens on all of
+// them, with "localhost"). A request for any other Host (a DNS rebinding
+// page's, a misdirected proxy's) is answered 421 with a sentence naming
+// the flag: a page of another site cannot drive the server through a
+// name it chose.
+
+// hostGate knows the hosts the server answers for.
+type hostGate struct {
+	public string // host[:port] of --public-url, lower case; "" if none
+	listen string // the address listened on; "" answers every host (tests of the handler alone)
+
+	mu      sync.Mutex
+	at      time.Time // when local was read
+	local   map[string]bool
+	readNow func() ([]net.Addr, error)
+}
+
+func newHostGate(publicURL, listen string) *hostGate {
+	g := &hostGate{listen: listen, readNow: net.InterfaceAddrs}
+	if u, err := url.Parse(publicURL); err == nil && u.Host != "" {
+		g.public = strings.ToLower(u.Host)
+	}
+	return g
+}
+
+// allows reports whether the server answers for host (a request's Host).
+func (g *hostGate) allows(host string) bool {
+	if g.listen == "" {
+		return true
+	}
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if host == g.public || g.public != "" && hostOnly(host) == hostOnly(g.public) && !strings.Contains(g.public, ":") && defaultPort(host) {
+		return true
+	}
+	lh, lport, err := net.SplitHostPort(g.listen)
+	if err != nil {
+		return false
+	}
+	h, port, err := net.SplitHostPort(host)
+	if err != nil {
+		h, port = host, "80"
+	}
+	if port != lport {
+		return false
+	}
+	h = strings.Trim(h, "[]")
+	if h == "localhost" {
+		return true
+	}
+	addr, err := netip.ParseAddr(h)
+	if err != nil {
+		return strings.EqualFold(h, lh)
+	}
+	if la, err := netip.ParseAddr(lh); err == nil && !la.IsUnspecified() {
+		return addr.Unmap() == la.Unmap()
+	}
+	return g.isLocal(addr.Unmap())
+}
+
+// isLocal reports whether addr is one of this machine's addresses, read
+// again at most every ten seconds (a laptop's address changes with the
+// network it joins).
+func (g *hostGate) isLocal(addr netip.Addr) bool {
+	if addr.IsLoopback() {
+		return true
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.local == nil || time.Since(g.at) > 10*time.Second {
+		g.local, g.at = map[string]bool{}, time.Now()
+		addrs, _ := g.readNow()
+		for _, a := range addrs {
+			if p, err := netip.ParsePrefix(a.String()); err == nil {
+				g.local[p.Addr().Unmap().String()] = true
+			}
+		}
+	}
+	return g.local[addr.String()]
+}
+
+func hostOnly(hp string) string {
+	if h, _, err := net.SplitHostPort(hp); err == nil {
+		return h
+	}
+	return hp
+}
+
+func defaultPort(hp string) bool {
+	_, p, err := net.SplitHostPort(hp)
+	return err != nil || p == "80" || p == "443"
+}
+
+// checkHost answers 421 to a request for a host this server is not.
+func (s *Server) checkHost(c *gin.Context) {
+	if s.hosts.allows(c.Request.Host) {
+		c.Next()
+		return
+	}
+	c.Abort()
+	c.String(http.StatusMisdirectedRequest, "pigclass does not answer for the host %q. To be reached by that name, start it with --public-url http://%s (or PIGCLASS_PUBLIC_URL).\n", c.Request.Host, c.Request.Host)
+}
