@@ -161,7 +161,7 @@ func (s *Server) join(c *gin.Context) {
 			if st.Nickname != nick {
 				continue
 			}
-			if !sameRejoinCode(v.Rejoin.Value, rejoinCode(class.TeacherHash, st.TokenHash)) {
+			if !sameRejoinCode(v.Rejoin.Value, s.rejoinCode(class.TeacherHash, st.TokenHash)) {
 				break
 			}
 			if err := s.room.Rejoin(ctx, class.ID, st.ID, classroom.HashToken(token)); err != nil {

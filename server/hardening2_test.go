@@ -1,11 +1,15 @@
 package server
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
+	"os"
 	"strings"
 	"testing"
 
@@ -136,5 +140,47 @@ func TestOnlyItsOwnHosts(t *testing.T) {
 	}
 	if g := newHostGate("", "127.0.0.1:8080"); g.allows("10.0.0.5:8080") || !g.allows("127.0.0.1:8080") {
 		t.Error("a server listening on loopback answers for another address")
+	}
+}
+
+// A copy of the database (teacher_hash, token_hash) does not give away the
+// projector key or a student's rejoin code: both are derived with the
+// server's own key, kept beside the database in a file of its owner's.
+func TestSecretsTheFileCannotGiveAway(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := join(t, a, code, "Ana")
+	class := mustClass(t, a, code)
+	var tokenHash string
+	a.store.DB().QueryRow(`SELECT token_hash FROM students WHERE nickname = 'Ana'`).Scan(&tokenHash)
+	// The keys the file alone gave before: made from its hashes.
+	mac := func(key, msg string) []byte {
+		m := hmac.New(sha256.New, []byte(key))
+		m.Write([]byte(msg))
+		return m.Sum(nil)
+	}
+	oldProjector := hex.EncodeToString(mac(class.TeacherHash, "pigclass-projector-v1"))[:32]
+	if status, _, _ := a.browser().send(http.MethodGet, paths.ReadOnlyProjector.Page.For(code)+"?key="+oldProjector, nil); status != http.StatusNotFound {
+		t.Errorf("a projector key computed from the file: %d", status)
+	}
+	sum := mac(class.TeacherHash, "pigclass-rejoin-v1\x00"+tokenHash)
+	b := make([]byte, 8)
+	for i := range b {
+		b[i] = codeAlphabet[int(sum[i])%len(codeAlphabet)]
+	}
+	oldRejoin := string(b[:4]) + "-" + string(b[4:])
+	other := a.browser()
+	other.post(paths.JoinCode.For(code), url.Values{"nickname": {"Ana"}, "rejoin": {oldRejoin}})
+	if other.path() == paths.Student.For(code) {
+		t.Error("a rejoin code computed from the file signed Ana in elsewhere")
+	}
+	// The real ones work, and the key file is its owner's alone.
+	real := ana.get(paths.Student.For(code)).Find(`[data-testid="rejoin-code"]`).Text()
+	if real == "" || real == oldRejoin {
+		t.Fatalf("the rejoin code on Ana's page: %q", real)
+	}
+	if fi, err := os.Stat(a.path + ".key"); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the key file: %v %v", fi.Mode(), err)
 	}
 }

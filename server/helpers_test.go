@@ -79,7 +79,11 @@ func openAppWith(t testing.TB, path string, clk *clock, opt store.Options, chang
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	cfg := Config{Now: clk.now, Tables: sharedTables}
+	key, err := store.LoadKey(path + ".key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Now: clk.now, Tables: sharedTables, Key: key}
 	for _, ch := range change {
 		ch(&cfg)
 	}

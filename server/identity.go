@@ -103,11 +103,12 @@ func setCookie(c *gin.Context, name, value string, maxAge int) {
 }
 
 // rejoinCode is a student's personal code for getting back to their seat
-// on another device: shown on their own page only, derived from their
-// browser's token (so it changes once used) and the class's secret.
-func rejoinCode(teacherHash, tokenHash string) string {
-	mac := hmac.New(sha256.New, []byte(teacherHash))
-	mac.Write([]byte("pigclass-rejoin-v1\x00" + tokenHash))
+// on another device: shown on their own page only, derived with the
+// server's own key (never in the database) from their browser's token (so
+// it changes once used) and the class's secret's hash.
+func (s *Server) rejoinCode(teacherHash, tokenHash string) string {
+	mac := hmac.New(sha256.New, s.cfg.Key)
+	mac.Write([]byte("pigclass-rejoin-v2\x00" + teacherHash + "\x00" + tokenHash))
 	sum := mac.Sum(nil)
 	b := make([]byte, 8)
 	for i := range b {

@@ -9,6 +9,7 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -53,6 +54,10 @@ type Config struct {
 	// send each class's addresses to the instance that holds it (README,
 	// "A school or a district"). Empty: any code.
 	CodePrefix string
+	// Key is the server's own key, kept outside the database
+	// (store.LoadKey): the projector key and the rejoin codes are derived
+	// with it. Nil draws one for this run (they then change on restart).
+	Key []byte
 	// Tables are the solved tables to use; nil solves them anew. Solved
 	// tables never change, so servers in one process (the tests) may
 	// share them.
@@ -130,7 +135,11 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		log.Info("tables solved", "seconds", time.Since(start).Seconds())
 		solved <- nil
 	}()
-	s.room = classroom.New(st, s.tables, log, cfg.Now)
+	if s.cfg.Key == nil {
+		s.cfg.Key = make([]byte, store.KeySize)
+		rand.Read(s.cfg.Key)
+	}
+	s.room = classroom.New(st, s.cfg.Key, s.tables, log, cfg.Now)
 	n, err := s.room.Restore(ctx)
 	if err := errors.Join(err, <-solved); err != nil {
 		return nil, err

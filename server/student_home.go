@@ -40,7 +40,7 @@ func (s *Server) studentHome(c *gin.Context) {
 	classLanguage(c, class, false)
 	l := loc(c)
 	v := templates.StudentHome{Code: class.Code, Nickname: me.Nickname, Waiting: l.T("student.waiting"), NextURL: paths.Next(class.Code, 0),
-		RejoinCode: rejoinCode(class.TeacherHash, me.TokenHash)}
+		RejoinCode: s.rejoinCode(class.TeacherHash, me.TokenHash)}
 	if class.Paused {
 		v.Waiting = l.T("board.paused")
 	}

@@ -98,7 +98,12 @@ func serve(ctx context.Context, cfg serveConfig, ln net.Listener, log *slog.Logg
 		return err
 	}
 	defer st.Close()
-	srv, err := server.New(ctx, server.Config{PublicURL: cfg.publicURL, Listen: ln.Addr().String(), CodePrefix: cfg.codePrefix, TrustedProxies: cfg.proxies}, st, log)
+	key, err := store.LoadKey(cfg.db + ".key")
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	srv, err := server.New(ctx, server.Config{PublicURL: cfg.publicURL, Listen: ln.Addr().String(), Key: key, CodePrefix: cfg.codePrefix, TrustedProxies: cfg.proxies}, st, log)
 	if err != nil {
 		ln.Close()
 		return err

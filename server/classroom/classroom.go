@@ -77,6 +77,7 @@ var (
 // Room is the live classroom of one pigclass server.
 type Room struct {
 	st     *store.Store
+	key    []byte // the server's own key (see ProjectorKey)
 	tables *solve.Cache
 	log    *slog.Logger
 	now    func() time.Time
@@ -93,15 +94,16 @@ type Room struct {
 	stop, done chan struct{}
 }
 
-// New builds the room on a store. tables holds the solved tables the
+// New builds the room on a store. key is the server's own key, kept
+// outside the database (store.LoadKey). tables holds the solved tables the
 // analysis and the optimal bots read. now is the clock (nil: time.Now).
 // Call Restore to bring back what was being played, then Watch.
-func New(st *store.Store, tables *solve.Cache, log *slog.Logger, now func() time.Time) *Room {
+func New(st *store.Store, key []byte, tables *solve.Cache, log *slog.Logger, now func() time.Time) *Room {
 	if now == nil {
 		now = time.Now
 	}
 	return &Room{
-		st: st, tables: tables, log: log, now: now,
+		st: st, key: key, tables: tables, log: log, now: now,
 		classes: map[int64]*class{}, codes: map[string]int64{}, matches: map[int64]*match{}, loads: map[int64]*loadCall{},
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}

@@ -38,7 +38,7 @@ func openRoom(t *testing.T, path string) (*Room, *store.Store, *fault) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := New(st, tables, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	r := New(st, []byte("test key"), tables, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 	if _, err := r.Restore(context.Background()); err != nil {
 		t.Fatal(err)
 	}

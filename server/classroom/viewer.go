@@ -66,7 +66,7 @@ func (r *Room) Identify(ctx context.Context, cr Credentials) (Viewer, error) {
 	}
 	snap := c.snap.Load()
 	v.teacher = SameHash(cr.TeacherSecret, snap.TeacherHash)
-	v.projector = v.teacher || cr.ProjectorKey != "" && hmac.Equal([]byte(cr.ProjectorKey), []byte(ProjectorKey(snap)))
+	v.projector = v.teacher || cr.ProjectorKey != "" && hmac.Equal([]byte(cr.ProjectorKey), []byte(r.ProjectorKey(snap)))
 	if st, ok := snap.Student(cr.TokenHash); ok && cr.TokenHash != "" {
 		v.student = st.ID
 	}
@@ -146,12 +146,14 @@ func SameHash(secret, hash string) bool {
 	return secret != "" && subtle.ConstantTimeCompare([]byte(HashToken(secret)), []byte(hash)) == 1
 }
 
-// ProjectorKey is a class's read-only projector key, derived from the
-// teacher's secret's stored hash: it cannot be turned back into the
-// secret, and it is the same after a restart.
-func ProjectorKey(class *Class) string {
-	mac := hmac.New(sha256.New, []byte(class.TeacherHash))
-	mac.Write([]byte("pigclass-projector-v1"))
+// ProjectorKey is a class's read-only projector key, derived with the
+// server's own key (never stored in the database) from the teacher's
+// secret's stored hash: a copy of the database cannot give it away, it
+// cannot be turned back into the secret, and it is the same after a
+// restart.
+func (r *Room) ProjectorKey(class *Class) string {
+	mac := hmac.New(sha256.New, r.key)
+	mac.Write([]byte("pigclass-projector-v2\x00" + class.TeacherHash))
 	return hex.EncodeToString(mac.Sum(nil))[:32]
 }
 
