@@ -144,12 +144,12 @@ func (s *Server) join(c *gin.Context) {
 	}
 	classLanguage(c, class, false) // the code is right: the class's language
 	l = loc(c)
-	token := playerToken(c)
-	if _, ok := class.Student(classroom.HashToken(token)); ok {
+	old := s.tokens.current(c, class.Code, nick)
+	if _, ok := class.Student(hashOf(old)); ok {
 		c.Redirect(http.StatusSeeOther, paths.Student.For(class.Code)) // this browser has joined already
 		return
 	}
-	if class.WasRemoved(classroom.HashToken(token)) {
+	if class.WasRemoved(hashOf(old)) {
 		v.Error = removedMessage(l, code)
 		again(http.StatusForbidden)
 		return
@@ -163,6 +163,11 @@ func (s *Server) join(c *gin.Context) {
 			}
 			if !sameRejoinCode(v.Rejoin.Value, s.rejoinCode(class.TeacherHash, st.TokenHash)) {
 				break
+			}
+			token, err := s.tokens.fresh(c, s.room, old, class.Code, nick)
+			if err != nil {
+				fail(c, err)
+				return
 			}
 			if err := s.room.Rejoin(ctx, class.ID, st.ID, classroom.HashToken(token)); err != nil {
 				fail(c, err)
@@ -188,6 +193,11 @@ func (s *Server) join(c *gin.Context) {
 	if !class.JoinsUnlimited && !s.classJoins.allow(class.Code) {
 		v.Error = l.T("joinerr.cap", "Code", code, "N", l.Int(s.cfg.ClassJoins))
 		again(http.StatusTooManyRequests)
+		return
+	}
+	token, err := s.tokens.fresh(c, s.room, old, class.Code, nick)
+	if err != nil {
+		fail(c, err)
 		return
 	}
 	switch _, err := s.room.Join(ctx, class.ID, nick, classroom.HashToken(token)); {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -182,5 +183,77 @@ func TestSecretsTheFileCannotGiveAway(t *testing.T) {
 	}
 	if fi, err := os.Stat(a.path + ".key"); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("the key file: %v %v", fi.Mode(), err)
+	}
+}
+
+// A planted player cookie is never adopted: joining gives the browser a
+// fresh token (its other classes follow it), so whoever planted the value
+// is no one; the same join tapped twice is still one student.
+func TestFreshTokenOnJoin(t *testing.T) {
+	a := newApp(t)
+	first := teacherStart(t, a.browser())
+	second := teacherStart(t, a.browser())
+	planted := strings.Repeat("ab", 32)
+	u, _ := url.Parse(a.url)
+	victim := a.browser()
+	victim.c.Jar.SetCookies(u, []*http.Cookie{{Name: playerCookie, Value: planted, Path: "/"}})
+	victim.post(paths.JoinCode.For(first), url.Values{"nickname": {"Ana"}})
+	if victim.path() != paths.Student.For(first) {
+		t.Fatalf("join: %s", victim.path())
+	}
+	token := func(b *browser) string {
+		for _, ck := range b.c.Jar.Cookies(u) {
+			if ck.Name == playerCookie {
+				return ck.Value
+			}
+		}
+		return ""
+	}
+	if token(victim) == planted || len(token(victim)) != 64 {
+		t.Fatalf("the browser kept the planted cookie")
+	}
+	// The one who planted it, past the moment of a double tap.
+	a.clock.add(resendWindow + time.Second)
+	planter := a.browser()
+	planter.c.Jar.SetCookies(u, []*http.Cookie{{Name: playerCookie, Value: planted, Path: "/"}})
+	if _, loc, _ := planter.send(http.MethodGet, paths.Student.For(first), nil); loc != paths.JoinCode.For(first) {
+		t.Errorf("the planted cookie reaches Ana's page: %q", loc)
+	}
+	planter.post(paths.JoinCode.For(first), url.Values{"nickname": {"Ana"}})
+	if planter.path() == paths.Student.For(first) {
+		t.Error("the planted cookie joined as Ana")
+	}
+	// Joining a second class keeps the first.
+	before := token(victim)
+	victim.post(paths.JoinCode.For(second), url.Values{"nickname": {"Ana"}})
+	if token(victim) == before {
+		t.Error("the second join kept the token")
+	}
+	for _, code := range []string{first, second} {
+		if doc := victim.get(paths.Student.For(code)); doc.Find(`[data-testid="nickname"]`).Text() != "Ana" {
+			t.Errorf("after joining a second class, class %s: %s", code, victim.path())
+		}
+	}
+	// A double tap: the same join, both with the old cookie.
+	form := url.Values{"nickname": {"Bo"}}.Encode()
+	var answers []*http.Response
+	for range 2 {
+		req, _ := http.NewRequest(http.MethodPost, a.url+paths.JoinCode.For(first), strings.NewReader(form))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.AddCookie(&http.Cookie{Name: playerCookie, Value: strings.Repeat("cd", 32)})
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		answers = append(answers, resp)
+	}
+	for i, resp := range answers {
+		if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != paths.Student.For(first) {
+			t.Errorf("tap %d: %d to %q", i+1, resp.StatusCode, resp.Header.Get("Location"))
+		}
+	}
+	if class, _ := a.srv.room.Class(t.Context(), first); len(class.Students) != 2 {
+		t.Errorf("%d students after a double tap, want 2 (Ana, Bo)", len(class.Students))
 	}
 }

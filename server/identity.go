@@ -10,8 +10,12 @@ import (
 	"math/big"
 	"net/http"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/gin-gonic/gin"
+
+	"pigclass/server/classroom"
 )
 
 // codeAlphabet has no look-alike characters: no 0/O/Q/D, 1/I/L, 2/Z, 5/S,
@@ -82,6 +86,77 @@ const (
 	playerCookie  = "pigclass_player"
 	teacherPrefix = "pigclass_teacher_"
 )
+
+// tokens gives a browser a fresh player token on every join, never
+// adopting the value its cookie came with (which someone else may have
+// planted, and so know): the browser's identities move to the new token
+// (Room.RotateToken). The same join sent again at once (a double tap,
+// which still carries the old cookie: the same class, the same nickname)
+// gets the same new token, for a few seconds; any other request with the
+// old token gets nothing of it.
+type tokens struct {
+	mu      sync.Mutex
+	now     func() time.Time
+	rotated map[string]rotation // by the old token
+}
+
+type rotation struct {
+	token string
+	join  string // the class and nickname of the join that rotated it
+	at    time.Time
+}
+
+// resendWindow is how long a rotated token still answers for the new one.
+const resendWindow = 5 * time.Second
+
+// current is the browser's player token for a join to the class with
+// code under nickname ("" if it has none): the new one if its cookie's
+// token was rotated a moment ago by this same join.
+func (t *tokens) current(c *gin.Context, code, nickname string) string {
+	old, err := c.Cookie(playerCookie)
+	if err != nil || len(old) != 64 {
+		return ""
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if r, ok := t.rotated[old]; ok && r.join == code+"\x00"+nickname && t.now().Sub(r.at) < resendWindow {
+		setCookie(c, playerCookie, r.token, 365*24*3600)
+		return r.token
+	}
+	return old
+}
+
+// fresh draws a new token for the browser joining the class with code
+// under nickname, moves its identities from old (if any) to it, and sets
+// the cookie.
+func (t *tokens) fresh(c *gin.Context, room *classroom.Room, old, code, nickname string) (string, error) {
+	token := newToken()
+	if err := room.RotateToken(c.Request.Context(), hashOf(old), classroom.HashToken(token)); err != nil {
+		return "", err
+	}
+	setCookie(c, playerCookie, token, 365*24*3600)
+	c.Request.AddCookie(&http.Cookie{Name: playerCookie, Value: token})
+	if old != "" {
+		t.mu.Lock()
+		now := t.now()
+		for k, r := range t.rotated {
+			if now.Sub(r.at) >= resendWindow {
+				delete(t.rotated, k)
+			}
+		}
+		t.rotated[old] = rotation{token: token, join: code + "\x00" + nickname, at: now}
+		t.mu.Unlock()
+	}
+	return token, nil
+}
+
+// hashOf is a token's hash, "" for no token.
+func hashOf(token string) string {
+	if token == "" {
+		return ""
+	}
+	return classroom.HashToken(token)
+}
 
 // playerToken returns the browser's player token, making one if there is
 // none. It lasts a year so that a reboot keeps the history.

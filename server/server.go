@@ -81,6 +81,7 @@ type Server struct {
 	proxies []netip.Prefix
 
 	hosts      *hostGate
+	tokens     *tokens // fresh player tokens on join
 	joins      *limiter // wrong join codes, by client address
 	classJoins *limiter // joins, by class: a script cannot fill a class
 	newClasses *limiter // classes started, by client address
@@ -117,6 +118,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		practices:  newLimiter(practicesPerMinute, time.Minute, cfg.Now),
 		proxies:    cfg.TrustedProxies,
 		hosts:      newHostGate(cfg.PublicURL, cfg.Listen),
+		tokens:     &tokens{now: cfg.Now, rotated: map[string]rotation{}},
 	}
 	if s.tables == nil {
 		s.tables = &solve.Cache{}

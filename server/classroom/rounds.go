@@ -502,28 +502,79 @@ func (r *Room) Rejoin(ctx context.Context, classID, studentID int64, tokenHash s
 	if err := r.st.SetStudentToken(ctx, classID, studentID, tokenHash); err != nil {
 		return err
 	}
-	c.publish(true, func(next *Class) {
-		students := make([]store.Student, len(next.Students))
-		copy(students, next.Students)
-		for i := range students {
-			if students[i].ID == studentID {
-				students[i].TokenHash = tokenHash
-			}
-		}
-		next.Students = students
-	})
+	isHim := func(id int64, _ string) bool { return id == studentID }
+	c.publish(true, func(next *Class) { next.Students = retoken(next.Students, isHim, tokenHash) })
 	if lm := (*c.live.Load())[studentID]; lm != nil {
-		lm.mu.Lock()
-		seats := make([]store.Seat, len(lm.row.Seats))
-		copy(seats, lm.row.Seats)
-		for i := range seats {
-			if seats[i].StudentID == studentID {
-				seats[i].TokenHash = tokenHash
-			}
-		}
-		lm.row.Seats = seats
-		lm.publish()
-		lm.mu.Unlock()
+		lm.retokenSeats(isHim, tokenHash)
 	}
 	return nil
+}
+
+// RotateToken moves every identity of a browser (its students in every
+// class, removed ones too, and its practice player) from token hash old to
+// new. A browser gets a fresh token on every join, so a token planted in
+// it beforehand (session fixation) is worth nothing afterwards. Memory
+// follows the disk: only the classes and live matches whose snapshots
+// hold old are locked.
+func (r *Room) RotateToken(ctx context.Context, old, new string) error {
+	if old == "" || old == new {
+		return nil
+	}
+	if err := r.st.RotateToken(ctx, old, new); err != nil {
+		return err
+	}
+	isOld := func(_ int64, h string) bool { return h == old }
+	r.mu.RLock()
+	var cs []*class
+	for _, c := range r.classes {
+		snap := c.snap.Load()
+		if _, ok := snap.byToken[old]; ok || snap.WasRemoved(old) {
+			cs = append(cs, c)
+		}
+	}
+	var lms []*match
+	for _, lm := range r.matches {
+		if lm.snap.Load().SeatOfToken(old) >= 0 {
+			lms = append(lms, lm)
+		}
+	}
+	r.mu.RUnlock()
+	for _, c := range cs {
+		c.mu.Lock()
+		c.publish(true, func(next *Class) {
+			next.Students, next.Removed = retoken(next.Students, isOld, new), retoken(next.Removed, isOld, new)
+		})
+		c.mu.Unlock()
+	}
+	for _, lm := range lms {
+		lm.retokenSeats(isOld, new)
+	}
+	return nil
+}
+
+// retoken returns students with the token hash of those who match set to
+// h, as a new slice (snapshots share the old one).
+func retoken(students []store.Student, match func(id int64, hash string) bool, h string) []store.Student {
+	out := slices.Clone(students)
+	for i := range out {
+		if match(out[i].ID, out[i].TokenHash) {
+			out[i].TokenHash = h
+		}
+	}
+	return out
+}
+
+// retokenSeats sets the token hash of the seats that match to h and
+// publishes the match.
+func (lm *match) retokenSeats(match func(id int64, hash string) bool, h string) {
+	lm.mu.Lock()
+	defer lm.mu.Unlock()
+	seats := slices.Clone(lm.row.Seats)
+	for i := range seats {
+		if seats[i].StudentID != 0 && match(seats[i].StudentID, seats[i].TokenHash) {
+			seats[i].TokenHash = h
+		}
+	}
+	lm.row.Seats = seats
+	lm.publish()
 }

@@ -291,6 +291,15 @@ func (s *Store) DeleteAbandonedClasses(ctx context.Context, cut time.Time) ([]in
 	return ids, nil
 }
 
+// RotateToken moves every student (in every class, and the practice
+// player) of the browser with token hash old to token hash new.
+func (s *Store) RotateToken(ctx context.Context, old, new string) error {
+	if _, err := s.exec(ctx, `UPDATE students SET token_hash = ? WHERE token_hash = ?`, new, old); err != nil {
+		return fmt.Errorf("store: rotate token: %w", err)
+	}
+	return nil
+}
+
 // SetStudentToken gives a student a new browser token (its hash): the
 // student rejoined on another device, and the old one is signed out.
 func (s *Store) SetStudentToken(ctx context.Context, classID, studentID int64, tokenHash string) error {
