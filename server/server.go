@@ -81,7 +81,7 @@ type Server struct {
 	proxies []netip.Prefix
 
 	hosts      *hostGate
-	tokens     *tokens // fresh player tokens on join
+	tokens     *tokens  // fresh player tokens on join
 	joins      *limiter // wrong join codes, by client address
 	classJoins *limiter // joins, by class: a script cannot fill a class
 	newClasses *limiter // classes started, by client address
