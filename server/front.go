@@ -195,6 +195,14 @@ func (s *Server) join(c *gin.Context) {
 		again(http.StatusTooManyRequests)
 		return
 	}
+	// This machine's own address (the teacher's laptop, a load test, a
+	// proxy not named with --trusted-proxy) is not one device.
+	device, oneDevice := class.Code+" "+ip, !isLoopback(ip)
+	if oneDevice && !class.JoinsUnlimited && !s.deviceJoins.allow(device) {
+		v.Error = l.T("joinerr.device", "Code", code)
+		again(http.StatusTooManyRequests)
+		return
+	}
 	token, err := s.tokens.fresh(c, s.room, old, class.Code, nick)
 	if err != nil {
 		fail(c, err)
@@ -222,6 +230,9 @@ func (s *Server) join(c *gin.Context) {
 		return
 	}
 	s.classJoins.hit(class.Code)
+	if oneDevice {
+		s.deviceJoins.hit(device)
+	}
 	c.Redirect(http.StatusSeeOther, paths.Student.For(class.Code))
 }
 

@@ -10,6 +10,7 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -255,5 +256,61 @@ func TestFreshTokenOnJoin(t *testing.T) {
 	}
 	if class, _ := a.srv.room.Class(t.Context(), first); len(class.Students) != 2 {
 		t.Errorf("%d students after a double tap, want 2 (Ana, Bo)", len(class.Students))
+	}
+}
+
+// One device joins a class under one name at a time: fresh cookies from
+// the same address get a sentence that names the rejoin code, until the
+// teacher allows more; other devices join as before.
+func TestOneNameADevice(t *testing.T) {
+	a := newAppConfig(t, func(c *Config) { c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")} })
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	joinFrom := func(addr, nick string) (int, string) {
+		b := a.browser()
+		doc := b.post(paths.JoinCode.For(code), url.Values{"nickname": {nick}}, "X-Forwarded-For", addr)
+		return b.status(), doc.Find(".notice").Text() + b.path()
+	}
+	if status, _ := joinFrom("192.0.2.10", "Ana"); status != http.StatusOK {
+		t.Fatalf("the first name: %d", status)
+	}
+	status, says := joinFrom("192.0.2.10", "Mallory")
+	if status != http.StatusTooManyRequests || !strings.Contains(says, "rejoin code") {
+		t.Errorf("a second name from the device: %d %q", status, says)
+	}
+	if status, _ := joinFrom("2001:db8:1:2::99", "Bo"); status != http.StatusOK {
+		t.Errorf("another device: %d", status)
+	}
+	if status, _ := joinFrom("2001:db8:1:2::abcd", "Bob"); status != http.StatusTooManyRequests {
+		t.Errorf("the same /64: %d", status)
+	}
+	teacher.post(paths.JoinsUnlimited.For(code), nil)
+	if status, _ := joinFrom("192.0.2.10", "Mallory"); status != http.StatusOK {
+		t.Errorf("after the teacher allowed more: %d", status)
+	}
+}
+
+// A player's moves are held to a few a second (by the wall clock): a
+// burst from a script gets 429 and a sentence, and nothing it sent past
+// the limit is played.
+func TestMovesAreLimited(t *testing.T) {
+	a := newAppConfig(t, func(c *Config) { c.MovesPerSecond = DefaultMovesPerSecond })
+	p := a.browser()
+	p.post(paths.Practice.String(), url.Values{"game": {"pig"}, "bot": {"hold:20"}})
+	page := p.path()
+	limited := 0
+	start := time.Now()
+	for range 30 {
+		st, ok := readBoard(p.get(page))
+		if !ok || st.over {
+			break
+		}
+		status, _, _ := p.send(http.MethodPost, st.act, url.Values{"seq": {strconv.Itoa(st.seq)}, "action": {"roll"}})
+		if status == http.StatusTooManyRequests {
+			limited++
+		}
+	}
+	if time.Since(start) < time.Second && limited == 0 {
+		t.Errorf("30 moves in %s, none refused", time.Since(start))
 	}
 }

@@ -29,6 +29,18 @@ func (s *Server) act(c *gin.Context) {
 		fail(c, err)
 		return
 	}
+	// A player's moves are limited to a few a second, keyed by the
+	// player's own token (so the answer says nothing of the match): faster
+	// is a script. Without a token nothing can be moved anyway.
+	if t, err := c.Cookie(playerCookie); err == nil {
+		mover := classroom.HashToken(t)
+		if !s.moves.allow(mover) {
+			c.Header("Retry-After", "1")
+			refuse(c, http.StatusTooManyRequests, l.T("error.toofast"))
+			return
+		}
+		s.moves.hit(mover)
+	}
 	seq, seqErr := strconv.Atoi(c.PostForm("seq"))
 	a, actionErr := sim.ParseAction(c.PostForm("action"))
 	status, problem := http.StatusOK, ""

@@ -73,11 +73,17 @@ func clientKey(c *gin.Context) string {
 		return c.ClientIP()
 	}
 	addr = addr.Unmap()
-	if addr.Is6() {
+	if addr.Is6() && !addr.IsLoopback() {
 		p, _ := addr.Prefix(64)
 		return p.String()
 	}
 	return addr.String()
+}
+
+// isLoopback reports whether a client key is this machine's own address.
+func isLoopback(key string) bool {
+	addr, err := netip.ParseAddr(key)
+	return err == nil && addr.IsLoopback()
 }
 
 // trusted reports whether ip is one of the configured proxies.

@@ -45,6 +45,9 @@ type Config struct {
 	// ClassJoins is how many students may join one class per minute until
 	// the teacher lifts the cap; 0 means DefaultClassJoins.
 	ClassJoins int
+	// MovesPerSecond is how many moves a player may make a second, by the
+	// wall clock; 0 means DefaultMovesPerSecond.
+	MovesPerSecond int
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For and
 	// X-Forwarded-Proto are believed; none by default, so a client cannot
 	// choose its own address.
@@ -80,13 +83,25 @@ type Server struct {
 	lessons []lessons.Lesson
 	proxies []netip.Prefix
 
-	hosts      *hostGate
-	tokens     *tokens  // fresh player tokens on join
-	joins      *limiter // wrong join codes, by client address
-	classJoins *limiter // joins, by class: a script cannot fill a class
-	newClasses *limiter // classes started, by client address
-	practices  *limiter // practice matches started, by client address
+	hosts       *hostGate
+	tokens      *tokens  // fresh player tokens on join
+	joins       *limiter // wrong join codes, by client address
+	classJoins  *limiter // joins, by class: a script cannot fill a class
+	deviceJoins *limiter // joins, by class and device: one name a device
+	moves       *limiter // moves, by player: a script cannot flood a match
+	newClasses  *limiter // classes started, by client address
+	practices   *limiter // practice matches started, by client address
 }
+
+// A device (its address; an IPv6 device's /64) joins a class under one
+// name in deviceJoinWindow (until the teacher allows more): a second name
+// from it is refused, and the rejoin code is the way to one's own name on
+// another device.
+const deviceJoinWindow = 10 * time.Minute
+
+// DefaultMovesPerSecond is the moves a player may make a second: faster
+// than a hand, slower than a script.
+const DefaultMovesPerSecond = 8
 
 // Per client address and minute: classes a device may start, and
 // practice matches (a whole lab behind one address may start one each).
@@ -107,18 +122,23 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	if cfg.ClassJoins == 0 {
 		cfg.ClassJoins = DefaultClassJoins
 	}
+	if cfg.MovesPerSecond == 0 {
+		cfg.MovesPerSecond = DefaultMovesPerSecond
+	}
 	if err := CheckCodePrefix(cfg.CodePrefix); err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
 	s := &Server{
 		cfg: cfg, reports: report.New(st), log: log, tables: cfg.Tables,
-		joins:      newLimiter(cfg.JoinAttempts, time.Minute, cfg.Now),
-		classJoins: newLimiter(cfg.ClassJoins, time.Minute, cfg.Now),
-		newClasses: newLimiter(classesPerMinute, time.Minute, cfg.Now),
-		practices:  newLimiter(practicesPerMinute, time.Minute, cfg.Now),
-		proxies:    cfg.TrustedProxies,
-		hosts:      newHostGate(cfg.PublicURL, cfg.Listen),
-		tokens:     &tokens{now: cfg.Now, rotated: map[string]rotation{}},
+		joins:       newLimiter(cfg.JoinAttempts, time.Minute, cfg.Now),
+		classJoins:  newLimiter(cfg.ClassJoins, time.Minute, cfg.Now),
+		deviceJoins: newLimiter(1, deviceJoinWindow, cfg.Now),
+		moves:       newLimiter(cfg.MovesPerSecond, time.Second, time.Now),
+		newClasses:  newLimiter(classesPerMinute, time.Minute, cfg.Now),
+		practices:   newLimiter(practicesPerMinute, time.Minute, cfg.Now),
+		proxies:     cfg.TrustedProxies,
+		hosts:       newHostGate(cfg.PublicURL, cfg.Listen),
+		tokens:      &tokens{now: cfg.Now, rotated: map[string]rotation{}},
 	}
 	if s.tables == nil {
 		s.tables = &solve.Cache{}

@@ -10,6 +10,7 @@ import (
 	_ "net/http/pprof" // on PIGCLASS_PPROF only: a loopback address of its own
 	"net/netip"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,6 +25,7 @@ type serveConfig struct {
 	db         string
 	publicURL  string
 	codePrefix string
+	moves      int // moves a player may make a second (0: the server's default)
 	proxies    []netip.Prefix
 	timeouts   timeouts // zero: defaultTimeouts
 }
@@ -47,10 +49,16 @@ func runServe(e env, args []string) error {
 	fs.StringVar(&cfg.publicURL, "public-url", e.getenv("PIGCLASS_PUBLIC_URL"), "address students type, shown on the projector (env PIGCLASS_PUBLIC_URL; default: the browser's)")
 	proxies := fs.String("trusted-proxy", e.getenv("PIGCLASS_TRUSTED_PROXY"), "reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed, as addresses or networks separated by commas (env PIGCLASS_TRUSTED_PROXY; default: none)")
 	fs.StringVar(&cfg.codePrefix, "code-prefix", e.getenv("PIGCLASS_CODE_PREFIX"), "the first characters of every join code this instance draws, for a proxy routing classes by code (env PIGCLASS_CODE_PREFIX)")
+	moves := fs.String("moves-per-second", e.getenv("PIGCLASS_MOVES_PER_SECOND"), fmt.Sprintf("moves a player may make a second (env PIGCLASS_MOVES_PER_SECOND; default %d: faster than a hand; raise it only for a load test without think time)", server.DefaultMovesPerSecond))
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	var err error
+	if *moves != "" {
+		if cfg.moves, err = strconv.Atoi(*moves); err != nil || cfg.moves < 1 {
+			return usagef("serve: --moves-per-second %q: a whole number, at least 1", *moves)
+		}
+	}
 	if cfg.proxies, err = server.ParseProxies(*proxies); err != nil {
 		return usagef("serve: --%v", err)
 	}
@@ -103,7 +111,7 @@ func serve(ctx context.Context, cfg serveConfig, ln net.Listener, log *slog.Logg
 		ln.Close()
 		return err
 	}
-	srv, err := server.New(ctx, server.Config{PublicURL: cfg.publicURL, Listen: ln.Addr().String(), Key: key, CodePrefix: cfg.codePrefix, TrustedProxies: cfg.proxies}, st, log)
+	srv, err := server.New(ctx, server.Config{PublicURL: cfg.publicURL, Listen: ln.Addr().String(), Key: key, MovesPerSecond: cfg.moves, CodePrefix: cfg.codePrefix, TrustedProxies: cfg.proxies}, st, log)
 	if err != nil {
 		ln.Close()
 		return err

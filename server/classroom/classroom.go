@@ -74,8 +74,18 @@ var (
 	ErrNotSaved = store.ErrNotSaved
 )
 
+// MaxMatchEvents is the most events a match may have: far past any honest
+// game (Pig to 200, two players holding after every roll, is some 400),
+// short of a script that holds on nothing for ever. The match then ends,
+// stored as ended.
+const MaxMatchEvents = 5000
+
 // Room is the live classroom of one pigclass server.
 type Room struct {
+	// maxEvents is the longest a match may grow (MaxMatchEvents; tests
+	// shorten it).
+	maxEvents int
+
 	st     *store.Store
 	key    []byte // the server's own key (see ProjectorKey)
 	tables *solve.Cache
@@ -103,7 +113,7 @@ func New(st *store.Store, key []byte, tables *solve.Cache, log *slog.Logger, now
 		now = time.Now
 	}
 	return &Room{
-		st: st, key: key, tables: tables, log: log, now: now,
+		st: st, key: key, tables: tables, log: log, now: now, maxEvents: MaxMatchEvents,
 		classes: map[int64]*class{}, codes: map[string]int64{}, matches: map[int64]*match{}, loads: map[int64]*loadCall{},
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}

@@ -241,3 +241,43 @@ func operator(t testing.TB, r *Room, c *Class) Viewer {
 	}
 	return v
 }
+
+// TestMatchTooLongEnds: two students holding on nothing for ever (or a
+// script) make a match longer than any honest game; at MaxMatchEvents it
+// ends, stored as ended, and no move is taken after.
+func TestMatchTooLongEnds(t *testing.T) {
+	r, st, _ := openRoom(t, filepath.Join(t.TempDir(), "long.db"))
+	r.maxEvents = 12
+	ctx := context.Background()
+	c, err := r.CreateClass(ctx, func() string { return "LONGAA" }, "hash", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		if _, err := r.Join(ctx, c.ID, fmt.Sprintf("s%d", i), fmt.Sprintf("token%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := r.StartRound(ctx, operator(t, r, c), RoundSpec{Variant: sim.Standard(sim.Pig), Mode: store.InPairs, Bot: "hold:20"}); err != nil {
+		t.Fatal(err)
+	}
+	m := r.Matches(c.ID)[0]
+	for range 100 {
+		if m.Over() {
+			break
+		}
+		seat := m.State.Seat
+		if m, err = r.act(ctx, m.ID, m.Seats[seat].StudentID, m.Seq(), sim.Hold); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if m.Seq() != 12 || m.Status != store.Ended {
+		t.Fatalf("after %d events: status %s", m.Seq(), m.Status)
+	}
+	if _, err := r.act(ctx, m.ID, m.Seats[m.State.Seat].StudentID, m.Seq(), sim.Hold); !errors.Is(err, ErrNotPlaying) {
+		t.Errorf("a move after the end: %v", err)
+	}
+	if row, err := st.MatchByID(ctx, m.ID); err != nil || row.Status != store.Ended {
+		t.Errorf("on disk: %v %v", row.Status, err)
+	}
+}

@@ -235,8 +235,18 @@ func (r *Room) advance(ctx context.Context, lm *match, p *pending) error {
 		lm.row.Status, lm.row.Result, lm.row.Winner = store.Over, st.Result(), st.Winner
 	}
 	r.count(lm, rows, st)
+	if !st.Over && len(lm.rows) >= r.maxEvents {
+		// Longer than any honest game: two players holding on nothing,
+		// or a script. The match ends, as if the teacher had ended it.
+		if err := r.st.EndMatch(ctx, lm.row.ID); err != nil {
+			r.log.Error("end a match too long", "match", lm.row.ID, "err", err)
+		} else {
+			r.log.Warn("a match too long ended", "match", lm.row.ID, "events", len(lm.rows))
+			lm.ended, lm.row.Status = true, store.Ended
+		}
+	}
 	lm.publish()
-	if st.Over && lm.cls == nil {
+	if lm.ended && lm.cls == nil {
 		r.forget(lm.row.ID) // a practice match leaves memory; its page reads the disk
 	}
 	return nil
