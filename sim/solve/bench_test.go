@@ -71,3 +71,29 @@ func BenchmarkDuelEqualTurns(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSolveMultiPig100Three is the three-player solve of Pig to 100
+// (run with -cpu 1 for one core).
+func BenchmarkSolveMultiPig100Three(b *testing.B) {
+	v := sim.Variant{Game: sim.Pig, Target: 100, Seats: 3}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := SolveMulti(v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAdviseMultiThree is one analysis inside a turn of three-player
+// Pig to 100, derived from the turn starts.
+func BenchmarkAdviseMultiThree(b *testing.B) {
+	m, err := SolveMulti(sim.Variant{Game: sim.Pig, Target: 50, Seats: 3})
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := []int{20, 30, 10}
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkAdvice = m.Advise(p, 7)
+	}
+}

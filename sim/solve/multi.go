@@ -1,0 +1,795 @@
+package solve
+
+import (
+	"fmt"
+	"math"
+
+	"pigclass/sim"
+)
+
+// MultiTable is a solved game of N players (N from 2): for every position
+// at the start of a turn (the mover's score, then the others' in the order
+// they move after), every player's chance of winning under perfect play:
+// each player maximises their own chance, assuming every player does the
+// same (a subgame-perfect equilibrium, found by backward induction). Only
+// turn starts are stored; a position inside a turn (a turn total) is
+// derived on demand by backward induction over the turn total (Advise).
+//
+// Layers of equal banked sum are solved from the highest down: a hold or a
+// Hog throw that scores moves to a higher layer, while a bust (or holding
+// on nothing) passes the turn within the layer, rotating the mover:
+// (s0, s1, ..., sN-1) becomes (s1, ..., sN-1, s0). The positions one
+// rotation apart form an orbit, solved together: once every mover's
+// choices are fixed, each turn start is affine in the next one's values
+// (W = A + B·W'), so the orbit's values follow exactly by folding around
+// it; choices are made at the current estimate and the orbit solved again
+// until every choice stands where the solution lies (Newton's method, as
+// the two-player pairs are solved), with value iteration behind it. An
+// orbit whose best responses still cycle is resolved by the rule of
+// resolveCycle, counted in Cycling.
+type MultiTable struct {
+	variant sim.Variant
+	n, t    int
+	w       []float64 // w[index(p)*n + r]: the chance of the player r places after the mover
+	dist    rollDist  // Pig games
+	hog     hogDist   // Hog
+	evDice  int       // Hog: expected-value play's dice count
+	// Residual is the largest Bellman residual at a turn start once solved:
+	// how far a stored value is from the best option recomputed from the
+	// table.
+	Residual float64
+	// Cycling counts the orbits whose best responses cycled (see
+	// resolveCycle), and Mixed those of them settled by a mixed choice.
+	Cycling, Mixed int
+}
+
+// MaxMultiBytes is the most memory a table of N players may take: three
+// players to 100 (24 MB), four to 50 (200 MB) are the largest kept.
+const MaxMultiBytes = 256 << 20
+
+// MultiBytes is the memory the table of v takes.
+func MultiBytes(v sim.Variant) int64 {
+	b := int64(8 * v.Seats)
+	for range v.Seats {
+		b *= int64(v.Target)
+	}
+	return b
+}
+
+// SolveMulti solves v for its number of seats. Equal turns are not solved
+// for more than two players.
+func SolveMulti(v sim.Variant) (*MultiTable, error) {
+	if err := v.Validate(); err != nil {
+		return nil, err
+	}
+	switch {
+	case v.EqualTurns:
+		return nil, fmt.Errorf("solve: equal turns are solved for two players only")
+	case v.Target > MaxTarget:
+		return nil, fmt.Errorf("solve: target %d: the solver takes targets from %d to %d", v.Target, sim.MinTarget, MaxTarget)
+	case MultiBytes(v) > MaxMultiBytes:
+		return nil, fmt.Errorf("solve: %d players to %d take %d MB, over the %d MB a table may take", v.Seats, v.Target, MultiBytes(v)>>20, MaxMultiBytes>>20)
+	}
+	m := &MultiTable{variant: v, n: v.Seats, t: v.Target}
+	m.w = make([]float64, MultiBytes(v)/8)
+	if v.Game == sim.Hog {
+		m.hog = newHogDist(v.MaxDice)
+		m.evDice = evDice(v.MaxDice)
+	} else {
+		m.dist = rollDistOf(v.Game)
+	}
+	m.solve()
+	return m, nil
+}
+
+// Variant returns the rules the table was solved for.
+func (m *MultiTable) Variant() sim.Variant { return m.variant }
+
+// index returns where the turn start p (scores in the mover's frame) is kept.
+func (m *MultiTable) index(p []int) int {
+	x := 0
+	for _, s := range p {
+		x = x*m.t + s
+	}
+	return x
+}
+
+// Win returns every player's chance of winning at the turn start p (scores
+// from the mover's, then in the order they move), in the same order.
+func (m *MultiTable) Win(p []int) []float64 {
+	out := make([]float64, m.n)
+	copy(out, m.at(p))
+	return out
+}
+
+// FirstPlayerWin returns the chances of the players in the order they move
+// from the start.
+func (m *MultiTable) FirstPlayerWin() []float64 { return m.Win(make([]int, m.n)) }
+
+// at is the stored turn-start vector of p.
+func (m *MultiTable) at(p []int) []float64 {
+	i := m.index(p) * m.n
+	return m.w[i : i+m.n]
+}
+
+// multiScratch is the working memory of one orbit solve.
+type multiScratch struct {
+	n        int
+	a        []float64 // a[k*n + r]: the turn's values, affine in the pass vector
+	b        []float64 // b[k]
+	pos, nxt []int
+	vec, tmp []float64
+	ra, ha   []float64 // a roll's and a hold's values
+	// Pig: the choice the last sweep made at each turn total (true: roll),
+	// and a state forced to a mixed choice (mixK < 0: none): roll with
+	// probability mixP; mixD is then the mover's roll minus hold there.
+	rolls      []bool
+	mixK       int
+	mixP, mixD float64
+	hv         []float64 // Hog: a throw's next turn start
+	hogA       [][]float64
+	hogB       []float64
+	// per orbit member
+	members [][]int
+	ma      [][]float64 // A of each member's turn start
+	mb      []float64   // B of each member's turn start
+	lo, hi  []float64
+	sol     [][]float64
+}
+
+func newMultiScratch(n, t int) *multiScratch {
+	s := &multiScratch{n: n, a: make([]float64, (t+1)*n), b: make([]float64, t+1),
+		pos: make([]int, n), nxt: make([]int, n), vec: make([]float64, n), tmp: make([]float64, n),
+		ra: make([]float64, n), ha: make([]float64, n), hv: make([]float64, n), rolls: make([]bool, t+1), mixK: -1}
+	for range sim.MaxDiceLimit + 1 {
+		s.hogA = append(s.hogA, make([]float64, n))
+	}
+	s.hogB = make([]float64, sim.MaxDiceLimit+1)
+	for range n {
+		s.members = append(s.members, make([]int, n))
+		s.ma = append(s.ma, make([]float64, n))
+		s.sol = append(s.sol, make([]float64, n))
+	}
+	s.mb, s.lo, s.hi = make([]float64, n), make([]float64, n), make([]float64, n)
+	return s
+}
+
+// fromNext writes into dst the vector v of the next mover's frame (the
+// player one place after p's mover) in p's frame.
+func fromNext(dst, v []float64) {
+	n := len(v)
+	for r := range n {
+		dst[r] = v[(r-1+n)%n]
+	}
+}
+
+// solve fills the table layer by layer from the highest banked sum.
+// Two-Dice Pig's double 1s send a player to a lower layer (their score
+// becomes 0): the pass is repeated with those values from the previous
+// pass until they settle.
+func (m *MultiTable) solve() {
+	sc := newMultiScratch(m.n, m.t)
+	seen := make([]bool, len(m.w)/m.n)
+	for pass := 0; ; pass++ {
+		clear(seen)
+		change := 0.0
+		maxSum := m.n * (m.t - 1)
+		p := make([]int, m.n)
+		for sum := maxSum; sum >= 0; sum-- {
+			m.eachOfSum(sum, p, func(p []int) {
+				if seen[m.index(p)] {
+					return
+				}
+				change = max(change, m.solveOrbit(p, sc, seen))
+			})
+		}
+		if m.dist.wipe == 0 || change < 1e-14 {
+			break
+		}
+		if pass > 1000 {
+			panic("solve: the wipe values did not converge")
+		}
+	}
+	m.Residual = m.residual(sc)
+}
+
+// eachOfSum calls fn with every position whose scores add up to sum (p is
+// reused).
+func (m *MultiTable) eachOfSum(sum int, p []int, fn func([]int)) {
+	var rec func(r, left int)
+	rec = func(r, left int) {
+		if r == m.n-1 {
+			if left < m.t {
+				p[r] = left
+				fn(p)
+			}
+			return
+		}
+		for s := min(left, m.t-1); s >= 0; s-- {
+			if left-s > (m.n-1-r)*(m.t-1) {
+				break
+			}
+			p[r] = s
+			rec(r+1, left-s)
+		}
+	}
+	rec(0, sum)
+}
+
+// solveOrbit solves the orbit of p (p and its rotations) and returns the
+// largest change of a stored value.
+func (m *MultiTable) solveOrbit(p []int, sc *multiScratch, seen []bool) float64 {
+	n := m.n
+	// The members: p, rot(p), ... until p again.
+	size := 0
+	copy(sc.members[0], p)
+	for {
+		seen[m.index(sc.members[size])] = true
+		next := sc.members[(size+1)%n]
+		cur := sc.members[size]
+		for r := range n {
+			next[r] = cur[(r+1)%n]
+		}
+		size++
+		if size == n || equalInts(next, p) {
+			break
+		}
+	}
+	// Estimates: the stored values (from an earlier pass), else even.
+	for i := range size {
+		v := m.at(sc.members[i])
+		if sumOf(v) < 0.5 {
+			for r := range n {
+				sc.sol[i][r] = 1 / float64(n)
+			}
+		} else {
+			copy(sc.sol[i], v)
+		}
+	}
+	before := make([]float64, size*n)
+	for i := range size {
+		copy(before[i*n:], m.at(sc.members[i]))
+	}
+	solved := false
+	for it := 0; it < newtonIterations && !solved; it++ {
+		solved = m.newtonStep(size, sc)
+	}
+	for it := 0; it < maxOrbitIterations && !solved; it++ {
+		solved = m.iterate(size, sc)
+	}
+	if !solved {
+		m.Cycling++
+		m.resolveCycle(size, sc)
+	}
+	change := 0.0
+	for i := range size {
+		v := m.at(sc.members[i])
+		for r := range n {
+			change = max(change, math.Abs(sc.sol[i][r]-before[i*n+r]))
+		}
+		copy(v, sc.sol[i])
+	}
+	return change
+}
+
+func equalInts(a, b []int) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// newtonStep fixes every member's choices at the current estimates,
+// solves the orbit exactly, and reports whether every choice stands at the
+// solution (then sc.sol is exact).
+func (m *MultiTable) newtonStep(size int, sc *multiScratch) bool {
+	n := m.n
+	for i := range size {
+		fromNext(sc.vec, sc.sol[(i+1)%size])
+		sc.lo[i], sc.hi[i] = m.sweep(sc.members[i], sc.vec, sc, sc.ma[i], &sc.mb[i])
+	}
+	if !m.foldOrbit(size, sc) {
+		return false
+	}
+	// Each member's choices were made at the mover's value of its pass
+	// vector: the next member's value for the player n-1 places after its
+	// mover.
+	for i := range size {
+		x := sc.sol[(i+1)%size][n-1]
+		if x < sc.lo[i]-1e-15 || x > sc.hi[i]+1e-15 {
+			return false
+		}
+	}
+	return true
+}
+
+// foldOrbit solves the orbit whose members' turn starts are affine in the
+// next member's (sc.ma, sc.mb) into sc.sol; false when it has no unique
+// solution (every member passing for ever).
+func (m *MultiTable) foldOrbit(size int, sc *multiScratch) bool {
+	n := m.n
+	// W0 = C + beta·F^size(W0), folding from the back.
+	c := sc.tmp
+	copy(c, sc.ma[size-1])
+	beta := sc.mb[size-1]
+	for i := size - 2; i >= 0; i-- {
+		fromNext(sc.vec, c)
+		for r := range n {
+			c[r] = sc.ma[i][r] + sc.mb[i]*sc.vec[r]
+		}
+		beta *= sc.mb[i]
+	}
+	// y[r] = c[r] + beta·y[(r-size) mod n]: following r, r-size, ... round
+	// its cycle of length L, y[r] = Σ_t beta^t·c[r - t·size] / (1 - beta^L).
+	y := sc.sol[0]
+	cycle := n / gcd(n, size)
+	den := 1 - math.Pow(beta, float64(cycle))
+	if den < 1e-12 {
+		return false
+	}
+	for r := range n {
+		num, f, rr := 0.0, 1.0, r
+		for range cycle {
+			num += f * c[rr]
+			f *= beta
+			rr = ((rr-size)%n + n) % n
+		}
+		y[r] = num / den
+	}
+	for i := size - 1; i >= 1; i-- {
+		fromNext(sc.vec, sc.sol[(i+1)%size])
+		for r := range n {
+			sc.sol[i][r] = sc.ma[i][r] + sc.mb[i]*sc.vec[r]
+		}
+	}
+	return true
+}
+
+// iterate makes one round of value iteration around the orbit, each
+// member at the next one's current values, and reports whether nothing
+// moved by more than pairTol.
+func (m *MultiTable) iterate(size int, sc *multiScratch) bool {
+	n := m.n
+	done := true
+	for i := size - 1; i >= 0; i-- {
+		fromNext(sc.vec, sc.sol[(i+1)%size])
+		var b float64
+		m.sweep(sc.members[i], sc.vec, sc, sc.ma[i], &b)
+		for r := range n {
+			v := sc.ma[i][r] + b*sc.vec[r]
+			if math.Abs(v-sc.sol[i][r]) >= pairTol {
+				done = false
+			}
+			sc.sol[i][r] = v
+		}
+	}
+	return done
+}
+
+// resolveCycle settles an orbit whose best responses cycle: some mover
+// prefers to roll at a turn total when it would hold there, and to hold
+// when it would roll. The rule: that mover mixes at that one turn total,
+// rolling with the probability that leaves them indifferent between
+// rolling and holding (found by bisection; every other choice stays a best
+// response), which is an equilibrium in mixed strategies. Hog, or a cycle
+// that flips more than that one choice, falls back to the average of the
+// two rounds that alternate; the table's Residual then says how far from
+// an equilibrium that is.
+func (m *MultiTable) resolveCycle(size int, sc *multiScratch) {
+	if m.variant.Game != sim.Hog && m.mixAtFlip(size, sc) {
+		m.Mixed++
+		return
+	}
+	n := m.n
+	prev := make([][]float64, size)
+	for i := range size {
+		prev[i] = append([]float64(nil), sc.sol[i]...)
+	}
+	for it := 0; it < maxOrbitIterations; it++ {
+		m.iterate(size, sc)
+		moved := 0.0
+		for i := range size {
+			for r := range n {
+				avg := (sc.sol[i][r] + prev[i][r]) / 2
+				moved = max(moved, math.Abs(avg-prev[i][r]))
+				sc.sol[i][r], prev[i][r] = avg, avg
+			}
+		}
+		if moved < pairTol {
+			return
+		}
+	}
+}
+
+// flip is a choice that flips between two rounds of value iteration: the
+// mover of member at turn total k, rolling there with probability q.
+type flip struct {
+	member, k int
+	q, d      float64 // d: the mover's roll minus hold there, at the solution
+}
+
+// mixAtFlip finds the choices that flip between two rounds of value
+// iteration (at most one a member, two in all) and the mixing
+// probabilities there that leave each of their movers indifferent, or
+// content with a pure choice (nested bisection); it reports whether it
+// settled the orbit (sc.sol then holds the solution).
+func (m *MultiTable) mixAtFlip(size int, sc *multiScratch) bool {
+	choices := func() [][]bool {
+		out := make([][]bool, size)
+		for i := size - 1; i >= 0; i-- {
+			fromNext(sc.vec, sc.sol[(i+1)%size])
+			var b float64
+			m.sweep(sc.members[i], sc.vec, sc, sc.ma[i], &b)
+			out[i] = append([]bool(nil), sc.rolls[:m.t-sc.members[i][0]]...)
+			for r := range m.n {
+				sc.sol[i][r] = sc.ma[i][r] + b*sc.vec[r]
+			}
+		}
+		return out
+	}
+	one, two := choices(), choices()
+	var flips []flip
+	for i := range size {
+		for k := range one[i] {
+			if one[i][k] != two[i][k] {
+				flips = append(flips, flip{member: i, k: k})
+			}
+		}
+	}
+	if len(flips) == 0 || len(flips) > 2 || len(flips) == 2 && flips[0].member == flips[1].member {
+		return false
+	}
+	return m.settle(size, sc, flips, 0)
+}
+
+// settle chooses the mixing probability of flips[idx] (those before it
+// fixed, those after settled for each candidate) so that its mover is
+// indifferent, or prefers the pure choice taken; it reports whether the
+// orbit was solved, leaving the solution in sc.sol.
+func (m *MultiTable) settle(size int, sc *multiScratch, flips []flip, idx int) bool {
+	if idx == len(flips) {
+		for range newtonIterations {
+			if m.newtonStepMixed(size, sc, flips) {
+				return true
+			}
+		}
+		return false
+	}
+	f := &flips[idx]
+	at := func(q float64) (float64, bool) {
+		f.q = q
+		ok := m.settle(size, sc, flips, idx+1)
+		return f.d, ok
+	}
+	d0, ok0 := at(0)
+	if !ok0 {
+		return false
+	}
+	if d0 <= 0 {
+		return true // holding is a best response: settled at q = 0
+	}
+	d1, ok1 := at(1)
+	if !ok1 {
+		return false
+	}
+	if d1 >= 0 {
+		return true // rolling is: q = 1
+	}
+	lo, hi := 0.0, 1.0
+	for range 50 {
+		mid := (lo + hi) / 2
+		d, ok := at(mid)
+		if !ok {
+			return false
+		}
+		if d > 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	_, ok := at((lo + hi) / 2)
+	return ok
+}
+
+// newtonStepMixed is newtonStep with each flip's mover rolling with its
+// probability at its turn total; each flip's d is left at the solution.
+func (m *MultiTable) newtonStepMixed(size int, sc *multiScratch, flips []flip) bool {
+	n := m.n
+	mixOf := func(i int) {
+		sc.mixK = -1
+		for _, f := range flips {
+			if f.member == i {
+				sc.mixK, sc.mixP = f.k, f.q
+			}
+		}
+	}
+	defer func() { sc.mixK = -1 }()
+	for i := range size {
+		fromNext(sc.vec, sc.sol[(i+1)%size])
+		mixOf(i)
+		sc.lo[i], sc.hi[i] = m.sweep(sc.members[i], sc.vec, sc, sc.ma[i], &sc.mb[i])
+	}
+	if !m.foldOrbit(size, sc) {
+		return false
+	}
+	for i := range size {
+		x := sc.sol[(i+1)%size][n-1]
+		if x < sc.lo[i]-1e-15 || x > sc.hi[i]+1e-15 {
+			return false
+		}
+	}
+	// Each flip's d at the solution.
+	for j := range flips {
+		i := flips[j].member
+		fromNext(sc.vec, sc.sol[(i+1)%size])
+		mixOf(i)
+		var b float64
+		m.sweep(sc.members[i], sc.vec, sc, sc.ma[i], &b)
+		flips[j].d = sc.mixD
+	}
+	return true
+}
+
+// maxOrbitIterations bounds the value iteration behind Newton's method:
+// an orbit that needs more cycles (its best responses flip for ever).
+const maxOrbitIterations = 2000
+
+func sumOf(v []float64) float64 {
+	sum := 0.0
+	for _, x := range v {
+		sum += x
+	}
+	return sum
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// sweep computes the turn of the mover at turn start p as A + B·pass,
+// pass being the values (in p's frame) of passing the turn with nothing,
+// with the choices made at the estimate est (the mover's value of pass:
+// est[0]). It writes the turn start's A into a and B into *b, and returns
+// the interval of the mover's pass value in which every choice stands.
+func (m *MultiTable) sweep(p []int, est []float64, sc *multiScratch, a []float64, b *float64) (lo, hi float64) {
+	if m.variant.Game == sim.Hog {
+		return m.sweepHog(p, est, sc, a, b)
+	}
+	n, T, d := m.n, m.t, &m.dist
+	s0 := p[0]
+	A, B := sc.a, sc.b
+	x := est[0]
+	lo, hi = math.Inf(-1), math.Inf(1)
+	bust := d.bust - d.wipe
+	// A wipe: the next mover's turn at (s1, ..., sN-1, 0); with nothing
+	// banked it is the pass itself.
+	wipeV := sc.tmp
+	clear(wipeV)
+	if d.wipe > 0 {
+		if s0 == 0 {
+			bust = d.bust
+		} else {
+			for r := 1; r < n; r++ {
+				sc.nxt[r-1] = p[r]
+			}
+			sc.nxt[n-1] = 0
+			fromNext(wipeV, m.at(sc.nxt))
+			if sum := sumOf(wipeV); sum < 0.5 {
+				// Not solved yet (the first pass): even chances.
+				for r := range n {
+					wipeV[r] = 1 / float64(n)
+				}
+			}
+		}
+	}
+	rA, hA := sc.ra, sc.ha
+	for k := T - s0 - 1; k >= 0; k-- {
+		// Roll.
+		for r := range n {
+			rA[r] = d.wipe * wipeV[r] // 0 when s0 is 0: the wipe is a bust
+		}
+		rB := bust
+		for i, pts := range d.points {
+			q := d.probs[i]
+			if kk := k + pts; s0+kk >= T {
+				rA[0] += q
+			} else {
+				for r := range n {
+					rA[r] += q * A[kk*n+r]
+				}
+				rB += q * B[kk]
+			}
+		}
+		// Hold: the next mover's turn with this one's score s0+k, or the
+		// pass itself with nothing.
+		hB := 1.0
+		clear(hA)
+		if k > 0 {
+			for r := 1; r < n; r++ {
+				sc.nxt[r-1] = p[r]
+			}
+			sc.nxt[n-1] = s0 + k
+			fromNext(hA, m.at(sc.nxt))
+			hB = 0
+		}
+		dA, dB := rA[0]-hA[0], rB-hB
+		roll := dA+dB*x > 0
+		sc.rolls[k] = roll
+		if k == sc.mixK {
+			// Mixed: roll with probability mixP (choices elsewhere made
+			// as ever; this one is held, not narrowed).
+			sc.mixD = dA + dB*x
+			q := sc.mixP
+			for r := range n {
+				A[k*n+r] = q*rA[r] + (1-q)*hA[r]
+			}
+			B[k] = q*rB + (1-q)*hB
+			continue
+		}
+		lo, hi = narrow(lo, hi, dA, dB, roll)
+		if roll {
+			copy(A[k*n:k*n+n], rA)
+			B[k] = rB
+		} else {
+			copy(A[k*n:k*n+n], hA)
+			B[k] = hB
+		}
+	}
+	copy(a, A[:n])
+	*b = B[0]
+	return lo, hi
+}
+
+// sweepHog is sweep for Hog: each dice count leads to the next mover's
+// turn with this one's score raised, a higher layer, or on any 1 to the
+// pass.
+func (m *MultiTable) sweepHog(p []int, est []float64, sc *multiScratch, a []float64, b *float64) (lo, hi float64) {
+	n, T, D := m.n, m.t, m.variant.MaxDice
+	s0 := p[0]
+	x := est[0]
+	best := -1
+	As, Bs := sc.hogA, sc.hogB
+	for d := 1; d <= D; d++ {
+		opt := As[d]
+		clear(opt)
+		for sum := 2 * d; sum <= 6*d; sum++ {
+			q := m.hog[d][sum]
+			if q == 0 {
+				continue
+			}
+			if s0+sum >= T {
+				opt[0] += q
+				continue
+			}
+			for r := 1; r < n; r++ {
+				sc.nxt[r-1] = p[r]
+			}
+			sc.nxt[n-1] = s0 + sum
+			fromNext(sc.hv, m.at(sc.nxt))
+			for r := range n {
+				opt[r] += q * sc.hv[r]
+			}
+		}
+		Bs[d] = m.hog.zero(d)
+		if best < 0 || opt[0]+Bs[d]*x > As[best][0]+Bs[best]*x { // ties: fewer dice
+			best = d
+		}
+	}
+	lo, hi = math.Inf(-1), math.Inf(1)
+	for d := 1; d <= D; d++ {
+		if d != best {
+			lo, hi = narrow(lo, hi, As[best][0]-As[d][0], Bs[best]-Bs[d], true)
+		}
+	}
+	copy(a, As[best])
+	*b = Bs[best]
+	return lo, hi
+}
+
+// residual is the most a mover could gain at a turn start by deviating:
+// the largest difference between the mover's stored chance and the best
+// the mover could do there, every choice of the turn made afresh against
+// the table (the one-shot deviation check of an equilibrium). The other
+// players' chances follow from the choices by the orbit's exact solve.
+func (m *MultiTable) residual(sc *multiScratch) float64 {
+	worst := 0.0
+	p := make([]int, m.n)
+	for sum := m.n * (m.t - 1); sum >= 0; sum-- {
+		m.eachOfSum(sum, p, func(p []int) {
+			for r := range m.n {
+				sc.nxt[r] = p[(r+1)%m.n]
+			}
+			fromNext(sc.vec, m.at(sc.nxt))
+			var b float64
+			v := make([]float64, m.n)
+			m.sweep(p, sc.vec, sc, v, &b)
+			worst = max(worst, math.Abs(v[0]+b*sc.vec[0]-m.at(p)[0]))
+		})
+	}
+	return worst
+}
+
+// Advise analyses the decision of the mover at turn start p (scores from
+// the mover's, then in the order they move) with turn total k: each
+// option's chance of winning for the mover, by backward induction over the
+// turn total from the table's turn starts (ties hold, fewer dice). It
+// costs a pass over the turn totals above k: microseconds.
+func (m *MultiTable) Advise(p []int, k int) Advice {
+	a := Advice{Game: m.variant.Game}
+	n := m.n
+	sc := newMultiScratch(n, m.t)
+	pass := make([]float64, n)
+	for r := range n {
+		sc.nxt[r] = p[(r+1)%n]
+	}
+	fromNext(pass, m.at(sc.nxt))
+	if m.variant.Game == sim.Hog {
+		var b float64
+		v := make([]float64, n)
+		m.sweepHog(p, pass, sc, v, &b)
+		D := m.variant.MaxDice
+		a.MaxDice = D
+		best := 1
+		for d := 1; d <= D; d++ {
+			a.Dice[d] = sc.hogA[d][0] + sc.hogB[d]*pass[0]
+			if a.Dice[d] > a.Dice[best] {
+				best = d
+			}
+		}
+		a.Best, a.EV = sim.Dice(best), sim.Dice(m.evDice)
+		return a
+	}
+	var b float64
+	v := make([]float64, n)
+	m.sweep(p, pass, sc, v, &b)
+	// The sweep left each turn total's values as A + B·pass; the options
+	// at k are read off the values above it.
+	d, T, s0 := &m.dist, m.t, p[0]
+	value := func(kk int) float64 {
+		if s0+kk >= T {
+			return 1
+		}
+		return sc.a[kk*n] + sc.b[kk]*pass[0]
+	}
+	wipe := 0.0
+	if d.wipe > 0 && s0 > 0 {
+		for r := 1; r < n; r++ {
+			sc.nxt[r-1] = p[r]
+		}
+		sc.nxt[n-1] = 0
+		fromNext(sc.vec, m.at(sc.nxt))
+		wipe = d.wipe * sc.vec[0]
+	}
+	bust := d.bust - d.wipe
+	if s0 == 0 {
+		bust = d.bust
+	}
+	a.Roll = bust*pass[0] + wipe
+	for i, pts := range d.points {
+		a.Roll += d.probs[i] * value(k+pts)
+	}
+	a.Hold = pass[0]
+	if k > 0 {
+		for r := 1; r < n; r++ {
+			sc.nxt[r-1] = p[r]
+		}
+		sc.nxt[n-1] = s0 + k
+		fromNext(sc.vec, m.at(sc.nxt))
+		a.Hold = sc.vec[0]
+	}
+	a.Best = sim.Hold
+	if a.Roll > a.Hold {
+		a.Best = sim.Roll
+	}
+	a.EV = sim.Hold
+	if d.evRolls(s0, k) {
+		a.EV = sim.Roll
+	}
+	return a
+}

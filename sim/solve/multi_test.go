@@ -1,0 +1,100 @@
+package solve
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"math"
+	"testing"
+
+	"pigclass/sim"
+)
+
+func mustSolveMulti(t testing.TB, v sim.Variant) *MultiTable {
+	t.Helper()
+	m, err := SolveMulti(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestMultiTwoPlayersEqualsTable: the N-player solver at two seats gives
+// the two-player tables, every turn start to 1e-12, in every game.
+func TestMultiTwoPlayersEqualsTable(t *testing.T) {
+	for _, v := range []sim.Variant{sim.Standard(sim.Pig), {Game: sim.TwoDice, Target: 60, Seats: 2}, {Game: sim.BigPig, Target: 60, Seats: 2}, sim.Standard(sim.Hog)} {
+		two := mustSolve(t, v)
+		m := mustSolveMulti(t, v)
+		worst := 0.0
+		for i := range v.Target {
+			for j := range v.Target {
+				w := m.at([]int{i, j})
+				worst = max(worst, math.Abs(w[0]-two.Win(i, j, 0)), math.Abs(w[0]+w[1]-1))
+			}
+		}
+		if worst > 1e-12 {
+			t.Errorf("%v: differs from the two-player table by %.3g", v, worst)
+		}
+		t.Logf("%v: largest difference %.2g, residual %.2g, cycling %d", v, worst, m.Residual, m.Cycling)
+	}
+}
+
+// TestMultiThreeAgainstSimulation: three perfect players of Pig to 40,
+// played out by the match's own dice (each move the table's advice), win
+// as often as the table says, within the 99.9% interval of 20,000 games.
+func TestMultiThreeAgainstSimulation(t *testing.T) {
+	v := sim.Variant{Game: sim.Pig, Target: 40, Seats: 3}
+	m := mustSolveMulti(t, v)
+	want := m.FirstPlayerWin()
+	const games = 20000
+	wins := make([]int, 3)
+	for g := range games {
+		match, err := sim.NewMatch(v, sim.Seed(sha256.Sum256([]byte(fmt.Sprint("three ", g)))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := match.State().First
+		for !match.State().Over {
+			st := match.State()
+			p := make([]int, 3)
+			for r := range 3 {
+				p[r] = st.Scores[(st.Seat+r)%3]
+			}
+			a := m.Advise(p, st.TurnTotal)
+			if _, err := match.Apply(st.Seat, a.Best); err != nil {
+				t.Fatal(err)
+			}
+		}
+		wins[(match.State().Winner-first+3)%3]++
+	}
+	for r := range 3 {
+		got := float64(wins[r]) / games
+		half := 3.29 * math.Sqrt(want[r]*(1-want[r])/games)
+		if math.Abs(got-want[r]) > half {
+			t.Errorf("player %d: wins %.4f of games, the table says %.4f (±%.4f)", r+1, got, want[r], half)
+		}
+	}
+	t.Logf("exact %.4f, residual %.2g, cycling %d (mixed %d)", want, m.Residual, m.Cycling, m.Mixed)
+}
+
+// TestMultiCyclingOrbits: in three-player Pig to 70 some orbits' best
+// responses cycle (a mover would roll where they hold and hold where they
+// roll); each is settled by the stated rule, every turn start's chances
+// add up to 1, and no mover could gain more than the reported residual by
+// deviating.
+func TestMultiCyclingOrbits(t *testing.T) {
+	m := mustSolveMulti(t, sim.Variant{Game: sim.Pig, Target: 70, Seats: 3})
+	if m.Cycling == 0 {
+		t.Error("no orbit cycled: the rule is not exercised")
+	}
+	if m.Residual > 1e-3 {
+		t.Errorf("residual %.3g", m.Residual)
+	}
+	worst := 0.0
+	for i := 0; i < len(m.w); i += 3 {
+		worst = max(worst, math.Abs(m.w[i]+m.w[i+1]+m.w[i+2]-1))
+	}
+	if worst > 1e-12 {
+		t.Errorf("chances add up to 1 ± %.3g", worst)
+	}
+	t.Logf("%d orbits cycled, %d settled by a mixed choice; residual %.2g", m.Cycling, m.Mixed, m.Residual)
+}
