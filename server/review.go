@@ -15,7 +15,7 @@ func (s *Server) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 	v := templates.Review{
 		Title: gameTitle(l, mv.Variant), Result: mv.board.Result, Commitment: mv.Seed.Commitment(),
 		RecordURL: paths.Record(code, mv.ID), VerifyURL: paths.VerifyMatch(code, mv.ID), BackURL: "/",
-		Approximate: mv.Variant.Seats > 2, NextURL: mv.board.NextURL,
+		NextURL: mv.board.NextURL,
 	}
 	if mv.SharingDice > 0 {
 		v.SeedLater = l.N("review.seedlater", mv.SharingDice)
@@ -33,6 +33,7 @@ func (s *Server) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 		r := templates.ReviewRow{N: len(v.Rows) + 1, Turn: e.Turn, Score: e.Score, Opponent: e.OpponentScore, TurnTotal: e.TurnTotal, Action: charts.ActionWord(l, e.Action), Faces: e.Faces.String()}
 		if a := e.Analysis; a != nil {
 			v.Analysed = true
+			v.Approximate = v.Approximate || a.Approximate
 			best := a.Options[a.Best]
 			r.EV, r.Best, r.Before, r.After, r.Cost = charts.ActionWord(l, a.EV), charts.ActionWord(l, a.Best), percent(l, best), percent(l, a.WinIfChosen), l.Dec(100*a.Cost, 2)
 			r.AgreesOptimal, r.AgreesEV = report.ChosenAction(e) == a.Best, report.ChosenAction(e) == a.EV

@@ -5,7 +5,10 @@ import (
 	"net/url"
 	"testing"
 
+	"pigclass/server/paths"
+	"pigclass/server/report"
 	"pigclass/server/store"
+	"pigclass/sim"
 	"pigclass/sim/solve"
 )
 
@@ -73,10 +76,41 @@ func TestThreeSeatRoundFirst(t *testing.T) {
 		}
 		got[r["seats"]][r["analysis"]]++
 	}
-	if got["3"]["none"] > 0 || got["3"]["approximate"] == 0 || got["3"]["exact"] > 0 {
-		t.Errorf("three-seat decisions analysed %v, want approximate only", got["3"])
+	// Three seats: approximate until their own table is solved in the
+	// background, exact after; never none.
+	if got["3"]["none"] > 0 || got["3"]["approximate"]+got["3"]["exact"] == 0 {
+		t.Errorf("three-seat decisions analysed %v", got["3"])
 	}
 	if got["2"]["none"] > 0 || got["2"]["exact"] == 0 || got["2"]["approximate"] > 0 {
 		t.Errorf("two-seat decisions analysed %v, want exact only", got["2"])
+	}
+}
+
+// TestThreeSeatsExact: once the table of three players is solved, a
+// three-seat round's decisions are analysed exactly: the first decision's
+// chances are the table's at (0, 0, 0), and decisions.csv says exact.
+func TestThreeSeatsExact(t *testing.T) {
+	v := sim.Variant{Game: sim.Pig, Target: 30, Seats: 3}
+	m, err := sharedTables.MultiWait(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 10}
+	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"3"}})
+	for ana.step(t, code) {
+	}
+	rows := teacher.csvRows(paths.DecisionsCSV.For(code))
+	first := rows[0]
+	for _, r := range rows {
+		if r["analysis"] != "exact" && r["by"] != "timeout" {
+			t.Fatalf("a three-seat decision analysed %q: %v", r["analysis"], r)
+		}
+	}
+	adv := m.Advise([]int{0, 0, 0}, 0)
+	if got := first["win_if_roll_pct"]; got != report.PctCell(adv.Roll) {
+		t.Errorf("the first decision's chance if rolling: %s, the table's %s", got, report.PctCell(adv.Roll))
 	}
 }

@@ -214,11 +214,11 @@ func SkillLuck(l *i18n.Localizer, decisions []store.Decision, game sim.Game, nam
 	return finish(l, SkillLuckKey, "380px", caption+approximateNote(l, decisions), sc.RenderSnippet().Option, tbl)
 }
 
-// approximateNote labels a chart whose decisions include matches of three
-// or four players.
+// approximateNote labels a chart whose decisions include approximate
+// ones (three or more players before their exact table was solved).
 func approximateNote(l *i18n.Localizer, decisions []store.Decision) string {
 	for _, d := range decisions {
-		if d.MatchSeats > 2 && d.Analysed {
+		if d.Approximate && d.Analysed {
 			return " " + l.T("chart.approximate_decisions")
 		}
 	}
@@ -286,8 +286,11 @@ func Timeline(l *i18n.Localizer, events []store.Event, names []string) templates
 		line.AddSeries(chartName(n), lines[seat])
 	}
 	c := caption
-	if len(names) > 2 {
-		c += " " + l.T("chart.approximate")
+	for _, e := range events {
+		if e.Analysis != nil && e.Analysis.Approximate {
+			c += " " + l.T("chart.approximate")
+			break
+		}
 	}
 	return finish(l, TimelineKey, "340px", c, line.RenderSnippet().Option, tbl)
 }

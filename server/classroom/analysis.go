@@ -16,10 +16,12 @@ func DefaultVariants() []sim.Variant {
 
 // Analyse returns the solver's view of action a taken in state pre: the win
 // probability of every option, the best, the expected-value one and the cost
-// of the choice. With three or four seats it reads the two-player table
-// against the leading opponent. It returns nil for a resignation, a
-// timeout (the server holds for the student: not their decision) and
-// variants the solver does not cover.
+// of the choice. With three or more seats it reads their exact table once
+// it is solved (in the background, started by the first such decision or
+// round), and until then, or with a player out, or under equal turns, the
+// two-player table against the leading opponent, marked approximate. It
+// returns nil for a resignation, a timeout (the server holds for the
+// student: not their decision) and variants the solver does not cover.
 func Analyse(tables *solve.Cache, pre *sim.State, a sim.Action) *store.Analysis {
 	v := pre.Variant
 	switch {
@@ -28,11 +30,11 @@ func Analyse(tables *solve.Cache, pre *sim.State, a sim.Action) *store.Analysis 
 	case a.Kind == sim.TimeoutKind:
 		return nil // the server's, not the student's: not a decision
 	}
-	adv, ok := Advise(tables, pre)
+	adv, approximate, ok := Advise(tables, pre)
 	if !ok {
 		return nil
 	}
-	out := &store.Analysis{Options: map[sim.Action]float64{}, Best: adv.Best, EV: adv.EV}
+	out := &store.Analysis{Options: map[sim.Action]float64{}, Best: adv.Best, EV: adv.EV, Approximate: approximate}
 	for _, o := range adv.Options() {
 		out.Options[o.Action] = o.Win
 	}
@@ -45,20 +47,42 @@ func Analyse(tables *solve.Cache, pre *sim.State, a sim.Action) *store.Analysis 
 	return out
 }
 
-// Advise returns the advice for the player to move in st.
-func Advise(tables *solve.Cache, st *sim.State) (solve.Advice, bool) {
+// Advise returns the advice for the player to move in st, and whether it
+// is the approximation (see Analyse).
+func Advise(tables *solve.Cache, st *sim.State) (adv solve.Advice, approximate, ok bool) {
 	v := st.Variant
 	pos := st.Position()
+	if v.Seats > 2 && !v.EqualTurns && allPlaying(st) {
+		if m, ready := tables.Multi(v); ready {
+			p := make([]int, v.Seats)
+			for r := range p {
+				p[r] = st.Scores[(st.Seat+r)%v.Seats]
+			}
+			return m.Advise(p, st.TurnTotal), false, true
+		}
+	}
+	approximate = v.Seats > 2
 	if !v.EqualTurns {
 		t, err := tables.Get(v)
 		if err != nil {
-			return solve.Advice{}, false
+			return solve.Advice{}, false, false
 		}
-		return t.Advise(pos.Score, pos.Opponent, pos.TurnTotal), true
+		return t.Advise(pos.Score, pos.Opponent, pos.TurnTotal), approximate, true
 	}
 	e, err := tables.GetEqual(v)
 	if err != nil {
-		return solve.Advice{}, false
+		return solve.Advice{}, false, false
 	}
-	return e.Advise(pos), true
+	return e.Advise(pos), approximate, true
+}
+
+// allPlaying reports whether no player of st is out (resigned or
+// forfeited): an exact table of N players reads every seat.
+func allPlaying(st *sim.State) bool {
+	for seat := range st.Variant.Seats {
+		if !st.Playing(seat) {
+			return false
+		}
+	}
+	return true
 }

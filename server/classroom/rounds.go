@@ -273,6 +273,9 @@ func (r *Room) prepare(v sim.Variant) {
 	if v.Target > solve.MaxTarget {
 		return
 	}
+	if v.Seats > 2 && !v.EqualTurns {
+		r.tables.Multi(v) // solved in the background; approximate until then
+	}
 	if v.EqualTurns {
 		r.tables.GetEqual(v)
 		return

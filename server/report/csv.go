@@ -120,7 +120,7 @@ func ftoa(p *float64) string {
 	if p == nil {
 		return ""
 	}
-	return pctCell(*p)
+	return PctCell(*p)
 }
 
 func btoa(ok bool, b bool) string {
@@ -184,7 +184,7 @@ func decisionRow(code string, m store.Match, e *store.Event, real bool) []string
 		chosen, cost, best, ev = &a.WinIfChosen, &a.Cost, a.Best.String(), a.EV.String()
 		roll, hold = a.WinIfRoll, a.WinIfHold
 		analysis = "exact"
-		if m.Variant.Seats > 2 {
+		if a.Approximate {
 			analysis = "approximate"
 		}
 	}

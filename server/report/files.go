@@ -165,8 +165,8 @@ var StudentsFile = newFile("students",
 // Files are the files in the order the dashboard lists them.
 var Files = []*File{DecisionsFile, MatchesFile, PlayersFile, StudentsFile}
 
-// pctCell writes a probability as a percentage, 12 decimals at most.
-func pctCell(p float64) string { return num(100 * p) }
+// PctCell writes a probability as a percentage, 12 decimals at most.
+func PctCell(p float64) string { return num(100 * p) }
 
 // num writes a number with dot decimals and no trailing zeros.
 func num(x float64) string {

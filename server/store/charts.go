@@ -70,26 +70,29 @@ const chartJoin = ` FROM events e JOIN matches m ON m.id = e.match_id JOIN seats
 
 // Decision is one decision as the charts read it.
 type Decision struct {
-	MatchID    int64
-	Seq        int
-	Seat       int
-	StudentID  int64
-	Student    string // nickname, or the bot's strategy
-	Anon       string
-	By         Decider
-	Action     sim.Action
-	Score      int
-	Opponent   int
-	TurnTotal  int
-	Roll       int // the roll in the turn, from 0
-	Faces      sim.Faces
-	Best, EV   sim.Action
-	Cost       float64
-	Analysed   bool
-	BestWin    float64 // the win probability of the best option (the state's value)
-	ChosenWin  float64
-	FirstSeat  int
-	MatchSeats int
+	MatchID   int64
+	Seq       int
+	Seat      int
+	StudentID int64
+	Student   string // nickname, or the bot's strategy
+	Anon      string
+	By        Decider
+	Action    sim.Action
+	Score     int
+	Opponent  int
+	TurnTotal int
+	Roll      int // the roll in the turn, from 0
+	Faces     sim.Faces
+	Best, EV  sim.Action
+	Cost      float64
+	Analysed  bool
+	// Approximate: read from the two-player table against the leader
+	// (three or more players before their exact table was solved).
+	Approximate bool
+	BestWin     float64 // the win probability of the best option (the state's value)
+	ChosenWin   float64
+	FirstSeat   int
+	MatchSeats  int
 }
 
 // Decisions returns the decisions (not resignations) that pass f, in match
@@ -103,7 +106,7 @@ func (s *Store) Decisions(ctx context.Context, f ChartFilter, studentsOnly bool)
 		COALESCE(st.nickname, s.bot), COALESCE(st.anon_name, s.bot), e.by, e.action, e.score, e.opponent_score, e.turn_total, e.roll, e.faces,
 		COALESCE(e.best_action, ''), COALESCE(e.ev_action, ''), COALESCE(e.cost, 0), e.win_if_chosen IS NOT NULL,
 		COALESCE(json_extract(e.options, '$."' || e.best_action || '"'), 0), COALESCE(e.win_if_chosen, 0),
-		m.first_seat, json_extract(m.variant, '$.seats')`+chartJoin+`LEFT JOIN students st ON st.id = s.student_id
+		m.first_seat, json_extract(m.variant, '$.seats'), e.approximate`+chartJoin+`LEFT JOIN students st ON st.id = s.student_id
 		WHERE e.action <> 'resign' AND `+where+` ORDER BY e.match_id, e.seq`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: decisions: %w", err)
@@ -114,7 +117,7 @@ func (s *Store) Decisions(ctx context.Context, f ChartFilter, studentsOnly bool)
 		var d Decision
 		var action, faces string
 		if err := rows.Scan(&d.MatchID, &d.Seq, &d.Seat, &d.StudentID, &d.Student, &d.Anon, &d.By, &action, &d.Score, &d.Opponent, &d.TurnTotal,
-			&d.Roll, &faces, actionCell{&d.Best}, actionCell{&d.EV}, &d.Cost, &d.Analysed, &d.BestWin, &d.ChosenWin, &d.FirstSeat, &d.MatchSeats); err != nil {
+			&d.Roll, &faces, actionCell{&d.Best}, actionCell{&d.EV}, &d.Cost, &d.Analysed, &d.BestWin, &d.ChosenWin, &d.FirstSeat, &d.MatchSeats, &d.Approximate); err != nil {
 			return nil, fmt.Errorf("store: decisions: %w", err)
 		}
 		if d.Action, err = sim.ParseAction(action); err != nil {

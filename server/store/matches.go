@@ -90,6 +90,10 @@ type Analysis struct {
 	Options     map[sim.Action]float64
 	Best, EV    sim.Action
 	Cost        float64
+	// Approximate: three or more players read from the two-player table
+	// against the leading opponent (their exact table was not solved
+	// yet, or is not solved for that many); else exact.
+	Approximate bool
 }
 
 // Event is one row of a match's log: the action, its dice, who made it, and
@@ -192,8 +196,8 @@ func (s *Store) insertMatch(ctx context.Context, tx *sql.Tx, m Match) (int64, er
 // The hot statements of the decision path, prepared once (Store.prepare).
 const (
 	insertEventSQL = `INSERT INTO events (match_id, seq, seat, action, turn, roll, faces, by, at,
-		score, scores, opponent_score, turn_total, dice, win_if_roll, win_if_hold, win_if_chosen, options, best_action, ev_action, cost)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+		score, scores, opponent_score, turn_total, dice, win_if_roll, win_if_hold, win_if_chosen, options, best_action, ev_action, cost, approximate)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	markOverSQL = `UPDATE matches SET status = 'over', winner = ?, result = ?, ended_at = ? WHERE id = ?`
 )
 
@@ -207,13 +211,15 @@ func (s *Store) AppendEvents(ctx context.Context, matchID int64, events []Event,
 		for _, e := range events {
 			scores, _ := json.Marshal(e.Scores)
 			var roll, hold, chosen, cost, options, best, ev any
+			approximate := false
 			if a := e.Analysis; a != nil {
+				approximate = a.Approximate
 				roll, hold, chosen, cost, best, ev = floatOrNil(a.WinIfRoll), floatOrNil(a.WinIfHold), a.WinIfChosen, a.Cost, a.Best.String(), a.EV.String()
 				b, _ := json.Marshal(a.Options)
 				options = string(b)
 			}
 			if _, err := ins.ExecContext(ctx, matchID, e.Seq, e.Seat, e.Action.String(), e.Turn, e.Roll, e.Faces.String(), e.By, e.At.UTC().Format(time.RFC3339Nano),
-				e.Score, string(scores), e.OpponentScore, e.TurnTotal, e.Dice, roll, hold, chosen, options, best, ev, cost); err != nil {
+				e.Score, string(scores), e.OpponentScore, e.TurnTotal, e.Dice, roll, hold, chosen, options, best, ev, cost, approximate); err != nil {
 				return err
 			}
 		}
@@ -468,7 +474,7 @@ func (s *Store) EachEvent(ctx context.Context, f EventFilter, fn func(e *Event) 
 	}
 	rows, err := s.rd.QueryContext(ctx, `SELECT e.match_id, e.seq, e.seat, e.action, e.turn, e.roll, e.faces, e.by, e.at,
 		e.score, e.scores, e.opponent_score, e.turn_total, e.dice, e.win_if_roll, e.win_if_hold, e.win_if_chosen,
-		COALESCE(e.options, ''), COALESCE(e.best_action, ''), COALESCE(e.ev_action, ''), e.cost
+		COALESCE(e.options, ''), COALESCE(e.best_action, ''), COALESCE(e.ev_action, ''), e.cost, e.approximate
 		FROM events e JOIN matches m ON m.id = e.match_id WHERE `+where+` ORDER BY e.match_id, e.seq`, arg)
 	if err != nil {
 		return fmt.Errorf("store: events: %w", err)
@@ -478,9 +484,10 @@ func (s *Store) EachEvent(ctx context.Context, f EventFilter, fn func(e *Event) 
 		var e Event
 		var at, scores, options, action, faces string
 		var best, ev sim.Action
+		var approximate bool
 		var roll, hold, chosen, cost sql.NullFloat64
 		if err := rows.Scan(&e.MatchID, &e.Seq, &e.Seat, &action, &e.Turn, &e.Roll, &faces, &e.By, &at,
-			&e.Score, &scores, &e.OpponentScore, &e.TurnTotal, &e.Dice, &roll, &hold, &chosen, &options, actionCell{&best}, actionCell{&ev}, &cost); err != nil {
+			&e.Score, &scores, &e.OpponentScore, &e.TurnTotal, &e.Dice, &roll, &hold, &chosen, &options, actionCell{&best}, actionCell{&ev}, &cost, &approximate); err != nil {
 			return fmt.Errorf("store: events: %w", err)
 		}
 		e.At = parseTime(at)
@@ -494,7 +501,7 @@ func (s *Store) EachEvent(ctx context.Context, f EventFilter, fn func(e *Event) 
 			return fmt.Errorf("store: event %d/%d scores: %w", e.MatchID, e.Seq, err)
 		}
 		if chosen.Valid {
-			a := &Analysis{WinIfChosen: chosen.Float64, Best: best, EV: ev, Cost: cost.Float64}
+			a := &Analysis{WinIfChosen: chosen.Float64, Best: best, EV: ev, Cost: cost.Float64, Approximate: approximate}
 			if roll.Valid {
 				a.WinIfRoll = &roll.Float64
 			}

@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"fmt"
 	"sync"
 
 	"pigclass/sim"
@@ -18,6 +19,10 @@ import (
 type Cache struct {
 	mu     sync.Mutex
 	tables map[sim.Variant]*entry
+
+	multi      map[sim.Variant]*multiEntry // N-player tables, by variant
+	multiBytes int64                       // their memory, solved or being solved
+	solving    sync.Mutex                  // one N-player solve at a time
 }
 
 type entry struct {
@@ -65,5 +70,69 @@ func (c *Cache) entry(k sim.Variant) *entry {
 		e = &entry{}
 		c.tables[k] = e
 	}
+	return e
+}
+
+// multiEntry is an N-player table being solved or solved.
+type multiEntry struct {
+	done chan struct{}
+	t    *MultiTable
+	err  error
+}
+
+// MultiBudget is the memory the N-player tables of a cache may take in
+// all: a variant past it is not solved (its decisions stay approximate).
+const MultiBudget = 128 << 20
+
+// Multi returns the N-player table of v (v.Seats players, standard rules
+// but for the seats) if it is solved, and otherwise starts solving it in
+// the background, one at a time, and reports false: the caller reads an
+// approximation meanwhile. A variant the solver refuses, or one past the
+// cache's budget, is never ready.
+func (c *Cache) Multi(v sim.Variant) (*MultiTable, bool) {
+	e := c.multiEntry(v)
+	if e == nil {
+		return nil, false
+	}
+	select {
+	case <-e.done:
+		return e.t, e.err == nil
+	default:
+		return nil, false
+	}
+}
+
+// MultiWait is Multi that waits for the solve (the command line, tests).
+func (c *Cache) MultiWait(v sim.Variant) (*MultiTable, error) {
+	e := c.multiEntry(v)
+	if e == nil {
+		return nil, fmt.Errorf("solve: %d players to %d: past the memory the tables may take", v.Seats, v.Target)
+	}
+	<-e.done
+	return e.t, e.err
+}
+
+func (c *Cache) multiEntry(v sim.Variant) *multiEntry {
+	v.Deadline, v.EqualTurns = 0, false
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.multi == nil {
+		c.multi = map[sim.Variant]*multiEntry{}
+	}
+	if e, ok := c.multi[v]; ok {
+		return e
+	}
+	if c.multiBytes+MultiBytes(v) > MultiBudget {
+		return nil
+	}
+	c.multiBytes += MultiBytes(v)
+	e := &multiEntry{done: make(chan struct{})}
+	c.multi[v] = e
+	go func() {
+		c.solving.Lock() // one solve at a time: the classroom's cores stay free
+		defer c.solving.Unlock()
+		e.t, e.err = SolveMulti(v)
+		close(e.done)
+	}()
 	return e
 }
