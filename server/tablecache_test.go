@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"testing"
 
 	"pigclass/server/paths"
@@ -84,6 +85,16 @@ func TestThreeSeatRoundFirst(t *testing.T) {
 	if got["2"]["none"] > 0 || got["2"]["exact"] == 0 || got["2"]["approximate"] > 0 {
 		t.Errorf("two-seat decisions analysed %v, want exact only", got["2"])
 	}
+	// students.csv counts the approximate ones apart.
+	approximate := 0
+	for _, r := range teacher.csvRows(paths.DecisionsCSV.For(code)) {
+		if r["by"] == "student" && r["analysis"] == "approximate" {
+			approximate++
+		}
+	}
+	if st := teacher.csvRows(paths.StudentsCSV.For(code)); st[0]["approximate"] != strconv.Itoa(approximate) {
+		t.Errorf("students.csv counts %s approximate decisions, decisions.csv %d", st[0]["approximate"], approximate)
+	}
 }
 
 // TestThreeSeatsExact: once the table of three players is solved, a
@@ -108,6 +119,9 @@ func TestThreeSeatsExact(t *testing.T) {
 		if r["analysis"] != "exact" && r["by"] != "timeout" {
 			t.Fatalf("a three-seat decision analysed %q: %v", r["analysis"], r)
 		}
+	}
+	if st := teacher.csvRows(paths.StudentsCSV.For(code)); st[0]["approximate"] != "0" || st[0]["analysed"] == "0" {
+		t.Errorf("students.csv: %v", st[0])
 	}
 	adv := m.Advise([]int{0, 0, 0}, 0)
 	if got := first["win_if_roll_pct"]; got != report.PctCell(adv.Roll) {

@@ -274,6 +274,9 @@ func (r *Room) count(lm *match, rows []store.Event, st sim.State) {
 		s.Decisions++
 		if a := e.Analysis; a != nil {
 			s.Analysed++
+			if a.Approximate {
+				s.Approximate++
+			}
 			if e.Action == a.Best {
 				s.AgreeOptimal++
 			}

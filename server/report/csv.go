@@ -325,7 +325,7 @@ func studentRows(d *classData, real bool) [][]string {
 		rows = append(rows, StudentsFile.row().
 			set("class", d.class.Code).set("student", name).set("removed", strconv.FormatBool(st.Removed)).
 			set("games", strconv.Itoa(x.Games)).set("wins", strconv.Itoa(x.Wins)).set("decisions", strconv.Itoa(x.Decisions)).
-			set("analysed", strconv.Itoa(x.Analysed)).set("agreement_with_optimal_pct", agreeOpt).set("agreement_with_ev_pct", agreeEV).
+			set("analysed", strconv.Itoa(x.Analysed)).set("approximate", strconv.Itoa(x.Approximate)).set("agreement_with_optimal_pct", agreeOpt).set("agreement_with_ev_pct", agreeEV).
 			set("total_cost_pct_points", cost).cells)
 	}
 	return rows

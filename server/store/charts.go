@@ -198,6 +198,7 @@ func (s *Store) PigTargets(ctx context.Context, classID int64) ([]int, error) {
 type StudentStats struct {
 	Games, Wins, Decisions int
 	Analysed               int
+	Approximate            int // of Analysed, read from the two-player table against the leader
 	AgreeOptimal, AgreeEV  int
 	Cost                   float64
 }
@@ -231,7 +232,7 @@ func (s *Store) ClassStats(ctx context.Context, classID int64) (map[int64]Studen
 		COALESCE(SUM(e.win_if_chosen IS NOT NULL), 0),
 		COALESCE(SUM(e.win_if_chosen IS NOT NULL AND e.action = e.best_action), 0),
 		COALESCE(SUM(e.win_if_chosen IS NOT NULL AND e.action = e.ev_action), 0),
-		COALESCE(SUM(e.cost), 0)`+chartJoin+`
+		COALESCE(SUM(e.cost), 0), COALESCE(SUM(e.win_if_chosen IS NOT NULL AND e.approximate), 0)`+chartJoin+`
 		WHERE m.class_id = ? AND e.by = 'student' AND e.action <> 'resign' AND s.student_id IS NOT NULL GROUP BY s.student_id`, classID)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: class stats: %w", err)
@@ -240,11 +241,11 @@ func (s *Store) ClassStats(ctx context.Context, classID int64) (map[int64]Studen
 	for rows.Next() {
 		var id int64
 		var d StudentStats
-		if err := rows.Scan(&id, &d.Decisions, &d.Analysed, &d.AgreeOptimal, &d.AgreeEV, &d.Cost); err != nil {
+		if err := rows.Scan(&id, &d.Decisions, &d.Analysed, &d.AgreeOptimal, &d.AgreeEV, &d.Cost, &d.Approximate); err != nil {
 			return nil, 0, fmt.Errorf("store: class stats: %w", err)
 		}
 		st := out[id]
-		st.Decisions, st.Analysed, st.AgreeOptimal, st.AgreeEV, st.Cost = d.Decisions, d.Analysed, d.AgreeOptimal, d.AgreeEV, d.Cost
+		st.Decisions, st.Analysed, st.AgreeOptimal, st.AgreeEV, st.Cost, st.Approximate = d.Decisions, d.Analysed, d.AgreeOptimal, d.AgreeEV, d.Cost, d.Approximate
 		out[id] = st
 	}
 	if err := rows.Err(); err != nil {
