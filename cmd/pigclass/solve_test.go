@@ -136,3 +136,26 @@ func TestSolverUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveAndAdviseThreeSeats: solve --seats 3 prints every player's
+// chance (adding up to 1, the first player's the highest), and advise
+// --others reads the same table: the chances of the position at the
+// start of the game are the solve's.
+func TestSolveAndAdviseThreeSeats(t *testing.T) {
+	var s solveOutput
+	runJSON(t, &s, "solve", "--game", "pig", "--target", "30", "--seats", "3", "--json")
+	if s.Seats != 3 || len(s.PlayersWin) != 3 || math.Abs(s.PlayersWin[0]+s.PlayersWin[1]+s.PlayersWin[2]-1) > 1e-12 ||
+		s.PlayersWin[0] <= s.PlayersWin[1] || s.PlayersWin[1] <= s.PlayersWin[2] || s.FirstPlayerWin != s.PlayersWin[0] {
+		t.Errorf("solve --seats 3: %+v", s)
+	}
+	var a adviseOutput
+	runJSON(t, &a, "advise", "--game", "pig", "--target", "30", "--score", "0", "--others", "0,0", "--json")
+	if best := a.Options[a.Best]; math.Abs(best-s.PlayersWin[0]) > 1e-12 {
+		t.Errorf("advise at the start: best %s %.12f, solve %.12f", a.Best, best, s.PlayersWin[0])
+	}
+	for _, bad := range [][]string{{"solve", "--seats", "4", "--target", "100"}, {"advise", "--score", "10", "--others", "x"}, {"solve", "--seats", "3", "--equal-turns"}} {
+		if _, _, err := runCmd(t, bad...); err == nil {
+			t.Errorf("%v: no error", bad)
+		}
+	}
+}
