@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"runtime/debug"
 	"slices"
 
 	"github.com/gin-gonic/gin"
@@ -125,10 +126,46 @@ func (s *Server) logRequests(c *gin.Context) {
 	}
 }
 
+// health is /healthz's answer, for a proxy's health check and a district's
+// monitoring.
+type health struct {
+	Status   string `json:"status"`   // "ok", or "unavailable" with 503
+	Database string `json:"database"` // "writable", "unreachable" or "not writable"
+	Prefix   string `json:"prefix"`   // the code prefix of this instance's classes ("" for any)
+	Version  string `json:"version"`
+	classroom.Counts
+}
+
 func (s *Server) healthz(c *gin.Context) {
-	if err := s.reports.Ping(c.Request.Context()); err != nil {
-		c.String(http.StatusServiceUnavailable, "database unreachable\n")
-		return
+	h := health{Status: "ok", Database: "writable", Prefix: s.cfg.CodePrefix, Version: version(), Counts: s.room.Counts()}
+	switch err := s.reports.Ping(c.Request.Context()); {
+	case err != nil:
+		h.Status, h.Database = "unavailable", "unreachable"
+	case !s.reports.Writable():
+		h.Status, h.Database = "unavailable", "not writable"
 	}
-	c.String(http.StatusOK, "ok\n")
+	status := http.StatusOK
+	if h.Status != "ok" {
+		status = http.StatusServiceUnavailable
+	}
+	c.Header("Cache-Control", "no-store")
+	c.JSON(status, h)
+}
+
+// version is the build's version: the module's, else its commit.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Version
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && (v == "" || v == "(devel)") {
+			v = s.Value
+		}
+	}
+	if v == "" {
+		v = "(devel)"
+	}
+	return v
 }

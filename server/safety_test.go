@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -295,11 +296,20 @@ func TestDeleteClassRemovesEverything(t *testing.T) {
 }
 
 func TestHealthz(t *testing.T) {
-	a := newApp(t)
+	a := newAppConfig(t, func(c *Config) { c.CodePrefix = "K" })
 	b := a.browser()
+	teacherStart(t, b)
+	join(t, a, teacherStart(t, a.browser()), "Ana")
 	b.get("/healthz")
-	if b.status() != http.StatusOK {
-		t.Errorf("healthz %d", b.status())
+	var h struct {
+		Status, Database, Prefix, Version string
+		Classes, Students                 int
+	}
+	if err := json.Unmarshal([]byte(b.body), &h); err != nil || b.status() != http.StatusOK {
+		t.Fatalf("healthz %d %s", b.status(), b.body)
+	}
+	if h.Status != "ok" || h.Database != "writable" || h.Prefix != "K" || h.Version == "" || h.Classes != 2 || h.Students != 1 {
+		t.Errorf("healthz: %+v", h)
 	}
 	a.store.Close()
 	b.get("/healthz")

@@ -349,6 +349,31 @@ func (r *Room) readClass(ctx context.Context, id int64, known *store.Class) (*cl
 	return c, nil
 }
 
+// Counts is what the room holds now: the classes in memory, their
+// students, and the matches being played.
+type Counts struct {
+	Classes  int `json:"classes"`
+	Students int `json:"students"`
+	Playing  int `json:"matches_playing"`
+}
+
+// Counts counts what the room holds (for the health check; reads
+// snapshots only).
+func (r *Room) Counts() Counts {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	n := Counts{Classes: len(r.classes)}
+	for _, c := range r.classes {
+		n.Students += len(c.snap.Load().Students)
+	}
+	for _, lm := range r.matches {
+		if !lm.snap.Load().Over() {
+			n.Playing++
+		}
+	}
+	return n
+}
+
 // Stats returns a copy of every student's totals in the class, and the
 // number of decisions (of anyone) in it.
 func (r *Room) Stats(classID int64) (map[int64]store.StudentStats, int) {

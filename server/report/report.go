@@ -33,6 +33,9 @@ func member(v classroom.Viewer) (*classroom.Class, error) {
 // Ping checks that the database answers.
 func (r *Reports) Ping(ctx context.Context) error { return r.st.Ping(ctx) }
 
+// Writable reports whether the last batch of writes reached the disk.
+func (r *Reports) Writable() bool { return r.st.Writable() }
+
 // Rounds are the class's rounds, oldest first.
 func (r *Reports) Rounds(ctx context.Context, v classroom.Viewer) ([]store.Round, error) {
 	c, err := member(v)

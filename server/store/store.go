@@ -166,6 +166,9 @@ func (s *Store) Close() error {
 	return err
 }
 
+// Writable reports whether the last batch of writes reached the disk.
+func (s *Store) Writable() bool { return !s.w.failing.Load() }
+
 // Ping checks that the database answers.
 func (s *Store) Ping(ctx context.Context) error {
 	var one int

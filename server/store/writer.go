@@ -46,8 +46,10 @@ type writer struct {
 	beforeCommit func() error // for fault tests; nil in use
 
 	// batches and writes count committed transactions and the jobs in them;
-	// submitted counts the jobs queued.
+	// submitted counts the jobs queued; failing is set while the last batch
+	// did not reach the disk.
 	batches, writes, submitted atomic.Int64
+	failing                    atomic.Bool
 }
 
 func newWriter(db *sql.DB, beforeCommit func() error) *writer {
@@ -117,6 +119,7 @@ func (w *writer) commit(batch []job) {
 	ctx := context.Background()
 	errs := make([]error, len(batch))
 	fail := func(err error) {
+		w.failing.Store(true)
 		for i, j := range batch {
 			if errs[i] == nil {
 				errs[i] = err
@@ -164,6 +167,7 @@ func (w *writer) commit(batch []job) {
 		fail(fmt.Errorf("%w: store: commit: %w", ErrNotSaved, err))
 		return
 	}
+	w.failing.Store(false)
 	// Counted before the answers, so a caller who was answered finds its
 	// batch counted.
 	w.batches.Add(1)

@@ -296,3 +296,38 @@ func TestCancelledCallerDoesNotFailTheBatch(t *testing.T) {
 		t.Errorf("%d events on disk, want %d", n, len(ids))
 	}
 }
+
+// TestWritableFollowsTheLastBatch: the health check's "writable" is false
+// while the last batch did not reach the disk, and true again after one
+// that did.
+func TestWritableFollowsTheLastBatch(t *testing.T) {
+	var refuse atomic.Bool
+	s, err := OpenWith(context.Background(), filepath.Join(t.TempDir(), "w.db"), Options{BeforeCommit: func() error {
+		if refuse.Load() {
+			return errors.New("injected: the disk refused")
+		}
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	if !s.Writable() {
+		t.Fatal("a fresh store is not writable")
+	}
+	refuse.Store(true)
+	if _, err := s.CreateClass(ctx, "WWWWWW", "h"); err == nil {
+		t.Fatal("the write was not refused")
+	}
+	if s.Writable() {
+		t.Error("writable after a refused batch")
+	}
+	refuse.Store(false)
+	if _, err := s.CreateClass(ctx, "WWWWWW", "h"); err != nil {
+		t.Fatal(err)
+	}
+	if !s.Writable() {
+		t.Error("not writable after a batch that reached the disk")
+	}
+}
