@@ -120,7 +120,7 @@ func playedClass(b *testing.B) (*app, *classroom.Class) {
 	if _, _, err := a.srv.room.StartRound(ctx, teacher, classroom.RoundSpec{Variant: sim.Standard(sim.Pig), Mode: "bot", Bot: "hold:20"}); err != nil {
 		b.Fatal(err)
 	}
-	for _, m := range a.srv.room.Matches(class.ID) {
+	for _, m := range a.srv.room.Matches(teacher) {
 		v, err := a.srv.room.Identify(ctx, classroom.Credentials{Code: class.Code, TokenHash: m.Seats[0].TokenHash})
 		if err != nil {
 			b.Fatal(err)
@@ -144,9 +144,13 @@ func playedClass(b *testing.B) (*app, *classroom.Class) {
 func BenchmarkDashboardLive(b *testing.B) {
 	a, class := playedClass(b)
 	ctx := context.Background()
+	op, err := a.srv.room.Operator(ctx, class.Code)
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := a.srv.dashLive(ctx, i18n.For("en"), class); err != nil {
+		if _, err := a.srv.dashLive(ctx, i18n.For("en"), op); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -157,7 +161,12 @@ func BenchmarkDashboardLive(b *testing.B) {
 func BenchmarkPollUnchanged(b *testing.B) {
 	a, class := playedClass(b)
 	h := a.srv.Handler()
-	req := httptest.NewRequest(http.MethodGet, paths.Poll(paths.TeacherLive.For(class.Code), a.srv.room.Activity(class.ID)), nil)
+	op, err := a.srv.room.Operator(context.Background(), class.Code)
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := httptest.NewRequest(http.MethodGet, paths.Poll(paths.TeacherLive.For(class.Code), a.srv.room.Activity(op)), nil)
+	req.Host = a.http.Listener.Addr().String() // the host the app answers for
 	req.AddCookie(&http.Cookie{Name: teacherPrefix + class.Code, Value: "secret"})
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -205,7 +214,11 @@ func BenchmarkClassCharts(b *testing.B) {
 // move list and the screen reader's announcement), as after each move.
 func BenchmarkBoardView(b *testing.B) {
 	a, class := playedClass(b)
-	ms := a.srv.room.Matches(class.ID)
+	op, err := a.srv.room.Operator(context.Background(), class.Code)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ms := a.srv.room.Matches(op)
 	m := ms[0]
 	l := i18n.For("es")
 	b.ReportAllocs()

@@ -65,7 +65,7 @@ func (s *Server) roundBots(l *i18n.Localizer, game, selected string) []templates
 
 func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templates.Dashboard, error) {
 	class, l := classFrom(c), loc(c)
-	live, err := s.dashLive(c.Request.Context(), l, class)
+	live, err := s.dashLive(c.Request.Context(), l, viewerFrom(c))
 	if err != nil {
 		return templates.Dashboard{}, err
 	}
@@ -100,7 +100,7 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		return templates.Dashboard{}, err
 	}
 	var sk *templates.SkunkBoard
-	if k := s.room.Skunk(class.ID); k != nil {
+	if k := s.room.Skunk(viewerFrom(c)); k != nil {
 		b := s.skunkBoard(l, class, k, 0, true, paths.TeacherSkunk.For(class.Code))
 		sk = &b
 	}
@@ -142,7 +142,7 @@ type liveCache struct {
 // teacher screens together.
 func (s *Server) dashboardLive(c *gin.Context) {
 	class := classFrom(c)
-	activity := s.room.Activity(class.ID)
+	activity := s.room.Activity(viewerFrom(c))
 	if v := c.Query("v"); v != "" && v == strconv.FormatInt(activity, 10) {
 		c.Status(http.StatusNoContent)
 		return
@@ -152,7 +152,7 @@ func (s *Server) dashboardLive(c *gin.Context) {
 	defer lc.mu.Unlock()
 	now := time.Now()
 	if lc.body == nil || lc.version != activity && now.Sub(lc.at) >= liveEvery {
-		live, err := s.dashLive(c.Request.Context(), loc(c), class)
+		live, err := s.dashLive(c.Request.Context(), loc(c), viewerFrom(c))
 		if err != nil {
 			fail(c, err)
 			return
@@ -181,14 +181,15 @@ func liveCacheOf(class *classroom.Class, lang string) *liveCache {
 
 // dashLive is the roster and the matches in progress, from memory alone:
 // the class's snapshot, its students' totals and its matches' snapshots.
-func (s *Server) dashLive(ctx context.Context, l *i18n.Localizer, class *classroom.Class) (templates.DashLive, error) {
-	activity := s.room.Activity(class.ID)
-	stats, total := s.room.Stats(class.ID)
+func (s *Server) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.Viewer) (templates.DashLive, error) {
+	class := who.Class()
+	activity := s.room.Activity(who)
+	stats, total := s.room.Stats(who)
 	v := templates.DashLive{Code: class.Code, Paused: class.Paused, Locked: class.Locked, Round: roundLabel(l, class.Round), Decisions: total,
 		PollURL: paths.Poll(paths.TeacherLive.For(class.Code), activity), JoinsLastMinute: s.classJoins.count(class.Code), JoinCap: s.cfg.ClassJoins,
 		JoinsUnlimited: class.JoinsUnlimited}
 	playing := map[int64]string{}
-	for _, m := range s.room.Matches(class.ID) {
+	for _, m := range s.room.Matches(who) {
 		if m.Over() {
 			continue
 		}

@@ -131,7 +131,7 @@ func TestSkunkWithThirtyStudents(t *testing.T) {
 		}
 		// The last sit of the last round may end the game after the
 		// last kid looked.
-		if over || a.srv.room.Skunk(class.ID).Over {
+		if over || a.srv.room.Skunk(operator(t, a, class.Code)).Over {
 			break
 		}
 		teacher.post("/t/"+code+"/skunk/roll", nil)
@@ -140,7 +140,7 @@ func TestSkunkWithThirtyStudents(t *testing.T) {
 		}
 		rolls++
 	}
-	ls := a.srv.room.Skunk(class.ID)
+	ls := a.srv.room.Skunk(operator(t, a, class.Code))
 	if ls == nil || !ls.Over {
 		t.Fatal("the game did not end")
 	}
@@ -273,12 +273,12 @@ func TestSkunkResentSitIsStale(t *testing.T) {
 		last = url.Values{"moment": {form.Find(`input[name="moment"]`).AttrOr("value", "")}}
 		k.post(action, last)
 	}
-	ls := a.srv.room.Skunk(mustClass(t, a, code).ID)
+	ls := a.srv.room.Skunk(operator(t, a, code))
 	if ls.Round != 1 || !ls.Standing[1] {
 		t.Fatalf("everyone sat: round %d, B standing %v", ls.Round, ls.Standing[1])
 	}
 	kids[1].post(action, last)
-	if ls = a.srv.room.Skunk(mustClass(t, a, code).ID); !ls.Standing[1] {
+	if ls = a.srv.room.Skunk(operator(t, a, code)); !ls.Standing[1] {
 		t.Error("the resent sit sat B down in the next round")
 	}
 }

@@ -112,7 +112,7 @@ func (b projectorBase) page(s *Server) gin.HandlerFunc {
 		}
 		v := templates.Projector{Code: class.Code, JoinURL: s.publicURL(c.Request) + paths.Join.String(), Live: projectorData(loc(c), class, b), Chart: pc,
 			QR: paths.JoinQR.For(class.Code), Teacher: b.teacher, Joined: len(class.Students) > 0}
-		if k := s.room.Skunk(class.ID); k != nil {
+		if k := s.room.Skunk(viewerFrom(c)); k != nil {
 			sk := b.skunkBoard(s, c, class, k)
 			v.Skunk = &sk
 		}
@@ -152,7 +152,7 @@ func (b projectorBase) chart(s *Server) gin.HandlerFunc {
 func (b projectorBase) skunk(s *Server) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class := classFrom(c)
-		k := s.room.Skunk(class.ID)
+		k := s.room.Skunk(viewerFrom(c))
 		if k == nil {
 			c.Header("HX-Refresh", "true") // the game ended: show the projector again
 			c.String(http.StatusOK, "")

@@ -148,7 +148,7 @@ func (s *Server) studentSkunk(c *gin.Context) {
 	if !ok {
 		return
 	}
-	k := s.room.Skunk(class.ID)
+	k := s.room.Skunk(viewerFrom(c))
 	if k == nil {
 		c.Header("HX-Refresh", "true")
 		c.String(http.StatusOK, "")
@@ -163,7 +163,7 @@ func (s *Server) studentSkunk(c *gin.Context) {
 // teacherSkunk is the Skunk board for the dashboard's polling.
 func (s *Server) teacherSkunk(c *gin.Context) {
 	class := classFrom(c)
-	k := s.room.Skunk(class.ID)
+	k := s.room.Skunk(viewerFrom(c))
 	if k == nil {
 		c.String(http.StatusOK, "")
 		return

@@ -44,11 +44,11 @@ func (s *Server) studentHome(c *gin.Context) {
 	if class.Paused {
 		v.Waiting = l.T("board.paused")
 	}
-	if k := s.room.Skunk(class.ID); k != nil && k.Participant(me.ID) >= 0 {
+	if k := s.room.Skunk(viewer); k != nil && k.Participant(me.ID) >= 0 {
 		b := s.skunkBoard(l, class, k, me.ID, false, paths.StudentSkunk.For(class.Code))
 		v.Skunk = &b
 	}
-	if m := s.room.Playing(class.ID, me.ID); m != nil && !m.Over() {
+	if m := s.room.Playing(viewer); m != nil && !m.Over() {
 		b := s.boardView(l, class, m, m.SeatOf(me.ID))
 		v.Board = &b
 	}
@@ -118,10 +118,10 @@ func (s *Server) studentNext(c *gin.Context) {
 	}
 	after, _ := strconv.ParseInt(c.Query("after"), 10, 64)
 	next := false
-	if m := s.room.Playing(class.ID, me.ID); m != nil && m.ID != after && !m.Over() {
+	if m := s.room.Playing(viewerFrom(c)); m != nil && m.ID != after && !m.Over() {
 		next = true
 	}
-	if k := s.room.Skunk(class.ID); k != nil && k.Participant(me.ID) >= 0 && !k.Over {
+	if k := s.room.Skunk(viewerFrom(c)); k != nil && k.Participant(me.ID) >= 0 && !k.Over {
 		next = true
 	}
 	if !next {

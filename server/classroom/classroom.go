@@ -244,7 +244,7 @@ func (r *Room) ClassByID(ctx context.Context, id int64) (*Class, error) {
 
 // Activity is a class's change counter: it moves whenever anything in the
 // class does, a move in any of its matches included.
-func (r *Room) Activity(classID int64) int64 {
+func (r *Room) activityOf(classID int64) int64 {
 	r.mu.RLock()
 	c := r.classes[classID]
 	r.mu.RUnlock()
@@ -376,7 +376,7 @@ func (r *Room) Counts() Counts {
 
 // Stats returns a copy of every student's totals in the class, and the
 // number of decisions (of anyone) in it.
-func (r *Room) Stats(classID int64) (map[int64]store.StudentStats, int) {
+func (r *Room) statsOf(classID int64) (map[int64]store.StudentStats, int) {
 	c := r.loaded(classID)
 	if c == nil {
 		return nil, 0

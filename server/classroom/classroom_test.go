@@ -75,7 +75,7 @@ func actAll(r *Room, c *Class, students []store.Student) []error {
 	var wg sync.WaitGroup
 	for i, st := range students {
 		wg.Go(func() {
-			m := r.Playing(c.ID, st.ID)
+			m := r.playingOf(c.ID, st.ID)
 			if m == nil || m.Over() {
 				errs[i] = ErrNotPlaying
 				return
@@ -96,9 +96,9 @@ func TestFailedCommitLeavesMatchesAsBefore(t *testing.T) {
 	c, students := classWithRound(t, r, 24)
 	before := map[int64]*Match{}
 	for _, s := range students {
-		before[s.ID] = r.Playing(c.ID, s.ID)
+		before[s.ID] = r.playingOf(c.ID, s.ID)
 	}
-	statsBefore, totalBefore := r.Stats(c.ID)
+	statsBefore, totalBefore := r.statsOf(c.ID)
 	f.on.Store(true)
 	for i, err := range actAll(r, c, students) {
 		if !errors.Is(err, ErrNotSaved) {
@@ -107,12 +107,12 @@ func TestFailedCommitLeavesMatchesAsBefore(t *testing.T) {
 	}
 	f.on.Store(false)
 	for _, s := range students {
-		now, was := r.Playing(c.ID, s.ID), before[s.ID]
+		now, was := r.playingOf(c.ID, s.ID), before[s.ID]
 		if now.Version != was.Version || now.Seq() != was.Seq() || now.State != was.State {
 			t.Errorf("student %d's match changed: version %d→%d, seq %d→%d", s.ID, was.Version, now.Version, was.Seq(), now.Seq())
 		}
 	}
-	if stats, total := r.Stats(c.ID); total != totalBefore || len(stats) != len(statsBefore) {
+	if stats, total := r.statsOf(c.ID); total != totalBefore || len(stats) != len(statsBefore) {
 		t.Errorf("totals moved on a refused batch: %d decisions, was %d", total, totalBefore)
 	}
 	// Tried again, the same moves are taken, and only once.
@@ -123,7 +123,7 @@ func TestFailedCommitLeavesMatchesAsBefore(t *testing.T) {
 	}
 	want := map[int64]int{}
 	for _, s := range students {
-		m := r.Playing(c.ID, s.ID)
+		m := r.playingOf(c.ID, s.ID)
 		want[m.ID] = m.Seq()
 	}
 	st.Close()
@@ -172,7 +172,7 @@ func TestActionsShareBatches(t *testing.T) {
 	if byStudent != acked {
 		t.Errorf("%d student events stored, %d acknowledged", byStudent, acked)
 	}
-	stats, _ := r.Stats(c.ID)
+	stats, _ := r.statsOf(c.ID)
 	counted := 0
 	for _, s := range stats {
 		counted += s.Decisions
@@ -195,7 +195,7 @@ func TestActionsShareBatches(t *testing.T) {
 func TestSnapshotsAreImmutable(t *testing.T) {
 	r, _, _ := openRoom(t, filepath.Join(t.TempDir(), "snap.db"))
 	c, students := classWithRound(t, r, 1)
-	old := r.Playing(c.ID, students[0].ID)
+	old := r.playingOf(c.ID, students[0].ID)
 	seq, version, state := old.Seq(), old.Version, old.State
 	if _, err := r.act(context.Background(), old.ID, students[0].ID, old.Seq(), sim.Roll); err != nil {
 		t.Fatal(err)
@@ -203,7 +203,7 @@ func TestSnapshotsAreImmutable(t *testing.T) {
 	if old.Seq() != seq || old.Version != version || old.State != state {
 		t.Error("an old snapshot changed")
 	}
-	if now := r.Playing(c.ID, students[0].ID); now.Version <= version || now.Seq() <= seq {
+	if now := r.playingOf(c.ID, students[0].ID); now.Version <= version || now.Seq() <= seq {
 		t.Errorf("the new snapshot did not move: version %d, seq %d", now.Version, now.Seq())
 	}
 	if _, err := r.act(context.Background(), old.ID, students[0].ID, seq, sim.Roll); !errors.Is(err, ErrStale) {
@@ -216,7 +216,7 @@ func TestSnapshotsAreImmutable(t *testing.T) {
 func TestEndRoundStopsEveryMatch(t *testing.T) {
 	r, st, _ := openRoom(t, filepath.Join(t.TempDir(), "end.db"))
 	c, students := classWithRound(t, r, 10)
-	m := r.Playing(c.ID, students[0].ID)
+	m := r.playingOf(c.ID, students[0].ID)
 	if err := r.EndRound(context.Background(), operator(t, r, c)); err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +261,7 @@ func TestMatchTooLongEnds(t *testing.T) {
 	if _, _, err := r.StartRound(ctx, operator(t, r, c), RoundSpec{Variant: sim.Standard(sim.Pig), Mode: store.InPairs, Bot: "hold:20"}); err != nil {
 		t.Fatal(err)
 	}
-	m := r.Matches(c.ID)[0]
+	m := r.matchesOf(c.ID)[0]
 	for range 100 {
 		if m.Over() {
 			break

@@ -95,7 +95,7 @@ func (r *Room) Match(id int64) *Match {
 
 // Playing returns the match of a student in the class's open round (being
 // played, or finished), or nil.
-func (r *Room) Playing(classID, studentID int64) *Match {
+func (r *Room) playingOf(classID, studentID int64) *Match {
 	c := r.loaded(classID)
 	if c == nil {
 		return nil
@@ -107,7 +107,7 @@ func (r *Room) Playing(classID, studentID int64) *Match {
 }
 
 // Matches returns the class's matches of the open round, in ID order.
-func (r *Room) Matches(classID int64) []*Match {
+func (r *Room) matchesOf(classID int64) []*Match {
 	c := r.loaded(classID)
 	if c == nil {
 		return nil

@@ -117,7 +117,7 @@ func countRolls(rows []store.SkunkEvent) int {
 }
 
 // Skunk returns the class's game of Skunk, or nil when none is played.
-func (r *Room) Skunk(classID int64) *Skunk {
+func (r *Room) skunkOfClass(classID int64) *Skunk {
 	c := r.loaded(classID)
 	if c == nil {
 		return nil

@@ -284,3 +284,52 @@ func (r *Room) sharingDice(seed sim.Seed, id int64) int {
 	}
 	return n
 }
+
+// Playing returns the viewer student's match in the class's open round
+// (being played, or finished), or nil.
+func (r *Room) Playing(v Viewer) *Match {
+	c, student, err := v.studying()
+	if err != nil {
+		return nil
+	}
+	return r.playingOf(c.id, student)
+}
+
+// Skunk returns the class's game of Skunk for any of its members (being
+// played, or ended and still shown), or nil.
+func (r *Room) Skunk(v Viewer) *Skunk {
+	if v.cls == nil {
+		return nil
+	}
+	return r.skunkOfClass(v.cls.id)
+}
+
+// Matches returns the class's matches of the open round, in ID order, for
+// its teacher.
+func (r *Room) Matches(v Viewer) []*Match {
+	c, err := v.teaching()
+	if err != nil {
+		return nil
+	}
+	return r.matchesOf(c.id)
+}
+
+// Stats returns a copy of every student's totals in the class, and the
+// number of decisions (of anyone) in it, for its teacher.
+func (r *Room) Stats(v Viewer) (map[int64]store.StudentStats, int) {
+	c, err := v.teaching()
+	if err != nil {
+		return nil, 0
+	}
+	return r.statsOf(c.id)
+}
+
+// Activity is the class's change counter for its members: it moves
+// whenever anything in the class does, a move in any of its matches
+// included.
+func (r *Room) Activity(v Viewer) int64 {
+	if v.cls == nil {
+		return 0
+	}
+	return r.activityOf(v.cls.id)
+}
