@@ -182,7 +182,18 @@ func (c *chartSource) chart(key string) (templates.Chart, error) {
 		}
 		return charts.HogDice(c.l, ds), nil
 	case charts.HogCurveKey:
-		return charts.HogCurve(c.l, sim.DefaultMaxDice), nil
+		// As far as the class's Hog rounds allowed (10 dice when none).
+		most := sim.DefaultMaxDice
+		rounds, err := c.s.reports.Rounds(c.ctx, c.who)
+		if err != nil {
+			return templates.Chart{}, err
+		}
+		for _, r := range rounds {
+			if r.Variant.Game == sim.Hog && r.Variant.MaxDice > most {
+				most = r.Variant.MaxDice
+			}
+		}
+		return charts.HogCurve(c.l, most), nil
 	case charts.FirstPlayerKey:
 		return c.s.firstPlayerChart(c.ctx, c.l, c.who, c.v, c.table)
 	case charts.LadderKey:

@@ -401,3 +401,58 @@ func TestEveryViewerOverEveryRoute(t *testing.T) {
 		t.Errorf("only %d requests checked", checked)
 	}
 }
+
+// TestPodiumShowsTies: four students in pairs, two matches, two winners
+// with one win each: the podium's most wins names both and says it is a
+// tie, never one of them picked by name.
+func TestPodiumShowsTies(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	var students []*student
+	for _, n := range []string{"Ana", "Bo", "Cy", "Dee"} {
+		students = append(students, &student{b: join(t, a, code, n), nick: n, holdAt: 10})
+	}
+	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"10"}, "mode": {"pairs"}, "bot": {"hold:20"}})
+	playRound(t, code, students)
+	doc := teacher.get(paths.TeacherProjector.Results.For(code))
+	award := doc.Find(`[data-testid="award"]`).First()
+	names := strings.Split(award.Find(".award-name").Text(), ", ")
+	if len(names) != 2 || award.Find(`[data-testid="award-tie"]`).Length() != 1 || !strings.Contains(award.Text(), "a tie: 2 share it") {
+		t.Errorf("most wins with two winners: %q", award.Text())
+	}
+}
+
+// TestSkunkEndedBeforeAnyRoll: a game of Skunk ended before its first
+// roll says no one scored, not "Winners: everyone with 0 points".
+func TestSkunkEndedBeforeAnyRoll(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	a.srv.room.SetLesson(t.Context(), operator(t, a, code), "6-skunk", 0)
+	join(t, a, code, "Mia")
+	join(t, a, code, "Leo")
+	teacher.post(paths.LessonStart.For(code), nil)
+	doc := teacher.post(paths.SkunkEnd.For(code), nil)
+	text := teacher.get(paths.TeacherSkunk.For(code)).Text() + doc.Text()
+	if !strings.Contains(text, "No one scored") || strings.Contains(text, "with 0 points") {
+		t.Errorf("Skunk ended before any roll: %.400s", text)
+	}
+}
+
+// TestHogCurveAsFarAsAllowed: a class that played Hog with up to 15 dice
+// sees the expected-points curve up to 15 dice, not 10.
+func TestHogCurveAsFarAsAllowed(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	join(t, a, code, "Ana")
+	teacher.post(paths.Rounds.For(code), url.Values{"game": {"hog"}, "target": {"100"}, "max_dice": {"15"}, "mode": {"bot"}, "bot": {"ev"}})
+	if teacher.status() != http.StatusOK {
+		t.Fatalf("round: %d", teacher.status())
+	}
+	doc := teacher.get(paths.Query(paths.Teacher.For(code), "chart", "hog-curve"))
+	if rows := doc.Find(`[data-testid="chart-hog-curve"] tbody tr`).Length(); rows != 15 {
+		t.Errorf("the curve has %d rows, want 15", rows)
+	}
+}

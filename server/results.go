@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"sort"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -86,6 +87,8 @@ func (s *Server) results(ctx context.Context, l *i18n.Localizer, who classroom.V
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].name < all[j].name })
 	v := &templates.Results{Round: round.Number, Title: gameTitle(l, round.Variant), Playing: playing}
+	// Each award names everyone who shares the top (in alphabetical
+	// order), never one of them picked by name.
 	best := func(label string, better func(a, b *tally) bool, ok func(*tally) bool, value func(*tally) string) {
 		var top *tally
 		for _, t := range all {
@@ -93,9 +96,16 @@ func (s *Server) results(ctx context.Context, l *i18n.Localizer, who classroom.V
 				top = t
 			}
 		}
-		if top != nil {
-			v.Awards = append(v.Awards, templates.Award{Label: label, Name: top.name, Value: value(top)})
+		if top == nil {
+			return
 		}
+		var names []string
+		for _, t := range all {
+			if ok(t) && !better(t, top) && !better(top, t) {
+				names = append(names, t.name)
+			}
+		}
+		v.Awards = append(v.Awards, templates.Award{Label: label, Name: strings.Join(names, ", "), Value: value(top), Tied: len(names)})
 	}
 	best(l.T("award.wins"), func(a, b *tally) bool { return a.wins > b.wins }, func(t *tally) bool { return t.wins > 0 },
 		func(t *tally) string { return l.N("award.wins_value", t.wins) })

@@ -119,6 +119,9 @@ func (s *Server) skunkBoard(l *i18n.Localizer, class *classroom.Class, k *classr
 			w = append(w, names[p])
 		}
 		v.Winners = l.N("skunk.winners", len(w), "Names", strings.Join(w, ", "), "Points", l.Int(k.Scores[k.Winners[0]]))
+		if k.Scores[k.Winners[0]] == 0 {
+			v.Winners = l.T("skunk.noscore") // ended before anyone banked a point
+		}
 		if k.Ended {
 			v.Winners = l.T("skunk.final") + " " + v.Winners
 		}

@@ -404,7 +404,9 @@ type Results struct {
 	BackURL string
 }
 
-// Award is one place on the podium.
+// Award is one place on the podium: Name lists everyone who shares it
+// (Tied of them).
 type Award struct {
 	Label, Name, Value string
+	Tied               int
 }

@@ -19,7 +19,7 @@ type adviseOutput struct {
 func runAdvise(e env, args []string) error {
 	fs := newFlags(e, "advise", "--game G [--target T] [--max-dice D] --score I (--opponent J | --others J1,J2,...) [--turn-total K] [--json]")
 	var vf variantFlags
-	vf.register(fs)
+	vf.registerStandard(fs) // advice is for the standard rules: no --equal-turns
 	score := fs.Int("score", -1, "the score of the player to move")
 	opponent := fs.Int("opponent", -1, "the opponent's score (two players)")
 	others := fs.String("others", "", "more than two players: the others' scores in the order they move after the player, e.g. 60,25")
@@ -34,9 +34,6 @@ func runAdvise(e env, args []string) error {
 	v, err := vf.solverVariant()
 	if err != nil {
 		return err
-	}
-	if v.EqualTurns {
-		return usagef("advise: --equal-turns is not taken here: advice is for the standard rules")
 	}
 	T := v.Target
 	switch {

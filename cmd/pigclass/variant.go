@@ -15,10 +15,16 @@ type variantFlags struct {
 }
 
 func (v *variantFlags) register(fs *flag.FlagSet) {
+	v.registerStandard(fs)
+	fs.BoolVar(&v.equalTurns, "equal-turns", false, "play the round out so everyone has the same number of turns")
+}
+
+// registerStandard registers the flags of the standard rules only, for a
+// command that takes no other (advise: advice is for the standard rules).
+func (v *variantFlags) registerStandard(fs *flag.FlagSet) {
 	fs.StringVar(&v.game, "game", "pig", "the game: pig, two-dice, big-pig or hog")
 	fs.IntVar(&v.target, "target", sim.DefaultTarget, "the score that wins")
 	fs.IntVar(&v.maxDice, "max-dice", sim.DefaultMaxDice, "Hog: the most dice a player may throw")
-	fs.BoolVar(&v.equalTurns, "equal-turns", false, "play the round out so everyone has the same number of turns")
 }
 
 // variant builds and validates the variant for the given number of seats.

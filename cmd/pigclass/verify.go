@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"pigclass/server/report"
 	"pigclass/sim"
 )
 
@@ -36,10 +37,19 @@ func runVerify(e env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "OK %s: %s, commitment %s\n", name, r.Variant, r.Seed.Commitment())
 	fmt.Fprintf(e.stdout, "%d events and %d rolls check out against the seed\n", got.Events, got.Rolls)
-	if res := got.State.Result(); res != nil {
-		fmt.Fprintf(e.stdout, "result: seat %d won; scores %v; places %v\n", res.Winner, res.Scores, res.Places)
+	// Seats count from 1, the player who moved first, as every file and
+	// page counts them.
+	st := got.State
+	n := st.Variant.Seats
+	seat := func(s int) int { return report.ExportSeat(s, st.First, n) }
+	if res := st.Result(); res != nil {
+		scores, places := make([]int, n), make([]int, n)
+		for s := range n {
+			scores[seat(s)-1], places[seat(s)-1] = res.Scores[s], res.Places[s]
+		}
+		fmt.Fprintf(e.stdout, "result: seat %d won; scores %v; places %v (seats from 1, the first to move)\n", seat(res.Winner), scores, places)
 	} else {
-		fmt.Fprintf(e.stdout, "the match is not over: seat %d to move\n", got.State.Seat)
+		fmt.Fprintf(e.stdout, "the match is not over: seat %d to move (seats from 1, the first to move)\n", seat(st.Seat))
 	}
 	return nil
 }
