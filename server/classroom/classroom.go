@@ -17,15 +17,15 @@
 //     held only to read or change a map, never while taking another lock
 //     or waiting for the disk. A class is read from disk by one caller,
 //     with no lock held; others asking for it meanwhile wait for that read.
-//   - class.mu guards a class's snapshot and its changing flag. A round
-//     change (a round or game of Skunk started or ended, a student
-//     removed, the class deleted) marks the class changing under it, then
-//     makes its commits without it and takes it again only to publish
-//     (class.change): joins, switches and readers never wait for a round
-//     to start. A join, a switch, a setting, a readmission and a rejoin
-//     each hold it across their one small commit, so that memory and disk
-//     change in the same order. Under class.mu only a match's mu (Rejoin)
-//     may be taken, never the other way.
+//   - class.mu guards a class's snapshot and its changing and saving
+//     flags, and is never held across a commit. A round change (a round or
+//     game of Skunk started or ended, a student removed, the class
+//     deleted) marks the class changing under it, makes its commits
+//     without it and takes it again only to publish (class.change); a
+//     small change (a join, a switch, a setting, a readmission, a rejoin)
+//     does the same with saving (class.save), so small changes are made
+//     one at a time, in order, and neither kind waits for the other.
+//     Readers take no lock. Under class.mu no other lock is taken.
 //   - match.mu serializes the moves of one match and is held across the
 //     commit of those moves, so a match's log on disk and in memory never
 //     diverge. Act takes only this lock: students in different matches
@@ -123,11 +123,12 @@ func New(st *store.Store, key []byte, tables *solve.Cache, log *slog.Logger, now
 type class struct {
 	id int64
 	mu sync.Mutex
-	// changing is set while a round change (see change) makes its commits
-	// outside mu; another waits on idle (a condition of mu). Under mu.
-	changing bool
-	idle     *sync.Cond
-	snap     atomic.Pointer[Class]
+	// changing is set while a round change (see change) makes its
+	// commits outside mu, saving while a small change (see save) does;
+	// another of the same kind waits on idle (a condition of mu). Under mu.
+	changing, saving bool
+	idle             *sync.Cond
+	snap             atomic.Pointer[Class]
 	// activity is bumped by every change of the class or of any of its
 	// matches: the dashboard's and projector's polls compare it.
 	activity atomic.Int64

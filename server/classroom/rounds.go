@@ -45,36 +45,39 @@ func (r *Room) Join(ctx context.Context, classID int64, nickname, tokenHash stri
 	if err != nil {
 		return store.Student{}, err
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	snap := c.snap.Load()
-	if st, ok := snap.Student(tokenHash); ok {
-		return st, nil
-	}
-	if snap.WasRemoved(tokenHash) {
-		return store.Student{}, ErrRemoved
-	}
-	if snap.Locked {
-		return store.Student{}, ErrLocked
-	}
-	taken := make(map[string]bool, len(snap.Students))
-	for _, st := range snap.Students {
-		taken[st.AnonName] = true
-		if LooksAlike(st.Nickname, nickname) {
-			if st.Nickname == nickname {
-				return store.Student{}, store.ErrNicknameTaken
-			}
-			return store.Student{}, fmt.Errorf("%w: %s", ErrLooksTaken, st.Nickname)
+	var st store.Student
+	err = c.save(func() error {
+		snap := c.snap.Load()
+		if known, ok := snap.Student(tokenHash); ok {
+			st = known
+			return nil
 		}
-	}
-	st, err := r.st.AddStudent(ctx, store.Student{ClassID: classID, Nickname: nickname, AnonName: AnonName(taken), TokenHash: tokenHash})
-	if err != nil {
-		return st, err
-	}
-	c.publish(true, func(next *Class) {
-		next.Students = append(next.Students[:len(next.Students):len(next.Students)], st)
+		if snap.WasRemoved(tokenHash) {
+			return ErrRemoved
+		}
+		if snap.Locked {
+			return ErrLocked
+		}
+		taken := make(map[string]bool, len(snap.Students))
+		for _, other := range snap.Students {
+			taken[other.AnonName] = true
+			if LooksAlike(other.Nickname, nickname) {
+				if other.Nickname == nickname {
+					return store.ErrNicknameTaken
+				}
+				return fmt.Errorf("%w: %s", ErrLooksTaken, other.Nickname)
+			}
+		}
+		var err error
+		if st, err = r.st.AddStudent(ctx, store.Student{ClassID: classID, Nickname: nickname, AnonName: AnonName(taken), TokenHash: tokenHash}); err != nil {
+			return err
+		}
+		c.publishLocked(true, func(next *Class) {
+			next.Students = append(next.Students[:len(next.Students):len(next.Students)], st)
+		})
+		return nil
 	})
-	return st, nil
+	return st, err
 }
 
 // Switches are the switches a teacher turns.
@@ -87,20 +90,21 @@ func (r *Room) SetSwitches(ctx context.Context, v Viewer, change func(*Switches)
 	if err != nil {
 		return nil, err
 	}
-	classID := c.id
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	old := c.snap.Load()
-	f := Switches{Locked: old.Locked, Paused: old.Paused, Anonymous: old.Anonymous}
-	change(&f)
-	if err := r.st.SetSwitches(ctx, classID, f); err != nil {
-		return nil, err
-	}
-	snap := c.publish(false, func(next *Class) { next.Locked, next.Paused, next.Anonymous = f.Locked, f.Paused, f.Anonymous })
-	if old.Paused && !f.Paused {
-		r.restartClocks(c)
-	}
-	return snap, nil
+	var snap *Class
+	err = c.save(func() error {
+		old := c.snap.Load()
+		f := Switches{Locked: old.Locked, Paused: old.Paused, Anonymous: old.Anonymous}
+		change(&f)
+		if err := r.st.SetSwitches(ctx, c.id, f); err != nil {
+			return err
+		}
+		snap = c.publishLocked(false, func(next *Class) { next.Locked, next.Paused, next.Anonymous = f.Locked, f.Paused, f.Anonymous })
+		if old.Paused && !f.Paused {
+			r.restartClocks(c)
+		}
+		return nil
+	})
+	return snap, err
 }
 
 // setClass changes one of a class's settings: save stores it (nil for a
@@ -111,15 +115,15 @@ func (r *Room) setClass(v Viewer, save func(classID int64) error, change func(*C
 	if err != nil {
 		return err
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if save != nil {
-		if err := save(c.id); err != nil {
-			return err
+	return c.save(func() error {
+		if save != nil {
+			if err := save(c.id); err != nil {
+				return err
+			}
 		}
-	}
-	c.publish(false, change)
-	return nil
+		c.publishLocked(false, change)
+		return nil
+	})
 }
 
 // SetJoinsUnlimited lifts (or puts back) the cap on joins a minute.
@@ -288,20 +292,38 @@ func (r *Room) prepare(v sim.Variant) {
 // no other change is in flight, then runs fn without holding c.mu. fn
 // takes c.mu itself only to publish what it committed, so joins, the
 // teacher's switches and every reader go on while its commits are made.
-func (c *class) change(fn func() error) error {
+func (c *class) change(fn func() error) error { return c.turnstile(&c.changing, fn) }
+
+// save runs a small change of the class (a join, a switch, a setting, a
+// readmission, a rejoin) as change runs a round change: one at a time
+// among themselves (they read the snapshot, commit, then publish), with
+// their commit made without c.mu. Round changes and small changes do not
+// wait for each other; each publishes its own part of the snapshot.
+func (c *class) save(fn func() error) error { return c.turnstile(&c.saving, fn) }
+
+// turnstile waits until *busy is clear, sets it, runs fn without c.mu,
+// and clears it. *busy is guarded by c.mu.
+func (c *class) turnstile(busy *bool, fn func() error) error {
 	c.mu.Lock()
-	for c.changing {
+	for *busy {
 		c.idle.Wait()
 	}
-	c.changing = true
+	*busy = true
 	c.mu.Unlock()
 	defer func() {
 		c.mu.Lock()
-		c.changing = false
+		*busy = false
 		c.idle.Broadcast()
 		c.mu.Unlock()
 	}()
 	return fn()
+}
+
+// publishLocked is publish taking c.mu.
+func (c *class) publishLocked(roster bool, change func(*Class)) *Class {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.publish(roster, change)
 }
 
 // shuffle puts the students in a random order for pairing.
@@ -408,13 +430,18 @@ func (r *Room) Readmit(ctx context.Context, v Viewer, studentID int64) error {
 	if err != nil {
 		return err
 	}
-	classID := c.id
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if err := r.st.ReadmitStudent(ctx, classID, studentID); err != nil {
-		return err
-	}
-	c.publish(true, func(next *Class) {
+	return c.save(func() error {
+		if err := r.st.ReadmitStudent(ctx, c.id, studentID); err != nil {
+			return err
+		}
+		c.publishLocked(true, readmitted(studentID))
+		return nil
+	})
+}
+
+// readmitted moves a removed student back among the class's students.
+func readmitted(studentID int64) func(*Class) {
+	return func(next *Class) {
 		var still []store.Student
 		for _, st := range next.Removed {
 			if st.ID == studentID {
@@ -425,8 +452,7 @@ func (r *Room) Readmit(ctx context.Context, v Viewer, studentID int64) error {
 			}
 		}
 		next.Removed = still
-	})
-	return nil
+	}
 }
 
 // DeleteClass deletes the class and every row that belongs to it; its
@@ -500,17 +526,17 @@ func (r *Room) Rejoin(ctx context.Context, classID, studentID int64, tokenHash s
 	if err != nil {
 		return err
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if err := r.st.SetStudentToken(ctx, classID, studentID, tokenHash); err != nil {
-		return err
-	}
-	isHim := func(id int64, _ string) bool { return id == studentID }
-	c.publish(true, func(next *Class) { next.Students = retoken(next.Students, isHim, tokenHash) })
-	if lm := (*c.live.Load())[studentID]; lm != nil {
-		lm.retokenSeats(isHim, tokenHash)
-	}
-	return nil
+	return c.save(func() error {
+		if err := r.st.SetStudentToken(ctx, classID, studentID, tokenHash); err != nil {
+			return err
+		}
+		isHim := func(id int64, _ string) bool { return id == studentID }
+		c.publishLocked(true, func(next *Class) { next.Students = retoken(next.Students, isHim, tokenHash) })
+		if lm := (*c.live.Load())[studentID]; lm != nil {
+			lm.retokenSeats(isHim, tokenHash)
+		}
+		return nil
+	})
 }
 
 // RotateToken moves every identity of a browser (its students in every
