@@ -32,8 +32,10 @@
 //     never wait for each other, and their commits share batches. Ending
 //     matches (a round, a removal, a deletion) takes their locks in turn,
 //     so a move in flight finishes first.
-//   - skunk.mu serializes the moves of a class's Skunk game, across their
-//     commit, as match.mu does.
+//   - skunk.mu serializes the moves of a class's Skunk game; their commits
+//     are made without it, the moves pending at once in one (a class
+//     sitting down shares a commit), and a failed commit takes back every
+//     pending move (commitSkunk).
 //   - class.statsMu guards the per-student totals (a leaf).
 //
 // No lock is held while a table is solved: a round's, and a practice

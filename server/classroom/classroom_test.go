@@ -281,3 +281,89 @@ func TestMatchTooLongEnds(t *testing.T) {
 		t.Errorf("on disk: %v %v", row.Status, err)
 	}
 }
+
+// TestSkunkSitsShareCommits: a class sitting down at once: every sit is
+// committed and acknowledged, in fewer writes than sits; and when the disk
+// refuses, every sit pending is refused and the game is as stored.
+func TestSkunkSitsShareCommits(t *testing.T) {
+	r, st, f := openRoom(t, filepath.Join(t.TempDir(), "skunk.db"))
+	ctx := context.Background()
+	c, err := r.CreateClass(ctx, func() string { return "SKUNKA" }, "hash", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 30
+	var viewers []Viewer
+	for i := range n {
+		token := fmt.Sprintf("token%d", i)
+		if _, err := r.Join(ctx, c.ID, fmt.Sprintf("s%d", i), token); err != nil {
+			t.Fatal(err)
+		}
+		v, err := r.Identify(ctx, Credentials{Code: c.Code, TokenHash: token})
+		if err != nil {
+			t.Fatal(err)
+		}
+		viewers = append(viewers, v)
+	}
+	teacher := operator(t, r, c)
+	if err := r.StartSkunk(ctx, teacher, 5); err != nil {
+		t.Fatal(err)
+	}
+	var k *Skunk
+	for k = r.Skunk(teacher); k.RoundTotal == 0; {
+		if k, err = r.SkunkRoll(ctx, teacher); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sitAll := func(vs []Viewer) []error {
+		moment := r.Skunk(teacher).Moment
+		errs := make([]error, len(vs))
+		var wg sync.WaitGroup
+		for i, v := range vs {
+			wg.Go(func() { _, errs[i] = r.Sit(ctx, v, moment) })
+		}
+		wg.Wait()
+		return errs
+	}
+	f.on.Store(true)
+	for i, err := range sitAll(viewers[:10]) {
+		if !errors.Is(err, ErrNotSaved) {
+			t.Errorf("sit %d with the disk refusing: %v", i, err)
+		}
+	}
+	f.on.Store(false)
+	for p, standing := range r.Skunk(teacher).Standing {
+		if !standing {
+			t.Fatalf("participant %d sat though nothing was stored", p)
+		}
+	}
+	b0, _ := st.WriterStats()
+	for i, err := range sitAll(viewers) {
+		if err != nil {
+			t.Errorf("sit %d: %v", i, err)
+		}
+	}
+	b1, _ := st.WriterStats()
+	// Everyone sat: each banked the round total (and the next round began).
+	total := k.RoundTotal
+	k = r.Skunk(teacher)
+	for p, score := range k.Scores {
+		if score != total {
+			t.Errorf("participant %d banked %d, want %d", p, score, total)
+		}
+	}
+	if b1-b0 >= n {
+		t.Errorf("%d sits took %d commits", n, b1-b0)
+	}
+	games, _ := st.SkunkGames(ctx, c.ID, "")
+	rows, _ := st.SkunkEvents(ctx, games[len(games)-1].ID)
+	sits := 0
+	for _, e := range rows {
+		if e.Action == store.SkunkSit {
+			sits++
+		}
+	}
+	if sits != n {
+		t.Errorf("%d sits stored, want %d", sits, n)
+	}
+}

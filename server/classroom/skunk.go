@@ -17,7 +17,16 @@ type skunk struct {
 	mu   sync.Mutex
 	game store.SkunkGame
 	g    *sim.Skunk
-	rows []store.SkunkEvent
+	rows []store.SkunkEvent // committed
+	// pending are moves applied to g and not yet committed; flushing is
+	// set while a commit of them is made without mu; gen moves on when a
+	// commit fails (the moves of an earlier gen not committed are lost);
+	// done wakes those waiting for a commit. All under mu.
+	pending  []store.SkunkEvent
+	inflight int // moves being committed (taken from pending)
+	flushing bool
+	gen      int
+	done     *sync.Cond
 	ver  int64
 	cls  *class
 	// ended: the teacher stopped the game; its board stays, with the final
@@ -150,6 +159,7 @@ func (r *Room) liveSkunk(c *class, game store.SkunkGame, rows []store.SkunkEvent
 		return errorf(fmt.Sprintf("skunk game %d", game.ID), err)
 	}
 	k := &skunk{game: game, g: g, rows: rows, cls: c}
+	k.done = sync.NewCond(&k.mu)
 	k.publish()
 	c.skunk.Store(k)
 	return nil
@@ -262,7 +272,7 @@ func (r *Room) SkunkRoll(ctx context.Context, v Viewer) (*Skunk, error) {
 	}
 	round, roll, total := k.g.Round(), k.g.Rolls(), k.g.RoundTotal()
 	var rows []store.SkunkEvent
-	seq := len(k.rows)
+	seq := k.moves()
 	now := r.now()
 	for p := range k.g.Participants() {
 		if k.g.Standing(p) {
@@ -281,13 +291,57 @@ func (r *Room) SkunkRoll(ctx context.Context, v Viewer) (*Skunk, error) {
 	}
 	seq++
 	rows = append(rows, store.SkunkEvent{GameID: k.game.ID, Seq: seq, Action: store.SkunkRoll, Participant: -1, Round: round, Roll: roll, Faces: e.Faces, RoundTotal: total, At: now})
-	if err := r.st.AppendSkunk(ctx, k.game.ID, rows, k.g.Over()); err != nil {
-		r.rebuildSkunk(k)
-		return k.snap.Load(), err
+	err = r.commitSkunk(ctx, k, rows)
+	return k.snap.Load(), err
+}
+
+// moves counts the moves made: committed, being committed and pending
+// (the seq of the last).
+func (k *skunk) moves() int { return len(k.rows) + k.inflight + len(k.pending) }
+
+// errSkunkLost refuses a move made on top of moves whose commit failed.
+var errSkunkLost = fmt.Errorf("%w: the moves before it were not saved", ErrNotSaved)
+
+// commitSkunk commits rows, moves already applied to the game under k.mu
+// (held, and held again on return), with every other move pending: the
+// first to wait commits all the pending moves in one write made without
+// k.mu, so that a class sitting down at once shares one commit, and the
+// others wait for it. If a commit fails, the game goes back to what is
+// stored and every pending move is refused.
+func (r *Room) commitSkunk(ctx context.Context, k *skunk, rows []store.SkunkEvent) error {
+	gen := k.gen
+	k.pending = append(k.pending, rows...)
+	last := k.moves() // the seq of the last of rows
+	for {
+		for k.flushing && k.gen == gen && len(k.rows) < last {
+			k.done.Wait()
+		}
+		switch {
+		case k.gen != gen:
+			return errSkunkLost
+		case len(k.rows) >= last:
+			return nil
+		}
+		k.flushing = true
+		batch, over := k.pending, k.g.Over()
+		k.pending, k.inflight = nil, len(batch)
+		k.mu.Unlock()
+		err := r.st.AppendSkunk(ctx, k.game.ID, batch, over)
+		k.mu.Lock()
+		k.flushing, k.inflight = false, 0
+		k.done.Broadcast()
+		if err != nil {
+			k.gen++
+			k.pending = nil
+			r.rebuildSkunk(k)
+			k.publish()
+			return err
+		}
+		k.rows = append(k.rows, batch...)
+		// The snapshot is the game as played (moves applied since, waiting
+		// for the next commit, included; a failed commit takes them back).
+		k.publish()
 	}
-	k.rows = append(k.rows, rows...)
-	k.publish()
-	return k.snap.Load(), nil
 }
 
 // skunkOf returns the class's game being played.
@@ -331,13 +385,8 @@ func (r *Room) Sit(ctx context.Context, v Viewer, moment string) (*Skunk, error)
 	if _, err := k.g.Sit(p); err != nil {
 		return k.snap.Load(), nil
 	}
-	row := store.SkunkEvent{GameID: k.game.ID, Seq: len(k.rows) + 1, Action: store.SkunkSit, Participant: p, Round: round, Roll: roll,
+	row := store.SkunkEvent{GameID: k.game.ID, Seq: k.moves() + 1, Action: store.SkunkSit, Participant: p, Round: round, Roll: roll,
 		RoundTotal: total, Score: score, EV: EVStand(score, total), At: r.now()}
-	if err := r.st.AppendSkunk(ctx, k.game.ID, []store.SkunkEvent{row}, k.g.Over()); err != nil {
-		r.rebuildSkunk(k)
-		return k.snap.Load(), err
-	}
-	k.rows = append(k.rows, row)
-	k.publish()
-	return k.snap.Load(), nil
+	err = r.commitSkunk(ctx, k, []store.SkunkEvent{row})
+	return k.snap.Load(), err
 }
