@@ -27,8 +27,8 @@ type skunk struct {
 	flushing bool
 	gen      int
 	done     *sync.Cond
-	ver  int64
-	cls  *class
+	ver      int64
+	cls      *class
 	// ended: the teacher stopped the game; its board stays, with the final
 	// scores and winners, until the next round or game.
 	ended bool
