@@ -18,6 +18,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/paths"
+	"pigclass/sim/solve"
 )
 
 // The second hardening round's findings, one test each (see the note on
@@ -312,5 +313,33 @@ func TestMovesAreLimited(t *testing.T) {
 	}
 	if time.Since(start) < time.Second && limited == 0 {
 		t.Errorf("30 moves in %s, none refused", time.Since(start))
+	}
+}
+
+// A class asks for a few new kinds of round a minute (each solves a table
+// in the server); the rest get a sentence and lose nothing; a variant
+// already solved is never refused; the tables kept stay within their
+// budget.
+func TestNewVariantsAreLimited(t *testing.T) {
+	a := newAppConfig(t, func(c *Config) { c.Tables = &solve.Cache{} })
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	join(t, a, code, "Ana")
+	refused := 0
+	for target := 131; target < 131+newVariantsPerClass+2; target++ {
+		doc := teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {strconv.Itoa(target)}, "mode": {"bot"}, "bot": {"optimal"}})
+		if teacher.status() == http.StatusUnprocessableEntity && strings.Contains(doc.Text(), "new kinds of round") {
+			refused++
+		}
+	}
+	if refused != 2 {
+		t.Errorf("%d of %d new variants refused, want 2", refused, newVariantsPerClass+2)
+	}
+	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"131"}, "mode": {"bot"}, "bot": {"optimal"}})
+	if teacher.status() != http.StatusOK {
+		t.Errorf("a variant solved before: %d", teacher.status())
+	}
+	if b := a.srv.tables.Bytes(); b > TablesBudget {
+		t.Errorf("the tables take %d bytes, over the budget %d", b, TablesBudget)
 	}
 }

@@ -39,6 +39,17 @@ func (s *Server) loadLessons() error {
 		return fmt.Errorf("server: %w", err)
 	}
 	s.lessons = ls
+	// The tables a lesson reads stay whatever the cache's budget.
+	for _, v := range figureVariants {
+		s.tables.Pin(v, v.EqualTurns)
+	}
+	for _, l := range ls {
+		for _, p := range l.Phases {
+			if p.Plays() {
+				s.tables.Pin(p.Variant, p.Variant.EqualTurns)
+			}
+		}
+	}
 	return nil
 }
 

@@ -72,8 +72,8 @@ func (s *Server) parseRound(c *gin.Context) (templates.RoundForm, sim.Variant, b
 		v.Target = n
 	}
 	if g == sim.Hog {
-		if n, err := strconv.Atoi(f.MaxDice.Value); err != nil || n < 1 || n > sim.MaxDiceLimit {
-			bad(&f.MaxDice, l.T("roundform.maxdice", "Max", l.Int(sim.MaxDiceLimit)))
+		if n, err := strconv.Atoi(f.MaxDice.Value); err != nil || n < 1 || n > maxRoundDice {
+			bad(&f.MaxDice, l.T("roundform.maxdice", "Max", l.Int(maxRoundDice)))
 		} else {
 			v.MaxDice = n
 		}
@@ -96,6 +96,11 @@ func (s *Server) parseRound(c *gin.Context) (templates.RoundForm, sim.Variant, b
 	} else {
 		v.Seats = n
 	}
+	if ok && !s.tables.Has(v, v.EqualTurns) && !s.newVariant(classFrom(c).Code) {
+		// A table not solved yet is solved for the round: a few a minute.
+		f.Error = l.T("roundform.variants", "N", l.Int(newVariantsPerClass))
+		ok = false
+	}
 	if ok {
 		if _, err := solve.ParseStrategy(f.Bot.Value, v, s.tables); err != nil {
 			switch id := "roundform.bot"; {
@@ -109,4 +114,19 @@ func (s *Server) parseRound(c *gin.Context) (templates.RoundForm, sim.Variant, b
 		}
 	}
 	return f, v, ok
+}
+
+// maxRoundDice is the most dice a Hog round may allow.
+const maxRoundDice = 20
+
+// newVariant counts a variant solved anew for the class with code, and
+// reports whether the class (and the server) may have one more this
+// minute.
+func (s *Server) newVariant(code string) bool {
+	if !s.variants.allow(code) || s.variants.count("") >= newVariantsPerMinute {
+		return false
+	}
+	s.variants.hit(code)
+	s.variants.hit("")
+	return true
 }

@@ -200,7 +200,7 @@ func TestRoundFormErrors(t *testing.T) {
 	}
 	join(t, a, code, "Ana")
 	doc = teacher.post("/t/"+code+"/rounds", url.Values{"game": {"hog"}, "target": {"5000"}, "max_dice": {"40"}, "mode": {"bot"}, "bot": {"hold:20"}, "deadline": {"1"}})
-	for _, want := range []string{"Target: a whole number from 10 to 200", "Most dice: a whole number from 1 to 30", "Seconds per roll"} {
+	for _, want := range []string{"Target: a whole number from 10 to 200", "Most dice: a whole number from 1 to 20", "Seconds per roll"} {
 		if !strings.Contains(doc.Text(), want) {
 			t.Errorf("round form: no %q", want)
 		}

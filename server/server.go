@@ -89,6 +89,7 @@ type Server struct {
 	classJoins  *limiter // joins, by class: a script cannot fill a class
 	deviceJoins *limiter // joins, by class and device: one name a device
 	moves       *limiter // moves, by player: a script cannot flood a match
+	variants    *limiter // new variants solved, by class and ("") in all
 	newClasses  *limiter // classes started, by client address
 	practices   *limiter // practice matches started, by client address
 }
@@ -102,6 +103,16 @@ const deviceJoinWindow = 10 * time.Minute
 // DefaultMovesPerSecond is the moves a player may make a second: faster
 // than a hand, slower than a script.
 const DefaultMovesPerSecond = 8
+
+// TablesBudget bounds the two-player tables kept beyond the pinned ones
+// (the defaults and the lessons'): past it the least lately used is
+// forgotten. A new variant is solved at most newVariantsPerClass times a
+// minute for one class and newVariantsPerMinute for the whole server.
+const (
+	TablesBudget         = 96 << 20
+	newVariantsPerClass  = 3
+	newVariantsPerMinute = 12
+)
 
 // Per client address and minute: classes a device may start, and
 // practice matches (a whole lab behind one address may start one each).
@@ -134,6 +145,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		classJoins:  newLimiter(cfg.ClassJoins, time.Minute, cfg.Now),
 		deviceJoins: newLimiter(1, deviceJoinWindow, cfg.Now),
 		moves:       newLimiter(cfg.MovesPerSecond, time.Second, time.Now),
+		variants:    newLimiter(newVariantsPerClass, time.Minute, cfg.Now),
 		newClasses:  newLimiter(classesPerMinute, time.Minute, cfg.Now),
 		practices:   newLimiter(practicesPerMinute, time.Minute, cfg.Now),
 		proxies:     cfg.TrustedProxies,
@@ -142,6 +154,10 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	}
 	if s.tables == nil {
 		s.tables = &solve.Cache{}
+	}
+	s.tables.SetBudget(TablesBudget)
+	for _, v := range classroom.DefaultVariants() {
+		s.tables.Pin(v, false)
 	}
 	// The tables are solved while the matches are restored: two cores,
 	// and a restart with a school's matches serves again within a second.

@@ -1500,7 +1500,7 @@ func roundForm(v Dashboard) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 128, "</label> <input id=\"round-dice\" name=\"max_dice\" type=\"number\" min=\"1\" max=\"30\" required value=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 128, "</label> <input id=\"round-dice\" name=\"max_dice\" type=\"number\" min=\"1\" max=\"20\" required value=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -19,6 +19,11 @@ import (
 type Cache struct {
 	mu     sync.Mutex
 	tables map[sim.Variant]*entry
+	// budget bounds the bytes of the two-player tables kept (0: no bound);
+	// past it the least lately used table not pinned is forgotten (a match
+	// still reading it keeps it until it ends). size is their bytes; clock
+	// orders uses.
+	budget, size, clock int64
 
 	multi      map[sim.Variant]*multiEntry // N-player tables, by variant
 	multiBytes int64                       // their memory, solved or being solved
@@ -26,10 +31,13 @@ type Cache struct {
 }
 
 type entry struct {
-	once  sync.Once
-	t     *Table
-	equal *EqualTable
-	err   error
+	once   sync.Once
+	t      *Table
+	equal  *EqualTable
+	err    error
+	bytes  int64 // once solved
+	used   int64 // the cache's clock at the last use
+	pinned bool
 }
 
 // Key returns the variant whose table answers questions about v: two seats,
@@ -46,7 +54,12 @@ func Key(v sim.Variant, equalTurns bool) sim.Variant {
 func (c *Cache) Get(v sim.Variant) (*Table, error) {
 	k := Key(v, false)
 	e := c.entry(k)
-	e.once.Do(func() { e.t, e.err = Solve(k) })
+	e.once.Do(func() {
+		e.t, e.err = Solve(k)
+		if e.err == nil {
+			c.kept(e, e.t.Bytes())
+		}
+	})
 	return e.t, e.err
 }
 
@@ -55,8 +68,73 @@ func (c *Cache) Get(v sim.Variant) (*Table, error) {
 func (c *Cache) GetEqual(v sim.Variant) (*EqualTable, error) {
 	k := Key(v, true)
 	e := c.entry(k)
-	e.once.Do(func() { e.equal, e.err = SolveEqualTurns(k) })
+	e.once.Do(func() {
+		e.equal, e.err = SolveEqualTurns(k)
+		if e.err == nil {
+			c.kept(e, e.equal.Bytes())
+		}
+	})
 	return e.equal, e.err
+}
+
+// SetBudget bounds the bytes of the two-player tables the cache keeps.
+func (c *Cache) SetBudget(bytes int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.budget = bytes
+	c.evict()
+}
+
+// Pin keeps the table of v (with or without equal turns) whatever the
+// budget: the lessons' and the round form's defaults.
+func (c *Cache) Pin(v sim.Variant, equalTurns bool) {
+	e := c.entry(Key(v, equalTurns))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e.pinned = true
+}
+
+// Has reports whether the table of v is kept (solved, or being solved).
+func (c *Cache) Has(v sim.Variant, equalTurns bool) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.tables[Key(v, equalTurns)]
+	return ok
+}
+
+// Bytes returns what the cache's two-player tables take.
+func (c *Cache) Bytes() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.size
+}
+
+// kept counts a table just solved and forgets others past the budget.
+func (c *Cache) kept(e *entry, bytes int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e.bytes = bytes
+	c.size += bytes
+	c.evict()
+}
+
+// evict forgets the least lately used tables not pinned until the cache
+// is within its budget. c.mu must be held.
+func (c *Cache) evict() {
+	for c.budget > 0 && c.size > c.budget {
+		var oldK sim.Variant
+		var old *entry
+		for k, e := range c.tables {
+			if e.bytes > 0 && !e.pinned && (old == nil || e.used < old.used) {
+				oldK, old = k, e
+			}
+		}
+		if old == nil {
+			return
+		}
+		delete(c.tables, oldK)
+		c.size -= old.bytes
+	}
 }
 
 func (c *Cache) entry(k sim.Variant) *entry {
@@ -70,6 +148,8 @@ func (c *Cache) entry(k sim.Variant) *entry {
 		e = &entry{}
 		c.tables[k] = e
 	}
+	c.clock++
+	e.used = c.clock
 	return e
 }
 

@@ -56,3 +56,26 @@ func TestCacheKeyedByWhatIsSolved(t *testing.T) {
 		t.Errorf("after a refusal of another variant: %v", err)
 	}
 }
+
+// TestCacheBudget: past its budget the cache forgets the least lately
+// used table that is not pinned, and keeps the pinned ones.
+func TestCacheBudget(t *testing.T) {
+	var c Cache
+	pinned := sim.Variant{Game: sim.Pig, Target: 40, Seats: 2}
+	c.Pin(pinned, false)
+	if _, err := c.Get(pinned); err != nil {
+		t.Fatal(err)
+	}
+	one, _ := c.Get(sim.Variant{Game: sim.Pig, Target: 41, Seats: 2})
+	c.SetBudget(c.Bytes() + one.Bytes()/2) // room for the pinned table and half another
+	c.Get(sim.Variant{Game: sim.Pig, Target: 42, Seats: 2})
+	if c.Has(sim.Variant{Game: sim.Pig, Target: 41, Seats: 2}, false) {
+		t.Error("the least lately used table was kept past the budget")
+	}
+	if !c.Has(pinned, false) {
+		t.Error("the pinned table was forgotten")
+	}
+	if c.Bytes() > c.budget && c.Has(sim.Variant{Game: sim.Pig, Target: 42, Seats: 2}, false) {
+		t.Errorf("%d bytes kept, budget %d", c.Bytes(), c.budget)
+	}
+}

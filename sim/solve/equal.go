@@ -372,3 +372,8 @@ func (e *EqualTable) firstTurn(i, j, k int, x float64) []float64 {
 	}
 	return vals
 }
+
+// Bytes returns the memory the table's values take.
+func (e *EqualTable) Bytes() int64 {
+	return e.lay.Bytes() + int64(8*(len(e.second)+len(e.g)+len(e.w)))
+}

@@ -188,3 +188,6 @@ func (t *Table) side(tab, other []float64, pol policy, i, j int, sc *sideScratch
 	sc.pig = pigSide{t: t, tab: tab, other: other, pol: pol, i: i, j: j, sc: sc}
 	return &sc.pig
 }
+
+// Bytes returns the memory the table's values take.
+func (t *Table) Bytes() int64 { return int64(8 * (len(t.p) + len(t.hogOpt) + len(t.row))) }
