@@ -343,3 +343,40 @@ func TestNewVariantsAreLimited(t *testing.T) {
 		t.Errorf("the tables take %d bytes, over the budget %d", b, TablesBudget)
 	}
 }
+
+// Behind a proxy over plain HTTP a browser's Origin is the proxy's (the
+// --public-url), not the Host the instance sees: forms from it are taken,
+// and forms from any other site refused.
+func TestPublicURLIsATrustedOrigin(t *testing.T) {
+	a := newAppConfig(t, func(c *Config) { c.PublicURL = "http://pig.school.example:8000" })
+	for origin, want := range map[string]int{"http://pig.school.example:8000": http.StatusSeeOther, "http://evil.example": http.StatusForbidden} {
+		status, _, _ := a.browser().send(http.MethodPost, paths.Classes.String(), url.Values{}, "Origin", origin)
+		if status != want {
+			t.Errorf("POST /classes from %s: %d, want %d", origin, status, want)
+		}
+	}
+	if _, err := newCrossOrigin("pig.school.example"); err == nil {
+		t.Error("a public URL without a scheme taken")
+	}
+}
+
+// An instance asked for a class whose code starts with another instance's
+// prefix says the proxy sent it to the wrong place (421), the same for
+// every such code; its own codes are served as ever.
+func TestClassStaysAtHome(t *testing.T) {
+	a := newAppConfig(t, func(c *Config) { c.CodePrefix = "K" })
+	code := teacherStart(t, a.browser())
+	if !strings.HasPrefix(code, "K") {
+		t.Fatalf("code %s", code)
+	}
+	b := a.browser()
+	for _, p := range []string{paths.Student.For("JAAAAA"), paths.JoinCode.For("RXXXXX"), paths.Teacher.For("AAAAAA")} {
+		doc := b.get(p)
+		if b.status() != http.StatusMisdirectedRequest || !strings.Contains(doc.Text(), "wrong instance") {
+			t.Errorf("%s: %d %q", p, b.status(), doc.Find("main").Text())
+		}
+	}
+	if b.get(paths.JoinCode.For(code)); b.status() != http.StatusOK {
+		t.Errorf("its own class's join page: %d", b.status())
+	}
+}

@@ -105,6 +105,19 @@ func defaultPort(hp string) bool {
 	return err != nil || p == "80" || p == "443"
 }
 
+// atHome answers an address of a class whose code this instance never
+// issues (it starts with another instance's prefix, see
+// Config.CodePrefix): 421 and a sentence that the district's proxy sent it
+// to the wrong instance, the same for every such code.
+func (s *Server) atHome(c *gin.Context) {
+	code := normalizeCode(c.Param("code"))
+	if p := s.cfg.CodePrefix; p == "" || code == "" || strings.HasPrefix(code, p) {
+		c.Next()
+		return
+	}
+	refuse(c, http.StatusMisdirectedRequest, loc(c).T("error.elsewhere", "Code", code, "Prefix", s.cfg.CodePrefix))
+}
+
 // checkHost answers 421 to a request for a host this server is not.
 func (s *Server) checkHost(c *gin.Context) {
 	if s.hosts.allows(c.Request.Host) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -29,15 +30,30 @@ func limitBody(c *gin.Context) {
 	c.Next()
 }
 
-// crossOrigin is the standard library's protection against cross-site
+// newCrossOrigin is the standard library's protection against cross-site
 // posts: Sec-Fetch-Site must say same-origin (or none), and without it an
-// Origin must name this host. "Origin: null" (sandboxed frames, redirects)
-// names no host, so it is refused.
-var crossOrigin = http.NewCrossOriginProtection()
+// Origin must name this host, or be --public-url's: behind a proxy over
+// plain HTTP a browser's Origin is the proxy's address, not the Host the
+// instance sees. "Origin: null" (sandboxed frames, redirects) names no
+// host, so it is refused.
+func newCrossOrigin(publicURL string) (*http.CrossOriginProtection, error) {
+	p := http.NewCrossOriginProtection()
+	if publicURL == "" {
+		return p, nil
+	}
+	u, err := url.Parse(publicURL)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("public URL %q: write it as http://HOST[:PORT]", publicURL)
+	}
+	if err := p.AddTrustedOrigin(u.Scheme + "://" + u.Host); err != nil {
+		return nil, fmt.Errorf("public URL %q: %w", publicURL, err)
+	}
+	return p, nil
+}
 
 // sameOrigin refuses cross-site form posts.
-func sameOrigin(c *gin.Context) {
-	if err := crossOrigin.Check(c.Request); err != nil {
+func (s *Server) sameOrigin(c *gin.Context) {
+	if err := s.crossOrigin.Check(c.Request); err != nil {
 		refuse(c, http.StatusForbidden, loc(c).T("error.crossorigin"))
 		return
 	}

@@ -84,6 +84,7 @@ type Server struct {
 	proxies []netip.Prefix
 
 	hosts       *hostGate
+	crossOrigin *http.CrossOriginProtection
 	tokens      *tokens  // fresh player tokens on join
 	joins       *limiter // wrong join codes, by client address
 	classJoins  *limiter // joins, by class: a script cannot fill a class
@@ -139,6 +140,10 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	if err := CheckCodePrefix(cfg.CodePrefix); err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
+	crossOrigin, err := newCrossOrigin(cfg.PublicURL)
+	if err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
 	s := &Server{
 		cfg: cfg, reports: report.New(st), log: log, tables: cfg.Tables,
 		joins:       newLimiter(cfg.JoinAttempts, time.Minute, cfg.Now),
@@ -150,6 +155,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		practices:   newLimiter(practicesPerMinute, time.Minute, cfg.Now),
 		proxies:     cfg.TrustedProxies,
 		hosts:       newHostGate(cfg.PublicURL, cfg.Listen),
+		crossOrigin: crossOrigin,
 		tokens:      &tokens{now: cfg.Now, rotated: map[string]rotation{}},
 	}
 	if s.tables == nil {
