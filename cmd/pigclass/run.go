@@ -33,15 +33,16 @@ type command struct {
 
 // commands lists the subcommands; help is added by run.
 var commands = map[string]command{
-	"serve":    {"run the web app (the default with no command)", runServe},
-	"simulate": {"play many games between strategies and print win rates", runSimulate},
-	"verify":   {"check every roll and the result of a match record (JSON)", runVerify},
-	"solve":    {"solve a game exactly and print the first player's chance", runSolve},
-	"advise":   {"print the win probability of every option in one position", runAdvise},
-	"duel":     {"print the exact chance that one strategy beats another", runDuel},
-	"export":   {"write a class's decisions, matches or students as CSV", runExport},
-	"backup":   {"copy the database to a new file, safely while the server runs", runBackup},
-	"loadtest": {"play many simulated students against a running server on this machine", runLoadtest},
+	"serve":     {"run the web app (the default with no command)", runServe},
+	"simulate":  {"play many games between strategies and print win rates", runSimulate},
+	"verify":    {"check every roll and the result of a match record (JSON)", runVerify},
+	"solve":     {"solve a game exactly and print the first player's chance", runSolve},
+	"advise":    {"print the win probability of every option in one position", runAdvise},
+	"duel":      {"print the exact chance that one strategy beats another", runDuel},
+	"export":    {"write a class's decisions, matches or students as CSV", runExport},
+	"backup":    {"copy the database to a new file, safely while the server runs", runBackup},
+	"loadtest":  {"play many simulated students against a running server on this machine", runLoadtest},
+	"proxyconf": {"print an nginx configuration for a district of several instances", runProxyconf},
 }
 
 // run is the whole program: main only adds the process around it.

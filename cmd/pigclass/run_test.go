@@ -142,3 +142,20 @@ func TestSimulateThreeSeatsWithOptimal(t *testing.T) {
 		t.Errorf("%+v", got)
 	}
 }
+
+// TestProxyconfRefusesBadInstances: overlapping or malformed instances,
+// or no public URL, are usage errors that name what to fix.
+func TestProxyconfRefusesBadInstances(t *testing.T) {
+	for _, args := range [][]string{
+		{"proxyconf", "--public-url", "http://x:8000"},
+		{"proxyconf", "--public-url", "http://x:8000", "--instance", "A=nohost"},
+		{"proxyconf", "--public-url", "http://x:8000", "--instance", "A=127.0.0.1:1", "--instance", "AB=127.0.0.1:2"},
+		{"proxyconf", "--public-url", "x:8000", "--instance", "A=127.0.0.1:1"},
+		{"proxyconf", "--public-url", "http://x:8000", "--instance", "O=127.0.0.1:1"},
+	} {
+		var u usageError
+		if _, _, err := runCmd(t, args...); !errors.As(err, &u) {
+			t.Errorf("%v: %v, want a usage error", args, err)
+		}
+	}
+}

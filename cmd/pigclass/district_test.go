@@ -1,0 +1,207 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// freeAddr returns a loopback address with a port free a moment ago.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// startInstance runs `pigclass serve` with args and waits until it serves.
+func startInstance(t *testing.T, bin string, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"serve"}, args...)...)
+	cmd.Env = append(os.Environ(), "PIGCLASS_ADDR=", "PIGCLASS_DB=", "PIGCLASS_PUBLIC_URL=", "PIGCLASS_CODE_PREFIX=", "PIGCLASS_TRUSTED_PROXY=")
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	up := make(chan struct{}, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if servingAt.MatchString(sc.Text()) {
+				up <- struct{}{}
+			}
+		}
+	}()
+	select {
+	case <-up:
+	case <-time.After(60 * time.Second):
+		t.Fatal("an instance did not start")
+	}
+	return cmd
+}
+
+// TestDistrictBehindNginx: three pigclass instances (prefixes A, J, R)
+// behind Debian's nginx running `pigclass proxyconf`'s output as it is.
+// Nine classes started through the proxy, with a browser's Origin (the
+// proxy's address), land on all three instances; a student joins and
+// plays through the proxy; an instance killed with SIGKILL leaves the
+// others' classes playing and new classes starting, and once started
+// again its class is back with its student.
+func TestDistrictBehindNginx(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs nginx and three servers")
+	}
+	nginx, err := exec.LookPath("nginx")
+	if err != nil {
+		t.Skip("nginx is not installed (Debian's nginx-light; .ci/run installs it)")
+	}
+	bin, err := buildBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	proxy := freeAddr(t)
+	public := "http://" + proxy
+	prefixes := []string{"A", "J", "R"}
+	addrs := map[string]string{}
+	args := []string{"proxyconf", "--listen", proxy, "--public-url", public}
+	for _, p := range prefixes {
+		addrs[p] = freeAddr(t)
+		args = append(args, "--instance", p+"="+addrs[p])
+	}
+	conf, _, err := runCmd(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	confPath := filepath.Join(dir, "pigclass-nginx.conf")
+	os.WriteFile(confPath, []byte(conf), 0o644)
+	serveArgs := func(p string) []string {
+		return []string{"--addr", addrs[p], "--code-prefix", p, "--public-url", public, "--trusted-proxy", "127.0.0.1", "--db", filepath.Join(dir, "pigclass-"+p+".db")}
+	}
+	procs := map[string]*exec.Cmd{}
+	for _, p := range prefixes {
+		procs[p] = startInstance(t, bin, serveArgs(p)...)
+	}
+	// nginx in the foreground, in a process group of its own: its workers
+	// go with it.
+	ng := exec.Command(nginx, "-c", confPath, "-p", dir, "-g", "daemon off;")
+	ng.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := ng.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(-ng.Process.Pid, syscall.SIGKILL); ng.Wait() })
+	waitHealthy(t, public, 30*time.Second)
+
+	type browser struct{ c *http.Client }
+	newBrowser := func() *browser {
+		jar, _ := cookiejar.New(nil)
+		return &browser{&http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+	}
+	send := func(b *browser, method, path string, form url.Values) (int, string, string) {
+		t.Helper()
+		req, _ := http.NewRequestWithContext(context.Background(), method, public+path, strings.NewReader(form.Encode()))
+		if method == http.MethodPost {
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set("Origin", public) // as a browser on the proxy's page sends it
+		}
+		resp, err := b.c.Do(req)
+		if err != nil {
+			t.Fatalf("%s %s: %v", method, path, err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header.Get("Location"), string(body)
+	}
+	teachers := map[string]*browser{} // by class code
+	onInstance := map[string]int{}
+	for range 9 {
+		b := newBrowser()
+		status, loc, body := send(b, http.MethodPost, "/classes", url.Values{})
+		if status != http.StatusSeeOther || !strings.HasPrefix(loc, "/t/") {
+			t.Fatalf("start a class through the proxy: %d %q %.300s", status, loc, body)
+		}
+		code := strings.TrimPrefix(loc, "/t/")
+		teachers[code] = b
+		onInstance[code[:1]]++
+	}
+	for _, p := range prefixes {
+		if onInstance[p] == 0 {
+			t.Errorf("no class on instance %s: %v", p, onInstance)
+		}
+	}
+	// A student of each instance's first class joins and plays a move.
+	students := map[string]*browser{}
+	codeOf := map[string]string{}
+	for code, teacher := range teachers {
+		if _, ok := codeOf[code[:1]]; ok {
+			continue
+		}
+		codeOf[code[:1]] = code
+		s := newBrowser()
+		if status, loc, body := send(s, http.MethodPost, "/join/"+strings.ToLower(code), url.Values{"nickname": {"Ana"}}); status != http.StatusSeeOther || loc != "/c/"+code {
+			t.Fatalf("join %s through the proxy: %d %q %.300s", code, status, loc, body)
+		}
+		students[code] = s
+		if status, loc, body := send(teacher, http.MethodPost, "/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}}); status != http.StatusSeeOther || loc != "/t/"+code {
+			t.Fatalf("a round in %s: %d %.300s", code, status, body)
+		}
+	}
+	played := func(code string) bool {
+		t.Helper()
+		_, _, page := send(students[code], http.MethodGet, "/c/"+code, nil)
+		act := boardAct.FindStringSubmatch(page)
+		seq := boardSeq.FindStringSubmatch(page)
+		if act == nil || seq == nil {
+			return false
+		}
+		status, _, _ := send(students[code], http.MethodPost, act[1], url.Values{"seq": {seq[1]}, "action": {"roll"}})
+		return status == http.StatusSeeOther
+	}
+	for _, code := range codeOf {
+		if !played(code) {
+			t.Errorf("a move in %s through the proxy", code)
+		}
+	}
+
+	// Instance J dies.
+	procs["J"].Process.Signal(syscall.SIGKILL)
+	procs["J"].Wait()
+	for _, p := range []string{"A", "R"} {
+		if !played(codeOf[p]) {
+			t.Errorf("with J down, a move in %s", codeOf[p])
+		}
+	}
+	for i := range 6 {
+		b := newBrowser()
+		if status, loc, body := send(b, http.MethodPost, "/classes", url.Values{}); status != http.StatusSeeOther || strings.HasPrefix(loc, "/t/J") {
+			t.Errorf("class %d with J down: %d %q %.200s", i+1, status, loc, body)
+		}
+	}
+	// J again: its class and its student are back.
+	startInstance(t, bin, serveArgs("J")...)
+	deadline := time.Now().Add(20 * time.Second)
+	for !played(codeOf["J"]) {
+		if time.Now().After(deadline) {
+			log, _ := os.ReadFile(filepath.Join(dir, "error.log"))
+			t.Fatalf("J's class did not come back: nginx says\n%s", log)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Logf("classes per instance %v", fmt.Sprint(onInstance))
+}

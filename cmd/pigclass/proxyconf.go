@@ -1,0 +1,164 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"sort"
+	"strings"
+
+	"pigclass/server"
+)
+
+// proxyInstance is one pigclass of a district: its code prefix and where
+// it listens.
+type proxyInstance struct {
+	prefix, addr string
+}
+
+// instancesFlag reads --instance PREFIX=HOST:PORT, once per instance.
+type instancesFlag []proxyInstance
+
+func (f *instancesFlag) String() string { return "" }
+
+func (f *instancesFlag) Set(v string) error {
+	prefix, addr, ok := strings.Cut(v, "=")
+	prefix = strings.ToUpper(strings.TrimSpace(prefix))
+	if !ok || prefix == "" {
+		return fmt.Errorf("%q: write PREFIX=HOST:PORT, e.g. A=10.0.0.11:8080", v)
+	}
+	if err := server.CheckCodePrefix(prefix); err != nil {
+		return err
+	}
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return fmt.Errorf("%q: the instance's address %q: write HOST:PORT", v, addr)
+	}
+	for _, i := range *f {
+		if strings.HasPrefix(i.prefix, prefix) || strings.HasPrefix(prefix, i.prefix) {
+			return fmt.Errorf("%q: the prefix %s overlaps %s's", v, prefix, i.prefix)
+		}
+	}
+	*f = append(*f, proxyInstance{prefix, addr})
+	return nil
+}
+
+func runProxyconf(e env, args []string) error {
+	fs := newFlags(e, "proxyconf", "--listen ADDR --public-url URL --instance PREFIX=HOST:PORT [--instance ...]")
+	listen := fs.String("listen", "127.0.0.1:8000", "the address nginx listens on")
+	public := fs.String("public-url", "", "the address browsers use to reach the proxy, e.g. http://pigclass.district.example (each instance is started with the same --public-url)")
+	var instances instancesFlag
+	fs.Var(&instances, "instance", "one instance: its code prefix and address, PREFIX=HOST:PORT (repeat for each)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if len(instances) == 0 {
+		return usagef("proxyconf: give at least one --instance PREFIX=HOST:PORT")
+	}
+	if _, _, err := net.SplitHostPort(*listen); err != nil {
+		return usagef("proxyconf: --listen %q: write HOST:PORT", *listen)
+	}
+	if u, err := url.Parse(*public); err != nil || u.Scheme == "" || u.Host == "" {
+		return usagef("proxyconf: --public-url %q: write it as http://HOST[:PORT]", *public)
+	}
+	return writeNginx(e.stdout, *listen, *public, instances)
+}
+
+// writeNginx writes a complete nginx configuration for a district: it runs
+// as it is with `nginx -c FILE -p DIR`, every path relative to DIR.
+func writeNginx(w io.Writer, listen, public string, instances instancesFlag) error {
+	sort.Slice(instances, func(i, j int) bool { return instances[i].prefix < instances[j].prefix })
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	p("# pigclass for a district: one nginx in front of %d pigclass instances.", len(instances))
+	p("# Made by: pigclass proxyconf --listen %s --public-url %s%s", listen, public, instanceArgs(instances))
+	p("# Run it with: nginx -c $PWD/pigclass-nginx.conf -p $PWD   (the paths below are under -p)")
+	p("#")
+	p("# Every address of a class (/c/, /t/, /p/, /join/ and its code) goes to the")
+	p("# instance whose prefix its code starts with: each class lives on one")
+	p("# instance. Everything else (the front page, starting a class, /join,")
+	p("# /static/, /verify, practice matches) is spread over all instances, so")
+	p("# new classes are too; an instance that fails is taken out of the spread")
+	p("# for 10 s at a time (passive health checks; /healthz says why).")
+	p("# Each instance runs with the same --public-url and trusts this proxy:")
+	for _, i := range instances {
+		host, port, _ := net.SplitHostPort(i.addr)
+		p("#   pigclass serve --addr %s:%s --code-prefix %s --public-url %s --trusted-proxy %s --db pigclass-%s.db", host, port, i.prefix, public, proxyHost(listen), strings.ToLower(i.prefix))
+	}
+	p("")
+	p("worker_processes 1;")
+	p("pid nginx.pid;")
+	p("error_log error.log;")
+	p("")
+	p("events { worker_connections 1024; }")
+	p("")
+	p("http {")
+	p("    access_log access.log;")
+	p("    client_body_temp_path client_body_temp;")
+	p("    proxy_temp_path proxy_temp;")
+	p("    fastcgi_temp_path fastcgi_temp;")
+	p("    uwsgi_temp_path uwsgi_temp;")
+	p("    scgi_temp_path scgi_temp;")
+	p("    client_max_body_size 1m;")
+	p("")
+	p("    # All instances: the addresses that hold no class code.")
+	p("    upstream pigclass_all {")
+	for _, i := range instances {
+		p("        server %s max_fails=1 fail_timeout=10s;", i.addr)
+	}
+	p("        keepalive 32;")
+	p("    }")
+	for _, i := range instances {
+		p("")
+		p("    # The classes whose codes start with %s.", i.prefix)
+		p("    upstream pigclass_%s {", i.prefix)
+		p("        server %s;", i.addr)
+		p("        keepalive 16;")
+		p("    }")
+	}
+	p("")
+	p("    # A class's addresses by the first characters of its code (any case).")
+	p("    map $uri $pigclass {")
+	for _, i := range instances {
+		p("        ~*^/(c|t|p|join)/%s  pigclass_%s;", i.prefix, i.prefix)
+	}
+	p("        default              pigclass_all;")
+	p("    }")
+	p("")
+	p("    server {")
+	p("        listen %s;", listen)
+	p("        location / {")
+	p("            proxy_pass http://$pigclass;")
+	p("            proxy_http_version 1.1;")
+	p("            proxy_set_header Connection \"\";")
+	p("            proxy_set_header Host $http_host;")
+	p("            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;")
+	p("            proxy_set_header X-Forwarded-Proto $scheme;")
+	p("            proxy_next_upstream error timeout http_502 http_503;")
+	p("            proxy_connect_timeout 2s;")
+	p("        }")
+	p("    }")
+	p("}")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func instanceArgs(instances instancesFlag) string {
+	var b strings.Builder
+	for _, i := range instances {
+		fmt.Fprintf(&b, " --instance %s=%s", i.prefix, i.addr)
+	}
+	return b.String()
+}
+
+// proxyHost is the address the instances see the proxy's requests from.
+func proxyHost(listen string) string {
+	host, _, _ := net.SplitHostPort(listen)
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		return "127.0.0.1"
+	}
+	return host
+}
+
+var _ flag.Value = (*instancesFlag)(nil)
