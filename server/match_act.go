@@ -20,13 +20,8 @@ import (
 // refused is answered 503 "not saved, try again": the match is as before.
 func (s *Server) act(c *gin.Context) {
 	ctx, l := c.Request.Context(), loc(c)
-	id, ok := matchID(c)
+	id, v, ok := s.matchAsked(c)
 	if !ok {
-		return
-	}
-	v, err := s.viewer(c)
-	if err != nil {
-		fail(c, err)
 		return
 	}
 	// A player's moves are limited to a few a second, keyed by the
@@ -45,6 +40,7 @@ func (s *Server) act(c *gin.Context) {
 	a, actionErr := sim.ParseAction(c.PostForm("action"))
 	status, problem := http.StatusOK, ""
 	var m *classroom.MatchView
+	var err error
 	if seqErr != nil || seq < 0 || actionErr != nil {
 		// The form is wrong; it is said only to the match's player.
 		if m, err = s.room.SeeMatch(ctx, v, id, false); err == nil {

@@ -25,13 +25,8 @@ func (s *Server) matchPage(c *gin.Context) {
 // board is the play area alone, for htmx polling. A poll whose ?v= is the
 // version of the board now gets 204: nothing new, nothing drawn.
 func (s *Server) board(c *gin.Context) {
-	id, ok := matchID(c)
+	id, v, ok := s.matchAsked(c)
 	if !ok {
-		return
-	}
-	v, err := s.viewer(c)
-	if err != nil {
-		fail(c, err)
 		return
 	}
 	m, err := s.room.SeeMatch(c.Request.Context(), v, id, false)

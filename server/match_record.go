@@ -12,13 +12,8 @@ import (
 // the match's players and its class's teacher (who may share the file),
 // once no other match plays with its dice.
 func (s *Server) record(c *gin.Context) {
-	id, ok := matchID(c)
+	id, v, ok := s.matchAsked(c)
 	if !ok {
-		return
-	}
-	v, err := s.viewer(c)
-	if err != nil {
-		fail(c, err)
 		return
 	}
 	rec, m, err := s.room.Record(c.Request.Context(), v, id)

@@ -54,18 +54,28 @@ func (s *Server) viewer(c *gin.Context) (classroom.Viewer, error) {
 	return s.room.Identify(c.Request.Context(), cr)
 }
 
+// matchAsked reads match :id and who asks for it, answering a bad id or a
+// failed lookup itself.
+func (s *Server) matchAsked(c *gin.Context) (int64, classroom.Viewer, bool) {
+	id, ok := matchID(c)
+	if !ok {
+		return 0, classroom.Stranger, false
+	}
+	v, err := s.viewer(c)
+	if err != nil {
+		fail(c, err)
+		return 0, classroom.Stranger, false
+	}
+	return id, v, true
+}
+
 // seeMatch asks the room for match :id as the request's viewer may see it
 // (with teacher, the class's teacher too), answering a refusal itself: a
 // stranger's answer is the same for a real match as for none, and only a
 // match's own player is sent from its old address to its class's.
 func (s *Server) seeMatch(c *gin.Context, teacher bool) (*matchView, bool) {
-	id, ok := matchID(c)
+	id, v, ok := s.matchAsked(c)
 	if !ok {
-		return nil, false
-	}
-	v, err := s.viewer(c)
-	if err != nil {
-		fail(c, err)
 		return nil, false
 	}
 	mv, err := s.room.SeeMatch(c.Request.Context(), v, id, teacher)
