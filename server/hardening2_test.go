@@ -380,3 +380,26 @@ func TestClassStaysAtHome(t *testing.T) {
 		t.Errorf("its own class's join page: %d", b.status())
 	}
 }
+
+// The metrics speak Prometheus' text format: request latency by route
+// (the pattern, never an address with a code), acknowledged actions, the
+// writer's counters and the room's.
+func TestMetrics(t *testing.T) {
+	a := newApp(t)
+	p := a.browser()
+	p.post(paths.Practice.String(), url.Values{"game": {"pig"}, "bot": {"hold:20"}})
+	st, _ := readBoard(p.get(p.path()))
+	p.post(st.act, url.Values{"seq": {strconv.Itoa(st.seq)}, "action": {"roll"}})
+	w := httptest.NewRecorder()
+	a.srv.MetricsHandler().ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	body := w.Body.String()
+	for _, want := range []string{
+		`pigclass_http_request_duration_seconds_bucket{method="POST",route="/m/:id/act",le="+Inf"} 1`,
+		"pigclass_actions_total 1", "pigclass_matches_playing 1", "pigclass_writer_batches_total", "pigclass_writer_queue 0",
+		"pigclass_solver_cache_bytes", "go_goroutines",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the metrics lack %q", want)
+		}
+	}
+}

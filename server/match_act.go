@@ -49,7 +49,9 @@ func (s *Server) act(c *gin.Context) {
 				problem = l.T("error.seq")
 			}
 		}
-	} else if m, err = s.room.Act(ctx, v, id, seq, a); m != nil && err != nil {
+	} else if m, err = s.room.Act(ctx, v, id, seq, a); err == nil {
+		s.metrics.actions.Inc()
+	} else if m != nil {
 		if !errors.Is(err, classroom.ErrStale) {
 			if status, problem = explain(l, err); status == http.StatusInternalServerError {
 				c.Error(err)

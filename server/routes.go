@@ -26,7 +26,7 @@ func (s *Server) Handler() http.Handler {
 	// Only X-Forwarded-For, and only from a trusted proxy, names the
 	// client: an X-Real-IP is the client's own to write.
 	r.RemoteIPHeaders = []string{"X-Forwarded-For"}
-	r.Use(gin.Recovery(), s.logRequests, s.checkHost, securityHeaders, s.scheme, chooseLanguage, s.atHome, limitBody, s.sameOrigin)
+	r.Use(gin.Recovery(), s.measure, s.logRequests, s.checkHost, securityHeaders, s.scheme, chooseLanguage, s.atHome, limitBody, s.sameOrigin)
 	r.RedirectTrailingSlash = false
 
 	files := gin.WrapH(static.Handler())

@@ -84,6 +84,7 @@ type Server struct {
 	proxies []netip.Prefix
 
 	hosts       *hostGate
+	metrics     *metrics
 	crossOrigin *http.CrossOriginProtection
 	tokens      *tokens  // fresh player tokens on join
 	joins       *limiter // wrong join codes, by client address
@@ -162,6 +163,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		s.tables = &solve.Cache{}
 	}
 	s.tables.SetBudget(TablesBudget)
+	s.metrics = newMetrics(s)
 	for _, v := range classroom.DefaultVariants() {
 		s.tables.Pin(v, false)
 	}

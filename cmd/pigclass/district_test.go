@@ -95,8 +95,13 @@ func TestDistrictBehindNginx(t *testing.T) {
 		return []string{"--addr", addrs[p], "--code-prefix", p, "--public-url", public, "--trusted-proxy", "127.0.0.1", "--db", filepath.Join(dir, "pigclass-"+p+".db")}
 	}
 	procs := map[string]*exec.Cmd{}
+	metricsAddr := freeAddr(t) // instance A serves its metrics too
 	for _, p := range prefixes {
-		procs[p] = startInstance(t, bin, serveArgs(p)...)
+		args := serveArgs(p)
+		if p == "A" {
+			args = append(args, "--metrics-addr", metricsAddr)
+		}
+		procs[p] = startInstance(t, bin, args...)
 	}
 	// nginx in the foreground, in a process group of its own: its workers
 	// go with it.
@@ -176,6 +181,20 @@ func TestDistrictBehindNginx(t *testing.T) {
 	for _, code := range codeOf {
 		if !played(code) {
 			t.Errorf("a move in %s through the proxy", code)
+		}
+	}
+
+	// A's metrics, for the district's monitoring: its one acknowledged
+	// move, and latency by route.
+	resp, err := http.Get("http://" + metricsAddr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{"pigclass_actions_total 1", `route="/c/:code/m/:id/act"`, "pigclass_classes "} {
+		if !strings.Contains(string(metrics), want) {
+			t.Errorf("instance A's metrics lack %q", want)
 		}
 	}
 

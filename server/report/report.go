@@ -33,6 +33,13 @@ func member(v classroom.Viewer) (*classroom.Class, error) {
 // Ping checks that the database answers.
 func (r *Reports) Ping(ctx context.Context) error { return r.st.Ping(ctx) }
 
+// WriterStats are the store's writer's own counters, for the metrics: the
+// batches and writes committed, and the writes waiting.
+func (r *Reports) WriterStats() (batches, writes int64, queued int) {
+	b, w := r.st.WriterStats()
+	return b, w, r.st.Queued()
+}
+
 // Writable reports whether the last batch of writes reached the disk.
 func (r *Reports) Writable() bool { return r.st.Writable() }
 

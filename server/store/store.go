@@ -166,6 +166,9 @@ func (s *Store) Close() error {
 	return err
 }
 
+// Queued is how many writes wait for the writer.
+func (s *Store) Queued() int { return len(s.w.jobs) }
+
 // Writable reports whether the last batch of writes reached the disk.
 func (s *Store) Writable() bool { return !s.w.failing.Load() }
 

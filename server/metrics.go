@@ -1,0 +1,80 @@
+package server
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// metrics are what a district's monitoring reads, in Prometheus' text
+// format, on an address of their own (--metrics-addr, off by default):
+// request latency by route, acknowledged actions, the writer's batches,
+// writes and queue, the classes, students and matches in memory, and the
+// solved tables' memory, beside Go's and the process's own. The registry
+// is the server's own, not the global one.
+type metrics struct {
+	reg     *prometheus.Registry
+	latency *prometheus.HistogramVec
+	actions prometheus.Counter
+}
+
+func newMetrics(s *Server) *metrics {
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "pigclass_http_request_duration_seconds",
+			Help:    "Time to answer a request, by method and route (the route's pattern, not the address).",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
+		}, []string{"method", "route"}),
+		actions: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "pigclass_actions_total", Help: "Moves acknowledged (on disk) to students."}),
+	}
+	gauge := func(name, help string, f func() float64) prometheus.Collector {
+		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, f)
+	}
+	counter := func(name, help string, f func() float64) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, f)
+	}
+	m.reg.MustRegister(m.latency, m.actions,
+		gauge("pigclass_classes", "Classes in memory.", func() float64 { return float64(s.room.Counts().Classes) }),
+		gauge("pigclass_students", "Students of the classes in memory.", func() float64 { return float64(s.room.Counts().Students) }),
+		gauge("pigclass_matches_playing", "Matches being played.", func() float64 { return float64(s.room.Counts().Playing) }),
+		counter("pigclass_writer_batches_total", "Transactions the writer committed (group commit).", func() float64 {
+			b, _, _ := s.reports.WriterStats()
+			return float64(b)
+		}),
+		counter("pigclass_writer_writes_total", "Writes committed; divided by the batches, the mean batch size.", func() float64 {
+			_, w, _ := s.reports.WriterStats()
+			return float64(w)
+		}),
+		gauge("pigclass_writer_queue", "Writes waiting for the writer.", func() float64 {
+			_, _, q := s.reports.WriterStats()
+			return float64(q)
+		}),
+		gauge("pigclass_solver_cache_bytes", "Memory of the solved two-player tables kept.", func() float64 { return float64(s.tables.Bytes()) }),
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	return m
+}
+
+// measure times every request for the latency histogram.
+func (s *Server) measure(c *gin.Context) {
+	start := time.Now()
+	c.Next()
+	route := c.FullPath()
+	if route == "" {
+		route = "unmatched"
+	}
+	s.metrics.latency.WithLabelValues(c.Request.Method, route).Observe(time.Since(start).Seconds())
+}
+
+// MetricsHandler serves the metrics in Prometheus' text format, for the
+// separate --metrics-addr.
+func (s *Server) MetricsHandler() http.Handler {
+	return promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{})
+}
