@@ -12,10 +12,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // freeAddr returns a loopback address with a port free a moment ago.
@@ -150,6 +153,16 @@ func TestDistrictBehindNginx(t *testing.T) {
 			t.Errorf("no class on instance %s: %v", p, onInstance)
 		}
 	}
+	// And from a real browser, whose Origin is the proxy's own.
+	if chromium := chromiumPath(); chromium != "" {
+		for i, code := range startClassesInChromium(t, chromium, public, 3) {
+			if len(code) != 6 || !slices.Contains(prefixes, code[:1]) {
+				t.Errorf("class %d started in chromium: code %q, want 6 letters from one of %v", i+1, code, prefixes)
+			}
+		}
+	} else if os.Getenv("CI") != "" {
+		t.Error("CI has no chromium: .ci/run should have installed it")
+	}
 	// A student of each instance's first class joins and plays a move.
 	students := map[string]*browser{}
 	codeOf := map[string]string{}
@@ -223,4 +236,51 @@ func TestDistrictBehindNginx(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Logf("classes per instance %v", fmt.Sprint(onInstance))
+}
+
+// chromiumPath is Debian's chromium, or "".
+func chromiumPath() string {
+	for _, p := range []string{os.Getenv("PIGCLASS_CHROMIUM"), "/usr/bin/chromium"} {
+		if p != "" {
+			if _, err := exec.LookPath(p); err == nil {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+// startClassesInChromium starts n classes from the front page at base, each
+// in a browser context of its own, and returns their join codes.
+func startClassesInChromium(t *testing.T, chromium, base string, n int) []string {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.Flag("no-first-run", true), chromedp.UserDataDir(t.TempDir()))
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	root, cancelRoot := chromedp.NewContext(alloc)
+	defer cancelRoot()
+	if err := chromedp.Do(root); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	var codes []string
+	for range n {
+		ctx, cancel := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
+		ctx, cancelT := context.WithTimeout(ctx, 60*time.Second) // a bound on a hang
+		err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.Click(chromedp.CSS(`[data-testid="start-class"]`)),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid="join-code"]`)))
+		var code string
+		if err == nil {
+			code, err = chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid="join-code"]').textContent`))
+		}
+		cancelT()
+		cancel()
+		if err != nil {
+			t.Fatalf("start a class in chromium through the proxy: %v", err)
+		}
+		codes = append(codes, code)
+	}
+	return codes
 }
