@@ -185,7 +185,11 @@ func (s *Server) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.
 	class := who.Class()
 	activity := s.room.Activity(who)
 	stats, total := s.room.Stats(who)
-	v := templates.DashLive{Code: class.Code, Paused: class.Paused, Locked: class.Locked, Round: roundLabel(l, class.Round), Decisions: total,
+	students := 0
+	for _, st := range stats {
+		students += st.Decisions
+	}
+	v := templates.DashLive{Code: class.Code, Paused: class.Paused, Locked: class.Locked, Round: roundLabel(l, class.Round), Decisions: students, OtherMoves: total - students,
 		PollURL: paths.Poll(paths.TeacherLive.For(class.Code), activity), JoinsLastMinute: s.classJoins.count(class.Code), JoinCap: s.cfg.ClassJoins,
 		JoinsUnlimited: class.JoinsUnlimited}
 	playing := map[int64]string{}

@@ -106,6 +106,20 @@ func TestClassFlow(t *testing.T) {
 		}
 	}
 
+	// The dashboard counts the students' decisions apart from the bots'
+	// moves (and the clock's).
+	byStudents := 0
+	for _, n := range byStudent {
+		byStudents += n
+	}
+	dash := teacher.get("/t/" + code)
+	if got, want := dash.Find(`[data-testid="decision-count"]`).Text(), strconv.Itoa(byStudents); got != want {
+		t.Errorf("dashboard counts %s decisions, want the students' %s", got, want)
+	}
+	if got, want := dash.Find(`[data-testid="other-moves"]`).Text(), fmt.Sprintf("(and %d moves by bots or the clock)", len(decisions)-byStudents); got != want {
+		t.Errorf("dashboard says %q, want %q", got, want)
+	}
+
 	matches := teacher.csvRows("/t/" + code + "/matches.csv")
 	if len(matches) != 5 {
 		t.Fatalf("%d matches, want 3 against the bot and 2 in pairs", len(matches))

@@ -84,7 +84,9 @@ type DashLive struct {
 	Students    []StudentRow
 	Matches     []MatchRow
 	MoreMatches int // matches in progress not listed
-	Decisions   int
+	// Decisions counts the students' own decisions; OtherMoves the
+	// bots' moves and the moves made for a student out of time.
+	Decisions, OtherMoves int
 	// Removed students, whom the teacher may let back in.
 	Removed []StudentRow
 	// Joins in the last minute against the class's cap, unless lifted.
