@@ -278,7 +278,10 @@ func describe(l *i18n.Localizer, e store.Event, names []string, viewer int, g si
 		}
 		return say("rolled")
 	case sim.DiceKind:
-		return say("threw")
+		// Every throw says what it scored: a 1 scores nothing.
+		f := e.Faces
+		points, _, _ := sim.RollPoints(g, &f)
+		return l.N("move.threw"+suffix, points, "Name", names[e.Seat], "Faces", e.Faces.String())
 	case sim.HoldKind:
 		return say("held", "Points", l.Int(e.TurnTotal))
 	case sim.TimeoutKind:
