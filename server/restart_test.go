@@ -116,6 +116,13 @@ func TestDeadlineTimeouts(t *testing.T) {
 	for _, m := range a.srv.room.Live() {
 		review = s.get(paths.Match(code, m.ID)).Text()
 	}
+	// The board's word for the student is about the clock, not the dice.
+	for _, m := range a.srv.room.Live() {
+		page := s.get(paths.Match(code, m.ID) + "/board")
+		if !strings.Contains(page.Find(`[data-testid="forfeited"]`).Text(), "The clock ended this match, not the dice") || page.Find(`[data-testid="encourage"]`).Length() != 0 {
+			t.Errorf("a forfeited student reads %q / %q", page.Find(`[data-testid="forfeited"]`).Text(), page.Find(`[data-testid="encourage"]`).Text())
+		}
+	}
 	if !strings.Contains(review, "You forfeited after three time-outs") {
 		t.Errorf("the end does not say the match was forfeited")
 	}

@@ -117,6 +117,7 @@ func (s *Server) boardView(l *i18n.Localizer, class *classroom.Class, m *classro
 	}
 	b.YourTurn = !b.Over && viewer >= 0 && st.Seat == viewer
 	b.Won = st.Over && viewer >= 0 && st.Winner == viewer
+	b.Forfeited = viewer >= 0 && st.Out[viewer] && st.Timeouts[viewer] >= sim.TimeoutsResign
 	if !b.Over {
 		b.ToMove = names[st.Seat]
 	}

@@ -182,6 +182,8 @@ type Board struct {
 	// ToMove names the player to move; Won: the viewer won.
 	ToMove string
 	Won    bool
+	// Forfeited: the viewer lost the match on time-outs, not on the dice.
+	Forfeited bool
 	// Ended: the teacher ended the match (no word of encouragement).
 	Ended bool
 	// Game is the game's name in forms (pig, hog...).
