@@ -116,7 +116,8 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		TeacherURL: s.publicURL(c.Request) + paths.Teacher.For(class.Code) + "?key=" + secret,
 		Locked:     class.Locked, Paused: class.Paused, Anonymous: class.Anonymous,
 		Live: live, Games: gameChoices(l, form.Game.Value), Bots: s.roundBots(l, form.Game.Value, form.Bot.Value), Round: form,
-		RoundActive: live.Round != "", Notice: takeFlash(c, class.Code), Language: class.Language,
+		// Ending a round applies while any of its matches still plays.
+		RoundActive: live.Round != "" && len(live.Matches)+live.MoreMatches > 0, Notice: takeFlash(c, class.Code), Language: class.Language,
 	}, nil
 }
 

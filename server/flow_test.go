@@ -113,6 +113,9 @@ func TestClassFlow(t *testing.T) {
 		byStudents += n
 	}
 	dash := teacher.get("/t/" + code)
+	if dash.Find(`[data-testid="end-round"]`).Length() != 0 {
+		t.Error("every match is over, and the dashboard still offers to end the round")
+	}
 	if got, want := dash.Find(`[data-testid="decision-count"]`).Text(), strconv.Itoa(byStudents); got != want {
 		t.Errorf("dashboard counts %s decisions, want the students' %s", got, want)
 	}
