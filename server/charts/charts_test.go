@@ -150,6 +150,19 @@ func TestTimeline(t *testing.T) {
 	if len(c.Table.Rows) != 2 || cell(t, c, 1, 4) != "55.0%" || cell(t, c, 1, 5) != "45.0%" {
 		t.Errorf("rows %v", c.Table.Rows)
 	}
+	// The chart draws percent, as the table and the words say.
+	var option struct {
+		YAxis  []struct{ Max float64 } `json:"yAxis"`
+		Series []struct {
+			Data []struct{ Value float64 } `json:"data"`
+		} `json:"series"`
+	}
+	if err := json.Unmarshal([]byte(c.Option), &option); err != nil {
+		t.Fatal(err)
+	}
+	if len(option.YAxis) != 1 || option.YAxis[0].Max != 100 || len(option.Series) != 2 || option.Series[0].Data[1].Value != 55 || option.Series[1].Data[1].Value != 45 {
+		t.Errorf("the timeline is not drawn in percent: %s", c.Option)
+	}
 }
 
 func TestClassDiceAndShareOfOnes(t *testing.T) {

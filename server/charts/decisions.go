@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"math"
 	"sort"
 	"strconv"
 
@@ -269,7 +270,8 @@ func Timeline(l *i18n.Localizer, events []store.Event, names []string) templates
 			if seat != e.Seat {
 				sym = "emptyCircle"
 			}
-			lines[seat] = append(lines[seat], opts.LineData{Value: round4(p), Symbol: sym, SymbolSize: 7})
+			// In percent, as the caption and the table say it.
+			lines[seat] = append(lines[seat], opts.LineData{Value: math.Round(p*10000) / 100, Symbol: sym, SymbolSize: 7})
 			row = append(row, pct(l, p))
 		}
 		tbl.Rows = append(tbl.Rows, row)
@@ -280,7 +282,7 @@ func Timeline(l *i18n.Localizer, events []store.Event, names []string) templates
 	line := charts.NewLine()
 	line.SetGlobalOptions(append(global(TimelineKey, "340px"),
 		charts.WithXAxisOpts(opts.XAxis{Name: t(l, TimelineKey, "decision")}),
-		charts.WithYAxisOpts(opts.YAxis{Name: t(l, TimelineKey, "yaxis"), Min: 0, Max: 1}))...)
+		charts.WithYAxisOpts(opts.YAxis{Name: t(l, TimelineKey, "yaxis"), Min: 0, Max: 100}))...)
 	line.SetXAxis(labels)
 	for seat, n := range names {
 		line.AddSeries(chartName(n), lines[seat])
