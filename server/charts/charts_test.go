@@ -152,6 +152,7 @@ func TestTimeline(t *testing.T) {
 	}
 	// The chart draws percent, as the table and the words say.
 	var option struct {
+		Legend struct{ Icon string }   `json:"legend"`
 		YAxis  []struct{ Max float64 } `json:"yAxis"`
 		Series []struct {
 			Data []struct{ Value float64 } `json:"data"`
@@ -162,6 +163,9 @@ func TestTimeline(t *testing.T) {
 	}
 	if len(option.YAxis) != 1 || option.YAxis[0].Max != 100 || len(option.Series) != 2 || option.Series[0].Data[1].Value != 55 || option.Series[1].Data[1].Value != 45 {
 		t.Errorf("the timeline is not drawn in percent: %s", c.Option)
+	}
+	if option.Legend.Icon != "roundRect" {
+		t.Errorf("the legend draws the players with the symbols of rolls and holds: %s", c.Option)
 	}
 }
 

@@ -282,7 +282,10 @@ func Timeline(l *i18n.Localizer, events []store.Event, names []string) templates
 	line := charts.NewLine()
 	line.SetGlobalOptions(append(global(TimelineKey, "340px"),
 		charts.WithXAxisOpts(opts.XAxis{Name: t(l, TimelineKey, "decision")}),
-		charts.WithYAxisOpts(opts.YAxis{Name: t(l, TimelineKey, "yaxis"), Min: 0, Max: 100}))...)
+		charts.WithYAxisOpts(opts.YAxis{Name: t(l, TimelineKey, "yaxis"), Min: 0, Max: 100}),
+		// The legend names each player's line by its colour: a symbol
+		// there would read as a roll or a hold.
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "bottom", Icon: "roundRect"}))...)
 	line.SetXAxis(labels)
 	for seat, n := range names {
 		line.AddSeries(chartName(n), lines[seat])
