@@ -194,8 +194,15 @@ func (s *Server) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.
 		PollURL: paths.Poll(paths.TeacherLive.For(class.Code), activity), JoinsLastMinute: s.classJoins.count(class.Code), JoinCap: s.cfg.ClassJoins,
 		JoinsUnlimited: class.JoinsUnlimited}
 	playing := map[int64]string{}
+	forfeited := map[int64]bool{}
 	for _, m := range s.room.Matches(who) {
 		if m.Over() {
+			// A forfeit on time-outs is named as such, not as waiting.
+			for _, seat := range m.Seats {
+				if seat.StudentID != 0 && m.State.Out[seat.Seat] && m.State.Timeouts[seat.Seat] >= sim.TimeoutsResign {
+					forfeited[seat.StudentID] = true
+				}
+			}
 			continue
 		}
 		st := m.State
@@ -223,6 +230,8 @@ func (s *Server) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.
 		row := templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: anonIn(l, st.AnonName), Status: l.T("status.waiting"), Games: stat.Games, Wins: stat.Wins, Decisions: stat.Decisions}
 		if p, ok := playing[st.ID]; ok {
 			row.Status = p
+		} else if forfeited[st.ID] {
+			row.Status = l.T("status.forfeited")
 		}
 		if stat.Analysed > 0 {
 			row.AgreeOptimal = percent(l, float64(stat.AgreeOptimal)/float64(stat.Analysed))

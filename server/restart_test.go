@@ -123,6 +123,9 @@ func TestDeadlineTimeouts(t *testing.T) {
 			t.Errorf("a forfeited student reads %q / %q", page.Find(`[data-testid="forfeited"]`).Text(), page.Find(`[data-testid="encourage"]`).Text())
 		}
 	}
+	if status := teacher.get("/t/" + code).Find(`[data-testid="student-status"]`).Text(); status != "waiting: forfeited the last match on time-outs" {
+		t.Errorf("the dashboard says %q of a student who forfeited", status)
+	}
 	if !strings.Contains(review, "You forfeited after three time-outs") {
 		t.Errorf("the end does not say the match was forfeited")
 	}
