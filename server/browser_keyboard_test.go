@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -68,5 +69,51 @@ func TestBrowserKeyboardMatch(t *testing.T) {
 	}
 	if moves == 0 {
 		t.Fatal("no move was made")
+	}
+}
+
+// TestBrowserHoldButtonKeepsItsWord: on a 320 px phone in Spanish, Roll
+// and Hold keep each word whole ("Plantar / me" was broken in two).
+func TestBrowserHoldButtonKeepsItsWord(t *testing.T) {
+	t.Parallel()
+	person := newBrowser(t)
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := person()
+	run(t, ana, chromedp.EmulateViewport(320, 640), chromedp.Navigate(a.url+"/healthz"))
+	value(t, ana, chromedp.Evaluate[bool](`(document.cookie = "pigclass_lang=es; path=/", true)`))
+	joinIn(t, ana, a.url, code, "Ana")
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}})
+	run(t, ana, chromedp.Navigate(a.url+"/c/"+code))
+	eventually(t, ana, `!!document.querySelector('[data-testid="act-hold"]')`, "Ana's turn")
+	if label := value(t, ana, chromedp.Evaluate[string](`document.querySelector('[data-testid="act-hold"]').textContent`)); !strings.Contains(label, "Plantarme") {
+		t.Fatalf("the hold button says %q, not in Spanish", label)
+	}
+	for _, width := range []int64{320, 360, 390, 414} {
+		run(t, ana, chromedp.EmulateViewport(width, 720))
+		for _, action := range []string{"roll", "hold"} {
+			// Each word of the label on one line: a word split across lines
+			// has more client rects than words.
+			got := value(t, ana, chromedp.Evaluate[string](`(() => {
+			const b = document.querySelector('[data-testid="act-`+action+`"]');
+			const out = [];
+			for (const n of b.childNodes) {
+				if (n.nodeType !== 3 || !n.textContent.trim()) continue;
+				const r = document.createRange();
+				r.selectNodeContents(n);
+				const words = n.textContent.trim().split(/\s+/).length;
+				const lines = new Set([...r.getClientRects()].map(x => Math.round(x.top))).size;
+				if (lines > words) out.push(n.textContent.trim() + " on " + lines + " lines");
+			}
+			return out.join("; ");
+		})()`))
+			if got != "" {
+				t.Errorf("at %d px the %s button breaks a word: %s", width, action, got)
+			}
+		}
+		if w := value(t, ana, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)); w > float64(width) {
+			t.Errorf("the board is %v px wide on a %d px phone", w, width)
+		}
 	}
 }

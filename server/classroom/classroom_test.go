@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"pigclass/server/store"
 	"pigclass/sim"
@@ -19,10 +20,17 @@ import (
 // tables is shared by the tests: Pig to 100 is solved once.
 var tables = &solve.Cache{}
 
-// fault makes the store's commits fail while it is set.
-type fault struct{ on atomic.Bool }
+// fault makes the store's commits fail while it is set; while gate holds
+// a channel, each commit waits for it to close.
+type fault struct {
+	on   atomic.Bool
+	gate atomic.Pointer[chan struct{}]
+}
 
 func (f *fault) beforeCommit() error {
+	if g := f.gate.Load(); g != nil {
+		<-*g
+	}
 	if f.on.Load() {
 		return errors.New("injected: the disk refused")
 	}
@@ -337,6 +345,24 @@ func TestSkunkSitsShareCommits(t *testing.T) {
 			t.Fatalf("participant %d sat though nothing was stored", p)
 		}
 	}
+	// The first sit's commit is held until the others wait behind it, so
+	// that a busy machine running the sits one after another cannot
+	// decide what is measured.
+	gate := make(chan struct{})
+	f.gate.Store(&gate)
+	go func() {
+		k := r.loaded(c.ID).skunk.Load()
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			k.mu.Lock()
+			waiting := len(k.pending)
+			k.mu.Unlock()
+			if waiting >= n-1 {
+				break
+			}
+		}
+		f.gate.Store(nil)
+		close(gate)
+	}()
 	b0, _ := st.WriterStats()
 	for i, err := range sitAll(viewers) {
 		if err != nil {
