@@ -22,17 +22,7 @@ import (
 // date) and body.
 func (b *browser) answer(method, path string, form url.Values, headers ...string) string {
 	b.t.Helper()
-	req, _ := http.NewRequest(method, b.app.url+path, strings.NewReader(form.Encode()))
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	resp, err := b.noFollow().Do(req)
-	if err != nil {
-		b.t.Fatal(err)
-	}
+	resp := b.raw(method, path, form, headers...)
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
 	var hs []string
@@ -285,7 +275,19 @@ func TestStrangerSweepOfEveryRoute(t *testing.T) {
 // TestNoHandlerIsAnOperator: the room's operator (a teacher without a
 // secret) is for the command line and tests; no handler may use it.
 func TestNoHandlerIsAnOperator(t *testing.T) {
+	for f, src := range packageSources(t) {
+		if strings.Contains(src, ".Operator(") {
+			t.Errorf("%s calls the room's Operator", f)
+		}
+	}
+}
+
+// packageSources is the text of each of the package's files but its tests,
+// by file name.
+func packageSources(t *testing.T) map[string]string {
+	t.Helper()
 	files, _ := filepath.Glob("*.go")
+	out := map[string]string{}
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
 			continue
@@ -294,26 +296,19 @@ func TestNoHandlerIsAnOperator(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(string(b), ".Operator(") {
-			t.Errorf("%s calls the room's Operator", f)
-		}
+		out[f] = string(b)
 	}
+	if len(out) < 10 {
+		t.Fatalf("only %d source files found", len(out))
+	}
+	return out
 }
 
 // TestHandlersDoNotCallTheStore: the server package only parses, calls
 // the live classroom or the reports, and renders. No file of it holds the
 // store but server.go, which hands it to the room and the reports only.
 func TestHandlersDoNotCallTheStore(t *testing.T) {
-	files, _ := filepath.Glob("*.go")
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		src := string(b)
+	for f, src := range packageSources(t) {
 		if f != "server.go" {
 			if strings.Contains(src, "store.Store") || strings.Contains(src, "store.Open") {
 				t.Errorf("%s holds the store", f)

@@ -17,17 +17,11 @@ import (
 // Each test here is one finding of the probe of the running server, through
 // the real router; each failed before its fix.
 
-// send sends a request without following redirects and returns the
-// status, the Location and the headers.
-func (b *browser) send(method, path string, form url.Values, headers ...string) (int, string, http.Header) {
+// raw sends a request without following redirects: form, if not nil, as
+// its body, and headers as name, value pairs. The caller closes the body.
+func (b *browser) raw(method, path string, form url.Values, headers ...string) *http.Response {
 	b.t.Helper()
-	var body *strings.Reader
-	if form != nil {
-		body = strings.NewReader(form.Encode())
-	} else {
-		body = strings.NewReader("")
-	}
-	req, _ := http.NewRequest(method, b.app.url+path, body)
+	req, _ := http.NewRequest(method, b.app.url+path, strings.NewReader(form.Encode()))
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
@@ -38,6 +32,14 @@ func (b *browser) send(method, path string, form url.Values, headers ...string) 
 	if err != nil {
 		b.t.Fatal(err)
 	}
+	return resp
+}
+
+// send sends a request without following redirects and returns the
+// status, the Location and the headers.
+func (b *browser) send(method, path string, form url.Values, headers ...string) (int, string, http.Header) {
+	b.t.Helper()
+	resp := b.raw(method, path, form, headers...)
 	resp.Body.Close()
 	return resp.StatusCode, resp.Header.Get("Location"), resp.Header
 }
