@@ -115,10 +115,8 @@ func TestDeadlineTimeouts(t *testing.T) {
 	var review string
 	for _, m := range a.srv.room.Live() {
 		review = s.get(paths.Match(code, m.ID)).Text()
-	}
-	// The board's word for the student is about the clock, not the dice.
-	for _, m := range a.srv.room.Live() {
-		page := s.get(paths.Match(code, m.ID) + "/board")
+		// The board's word for the student is about the clock, not the dice.
+		page := s.get(paths.ClassBoard.With(code, m.ID))
 		if !strings.Contains(page.Find(`[data-testid="forfeited"]`).Text(), "The clock ended this match, not the dice") || page.Find(`[data-testid="encourage"]`).Length() != 0 {
 			t.Errorf("a forfeited student reads %q / %q", page.Find(`[data-testid="forfeited"]`).Text(), page.Find(`[data-testid="encourage"]`).Text())
 		}
