@@ -6,9 +6,14 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"pigclass/sim"
 	"pigclass/sim/solve"
@@ -241,8 +246,52 @@ func TestVerifyPage(t *testing.T) {
 	if got := doc.Find(`[data-testid="verify-result"]`).Text(); !strings.Contains(got, "It checks out") {
 		t.Errorf("good record: %q", got)
 	}
+	// Three findings, each holding; the record is signed with the key
+	// whose fingerprint the page shows, and carries every event's time.
+	fp := sim.Fingerprint(a.srv.room.RecordKey())
+	checks := func(doc *goquery.Document) (oks string) {
+		for _, name := range []string{"dice", "moves", "signature"} {
+			c := doc.Find(`[data-testid="check-` + name + `"]`)
+			if c.Length() != 1 {
+				t.Errorf("no %s finding", name)
+			}
+			oks += c.AttrOr("data-ok", "?")[:1]
+		}
+		return oks
+	}
+	if got := checks(doc); got != "ttt" || !strings.Contains(doc.Find(`[data-testid="check-signature"]`).Text(), fp) ||
+		!strings.Contains(doc.Find(`[data-testid="record-key"]`).Text(), fp) {
+		t.Errorf("good record: findings %s, signature %q, key %q", got, doc.Find(`[data-testid="check-signature"]`).Text(), fp)
+	}
 	var r sim.Record
 	json.Unmarshal([]byte(record), &r)
+	if v, err := sim.VerifyJSON([]byte(record)); err != nil || !v.Signature.Valid() || v.Format != sim.RecordFormat || r.Events[0].At.IsZero() ||
+		!slices.Equal(v.Signature.Key, a.srv.room.RecordKey()) {
+		t.Errorf("the served record: %v, %+v, format %d, first event at %v", err, v.Signature, v.Format, r.Events[0].At)
+	}
+	// A forgery that keeps the dice and the rules (another deadline) is
+	// told apart by the signature; without it, the decisions are not
+	// proven; a record of an earlier release checks out unsigned.
+	forged := r
+	forged.Variant.Deadline = sim.Duration(30 * time.Second)
+	doc = p.post("/verify", url.Values{"record": {string(mustJSON(t, forged))}})
+	if got := checks(doc); got != "ttf" || !strings.Contains(doc.Find(`[data-testid="check-signature"]`).Text(), "changed after the server signed it") ||
+		!strings.Contains(doc.Find(`[data-testid="verify-result"]`).Text(), "does not check out") {
+		t.Errorf("another deadline: findings %s, %q", got, doc.Find(`[data-testid="verify-result"]`).Text())
+	}
+	forged.Signature = nil
+	doc = p.post("/verify", url.Values{"record": {string(mustJSON(t, forged))}})
+	if got := checks(doc); got != "ttf" || !strings.Contains(doc.Find(`[data-testid="verify-result"]`).Text(), "decisions are not proven") {
+		t.Errorf("unsigned: findings %s, %q", got, doc.Find(`[data-testid="verify-result"]`).Text())
+	}
+	old, err := os.ReadFile("../sim/testdata/records/release0-hog.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc = p.post("/verify", url.Values{"record": {string(old)}})
+	if got := checks(doc); got != "ttf" || !strings.Contains(doc.Find(`[data-testid="check-signature"]`).Text(), "not signed") {
+		t.Errorf("a record of the first release: findings %s, %q", got, doc.Find(`[data-testid="verify-result"]`).Text())
+	}
 	r.Events[0].Seat = 1 - r.Events[0].Seat
 	bad, _ := json.Marshal(r)
 	doc = p.post("/verify", url.Values{"record": {string(bad)}})
@@ -370,4 +419,13 @@ func TestWaitingPagePollsCheaply(t *testing.T) {
 	if s.last.Header.Get("HX-Redirect") != "/c/"+code {
 		t.Errorf("after the round starts: %d %q", s.status(), s.last.Header.Get("HX-Redirect"))
 	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -23,7 +24,7 @@ import (
 // when ?match= names one that the reader may have (as record does), or
 // saying why not yet.
 func (s *Server) verifyPage(c *gin.Context) {
-	v := templates.Verify{}
+	v := s.verifyView()
 	if code := normalizeCode(c.Param("code")); code != "" {
 		v.NextURL = paths.Next(code, 0)
 	}
@@ -46,10 +47,13 @@ func (s *Server) verifyPage(c *gin.Context) {
 	render(c, http.StatusOK, templates.VerifyView(v))
 }
 
-// verify checks a pasted record, like pigclass verify.
+// verify checks a pasted record, like pigclass verify: the dice against
+// the commitment, the moves against the rules, and the record against
+// this server's signature, each said apart.
 func (s *Server) verify(c *gin.Context) {
 	l := loc(c)
-	v := templates.Verify{Record: templates.Field{Value: c.PostForm("record")}}
+	v := s.verifyView()
+	v.Record.Value = c.PostForm("record")
 	var r sim.Record
 	if strings.TrimSpace(v.Record.Value) == "" {
 		v.Record.Error = l.T("verify.empty")
@@ -62,26 +66,73 @@ func (s *Server) verify(c *gin.Context) {
 		return
 	}
 	got, err := sim.VerifyJSON([]byte(v.Record.Value))
+	var ve *sim.VerifyError
+	dice := err == nil || !errors.As(err, &ve) || !ve.Dice()
 	if err != nil {
-		v.Report = []string{l.T("verify.bad")}
 		v.Detail, v.Technical = verifyDetail(l, err)
-		render(c, http.StatusOK, templates.VerifyView(v))
-		return
 	}
-	v.OK = true
-	v.Report = []string{
-		l.T("verify.ok", "Game", variantText(l, r.Variant), "Commitment", r.Seed.Commitment()),
-		l.T("verify.counts", "Events", l.Int(got.Events), "Rolls", l.Int(got.Rolls)),
+	// The dice.
+	switch {
+	case err == nil:
+		v.Checks = append(v.Checks, templates.Check{OK: true, Name: "dice",
+			Text: l.T("verify.dice.ok", "Rolls", l.Int(got.Rolls), "Commitment", r.Seed.Commitment())})
+	case !dice:
+		v.Checks = append(v.Checks, templates.Check{OK: false, Name: "dice", Text: l.T("verify.dice.bad")})
+	case ve != nil && ve.Event > 1:
+		v.Checks = append(v.Checks, templates.Check{OK: true, Name: "dice",
+			Text: l.T("verify.dice.before", "Rolls", l.Int(got.Rolls), "N", l.Int(ve.Event))})
 	}
-	if res := got.State.Result(); res != nil {
-		n := got.State.Variant.Seats
-		scores := make([]string, n)
-		for seat, sc := range res.Scores {
-			scores[report.ExportSeat(seat, got.State.First, n)-1] = l.Int(sc)
+	// The moves.
+	switch {
+	case err == nil:
+		text := l.T("verify.moves.ok", "Game", variantText(l, r.Variant), "Events", l.Int(got.Events))
+		if res := got.State.Result(); res != nil {
+			n := got.State.Variant.Seats
+			scores := make([]string, n)
+			for seat, sc := range res.Scores {
+				scores[report.ExportSeat(seat, got.State.First, n)-1] = l.Int(sc)
+			}
+			text += " " + l.T("verify.winner", "Seat", l.Int(report.ExportSeat(res.Winner, got.State.First, n)), "Scores", strings.Join(scores, "; "))
+		} else {
+			text += " " + l.T("verify.notover")
 		}
-		v.Report = append(v.Report, l.T("verify.winner", "Seat", l.Int(report.ExportSeat(res.Winner, got.State.First, n)), "Scores", strings.Join(scores, "; ")))
+		v.Checks = append(v.Checks, templates.Check{OK: true, Name: "moves", Text: text})
+	case dice:
+		v.Checks = append(v.Checks, templates.Check{OK: false, Name: "moves", Text: l.T("verify.moves.bad")})
+	}
+	// The record as the server wrote it.
+	sig := got.Signature
+	ours := sim.Fingerprint(s.room.RecordKey())
+	signature := templates.Check{Name: "signature"}
+	switch {
+	case !sig.Signed:
+		signature.Text = l.T("verify.signature.none")
+	case errors.Is(sig.Err, sim.ErrSignatureMismatch):
+		signature.Text = l.T("verify.signature.changed")
+	case sig.Err != nil:
+		signature.Text = l.T("verify.signature.unreadable")
+	case sim.SameFingerprint(sim.Fingerprint(sig.Key), ours):
+		signature.OK, signature.Text = true, l.T("verify.signature.ours", "Fingerprint", ours)
+	default:
+		signature.Text = l.T("verify.signature.foreign", "Fingerprint", sim.Fingerprint(sig.Key), "Ours", ours)
+	}
+	v.Checks = append(v.Checks, signature)
+	v.OK = err == nil && signature.OK
+	switch {
+	case v.OK:
+		v.Summary = l.T("verify.ok")
+	case err == nil && !sig.Signed:
+		v.Summary = l.T("verify.unproven")
+	default:
+		v.Summary = l.T("verify.bad")
 	}
 	render(c, http.StatusOK, templates.VerifyView(v))
+}
+
+// verifyView is the verify page with this server's record key.
+func (s *Server) verifyView() templates.Verify {
+	key := s.room.RecordKey()
+	return templates.Verify{Fingerprint: sim.Fingerprint(key), PublicKey: base64.StdEncoding.EncodeToString(key)}
 }
 
 // variantText names a match's rules in the reader's words: the game and

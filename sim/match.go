@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"time"
 )
 
 // ErrorCode names what is wrong with an action.
@@ -108,6 +109,9 @@ type Event struct {
 	Roll   int    `json:"roll"`             // the roll in the turn, from 0
 	Faces  Faces  `json:"faces,omitzero"`   // for roll and dice:N
 	Points int    `json:"points,omitempty"` // Hog: the throw's score
+	// At is when the server stored the event (records of format 2); the
+	// engine leaves it zero.
+	At time.Time `json:"at,omitzero"`
 }
 
 // IsZero reports whether no dice are set (for JSON's omitzero).

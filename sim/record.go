@@ -25,15 +25,20 @@ func (s *State) Result() *Result {
 	}
 }
 
-// Record is a match as it is published and checked: its variant, its seed,
-// the seed's commitment, the log and the result. `pigclass verify` reads it as
-// JSON.
+// Record is a match as it is published and checked: its format, variant,
+// seed, the seed's commitment, the log (with each event's time) and the
+// result, and the server's signature over all of it. `pigclass verify`
+// reads it as JSON; sim/dice.md documents the format.
 type Record struct {
-	Variant    Variant `json:"variant"`
-	Seed       Seed    `json:"seed"`
-	Commitment string  `json:"commitment,omitempty"`
-	Events     []Event `json:"events"`
-	Result     *Result `json:"result,omitempty"`
+	// Format is RecordFormat for the records this release writes; 0 (no
+	// field) for the earlier ones, which carry no times or signature.
+	Format     int        `json:"format,omitempty"`
+	Variant    Variant    `json:"variant"`
+	Seed       Seed       `json:"seed"`
+	Commitment string     `json:"commitment,omitempty"`
+	Events     []Event    `json:"events"`
+	Result     *Result    `json:"result,omitempty"`
+	Signature  *Signature `json:"signature,omitempty"`
 }
 
 // Record returns the match as a record (with the seed: publish it only once
@@ -53,6 +58,12 @@ type Verified struct {
 	Events int
 	Rolls  int
 	State  State
+	// Format is the record's format (0 for the earliest, without a format
+	// field).
+	Format int
+	// Signature is what the record's signature says, checked whatever the
+	// dice and the moves gave.
+	Signature SignatureCheck
 }
 
 // Verify replays a record from its seed: the commitment must be the seed's,

@@ -6,20 +6,27 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 )
 
 // MarshalJSON writes an event with exactly the fields it has: faces for a
-// roll or a throw, points for a Hog throw (0 included), neither otherwise.
+// roll or a throw, points for a Hog throw (0 included), neither otherwise;
+// the time it was stored, in UTC, when it has one.
 func (e Event) MarshalJSON() ([]byte, error) {
 	type plain struct {
 		Seat   int    `json:"seat"`
 		Action Action `json:"action"`
 		Turn   int    `json:"turn"`
 		Roll   int    `json:"roll"`
-		Faces  *Faces `json:"faces,omitempty"`
-		Points *int   `json:"points,omitempty"`
+		Faces  *Faces     `json:"faces,omitempty"`
+		Points *int       `json:"points,omitempty"`
+		At     *time.Time `json:"at,omitempty"`
 	}
 	p := plain{Seat: e.Seat, Action: e.Action, Turn: e.Turn, Roll: e.Roll}
+	if !e.At.IsZero() {
+		at := e.At.UTC()
+		p.At = &at
+	}
 	if e.Faces.Len() > 0 {
 		f := e.Faces
 		p.Faces = &f
@@ -33,6 +40,8 @@ func (e Event) MarshalJSON() ([]byte, error) {
 
 // recordFields is a record as written, each field present or not.
 type recordFields struct {
+	Format     *int           `json:"format"`
+	Signature  *Signature     `json:"signature"`
 	Variant    *Variant       `json:"variant"`
 	Seed       *Seed          `json:"seed"`
 	Commitment *string        `json:"commitment"`
@@ -46,7 +55,8 @@ type eventFields struct {
 	Turn   *int    `json:"turn"`
 	Roll   *int    `json:"roll"`
 	Faces  *Faces  `json:"faces"`
-	Points *int    `json:"points"`
+	Points *int       `json:"points"`
+	At     *time.Time `json:"at"`
 }
 
 // VerifyError is what a match record does not check out on: the event
@@ -83,7 +93,19 @@ const (
 	ProblemNotOver    = "not_over"  // a result, but the match is not over: Args Winner, Events
 	ProblemNoResult   = "no_result" // no result, but the match is over: Args Winner, Events
 	ProblemResult     = "result"    // the result differs: Args Winner, Scores, Places, Actual...
+	ProblemFormat     = "format"    // a format this release does not read: Args Recorded, Known
+	ProblemTime       = "time"      // an event stored before the one before it: Args Recorded, Before
 )
+
+// Dice says the problem is with the dice (the seed's commitment or the
+// faces the seed gives) rather than with the moves.
+func (e *VerifyError) Dice() bool {
+	switch e.Problem {
+	case ProblemCommitment, ProblemFaces, ProblemNoFaces:
+		return true
+	}
+	return false
+}
 
 func verifyErr(event int, field, problem, text string, args ...any) *VerifyError {
 	e := &VerifyError{Event: event, Field: field, Problem: problem, text: text, Args: map[string]string{}}
@@ -106,18 +128,29 @@ func VerifyJSON(data []byte) (Verified, error) {
 		e.wrapped = err
 		return Verified{}, e
 	}
+	format := 0
+	if r.Format != nil {
+		format = *r.Format
+	}
+	if format < 0 || format == 1 || format > RecordFormat {
+		return Verified{}, verifyErr(0, "format", ProblemFormat,
+			fmt.Sprintf("format: %d is not a record format this pigclass reads (none, for the earliest records, or %d)", format, RecordFormat),
+			"Recorded", format, "Known", RecordFormat)
+	}
+	sig := checkSignature(data, r.Signature)
 	switch {
 	case r.Variant == nil:
-		return Verified{}, verifyErr(0, "variant", ProblemMissing, "variant: missing (the game and its rules)")
+		return Verified{Format: format, Signature: sig}, verifyErr(0, "variant", ProblemMissing, "variant: missing (the game and its rules)")
 	case r.Seed == nil:
-		return Verified{}, verifyErr(0, "seed", ProblemMissing, "seed: missing (published when the match ends)")
+		return Verified{Format: format, Signature: sig}, verifyErr(0, "seed", ProblemMissing, "seed: missing (published when the match ends)")
 	case r.Commitment == nil:
-		return Verified{}, verifyErr(0, "commitment", ProblemMissing, "commitment: missing (the seed's SHA-256, shown when the match started)")
+		return Verified{Format: format, Signature: sig}, verifyErr(0, "commitment", ProblemMissing, "commitment: missing (the seed's SHA-256, shown when the match started)")
 	case r.Events == nil:
-		return Verified{}, verifyErr(0, "events", ProblemMissing, "events: missing")
+		return Verified{Format: format, Signature: sig}, verifyErr(0, "events", ProblemMissing, "events: missing")
 	}
+	v := Verified{Events: len(*r.Events), Format: format, Signature: sig}
 	if *r.Commitment != r.Seed.Commitment() {
-		return Verified{}, verifyErr(0, "commitment", ProblemCommitment,
+		return v, verifyErr(0, "commitment", ProblemCommitment,
 			fmt.Sprintf("commitment %s is not SHA-256 of the seed (%s)", *r.Commitment, r.Seed.Commitment()),
 			"Recorded", *r.Commitment, "Seed", r.Seed.Commitment())
 	}
@@ -125,12 +158,20 @@ func VerifyJSON(data []byte) (Verified, error) {
 	if err != nil {
 		e := verifyErr(0, "variant", ProblemVariant, err.Error(), "Detail", err.Error())
 		e.wrapped = err
-		return Verified{}, e
+		return v, e
 	}
-	v := Verified{Events: len(*r.Events)}
+	var before time.Time
 	for i, want := range *r.Events {
-		if err := checkEvent(m, i+1, want); err != nil {
+		if err := checkEvent(m, format, i+1, want); err != nil {
 			return v, err
+		}
+		if want.At != nil {
+			if want.At.Before(before) {
+				return v, verifyErr(i+1, "at", ProblemTime,
+					fmt.Sprintf("event %d: at: %s is before the event before it (%s)", i+1, want.At.Format(time.RFC3339Nano), before.Format(time.RFC3339Nano)),
+					"Recorded", want.At.Format(time.RFC3339Nano), "Before", before.Format(time.RFC3339Nano))
+			}
+			before = *want.At
 		}
 		if want.Faces != nil {
 			v.Rolls++
@@ -157,14 +198,14 @@ func VerifyJSON(data []byte) (Verified, error) {
 }
 
 // checkEvent applies event n as recorded and checks each of its fields.
-func checkEvent(m *Match, n int, want eventFields) error {
+func checkEvent(m *Match, format, n int, want eventFields) error {
 	bad := func(field, problem string, args []any, format string, fargs ...any) error {
 		return verifyErr(n, field, problem, fmt.Sprintf("event %d: %s: %s", n, field, fmt.Sprintf(format, fargs...)), args...)
 	}
 	for _, f := range []struct {
 		name    string
 		missing bool
-	}{{"seat", want.Seat == nil}, {"action", want.Action == nil}, {"turn", want.Turn == nil}, {"roll", want.Roll == nil}} {
+	}{{"seat", want.Seat == nil}, {"action", want.Action == nil}, {"turn", want.Turn == nil}, {"roll", want.Roll == nil}, {"at", format >= 2 && want.At == nil}} {
 		if f.missing {
 			return bad(f.name, ProblemMissing, nil, "missing")
 		}
@@ -190,6 +231,10 @@ func checkEvent(m *Match, n int, want eventFields) error {
 		return bad("faces", ProblemExtraFaces, []any{"Action", got.Action, "Recorded", *want.Faces}, "a %s throws no dice, but the record has [%s]", got.Action, want.Faces)
 	case want.Faces != nil && *want.Faces != got.Faces:
 		return bad("faces", ProblemFaces, []any{"Recorded", *want.Faces, "Seed", got.Faces}, "recorded [%s], but the seed gives [%s]", want.Faces, got.Faces)
+	case got.Action.Kind == DiceKind && want.Points == nil && format == 0 && got.Points == 0:
+		// The earliest records left out a Hog throw's points when they
+		// were 0.
+		return nil
 	case got.Action.Kind == DiceKind && want.Points == nil:
 		return bad("points", ProblemNoPoints, []any{"Actual", got.Points}, "missing: a Hog throw records its score (%d)", got.Points)
 	case got.Action.Kind != DiceKind && want.Points != nil:

@@ -44,8 +44,13 @@ func firstEvent(t *testing.T, rec Record, kind ActionKind, want func(Event) bool
 // checked; a missing one is an error; the error names the event and the
 // field.
 func TestVerifyEveryField(t *testing.T) {
-	pig := botMatch(t, Standard(Pig), exampleSeed()).Record()
-	hog := botMatch(t, Standard(Hog), exampleSeed()).Record()
+	current := func(m *Match) Record {
+		r := stamped(m)
+		r.Format = RecordFormat
+		return r
+	}
+	pig := current(botMatch(t, Standard(Pig), exampleSeed()))
+	hog := current(botMatch(t, Standard(Hog), exampleSeed()))
 	for _, rec := range []Record{pig, hog} {
 		if _, err := VerifyJSON(edit(t, rec, func(map[string]any, []any) {})); err != nil {
 			t.Fatalf("an untouched %v record: %v", rec.Variant, err)
@@ -75,6 +80,7 @@ func TestVerifyEveryField(t *testing.T) {
 		{"turn changed", pig, func(_ map[string]any, e []any) { ev(e, hold)["turn"] = 7.0 }, n(hold) + "turn: recorded 7"},
 		{"turn missing", pig, func(_ map[string]any, e []any) { delete(ev(e, hold), "turn") }, n(hold) + "turn: missing"},
 		{"roll changed", pig, func(_ map[string]any, e []any) { ev(e, roll)["roll"] = 9.0 }, n(roll) + "roll: recorded 9"},
+		{"time missing", pig, func(_ map[string]any, e []any) { delete(ev(e, roll), "at") }, n(roll) + "at: missing"},
 		{"roll missing", pig, func(_ map[string]any, e []any) { delete(ev(e, roll), "roll") }, n(roll) + "roll: missing"},
 		{"points changed", hog, func(_ map[string]any, e []any) { ev(e, scoring)["points"] = 30.0 }, n(scoring) + "points: recorded 30"},
 		{"points missing", hog, func(_ map[string]any, e []any) { delete(ev(e, scoring), "points") }, n(scoring) + "points: missing"},

@@ -357,8 +357,14 @@ type SkunkYou struct {
 // and the result check out.
 type Verify struct {
 	Record Field
-	OK     bool
-	Report []string
+	// OK says the record checks out in full: dice, moves and this
+	// server's signature. Summary says so or not in a sentence; Checks
+	// are the three findings.
+	OK      bool
+	Summary string
+	Checks  []Check
+	// Fingerprint and PublicKey are this server's record key.
+	Fingerprint, PublicKey string
 	// Detail says what does not check out (the event, the field, the
 	// values); Technical is what only the JSON parser or the rules engine
 	// can say, in its own English, shown as such.
@@ -366,6 +372,14 @@ type Verify struct {
 	// NextURL, under a class's address, asks whether its next round has
 	// begun for the student.
 	NextURL string
+}
+
+// Check is one finding of the verify page: what was checked (dice, moves,
+// signature), whether it holds, and in words.
+type Check struct {
+	Name string
+	OK   bool
+	Text string
 }
 
 // Glossary is the page that says what each column of each CSV file means.

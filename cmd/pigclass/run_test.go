@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"pigclass/sim"
 )
@@ -105,8 +107,56 @@ func TestVerifyCommand(t *testing.T) {
 	b, _ := json.Marshal(m.Record())
 	os.WriteFile(good, b, 0o644)
 	out, _, err := runCmd(t, "verify", good)
-	if err != nil || !strings.HasPrefix(out, "OK ") || !strings.Contains(out, "check out") {
-		t.Fatalf("%v\n%s", err, out)
+	if err != nil || !strings.HasPrefix(out, "UNPROVEN ") || !strings.Contains(out, "dice: OK") || !strings.Contains(out, "moves: OK") ||
+		!strings.Contains(out, "decisions are not proven") {
+		t.Fatalf("unsigned: %v\n%s", err, out)
+	}
+	// Signed: OK; with the key's fingerprint, proven; with another
+	// fingerprint, or changed after signing, refused.
+	key := ed25519.NewKeyFromSeed([]byte("the verify command's test key 32"))
+	fp := sim.Fingerprint(key.Public().(ed25519.PublicKey))
+	rec := m.Record()
+	for i := range rec.Events {
+		rec.Events[i].At = time.Date(2026, 11, 30, 9, 0, i, 0, time.UTC)
+	}
+	if _, err := rec.Sign(key); err != nil {
+		t.Fatal(err)
+	}
+	rec.Events[3].At = time.Time{}
+	if _, err := rec.Sign(key); err == nil {
+		t.Error("a record with an event without its time was signed")
+	}
+	rec.Events[3].At = rec.Events[2].At
+	signed, err := rec.Sign(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = json.MarshalIndent(signed, "", "  ")
+	os.WriteFile(good, b, 0o644)
+	for _, c := range []struct {
+		args []string
+		ok   bool
+		want string
+	}{
+		{[]string{good}, true, "signature: OK, signed with the key " + fp},
+		{[]string{"--fingerprint", strings.ToUpper(fp), good}, true, "decisions are proven"},
+		{[]string{"--fingerprint", "0000 1111", good}, false, "not the server's 0000 1111"},
+	} {
+		out, _, err = runCmd(t, append([]string{"verify"}, c.args...)...)
+		if (err == nil) != c.ok || !strings.HasPrefix(out, map[bool]string{true: "OK ", false: "FAIL "}[c.ok]) || !strings.Contains(out, c.want) {
+			t.Errorf("verify %v: %v\n%s", c.args, err, out)
+		}
+	}
+	signed.Variant.Deadline = sim.Duration(20 * time.Second)
+	b, _ = json.Marshal(signed)
+	forged := filepath.Join(dir, "forged.json")
+	os.WriteFile(forged, b, 0o644)
+	if out, _, err = runCmd(t, "verify", forged); !errors.Is(err, errVerifyFailed) || !strings.Contains(out, "moves: OK") || !strings.Contains(out, "signature: FAIL, the signature does not match") {
+		t.Errorf("another deadline: %v\n%s", err, out)
+	}
+	if out, _, err = runCmd(t, "verify", "../../sim/testdata/records/release0-hog.json"); err != nil || !strings.HasPrefix(out, "UNPROVEN ") ||
+		!strings.Contains(out, "result: seat ") {
+		t.Errorf("a record of the first release: %v\n%s", err, out)
 	}
 
 	r := m.Record()

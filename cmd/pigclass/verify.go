@@ -13,8 +13,12 @@ import (
 // errVerifyFailed is returned when a record does not check out (exit 1).
 var errVerifyFailed = errors.New("the record does not check out")
 
+// runVerify checks a match record and says three things apart: the dice
+// against the seed's commitment, the moves against the rules, and the
+// signature (with --fingerprint, that it is the named server's key).
 func runVerify(e env, args []string) error {
-	fs := newFlags(e, "verify", "FILE   (a match record: JSON with variant, seed, events, result)")
+	fs := newFlags(e, "verify", "[--fingerprint FP] FILE   (a match record: JSON with variant, seed, events, result)")
+	fingerprint := fs.String("fingerprint", "", "the fingerprint of the server's record key, as its verify page shows it: the record must be signed with that key")
 	if err := parseWithArgs(fs, args); err != nil {
 		return err
 	}
@@ -31,12 +35,29 @@ func runVerify(e env, args []string) error {
 		return fmt.Errorf("verify: %s is not a match record: %w", name, err)
 	}
 	got, err := sim.VerifyJSON(b)
+	sig := sigLine(got.Signature, *fingerprint)
+	var ve *sim.VerifyError
 	if err != nil {
 		fmt.Fprintf(e.stdout, "FAIL %s: %v\n", name, err)
+		if errors.As(err, &ve) && ve.Dice() {
+			fmt.Fprintln(e.stdout, "dice: FAIL, they are not the ones the seed gives, or the seed is not the one committed to")
+		} else {
+			fmt.Fprintf(e.stdout, "dice: %d throws before the failing move check out against the seed\nmoves: FAIL, %v\n", got.Rolls, err)
+		}
+		fmt.Fprintln(e.stdout, sig.text)
 		return errVerifyFailed
 	}
-	fmt.Fprintf(e.stdout, "OK %s: %s, commitment %s\n", name, r.Variant, r.Seed.Commitment())
-	fmt.Fprintf(e.stdout, "%d events and %d rolls check out against the seed\n", got.Events, got.Rolls)
+	status := "OK"
+	if !sig.ok {
+		status = "UNPROVEN"
+		if got.Signature.Signed || *fingerprint != "" {
+			status = "FAIL"
+		}
+	}
+	fmt.Fprintf(e.stdout, "%s %s: %s, commitment %s\n", status, name, r.Variant, r.Seed.Commitment())
+	fmt.Fprintf(e.stdout, "dice: OK, every die of the %d throws is the one the seed gives\n", got.Rolls)
+	fmt.Fprintf(e.stdout, "moves: OK, the %d events follow the rules\n", got.Events)
+	fmt.Fprintln(e.stdout, sig.text)
 	// Seats count from 1, the player who moved first, as every file and
 	// page counts them.
 	st := got.State
@@ -51,5 +72,32 @@ func runVerify(e env, args []string) error {
 	} else {
 		fmt.Fprintf(e.stdout, "the match is not over: seat %d to move (seats from 1, the first to move)\n", seat(st.Seat))
 	}
+	if status == "FAIL" {
+		return errVerifyFailed
+	}
 	return nil
+}
+
+type signatureLine struct {
+	ok   bool
+	text string
+}
+
+// sigLine says what a record's signature proves, against the fingerprint
+// the user gave (if any).
+func sigLine(c sim.SignatureCheck, want string) signatureLine {
+	switch {
+	case !c.Signed:
+		return signatureLine{false, "signature: none (records before format 2 are not signed): the decisions are not proven"}
+	case c.Err != nil:
+		return signatureLine{false, "signature: FAIL, " + c.Err.Error()}
+	}
+	fp := sim.Fingerprint(c.Key)
+	switch {
+	case want == "":
+		return signatureLine{true, fmt.Sprintf("signature: OK, signed with the key %s and not changed since; compare the key with the fingerprint on the verify page of the server that served the record (or pass --fingerprint)", fp)}
+	case sim.SameFingerprint(fp, want):
+		return signatureLine{true, fmt.Sprintf("signature: OK, signed with the server's key %s and not changed since: the decisions are proven", fp)}
+	}
+	return signatureLine{false, fmt.Sprintf("signature: FAIL, signed with the key %s, not the server's %s", fp, want)}
 }

@@ -48,6 +48,7 @@ package classroom
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -89,7 +90,8 @@ type Room struct {
 	maxEvents int
 
 	st     *store.Store
-	key    []byte // the server's own key (see ProjectorKey)
+	key    []byte             // the server's own key (see ProjectorKey)
+	signer ed25519.PrivateKey // signs match records, derived from key
 	tables *solve.Cache
 	log    *slog.Logger
 	now    func() time.Time
@@ -115,7 +117,7 @@ func New(st *store.Store, key []byte, tables *solve.Cache, log *slog.Logger, now
 		now = time.Now
 	}
 	return &Room{
-		st: st, key: key, tables: tables, log: log, now: now, maxEvents: MaxMatchEvents,
+		st: st, key: key, signer: recordSigner(key), tables: tables, log: log, now: now, maxEvents: MaxMatchEvents,
 		classes: map[int64]*class{}, codes: map[string]int64{}, matches: map[int64]*match{}, loads: map[int64]*loadCall{},
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}

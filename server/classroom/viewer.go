@@ -2,12 +2,14 @@ package classroom
 
 import (
 	"context"
+	"crypto/ed25519"
 	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"time"
 
 	"pigclass/server/store"
 	"pigclass/sim"
@@ -268,7 +270,30 @@ func (r *Room) Record(ctx context.Context, v Viewer, id int64) (sim.Record, *Mat
 	if err != nil {
 		return sim.Record{}, mv, errorf(fmt.Sprintf("replay match %d", id), err)
 	}
-	return replayed.Record(), mv, nil
+	rec := replayed.Record()
+	for i := range rec.Events {
+		rec.Events[i].At = mv.Events[i].At.UTC().Truncate(time.Millisecond)
+	}
+	rec, err = rec.Sign(r.signer)
+	if err != nil {
+		return sim.Record{}, mv, errorf(fmt.Sprintf("sign match %d", id), err)
+	}
+	return rec, mv, nil
+}
+
+// recordSigner is the Ed25519 key that signs match records, derived from
+// the server's own key: kept, like it, beside the database and nowhere in
+// it, and the same after a restart.
+func recordSigner(key []byte) ed25519.PrivateKey {
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte("pigclass-record-signing-v1"))
+	return ed25519.NewKeyFromSeed(mac.Sum(nil))
+}
+
+// RecordKey is the public key this server's match records are signed with
+// (see sim.Fingerprint), for anyone to check them by.
+func (r *Room) RecordKey() ed25519.PublicKey {
+	return r.signer.Public().(ed25519.PublicKey)
 }
 
 // sharingDice counts the matches other than id still being played with
