@@ -14,10 +14,10 @@ import (
 // the time it was stored, in UTC, when it has one.
 func (e Event) MarshalJSON() ([]byte, error) {
 	type plain struct {
-		Seat   int    `json:"seat"`
-		Action Action `json:"action"`
-		Turn   int    `json:"turn"`
-		Roll   int    `json:"roll"`
+		Seat   int        `json:"seat"`
+		Action Action     `json:"action"`
+		Turn   int        `json:"turn"`
+		Roll   int        `json:"roll"`
 		Faces  *Faces     `json:"faces,omitempty"`
 		Points *int       `json:"points,omitempty"`
 		At     *time.Time `json:"at,omitempty"`
@@ -50,11 +50,11 @@ type recordFields struct {
 }
 
 type eventFields struct {
-	Seat   *int    `json:"seat"`
-	Action *Action `json:"action"`
-	Turn   *int    `json:"turn"`
-	Roll   *int    `json:"roll"`
-	Faces  *Faces  `json:"faces"`
+	Seat   *int       `json:"seat"`
+	Action *Action    `json:"action"`
+	Turn   *int       `json:"turn"`
+	Roll   *int       `json:"roll"`
+	Faces  *Faces     `json:"faces"`
 	Points *int       `json:"points"`
 	At     *time.Time `json:"at"`
 }
