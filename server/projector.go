@@ -2,8 +2,9 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net/http"
-	"strconv"
+	"net/url"
 
 	"github.com/gin-gonic/gin"
 	goqr "github.com/piglig/go-qr"
@@ -104,35 +105,94 @@ func (b projectorBase) skunkBoard(s *Server, c *gin.Context, class *classroom.Cl
 // page is the whole projector view.
 func (b projectorBase) page(s *Server) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		class := classFrom(c)
-		pc, err := s.projectorChart(c.Request.Context(), loc(c), viewerFrom(c), b)
+		v, err := b.screen(s, c, "")
 		if err != nil {
 			fail(c, err)
 			return
 		}
-		v := templates.Projector{Code: class.Code, JoinURL: s.publicURL(c.Request) + paths.Join.String(), Live: projectorData(loc(c), class, b), Chart: pc,
-			QR: paths.JoinQR.For(class.Code), Teacher: b.teacher, Joined: len(class.Students) > 0}
-		if k := s.room.Skunk(viewerFrom(c)); k != nil {
-			sk := b.skunkBoard(s, c, class, k)
-			v.Skunk = &sk
-		}
-		render(c, http.StatusOK, templates.ProjectorView(v))
+		render(c, http.StatusOK, templates.ProjectorView(*v))
 	}
 }
 
-// live is the projector's live part; an unchanged ?v= gets 204.
+// live is the projector's screen again, for its poll; an unchanged state
+// (?v=) gets 204.
 func (b projectorBase) live(s *Server) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		class := classFrom(c)
 		if reloadIfLanguageChanged(c) {
 			return
 		}
-		if v := c.Query("v"); v != "" && v == strconv.FormatInt(class.Version, 10) {
+		v, err := b.screen(s, c, c.Query("v"))
+		switch {
+		case err != nil:
+			fail(c, err)
+		case v == nil:
 			c.Status(http.StatusNoContent)
-			return
+		default:
+			render(c, http.StatusOK, templates.ProjectorScreenView(*v))
 		}
-		render(c, http.StatusOK, templates.ProjectorLiveView(projectorData(loc(c), class, b)))
 	}
+}
+
+// screen is what the projector shows of the class's state, or nil when
+// that state is shown already (its key is shown). The key moves with the
+// class (roster, joining, rounds, chart, lesson), the open round's
+// progress and Skunk: each changes what the screen shows.
+func (b projectorBase) screen(s *Server, c *gin.Context, shown string) (*templates.ProjectorScreen, error) {
+	ctx, l, who := c.Request.Context(), loc(c), viewerFrom(c)
+	class := who.Class()
+	playing, finished := s.room.RoundProgress(who)
+	k := s.room.Skunk(who)
+	skunk := "none"
+	if k != nil {
+		skunk = fmt.Sprintf("%t", k.Over)
+	}
+	key := fmt.Sprintf("%d.%d.%d.%s", class.Version, playing, finished, skunk)
+	if shown == key {
+		return nil, nil
+	}
+	pc, err := s.projectorChart(ctx, l, who, b)
+	if err != nil {
+		return nil, err
+	}
+	v := &templates.ProjectorScreen{Code: class.Code, JoinURL: s.publicURL(c.Request) + paths.Join.String(), QR: paths.JoinQR.For(class.Code),
+		PollURL: b.paths().Live.For(class.Code) + "?" + url.Values{"v": {key}, "lang": {l.Lang()}}.Encode(),
+		Live:    projectorData(l, class), Chart: pc, Join: "corner"}
+	switch {
+	case k != nil:
+		v.State = "skunk"
+		sk := b.skunkBoard(s, c, class, k)
+		v.Skunk = &sk
+	case class.Round != nil && playing > 0:
+		v.State, v.Heading = "round", roundLabel(l, class.Round)
+		v.Progress = l.N("projector.playing", playing) + " · " + l.N("projector.finished", finished)
+	default:
+		res, err := s.results(ctx, l, who, true)
+		if err != nil {
+			return nil, err
+		}
+		v.State = "lobby"
+		if res != nil {
+			v.State, v.Results = "results", res
+			v.Heading = l.T("results.heading", "N", l.Int(res.Round), "Title", res.Title)
+		}
+	}
+	switch {
+	case class.Locked:
+		v.Join = "closed"
+	case v.State == "lobby":
+		v.Join = "big"
+	}
+	lesson, err := s.lessonView(l, class.Class)
+	if err != nil {
+		return nil, err
+	}
+	if lesson != nil {
+		v.PhaseLine = l.T("lesson.phase", "N", l.Int(lesson.Phase+1), "Of", l.Int(lesson.Phases)) + " " + lesson.PhaseName
+		if v.State != "skunk" {
+			v.Prompts = lesson.Prompts
+		}
+	}
+	return v, nil
 }
 
 // chart is the chart fragment, refreshed every few seconds.
@@ -180,11 +240,10 @@ func (s *Server) projectorChart(ctx context.Context, l *i18n.Localizer, who clas
 	return v, nil
 }
 
-// projectorData is a shared screen: generated names in anonymous mode. It
-// shows the class alone (no match), so it follows the class's version.
-func projectorData(l *i18n.Localizer, class *classroom.Class, b projectorBase) templates.ProjectorLive {
-	v := templates.ProjectorLive{Code: class.Code, Count: len(class.Students), Locked: class.Locked, Round: roundLabel(l, class.Round),
-		PollURL: paths.Poll(b.paths().Live.For(class.Code), class.Version) + "&lang=" + l.Lang()}
+// projectorData is who has joined, on a shared screen: generated names in
+// anonymous mode.
+func projectorData(l *i18n.Localizer, class *classroom.Class) templates.ProjectorLive {
+	v := templates.ProjectorLive{Count: len(class.Students)}
 	for _, st := range class.Students {
 		v.Names = append(v.Names, pick(class.Anonymous, anonIn(l, st.AnonName), st.Nickname))
 	}

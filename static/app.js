@@ -63,3 +63,19 @@
     focused = null;
   });
 })();
+
+// A live part whose class is gone (its teacher deleted it) says so in its
+// place: its poll answers 404, and the element (or one around it) carries
+// the words in data-gone. Polling stops with it.
+document.addEventListener("htmx:responseError", function (e) {
+  var xhr = e.detail.xhr, el = e.detail.elt;
+  if (!xhr || xhr.status !== 404 || !el || !el.closest) return;
+  var gone = el.closest("[data-gone]");
+  if (!gone) return;
+  var p = document.createElement("p");
+  p.className = "gone";
+  p.setAttribute("role", "status");
+  p.setAttribute("data-testid", "gone");
+  p.textContent = gone.getAttribute("data-gone");
+  gone.replaceWith(p);
+});

@@ -7,6 +7,9 @@ type Page struct {
 	Title  string
 	Wide   bool // the projector: a large, full-width page
 	Charts bool // the page draws charts: load ECharts
+	// Screen: the page is one screen high and does not scroll (the
+	// projector); its main part fills what the top bar leaves.
+	Screen bool
 }
 
 // Field is one form field's value and its error, kept when a form comes back.
@@ -114,20 +117,29 @@ type MatchRow struct {
 	Decisions int
 }
 
-// Projector is the projector view.
-type Projector struct {
+// ProjectorScreen is the projector, as the class's state shows it.
+type ProjectorScreen struct {
+	// State is what the screen shows: "lobby" (who has joined), "round"
+	// (a round being played), "results" (the last round's podium) or
+	// "skunk".
+	State string
+	// Join is how the join code shows: "big" (the lobby), "corner" (a
+	// band beside the heading) or "closed" (joining is closed: no code).
+	Join    string
 	Code    string
 	JoinURL string
 	QR      string // the QR code of the join address, an SVG
+	// PollURL asks for the screen again: 204 while its state is the same.
+	PollURL string
+	// PhaseLine names the lesson's phase; Heading the round, large;
+	// Progress how many of its matches play and are finished.
+	PhaseLine, Heading, Progress string
+	// Prompts are the lesson phase's questions for the class.
+	Prompts []string
 	Live    ProjectorLive
 	Chart   ProjectorChart
 	Skunk   *SkunkBoard
-	// Teacher: the teacher's own projector, with the Skunk controls; the
-	// read-only projector link has none.
-	Teacher bool
-	// Joined: students have joined, so the join code moves to a corner
-	// band and the chart, Skunk or the results fill the screen.
-	Joined bool
+	Results *Results
 }
 
 // ProjectorChart is the chart the teacher picked, refreshed live.
@@ -137,14 +149,10 @@ type ProjectorChart struct {
 	Chart   *Chart
 }
 
-// ProjectorLive refreshes itself on the projector.
+// ProjectorLive is who has joined, on the projector.
 type ProjectorLive struct {
-	Code    string
-	PollURL string // with the version shown
-	Count   int
-	Names   []string
-	Locked  bool
-	Round   string
+	Count int
+	Names []string
 }
 
 // StudentHome is a student's page in a class.

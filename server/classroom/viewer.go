@@ -358,3 +358,19 @@ func (r *Room) Activity(v Viewer) int64 {
 	}
 	return r.activityOf(v.cls.id)
 }
+
+// RoundProgress counts the open round's matches being played and those
+// finished, for whoever may see the class's projector.
+func (r *Room) RoundProgress(v Viewer) (playing, finished int) {
+	if v.cls == nil || !v.Projector() {
+		return 0, 0
+	}
+	for _, m := range r.matchesOf(v.cls.id) {
+		if m.State.Over {
+			finished++
+		} else {
+			playing++
+		}
+	}
+	return playing, finished
+}
