@@ -152,4 +152,3 @@ func quoteAll(ss []string) []string {
 	}
 	return out
 }
-

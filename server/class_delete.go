@@ -1,8 +1,6 @@
 package server
 
 import (
-	"net/http"
-
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/paths"
@@ -19,5 +17,5 @@ func (s *Server) deleteClass(c *gin.Context) {
 		return
 	}
 	setCookie(c, teacherPrefix+class.Code, "", -1)
-	c.Redirect(http.StatusSeeOther, "/")
+	doneAt(c, paths.Front.String(), loc(c).T("notice.deleted", "Code", class.Code))
 }

@@ -66,18 +66,28 @@ const flashCookie = "pigclass_flash"
 // done tells the teacher that an action happened and goes back to the
 // dashboard.
 func done(c *gin.Context, code, notice string) {
-	http.SetCookie(c.Writer, &http.Cookie{Name: flashCookie, Value: url.QueryEscape(notice), Path: paths.Teacher.For(code), MaxAge: 60,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: overHTTPS(c)})
-	c.Redirect(http.StatusSeeOther, paths.Teacher.For(code))
+	doneAt(c, paths.Teacher.For(code), notice)
 }
 
-// takeFlash reads the notice left for this page and clears it.
+// doneAt goes to the page at path with a notice for it.
+func doneAt(c *gin.Context, path, notice string) {
+	http.SetCookie(c.Writer, &http.Cookie{Name: flashCookie, Value: url.QueryEscape(notice), Path: path, MaxAge: 60,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: overHTTPS(c)})
+	c.Redirect(http.StatusSeeOther, path)
+}
+
+// takeFlash reads the notice left for the teacher's page and clears it.
 func takeFlash(c *gin.Context, code string) string {
+	return takeFlashAt(c, paths.Teacher.For(code))
+}
+
+// takeFlashAt reads the notice left for the page at path and clears it.
+func takeFlashAt(c *gin.Context, path string) string {
 	v, err := c.Cookie(flashCookie)
 	if err != nil || v == "" {
 		return ""
 	}
-	http.SetCookie(c.Writer, &http.Cookie{Name: flashCookie, Value: "", Path: paths.Teacher.For(code), MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode})
+	http.SetCookie(c.Writer, &http.Cookie{Name: flashCookie, Value: "", Path: path, MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode})
 	notice, err := url.QueryUnescape(v)
 	if err != nil {
 		return ""

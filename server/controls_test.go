@@ -43,9 +43,8 @@ func TestPauseEndRoundAndRemove(t *testing.T) {
 	}
 
 	teacher.post("/t/"+code+"/students/"+strconv.FormatInt(studentID(t, a, code, "Bo"), 10)+"/remove", url.Values{"confirm": {"yes"}})
-	bo.get("/c/" + code)
-	if bo.path() != "/join/"+code {
-		t.Errorf("a removed student's page: %s", bo.path())
+	if doc := bo.get("/c/" + code); bo.status() != http.StatusForbidden || !strings.Contains(doc.Text(), "The teacher removed this device") {
+		t.Errorf("a removed student's page: %d %s", bo.status(), bo.path())
 	}
 	teacher.post("/t/"+code+"/rounds/end", url.Values{"confirm": {"yes"}})
 	if _, ok := readBoard(ana.get("/c/" + code)); ok {

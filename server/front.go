@@ -40,7 +40,8 @@ func botChoices(l *i18n.Localizer, selected string) []templates.Choice {
 
 func (s *Server) front(c *gin.Context) {
 	l := loc(c)
-	render(c, http.StatusOK, templates.FrontView(templates.Front{Games: gameChoices(l, "pig"), Bots: botChoices(l, "hold:20"), Lessons: s.lessonChoices(l)}))
+	render(c, http.StatusOK, templates.FrontView(templates.Front{Games: gameChoices(l, "pig"), Bots: botChoices(l, "hold:20"), Lessons: s.lessonChoices(l),
+		Notice: takeFlashAt(c, paths.Front.String())}))
 }
 
 // createClass starts a class in one step: a join code, a teacher secret
@@ -175,6 +176,15 @@ func (s *Server) join(c *gin.Context) {
 			}
 			c.Redirect(http.StatusSeeOther, paths.Student.For(class.Code))
 			return
+		}
+		// A removed student's own code says they were removed, not that
+		// it is wrong.
+		for _, st := range class.Removed {
+			if st.Nickname == nick && sameRejoinCode(v.Rejoin.Value, s.rejoinCode(class.TeacherHash, st.TokenHash)) {
+				v.Error = removedMessage(l, code)
+				again(http.StatusForbidden)
+				return
+			}
 		}
 		s.joins.hit(ip)
 		v.Rejoin.Error = l.T("joinerr.rejoin", "Name", nick, "Code", code)

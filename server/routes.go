@@ -47,15 +47,16 @@ func (s *Server) Handler() http.Handler {
 
 	// A student's pages hold their rejoin code and classmates' names:
 	// never kept by a shared Chromebook's cache or Back button.
-	sget := routeOn(r.GET, noStore)
+	// A student the teacher removed is told so on every one of them.
+	sget, spost := routeOn(r.GET, noStore, s.notRemoved), routeOn(r.POST, s.notRemoved)
 	sget(paths.Student, s.studentHome)
 	sget(paths.StudentNext, s.studentNext)
 	sget(paths.StudentCharts, s.studentCharts)
 	sget(paths.StudentSkunk, s.studentSkunk)
-	post(paths.SkunkSit, s.skunkSit)
+	spost(paths.SkunkSit, s.skunkSit)
 	sget(paths.ClassMatch, s.matchPage)
 	sget(paths.ClassBoard, s.board)
-	post(paths.ClassAct, s.act)
+	spost(paths.ClassAct, s.act)
 	sget(paths.ClassRecord, s.record)
 	sget(paths.ClassVerify, s.verifyPage)
 	// Practice matches; a class match's old address here moves (308) to

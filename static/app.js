@@ -64,18 +64,32 @@
   });
 })();
 
-// A live part whose class is gone (its teacher deleted it) says so in its
-// place: its poll answers 404, and the element (or one around it) carries
-// the words in data-gone. Polling stops with it.
+// A live part whose class is gone (its teacher deleted it: its poll
+// answers 404), or that may no longer be seen (the teacher removed this
+// student: 403), says so in its place: the words of data-gone around it,
+// or, for a removed student (X-Pigclass-Removed), the server's own short
+// answer. Polling stops with it.
 document.addEventListener("htmx:responseError", function (e) {
   var xhr = e.detail.xhr, el = e.detail.elt;
-  if (!xhr || xhr.status !== 404 || !el || !el.closest) return;
+  if (!xhr || (xhr.status !== 404 && xhr.status !== 403) || !el || !el.closest) return;
   var gone = el.closest("[data-gone]");
   if (!gone) return;
+  var words = gone.getAttribute("data-gone");
+  var said = (xhr.responseText || "").trim();
+  if (xhr.getResponseHeader("X-Pigclass-Removed") && said && said.length < 400 && said.indexOf("<") < 0) words = said;
+  if (!words) return;
   var p = document.createElement("p");
   p.className = "gone";
   p.setAttribute("role", "status");
   p.setAttribute("data-testid", "gone");
-  p.textContent = gone.getAttribute("data-gone");
-  gone.replaceWith(p);
+  p.textContent = words;
+  var home = document.createElement("a");
+  home.href = "/";
+  home.className = "button";
+  home.textContent = gone.getAttribute("data-home") || "pigclass";
+  var box = document.createElement("div");
+  box.className = "gone-box";
+  box.appendChild(p);
+  box.appendChild(home);
+  gone.replaceWith(box);
 });

@@ -7,6 +7,9 @@ type Page struct {
 	Title  string
 	Wide   bool // the projector: a large, full-width page
 	Charts bool // the page draws charts: load ECharts
+	// Gone is what the page says in its place when its live parts find
+	// its class gone (a poll's 404); a poll's 403 says its own words.
+	Gone string
 	// Screen: the page is one screen high and does not scroll (the
 	// projector); its main part fills what the top bar leaves.
 	Screen bool
@@ -31,6 +34,8 @@ type Front struct {
 	Bots                   []Choice
 	Lessons                []Choice
 	Error                  string
+	// Notice says what was just done (the class deleted).
+	Notice string
 }
 
 // Join is the join page.
@@ -224,6 +229,8 @@ type Board struct {
 	// NextURL, on a finished class match, asks whether the student's next
 	// match or game has begun (204 until it has).
 	NextURL string
+	// InClass: a class's match (not practice).
+	InClass bool
 }
 
 // BoardPlayer is one seat on the board.
@@ -245,6 +252,8 @@ type ActionButton struct {
 // Review is the after-match page: each of the student's decisions beside
 // hold-at-20 and optimal play.
 type Review struct {
+	// InClass: a class's match (not practice).
+	InClass   bool
 	Title     string
 	Result    string
 	Rows      []ReviewRow

@@ -46,6 +46,7 @@ type Viewer struct {
 	student   int64  // the student of cls this browser is, or 0
 	teacher   bool   // holds cls's teacher secret
 	projector bool   // holds cls's projector key (or the teacher's secret)
+	removed   bool   // the player token was a student of the code's class, removed by its teacher
 }
 
 // Stranger is a viewer the room knows nothing of.
@@ -72,6 +73,7 @@ func (r *Room) Identify(ctx context.Context, cr Credentials) (Viewer, error) {
 	if st, ok := snap.Student(cr.TokenHash); ok && cr.TokenHash != "" {
 		v.student = st.ID
 	}
+	v.removed = cr.TokenHash != "" && v.student == 0 && snap.WasRemoved(cr.TokenHash)
 	if v.teacher || v.projector || v.student != 0 {
 		v.cls = c
 	}
@@ -105,6 +107,10 @@ func (v Viewer) Teacher() bool { return v.teacher }
 // Projector reports whether the viewer may see the class's projector (its
 // read-only key, or the teacher's secret).
 func (v Viewer) Projector() bool { return v.projector }
+
+// Removed reports whether the browser was a student of the address's
+// class whom its teacher removed: they alone may be told so.
+func (v Viewer) Removed() bool { return v.removed }
 
 // Student returns the viewer's student in the class, if they are one.
 func (v Viewer) Student() (store.Student, bool) {

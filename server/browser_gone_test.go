@@ -1,0 +1,101 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestRemovedStudentIsTold: a removed student's every class page and
+// action answers that the teacher removed this device (403), and their
+// own correct rejoin code from another device says the same, not that the
+// code is wrong.
+func TestRemovedStudentIsTold(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	leo := join(t, a, code, "Ana")
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}})
+	rc := leo.get("/c/" + code).Find(`[data-testid="rejoin-code"]`).Text()
+	match := anaMatch(t, a, code)
+	teacher.post(fmt.Sprintf("/t/%s/students/%d/remove", code, studentID(t, a, code, "Ana")), url.Values{"confirm": {"yes"}})
+	for _, path := range []string{"/c/" + code, "/c/" + code + "/next", "/c/" + code + "/charts", fmt.Sprintf("/c/%s/m/%d", code, match), fmt.Sprintf("/c/%s/m/%d/board?v=1", code, match)} {
+		doc := leo.get(path)
+		if leo.status() != http.StatusForbidden || !strings.Contains(doc.Text(), "The teacher removed this device from class "+code) {
+			t.Errorf("%s for a removed student: %d %q", path, leo.status(), strings.TrimSpace(doc.Text()))
+		}
+	}
+	leo.post(fmt.Sprintf("/c/%s/m/%d/act", code, match), url.Values{"seq": {"0"}, "action": {"roll"}})
+	if leo.status() != http.StatusForbidden || !strings.Contains(leo.body, "removed this device") {
+		t.Errorf("a removed student's move: %d", leo.status())
+	}
+	phone := a.browser()
+	doc := phone.post("/join/"+code, url.Values{"nickname": {"Ana"}, "rejoin": {rc}})
+	if phone.status() != http.StatusForbidden || !strings.Contains(doc.Text(), "removed this device") || strings.Contains(doc.Text(), "not the code of Ana") {
+		t.Errorf("a removed student's own rejoin code: %d %q", phone.status(), doc.Find(".notice").Text())
+	}
+	// A stranger's request to the same pages learns nothing of it.
+	stranger := a.browser()
+	stranger.get("/c/" + code)
+	if strings.Contains(stranger.body, "removed") || stranger.last.Header.Get("X-Pigclass-Removed") != "" {
+		t.Error("a stranger is told of a removal")
+	}
+}
+
+// TestBrowserRemovalAndDeletionSaid: on the phones, without a reload, a
+// removed student's board gives way to the words that the teacher removed
+// this device; when the class is deleted, a classmate's board gives way to
+// the class having ended (and no live button stays).
+func TestBrowserRemovalAndDeletionSaid(t *testing.T) {
+	t.Parallel() // it waits on the boards' polls
+	person := newBrowser(t)
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	leo, mia := person(), person()
+	joinIn(t, leo, a.url, code, "Leo")
+	joinIn(t, mia, a.url, code, "Mia")
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}})
+	eventually(t, leo, `!!document.querySelector('#board')`, "Leo's board")
+	eventually(t, mia, `!!document.querySelector('#board')`, "Mia's board")
+	value(t, leo, chromedp.Evaluate[string](`window.pigclassMarker = "no reload"`))
+	value(t, mia, chromedp.Evaluate[string](`window.pigclassMarker = "no reload"`))
+
+	teacher.post(fmt.Sprintf("/t/%s/students/%d/remove", code, studentID(t, a, code, "Leo")), url.Values{"confirm": {"yes"}})
+	eventually(t, leo, `!!document.querySelector('[data-testid="gone"]')`, "Leo's phone says he was removed")
+	if got := textOf(t, leo, `[data-testid="gone"]`); !strings.Contains(got, "The teacher removed this device") {
+		t.Errorf("Leo's phone: %q", got)
+	}
+	if n := value(t, leo, chromedp.Evaluate[int](`document.querySelectorAll('#board, .actions button').length`)); n != 0 {
+		t.Errorf("Leo's phone still has %d board parts", n)
+	}
+	shot(t, leo, "student-removed")
+
+	doc := teacher.post("/t/"+code+"/delete", url.Values{"confirm": {"yes"}})
+	if got := doc.Find(`[data-testid="front-notice"]`).Text(); teacher.path() != "/" || !strings.Contains(got, "Class "+code+" is deleted") {
+		t.Errorf("the teacher, after deleting: %s %q", teacher.path(), got)
+	}
+	if got := teacher.get("/").Find(`[data-testid="front-notice"]`).Length(); got != 0 {
+		t.Error("the notice stays on the front page")
+	}
+	eventually(t, mia, `!!document.querySelector('[data-testid="gone"]')`, "Mia's phone says the class has ended")
+	if got := textOf(t, mia, `[data-testid="gone"]`); !strings.Contains(got, "This class has ended") {
+		t.Errorf("Mia's phone: %q", got)
+	}
+	if n := value(t, mia, chromedp.Evaluate[int](`document.querySelectorAll('#board, .actions button, [data-testid="skunk-sit"]').length`)); n != 0 {
+		t.Errorf("Mia's phone still has %d live parts", n)
+	}
+	for _, ctx := range []struct{ name, marker string }{
+		{"Leo", value(t, leo, chromedp.Evaluate[string](`window.pigclassMarker || ""`))},
+		{"Mia", value(t, mia, chromedp.Evaluate[string](`window.pigclassMarker || ""`))},
+	} {
+		if ctx.marker != "no reload" {
+			t.Errorf("%s's page reloaded", ctx.name)
+		}
+	}
+	shot(t, mia, "student-class-deleted")
+}
