@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -98,4 +99,36 @@ func TestBrowserRemovalAndDeletionSaid(t *testing.T) {
 		}
 	}
 	shot(t, mia, "student-class-deleted")
+}
+
+// TestBrowserPractisingStudentMoved: a student who went to practise
+// against a bot after the class's round is brought to their match of the
+// class's next round by the practice page itself, within a few seconds;
+// so is a student reading their charts.
+func TestBrowserPractisingStudentMoved(t *testing.T) {
+	t.Parallel() // it waits on the pages' polls
+	person := newBrowser(t)
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana, bo := person(), person()
+	joinIn(t, ana, a.url, code, "Ana")
+	joinIn(t, bo, a.url, code, "Bo")
+	round := url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}}
+	teacher.post("/t/"+code+"/rounds", round)
+	eventually(t, ana, `!!document.querySelector('#board')`, "Ana's board")
+	teacher.post("/t/"+code+"/rounds/end", url.Values{"confirm": {"yes"}})
+	eventually(t, ana, `!!document.querySelector('[data-testid="practise"]')`, "Ana is offered practice")
+	clickJS(t, ana, `[data-testid="practise"]`)
+	eventually(t, ana, `location.pathname.indexOf("/m/") === 0 && !!document.querySelector('[data-testid="practice-class"]')`, "Ana practises, told the class will call her")
+	run(t, bo, chromedp.Navigate(a.url+"/c/"+code+"/charts"))
+	eventually(t, bo, `!!document.querySelector('[data-testid="next-poll"]')`, "Bo reads his charts")
+
+	teacher.post("/t/"+code+"/rounds", round)
+	started := time.Now()
+	eventually(t, ana, fmt.Sprintf(`location.pathname === "/c/%s" && !!document.querySelector('#board')`, code), "Ana is brought to the new round")
+	eventually(t, bo, fmt.Sprintf(`location.pathname === "/c/%s" && !!document.querySelector('#board')`, code), "Bo is brought to the new round")
+	if d := time.Since(started); d > 6*time.Second {
+		t.Errorf("the students were brought to the new round after %v", d)
+	}
 }

@@ -3,6 +3,8 @@ package server
 import (
 	"errors"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -290,7 +292,14 @@ func (s *Server) startPractice(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	c.Redirect(http.StatusSeeOther, paths.Match("", m.ID))
+	// Practice started from a class's page keeps an eye on the class: its
+	// page moves to the student's next match there by itself.
+	to := paths.Match("", m.ID)
+	if code := normalizeCode(c.PostForm("class")); validCode(code) {
+		after, _ := strconv.ParseInt(c.PostForm("after"), 10, 64)
+		to += "?" + url.Values{"class": {code}, "after": {strconv.FormatInt(max(after, 0), 10)}}.Encode()
+	}
+	c.Redirect(http.StatusSeeOther, to)
 }
 
 // gameNamesIn lists the games by name in the reader's language.

@@ -2,9 +2,11 @@ package server
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/gin-gonic/gin"
 
+	"pigclass/server/paths"
 	"pigclass/templates"
 )
 
@@ -14,6 +16,14 @@ func (s *Server) matchPage(c *gin.Context) {
 	mv, ok := s.seeMatch(c, false)
 	if !ok {
 		return
+	}
+	if code := normalizeCode(c.Query("class")); mv.Class == nil && validCode(code) {
+		// A practice match started from a class: the class's next match
+		// for this student (it is told only to its students) moves the
+		// page there.
+		after, _ := strconv.ParseInt(c.Query("after"), 10, 64)
+		mv.board.ClassNextURL = paths.Next(code, max(after, 0))
+		mv.board.NextURL = mv.board.ClassNextURL
 	}
 	if !mv.board.Over {
 		render(c, http.StatusOK, templates.PlayView(mv.board))

@@ -23,5 +23,10 @@ func (s *Server) studentCharts(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	render(c, http.StatusOK, templates.StudentChartsView(templates.StudentCharts{Code: class.Code, Nickname: me.Nickname, BackURL: paths.Student.For(class.Code), Charts: cs}))
+	after := int64(0)
+	if m := s.room.Playing(viewerFrom(c)); m != nil {
+		after = m.ID
+	}
+	render(c, http.StatusOK, templates.StudentChartsView(templates.StudentCharts{Code: class.Code, Nickname: me.Nickname, BackURL: paths.Student.For(class.Code), Charts: cs,
+		NextURL: paths.Next(class.Code, after)}))
 }

@@ -99,7 +99,7 @@ func (s *Server) boardView(l *i18n.Localizer, class *classroom.Class, m *classro
 	}
 	names := seatNames(l, m.Match, viewer, anonymous, you)
 	b := templates.Board{
-		MatchID: m.ID, Seq: m.Seq(), Title: gameTitle(l, v), Commitment: m.Seed.Commitment(), Game: v.Game.String(), InClass: code != "",
+		MatchID: m.ID, Seq: m.Seq(), Title: gameTitle(l, v), Commitment: m.Seed.Commitment(), Game: v.Game.String(), InClass: code != "", ClassCode: code,
 		Over: m.Over(), Paused: paused, TurnTotal: st.TurnTotal, HasTurnTotal: v.Game != sim.Hog,
 		ActURL:   paths.Act(code, m.ID),
 		BoardURL: paths.Board(code, m.ID, boardVersion(m, class)) + "&lang=" + l.Lang(), ReviewURL: paths.Match(code, m.ID),

@@ -179,6 +179,8 @@ type StudentHome struct {
 type StudentCharts struct {
 	Code, Nickname, BackURL string
 	Charts                  []Chart
+	// NextURL asks whether the student's next match has begun.
+	NextURL string
 }
 
 // HistoryRow is one finished match in a student's list.
@@ -229,8 +231,14 @@ type Board struct {
 	// NextURL, on a finished class match, asks whether the student's next
 	// match or game has begun (204 until it has).
 	NextURL string
-	// InClass: a class's match (not practice).
-	InClass bool
+	// InClass: a class's match (not practice); ClassCode is its class's
+	// code.
+	InClass   bool
+	ClassCode string
+	// ClassNextURL, on a practice match a student started from a class,
+	// asks whether the class has a new match for them (the page moves
+	// there by itself).
+	ClassNextURL string
 }
 
 // BoardPlayer is one seat on the board.
