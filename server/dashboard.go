@@ -104,13 +104,25 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		b := s.skunkBoard(l, class, k, 0, true, paths.TeacherSkunk.For(class.Code))
 		sk = &b
 	}
+	// The lesson's next step: its first phase is started by a press like
+	// every other; a later phase is reached only by starting it, so it has.
+	var next *templates.Step
+	if lesson != nil {
+		lesson.Started = lesson.Phase > 0 || class.Round != nil || len(rounds) > 0 || sk != nil
+		switch {
+		case !lesson.Started:
+			next = &templates.Step{Label: lesson.StartLabel, URL: paths.LessonStart.For(class.Code), Start: true}
+		case lesson.NextLabel != "":
+			next = &templates.Step{Label: lesson.NextLabel, URL: paths.LessonNext.For(class.Code)}
+		}
+	}
 	var exports []templates.Export
 	for _, f := range report.Files {
 		u := paths.CSV(class.Code, f.Name)
 		exports = append(exports, templates.Export{Name: f.Name + ".csv", URL: u, ExcelURL: u + "?excel=1", About: l.T("csv." + f.Name + ".about")})
 	}
 	return templates.Dashboard{
-		Exports: exports, Approximate: approximate, Charts: cs, ChartTabs: tabs, Projector: class.Projector, Lesson: lesson, Skunk: sk,
+		NextStep: next, Exports: exports, Approximate: approximate, Charts: cs, ChartTabs: tabs, Projector: class.Projector, Lesson: lesson, Skunk: sk,
 		ProjectorURL: s.publicURL(c.Request) + paths.ReadOnlyProjector.Page.For(class.Code) + "?key=" + s.room.ProjectorKey(class), CanPlayAgain: len(rounds) > 0,
 		Code: class.Code, JoinURL: s.publicURL(c.Request) + paths.JoinCode.For(class.Code),
 		TeacherURL: s.publicURL(c.Request) + paths.Teacher.For(class.Code) + "?key=" + secret,

@@ -254,6 +254,10 @@ func (s *Server) lessonView(lc *i18n.Localizer, class store.Class) (*templates.L
 	for _, p := range text.Phases[at].Prompts {
 		v.Prompts = append(v.Prompts, lc.Own(lessons.Fill(p, figs)))
 	}
+	v.StartLabel = lc.T("lesson.start_phase", "N", lc.Int(at+1), "Name", v.PhaseName)
+	if at+1 < len(l.Phases) {
+		v.NextLabel = lc.T("lesson.start_phase", "N", lc.Int(at+2), "Name", lc.Own(text.Phases[at+1].Name))
+	}
 	return v, nil
 }
 

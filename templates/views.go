@@ -46,7 +46,11 @@ type Join struct {
 
 // Dashboard is the teacher's class page.
 type Dashboard struct {
-	Exports []Export
+	// NextStep, while a lesson runs, is its next step (the bar's primary
+	// button): starting the current phase if it has not started, else
+	// the next phase; nil after the last.
+	NextStep *Step
+	Exports  []Export
 	// Approximate: the class has played matches of three or four players,
 	// whose costs and agreement are approximate.
 	Approximate bool
@@ -332,6 +336,11 @@ type LessonView struct {
 	Setup     string
 	Prompts   []string
 	Charts    []string
+	// Started: the phase has been started (its round or game played, or
+	// begun). StartLabel and NextLabel name starting this phase and the
+	// next ("Start phase 2: Play the rule of thumb").
+	Started               bool
+	StartLabel, NextLabel string
 }
 
 // SkunkBoard is whole-class Skunk as the projector, the teacher and a
@@ -397,6 +406,13 @@ type Verify struct {
 	// NextURL, under a class's address, asks whether its next round has
 	// begun for the student.
 	NextURL string
+}
+
+// Step is one step of a lesson: a button's words and where it posts.
+type Step struct {
+	Label, URL string
+	// Start: the step starts the current phase (not the next).
+	Start bool
 }
 
 // Check is one finding of the verify page: what was checked (dice, moves,
