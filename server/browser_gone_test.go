@@ -1,9 +1,11 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -131,4 +133,43 @@ func TestBrowserPractisingStudentMoved(t *testing.T) {
 	if d := time.Since(started); d > 6*time.Second {
 		t.Errorf("the students were brought to the new round after %v", d)
 	}
+}
+
+// TestBrowserDeadlineSeenByBoth: in a round with a deadline, the student
+// to move first sees (almost) the whole limit when their board appears,
+// and their partner's page counts the same deadline down, naming them.
+func TestBrowserDeadlineSeenByBoth(t *testing.T) {
+	t.Parallel() // it waits on the boards' polls
+	person := newBrowser(t)
+	a := openApp(t, filepath.Join(t.TempDir(), "pigclass.db"), &clock{real: true})
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana, bo := person(), person()
+	joinIn(t, ana, a.url, code, "Ana")
+	joinIn(t, bo, a.url, code, "Bo")
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"pairs"}, "bot": {"hold:20"}, "deadline": {"30"}})
+	time.Sleep(3 * time.Second) // a page that is slow to show the board
+	left := func(ctx context.Context, sel string) int {
+		t.Helper()
+		eventually(t, ctx, fmt.Sprintf(`/\d+ s left/.test((document.querySelector(%q) || {}).textContent || "")`, sel), sel+" counts down")
+		return value(t, ctx, chromedp.Evaluate[int](fmt.Sprintf(`parseInt(document.querySelector(%q).textContent.match(/(\d+) s left/)[1])`, sel)))
+	}
+	mover, partner, name := ana, bo, "Ana"
+	eventually(t, ana, `!!document.querySelector('[data-testid="act-roll"], [data-testid="partner-deadline"]')`, "Ana's board")
+	eventually(t, bo, `!!document.querySelector('[data-testid="act-roll"], [data-testid="partner-deadline"]')`, "Bo's board")
+	if value(t, bo, chromedp.Evaluate[bool](`!!document.querySelector('[data-testid="act-roll"]')`)) {
+		mover, partner, name = bo, ana, "Bo"
+	}
+	if n := left(mover, `[data-testid="deadline"]`); n < 28 {
+		t.Errorf("the mover's board appears with %d s of 30 left", n)
+	}
+	first := left(partner, `[data-testid="partner-deadline"]`)
+	if got := textOf(t, partner, `[data-testid="partner-deadline"]`); !strings.HasPrefix(got, name+": ") {
+		t.Errorf("the partner's countdown: %q", got)
+	}
+	time.Sleep(2100 * time.Millisecond)
+	if then := left(partner, `[data-testid="partner-deadline"]`); then >= first || then < first-4 {
+		t.Errorf("the partner's countdown went from %d to %d in 2 s", first, then)
+	}
+	shot(t, partner, "partner-countdown")
 }

@@ -33,13 +33,22 @@ type app struct {
 	clock *clock
 }
 
-// clock is a settable time for deadline tests.
+// clock is a settable time for deadline tests, or the real time (for a
+// browser that counts down by its own clock).
 type clock struct {
-	mu sync.Mutex
-	t  time.Time
+	mu   sync.Mutex
+	t    time.Time
+	real bool
 }
 
-func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.real {
+		return time.Now()
+	}
+	return c.t
+}
 func (c *clock) add(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -158,3 +158,49 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestDeadlineCountsFromTheBoard: the limit of a student to move counts
+// from when their board is first shown to them, not from when the server
+// made the position (a poll's delay, a page loading): shown 4 s late, it
+// still gives the whole 10 s; showing it again does not extend it; a
+// student who never looks times out 10 s after the position. The
+// partner's board counts down the same deadline, naming the mover.
+func TestDeadlineCountsFromTheBoard(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana, bo := join(t, a, code, "Ana"), join(t, a, code, "Bo")
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"pairs"}, "bot": {"hold:20"}, "deadline": {"10"}})
+	if teacher.status() != http.StatusOK {
+		t.Fatalf("%d %s", teacher.status(), teacher.body)
+	}
+	timeouts := func() int { return countBy(teacher.csvRows("/t/"+code+"/decisions.csv"), "timeout") }
+	a.clock.add(4 * time.Second)
+	mover, partner, moverName := ana, bo, "Ana"
+	if st, _ := readBoard(bo.get("/c/" + code)); st.yourTurn {
+		mover, partner, moverName = bo, ana, "Bo"
+	}
+	shown := a.clock.now()
+	doc := mover.get("/c/" + code)
+	want := strconv.FormatInt(shown.Add(10*time.Second).UnixMilli(), 10)
+	if got := doc.Find(`[data-testid="deadline"]`).AttrOr("data-deadline", ""); got != want {
+		t.Fatalf("the mover's deadline %s, want 10 s after the board was shown (%s)", got, want)
+	}
+	pd := partner.get("/c/" + code).Find(`[data-testid="partner-deadline"]`)
+	if pd.AttrOr("data-deadline", "") != want || !strings.Contains(pd.Text(), moverName+" has 10 s per roll") || !strings.Contains(pd.AttrOr("data-left", ""), moverName+": {n} s left") {
+		t.Errorf("the partner's countdown: %q %q %q", pd.AttrOr("data-deadline", ""), pd.Text(), pd.AttrOr("data-left", ""))
+	}
+	a.clock.add(7 * time.Second) // 11 s after the position, 7 s after it was shown
+	time.Sleep(600 * time.Millisecond)
+	if n := timeouts(); n != 0 {
+		t.Fatalf("timed out %d times 7 s after the board was shown", n)
+	}
+	if got := mover.get("/c/"+code).Find(`[data-testid="deadline"]`).AttrOr("data-deadline", ""); got != want {
+		t.Errorf("showing the board again moved the deadline to %s (was %s)", got, want)
+	}
+	a.clock.add(3500 * time.Millisecond)
+	waitFor(t, func() bool { return timeouts() == 1 })
+	// The partner now moves and never looks: 10 s after the position.
+	a.clock.add(10500 * time.Millisecond)
+	waitFor(t, func() bool { return timeouts() == 2 })
+}

@@ -48,7 +48,7 @@ func (s *Server) studentHome(c *gin.Context) {
 		b := s.skunkBoard(l, class, k, me.ID, false, paths.StudentSkunk.For(class.Code))
 		v.Skunk = &b
 	}
-	if m := s.room.Playing(viewer); m != nil && !m.Over() {
+	if m := s.room.Showing(viewer); m != nil && !m.Over() {
 		b := s.boardView(l, class, m, m.SeatOf(me.ID))
 		v.Board = &b
 	}

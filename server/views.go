@@ -123,10 +123,20 @@ func (s *Server) boardView(l *i18n.Localizer, class *classroom.Class, m *classro
 	}
 	if b.YourTurn {
 		b.Actions = actionsFor(l, v)
-		if v.Deadline > 0 && !paused {
-			at := m.Last.Add(time.Duration(v.Deadline))
-			b.DeadlineAt = at.UnixMilli()
-			b.Deadline = l.T("board.deadline", "N", l.Int(int(time.Duration(v.Deadline).Seconds())), "At", l.Clock(at))
+	}
+	// The deadline of a student to move: theirs on their board, and
+	// counting down on their partners' boards too.
+	if v.Deadline > 0 && !paused && !b.Over && m.Seats[st.Seat].StudentID != 0 {
+		at := m.Last.Add(time.Duration(v.Deadline))
+		b.DeadlineAt = at.UnixMilli()
+		secs := l.Int(int(time.Duration(v.Deadline).Seconds()))
+		if b.YourTurn {
+			b.Deadline = l.T("board.deadline", "N", secs, "At", l.Clock(at))
+			b.DeadlineLeft, b.DeadlineHurry = l.T("board.left", "N", "{n}"), l.T("board.hurry", "N", "{n}")
+		} else {
+			b.Deadline = l.T("board.deadline_other", "Name", names[st.Seat], "N", secs, "At", l.Clock(at))
+			b.DeadlineLeft = l.T("board.left_other", "Name", names[st.Seat], "N", "{n}")
+			b.DeadlineHurry = b.DeadlineLeft
 		}
 	}
 	// Each of the last moves is put in words once: the move list shows

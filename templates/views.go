@@ -224,11 +224,14 @@ type Board struct {
 	Recent       []string
 	DeadlineAt   int64 // Unix milliseconds; 0 for none
 	Deadline     string
-	Result       string
-	ActURL       string
-	BoardURL     string
-	ReviewURL    string
-	Error        string
+	// DeadlineLeft and DeadlineHurry are the countdown's words, {n} the
+	// seconds left: the viewer's own, or the player's to move.
+	DeadlineLeft, DeadlineHurry string
+	Result                      string
+	ActURL                      string
+	BoardURL                    string
+	ReviewURL                   string
+	Error                       string
 	// Approximate says the optimal bot plays three or four seats by reading
 	// the two-player table against the leader.
 	Approximate bool

@@ -24,7 +24,8 @@ type match struct {
 	m     *sim.Match
 	bots  []sim.Strategy // per seat; nil for a student
 	rows  []store.Event  // the stored log, with analysis
-	last  time.Time      // when the last event happened: the deadline runs from it
+	last  time.Time      // when the deadline runs from: the last event, or the board's first showing to the player to move
+	shown int            // 1 + the events of the position whose board the player to move has been shown (0: none)
 	ended bool           // over, or ended by the teacher
 	cls   *class         // nil for practice
 	ver   int64
@@ -39,7 +40,8 @@ type Match struct {
 	State sim.State
 	// Events is the stored log so far, with the analysis of each decision.
 	Events []store.Event
-	// Last is when the last event happened: a deadline runs from it.
+	// Last is when the deadline of the player to move runs from: the last
+	// event, or the first showing of its board to them.
 	Last time.Time
 	// Version moves with every change of the match.
 	Version int64
@@ -230,6 +232,9 @@ func (r *Room) advance(ctx context.Context, lm *match, p *pending) error {
 	}
 	lm.rows = append(lm.rows, rows...)
 	lm.last = now
+	if p != nil && p.by == store.ByStudent && !st.Over && st.Seat == p.seat {
+		lm.shown = len(lm.rows) + 1 // the mover sees the result in their reply
+	}
 	if st.Over {
 		lm.ended = true
 		lm.row.Status, lm.row.Result, lm.row.Winner = store.Over, st.Result(), st.Winner
@@ -596,6 +601,28 @@ func (r *Room) timeout(ctx context.Context, lm *match, now time.Time) {
 			r.log.Error("timeout", "match", lm.row.ID, "err", err)
 		}
 	}
+}
+
+// shownTo starts the deadline of the player to move in lm when their
+// board is first shown to them: the limit counts from when they can see
+// the position, not from when the server made it (a poll's delay, a page
+// loading). Only the first showing of each position counts, so a turn
+// lasts at most twice the limit however the board is fetched.
+func (r *Room) shownTo(lm *match, seat int) {
+	lm.mu.Lock()
+	defer lm.mu.Unlock()
+	st := lm.m.State()
+	if lm.ended || st.Over || st.Seat != seat || lm.bots[seat] != nil || lm.row.Variant.Deadline == 0 || lm.shown == len(lm.rows)+1 {
+		return
+	}
+	if lm.cls != nil && lm.cls.snap.Load().Paused {
+		return // the clocks start again when play resumes
+	}
+	lm.shown = len(lm.rows) + 1
+	if now := r.now(); now.After(lm.last) {
+		lm.last = now
+	}
+	lm.publish()
 }
 
 // restartClocks gives every student on turn in a class a fresh deadline

@@ -243,6 +243,9 @@ func (r *Room) SeeMatch(ctx context.Context, v Viewer, id int64, teacher bool) (
 		mv.Class = v.cls.snap.Load()
 	}
 	if snap != nil {
+		if seat >= 0 {
+			snap = r.showing(snap, seat)
+		}
 		mv.Match, mv.Live = snap, true
 	} else {
 		rows, err := r.st.Events(ctx, store.EventFilter{MatchID: id})
@@ -324,6 +327,37 @@ func (r *Room) Playing(v Viewer) *Match {
 		return nil
 	}
 	return r.playingOf(c.id, student)
+}
+
+// Showing returns the viewer student's match in the class's open round as
+// their screen is about to show it: if it is their move, the deadline
+// counts from this first showing (see shownTo).
+func (r *Room) Showing(v Viewer) *Match {
+	m := r.Playing(v)
+	if m == nil {
+		return nil
+	}
+	if seat := m.SeatOf(v.student); seat >= 0 {
+		return r.showing(m, seat)
+	}
+	return m
+}
+
+// showing starts the deadline of seat in a live match m if it is theirs
+// to move and this is the first showing of the position, and returns the
+// match as it is then.
+func (r *Room) showing(m *Match, seat int) *Match {
+	if m.Variant.Deadline == 0 || m.Over() || m.State.Seat != seat {
+		return m
+	}
+	r.mu.RLock()
+	lm := r.matches[m.ID]
+	r.mu.RUnlock()
+	if lm == nil {
+		return m
+	}
+	r.shownTo(lm, seat)
+	return lm.snap.Load()
 }
 
 // Skunk returns the class's game of Skunk for any of its members (being
