@@ -97,23 +97,46 @@ func TestBrowserProjectorFits(t *testing.T) {
 	shot(t, pc, "projector-skunk-1080p")
 }
 
-// TestBrowserDashboardControlsInView: on a 1366x768 laptop with 30
+// TestBrowserDashboardControlsInView: on a 1366x768 laptop with 31
 // students, starting a round and pausing are in the first view, and stay
-// there when the teacher scrolls down the roster.
+// there when the teacher scrolls down the roster; the round's progress is
+// at the top; the whole roster is in one view, with no box of its own to
+// scroll.
 func TestBrowserDashboardControlsInView(t *testing.T) {
 	t.Parallel() // it waits on the dashboard's drawing
 	person := newBrowser(t)
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
-	for i := range 30 {
+	for i := range 31 {
 		join(t, a, code, "student"+strconv.Itoa(i))
 	}
 	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}})
 	link := teacher.get("/t/"+code).Find(`[data-testid="teacher-link"]`).AttrOr("href", "")
 	laptop := person()
 	run(t, laptop, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(link))
-	eventually(t, laptop, `document.querySelectorAll('[data-testid="student-row"]').length === 30`, "the roster shows 30 students")
+	eventually(t, laptop, `document.querySelectorAll('[data-testid="student-row"]').length === 31`, "the roster shows 31 students")
+	if got := textOf(t, laptop, `[data-testid="round-progress"]`); !strings.Contains(got, "Round 1: 31 matches being played, 0 finished") {
+		t.Errorf("the round's progress: %q", got)
+	}
+	if b := boxOf(t, laptop, `[data-testid="round-progress"]`); !b.inside(1366, 768) {
+		t.Errorf("the round's progress is not in the first view: %+v", b)
+	}
+	// The roster scrolled to, below the bar: every card on the screen.
+	value(t, laptop, chromedp.Evaluate[bool](`(document.querySelector('.roster').scrollIntoView({block: "start"}), true)`))
+	if off := value(t, laptop, chromedp.Evaluate[string](`(function () {
+		var bar = document.querySelector('[data-testid="dash-bar"]').getBoundingClientRect().bottom, out = [];
+		document.querySelectorAll('[data-testid="student-row"]').forEach(function (el, i) {
+			var r = el.getBoundingClientRect();
+			if (r.top < bar - 1 || r.bottom > window.innerHeight) out.push(i + ": " + Math.round(r.top) + "-" + Math.round(r.bottom));
+		});
+		var box = document.querySelector('#dash-live');
+		if (box.scrollHeight > box.clientHeight + 1) out.push("the roster scrolls in its own box");
+		return out.join(", ");
+	})()`)); off != "" {
+		t.Errorf("students out of the view at 1366x768: %s", off)
+	}
+	shot(t, laptop, "dashboard-roster-31")
 	for _, scroll := range []int{0, 1500} {
 		value(t, laptop, chromedp.Evaluate[bool](fmt.Sprintf(`(window.scrollTo(0, %d), true)`, scroll)))
 		for _, sel := range []string{`[data-testid="bar-start-round"]`, `[data-testid="pause"]`, `[data-testid="end-round"]`, `[data-testid="join-code"]`} {

@@ -207,7 +207,13 @@ func (s *Server) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.
 		JoinsUnlimited: class.JoinsUnlimited}
 	playing := map[int64]string{}
 	forfeited := map[int64]bool{}
+	going, done := 0, 0
 	for _, m := range s.room.Matches(who) {
+		if m.Over() {
+			done++
+		} else {
+			going++
+		}
 		if m.Over() {
 			// A forfeit on time-outs is named as such, not as waiting.
 			for _, seat := range m.Seats {
@@ -237,17 +243,26 @@ func (s *Server) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.
 			v.MoreMatches++
 		}
 	}
+	if class.Round != nil {
+		v.Progress = l.T("live.progress", "Round", l.Int(class.Round.Number), "Playing", l.N("projector.playing", going), "Finished", l.N("projector.finished", done))
+	}
 	for _, st := range class.Students {
 		stat := stats[st.ID]
 		row := templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: anonIn(l, st.AnonName), Status: l.T("status.waiting"), Games: stat.Games, Wins: stat.Wins, Decisions: stat.Decisions}
 		if p, ok := playing[st.ID]; ok {
-			row.Status = p
+			row.Status, row.Playing = p, true
 		} else if forfeited[st.ID] {
 			row.Status = l.T("status.forfeited")
 		}
 		if stat.Analysed > 0 {
 			row.AgreeOptimal = percent(l, float64(stat.AgreeOptimal)/float64(stat.Analysed))
 			row.Cost = l.Dec(100*stat.Cost, 2)
+			if stat.Games > 0 {
+				row.CostPerGame = percent(l, stat.Cost/float64(stat.Games))
+			}
+		}
+		if stat.Games > 0 || row.Playing {
+			row.ReviewURL = paths.TeacherStudent.With(class.Code, st.ID)
 		}
 		v.Students = append(v.Students, row)
 	}

@@ -17,9 +17,12 @@ func (s *Server) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 		RecordURL: paths.Record(code, mv.ID), VerifyURL: paths.VerifyMatch(code, mv.ID), BackURL: "/",
 		NextURL: mv.board.NextURL, InClass: code != "",
 	}
-	if mv.SharingDice > 0 {
+	switch {
+	case !mv.Over():
+		v.SeedLater = l.T("review.seedplaying") // the teacher's look at a match in play
+	case mv.SharingDice > 0:
 		v.SeedLater = l.N("review.seedlater", mv.SharingDice)
-	} else {
+	default:
 		v.Seed = mv.Seed.String()
 	}
 	if code != "" {

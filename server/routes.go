@@ -94,6 +94,7 @@ func (s *Server) Handler() http.Handler {
 	tpost(paths.Rounds, s.startRound)
 	tpost(paths.RoundsEnd, s.endRound)
 	tpost(paths.RoundsAgain, s.playAgain)
+	tget(paths.TeacherStudent, s.teacherStudent)
 	tpost(paths.RemoveStudent, s.removeStudent)
 	tpost(paths.ReadmitStudent, s.readmitStudent)
 	tpost(paths.DeleteClass, s.deleteClass)

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -250,5 +251,69 @@ func TestBoardFragmentKeepsTheLiveRegion(t *testing.T) {
 	board := s.b.get(fmt.Sprintf("/c/%s/m/%d/board", code, id))
 	if board.Find(`[data-testid="what-next"] [data-testid="practise"]`).Length() != 1 {
 		t.Error("a finished board does not say what comes next")
+	}
+}
+
+// TestTeacherOpensAStudentsReview: a name on the roster opens that
+// student's matches for the teacher: the review of their latest match
+// from their seat (every decision of theirs, as decisions.csv has them),
+// the others listed; the seed stays hidden while a match plays; the page
+// is the teacher's alone.
+func TestTeacherOpensAStudentsReview(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	students := []*student{{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}, {b: join(t, a, code, "Bo"), nick: "Bo", holdAt: 12}}
+	round := url.Values{"game": {"pig"}, "target": {"50"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}}
+	teacher.post("/t/"+code+"/rounds", round)
+	playRound(t, code, students)
+	teacher.post("/t/"+code+"/rounds", round)
+	dash := teacher.get("/t/" + code)
+	link := ""
+	dash.Find(`[data-testid="student-review"]`).Each(func(_ int, s *goquery.Selection) {
+		if s.Text() == "Ana" {
+			link = s.AttrOr("href", "")
+		}
+	})
+	if link == "" {
+		t.Fatal("Ana's name on the roster opens nothing")
+	}
+	doc := teacher.get(link)
+	if teacher.status() != http.StatusOK || !strings.Contains(doc.Find(`[data-testid="review-student"]`).Text(), "The decisions of Ana") {
+		t.Fatalf("Ana's review for the teacher: %d %q", teacher.status(), doc.Find("h1").Text())
+	}
+	if doc.Find(`[data-testid="seed"]`).Length() != 0 || !strings.Contains(doc.Text(), "It is published when the match is over") {
+		t.Error("the seed of a match in play is shown")
+	}
+	others := doc.Find(`[data-testid="review-others"] a`)
+	if others.Length() != 2 {
+		t.Fatalf("Ana's matches listed: %d, want 2", others.Length())
+	}
+	// The finished match: every decision of Ana's in it.
+	first := teacher.get(others.Last().AttrOr("href", ""))
+	var id string
+	for _, m := range teacher.csvRows("/t/" + code + "/matches.csv") {
+		if m["round"] == "1" && strings.Contains(m["players"], "Ana") {
+			id = m["match"]
+		}
+	}
+	want := 0
+	for _, d := range teacher.csvRows("/t/" + code + "/decisions.csv") {
+		if d["match"] == id && d["student"] == "Ana" && d["by"] == "student" {
+			want++
+		}
+	}
+	if got := first.Find(`[data-testid="review-row"]`).Length(); got != want || want == 0 {
+		t.Errorf("Ana's finished match: %d review rows, decisions.csv has %d", got, want)
+	}
+	if first.Find(`[data-testid="seed"]`).Length() != 1 {
+		t.Error("the finished match's seed is not shown")
+	}
+	// Anyone else: the teacher pages' answer.
+	for _, b := range []*browser{students[0].b, a.browser()} {
+		b.get(link)
+		if b.status() != http.StatusNotFound {
+			t.Errorf("a non-teacher opens a student's review: %d", b.status())
+		}
 	}
 }

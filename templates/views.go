@@ -94,7 +94,9 @@ type DashLive struct {
 	Paused      bool
 	Locked      bool
 	Students    []StudentRow
-	Matches     []MatchRow
+	// Progress is the open round's: matches playing and finished.
+	Progress string
+	Matches  []MatchRow
 	MoreMatches int // matches in progress not listed
 	// Decisions counts the students' own decisions; OtherMoves the
 	// bots' moves and the moves made for a student out of time.
@@ -116,6 +118,13 @@ type StudentRow struct {
 	Decisions    int
 	AgreeOptimal string
 	Cost         string
+	// CostPerGame is the chance of winning the student's choices gave
+	// away in a game, on average ("6.1%").
+	CostPerGame string
+	// Playing: in a match now; ReviewURL opens the student's matches for
+	// the teacher ("" before their first).
+	Playing   bool
+	ReviewURL string
 }
 
 // MatchRow is one match in progress on the dashboard.
@@ -267,6 +276,10 @@ type ActionButton struct {
 // Review is the after-match page: each of the student's decisions beside
 // hold-at-20 and optimal play.
 type Review struct {
+	// Student, on the teacher's look at a student's match, is the
+	// student's nickname; Others lists their matches.
+	Student string
+	Others  []HistoryRow
 	// InClass: a class's match (not practice).
 	InClass   bool
 	Title     string

@@ -92,6 +92,7 @@ const (
 	Rounds          Route = "/t/:code/rounds"
 	RoundsEnd       Route = "/t/:code/rounds/end"
 	RoundsAgain     Route = "/t/:code/rounds/again"
+	TeacherStudent  Route = "/t/:code/students/:id"
 	RemoveStudent   Route = "/t/:code/students/:id/remove"
 	ReadmitStudent  Route = "/t/:code/students/:id/readmit"
 	DeleteClass     Route = "/t/:code/delete"

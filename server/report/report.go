@@ -65,6 +65,16 @@ func (r *Reports) History(ctx context.Context, v classroom.Viewer) ([]store.Matc
 	return r.st.Matches(ctx, store.MatchFilter{ClassID: c.ID, StudentID: me.ID})
 }
 
+// StudentMatches are one student's matches in the class, oldest first,
+// for the class's teacher.
+func (r *Reports) StudentMatches(ctx context.Context, v classroom.Viewer, studentID int64) ([]store.Match, error) {
+	c, err := member(v)
+	if err != nil || !v.Teacher() {
+		return nil, classroom.ErrNotTeacher
+	}
+	return r.st.Matches(ctx, store.MatchFilter{ClassID: c.ID, StudentID: studentID})
+}
+
 // RoundMatches are the matches of one of the class's rounds.
 func (r *Reports) RoundMatches(ctx context.Context, v classroom.Viewer, roundID int64) ([]store.Match, error) {
 	c, err := member(v)

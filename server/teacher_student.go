@@ -1,0 +1,65 @@
+package server
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/server/paths"
+	"pigclass/server/store"
+	"pigclass/templates"
+)
+
+// teacherStudent is one student's matches for their teacher: the review
+// of one (?match=, else the latest) from the student's seat, every
+// decision beside hold-at-20 and perfect play, and the list of the others.
+func (s *Server) teacherStudent(c *gin.Context) {
+	ctx, class, l, who := c.Request.Context(), classFrom(c), loc(c), viewerFrom(c)
+	id, _ := strconv.ParseInt(c.Param("id"), 10, 64)
+	i := slices.IndexFunc(append(slices.Clone(class.Students), class.Removed...), func(st store.Student) bool { return st.ID == id })
+	if i < 0 {
+		refuse(c, http.StatusNotFound, l.T("error.nostudent_class"))
+		return
+	}
+	student := append(slices.Clone(class.Students), class.Removed...)[i]
+	ms, err := s.reports.StudentMatches(ctx, who, id)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	if len(ms) == 0 {
+		refuse(c, http.StatusNotFound, l.T("teacher.student.none", "Name", student.Nickname))
+		return
+	}
+	shown := ms[len(ms)-1]
+	if asked, err := strconv.ParseInt(c.Query("match"), 10, 64); err == nil {
+		if j := slices.IndexFunc(ms, func(m store.Match) bool { return m.ID == asked }); j >= 0 {
+			shown = ms[j]
+		}
+	}
+	m, err := s.room.SeeMatch(ctx, who, shown.ID, true)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	m.Seat = -1
+	for _, seat := range shown.Seats {
+		if seat.StudentID == id {
+			m.Seat = seat.Seat
+		}
+	}
+	mv := s.drawMatch(c, m)
+	mv.board.NextURL = ""
+	v := s.reviewView(l, mv)
+	v.Student, v.BackURL = student.Nickname, paths.Teacher.For(class.Code)
+	for j := len(ms) - 1; j >= 0; j-- {
+		v.Others = append(v.Others, templates.HistoryRow{
+			URL:    paths.Query(paths.TeacherStudent.With(class.Code, id), "match", strconv.FormatInt(ms[j].ID, 10)),
+			Title:  l.T("round.title", "N", l.Int(ms[j].RoundIndex), "Game", gameTitle(l, ms[j].Variant)),
+			Result: pick(ms[j].ID == shown.ID, l.T("teacher.student.shown"), historyResult(l, ms[j], id)),
+		})
+	}
+	render(c, http.StatusOK, templates.ReviewView(v))
+}
