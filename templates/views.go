@@ -88,15 +88,15 @@ type RoundForm struct {
 
 // DashLive is the part of the dashboard that refreshes itself.
 type DashLive struct {
-	Code        string
-	PollURL     string // with the version shown: unchanged, the poll gets 204
-	Round       string
-	Paused      bool
-	Locked      bool
-	Students    []StudentRow
+	Code     string
+	PollURL  string // with the version shown: unchanged, the poll gets 204
+	Round    string
+	Paused   bool
+	Locked   bool
+	Students []StudentRow
 	// Progress is the open round's: matches playing and finished.
-	Progress string
-	Matches  []MatchRow
+	Progress    string
+	Matches     []MatchRow
 	MoreMatches int // matches in progress not listed
 	// Decisions counts the students' own decisions; OtherMoves the
 	// bots' moves and the moves made for a student out of time.
