@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -60,3 +61,62 @@ func TestBrowserLessonByTheBar(t *testing.T) {
 		t.Error("the lesson moved")
 	}
 }
+
+// TestBrowserChartTabsSwap: the dashboard's chart tabs swap the chart
+// without loading the page; the address follows, so Back and a reload
+// show the same chart. No y axis's name lies over its tick labels.
+func TestBrowserChartTabsSwap(t *testing.T) {
+	t.Parallel()
+	person := newBrowser(t)
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	students := []*student{{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}, {b: join(t, a, code, "Bo"), nick: "Bo", holdAt: 12}}
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"50"}, "mode": {"pairs"}, "bot": {"hold:20"}, "seats": {"2"}})
+	playRound(t, code, students)
+	a.srv.waitLadder()
+	link := teacher.get("/t/"+code).Find(`[data-testid="teacher-link"]`).AttrOr("href", "")
+	laptop := person()
+	run(t, laptop, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(link), chromedp.WaitVisible(q(`[data-testid="tab-class-dice"]`)))
+	eventually(t, laptop, `document.readyState === "complete" && !!window.htmx`, "the page is ready")
+	value(t, laptop, chromedp.Evaluate[string](`window.pigclassMarker = "no reload"`))
+	for _, key := range []string{"class-dice", "share-of-ones", "first-player", "ladder", "hold-points"} {
+		clickJS(t, laptop, `[data-testid="tab-`+key+`"]`)
+		eventually(t, laptop, fmt.Sprintf(`!!document.querySelector('#charts [data-testid="chart-%s"] canvas') && document.querySelector('[data-testid="tab-%s"]').getAttribute('aria-current') === 'page' && location.search.includes('chart=%s')`, key, key, key),
+			"the "+key+" tab shows its chart")
+		if bad := value(t, laptop, chromedp.Evaluate[string](fmt.Sprintf(yNameOverlapJS, `[data-testid="chart-`+key+`"] .echart`))); bad != "" {
+			t.Errorf("%s: the y axis name overlaps its labels: %s", key, bad)
+		}
+		shotOf(t, laptop, `[data-testid="chart-`+key+`"]`, "dash-chart-"+key)
+	}
+	if m := value(t, laptop, chromedp.Evaluate[string](`window.pigclassMarker || ""`)); m != "no reload" {
+		t.Error("a chart tab loaded the whole page")
+	}
+	// On the projector, with its 24 px labels, the same.
+	for _, key := range []string{"share-of-ones", "first-player"} {
+		teacher.post("/t/"+code+"/projector-chart", url.Values{"chart": {key}})
+		run(t, laptop, chromedp.EmulateViewport(1920, 1080), chromedp.Navigate(a.url+"/t/"+code+"/projector"))
+		eventually(t, laptop, `!!document.querySelector('#projector-chart canvas')`, "the projector draws "+key)
+		if bad := value(t, laptop, chromedp.Evaluate[string](fmt.Sprintf(yNameOverlapJS, `#projector-chart .echart`))); bad != "" {
+			t.Errorf("%s on the projector: the y axis name overlaps its labels: %s", key, bad)
+		}
+	}
+}
+
+// yNameOverlapJS lists the y axes of the chart at %q whose name's gap is
+// narrower than the widest tick label ECharts drew.
+const yNameOverlapJS = `(function () {
+	var c = echarts.getInstanceByDom(document.querySelector(%q));
+	var out = [];
+	[0, 1].forEach(function (i) {
+		var m = c.getModel().getComponent('yAxis', i);
+		if (!m || !m.get('name')) return;
+		var ctx = document.createElement('canvas').getContext('2d');
+		ctx.font = (m.get('axisLabel.fontSize') || 12) + 'px sans-serif';
+		var w = 0;
+		m.axis.getViewLabels().forEach(function (l) { w = Math.max(w, ctx.measureText(l.formattedLabel).width); });
+		var gap = m.get('nameGap') - (m.get('axisLabel.margin') || 8);
+		if (gap < w + 2) out.push(m.get('name') + ": gap " + gap + " for labels " + Math.round(w) + " px wide");
+	});
+	return out.join("; ");
+})()`

@@ -63,6 +63,36 @@ func (s *Server) roundBots(l *i18n.Localizer, game, selected string) []templates
 	return out
 }
 
+// dashChartsOf is the dashboard's one chart at a time: the one asked for
+// (?chart=), or the projector's, or the first; the others are a tab away.
+func (s *Server) dashChartsOf(c *gin.Context) ([]templates.Choice, []templates.Chart, error) {
+	class, l := classFrom(c), loc(c)
+	shown := c.Query("chart")
+	if !slices.Contains(charts.ClassKeys, shown) {
+		shown = class.Projector
+	}
+	if !slices.Contains(charts.ClassKeys, shown) {
+		shown = charts.ClassKeys[0]
+	}
+	var tabs []templates.Choice
+	for _, k := range charts.ClassKeys {
+		tabs = append(tabs, templates.Choice{Value: k, Label: charts.Title(l, k), Selected: k == shown})
+	}
+	cs, err := s.classCharts(c.Request.Context(), l, viewerFrom(c), []string{shown}, 0)
+	return tabs, cs, err
+}
+
+// dashboardCharts is the dashboard's charts section alone, for its tabs.
+func (s *Server) dashboardCharts(c *gin.Context) {
+	tabs, cs, err := s.dashChartsOf(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	class := classFrom(c)
+	render(c, http.StatusOK, templates.DashCharts(templates.Dashboard{Code: class.Code, Charts: cs, ChartTabs: tabs, Projector: class.Projector}))
+}
+
 func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templates.Dashboard, error) {
 	class, l := classFrom(c), loc(c)
 	live, err := s.dashLive(c.Request.Context(), l, viewerFrom(c))
@@ -78,20 +108,7 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 	for _, r := range rounds {
 		approximate = approximate || r.Variant.Seats > 2
 	}
-	// One chart at a time: the one asked for, or the projector's, or the
-	// first; the others are a tab away.
-	shown := c.Query("chart")
-	if !slices.Contains(charts.ClassKeys, shown) {
-		shown = class.Projector
-	}
-	if !slices.Contains(charts.ClassKeys, shown) {
-		shown = charts.ClassKeys[0]
-	}
-	var tabs []templates.Choice
-	for _, k := range charts.ClassKeys {
-		tabs = append(tabs, templates.Choice{Value: k, Label: charts.Title(l, k), Selected: k == shown})
-	}
-	cs, err := s.classCharts(c.Request.Context(), l, viewerFrom(c), []string{shown}, 0)
+	tabs, cs, err := s.dashChartsOf(c)
 	if err != nil {
 		return templates.Dashboard{}, err
 	}

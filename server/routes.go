@@ -74,6 +74,7 @@ func (s *Server) Handler() http.Handler {
 	tget, tpost := routeOn(r.GET, teacher...), routeOn(r.POST, teacher...)
 	tget(paths.Teacher, s.dashboard)
 	tget(paths.TeacherLive, s.dashboardLive)
+	tget(paths.TeacherCharts, s.dashboardCharts)
 	projectorBase{teacher: true}.routes(routeOn(r.GET, teacher...), s)
 	tpost(paths.ProjectorChart, s.pickProjectorChart)
 	tpost(paths.ClassLanguage, s.setClassLanguage)

@@ -12,8 +12,9 @@
       var option = JSON.parse(el.dataset.echarts);
       withoutColour(option);
       readersNumbers(option);
-      axisNames(option);
-      if (document.body.classList.contains("wide")) projector(option);
+      var big = document.body.classList.contains("wide");
+      axisNames(option, big ? 24 : 12);
+      if (big) projector(option);
       echarts.init(el).setOption(option);
     });
   }
@@ -47,13 +48,50 @@
   }
 
   // Axis names sit centred along their axis (the y name turned), where a
-  // long name in a longer language still fits a phone's narrow chart.
-  function axisNames(option) {
+  // long name in a longer language still fits a phone's narrow chart. The
+  // y name stands clear of the widest tick label the data can give (its
+  // largest number, written as the axis writes it), so the two never
+  // overlap.
+  function axisNames(option, fontSize) {
     function each(x, fn) { (Array.isArray(x) ? x : x ? [x] : []).forEach(fn); }
-    var named = false;
-    each(option.xAxis, function (a) { if (a.name) { named = true; a.nameLocation = a.nameLocation || "middle"; a.nameGap = a.nameGap || 28; } });
-    each(option.yAxis, function (a) { if (a.name) { named = true; a.nameLocation = a.nameLocation || "middle"; a.nameRotate = 90; a.nameGap = a.nameGap || 40; } });
-    if (named) option.grid = Object.assign({ left: 56, right: 16, bottom: 72, containLabel: false }, option.grid);
+    var named = false, left = 56;
+    each(option.xAxis, function (a) { if (a.name) { named = true; a.nameLocation = a.nameLocation || "middle"; a.nameGap = a.nameGap || 28 + fontSize; } });
+    each(option.yAxis, function (a) {
+      if (!a.name) return;
+      named = true;
+      a.nameLocation = a.nameLocation || "middle";
+      a.nameRotate = 90;
+      var gap = widestLabel(option, a, fontSize) + 10;
+      a.nameGap = Math.max(a.nameGap || 0, gap);
+      left = Math.max(left, a.nameGap + fontSize + 8);
+    });
+    if (named) option.grid = Object.assign({ left: left, right: 16, bottom: 48 + 2 * fontSize, containLabel: false }, option.grid);
+  }
+
+  // widestLabel is the width in px of the widest tick label of a y axis:
+  // its categories, or the largest of the series' numbers as its formatter
+  // writes them (one digit more, for the round number above).
+  function widestLabel(option, axis, fontSize) {
+    var ctx = document.createElement("canvas").getContext("2d");
+    ctx.font = fontSize + "px sans-serif";
+    var texts = [];
+    if (Array.isArray(axis.data)) {
+      axis.data.forEach(function (d) { texts.push(String(d && d.value !== undefined ? d.value : d)); });
+    } else {
+      var max = 0;
+      (Array.isArray(option.series) ? option.series : [option.series]).forEach(function (ser) {
+        ((ser && ser.data) || []).forEach(function (d) {
+          var v = d && d.value !== undefined ? d.value : d;
+          if (Array.isArray(v)) v = v[1];
+          if (typeof v === "number" && isFinite(v)) max = Math.max(max, Math.abs(v));
+        });
+      });
+      var f = axis.axisLabel && axis.axisLabel.formatter;
+      var x = max * 10 + 9;
+      var text = typeof f === "function" ? f(x) : typeof f === "string" ? f.replace("{value}", x) : String(x);
+      texts.push("-" + text);
+    }
+    return texts.reduce(function (w, t) { return Math.max(w, ctx.measureText(t).width); }, 0);
   }
 
   // On the projector every text is at least 24 px, and labels that would

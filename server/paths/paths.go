@@ -73,6 +73,7 @@ const (
 const (
 	Teacher         Route = "/t/:code"
 	TeacherLive     Route = "/t/:code/live"
+	TeacherCharts   Route = "/t/:code/charts"
 	ProjectorChart  Route = "/t/:code/projector-chart"
 	ClassLanguage   Route = "/t/:code/language"
 	Lock            Route = "/t/:code/lock"
