@@ -81,6 +81,8 @@ func TestBrowserChartTabsSwap(t *testing.T) {
 	eventually(t, laptop, `document.readyState === "complete" && !!window.htmx`, "the page is ready")
 	value(t, laptop, chromedp.Evaluate[string](`window.pigclassMarker = "no reload"`))
 	for _, key := range []string{"class-dice", "share-of-ones", "first-player", "ladder", "hold-points"} {
+		// htmx binds a swapped-in link when it settles: click it then.
+		eventually(t, laptop, `!!document.querySelector('[data-testid="tab-`+key+`"]')['htmx-internal-data']`, "the tabs are bound")
 		clickJS(t, laptop, `[data-testid="tab-`+key+`"]`)
 		eventually(t, laptop, fmt.Sprintf(`!!document.querySelector('#charts [data-testid="chart-%s"] canvas') && document.querySelector('[data-testid="tab-%s"]').getAttribute('aria-current') === 'page' && location.search.includes('chart=%s')`, key, key, key),
 			"the "+key+" tab shows its chart")
@@ -120,3 +122,41 @@ const yNameOverlapJS = `(function () {
 	});
 	return out.join("; ");
 })()`
+
+// TestBrowserReviewOnAPhone: the review of a match on a 320 px phone: the
+// game's cost in words and a card for each choice that was not perfect
+// play's (the situation, the choice, perfect play's, expected-value
+// play's, the cost), each card whole on the screen; the full table is one
+// tap away.
+func TestBrowserReviewOnAPhone(t *testing.T) {
+	t.Parallel()
+	person := newBrowser(t)
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	students := []*student{{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 30}}
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}})
+	playRound(t, code, students)
+	link := teacher.get("/t/"+code).Find(`[data-testid="teacher-link"]`).AttrOr("href", "")
+	phone := person()
+	run(t, phone, chromedp.EmulateViewport(320, 640), chromedp.Navigate(link), chromedp.WaitVisible(q(`[data-testid="dash-bar"]`)),
+		chromedp.Navigate(a.url+fmt.Sprintf("/t/%s/students/%d", code, studentID(t, a, code, "Ana"))), chromedp.WaitVisible(q(`[data-testid="differs"]`)))
+	bad := value(t, phone, chromedp.Evaluate[string](`(function () {
+		var out = [], cards = document.querySelectorAll('[data-testid="differ"]');
+		if (!cards.length) out.push("no cards");
+		cards.forEach(function (c, i) {
+			var r = c.getBoundingClientRect();
+			if (r.left < 0 || r.right > window.innerWidth) out.push("card " + i + " spans " + Math.round(r.left) + "-" + Math.round(r.right));
+			if (!/perfect play: /.test(c.textContent) || !/expected-value play: /.test(c.textContent) || !/It cost [0-9.]+ points/.test(c.textContent)) out.push("card " + i + ": " + c.textContent);
+		});
+		if (document.scrollingElement.scrollWidth > window.innerWidth) out.push("the page scrolls sideways");
+		return out.join("; ");
+	})()`))
+	if bad != "" {
+		t.Errorf("the review at 320 px: %s", bad)
+	}
+	if got := textOf(t, phone, `[data-testid="game-cost"]`); !strings.Contains(got, "Your choices in this game gave away about") {
+		t.Errorf("the game's cost: %q", got)
+	}
+	shot(t, phone, "review-320")
+}

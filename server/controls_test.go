@@ -172,8 +172,23 @@ func TestReviewAfterTheMatch(t *testing.T) {
 			total += c
 		}
 	}
-	if got := doc.Find(`[data-testid="total-cost"]`).Text(); got != fmt.Sprintf("%.2f percentage points", total) {
+	// The game's cost in words: the chance of winning given away in the
+	// game, and per decision.
+	if got := doc.Find(`[data-testid="total-cost"]`).Text(); got != fmt.Sprintf("%.1f%%", total) {
 		t.Errorf("total cost %q, CSV sums to %.4f percentage points", got, total)
+	}
+	if got, want := doc.Find(`[data-testid="game-cost"]`).Text(), fmt.Sprintf("%.2f percentage points a decision on average, over %d decisions", total/float64(s.actions), s.actions); !strings.Contains(got, want) {
+		t.Errorf("the game's cost: %q, want %q", got, want)
+	}
+	// A card for each choice that was not perfect play's.
+	differs := 0
+	rows.Each(func(_ int, r *goquery.Selection) {
+		if r.HasClass("disagree") {
+			differs++
+		}
+	})
+	if got := doc.Find(`[data-testid="differ"]`).Length(); got != differs || differs == 0 && doc.Find(`[data-testid="all-perfect"]`).Length() != 1 {
+		t.Errorf("%d cards for %d choices that differ from perfect play", got, differs)
 	}
 	seed := doc.Find(`[data-testid="seed"]`).Text()
 	if _, err := sim.ParseSeed(seed); err != nil {

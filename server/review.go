@@ -15,7 +15,7 @@ func (s *Server) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 	v := templates.Review{
 		Title: gameTitle(l, mv.Variant), Result: mv.board.Result, Commitment: mv.Seed.Commitment(),
 		RecordURL: paths.Record(code, mv.ID), VerifyURL: paths.VerifyMatch(code, mv.ID), BackURL: "/",
-		NextURL: mv.board.NextURL, InClass: code != "",
+		NextURL: mv.board.NextURL, InClass: code != "", Hog: mv.Variant.Game == sim.Hog,
 	}
 	switch {
 	case !mv.Over():
@@ -41,10 +41,17 @@ func (s *Server) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 			r.EV, r.Best, r.Before, r.After, r.Cost = charts.ActionWord(l, a.EV), charts.ActionWord(l, a.Best), percent(l, best), percent(l, a.WinIfChosen), l.Dec(100*a.Cost, 2)
 			r.AgreesOptimal, r.AgreesEV = report.ChosenAction(e) == a.Best, report.ChosenAction(e) == a.EV
 			total += a.Cost
+			v.Decisions++
+			if !r.AgreesOptimal {
+				v.Differs = append(v.Differs, r)
+			}
 		}
 		v.Rows = append(v.Rows, r)
 	}
-	v.TotalCost = l.Points(total)
+	v.TotalCost = percent(l, total)
+	if v.Decisions > 0 {
+		v.PerDecision = l.Points(total / float64(v.Decisions))
+	}
 	v.Timeline = timeline(l, mv)
 	return v
 }

@@ -281,12 +281,22 @@ type Review struct {
 	Student string
 	Others  []HistoryRow
 	// InClass: a class's match (not practice).
-	InClass   bool
-	Title     string
-	Result    string
-	Rows      []ReviewRow
-	TotalCost string
-	Seed      string
+	InClass bool
+	Title   string
+	Result  string
+	Rows    []ReviewRow
+	// TotalCost is the chance of winning the student's choices gave away
+	// in the match, in percent; PerDecision the average per decision in
+	// percentage points; Decisions how many were analysed.
+	TotalCost   string
+	PerDecision string
+	Decisions   int
+	// Differs are the decisions where the student chose other than
+	// perfect play: the review's cards, readable on a phone.
+	Differs []ReviewRow
+	// Hog: the game has no turn total.
+	Hog  bool
+	Seed string
 	// SeedLater, when set, says why the seed is not shown yet (other
 	// matches still play with the same dice); Seed is then empty.
 	SeedLater  string
