@@ -1,6 +1,9 @@
 package server
 
 import (
+	"net/url"
+	"strconv"
+	"strings"
 	"testing"
 
 	"pigclass/server/i18n"
@@ -33,5 +36,37 @@ func TestEveryThrowSaysWhatItScored(t *testing.T) {
 		if got := describe(i18n.For(tc.lang), e, names, tc.viewer, sim.Hog); got != tc.want {
 			t.Errorf("%s %v: %q, want %q", tc.lang, tc.dice, got, tc.want)
 		}
+	}
+}
+
+// TestHowToPlay: a student's board says how the game is played, in a few
+// lines with the match's own target (and deadline), open until their first
+// move and a tap away after it, for every game.
+func TestHowToPlay(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := join(t, a, code, "Ana")
+	for _, c := range []struct {
+		game, want string
+	}{{"pig", "A 1 loses the turn total"}, {"two-dice", "two 1s lose your whole score"}, {"big-pig", "double 1s add 25"}, {"hog", "any 1 scores nothing"}} {
+		doc := teacher.post("/t/"+code+"/rounds", url.Values{"game": {c.game}, "target": {"100"}, "mode": {"bot"}, "bot": {map[bool]string{true: "dice:5", false: "hold:20"}[c.game == "hog"]}, "deadline": {"30"}, "max_dice": {"10"}})
+		if !strings.Contains(doc.Find(".notice").Text(), "started") {
+			t.Fatalf("%s: the round did not start: %q %q", c.game, doc.Find(".notice").Text(), doc.Find(".field-error").Text())
+		}
+		var st boardState
+		waitFor(t, func() bool { doc = ana.get("/c/" + code); s, ok := readBoard(doc); st = s; return ok && s.yourTurn })
+		h := doc.Find(`[data-testid="howto"]`)
+		if _, open := h.Attr("open"); !open || !strings.Contains(h.Text(), c.want) || !strings.Contains(h.Text(), "First to 100 wins") || !strings.Contains(h.Text(), "30 seconds for each move") {
+			t.Errorf("%s: how to play before the first move: open %v, %q", c.game, open, h.Text())
+		}
+		ana.post(st.act, url.Values{"seq": {strconv.Itoa(st.seq)}, "action": {st.actions[0]}})
+		waitFor(t, func() bool { doc = ana.get("/c/" + code); _, ok := readBoard(doc); return ok })
+		if h := doc.Find(`[data-testid="howto"]`); h.Length() == 1 {
+			if _, open := h.Attr("open"); open {
+				t.Errorf("%s: how to play stays open after the first move", c.game)
+			}
+		}
+		teacher.post("/t/"+code+"/rounds/end", url.Values{"confirm": {"yes"}})
 	}
 }

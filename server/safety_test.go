@@ -222,7 +222,7 @@ func TestCSVIsSafeForSpreadsheets(t *testing.T) {
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
 	join(t, a, code, "=HYPERLINK(\"x\")")
-	join(t, a, code, "@Bo")
+	bo := join(t, a, code, "@Bo")
 	rows := teacher.csvRows("/t/" + code + "/students.csv")
 	if rows[0]["student"] != "'=HYPERLINK(\"x\")" || rows[1]["student"] != "'@Bo" {
 		t.Errorf("students.csv names %q %q", rows[0]["student"], rows[1]["student"])
@@ -248,6 +248,14 @@ func TestCSVIsSafeForSpreadsheets(t *testing.T) {
 	}
 	if !strings.Contains(teacher.get("/t/"+code).Text(), "@Bo") {
 		t.Error("the dashboard hides nicknames from the teacher")
+	}
+	// Bo is told the name the projector shows for him.
+	if got := bo.get("/c/" + code).Find(`[data-testid="shared-name"]`).Text(); !strings.Contains(got, anon[1].AnonName) {
+		t.Errorf("Bo's page does not say his shared name %q: %q", anon[1].AnonName, got)
+	}
+	teacher.post("/t/"+code+"/anonymous-off", nil)
+	if n := bo.get("/c/" + code).Find(`[data-testid="shared-name"]`).Length(); n != 0 {
+		t.Error("a shared name is said with anonymous mode off")
 	}
 }
 

@@ -41,6 +41,9 @@ func (s *Server) studentHome(c *gin.Context) {
 	l := loc(c)
 	v := templates.StudentHome{Code: class.Code, Nickname: me.Nickname, Waiting: l.T("student.waiting"), NextURL: paths.Next(class.Code, 0),
 		RejoinCode: s.rejoinCode(class.TeacherHash, me.TokenHash)}
+	if class.Anonymous {
+		v.SharedName = anonIn(l, me.AnonName)
+	}
 	if class.Paused {
 		v.Waiting = l.T("board.paused")
 	}

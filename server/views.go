@@ -124,6 +124,19 @@ func (s *Server) boardView(l *i18n.Localizer, class *classroom.Class, m *classro
 	if b.YourTurn {
 		b.Actions = actionsFor(l, v)
 	}
+	if viewer >= 0 && !b.Over {
+		b.HowTo = append(b.HowTo, l.T("howto."+v.Game.String(), "Target", l.Int(v.Target), "Max", l.Int(v.MaxDice)))
+		if v.Deadline > 0 {
+			b.HowTo = append(b.HowTo, l.T("howto.deadline", "N", l.Int(int(time.Duration(v.Deadline).Seconds()))))
+		}
+		b.HowToOpen = true
+		for _, e := range m.Events {
+			if e.Seat == viewer && e.By == store.ByStudent {
+				b.HowToOpen = false
+				break
+			}
+		}
+	}
 	// The deadline of a student to move: theirs on their board, and
 	// counting down on their partners' boards too.
 	if v.Deadline > 0 && !paused && !b.Over && m.Seats[st.Seat].StudentID != 0 {

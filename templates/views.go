@@ -184,6 +184,9 @@ type StudentHome struct {
 	Skunk    *SkunkBoard
 	// ChartsURL, once the student has played, links their charts.
 	ChartsURL string
+	// SharedName, in anonymous mode, is the generated name the projector
+	// and classmates see for this student.
+	SharedName string
 	// RejoinCode gets the student back to their seat on another device.
 	RejoinCode string
 }
@@ -247,6 +250,10 @@ type Board struct {
 	// NextURL, on a finished class match, asks whether the student's next
 	// match or game has begun (204 until it has).
 	NextURL string
+	// HowTo is the game's rules in a few lines, shown open until the
+	// viewer's first move of the match.
+	HowTo     []string
+	HowToOpen bool
 	// InClass: a class's match (not practice); ClassCode is its class's
 	// code.
 	InClass   bool
