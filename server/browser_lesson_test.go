@@ -160,3 +160,33 @@ func TestBrowserReviewOnAPhone(t *testing.T) {
 	}
 	shot(t, phone, "review-320")
 }
+
+// TestBrowserLessonNamesShowWhole: on the front page at 1366 and 1024 px,
+// in English and Spanish, the lesson select is as wide as its longest
+// lesson's name: no name is cut.
+func TestBrowserLessonNamesShowWhole(t *testing.T) {
+	t.Parallel()
+	person := newBrowser(t)
+	a := newApp(t)
+	ctx := person()
+	for _, lang := range []string{"en", "es"} {
+		for _, w := range []int64{1366, 1024} {
+			run(t, ctx, chromedp.EmulateViewport(w, 768), chromedp.Navigate(a.url+"/?lang="+lang))
+			run(t, ctx, chromedp.Evaluate[chromedp.Void](`document.cookie = "pigclass_lang=`+lang+`; path=/"`), chromedp.Reload(), chromedp.WaitVisible(q(`#lesson`)))
+			short := value(t, ctx, chromedp.Evaluate[string](`(function () {
+				var s = document.querySelector('#lesson'), st = getComputedStyle(s);
+				var ctx = document.createElement('canvas').getContext('2d');
+				ctx.font = st.fontSize + " " + st.fontFamily;
+				var room = s.clientWidth - 40, out = [];
+				Array.prototype.forEach.call(s.options, function (o) {
+					var w = ctx.measureText(o.textContent).width;
+					if (w > room) out.push(o.textContent + " (" + Math.round(w - room) + " px short)");
+				});
+				return out.join("; ");
+			})()`))
+			if short != "" {
+				t.Errorf("%s at %d px: lesson names cut: %s", lang, w, short)
+			}
+		}
+	}
+}

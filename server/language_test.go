@@ -288,3 +288,19 @@ func TestGeneratedNamesInTheReadersWords(t *testing.T) {
 		t.Errorf("projector name %q, stored %q", got, stored)
 	}
 }
+
+// TestClassLanguageSwitcherSaysSo: the switcher on the teacher's projector
+// sets the class's language, and says so in words beside it; the
+// dashboard's own switcher does not.
+func TestClassLanguageSwitcherSaysSo(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	proj := teacher.get("/t/" + code + "/projector")
+	if got := proj.Find(`[data-testid="lang-class-note"]`).Text(); !strings.Contains(got, "for the projector and every student") {
+		t.Errorf("the teacher's projector switcher: %q", got)
+	}
+	if teacher.get("/t/"+code).Find(`[data-testid="lang-class-note"]`).Length() != 0 {
+		t.Error("the dashboard's switcher claims to set the class's language")
+	}
+}
