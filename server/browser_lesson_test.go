@@ -190,3 +190,24 @@ func TestBrowserLessonNamesShowWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserEndRoundGoesWhenDone: the bar's "End the round" is there while
+// a match plays and goes, without a reload, when the last one finishes.
+func TestBrowserEndRoundGoesWhenDone(t *testing.T) {
+	t.Parallel()
+	person := newBrowser(t)
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	students := []*student{{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}}
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"50"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}})
+	link := teacher.get("/t/"+code).Find(`[data-testid="teacher-link"]`).AttrOr("href", "")
+	laptop := person()
+	run(t, laptop, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(link), chromedp.WaitVisible(q(`[data-testid="end-round"]`)))
+	value(t, laptop, chromedp.Evaluate[string](`window.pigclassMarker = "no reload"`))
+	playRound(t, code, students)
+	eventually(t, laptop, `!document.querySelector('[data-testid="end-round"]') && document.querySelector('[data-testid="round-progress"]').textContent.includes("0 matches being played, 1 finished")`, "End the round goes when the round is done")
+	if m := value(t, laptop, chromedp.Evaluate[string](`window.pigclassMarker || ""`)); m != "no reload" {
+		t.Error("the dashboard reloaded")
+	}
+}

@@ -146,7 +146,7 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		Locked:     class.Locked, Paused: class.Paused, Anonymous: class.Anonymous,
 		Live: live, Games: gameChoices(l, form.Game.Value), Bots: s.roundBots(l, form.Game.Value, form.Bot.Value), Round: form,
 		// Ending a round applies while any of its matches still plays.
-		RoundActive: live.Round != "" && len(live.Matches)+live.MoreMatches > 0, Notice: takeFlash(c, class.Code), Language: class.Language,
+		RoundActive: live.RoundActive, Notice: takeFlash(c, class.Code), Language: class.Language,
 	}, nil
 }
 
@@ -187,6 +187,7 @@ func (s *Server) dashboardLive(c *gin.Context) {
 			fail(c, err)
 			return
 		}
+		live.OOB = true
 		var b bytes.Buffer
 		if err := templates.DashLiveView(live).Render(c.Request.Context(), &b); err != nil {
 			fail(c, err)
@@ -260,6 +261,7 @@ func (s *Server) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.
 			v.MoreMatches++
 		}
 	}
+	v.RoundActive = class.Round != nil && going > 0
 	if class.Round != nil {
 		v.Progress = l.T("live.progress", "Round", l.Int(class.Round.Number), "Playing", l.N("projector.playing", going), "Finished", l.N("projector.finished", done))
 	}

@@ -95,9 +95,12 @@ type DashLive struct {
 	Locked   bool
 	Students []StudentRow
 	// Progress is the open round's: matches playing and finished.
-	Progress    string
-	Matches     []MatchRow
-	MoreMatches int // matches in progress not listed
+	Progress string
+	// RoundActive: a match of the open round still plays (the bar's "End
+	// the round" applies); OOB: the poll's answer redraws the bar's.
+	RoundActive, OOB bool
+	Matches          []MatchRow
+	MoreMatches      int // matches in progress not listed
 	// Decisions counts the students' own decisions; OtherMoves the
 	// bots' moves and the moves made for a student out of time.
 	Decisions, OtherMoves int
