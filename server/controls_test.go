@@ -180,6 +180,16 @@ func TestReviewAfterTheMatch(t *testing.T) {
 	if got, want := doc.Find(`[data-testid="game-cost"]`).Text(), fmt.Sprintf("%.2f percentage points a decision on average, over %d decisions", total/float64(s.actions), s.actions); !strings.Contains(got, want) {
 		t.Errorf("the game's cost: %q, want %q", got, want)
 	}
+	// students.csv: the cost a game and a decision, and the sum under a
+	// name that says it is one.
+	st := teacher.csvRows("/t/" + code + "/students.csv")[0]
+	perGame, _ := strconv.ParseFloat(st["cost_per_game_pct"], 64)
+	perDecision, _ := strconv.ParseFloat(st["cost_per_decision_pct_points"], 64)
+	sum, _ := strconv.ParseFloat(st["sum_of_costs_pct_points"], 64)
+	games, _ := strconv.Atoi(st["games"])
+	if games != 1 || math.Abs(perGame-total) > 1e-3 || math.Abs(sum-total) > 1e-3 || math.Abs(perDecision-total/float64(s.actions)) > 1e-3 {
+		t.Errorf("students.csv: games %d, a game %v, a decision %v, sum %v; the decisions give %v over %d", games, perGame, perDecision, sum, total, s.actions)
+	}
 	// A card for each choice that was not perfect play's.
 	differs := 0
 	rows.Each(func(_ int, r *goquery.Selection) {

@@ -114,14 +114,19 @@ func TestFilesMatchTheGlossary(t *testing.T) {
 		if r["action"] == "hold" && r["faces"] != "none" {
 			t.Errorf("a hold's faces: %q", r["faces"])
 		}
-		if r["analysis"] == "approximate" && r["seats"] == "2" || r["analysis"] == "exact" && r["seats"] != "2" {
+		// Two seats are always exact; three are approximate until their
+		// table is solved in the background, exact after.
+		if r["analysis"] == "approximate" && r["seats"] == "2" {
 			t.Errorf("analysis %s with %s seats", r["analysis"], r["seats"])
 		}
 	}
-	for _, want := range []string{"pig/2/exact", "pig/3/approximate", "skunk/3/none"} {
+	for _, want := range []string{"pig/2/exact", "skunk/3/none"} {
 		if !seen[want] {
 			t.Errorf("no decision %s in %v", want, seen)
 		}
+	}
+	if !seen["pig/3/approximate"] && !seen["pig/3/exact"] {
+		t.Errorf("no three-seat Pig decision in %v", seen)
 	}
 	for match, seat := range firstOfMatch {
 		if !strings.HasPrefix(match, "skunk") && seat != "1" {

@@ -132,7 +132,7 @@ func TestDeadlineTimeouts(t *testing.T) {
 			t.Errorf("a time-out counted as a decision: %v", r)
 		}
 	}
-	if st := teacher.csvRows("/t/" + code + "/students.csv"); st[0]["decisions"] != "0" || st[0]["total_cost_pct_points"] != "" {
+	if st := teacher.csvRows("/t/" + code + "/students.csv"); st[0]["decisions"] != "0" || st[0]["sum_of_costs_pct_points"] != "" || st[0]["cost_per_game_pct"] != "" {
 		t.Errorf("students.csv counts time-outs: %v", st[0])
 	}
 }

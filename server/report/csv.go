@@ -316,17 +316,21 @@ func studentRows(d *classData, real bool) [][]string {
 		if real {
 			name = st.Nickname
 		}
-		agreeOpt, agreeEV, cost := "", "", ""
+		agreeOpt, agreeEV, cost, perGame, perDecision := "", "", "", "", ""
 		if x.Analysed > 0 {
 			agreeOpt = num(100 * float64(x.AgreeOptimal) / float64(x.Analysed))
 			agreeEV = num(100 * float64(x.AgreeEV) / float64(x.Analysed))
 			cost = num(100 * x.Cost)
+			perDecision = num(100 * x.Cost / float64(x.Analysed))
+			if x.Games > 0 {
+				perGame = num(100 * x.Cost / float64(x.Games))
+			}
 		}
 		rows = append(rows, StudentsFile.row().
 			set("class", d.class.Code).set("student", name).set("removed", strconv.FormatBool(st.Removed)).
 			set("games", strconv.Itoa(x.Games)).set("wins", strconv.Itoa(x.Wins)).set("decisions", strconv.Itoa(x.Decisions)).
 			set("analysed", strconv.Itoa(x.Analysed)).set("approximate", strconv.Itoa(x.Approximate)).set("agreement_with_optimal_pct", agreeOpt).set("agreement_with_ev_pct", agreeEV).
-			set("total_cost_pct_points", cost).cells)
+			set("cost_per_game_pct", perGame).set("cost_per_decision_pct_points", perDecision).set("sum_of_costs_pct_points", cost).cells)
 	}
 	return rows
 }

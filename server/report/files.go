@@ -160,7 +160,9 @@ var StudentsFile = newFile("students",
 	Column{"approximate", KindInteger, false, nil},
 	Column{"agreement_with_optimal_pct", KindNumber, true, nil},
 	Column{"agreement_with_ev_pct", KindNumber, true, nil},
-	Column{"total_cost_pct_points", KindNumber, true, nil},
+	Column{"cost_per_game_pct", KindNumber, true, nil},
+	Column{"cost_per_decision_pct_points", KindNumber, true, nil},
+	Column{"sum_of_costs_pct_points", KindNumber, true, nil},
 )
 
 // Files are the files in the order the dashboard lists them.
