@@ -161,11 +161,11 @@ func (c *chartSource) chart(key string) (templates.Chart, error) {
 		}
 		return charts.MyHoldPoints(c.l, ds, class, c.table), nil
 	case charts.SkillLuckKey:
-		ds, err := c.pigDecisions(0)
+		ds, err := c.s.reports.Decisions(c.ctx, c.who, store.ChartFilter{}, true)
 		if err != nil {
 			return templates.Chart{}, err
 		}
-		return charts.SkillLuck(c.l, ds, sim.Pig, c.name), nil
+		return charts.SkillLuck(c.l, ds, c.name), nil
 	case charts.DiceKey, charts.OnesKey:
 		faces, err := c.classFaces()
 		if err != nil {

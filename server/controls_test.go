@@ -15,6 +15,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
 )
@@ -452,4 +453,81 @@ func mustJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestLuckAsStored: the luck the charts read for each throw of a class's
+// real round (the next position's chance less the throw's own) equals
+// the table's (sim/solve's Table.Luck) for students' and bots' throws
+// alike; with the decisions' costs it accounts for each match's change of
+// chances exactly; the podium's luckiest dice is the one with most of it.
+func TestLuckAsStored(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	students := []*student{{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 25}, {b: join(t, a, code, "Bo"), nick: "Bo", holdAt: 12}}
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}})
+	playRound(t, code, students)
+	tab, err := solve.Solve(sim.Standard(sim.Pig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := a.store.Decisions(t.Context(), store.ChartFilter{ClassID: mustClass(t, a, code).ID}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type game struct {
+		net     [2]float64 // each seat's -cost + luck
+		winner  int
+		first   int
+		checked int
+	}
+	games := map[int64]*game{}
+	for _, d := range ds {
+		g := games[d.MatchID]
+		if g == nil {
+			g = &game{first: d.FirstSeat, winner: -1}
+			games[d.MatchID] = g
+		}
+		g.net[d.Seat] -= d.Cost
+		if d.Faces.Len() == 0 {
+			continue
+		}
+		want, err := tab.Luck(d.Score, d.Opponent, d.TurnTotal, d.Action, &d.Faces)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !d.HasLuck || math.Abs(d.Luck-want) > 1e-12 {
+			t.Fatalf("match %d event %d: luck %v (%v), the table's %v", d.MatchID, d.Seq, d.Luck, d.HasLuck, want)
+		}
+		g.net[d.Seat] += d.Luck
+		g.checked++
+	}
+	for _, m := range teacher.csvRows("/t/" + code + "/matches.csv") {
+		id, _ := strconv.ParseInt(m["match"], 10, 64)
+		g := games[id]
+		if g == nil || g.checked == 0 {
+			t.Fatalf("match %d has no throws", id)
+		}
+		// The seats from 0 in the engine's order: the first mover's seat
+		// and the winner's, from the live state.
+		for _, lm := range a.srv.room.Live() {
+			if lm.ID == id {
+				g.winner = lm.State.Winner
+			}
+		}
+		start := tab.FirstPlayerWin()
+		for seat := range 2 {
+			s := start
+			if seat != g.first {
+				s = 1 - start
+			}
+			end := 0.0
+			if g.winner == seat {
+				end = 1
+			}
+			if got := g.net[seat] - g.net[1-seat]; math.Abs(got-(end-s)) > 1e-9 {
+				t.Errorf("match %d seat %d: skill and luck add to %v, the chance changed by %v", id, seat, got, end-s)
+			}
+		}
+	}
 }

@@ -73,9 +73,8 @@ func (s *Server) results(ctx context.Context, l *i18n.Localizer, who classroom.V
 			t.cost += d.Cost
 			t.decisions++
 		}
-		if d.Faces.Len() > 0 {
-			f := d.Faces
-			t.luck += sim.Luck(round.Variant.Game, d.Score, d.TurnTotal, &f)
+		if d.HasLuck {
+			t.luck += d.Luck
 		}
 		if d.Action.Kind == sim.HoldKind && d.TurnTotal > t.boldest {
 			t.boldest, t.hasHold = d.TurnTotal, true
@@ -116,7 +115,7 @@ func (s *Server) results(ctx context.Context, l *i18n.Localizer, who classroom.V
 		})
 	best(l.T("award.luck"), func(a, b *tally) bool { return a.luck > b.luck }, func(t *tally) bool { return t.luck > 0 },
 		func(t *tally) string {
-			return l.T("award.luck_value", "Points", l.Dec(t.luck, 0))
+			return l.T("award.luck_value", "Points", l.Dec(100*t.luck, 1))
 		})
 	best(l.T("award.bold"), func(a, b *tally) bool { return a.boldest > b.boldest }, func(t *tally) bool { return t.hasHold },
 		func(t *tally) string { return l.T("award.bold_value", "N", l.Int(t.boldest)) })

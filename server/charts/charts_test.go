@@ -29,15 +29,15 @@ var en = i18n.For("en")
 
 func fixedClass() []store.Decision {
 	return []store.Decision{
-		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: sim.Roll, Score: 0, Opponent: 0, TurnTotal: 0, Roll: 0, Faces: facesOf(6), Best: sim.Roll, EV: sim.Roll, Analysed: true},
-		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: sim.Roll, Score: 0, Opponent: 0, TurnTotal: 6, Roll: 1, Faces: facesOf(6), Best: sim.Roll, EV: sim.Roll, Analysed: true},
-		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: sim.Roll, Score: 0, Opponent: 0, TurnTotal: 12, Roll: 2, Faces: facesOf(4), Best: sim.Roll, EV: sim.Roll, Analysed: true},
-		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: sim.Roll, Score: 0, Opponent: 0, TurnTotal: 16, Roll: 3, Faces: facesOf(5), Best: sim.Roll, EV: sim.Roll, Analysed: true},
-		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, Action: sim.Hold, Score: 0, Opponent: 0, TurnTotal: 21, Roll: 4, Best: sim.Roll, EV: sim.Hold, Cost: 0.01, Analysed: true},
-		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, Action: sim.Roll, Score: 0, Opponent: 21, TurnTotal: 0, Roll: 0, Faces: facesOf(6), Best: sim.Roll, EV: sim.Roll, Analysed: true},
-		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, Action: sim.Roll, Score: 0, Opponent: 21, TurnTotal: 6, Roll: 1, Faces: facesOf(6), Best: sim.Roll, EV: sim.Roll, Analysed: true},
-		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, Action: sim.Roll, Score: 0, Opponent: 21, TurnTotal: 12, Roll: 2, Faces: facesOf(1), Best: sim.Roll, EV: sim.Roll, Analysed: true},
-		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, Action: sim.Hold, Score: 0, Opponent: 21, TurnTotal: 0, Roll: 0, Best: sim.Roll, EV: sim.Roll, Cost: 0.2, Analysed: true},
+		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, MatchID: 1, MatchSeats: 2, Action: sim.Roll, Score: 0, Opponent: 0, TurnTotal: 0, Roll: 0, Faces: facesOf(6), Best: sim.Roll, EV: sim.Roll, Analysed: true},
+		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, MatchID: 1, MatchSeats: 2, Action: sim.Roll, Score: 0, Opponent: 0, TurnTotal: 6, Roll: 1, Faces: facesOf(6), Best: sim.Roll, EV: sim.Roll, Analysed: true},
+		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, MatchID: 1, MatchSeats: 2, Action: sim.Roll, Score: 0, Opponent: 0, TurnTotal: 12, Roll: 2, Faces: facesOf(4), Best: sim.Roll, EV: sim.Roll, Analysed: true},
+		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, MatchID: 1, MatchSeats: 2, Action: sim.Roll, Score: 0, Opponent: 0, TurnTotal: 16, Roll: 3, Faces: facesOf(5), Best: sim.Roll, EV: sim.Roll, Analysed: true},
+		{Student: "Ana", Anon: "Calm Otter", StudentID: 1, MatchID: 1, MatchSeats: 2, Action: sim.Hold, Score: 0, Opponent: 0, TurnTotal: 21, Roll: 4, Best: sim.Roll, EV: sim.Hold, Cost: 0.01, Analysed: true},
+		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, MatchID: 1, MatchSeats: 2, Action: sim.Roll, Score: 0, Opponent: 21, TurnTotal: 0, Roll: 0, Faces: facesOf(6), Best: sim.Roll, EV: sim.Roll, Analysed: true},
+		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, MatchID: 1, MatchSeats: 2, Action: sim.Roll, Score: 0, Opponent: 21, TurnTotal: 6, Roll: 1, Faces: facesOf(6), Best: sim.Roll, EV: sim.Roll, Analysed: true},
+		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, MatchID: 1, MatchSeats: 2, Action: sim.Roll, Score: 0, Opponent: 21, TurnTotal: 12, Roll: 2, Faces: facesOf(1), Best: sim.Roll, EV: sim.Roll, Analysed: true},
+		{Student: "Bo", Anon: "Keen Lynx", StudentID: 2, MatchID: 1, MatchSeats: 2, Action: sim.Hold, Score: 0, Opponent: 21, TurnTotal: 0, Roll: 0, Best: sim.Roll, EV: sim.Roll, Cost: 0.2, Analysed: true},
 	}
 }
 
@@ -122,15 +122,32 @@ func TestDecisionMap(t *testing.T) {
 }
 
 func TestSkillLuck(t *testing.T) {
-	c := SkillLuck(en, fixedClass(), sim.Pig, func(d store.Decision) string { return d.Student })
+	// Each throw's luck as the store reads it: the chance after its dice
+	// less the throw's chance before (here from the table itself).
+	tab := pigTable(t)
+	ds := fixedClass()
+	want := map[string]float64{}
+	for i, d := range ds {
+		if d.Faces.Len() > 0 {
+			u, err := tab.Luck(d.Score, d.Opponent, d.TurnTotal, d.Action, &d.Faces)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ds[i].Luck, ds[i].HasLuck = u, true
+			want[d.Student] += 100 * u
+		}
+	}
+	c := SkillLuck(en, ds, func(d store.Decision) string { return d.Student })
 	golden(t, c)
-	// Ana's rolls 6, 6, 4, 5 on 0, 6, 12, 16: gains 21 against expected
-	// 4·(20/6) - (0+6+12+16)/6 = 80/6 - 34/6 = 46/6.
-	wantAna := 21 - 46.0/6
-	// Bo: 6, 6, then a 1 on 12: gains 12 - 12 = 0 against 60/6 - 18/6.
-	wantBo := 0 - 42.0/6
-	if cell(t, c, 0, 0) != "Ana" || math.Abs(cellNum(t, cell(t, c, 0, 3))-wantAna) > 1e-4 || math.Abs(cellNum(t, cell(t, c, 1, 3))-wantBo) > 1e-4 {
-		t.Errorf("luck rows %v, want Ana %.4f Bo %.4f", c.Table.Rows, wantAna, wantBo)
+	// Ana's four rolls raised her chance; Bo's 1 on 12 lowered his.
+	if want["Ana"] <= 0 || want["Bo"] >= 0 {
+		t.Fatalf("luck %v", want)
+	}
+	if cell(t, c, 0, 0) != "Ana" || math.Abs(cellNum(t, cell(t, c, 0, 3))-want["Ana"]) > 1e-4 || math.Abs(cellNum(t, cell(t, c, 1, 3))-want["Bo"]) > 1e-4 {
+		t.Errorf("luck rows %v, want Ana %.4f Bo %.4f (percentage points)", c.Table.Rows, want["Ana"], want["Bo"])
+	}
+	if !strings.Contains(c.Caption, "every two-player game of the class: 1 game") {
+		t.Errorf("caption %q", c.Caption)
 	}
 	if cellNum(t, cell(t, c, 0, 2)) != 1 || cellNum(t, cell(t, c, 1, 2)) != 20 {
 		t.Errorf("cost rows %v", c.Table.Rows)
@@ -258,7 +275,7 @@ func TestNamesWithTheFunctionMarker(t *testing.T) {
 			ds[i].Student = "x__f__y"
 		}
 	}
-	c := SkillLuck(en, ds, sim.Pig, func(d store.Decision) string { return d.Student })
+	c := SkillLuck(en, ds, func(d store.Decision) string { return d.Student })
 	if !strings.Contains(c.Option, "x_\u2009_f_\u2009_y") && !strings.Contains(c.Option, `x_\u2009_f_\u2009_y`) {
 		t.Errorf("the chart lost the name: %s", c.Option)
 	}

@@ -170,9 +170,18 @@ func DecisionMap(l *i18n.Localizer, decisions []store.Decision, tb *solve.Table)
 }
 
 // SkillLuck is chart 3: each student's total decision cost against their
-// dice luck (points above or below what the same rolls expect).
-func SkillLuck(l *i18n.Localizer, decisions []store.Decision, game sim.Game, names func(store.Decision) string) templates.Chart {
-	caption := t(l, SkillLuckKey, "caption")
+// dice luck, both in percentage points of the chance of winning (luck: the
+// chance after each throw's dice minus what the same throw expects), over
+// every two-player game of the class: with the other player's, they add up
+// to each game's change of chances (sim/solve's Table.Luck).
+func SkillLuck(l *i18n.Localizer, decisions []store.Decision, names func(store.Decision) string) templates.Chart {
+	games := map[int64]bool{}
+	for _, d := range decisions {
+		if d.MatchSeats == 2 {
+			games[d.MatchID] = true
+		}
+	}
+	caption := t(l, SkillLuckKey, "caption") + " " + l.N("chart.skill-luck.games", len(games))
 	type sums struct {
 		cost, luck float64
 		n          int
@@ -180,6 +189,9 @@ func SkillLuck(l *i18n.Localizer, decisions []store.Decision, game sim.Game, nam
 	per := map[string]*sums{}
 	var order []string
 	for _, d := range decisions {
+		if d.MatchSeats != 2 {
+			continue
+		}
 		name := names(d)
 		s := per[name]
 		if s == nil {
@@ -191,8 +203,8 @@ func SkillLuck(l *i18n.Localizer, decisions []store.Decision, game sim.Game, nam
 			s.cost += d.Cost
 			s.n++
 		}
-		if d.Faces.Len() > 0 {
-			s.luck += sim.Luck(game, d.Score, d.TurnTotal, &d.Faces)
+		if d.HasLuck {
+			s.luck += d.Luck
 		}
 	}
 	if len(order) == 0 {
@@ -204,8 +216,8 @@ func SkillLuck(l *i18n.Localizer, decisions []store.Decision, game sim.Game, nam
 	tbl.Headers = []string{l.T("chart.student"), t(l, SkillLuckKey, "decisions"), t(l, SkillLuckKey, "cost_col"), t(l, SkillLuckKey, "luck")}
 	for _, name := range order {
 		s := per[name]
-		points = append(points, opts.ScatterData{Name: chartName(name), Value: []float64{round4(100 * s.cost), round4(s.luck)}, SymbolSize: 14})
-		tbl.Rows = append(tbl.Rows, []string{name, num(l, s.n), f4(l, 100*s.cost), f4(l, s.luck)})
+		points = append(points, opts.ScatterData{Name: chartName(name), Value: []float64{round4(100 * s.cost), round4(100 * s.luck)}, SymbolSize: 14})
+		tbl.Rows = append(tbl.Rows, []string{name, num(l, s.n), f4(l, 100*s.cost), f4(l, 100*s.luck)})
 	}
 	sc := charts.NewScatter()
 	sc.SetGlobalOptions(append(global(SkillLuckKey, "380px"),

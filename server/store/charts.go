@@ -93,6 +93,13 @@ type Decision struct {
 	ChosenWin   float64
 	FirstSeat   int
 	MatchSeats  int
+	// Luck, for a throw (HasLuck), is how much its dice changed the
+	// mover's chance of winning: the chance after them (the next
+	// position's value, or 1 if the throw won) minus the throw's own
+	// chance before them (sim/solve's Table.Luck). Two-player matches
+	// whose next move is analysed only.
+	Luck    float64
+	HasLuck bool
 }
 
 // Decisions returns the decisions (not resignations) that pass f, in match
@@ -106,7 +113,9 @@ func (s *Store) Decisions(ctx context.Context, f ChartFilter, studentsOnly bool)
 		COALESCE(st.nickname, s.bot), COALESCE(st.anon_name, s.bot), e.by, e.action, e.score, e.opponent_score, e.turn_total, e.roll, e.faces,
 		COALESCE(e.best_action, ''), COALESCE(e.ev_action, ''), COALESCE(e.cost, 0), e.win_if_chosen IS NOT NULL,
 		COALESCE(json_extract(e.options, '$."' || e.best_action || '"'), 0), COALESCE(e.win_if_chosen, 0),
-		m.first_seat, json_extract(m.variant, '$.seats'), e.approximate`+chartJoin+`LEFT JOIN students st ON st.id = s.student_id
+		m.first_seat, json_extract(m.variant, '$.seats'), e.approximate,
+		m.winner, n.seat, json_extract(n.options, '$."' || n.best_action || '"')`+chartJoin+`LEFT JOIN students st ON st.id = s.student_id
+		LEFT JOIN events n ON e.faces <> '' AND n.match_id = e.match_id AND n.seq = e.seq + 1
 		WHERE e.action <> 'resign' AND `+where+` ORDER BY e.match_id, e.seq`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: decisions: %w", err)
@@ -116,9 +125,22 @@ func (s *Store) Decisions(ctx context.Context, f ChartFilter, studentsOnly bool)
 	for rows.Next() {
 		var d Decision
 		var action, faces string
+		var winner, nextSeat sql.NullInt64
+		var nextBest sql.NullFloat64
 		if err := rows.Scan(&d.MatchID, &d.Seq, &d.Seat, &d.StudentID, &d.Student, &d.Anon, &d.By, &action, &d.Score, &d.Opponent, &d.TurnTotal,
-			&d.Roll, &faces, actionCell{&d.Best}, actionCell{&d.EV}, &d.Cost, &d.Analysed, &d.BestWin, &d.ChosenWin, &d.FirstSeat, &d.MatchSeats, &d.Approximate); err != nil {
+			&d.Roll, &faces, actionCell{&d.Best}, actionCell{&d.EV}, &d.Cost, &d.Analysed, &d.BestWin, &d.ChosenWin, &d.FirstSeat, &d.MatchSeats, &d.Approximate,
+			&winner, &nextSeat, &nextBest); err != nil {
 			return nil, fmt.Errorf("store: decisions: %w", err)
+		}
+		if faces != "" && d.Analysed && d.MatchSeats == 2 {
+			switch {
+			case nextSeat.Valid && nextBest.Valid && int(nextSeat.Int64) == d.Seat:
+				d.Luck, d.HasLuck = nextBest.Float64-d.ChosenWin, true
+			case nextSeat.Valid && nextBest.Valid:
+				d.Luck, d.HasLuck = 1-nextBest.Float64-d.ChosenWin, true
+			case !nextSeat.Valid && winner.Valid && int(winner.Int64) == d.Seat:
+				d.Luck, d.HasLuck = 1-d.ChosenWin, true // the throw won
+			}
 		}
 		if d.Action, err = sim.ParseAction(action); err != nil {
 			return nil, fmt.Errorf("store: decision %d/%d: %w", d.MatchID, d.Seq, err)
