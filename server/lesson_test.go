@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -182,6 +183,67 @@ func TestSkunkWithThirtyStudents(t *testing.T) {
 	proj := teacher.get("/t/" + code + "/projector")
 	if proj.Find(`[data-testid="skunk-winners"]`).Length() != 1 {
 		t.Error("the projector does not show the Skunk result")
+	}
+
+	// Skunk is data like any game: matches.csv, match_players.csv and
+	// students.csv have it, as the game's own replay gives it.
+	game := fmt.Sprintf("skunk-%d", ls.Game.ID)
+	best := slices.Max(ls.Scores)
+	var winners []string
+	for p, sc := range ls.Scores {
+		if sc == best && best > 0 {
+			winners = append(winners, ls.Game.Names[p])
+		}
+	}
+	var found bool
+	for _, m := range teacher.csvRows("/t/" + code + "/matches.csv") {
+		if m["match"] != game {
+			continue
+		}
+		found = true
+		if m["game"] != "skunk" || m["status"] != "over" || m["seats"] != "30" || m["turns"] != "5" || m["winner"] != strings.Join(winners, "; ") ||
+			len(strings.Split(m["scores"], "; ")) != 30 || m["seed"] != ls.Game.Seed.String() {
+			t.Errorf("matches.csv's Skunk row: %v (winners %v)", m, winners)
+		}
+	}
+	if !found {
+		t.Fatal("matches.csv has no Skunk game")
+	}
+	players, won := 0, 0
+	for _, p := range teacher.csvRows("/t/" + code + "/match_players.csv") {
+		if p["match"] == game {
+			players++
+			seat, _ := strconv.Atoi(p["seat"])
+			if p["final_score"] != strconv.Itoa(ls.Scores[seat-1]) {
+				t.Errorf("match_players.csv: %v, score %d", p, ls.Scores[seat-1])
+			}
+			if p["won"] == "true" {
+				won++
+			}
+		}
+	}
+	if players != 30 || won != len(winners) {
+		t.Errorf("match_players.csv: %d players, %d won; want 30 and %d", players, won, len(winners))
+	}
+	perStudent := map[string]int{}
+	for _, r := range rows {
+		if r["game"] == "skunk" {
+			perStudent[r["student"]]++
+		}
+	}
+	for _, s := range teacher.csvRows("/t/" + code + "/students.csv") {
+		if s["games"] != "1" || s["decisions"] != strconv.Itoa(perStudent[s["student"]]) || perStudent[s["student"]] == 0 {
+			t.Errorf("students.csv: %v; decisions.csv has %d Skunk decisions", s, perStudent[s["student"]])
+		}
+	}
+	// The lesson's "What did the class do?" phase: its charts have the
+	// game's dice.
+	teacher.post("/t/"+code+"/lesson/next", nil)
+	for _, key := range []string{"class-dice", "share-of-ones"} {
+		c := teacher.get("/t/" + code + "?chart=" + key).Find(`[data-testid="chart-` + key + `"]`)
+		if c.Find(".empty").Length() != 0 || c.Find(".echart").Length() != 1 {
+			t.Errorf("%s after a game of Skunk: %q", key, strings.TrimSpace(c.Text()))
+		}
 	}
 }
 

@@ -137,19 +137,9 @@ func (r *Room) skunkOfClass(classID int64) *Skunk {
 	return nil
 }
 
-// replaySkunk rebuilds the engine from the stored log: its rolls and sits
-// (stand rows are decisions, not moves of the game).
+// replaySkunk rebuilds the engine from the stored log.
 func replaySkunk(game store.SkunkGame, rows []store.SkunkEvent) (*sim.Skunk, error) {
-	var evs []sim.SkunkEvent
-	for _, r := range rows {
-		switch r.Action {
-		case store.SkunkRoll:
-			evs = append(evs, sim.SkunkEvent{Action: sim.Roll})
-		case store.SkunkSit:
-			evs = append(evs, sim.SkunkEvent{Action: sim.Hold, Participant: r.Participant})
-		}
-	}
-	return sim.ReplaySkunk(game.Seed, len(game.Students), game.Rounds, evs)
+	return store.ReplaySkunk(game, rows)
 }
 
 // liveSkunk registers a game, replaying its log.

@@ -274,7 +274,115 @@ func matchRows(d *classData, real bool) [][]string {
 			set("players", strings.Join(players, "; ")).set("places", strings.Join(placeCells, "; ")).set("scores", strings.Join(scores, "; ")).
 			set("turns", strconv.Itoa(turns)).set("winner", winner).cells)
 	}
+	return append(rows, skunkRows(d.class.Code, d.skunks, real)...)
+}
+
+// skunkPlaces places a game of Skunk's participants by score: ties share
+// a place.
+func skunkPlaces(scores []int) []int {
+	places := make([]int, len(scores))
+	for i, s := range scores {
+		places[i] = 1
+		for _, o := range scores {
+			if o > s {
+				places[i]++
+			}
+		}
+	}
+	return places
+}
+
+// skunkWinners are a finished game's winners, none if no one scored.
+func skunkWinners(g *sim.Skunk) []int {
+	w := g.Winners()
+	if len(w) > 0 && g.Score(w[0]) == 0 {
+		return nil
+	}
+	return w
+}
+
+// skunkRows are the class's games of whole-class Skunk in matches.csv:
+// "skunk-ID", round 0 (not a round of the class), no target, each
+// participant a seat in the order they joined, its turns the rounds
+// played, its winners all those tied on the highest score (none if no
+// one scored).
+func skunkRows(code string, k skunkData, real bool) [][]string {
+	var rows [][]string
+	for _, game := range k.games {
+		g := k.played[game.ID]
+		names := skunkNames(game, real)
+		scores := g.Scores()
+		var scoreCells, placeCells []string
+		for _, s := range scores {
+			scoreCells = append(scoreCells, strconv.Itoa(s))
+		}
+		seed, winner := "", ""
+		if game.Status != store.Playing {
+			seed = game.Seed.String()
+		}
+		if g.Over() {
+			for _, p := range skunkPlaces(scores) {
+				placeCells = append(placeCells, strconv.Itoa(p))
+			}
+			var ws []string
+			for _, w := range skunkWinners(g) {
+				ws = append(ws, names[w])
+			}
+			winner = strings.Join(ws, "; ")
+		}
+		rows = append(rows, MatchesFile.row().
+			set("class", code).set("match", fmt.Sprintf("skunk-%d", game.ID)).set("round", "0").
+			set("game", "skunk").set("target", "").set("equal_turns", "false").
+			set("seats", strconv.Itoa(len(game.Students))).set("status", string(game.Status)).set("seed", seed).set("commitment", game.Seed.Commitment()).
+			set("players", strings.Join(names, "; ")).set("places", strings.Join(placeCells, "; ")).set("scores", strings.Join(scoreCells, "; ")).
+			set("turns", strconv.Itoa(skunkRoundsPlayed(g))).set("winner", winner).cells)
+	}
 	return rows
+}
+
+// skunkPlayerRows are the class's games of Skunk in match_players.csv.
+func skunkPlayerRows(code string, k skunkData, real bool) [][]string {
+	var rows [][]string
+	for _, game := range k.games {
+		g := k.played[game.ID]
+		names := skunkNames(game, real)
+		places := skunkPlaces(g.Scores())
+		won := map[int]bool{}
+		for _, w := range skunkWinners(g) {
+			won[w] = true
+		}
+		for p, name := range names {
+			place := ""
+			if g.Over() {
+				place = strconv.Itoa(places[p])
+			}
+			rows = append(rows, PlayersFile.row().
+				set("class", code).set("match", fmt.Sprintf("skunk-%d", game.ID)).set("round", "0").
+				set("game", "skunk").set("seat", strconv.Itoa(p+1)).set("player", name).
+				set("place", place).set("final_score", strconv.Itoa(g.Score(p))).
+				set("won", strconv.FormatBool(won[p])).cells)
+		}
+	}
+	return rows
+}
+
+// skunkNames are a game's participants as the files name them.
+func skunkNames(game store.SkunkGame, real bool) []string {
+	if real {
+		return game.Names
+	}
+	return game.Anon
+}
+
+// skunkRoundsPlayed counts the rounds of a game of Skunk begun so far.
+func skunkRoundsPlayed(g *sim.Skunk) int {
+	if g.Over() {
+		return g.Rounds()
+	}
+	if g.Rolls() > 0 {
+		return g.Round() + 1
+	}
+	return g.Round()
 }
 
 // bySeat lists a match's seats in the files' order: the first mover first.
@@ -304,14 +412,45 @@ func playerRows(d *classData, real bool) [][]string {
 				set("won", strconv.FormatBool(st.Over && st.Winner == seat.Seat)).cells)
 		}
 	}
-	return rows
+	return append(rows, skunkPlayerRows(d.class.Code, d.skunks, real)...)
 }
 
 // studentRows are students.csv: one row per student, removed ones too.
 func studentRows(d *classData, real bool) [][]string {
+	// Whole-class Skunk counts like any game: each finished game played,
+	// each win, each stand or sit decision.
+	type tally struct{ games, wins, decisions int }
+	skunk := map[int64]*tally{}
+	for _, game := range d.skunks.games {
+		g := d.skunks.played[game.ID]
+		at := func(p int) *tally {
+			t := skunk[game.Students[p]]
+			if t == nil {
+				t = &tally{}
+				skunk[game.Students[p]] = t
+			}
+			return t
+		}
+		for p := range game.Students {
+			if g.Over() {
+				at(p).games++
+			}
+		}
+		for _, w := range skunkWinners(g) {
+			at(w).wins++
+		}
+		for _, e := range d.skunks.log[game.ID] {
+			if e.Action != store.SkunkRoll {
+				at(e.Participant).decisions++
+			}
+		}
+	}
 	var rows [][]string
 	for _, st := range d.students {
 		x := d.stats[st.ID]
+		if t := skunk[st.ID]; t != nil {
+			x.Games, x.Wins, x.Decisions = x.Games+t.games, x.Wins+t.wins, x.Decisions+t.decisions
+		}
 		name := st.AnonName
 		if real {
 			name = st.Nickname

@@ -17,17 +17,20 @@ type classData struct {
 	events   []store.Event
 	states   map[int64]sim.State
 	stats    map[int64]store.StudentStats
+	skunks   skunkData
 }
 
-// skunkData is a class's Skunk games with their logs.
+// skunkData is a class's Skunk games with their logs, and each game
+// replayed.
 type skunkData struct {
-	games []store.SkunkGame
-	log   map[int64][]store.SkunkEvent
+	games  []store.SkunkGame
+	log    map[int64][]store.SkunkEvent
+	played map[int64]*sim.Skunk
 }
 
 // loadSkunks reads a class's Skunk games and their logs.
 func loadSkunks(ctx context.Context, st *store.Store, classID int64) (skunkData, error) {
-	k := skunkData{log: map[int64][]store.SkunkEvent{}}
+	k := skunkData{log: map[int64][]store.SkunkEvent{}, played: map[int64]*sim.Skunk{}}
 	var err error
 	if k.games, err = st.SkunkGames(ctx, classID, ""); err != nil {
 		return k, err
@@ -35,6 +38,9 @@ func loadSkunks(ctx context.Context, st *store.Store, classID int64) (skunkData,
 	for _, g := range k.games {
 		if k.log[g.ID], err = st.SkunkEvents(ctx, g.ID); err != nil {
 			return k, err
+		}
+		if k.played[g.ID], err = store.ReplaySkunk(g, k.log[g.ID]); err != nil {
+			return k, fmt.Errorf("skunk game %d: %w", g.ID, err)
 		}
 	}
 	return k, nil
@@ -56,6 +62,9 @@ func loadStudents(ctx context.Context, st *store.Store, class store.Class) (*cla
 	}
 	d.students = append(d.students, removed...)
 	sort.Slice(d.students, func(i, j int) bool { return d.students[i].ID < d.students[j].ID })
+	if d.skunks, err = loadSkunks(ctx, st, class.ID); err != nil {
+		return nil, err
+	}
 	return d, nil
 }
 
@@ -73,6 +82,9 @@ func loadClassData(ctx context.Context, st *store.Store, class store.Class) (*cl
 		return nil, err
 	}
 	if d.events, err = st.Events(ctx, store.EventFilter{ClassID: class.ID}); err != nil {
+		return nil, err
+	}
+	if d.skunks, err = loadSkunks(ctx, st, class.ID); err != nil {
 		return nil, err
 	}
 	byMatch := map[int64][]store.Event{}

@@ -125,7 +125,7 @@ var DecisionsFile = newFile("decisions",
 // MatchesFile is one row per match.
 var MatchesFile = newFile("matches",
 	colClass, colMatch, colRound, colGame,
-	Column{"target", KindInteger, false, nil},
+	Column{"target", KindInteger, true, nil},
 	Column{"equal_turns", KindBoolean, false, nil},
 	Column{"seats", KindInteger, false, nil},
 	Column{"status", KindChoice, false, []string{"playing", "over", "ended"}},

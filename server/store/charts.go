@@ -153,11 +153,17 @@ func (s *Store) Decisions(ctx context.Context, f ChartFilter, studentsOnly bool)
 	return out, rows.Err()
 }
 
-// Faces returns every die thrown in a class's matches, in the order they
-// were thrown: the query behind the class dice chart.
+// Faces returns every die thrown in a class's matches and its games of
+// whole-class Skunk, in the order they were thrown: the query behind the
+// class dice charts.
 func (s *Store) Faces(ctx context.Context, classID int64) ([]int, error) {
-	rows, err := s.rd.QueryContext(ctx, `SELECT e.faces FROM events e JOIN matches m ON m.id = e.match_id
-		WHERE m.class_id = ? AND e.faces <> '' ORDER BY e.at, e.match_id, e.seq`, classID)
+	rows, err := s.rd.QueryContext(ctx, `SELECT faces FROM (
+		SELECT e.faces, e.at, e.match_id AS g, e.seq FROM events e JOIN matches m ON m.id = e.match_id
+			WHERE m.class_id = ? AND e.faces <> ''
+		UNION ALL
+		SELECT k.faces, k.at, -k.game_id AS g, k.seq FROM skunk_events k JOIN skunk_games sg ON sg.id = k.game_id
+			WHERE sg.class_id = ? AND k.action = 'roll' AND k.faces <> ''
+	) ORDER BY at, g, seq`, classID, classID)
 	if err != nil {
 		return nil, fmt.Errorf("store: faces: %w", err)
 	}

@@ -178,3 +178,18 @@ func (s *Store) SkunkEvents(ctx context.Context, gameID int64) ([]SkunkEvent, er
 	}
 	return out, rows.Err()
 }
+
+// ReplaySkunk rebuilds a game of Skunk from its stored log: its rolls and
+// sits (stand rows are decisions, not moves of the game).
+func ReplaySkunk(game SkunkGame, rows []SkunkEvent) (*sim.Skunk, error) {
+	var evs []sim.SkunkEvent
+	for _, r := range rows {
+		switch r.Action {
+		case SkunkRoll:
+			evs = append(evs, sim.SkunkEvent{Action: sim.Roll})
+		case SkunkSit:
+			evs = append(evs, sim.SkunkEvent{Action: sim.Hold, Participant: r.Participant})
+		}
+	}
+	return sim.ReplaySkunk(game.Seed, len(game.Students), game.Rounds, evs)
+}
