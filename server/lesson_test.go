@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -165,6 +166,17 @@ func TestSkunkWithThirtyStudents(t *testing.T) {
 			stands++
 		case "sit":
 			sitRows++
+		}
+		// Analysed exactly in expected final points (sim.SkunkPlan).
+		round, _ := strconv.Atoi(r["round"])
+		stand, sit, ok := sim.PlanSkunk(5).Values(round-1, score, total)
+		gotStand, _ := strconv.ParseFloat(r["points_if_stand"], 64)
+		gotSit, _ := strconv.ParseFloat(r["points_if_sit"], 64)
+		cost, _ := strconv.ParseFloat(r["cost_points"], 64)
+		chosen := map[string]float64{"stand": stand, "sit": sit}[r["action"]]
+		if !ok || r["analysis"] != "expected-points" || math.Abs(gotStand-stand) > 1e-4 || math.Abs(gotSit-sit) > 1e-4 ||
+			math.Abs(cost-(max(stand, sit)-chosen)) > 1e-4 || r["agrees_with_optimal"] != strconv.FormatBool(cost < 1e-9) || r["win_if_chosen_pct"] != "" {
+			t.Errorf("Skunk row %v: the plan gives stand %.4f, sit %.4f", r, stand, sit)
 		}
 	}
 	wantStands := 0

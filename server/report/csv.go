@@ -205,8 +205,9 @@ func decisionRow(code string, m store.Match, e *store.Event, real bool) []string
 
 // skunkDecisionRows are the stand and sit decisions of the class's Skunk
 // games, in the decisions.csv columns: the round total is the turn total,
-// the expected-value choice is the Two-Dice Pig rule, and there is no
-// solved table (win probabilities are empty).
+// the expected-value choice is the Two-Dice Pig rule, and the analysis is
+// in expected final points (sim.SkunkPlan: perfect play for the most
+// points, exact), not in chances of winning (those columns are empty).
 func skunkDecisionRows(code string, k skunkData, real bool) [][]string {
 	var rows [][]string
 	for _, g := range k.games {
@@ -214,17 +215,33 @@ func skunkDecisionRows(code string, k skunkData, real bool) [][]string {
 		if real {
 			names = g.Names
 		}
+		plan := sim.PlanSkunk(g.Rounds)
 		for _, e := range k.log[g.ID] {
 			if e.Action == store.SkunkRoll {
 				continue
 			}
 			at, local := timeCells(e.At)
+			analysis, best, standPts, sitPts, cost, agrees := "none", "", "", "", "", ""
+			if stand, sit, ok := plan.Values(e.Round, e.Score, e.RoundTotal); ok {
+				chosen, top := sit, max(stand, sit)
+				best = string(store.SkunkSit) // ties: sit, as perfect play holds
+				if stand > sit {
+					best = string(store.SkunkStand)
+				}
+				if e.Action == store.SkunkStand {
+					chosen = stand
+				}
+				analysis, standPts, sitPts, cost = "expected-points", num(stand), num(sit), num(top-chosen)
+				agrees = strconv.FormatBool(string(e.Action) == best)
+			}
 			rows = append(rows, DecisionsFile.row().
 				set("class", code).set("match", fmt.Sprintf("skunk-%d", g.ID)).set("round", strconv.Itoa(e.Round+1)).set("game", "skunk").
 				set("seats", strconv.Itoa(len(g.Students))).set("student", names[e.Participant]).set("seat", strconv.Itoa(e.Participant+1)).
 				set("turn", strconv.Itoa(e.Round+1)).set("roll_in_turn", strconv.Itoa(e.Roll+1)).set("score", strconv.Itoa(e.Score)).
 				set("turn_total", strconv.Itoa(e.RoundTotal)).set("action", string(e.Action)).set("dice", "2").set("faces", facesCell(e.Faces)).
-				set("analysis", "none").set("ev_action", string(e.EV)).set("agrees_with_ev", strconv.FormatBool(e.Action == e.EV)).
+				set("analysis", analysis).set("best_action", best).set("points_if_stand", standPts).set("points_if_sit", sitPts).set("cost_points", cost).
+				set("agrees_with_optimal", agrees).
+				set("ev_action", string(e.EV)).set("agrees_with_ev", strconv.FormatBool(e.Action == e.EV)).
 				set("by", "student").set("at", at).set("local_time", local).cells)
 		}
 	}
