@@ -155,6 +155,8 @@ func TestEqualTurnsGamesEnd(t *testing.T) {
 
 func TestBotRules(t *testing.T) {
 	pig := Standard(Pig)
+	fifty := pig
+	fifty.Target = 50
 	eq := pig
 	eq.EqualTurns = true
 	cases := []struct {
@@ -177,6 +179,15 @@ func TestBotRules(t *testing.T) {
 		{KeepPace{}, pig, 60, 30, 16, Roll}, // 21 + round(-30/8) = 21 - 4 = 17
 		{KeepPace{}, pig, 60, 30, 17, Hold},
 		{KeepPace{}, pig, 20, 71, 40, Roll}, // the opponent has 71: roll to win
+		{KeepPace{}, pig, 46, 50, 21, Roll}, // 21 + round(4/8): halves away from zero, 22
+		{KeepPace{}, pig, 46, 50, 22, Hold},
+		{KeepPace{}, pig, 50, 46, 19, Roll}, // 21 + round(-4/8) = 20
+		{KeepPace{}, pig, 50, 46, 20, Hold},
+		{KeepPace{}, fifty, 10, 10, 10, Roll}, // to 50: round(21·50/100) = round(10.5) = 11
+		{KeepPace{}, fifty, 10, 10, 11, Hold},
+		{KeepPace{}, fifty, 36, 0, 12, Roll}, // 36 is 72% of 50: roll to win
+		{KeepPace{}, fifty, 35, 0, 8, Roll}, // 35 is 70%: round((21 + round(-35/8))·50/100) = round(8.5) = 9
+		{KeepPace{}, fifty, 35, 0, 9, Hold},
 		{KeepPace{}, eq, 104, 104, 0, Roll}, // tie-break: roll until ahead
 		{KeepPace{}, eq, 104, 104, 3, Hold},
 		{ThrowDice(6), Standard(Hog), 0, 0, 0, Dice(6)},
