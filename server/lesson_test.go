@@ -357,6 +357,20 @@ func TestSkunkResentSitIsStale(t *testing.T) {
 	}
 }
 
+// TestLessonIntervalIsTheCharts: lesson 5's "about ± N points" is the
+// half-width of the Wilson interval the first-player chart draws (the same
+// as sim.Wilson's where the share is a whole number of games).
+func TestLessonIntervalIsTheCharts(t *testing.T) {
+	for _, c := range []struct{ k, n int }{{18, 30}, {16, 30}, {6, 10}, {1, 4}} {
+		lo, hi := sim.Wilson(c.k, c.n, 1.959963984540054)
+		p := float64(c.k) / float64(c.n)
+		// The Wilson interval is centred off p: its half-width is the same.
+		if got := wilsonHalf(p, c.n); math.Abs(got-(hi-lo)/2) > 1e-12 {
+			t.Errorf("%d of %d: half-width %v, sim.Wilson's %v", c.k, c.n, got, (hi-lo)/2)
+		}
+	}
+}
+
 // TestEveryFigureIsFilled: the figures of every lesson are computed, and
 // the published ones (sim/published.md) have their published values.
 func TestEveryFigureIsFilled(t *testing.T) {
@@ -365,7 +379,7 @@ func TestEveryFigureIsFilled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, want := range map[string]string{"pig.first": "53.06%", "pig.states": "505,000", "hold20.zero": "62.45%", "hold20.points": "8.14", "hold20.duel": "53.47%", "hog.five": "8.04", "ci30.half": "17.9"} {
+	for name, want := range map[string]string{"pig.first": "53.06%", "pig.states": "505,000", "hold20.zero": "62.45%", "hold20.points": "8.14", "hold20.duel": "53.47%", "hog.five": "8.04", "ci30.half": "16.8", "pig50.first": "54.62%"} {
 		if figs[name] != want {
 			t.Errorf("{%s} = %q, want %q", name, figs[name], want)
 		}

@@ -179,7 +179,7 @@ func computeFigures(tables *solve.Cache) (map[string]figure, error) {
 		"hog.five":       decFigure(sim.ExpectedGain(sim.Hog, 0, 0, 5), 2),
 		"hog.ten":        decFigure(sim.ExpectedGain(sim.Hog, 0, 0, 10), 2),
 		"hog.first":      pctFigure(th.FirstPlayerWin()),
-		"ci30.half":      decFigure(100*1.959963984540054*math.Sqrt(t.FirstPlayerWin()*(1-t.FirstPlayerWin())/30), 1),
+		"ci30.half":      decFigure(100*wilsonHalf(t50.FirstPlayerWin(), 30), 1),
 		"skunk.stand": {0, func(l *i18n.Localizer, _ float64) string {
 			return l.T("figure.skunk_stand", "Zero", l.Int(sit0), "Fifty", l.Int(sit50))
 		}},
@@ -345,4 +345,13 @@ func (s *Server) checkLessonField(v string) (string, bool) {
 	}
 	_, ok := s.lesson(v)
 	return v, ok
+}
+
+// wilsonHalf is the half-width of the 95% Wilson interval the
+// first-player chart draws, for a share p observed in n games: what a
+// lesson can say a class's estimate is "about, either side".
+func wilsonHalf(p float64, n int) float64 {
+	const z = 1.959963984540054
+	nf := float64(n)
+	return z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / (1 + z*z/nf)
 }
