@@ -119,6 +119,42 @@ func TestDecisionMap(t *testing.T) {
 	if len(c.Table.Rows) != 9 || cell(t, c, 4, 3) != "0" || cell(t, c, 5, 3) != "-21" || cell(t, c, 4, 5) != "hold" {
 		t.Errorf("rows %v", c.Table.Rows)
 	}
+	// The line: each point is where perfect play first holds, against the
+	// median opponent (0 here); where it never holds, a gap, not the
+	// target (a sawtooth).
+	var opt struct {
+		Series []struct {
+			Type string
+			Data []struct{ Value []any }
+		}
+	}
+	if err := json.Unmarshal([]byte(c.Option), &opt); err != nil {
+		t.Fatal(err)
+	}
+	gaps, points := 0, 0
+	for _, s := range opt.Series {
+		if s.Type != "line" {
+			continue
+		}
+		for _, d := range s.Data {
+			x := int(d.Value[0].(float64))
+			switch k := d.Value[1].(type) {
+			case string:
+				gaps++
+				if tab.HoldThreshold(x, 0) < 100-x {
+					t.Errorf("a gap at score %d, where perfect play holds at %d", x, tab.HoldThreshold(x, 0))
+				}
+			case float64:
+				points++
+				if a := tab.Advise(x, 0, int(k)); a.Best != sim.Hold || int(k) >= 100-x {
+					t.Errorf("the line at score %d, total %v: perfect play %v", x, k, a.Best)
+				}
+			}
+		}
+	}
+	if gaps == 0 || points == 0 {
+		t.Errorf("the line has %d points and %d gaps", points, gaps)
+	}
 }
 
 func TestSkillLuck(t *testing.T) {

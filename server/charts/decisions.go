@@ -151,9 +151,16 @@ func DecisionMap(l *i18n.Localizer, decisions []store.Decision, tb *solve.Table)
 	}
 	sort.Ints(opponents)
 	j := opponents[len(opponents)/2]
+	// Where perfect play never holds (it rolls on to win) the line breaks:
+	// no point at the target, which would draw a sawtooth.
 	var boundary []opts.LineData
-	for i := range tb.Variant().Target {
-		boundary = append(boundary, opts.LineData{Value: []int{i - j, tb.HoldThreshold(i, j)}})
+	target := tb.Variant().Target
+	for i := range target {
+		if k := tb.HoldThreshold(i, j); k < target-i {
+			boundary = append(boundary, opts.LineData{Value: []any{i - j, k}})
+		} else {
+			boundary = append(boundary, opts.LineData{Value: []any{i - j, "-"}})
+		}
 	}
 	sc := charts.NewScatter()
 	sc.SetGlobalOptions(append(global(DecisionMapKey, "420px"),
