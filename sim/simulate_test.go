@@ -186,7 +186,7 @@ func TestBotRules(t *testing.T) {
 		{KeepPace{}, fifty, 10, 10, 10, Roll}, // to 50: round(21·50/100) = round(10.5) = 11
 		{KeepPace{}, fifty, 10, 10, 11, Hold},
 		{KeepPace{}, fifty, 36, 0, 12, Roll}, // 36 is 72% of 50: roll to win
-		{KeepPace{}, fifty, 35, 0, 8, Roll}, // 35 is 70%: round((21 + round(-35/8))·50/100) = round(8.5) = 9
+		{KeepPace{}, fifty, 35, 0, 8, Roll},  // 35 is 70%: round((21 + round(-35/8))·50/100) = round(8.5) = 9
 		{KeepPace{}, fifty, 35, 0, 9, Hold},
 		{KeepPace{}, eq, 104, 104, 0, Roll}, // tie-break: roll until ahead
 		{KeepPace{}, eq, 104, 104, 3, Hold},
