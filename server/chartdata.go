@@ -175,6 +175,12 @@ func (c *chartSource) chart(key string) (templates.Chart, error) {
 			return charts.ClassDice(c.l, faces), nil
 		}
 		return charts.ShareOfOnes(c.l, faces), nil
+	case charts.SkunkSitsKey:
+		ds, err := c.s.reports.SkunkDecisions(c.ctx, c.who)
+		if err != nil {
+			return templates.Chart{}, err
+		}
+		return charts.SkunkSits(c.l, ds), nil
 	case charts.HogDiceKey:
 		ds, err := c.s.reports.Decisions(c.ctx, c.who, store.ChartFilter{Game: store.OnlyGame(sim.Hog), StudentID: c.studentID}, true)
 		if err != nil {

@@ -251,11 +251,23 @@ func TestSkunkWithThirtyStudents(t *testing.T) {
 	// The lesson's "What did the class do?" phase: its charts have the
 	// game's dice.
 	teacher.post("/t/"+code+"/lesson/next", nil)
-	for _, key := range []string{"class-dice", "share-of-ones"} {
+	for _, key := range []string{"skunk-sits", "class-dice", "share-of-ones"} {
 		c := teacher.get("/t/" + code + "?chart=" + key).Find(`[data-testid="chart-` + key + `"]`)
 		if c.Find(".empty").Length() != 0 || c.Find(".echart").Length() != 1 {
 			t.Errorf("%s after a game of Skunk: %q", key, strings.TrimSpace(c.Text()))
 		}
+	}
+	if got := mustClass(t, a, code).Projector; got != "skunk-sits" {
+		t.Errorf("the lesson's second phase shows %q on the projector", got)
+	}
+	// The Skunk chart's class column counts the sits of decisions.csv.
+	sitsBy := map[string]int{}
+	teacher.get("/t/" + code + "?chart=skunk-sits").Find(`[data-testid="chart-skunk-sits"] tbody tr`).Each(func(_ int, r *goquery.Selection) {
+		n, _ := strconv.Atoi(r.Find("td").Eq(1).Text())
+		sitsBy["all"] += n
+	})
+	if sitsBy["all"] != sits {
+		t.Errorf("the Skunk chart counts %d sits; %d were made", sitsBy["all"], sits)
 	}
 }
 

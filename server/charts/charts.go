@@ -27,6 +27,7 @@ const (
 	TimelineKey    = "timeline"
 	DiceKey        = "class-dice"
 	OnesKey        = "share-of-ones"
+	SkunkSitsKey   = "skunk-sits"
 	HogDiceKey     = "hog-dice"
 	HogCurveKey    = "hog-curve"
 	FirstPlayerKey = "first-player"
@@ -38,7 +39,7 @@ const (
 func Title(l *i18n.Localizer, key string) string { return l.T("chart." + key + ".title") }
 
 // ClassKeys lists the class charts in order.
-var ClassKeys = []string{HoldPointsKey, DecisionMapKey, SkillLuckKey, DiceKey, OnesKey, HogDiceKey, HogCurveKey, FirstPlayerKey, LadderKey}
+var ClassKeys = []string{HoldPointsKey, DecisionMapKey, SkillLuckKey, DiceKey, OnesKey, HogDiceKey, HogCurveKey, FirstPlayerKey, LadderKey, SkunkSitsKey}
 
 // global are the options every chart shares.
 func global(key, height string) []charts.GlobalOpts {

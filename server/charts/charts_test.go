@@ -323,3 +323,25 @@ func TestNamesWithTheFunctionMarker(t *testing.T) {
 		t.Errorf("the timeline lost the name: %s", tl.Option)
 	}
 }
+
+// TestSkunkSits: the class's sits by round total, beside the same moments
+// where perfect play (sim.SkunkPlan) and the expected-value rule sit.
+func TestSkunkSits(t *testing.T) {
+	ds := []store.SkunkDecision{
+		{SkunkEvent: store.SkunkEvent{Action: store.SkunkStand, Round: 0, Score: 0, RoundTotal: 30, EV: store.SkunkSit}, Rounds: 5},
+		{SkunkEvent: store.SkunkEvent{Action: store.SkunkSit, Round: 0, Score: 0, RoundTotal: 6, EV: store.SkunkStand}, Rounds: 5},
+	}
+	plan := sim.PlanSkunk(5)
+	stand30, sit30, _ := plan.Values(0, 0, 30)
+	stand6, sit6, _ := plan.Values(0, 0, 6)
+	if sit30 < stand30 || sit6 >= stand6 {
+		t.Fatalf("the plan: at 30 stand %v sit %v; at 6 stand %v sit %v", stand30, sit30, stand6, sit6)
+	}
+	c := SkunkSits(en, ds)
+	golden(t, c)
+	// Bin 1 (5-9): the class sat, perfect play stands; bin 6 (30-34): the
+	// class stood, perfect play and the rule sit.
+	if cell(t, c, 1, 1) != "1" || cell(t, c, 1, 2) != "0" || cell(t, c, 6, 1) != "0" || cell(t, c, 6, 2) != "1" || cell(t, c, 6, 3) != "1" {
+		t.Errorf("rows %v", c.Table.Rows)
+	}
+}

@@ -318,3 +318,41 @@ func Timeline(l *i18n.Localizer, events []store.Event, names []string) templates
 	}
 	return finish(l, TimelineKey, "340px", c, line.RenderSnippet().Option, tbl)
 }
+
+// SkunkSits is the chart of whole-class Skunk's decisions: at the moments
+// the class faced (each student standing before a roll), by round total,
+// how many sat, and how many of the same moments perfect play (the most
+// final points, sim.SkunkPlan) and the expected-value rule would have sat
+// at.
+func SkunkSits(l *i18n.Localizer, decisions []store.SkunkDecision) templates.Chart {
+	caption := t(l, SkunkSitsKey, "caption")
+	if len(decisions) == 0 {
+		return empty(l, SkunkSitsKey, caption, t(l, SkunkSitsKey, "empty"))
+	}
+	var sat, perfect, ev [9]float64
+	for _, d := range decisions {
+		b := min(d.RoundTotal/5, 8)
+		if d.Action == store.SkunkSit {
+			sat[b]++
+		}
+		if stand, sit, ok := sim.PlanSkunk(d.Rounds).Values(d.Round, d.Score, d.RoundTotal); ok && sit >= stand {
+			perfect[b]++
+		}
+		if d.EV == store.SkunkSit {
+			ev[b]++
+		}
+	}
+	tbl := templates.DataTable{Headers: []string{t(l, SkunkSitsKey, "total"), t(l, SkunkSitsKey, "class"), t(l, SkunkSitsKey, "perfect"), t(l, SkunkSitsKey, "ev")}}
+	labels := make([]string, 9)
+	for i := range 9 {
+		labels[i] = holdBinLabel(l, i)
+		tbl.Rows = append(tbl.Rows, []string{labels[i], num(l, int(sat[i])), num(l, int(perfect[i])), num(l, int(ev[i]))})
+	}
+	bar := charts.NewBar()
+	bar.SetGlobalOptions(append(global(SkunkSitsKey, "360px"),
+		charts.WithXAxisOpts(opts.XAxis{Name: t(l, SkunkSitsKey, "total"), NameLocation: "middle", NameGap: 28}),
+		charts.WithYAxisOpts(opts.YAxis{Name: t(l, SkunkSitsKey, "yaxis")}))...)
+	bar.SetXAxis(labels).AddSeries(t(l, SkunkSitsKey, "class"), barSeries(sat)).AddSeries(t(l, SkunkSitsKey, "perfect"), barSeries(perfect)).
+		AddSeries(t(l, SkunkSitsKey, "ev"), barSeries(ev))
+	return finish(l, SkunkSitsKey, "360px", caption, bar.RenderSnippet().Option, tbl)
+}

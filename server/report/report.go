@@ -75,6 +75,28 @@ func (r *Reports) StudentMatches(ctx context.Context, v classroom.Viewer, studen
 	return r.st.Matches(ctx, store.MatchFilter{ClassID: c.ID, StudentID: studentID})
 }
 
+// SkunkDecisions are the stand and sit decisions of the class's games of
+// whole-class Skunk, for its members.
+func (r *Reports) SkunkDecisions(ctx context.Context, v classroom.Viewer) ([]store.SkunkDecision, error) {
+	c, err := member(v)
+	if err != nil {
+		return nil, err
+	}
+	k, err := loadSkunks(ctx, r.st, c.ID)
+	if err != nil {
+		return nil, err
+	}
+	var out []store.SkunkDecision
+	for _, g := range k.games {
+		for _, e := range k.log[g.ID] {
+			if e.Action != store.SkunkRoll {
+				out = append(out, store.SkunkDecision{SkunkEvent: e, Rounds: g.Rounds})
+			}
+		}
+	}
+	return out, nil
+}
+
 // RoundMatches are the matches of one of the class's rounds.
 func (r *Reports) RoundMatches(ctx context.Context, v classroom.Viewer, roundID int64) ([]store.Match, error) {
 	c, err := member(v)

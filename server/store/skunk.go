@@ -193,3 +193,10 @@ func ReplaySkunk(game SkunkGame, rows []SkunkEvent) (*sim.Skunk, error) {
 	}
 	return sim.ReplaySkunk(game.Seed, len(game.Students), game.Rounds, evs)
 }
+
+// SkunkDecision is one stand or sit of a game of Skunk, with the game's
+// number of rounds: what the Skunk chart reads.
+type SkunkDecision struct {
+	SkunkEvent
+	Rounds int
+}
