@@ -432,7 +432,7 @@ func TestWaitingPagePollsCheaply(t *testing.T) {
 	code := teacherStart(t, teacher)
 	s := join(t, a, code, "Ana")
 	poll := s.get("/c/"+code).Find(`[data-testid="waiting"]`).AttrOr("hx-get", "")
-	if poll != "/c/"+code+"/next" {
+	if poll != "/c/"+code+"/next?lang=en" {
 		t.Fatalf("the waiting page polls %q", poll)
 	}
 	s.get(poll)

@@ -12,6 +12,7 @@ import (
 
 	"pigclass/server/classroom"
 	"pigclass/server/i18n"
+	"pigclass/server/paths"
 	"pigclass/server/report"
 	"pigclass/sim"
 	"pigclass/static"
@@ -302,5 +303,45 @@ func TestClassLanguageSwitcherSaysSo(t *testing.T) {
 	}
 	if teacher.get("/t/"+code).Find(`[data-testid="lang-class-note"]`).Length() != 0 {
 		t.Error("the dashboard's switcher claims to set the class's language")
+	}
+}
+
+// TestOpenPagesFollowTheClassLanguage: a student's open page (home, a
+// finished match's review, charts) polls with its language; when the
+// teacher sets another class language, the poll answers HX-Refresh, and
+// with the same language it does not.
+func TestOpenPagesFollowTheClassLanguage(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"50"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}})
+	playRound(t, code, []*student{ana})
+	for _, page := range []string{paths.Match(code, anaMatch(t, a, code)), paths.StudentCharts.For(code), paths.Student.For(code)} {
+		doc := ana.b.get(page)
+		poll := doc.Find(`[data-testid="next-poll"], [data-testid="waiting"]`).AttrOr("hx-get", "")
+		if !strings.Contains(poll, "lang=en") {
+			t.Fatalf("%s: the poll %q has no language", page, poll)
+		}
+		ana.b.get(poll)
+		if ana.b.last.Header.Get("HX-Refresh") != "" {
+			t.Errorf("%s: the poll refreshes a page already in the class's language", page)
+		}
+	}
+	review := paths.Match(code, anaMatch(t, a, code))
+	poll := ana.b.get(review).Find(`[data-testid="next-poll"]`).AttrOr("hx-get", "")
+	teacher.post("/t/"+code+"/language", url.Values{"lang": {"es"}})
+	ana.b.get(poll)
+	if ana.b.last.Header.Get("HX-Refresh") != "true" {
+		t.Error("an open review keeps the old language after the teacher set Spanish")
+	}
+	if lang(ana.b.get(review)) != "es" {
+		t.Error("the review, drawn again, is not in Spanish")
+	}
+	// Drawn again in Spanish, its poll does not refresh it again.
+	poll = ana.b.get(review).Find(`[data-testid="next-poll"]`).AttrOr("hx-get", "")
+	ana.b.get(poll)
+	if ana.b.last.Header.Get("HX-Refresh") != "" {
+		t.Error("the Spanish review would be refreshed for ever")
 	}
 }

@@ -102,7 +102,7 @@ func (s *Server) drawMatch(c *gin.Context, m *classroom.MatchView) *matchView {
 	classLanguage(c, m.Class, false)
 	mv := &matchView{MatchView: m, board: s.boardView(loc(c), m.Class, m.Match, m.Seat)}
 	if m.Class != nil && mv.board.Over {
-		mv.board.NextURL = paths.Next(m.Class.Code, m.ID)
+		mv.board.NextURL = nextIn(loc(c), m.Class.Code, m.ID)
 	}
 	return mv
 }

@@ -28,5 +28,5 @@ func (s *Server) studentCharts(c *gin.Context) {
 		after = m.ID
 	}
 	render(c, http.StatusOK, templates.StudentChartsView(templates.StudentCharts{Code: class.Code, Nickname: me.Nickname, BackURL: paths.Student.For(class.Code), Charts: cs,
-		NextURL: paths.Next(class.Code, after)}))
+		NextURL: nextIn(loc(c), class.Code, after)}))
 }

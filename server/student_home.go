@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -39,7 +40,7 @@ func (s *Server) studentHome(c *gin.Context) {
 	class := viewer.Class()
 	classLanguage(c, class, false)
 	l := loc(c)
-	v := templates.StudentHome{Code: class.Code, Nickname: me.Nickname, Waiting: l.T("student.waiting"), NextURL: paths.Next(class.Code, 0),
+	v := templates.StudentHome{Code: class.Code, Nickname: me.Nickname, Waiting: l.T("student.waiting"), NextURL: nextIn(l, class.Code, 0),
 		RejoinCode: s.rejoinCode(class.TeacherHash, me.TokenHash)}
 	if class.Anonymous {
 		v.SharedName = anonIn(l, me.AnonName)
@@ -119,6 +120,11 @@ func (s *Server) studentNext(c *gin.Context) {
 	if !ok {
 		return
 	}
+	// A page shown in another language than the class's now (the teacher
+	// changed it) is drawn again in it.
+	if reloadIfLanguageChanged(c) {
+		return
+	}
 	after, _ := strconv.ParseInt(c.Query("after"), 10, 64)
 	next := false
 	if m := s.room.Playing(viewerFrom(c)); m != nil && m.ID != after && !m.Over() {
@@ -133,4 +139,15 @@ func (s *Server) studentNext(c *gin.Context) {
 	}
 	c.Header("HX-Redirect", paths.Student.For(class.Code))
 	c.Status(http.StatusOK)
+}
+
+// nextIn is the address a student's page polls for their next match or
+// game, with the page's language, so that the page is drawn again when the
+// class's language changes.
+func nextIn(l *i18n.Localizer, code string, after int64) string {
+	u := paths.Next(code, after)
+	if strings.Contains(u, "?") {
+		return u + "&lang=" + l.Lang()
+	}
+	return u + "?lang=" + l.Lang()
 }

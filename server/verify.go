@@ -26,7 +26,7 @@ import (
 func (s *Server) verifyPage(c *gin.Context) {
 	v := s.verifyView()
 	if code := normalizeCode(c.Param("code")); code != "" {
-		v.NextURL = paths.Next(code, 0)
+		v.NextURL = paths.Next(code, 0) // the page may be in the reader's language, not the class's: no lang
 	}
 	if id, err := strconv.ParseInt(c.Query("match"), 10, 64); err == nil {
 		if viewer, err := s.viewer(c); err == nil {
