@@ -95,13 +95,14 @@ func TestBrowserChartTabsSwap(t *testing.T) {
 		t.Error("a chart tab loaded the whole page")
 	}
 	// On the projector, with its 24 px labels, the same.
-	for _, key := range []string{"share-of-ones", "first-player"} {
+	for _, key := range []string{"share-of-ones", "first-player", "class-dice"} {
 		teacher.post("/t/"+code+"/projector-chart", url.Values{"chart": {key}})
 		run(t, laptop, chromedp.EmulateViewport(1920, 1080), chromedp.Navigate(a.url+"/t/"+code+"/projector"))
 		eventually(t, laptop, `!!document.querySelector('#projector-chart canvas')`, "the projector draws "+key)
 		if bad := value(t, laptop, chromedp.Evaluate[string](fmt.Sprintf(yNameOverlapJS, `#projector-chart .echart`))); bad != "" {
 			t.Errorf("%s on the projector: the y axis name overlaps its labels: %s", key, bad)
 		}
+		shot(t, laptop, "projector-axis-"+key)
 	}
 }
 
@@ -117,7 +118,10 @@ const yNameOverlapJS = `(function () {
 		ctx.font = (m.get('axisLabel.fontSize') || 12) + 'px sans-serif';
 		var w = 0;
 		m.axis.getViewLabels().forEach(function (l) { w = Math.max(w, ctx.measureText(l.formattedLabel).width); });
-		var gap = m.get('nameGap') - (m.get('axisLabel.margin') || 8);
+		// The turned name is centred on its gap: half its height must
+		// clear the labels too.
+		var half = (m.get('nameTextStyle.fontSize') || 12) / 2;
+		var gap = m.get('nameGap') - (m.get('axisLabel.margin') || 8) - half;
 		if (gap < w + 2) out.push(m.get('name') + ": gap " + gap + " for labels " + Math.round(w) + " px wide");
 	});
 	return out.join("; ");

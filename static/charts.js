@@ -61,7 +61,8 @@
       named = true;
       a.nameLocation = a.nameLocation || "middle";
       a.nameRotate = 90;
-      var gap = widestLabel(option, a, fontSize) + 10;
+      // The turned name is centred on its gap: half its height, and room.
+      var gap = widestLabel(option, a, fontSize) + 8 + fontSize;
       a.nameGap = Math.max(a.nameGap || 0, gap);
       left = Math.max(left, a.nameGap + fontSize + 8);
     });
