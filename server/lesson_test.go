@@ -197,6 +197,30 @@ func TestSkunkWithThirtyStudents(t *testing.T) {
 		t.Error("the projector does not show the Skunk result")
 	}
 
+	// The game's signed record, with its seed, for every member: it
+	// verifies (dice, rolls and sits, scores, this server's signature).
+	link := kids[3].get("/c/"+code+"/skunk").Find(`[data-testid="skunk-record"]`).AttrOr("href", "")
+	if link == "" {
+		t.Fatal("the finished game offers no record")
+	}
+	kids[3].get(link)
+	if kids[3].status() != http.StatusOK {
+		t.Fatalf("the Skunk record: %d", kids[3].status())
+	}
+	verified, err := sim.VerifySkunkJSON([]byte(kids[3].body))
+	if err != nil || !verified.Signature.Valid() || !slices.Equal(verified.Signature.Key, a.srv.room.RecordKey()) || !slices.Equal(verified.Scores, ls.Scores) || !verified.Over {
+		t.Errorf("the Skunk record: %v, %+v", err, verified)
+	}
+	doc = kids[3].post("/verify", url.Values{"record": {kids[3].body}})
+	if got := doc.Find(`[data-testid="check-moves"]`).Text(); !strings.Contains(got, "The game of Skunk") || !strings.Contains(doc.Find(`[data-testid="verify-result"]`).Text(), "It checks out") {
+		t.Errorf("the verify page on the Skunk record: %q", doc.Find(`[data-testid="verify-result"]`).Text())
+	}
+	stranger := a.browser()
+	stranger.get(link)
+	if stranger.status() != http.StatusNotFound {
+		t.Errorf("a stranger gets the Skunk record: %d", stranger.status())
+	}
+
 	// Skunk is data like any game: matches.csv, match_players.csv and
 	// students.csv have it, as the game's own replay gives it.
 	game := fmt.Sprintf("skunk-%d", ls.Game.ID)
@@ -285,6 +309,12 @@ func TestSkunkSurvivesRestart(t *testing.T) {
 	before := kid.get("/c/" + code + "/skunk")
 	if form := before.Find(`[data-testid="skunk"] form`); form.Length() > 0 {
 		kid.post(form.AttrOr("action", ""), url.Values{"moment": {form.Find(`input[name="moment"]`).AttrOr("value", "")}})
+	}
+	// While the game plays, its seed and record stay secret.
+	game := a.srv.room.Skunk(operator(t, a, code)).Game.ID
+	kid.get(fmt.Sprintf("/c/%s/skunk/%d/record.json", code, game))
+	if kid.status() != http.StatusConflict || strings.Contains(kid.body, "seed") {
+		t.Errorf("the record of a game in play: %d %s", kid.status(), kid.body)
 	}
 	before = kid.get("/c/" + code + "/skunk")
 	want := before.Find(`[data-testid="skunk"]`).Text()

@@ -2,8 +2,11 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"pigclass/server/classroom"
+	"strconv"
 
 	"github.com/gin-gonic/gin"
 )
@@ -27,6 +30,40 @@ func (s *Server) record(c *gin.Context) {
 		return
 	}
 	c.Header("Content-Disposition", fmt.Sprintf(`attachment; filename="match-%d.json"`, id))
+	b, _ := json.MarshalIndent(rec, "", "  ")
+	c.Data(http.StatusOK, "application/json", b)
+}
+
+// skunkRecord serves a game of whole-class Skunk's record (with its seed)
+// for verify, to the class's members, once the game is no longer played.
+func (s *Server) skunkRecord(c *gin.Context) {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		refuse(c, http.StatusNotFound, loc(c).T("error.nopage"))
+		return
+	}
+	v, err := s.viewer(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	if class := v.Class(); class != nil {
+		classLanguage(c, class, false)
+	}
+	rec, err := s.room.SkunkRecord(c.Request.Context(), v, id)
+	var later *classroom.SeedLaterError
+	switch {
+	case errors.As(err, &later):
+		refuse(c, http.StatusConflict, loc(c).T("skunk.record_later"))
+		return
+	case errors.Is(err, classroom.ErrNotSeated):
+		refuse(c, http.StatusNotFound, loc(c).T("error.nopage"))
+		return
+	case err != nil:
+		fail(c, err)
+		return
+	}
+	c.Header("Content-Disposition", fmt.Sprintf(`attachment; filename="skunk-%d.json"`, id))
 	b, _ := json.MarshalIndent(rec, "", "  ")
 	c.Data(http.StatusOK, "application/json", b)
 }

@@ -58,6 +58,7 @@ func (s *Server) Handler() http.Handler {
 	sget(paths.ClassBoard, s.board)
 	spost(paths.ClassAct, s.act)
 	sget(paths.ClassRecord, s.record)
+	sget(paths.SkunkRecord, s.skunkRecord)
 	sget(paths.ClassVerify, s.verifyPage)
 	// Practice matches; a class match's old address here moves (308) to
 	// its /c/{code}/m/{id}, for its own players.

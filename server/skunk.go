@@ -113,6 +113,9 @@ func (s *Server) skunkBoard(l *i18n.Localizer, class *classroom.Class, k *classr
 	for _, p := range order[:min(5, len(order))] {
 		v.Leaders = append(v.Leaders, templates.SkunkScore{Name: names[p], Score: k.Scores[p]})
 	}
+	if k.Over || k.Ended {
+		v.RecordURL = paths.SkunkRecord.With(class.Code, k.Game.ID)
+	}
 	if k.Over && len(k.Winners) > 0 {
 		var w []string
 		for _, p := range k.Winners {

@@ -65,6 +65,10 @@ func (s *Server) verify(c *gin.Context) {
 		render(c, http.StatusUnprocessableEntity, templates.VerifyView(v))
 		return
 	}
+	if sim.IsSkunkRecord([]byte(v.Record.Value)) {
+		s.verifySkunk(c, v)
+		return
+	}
 	got, err := sim.VerifyJSON([]byte(v.Record.Value))
 	var ve *sim.VerifyError
 	dice := err == nil || !errors.As(err, &ve) || !ve.Dice()
@@ -100,8 +104,13 @@ func (s *Server) verify(c *gin.Context) {
 	case dice:
 		v.Checks = append(v.Checks, templates.Check{OK: false, Name: "moves", Text: l.T("verify.moves.bad")})
 	}
-	// The record as the server wrote it.
-	sig := got.Signature
+	s.finishVerify(c, &v, err, got.Signature)
+}
+
+// finishVerify adds the third finding, the record as this server wrote it
+// (its signature), and the summary, and draws the page.
+func (s *Server) finishVerify(c *gin.Context, v *templates.Verify, err error, sig sim.SignatureCheck) {
+	l := loc(c)
 	ours := sim.Fingerprint(s.room.RecordKey())
 	signature := templates.Check{Name: "signature"}
 	switch {
@@ -126,7 +135,36 @@ func (s *Server) verify(c *gin.Context) {
 	default:
 		v.Summary = l.T("verify.bad")
 	}
-	render(c, http.StatusOK, templates.VerifyView(v))
+	render(c, http.StatusOK, templates.VerifyView(*v))
+}
+
+// verifySkunk checks a game of whole-class Skunk's record: the dice, the
+// rolls and sits with the scores, and the signature, said apart.
+func (s *Server) verifySkunk(c *gin.Context, v templates.Verify) {
+	l := loc(c)
+	got, err := sim.VerifySkunkJSON([]byte(v.Record.Value))
+	var ve *sim.VerifyError
+	dice := err == nil || !errors.As(err, &ve) || !ve.Dice()
+	if err != nil {
+		v.Detail, v.Technical = verifyDetail(l, err)
+	}
+	switch {
+	case err == nil:
+		var r sim.SkunkRecord
+		json.Unmarshal([]byte(v.Record.Value), &r)
+		v.Checks = append(v.Checks, templates.Check{OK: true, Name: "dice", Text: l.T("verify.dice.ok", "Rolls", l.Int(got.Rolls), "Commitment", r.Commitment)})
+		scores := make([]string, len(got.Scores))
+		for i, sc := range got.Scores {
+			scores[i] = l.Int(sc)
+		}
+		v.Checks = append(v.Checks, templates.Check{OK: true, Name: "moves",
+			Text: l.T("verify.skunk.ok", "Rolls", l.Int(got.Rolls), "Sits", l.Int(got.Sits), "Scores", strings.Join(scores, "; "))})
+	case !dice:
+		v.Checks = append(v.Checks, templates.Check{Name: "dice", Text: l.T("verify.dice.bad")})
+	default:
+		v.Checks = append(v.Checks, templates.Check{Name: "moves", Text: l.T("verify.moves.bad")})
+	}
+	s.finishVerify(c, &v, err, got.Signature)
 }
 
 // verifyView is the verify page with this server's record key.

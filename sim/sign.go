@@ -43,16 +43,22 @@ func (r Record) Sign(key ed25519.PrivateKey) (Record, error) {
 	if err != nil {
 		return r, err
 	}
-	msg, err := SignedBytes(b)
+	sig, err := sign(b, key)
+	r.Signature = sig
+	return r, err
+}
+
+// sign signs record data (without its signature) with key.
+func sign(data []byte, key ed25519.PrivateKey) (*Signature, error) {
+	msg, err := SignedBytes(data)
 	if err != nil {
-		return r, err
+		return nil, err
 	}
 	pub := key.Public().(ed25519.PublicKey)
-	r.Signature = &Signature{
+	return &Signature{
 		Key:   base64.StdEncoding.EncodeToString(pub),
 		Value: base64.StdEncoding.EncodeToString(ed25519.Sign(key, msg)),
-	}
-	return r, nil
+	}, nil
 }
 
 // SignedBytes returns what a signature over the record data covers: a fixed

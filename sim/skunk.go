@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 )
 
 // DefaultSkunkRounds is the number of rounds of Skunk, one per letter of
@@ -40,6 +41,9 @@ type SkunkEvent struct {
 	Roll        int    `json:"roll"`
 	Faces       Faces  `json:"faces,omitzero"`
 	Banked      int    `json:"banked,omitempty"` // points banked by a sit
+	// At is when the server stored the event (in records); the engine
+	// leaves it zero.
+	At time.Time `json:"at,omitzero"`
 }
 
 // Errors of Skunk.

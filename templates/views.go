@@ -382,6 +382,9 @@ type LessonView struct {
 // SkunkBoard is whole-class Skunk as the projector, the teacher and a
 // student see it.
 type SkunkBoard struct {
+	// RecordURL, once the game is no longer played, is its signed record
+	// (with the seed) for verify.
+	RecordURL  string
 	Code       string
 	Letters    []SkunkLetter
 	Round      int // from 1

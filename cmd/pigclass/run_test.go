@@ -154,6 +154,34 @@ func TestVerifyCommand(t *testing.T) {
 	if out, _, err = runCmd(t, "verify", forged); !errors.Is(err, errVerifyFailed) || !strings.Contains(out, "moves: OK") || !strings.Contains(out, "signature: FAIL, the signature does not match") {
 		t.Errorf("another deadline: %v\n%s", err, out)
 	}
+	// A game of whole-class Skunk's record.
+	g, _ := sim.NewSkunk(sim.NewSeed(), 3, 2)
+	for !g.Over() {
+		if g.Standing(0) && g.RoundTotal() >= 10 {
+			g.Sit(0)
+		}
+		g.Roll()
+	}
+	sr := g.Record()
+	for i := range sr.Events {
+		sr.Events[i].At = time.Date(2026, 11, 30, 9, 0, i, 0, time.UTC)
+	}
+	sr, err = sr.Sign(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = json.Marshal(sr)
+	skunk := filepath.Join(dir, "skunk.json")
+	os.WriteFile(skunk, b, 0o644)
+	if out, _, err = runCmd(t, "verify", "--fingerprint", fp, skunk); err != nil || !strings.HasPrefix(out, "OK ") || !strings.Contains(out, "whole-class Skunk") || !strings.Contains(out, "decisions are proven") {
+		t.Errorf("a Skunk record: %v\n%s", err, out)
+	}
+	sr.Scores[0]++
+	b, _ = json.Marshal(sr)
+	os.WriteFile(skunk, b, 0o644)
+	if out, _, err = runCmd(t, "verify", skunk); !errors.Is(err, errVerifyFailed) || !strings.Contains(out, "scores") {
+		t.Errorf("a forged Skunk record: %v\n%s", err, out)
+	}
 	if out, _, err = runCmd(t, "verify", "../../sim/testdata/records/release0-hog.json"); err != nil || !strings.HasPrefix(out, "UNPROVEN ") ||
 		!strings.Contains(out, "result: seat ") {
 		t.Errorf("a record of the first release: %v\n%s", err, out)

@@ -30,6 +30,9 @@ func runVerify(e env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}
+	if sim.IsSkunkRecord(b) {
+		return verifySkunk(e, name, b, *fingerprint)
+	}
 	var r sim.Record
 	if err := json.Unmarshal(b, &r); err != nil {
 		return fmt.Errorf("verify: %s is not a match record: %w", name, err)
@@ -100,4 +103,28 @@ func sigLine(c sim.SignatureCheck, want string) signatureLine {
 		return signatureLine{true, fmt.Sprintf("signature: OK, signed with the server's key %s and not changed since: the decisions are proven", fp)}
 	}
 	return signatureLine{false, fmt.Sprintf("signature: FAIL, signed with the key %s, not the server's %s", fp, want)}
+}
+
+// verifySkunk checks a game of whole-class Skunk's record, as runVerify a
+// match's.
+func verifySkunk(e env, name string, b []byte, fingerprint string) error {
+	got, err := sim.VerifySkunkJSON(b)
+	sig := sigLine(got.Signature, fingerprint)
+	if err != nil {
+		fmt.Fprintf(e.stdout, "FAIL %s: %v\n%s\n", name, err, sig.text)
+		return errVerifyFailed
+	}
+	status := "OK"
+	if !sig.ok {
+		status = "FAIL"
+	}
+	fmt.Fprintf(e.stdout, "%s %s: a game of whole-class Skunk\n", status, name)
+	fmt.Fprintf(e.stdout, "dice: OK, every die of the %d rolls is the one the seed gives\n", got.Rolls)
+	fmt.Fprintf(e.stdout, "moves: OK, the %d rolls and %d sits follow the rules\n", got.Rolls, got.Sits)
+	fmt.Fprintln(e.stdout, sig.text)
+	fmt.Fprintf(e.stdout, "scores: %v (participants from 1, in the order they joined)\n", got.Scores)
+	if status == "FAIL" {
+		return errVerifyFailed
+	}
+	return nil
 }

@@ -3,8 +3,10 @@ package classroom
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"pigclass/server/store"
 	"pigclass/sim"
@@ -379,4 +381,52 @@ func (r *Room) Sit(ctx context.Context, v Viewer, moment string) (*Skunk, error)
 		RoundTotal: total, Score: score, EV: EVStand(score, total), At: r.now()}
 	err = r.commitSkunk(ctx, k, []store.SkunkEvent{row})
 	return k.snap.Load(), err
+}
+
+// SkunkRecord returns the record of one of the class's games of Skunk,
+// signed, with its seed, for its members, once the game is no longer
+// played: a game that is not the viewer's class's answers as one that
+// does not exist (ErrNotSeated); a game still played answers
+// SeedLaterError.
+func (r *Room) SkunkRecord(ctx context.Context, v Viewer, gameID int64) (sim.SkunkRecord, error) {
+	if v.cls == nil {
+		return sim.SkunkRecord{}, ErrNotSeated
+	}
+	games, err := r.st.SkunkGames(ctx, v.cls.id, "")
+	if err != nil {
+		return sim.SkunkRecord{}, errorf("skunk record", err)
+	}
+	i := slices.IndexFunc(games, func(g store.SkunkGame) bool { return g.ID == gameID })
+	if i < 0 {
+		return sim.SkunkRecord{}, ErrNotSeated
+	}
+	game := games[i]
+	if game.Status == store.Playing {
+		return sim.SkunkRecord{}, &SeedLaterError{}
+	}
+	rows, err := r.st.SkunkEvents(ctx, game.ID)
+	if err != nil {
+		return sim.SkunkRecord{}, errorf("skunk record", err)
+	}
+	g, err := store.ReplaySkunk(game, rows)
+	if err != nil {
+		return sim.SkunkRecord{}, errorf(fmt.Sprintf("skunk game %d", game.ID), err)
+	}
+	rec := g.Record()
+	// The engine's events are the log's rolls and sits, in order.
+	n := 0
+	for _, row := range rows {
+		if row.Action == store.SkunkStand {
+			continue
+		}
+		if n < len(rec.Events) {
+			rec.Events[n].At = row.At.UTC().Truncate(time.Millisecond)
+		}
+		n++
+	}
+	rec, err = rec.Sign(r.signer)
+	if err != nil {
+		return sim.SkunkRecord{}, errorf(fmt.Sprintf("sign skunk game %d", game.ID), err)
+	}
+	return rec, nil
 }

@@ -62,6 +62,7 @@ const (
 	StudentCharts Route = "/c/:code/charts"
 	StudentSkunk  Route = "/c/:code/skunk"
 	SkunkSit      Route = "/c/:code/skunk/sit"
+	SkunkRecord   Route = "/c/:code/skunk/:id/record.json"
 	ClassMatch    Route = "/c/:code/m/:id"
 	ClassBoard    Route = "/c/:code/m/:id/board"
 	ClassAct      Route = "/c/:code/m/:id/act"
