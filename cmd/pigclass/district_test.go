@@ -67,12 +67,31 @@ func startInstance(t *testing.T, bin string, args ...string) *exec.Cmd {
 // others' classes playing and new classes starting, and once started
 // again its class is back with its student.
 func TestDistrictBehindNginx(t *testing.T) {
+	t.Parallel()
+	testDistrict(t, "nginx")
+}
+
+// TestDistrictBehindHAProxy: the same district behind Debian's HAProxy
+// running `pigclass proxyconf --format haproxy`'s output as it is.
+func TestDistrictBehindHAProxy(t *testing.T) {
+	t.Parallel()
+	testDistrict(t, "haproxy")
+}
+
+// testDistrict runs the district test behind the proxy kind (nginx or
+// haproxy), configured by proxyconf --format kind.
+func testDistrict(t *testing.T, kind string) {
 	if testing.Short() {
-		t.Skip("runs nginx and three servers")
+		t.Skip("runs a proxy and three servers")
 	}
-	nginx, err := exec.LookPath("nginx")
+	proxyBin, err := exec.LookPath(kind)
 	if err != nil {
-		t.Skip("nginx is not installed (Debian's nginx-light; .ci/run installs it)")
+		if _, e := os.Stat("/usr/sbin/" + kind); e == nil {
+			proxyBin, err = "/usr/sbin/"+kind, nil
+		}
+	}
+	if err != nil {
+		t.Skipf("%s is not installed (Debian's; .ci/run installs it)", kind)
 	}
 	bin, err := buildBinary()
 	if err != nil {
@@ -83,7 +102,7 @@ func TestDistrictBehindNginx(t *testing.T) {
 	public := "http://" + proxy
 	prefixes := []string{"A", "J", "R"}
 	addrs := map[string]string{}
-	args := []string{"proxyconf", "--listen", proxy, "--public-url", public}
+	args := []string{"proxyconf", "--format", kind, "--listen", proxy, "--public-url", public}
 	for _, p := range prefixes {
 		addrs[p] = freeAddr(t)
 		args = append(args, "--instance", p+"="+addrs[p])
@@ -92,7 +111,7 @@ func TestDistrictBehindNginx(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	confPath := filepath.Join(dir, "pigclass-nginx.conf")
+	confPath := filepath.Join(dir, "pigclass-"+kind+".conf")
 	os.WriteFile(confPath, []byte(conf), 0o644)
 	serveArgs := func(p string) []string {
 		return []string{"--addr", addrs[p], "--code-prefix", p, "--public-url", public, "--trusted-proxy", "127.0.0.1", "--db", filepath.Join(dir, "pigclass-"+p+".db")}
@@ -106,9 +125,13 @@ func TestDistrictBehindNginx(t *testing.T) {
 		}
 		procs[p] = startInstance(t, bin, args...)
 	}
-	// nginx in the foreground, in a process group of its own: its workers
-	// go with it.
-	ng := exec.Command(nginx, "-c", confPath, "-p", dir, "-g", "daemon off;")
+	// The proxy in the foreground, in a process group of its own: its
+	// workers go with it.
+	ng := exec.Command(proxyBin, "-c", confPath, "-p", dir, "-g", "daemon off;")
+	if kind == "haproxy" {
+		ng = exec.Command(proxyBin, "-f", confPath, "-db")
+		ng.Dir = dir
+	}
 	ng.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := ng.Start(); err != nil {
 		t.Fatal(err)
@@ -231,7 +254,7 @@ func TestDistrictBehindNginx(t *testing.T) {
 	for !played(codeOf["J"]) {
 		if time.Now().After(deadline) {
 			log, _ := os.ReadFile(filepath.Join(dir, "error.log"))
-			t.Fatalf("J's class did not come back: nginx says\n%s", log)
+			t.Fatalf("J's class did not come back: %s says\n%s", kind, log)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

@@ -45,8 +45,9 @@ func (f *instancesFlag) Set(v string) error {
 }
 
 func runProxyconf(e env, args []string) error {
-	fs := newFlags(e, "proxyconf", "--listen ADDR --public-url URL --instance PREFIX=HOST:PORT [--instance ...]")
-	listen := fs.String("listen", "127.0.0.1:8000", "the address nginx listens on")
+	fs := newFlags(e, "proxyconf", "[--format nginx|haproxy] --listen ADDR --public-url URL --instance PREFIX=HOST:PORT [--instance ...]")
+	format := fs.String("format", "nginx", "the proxy: nginx (run it with nginx -c FILE -p DIR) or haproxy (haproxy -f FILE)")
+	listen := fs.String("listen", "127.0.0.1:8000", "the address the proxy listens on")
 	public := fs.String("public-url", "", "the address browsers use to reach the proxy, e.g. http://pigclass.district.example (each instance is started with the same --public-url)")
 	var instances instancesFlag
 	fs.Var(&instances, "instance", "one instance: its code prefix and address, PREFIX=HOST:PORT (repeat for each)")
@@ -62,8 +63,87 @@ func runProxyconf(e env, args []string) error {
 	if u, err := url.Parse(*public); err != nil || u.Scheme == "" || u.Host == "" {
 		return usagef("proxyconf: --public-url %q: write it as http://HOST[:PORT]", *public)
 	}
-	return writeNginx(e.stdout, *listen, *public, instances)
+	switch *format {
+	case "nginx":
+		return writeNginx(e.stdout, *listen, *public, instances)
+	case "haproxy":
+		return writeHAProxy(e.stdout, *listen, *public, instances)
+	}
+	return usagef("proxyconf: --format %q: use nginx or haproxy", *format)
 }
+
+// writeHAProxy writes the same district for HAProxy (2.2 or later): it runs
+// as it is with `haproxy -f FILE`. Active health checks on /healthz take a
+// failed instance out of the spread within a second or two; a request that
+// cannot connect is sent to another instance.
+func writeHAProxy(w io.Writer, listen, public string, instances instancesFlag) error {
+	sort.Slice(instances, func(i, j int) bool { return instances[i].prefix < instances[j].prefix })
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	p("# pigclass for a district: one HAProxy in front of %d pigclass instances.", len(instances))
+	p("# Made by: pigclass proxyconf --format haproxy --listen %s --public-url %s%s", listen, public, instanceArgs(instances))
+	p("# Run it with: haproxy -f pigclass-haproxy.cfg   (-db to stay in the foreground)")
+	p("#")
+	p("# Every address of a class (/c/, /t/, /p/, /join/ and its code) goes to the")
+	p("# instance whose prefix its code starts with: each class lives on one")
+	p("# instance. Everything else (the front page, starting a class, /join,")
+	p("# /static/, /verify, practice matches) is spread over all instances, so")
+	p("# new classes are too; /healthz is checked every second and an instance")
+	p("# that fails it leaves the spread until it answers again.")
+	p("# Each instance runs with the same --public-url and trusts this proxy:")
+	for _, i := range instances {
+		host, port, _ := net.SplitHostPort(i.addr)
+		p("#   pigclass serve --addr %s:%s --code-prefix %s --public-url %s --trusted-proxy %s --db pigclass-%s.db", host, port, i.prefix, public, proxyHost(listen), strings.ToLower(i.prefix))
+	}
+	p("")
+	p("global")
+	p("    maxconn 4096")
+	p("")
+	p("defaults")
+	p("    mode http")
+	p("    timeout connect 2s")
+	p("    timeout client 60s")
+	p("    timeout server 60s")
+	p("    timeout http-keep-alive 10s")
+	p("    # The client's address for the instances (they trust this proxy's);")
+	p("    # Host passes through as the browser sent it.")
+	p("    option forwardfor")
+	p("    retries 2")
+	p("    option redispatch")
+	p("")
+	p("frontend pigclass")
+	p("    bind %s", listen)
+	p("    http-request set-header X-Forwarded-Proto https if { ssl_fc }")
+	p("    http-request set-header X-Forwarded-Proto http unless { ssl_fc }")
+	for _, i := range instances {
+		p("    acl class_%s path_reg -i ^/(c|t|p|join)/%s", i.prefix, i.prefix)
+	}
+	for _, i := range instances {
+		p("    use_backend pigclass_%s if class_%s", i.prefix, i.prefix)
+	}
+	p("    default_backend pigclass_all")
+	p("")
+	p("# All instances: the addresses that hold no class code.")
+	p("backend pigclass_all")
+	p("    balance roundrobin")
+	p("    option httpchk")
+	// Every instance answers for the public address's host.
+	u, _ := url.Parse(public)
+	p("    http-check send meth GET uri /healthz ver HTTP/1.1 hdr Host %s", u.Host)
+	p("    http-check expect status 200")
+	for _, i := range instances {
+		p("    server %s %s check inter 1s fall 1 rise 2", i.prefix, i.addr)
+	}
+	for _, i := range instances {
+		p("")
+		p("# The classes whose codes start with %s.", i.prefix)
+		p("backend pigclass_%s", i.prefix)
+		p("    server %s %s", i.prefix, i.addr)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
 
 // writeNginx writes a complete nginx configuration for a district: it runs
 // as it is with `nginx -c FILE -p DIR`, every path relative to DIR.
