@@ -144,7 +144,6 @@ func writeHAProxy(w io.Writer, listen, public string, instances instancesFlag) e
 	return err
 }
 
-
 // writeNginx writes a complete nginx configuration for a district: it runs
 // as it is with `nginx -c FILE -p DIR`, every path relative to DIR.
 func writeNginx(w io.Writer, listen, public string, instances instancesFlag) error {
