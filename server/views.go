@@ -113,7 +113,7 @@ func (s *Server) boardView(l *i18n.Localizer, class *classroom.Class, m *classro
 		}
 	}
 	for _, seat := range m.Seats {
-		b.Approximate = b.Approximate || v.Seats > 2 && seat.Bot == "optimal"
+		b.Approximate = b.Approximate || seat.Bot == "optimal" && !s.room.ExactBots(v)
 	}
 	b.YourTurn = !b.Over && viewer >= 0 && st.Seat == viewer
 	b.Won = st.Over && viewer >= 0 && st.Winner == viewer

@@ -86,3 +86,31 @@ func allPlaying(st *sim.State) bool {
 	}
 	return true
 }
+
+// botMove is a bot's move in st. The perfect-play bot with three or four
+// players plays the exact N-player table once it is solved (Advise's best
+// option); until then, and with a player out or under equal turns, it
+// reads the two-player table against the leader (solve.Optimal).
+func (r *Room) botMove(bot sim.Strategy, st *sim.State) sim.Action {
+	if _, optimal := bot.(solve.Optimal); optimal && st.Variant.Seats > 2 {
+		if adv, approximate, ok := Advise(r.tables, st); ok && !approximate {
+			return adv.Best
+		}
+	}
+	return bot.Decide(st.Position())
+}
+
+// ExactBots reports whether the perfect-play bot of a match of v plays
+// the exact table: always with two players, with more once their table is
+// solved (and no one is out, which the board does not know: it says so
+// when the table is ready).
+func (r *Room) ExactBots(v sim.Variant) bool {
+	if v.Seats <= 2 {
+		return true
+	}
+	if v.EqualTurns {
+		return false
+	}
+	_, ready := r.tables.Multi(v)
+	return ready
+}

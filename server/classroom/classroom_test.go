@@ -393,3 +393,44 @@ func TestSkunkSitsShareCommits(t *testing.T) {
 		t.Errorf("%d sits stored, want %d", sits, n)
 	}
 }
+
+// TestBotMovePlaysTheExactTable: with three players, once their table is
+// solved, the perfect-play bot moves as the exact table says, including at
+// positions where the two-player table against the leader says otherwise
+// (found here, so the test can tell the two apart).
+func TestBotMovePlaysTheExactTable(t *testing.T) {
+	r, _, _ := openRoom(t, filepath.Join(t.TempDir(), "pigclass.db"))
+	v := sim.Standard(sim.Pig)
+	v.Target, v.Seats = 100, 3
+	m, err := r.tables.MultiWait(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bot, err := solve.ParseStrategy("optimal", v, r.tables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	differ, checked := 0, 0
+	for i := 0; i < 100; i += 7 {
+		for j := 0; j < 100; j += 9 {
+			for l := 0; l < 100; l += 11 {
+				for k := 0; i+k < 100; k += 3 {
+					st := sim.NewState(v, 0)
+					st.Scores[0], st.Scores[1], st.Scores[2], st.TurnTotal = i, j, l, k
+					exact := m.Advise([]int{i, j, l}, k).Best
+					if got := r.botMove(bot, &st); got != exact {
+						t.Fatalf("(%d, %d, %d) total %d: the bot plays %v, the exact table %v", i, j, l, k, got, exact)
+					}
+					if bot.Decide(st.Position()) != exact {
+						differ++
+					}
+					checked++
+				}
+			}
+		}
+	}
+	if differ == 0 {
+		t.Errorf("in %d positions the two-player approximation never differs from the exact table: the test cannot tell them apart", checked)
+	}
+	t.Logf("%d of %d positions where the approximation differs", differ, checked)
+}

@@ -217,7 +217,7 @@ func (r *Room) advance(ctx context.Context, lm *match, p *pending) error {
 		if st.Over || lm.bots[st.Seat] == nil {
 			break
 		}
-		if err := do(st.Seat, lm.bots[st.Seat].Decide(st.Position()), store.ByBot); err != nil {
+		if err := do(st.Seat, r.botMove(lm.bots[st.Seat], &st), store.ByBot); err != nil {
 			r.rollback(lm, before)
 			return errorf(fmt.Sprintf("bot in match %d", lm.row.ID), err)
 		}
