@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -62,7 +63,8 @@ func startInstance(t *testing.T, bin string, args ...string) *exec.Cmd {
 // TestDistrictBehindNginx: three pigclass instances (prefixes A, J, R)
 // behind Debian's nginx running `pigclass proxyconf`'s output as it is.
 // Nine classes started through the proxy, with a browser's Origin (the
-// proxy's address), land on all three instances; a student joins and
+// proxy's address), land on all three instances, and so do nine started
+// in Debian's chromium; a student joins and
 // plays through the proxy; an instance killed with SIGKILL leaves the
 // others' classes playing and new classes starting, and once started
 // again its class is back with its student.
@@ -102,19 +104,21 @@ func testDistrict(t *testing.T, kind string) {
 	public := "http://" + proxy
 	prefixes := []string{"A", "J", "R"}
 	addrs := map[string]string{}
-	args := []string{"proxyconf", "--format", kind, "--listen", proxy, "--public-url", public}
 	for _, p := range prefixes {
 		addrs[p] = freeAddr(t)
-		args = append(args, "--instance", p+"="+addrs[p])
 	}
-	conf, _, err := runCmd(t, args...)
+	// The README's commands, with this run's addresses.
+	cmds := districtCommands(kind, proxy, prefixes, addrs)
+	conf, _, err := runCmd(t, cmds.proxyconf...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	confPath := filepath.Join(dir, "pigclass-"+kind+".conf")
+	confPath := filepath.Join(dir, cmds.confFile)
 	os.WriteFile(confPath, []byte(conf), 0o644)
 	serveArgs := func(p string) []string {
-		return []string{"--addr", addrs[p], "--code-prefix", p, "--public-url", public, "--trusted-proxy", "127.0.0.1", "--db", filepath.Join(dir, "pigclass-"+p+".db")}
+		args := slices.Clone(cmds.serve[p][1:]) // after "serve"
+		args[len(args)-1] = filepath.Join(dir, args[len(args)-1])
+		return args
 	}
 	procs := map[string]*exec.Cmd{}
 	metricsAddr := freeAddr(t) // instance A serves its metrics too
@@ -127,11 +131,12 @@ func testDistrict(t *testing.T, kind string) {
 	}
 	// The proxy in the foreground, in a process group of its own: its
 	// workers go with it.
-	ng := exec.Command(proxyBin, "-c", confPath, "-p", dir, "-g", "daemon off;")
-	if kind == "haproxy" {
-		ng = exec.Command(proxyBin, "-f", confPath, "-db")
-		ng.Dir = dir
+	var proxyArgs []string
+	for _, a := range append(slices.Clone(cmds.proxy[1:]), cmds.foreground...) {
+		proxyArgs = append(proxyArgs, strings.ReplaceAll(a, "$PWD", dir))
 	}
+	ng := exec.Command(proxyBin, proxyArgs...)
+	ng.Dir = dir
 	ng.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := ng.Start(); err != nil {
 		t.Fatal(err)
@@ -176,11 +181,20 @@ func testDistrict(t *testing.T, kind string) {
 			t.Errorf("no class on instance %s: %v", p, onInstance)
 		}
 	}
-	// And from a real browser, whose Origin is the proxy's own.
+	// And nine from a real browser, whose Origin is the proxy's own: they
+	// land on all three instances too.
 	if chromium := chromiumPath(); chromium != "" {
-		for i, code := range startClassesInChromium(t, chromium, public, 3) {
+		fromBrowser := map[string]int{}
+		for i, code := range startClassesInChromium(t, chromium, public, 9) {
 			if len(code) != 6 || !slices.Contains(prefixes, code[:1]) {
 				t.Errorf("class %d started in chromium: code %q, want 6 letters from one of %v", i+1, code, prefixes)
+				continue
+			}
+			fromBrowser[code[:1]]++
+		}
+		for _, p := range prefixes {
+			if fromBrowser[p] == 0 {
+				t.Errorf("no class started in chromium landed on instance %s: %v", p, fromBrowser)
 			}
 		}
 	} else if os.Getenv("CI") != "" {
@@ -234,7 +248,19 @@ func testDistrict(t *testing.T, kind string) {
 		}
 	}
 
-	// Instance J dies.
+	// Instance J dies, with its student's move acknowledged.
+	seqOf := func(code string) int {
+		_, _, page := send(students[code], http.MethodGet, "/c/"+code, nil)
+		if m := boardSeq.FindStringSubmatch(page); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			return n
+		}
+		return -1
+	}
+	acknowledged := seqOf(codeOf["J"])
+	if acknowledged < 1 {
+		t.Fatalf("J's board before the kill: seq %d", acknowledged)
+	}
 	procs["J"].Process.Signal(syscall.SIGKILL)
 	procs["J"].Wait()
 	for _, p := range []string{"A", "R"} {
@@ -248,9 +274,19 @@ func testDistrict(t *testing.T, kind string) {
 			t.Errorf("class %d with J down: %d %q %.200s", i+1, status, loc, body)
 		}
 	}
-	// J again: its class and its student are back.
+	// J again: its class and its student are back, with every move
+	// acknowledged before the kill.
 	startInstance(t, bin, serveArgs("J")...)
 	deadline := time.Now().Add(20 * time.Second)
+	for seqOf(codeOf["J"]) < 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("J's class did not come back")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if got := seqOf(codeOf["J"]); got < acknowledged {
+		t.Errorf("J's match after the restart has %d events; %d were acknowledged before the kill", got, acknowledged)
+	}
 	for !played(codeOf["J"]) {
 		if time.Now().After(deadline) {
 			log, _ := os.ReadFile(filepath.Join(dir, "error.log"))
@@ -306,4 +342,68 @@ func startClassesInChromium(t *testing.T, chromium, base string, n int) []string
 		codes = append(codes, code)
 	}
 	return codes
+}
+
+// district is a district's commands: proxyconf's arguments and the file
+// it writes, each instance's serve arguments (the database last), and the
+// proxy's command (run in the directory of the files) with what keeps it
+// in the foreground.
+type district struct {
+	proxyconf  []string
+	confFile   string
+	serve      map[string][]string
+	proxy      []string
+	foreground []string
+}
+
+// districtCommands are the commands of a district of instances (prefix ->
+// HOST:PORT) behind a proxy of kind listening on proxy: what the district
+// test runs, and what the README gives (TestREADMEDistrictCommands).
+func districtCommands(kind, proxy string, prefixes []string, addrs map[string]string) district {
+	public := "http://" + proxy
+	d := district{confFile: "pigclass-" + kind + ".conf", serve: map[string][]string{}}
+	d.proxyconf = []string{"proxyconf"}
+	if kind != "nginx" {
+		d.proxyconf = append(d.proxyconf, "--format", kind)
+	}
+	d.proxyconf = append(d.proxyconf, "--listen", proxy, "--public-url", public)
+	for _, p := range prefixes {
+		d.proxyconf = append(d.proxyconf, "--instance", p+"="+addrs[p])
+		d.serve[p] = []string{"serve", "--addr", addrs[p], "--code-prefix", p, "--public-url", public, "--trusted-proxy", "127.0.0.1", "--db", "pigclass-" + strings.ToLower(p) + ".db"}
+	}
+	switch kind {
+	case "haproxy":
+		d.proxy, d.foreground = []string{"haproxy", "-f", d.confFile}, []string{"-db"}
+	default:
+		d.proxy, d.foreground = []string{"nginx", "-c", "$PWD/" + d.confFile, "-p", "$PWD"}, []string{"-g", "daemon off;"}
+	}
+	return d
+}
+
+// readmeBlock is the district's commands as the README shows them.
+func (d district) readmeBlock(prefixes []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "    pigclass %s > %s\n", strings.Join(d.proxyconf, " "), d.confFile)
+	for _, p := range prefixes {
+		fmt.Fprintf(&b, "    pigclass %s &\n", strings.Join(d.serve[p], " "))
+	}
+	fmt.Fprintf(&b, "    %s\n", strings.Join(d.proxy, " "))
+	return b.String()
+}
+
+// TestREADMEDistrictCommands: the README's district commands are the ones
+// the district tests run (districtCommands), with the README's addresses.
+func TestREADMEDistrictCommands(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefixes := []string{"A", "J", "R"}
+	addrs := map[string]string{"A": "127.0.0.1:8081", "J": "127.0.0.1:8082", "R": "127.0.0.1:8083"}
+	for _, kind := range []string{"nginx", "haproxy"} {
+		block := districtCommands(kind, "127.0.0.1:8000", prefixes, addrs).readmeBlock(prefixes)
+		if !strings.Contains(string(readme), block) {
+			t.Errorf("the README does not give the %s district's commands as the test runs them:\n%s", kind, block)
+		}
+	}
 }

@@ -82,7 +82,7 @@ func writeHAProxy(w io.Writer, listen, public string, instances instancesFlag) e
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 	p("# pigclass for a district: one HAProxy in front of %d pigclass instances.", len(instances))
 	p("# Made by: pigclass proxyconf --format haproxy --listen %s --public-url %s%s", listen, public, instanceArgs(instances))
-	p("# Run it with: haproxy -f pigclass-haproxy.cfg   (-db to stay in the foreground)")
+	p("# Run it with: haproxy -f pigclass-haproxy.conf   (-db to stay in the foreground)")
 	p("#")
 	p("# Every address of a class (/c/, /t/, /p/, /join/ and its code) goes to the")
 	p("# instance whose prefix its code starts with: each class lives on one")
