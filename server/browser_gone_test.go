@@ -65,8 +65,8 @@ func TestBrowserRemovalAndDeletionSaid(t *testing.T) {
 	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}})
 	eventually(t, leo, `!!document.querySelector('#board')`, "Leo's board")
 	eventually(t, mia, `!!document.querySelector('#board')`, "Mia's board")
-	value(t, leo, chromedp.Evaluate[string](`window.pigclassMarker = "no reload"`))
-	value(t, mia, chromedp.Evaluate[string](`window.pigclassMarker = "no reload"`))
+	markPage(t, leo)
+	markPage(t, mia)
 
 	teacher.post(fmt.Sprintf("/t/%s/students/%d/remove", code, studentID(t, a, code, "Leo")), url.Values{"confirm": {"yes"}})
 	eventually(t, leo, `!!document.querySelector('[data-testid="gone"]')`, "Leo's phone says he was removed")
@@ -92,12 +92,9 @@ func TestBrowserRemovalAndDeletionSaid(t *testing.T) {
 	if n := value(t, mia, chromedp.Evaluate[int](`document.querySelectorAll('#board, .actions button, [data-testid="skunk-sit"]').length`)); n != 0 {
 		t.Errorf("Mia's phone still has %d live parts", n)
 	}
-	for _, ctx := range []struct{ name, marker string }{
-		{"Leo", value(t, leo, chromedp.Evaluate[string](`window.pigclassMarker || ""`))},
-		{"Mia", value(t, mia, chromedp.Evaluate[string](`window.pigclassMarker || ""`))},
-	} {
-		if ctx.marker != "no reload" {
-			t.Errorf("%s's page reloaded", ctx.name)
+	for name, ctx := range map[string]context.Context{"Leo": leo, "Mia": mia} {
+		if reloaded(t, ctx) {
+			t.Errorf("%s's page reloaded", name)
 		}
 	}
 	shot(t, mia, "student-class-deleted")

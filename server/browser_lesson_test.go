@@ -79,7 +79,7 @@ func TestBrowserChartTabsSwap(t *testing.T) {
 	laptop := person()
 	run(t, laptop, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(link), chromedp.WaitVisible(q(`[data-testid="tab-class-dice"]`)))
 	eventually(t, laptop, `document.readyState === "complete" && !!window.htmx`, "the page is ready")
-	value(t, laptop, chromedp.Evaluate[string](`window.pigclassMarker = "no reload"`))
+	markPage(t, laptop)
 	for _, key := range []string{"class-dice", "share-of-ones", "first-player", "ladder", "hold-points"} {
 		// htmx binds a swapped-in link when it settles: click it then.
 		eventually(t, laptop, `!!document.querySelector('[data-testid="tab-`+key+`"]')['htmx-internal-data']`, "the tabs are bound")
@@ -91,7 +91,7 @@ func TestBrowserChartTabsSwap(t *testing.T) {
 		}
 		shotOf(t, laptop, `[data-testid="chart-`+key+`"]`, "dash-chart-"+key)
 	}
-	if m := value(t, laptop, chromedp.Evaluate[string](`window.pigclassMarker || ""`)); m != "no reload" {
+	if reloaded(t, laptop) {
 		t.Error("a chart tab loaded the whole page")
 	}
 	// On the projector, with its 24 px labels, the same.
@@ -208,10 +208,10 @@ func TestBrowserEndRoundGoesWhenDone(t *testing.T) {
 	link := teacher.get("/t/"+code).Find(`[data-testid="teacher-link"]`).AttrOr("href", "")
 	laptop := person()
 	run(t, laptop, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(link), chromedp.WaitVisible(q(`[data-testid="end-round"]`)))
-	value(t, laptop, chromedp.Evaluate[string](`window.pigclassMarker = "no reload"`))
+	markPage(t, laptop)
 	playRound(t, code, students)
 	eventually(t, laptop, `!document.querySelector('[data-testid="end-round"]') && document.querySelector('[data-testid="round-progress"]').textContent.includes("0 matches being played, 1 finished")`, "End the round goes when the round is done")
-	if m := value(t, laptop, chromedp.Evaluate[string](`window.pigclassMarker || ""`)); m != "no reload" {
+	if reloaded(t, laptop) {
 		t.Error("the dashboard reloaded")
 	}
 }

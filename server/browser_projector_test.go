@@ -52,7 +52,7 @@ func TestBrowserLiveProjector(t *testing.T) {
 	link := teacher.get("/t/"+code).Find(`[data-testid="projector-link"]`).AttrOr("href", "")
 	pc := person()
 	run(t, pc, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(link), chromedp.WaitVisible(q(`[data-testid="projector-code"]`)))
-	value(t, pc, chromedp.Evaluate[string](`window.pigclassMarker = "no reload"`))
+	markPage(t, pc)
 
 	state := func(want string) {
 		t.Helper()
@@ -69,7 +69,7 @@ func TestBrowserLiveProjector(t *testing.T) {
 			}
 			shot(t, pc, fmt.Sprintf("projector-live-%s-%d", name, size[0]))
 		}
-		if m := value(t, pc, chromedp.Evaluate[string](`window.pigclassMarker || ""`)); m != "no reload" {
+		if reloaded(t, pc) {
 			t.Fatalf("%s: the projector reloaded", name)
 		}
 	}
@@ -140,7 +140,7 @@ func TestBrowserLiveProjector(t *testing.T) {
 	if got := text(`[data-testid="gone"]`); !strings.Contains(got, "its teacher deleted it") {
 		t.Errorf("the class deleted: %q", got)
 	}
-	if m := value(t, pc, chromedp.Evaluate[string](`window.pigclassMarker || ""`)); m != "no reload" {
+	if reloaded(t, pc) {
 		t.Error("the projector reloaded")
 	}
 }

@@ -167,7 +167,7 @@ func TestBrowserDashboardIsLive(t *testing.T) {
 
 	run(t, teacher, chromedp.Click(q(`input[name="mode"][value="pairs"]`)),
 		chromedp.Click(q(`[data-testid="start-round"]`)), chromedp.WaitVisible(q(`[data-testid="end-round"]`)))
-	value(t, teacher, chromedp.Evaluate[string](`window.pigclassMarker = "no reload"`))
+	markPage(t, teacher)
 	eventually(t, teacher, `document.querySelector('[data-testid="decision-count"]').textContent === "0"`, "no decisions yet")
 
 	// Whoever moves first rolls, from their own page, with htmx.
@@ -182,7 +182,7 @@ func TestBrowserDashboardIsLive(t *testing.T) {
 	eventually(t, teacher, `document.querySelector('[data-testid="decision-count"]').textContent === "1"`, "the roll appears on the dashboard")
 	shot(t, teacher, "dashboard")
 	shot(t, mover, "board")
-	if marker := value(t, teacher, chromedp.Evaluate[string](`window.pigclassMarker || ""`)); marker != "no reload" {
+	if reloaded(t, teacher) {
 		t.Error("the dashboard reloaded to show the move")
 	}
 	run(t, teacher, chromedp.Navigate(a.url+"/t/"+code+"/projector"))
@@ -252,14 +252,27 @@ func TestBrowserSkunk(t *testing.T) {
 	projector := person()
 	run(t, projector, chromedp.Navigate(link), chromedp.WaitVisible(q(`[data-testid="join-code"]`)),
 		chromedp.Navigate(a.url+"/t/"+code+"/projector"), chromedp.WaitVisible(q(`[data-testid="skunk"]`)))
-	value(t, projector, chromedp.Evaluate[string](`window.pigclassMarker = "no reload"`))
+	markPage(t, projector)
 	eventually(t, ana, `!!document.querySelector('[data-testid="skunk-sit"]')`, "Ana's page offers to sit")
 	clickJS(t, ana, `[data-testid="skunk-sit"]`)
 	eventually(t, projector, `document.querySelector('[data-testid="skunk-standing"]') && document.querySelector('[data-testid="skunk-standing"]').textContent.includes("1 standing, 1 sitting")`, "the projector shows Ana sitting")
-	if m := value(t, projector, chromedp.Evaluate[string](`window.pigclassMarker || ""`)); m != "no reload" {
+	if reloaded(t, projector) {
 		t.Error("the projector reloaded")
 	}
 	eventually(t, ana, `document.querySelector('[data-testid="skunk-you"]').textContent.includes("sitting")`, "Ana's page says she sits")
 	shot(t, projector, "projector-skunk")
 	shot(t, ana, "student-skunk")
+}
+
+// markPage marks the page's window: loading the page again loses the mark
+// (see reloaded).
+func markPage(t *testing.T, ctx context.Context) {
+	t.Helper()
+	value(t, ctx, chromedp.Evaluate[string](`window.pigclassMarker = "no reload"`))
+}
+
+// reloaded reports whether the page was loaded again since markPage.
+func reloaded(t *testing.T, ctx context.Context) bool {
+	t.Helper()
+	return value(t, ctx, chromedp.Evaluate[string](`window.pigclassMarker || ""`)) != "no reload"
 }

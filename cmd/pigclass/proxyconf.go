@@ -83,18 +83,7 @@ func writeHAProxy(w io.Writer, listen, public string, instances instancesFlag) e
 	p("# pigclass for a district: one HAProxy in front of %d pigclass instances.", len(instances))
 	p("# Made by: pigclass proxyconf --format haproxy --listen %s --public-url %s%s", listen, public, instanceArgs(instances))
 	p("# Run it with: haproxy -f pigclass-haproxy.conf   (-db to stay in the foreground)")
-	p("#")
-	p("# Every address of a class (/c/, /t/, /p/, /join/ and its code) goes to the")
-	p("# instance whose prefix its code starts with: each class lives on one")
-	p("# instance. Everything else (the front page, starting a class, /join,")
-	p("# /static/, /verify, practice matches) is spread over all instances, so")
-	p("# new classes are too; /healthz is checked every second and an instance")
-	p("# that fails it leaves the spread until it answers again.")
-	p("# Each instance runs with the same --public-url and trusts this proxy:")
-	for _, i := range instances {
-		host, port, _ := net.SplitHostPort(i.addr)
-		p("#   pigclass serve --addr %s:%s --code-prefix %s --public-url %s --trusted-proxy %s --db pigclass-%s.db", host, port, i.prefix, public, proxyHost(listen), strings.ToLower(i.prefix))
-	}
+	districtComment(&b, listen, public, instances, "/healthz is checked every second and an instance", "that fails it leaves the spread until it answers again.")
 	p("")
 	p("global")
 	p("    maxconn 4096")
@@ -153,18 +142,7 @@ func writeNginx(w io.Writer, listen, public string, instances instancesFlag) err
 	p("# pigclass for a district: one nginx in front of %d pigclass instances.", len(instances))
 	p("# Made by: pigclass proxyconf --listen %s --public-url %s%s", listen, public, instanceArgs(instances))
 	p("# Run it with: nginx -c $PWD/pigclass-nginx.conf -p $PWD   (the paths below are under -p)")
-	p("#")
-	p("# Every address of a class (/c/, /t/, /p/, /join/ and its code) goes to the")
-	p("# instance whose prefix its code starts with: each class lives on one")
-	p("# instance. Everything else (the front page, starting a class, /join,")
-	p("# /static/, /verify, practice matches) is spread over all instances, so")
-	p("# new classes are too; an instance that fails is taken out of the spread")
-	p("# for 10 s at a time (passive health checks; /healthz says why).")
-	p("# Each instance runs with the same --public-url and trusts this proxy:")
-	for _, i := range instances {
-		host, port, _ := net.SplitHostPort(i.addr)
-		p("#   pigclass serve --addr %s:%s --code-prefix %s --public-url %s --trusted-proxy %s --db pigclass-%s.db", host, port, i.prefix, public, proxyHost(listen), strings.ToLower(i.prefix))
-	}
+	districtComment(&b, listen, public, instances, "an instance that fails is taken out of the spread", "for 10 s at a time (passive health checks; /healthz says why).")
 	p("")
 	p("worker_processes 1;")
 	p("pid nginx.pid;")
@@ -241,3 +219,22 @@ func proxyHost(listen string) string {
 }
 
 var _ flag.Value = (*instancesFlag)(nil)
+
+// districtComment writes what both proxies' configurations say first: how
+// addresses are routed, how a failed instance leaves the spread (two
+// lines, the proxy's own), and how each instance is started.
+func districtComment(b *strings.Builder, listen, public string, instances instancesFlag, failed1, failed2 string) {
+	p := func(format string, args ...any) { fmt.Fprintf(b, format+"\n", args...) }
+	p("#")
+	p("# Every address of a class (/c/, /t/, /p/, /join/ and its code) goes to the")
+	p("# instance whose prefix its code starts with: each class lives on one")
+	p("# instance. Everything else (the front page, starting a class, /join,")
+	p("# /static/, /verify, practice matches) is spread over all instances, so")
+	p("# new classes are too; %s", failed1)
+	p("# %s", failed2)
+	p("# Each instance runs with the same --public-url and trusts this proxy:")
+	for _, i := range instances {
+		host, port, _ := net.SplitHostPort(i.addr)
+		p("#   pigclass serve --addr %s:%s --code-prefix %s --public-url %s --trusted-proxy %s --db pigclass-%s.db", host, port, i.prefix, public, proxyHost(listen), strings.ToLower(i.prefix))
+	}
+}
