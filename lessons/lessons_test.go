@@ -11,7 +11,7 @@ import (
 func testRules() Rules {
 	return Rules{
 		Charts:  map[string]bool{"hold-points": true, "class-dice": true, "decision-map": true, "skill-luck": true, "ladder": true, "first-player": true, "hog-curve": true, "hog-dice": true, "share-of-ones": true, "skunk-sits": true},
-		Figures: map[string]bool{"pig.first": true, "pig.states": true, "pig50.first": true, "equal.first": true, "equal50.first": true, "rule.hold70": true, "rule.race70": true, "hold20.zero": true, "hold20.points": true, "hold20.duel": true, "optimal.hold20": true, "hold20.second": true, "hog.five": true, "hog.ten": true, "hog.first": true, "skunk.stand": true, "ci30.half": true},
+		Figures: map[string]bool{"pig.first": true, "pig.states": true, "pig50.first": true, "equal.first": true, "equal50.first": true, "rule.hold70": true, "rule.race70": true, "hold20.zero": true, "hold20.points": true, "hold20.duel": true, "optimal.hold20": true, "hold20.second": true, "hog.five": true, "hog.ten": true, "hog.first": true, "skunk.stand": true, "ci30.half": true, "pig3.first": true, "pig3.second": true, "pig3.third": true},
 		Strategy: func(name string, v sim.Variant) error {
 			if name == "optimal" || name == "ev" {
 				return nil

@@ -421,7 +421,7 @@ func TestEveryFigureIsFilled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, want := range map[string]string{"pig.first": "53.06%", "pig.states": "505,000", "hold20.zero": "62.45%", "hold20.points": "8.14", "hold20.duel": "53.47%", "hog.five": "8.04", "ci30.half": "16.8", "pig50.first": "54.62%"} {
+	for name, want := range map[string]string{"pig.first": "53.06%", "pig.states": "505,000", "hold20.zero": "62.45%", "hold20.points": "8.14", "hold20.duel": "53.47%", "hog.five": "8.04", "ci30.half": "16.8", "pig50.first": "54.62%", "pig3.first": "38.06%", "pig3.second": "33.00%", "pig3.third": "28.94%"} {
 		if figs[name] != want {
 			t.Errorf("{%s} = %q, want %q", name, figs[name], want)
 		}
@@ -537,6 +537,38 @@ func TestPerfectPlayRules(t *testing.T) {
 			if strings.Contains(m, "needs 30 to win should keep rolling") {
 				t.Errorf("%s still says %q", l.Slug, m)
 			}
+		}
+	}
+}
+
+// TestThreePlayerPhase: the "Is going first fair?" lesson's last phase
+// plays Pig to 50 with three seats, students together and the
+// perfect-play bot in the empty seats, and its prompts carry the exact
+// three-player figures.
+func TestThreePlayerPhase(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	for _, nick := range []string{"Ana", "Bo", "Cy", "Di"} {
+		join(t, a, code, nick)
+	}
+	if err := a.srv.room.SetLesson(t.Context(), operator(t, a, code), "5-is-going-first-fair", 3); err != nil {
+		t.Fatal(err)
+	}
+	doc := teacher.post("/t/"+code+"/lesson/start", nil)
+	if got := doc.Find(`[data-testid="lesson-phase"]`).Text(); !strings.Contains(got, "Phase 4 of 4") || !strings.Contains(got, "Three players") {
+		t.Fatalf("phase: %q", got)
+	}
+	if got := doc.Find(`[data-testid="lesson"]`).Text(); !strings.Contains(got, "the first 38.06%, the second 33.00%, the third 28.94%") {
+		t.Errorf("the prompts' figures: %q", got)
+	}
+	ms := a.srv.room.Live()
+	if len(ms) != 2 {
+		t.Fatalf("%d matches for four students in threes", len(ms))
+	}
+	for _, m := range ms {
+		if m.Variant.Seats != 3 || m.Variant.Target != 50 {
+			t.Errorf("a match of %v", m.Variant)
 		}
 	}
 }

@@ -142,6 +142,13 @@ func computeFigures(tables *solve.Cache) (map[string]figure, error) {
 	if err != nil {
 		return nil, err
 	}
+	three := fifty
+	three.Seats = 3
+	m3, err := tables.MultiWait(three)
+	if err != nil {
+		return nil, err
+	}
+	win3 := m3.FirstPlayerWin()
 	holds, win := t.HoldDistribution(0, 0, sim.HoldAt(20))
 	zero, points := 1-win, 0.0
 	for k, p := range holds {
@@ -167,6 +174,9 @@ func computeFigures(tables *solve.Cache) (map[string]figure, error) {
 		"pig.first":      pctFigure(t.FirstPlayerWin()),
 		"pig.states":     intFigure(t.States()),
 		"pig50.first":    pctFigure(t50.FirstPlayerWin()),
+		"pig3.first":     pctFigure(win3[0]),
+		"pig3.second":    pctFigure(win3[1]),
+		"pig3.third":     pctFigure(win3[2]),
 		"equal.first":    pctFigure(te.FirstPlayerWin()),
 		"equal50.first":  pctFigure(te50.FirstPlayerWin()),
 		"rule.hold70":    intFigure(FirstHold(t, 70, 0)),
@@ -219,7 +229,10 @@ func init() {
 	fifty.Target = 50
 	equal, equal50 := pig, fifty
 	equal.EqualTurns, equal50.EqualTurns = true, true
+	three := fifty
+	three.Seats = 3
 	for name, v := range map[string]sim.Variant{
+		"pig3.first": three, "pig3.second": three, "pig3.third": three,
 		"pig.first": pig, "pig.states": pig, "pig50.first": fifty, "equal.first": equal, "equal50.first": equal50,
 		"hold20.zero": pig, "hold20.points": pig, "hold20.duel": pig, "optimal.hold20": pig, "hold20.second": pig,
 		"hog.five": hog, "hog.ten": hog, "hog.first": hog, "ci30.half": pig, "rule.hold70": pig, "rule.race70": pig,
