@@ -225,14 +225,10 @@ func (s *Server) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.
 		JoinsUnlimited: class.JoinsUnlimited}
 	playing := map[int64]string{}
 	forfeited := map[int64]bool{}
-	going, done := 0, 0
+	done := 0
 	for _, m := range s.room.Matches(who) {
 		if m.Over() {
 			done++
-		} else {
-			going++
-		}
-		if m.Over() {
 			// A forfeit on time-outs is named as such, not as waiting.
 			for _, seat := range m.Seats {
 				if seat.StudentID != 0 && m.State.Out[seat.Seat] && m.State.Timeouts[seat.Seat] >= sim.TimeoutsResign {
@@ -261,6 +257,7 @@ func (s *Server) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.
 			v.MoreMatches++
 		}
 	}
+	going := len(v.Matches) + v.MoreMatches // the matches still played
 	v.RoundActive = class.Round != nil && going > 0
 	if class.Round != nil {
 		v.Progress = l.T("live.progress", "Round", l.Int(class.Round.Number), "Playing", l.N("projector.playing", going), "Finished", l.N("projector.finished", done))

@@ -107,7 +107,6 @@ func (s *Server) studentOf(c *gin.Context) (*classroom.Class, store.Student, boo
 		refuse(c, http.StatusForbidden, loc(c).T("error.notinclass", "Code", normalizeCode(c.Param("code"))))
 		return nil, store.Student{}, false
 	}
-	setViewer(c, v)
 	class := v.Class()
 	classLanguage(c, class, false)
 	return class, me, true

@@ -40,8 +40,22 @@ func (mv *matchView) code() string {
 
 // viewer is who the request is from, as the room finds them: the
 // browser's player token, and the teacher's secret and projector key it
-// holds for the class of the address. It makes no cookie.
+// holds for the class of the address. It makes no cookie. A request is
+// identified once: a middleware's finding (the gate, notRemoved) serves
+// the handler too.
 func (s *Server) viewer(c *gin.Context) (classroom.Viewer, error) {
+	if v, ok := c.Get(viewerKey); ok {
+		return v.(classroom.Viewer), nil
+	}
+	v, err := s.identify(c)
+	if err == nil {
+		setViewer(c, v)
+	}
+	return v, err
+}
+
+// identify asks the room who the request's credentials make the browser.
+func (s *Server) identify(c *gin.Context) (classroom.Viewer, error) {
 	code := normalizeCode(c.Param("code"))
 	cr := classroom.Credentials{Code: code}
 	if t, err := c.Cookie(playerCookie); err == nil && len(t) == 64 {

@@ -20,7 +20,8 @@ const (
 // setViewer keeps who the gate (teacherOnly, projectorOnly) let through.
 func setViewer(c *gin.Context, v classroom.Viewer) { c.Set(viewerKey, v) }
 
-// viewerFrom is who the gate let through; only routes behind a gate call it.
+// viewerFrom is who the request is from, as viewer identified them; only
+// handlers behind a gate (which refused anyone else) call it.
 func viewerFrom(c *gin.Context) classroom.Viewer { return c.MustGet(viewerKey).(classroom.Viewer) }
 
 // classFrom is the class of a request the gate let through, as it is now.

@@ -18,12 +18,13 @@ import (
 func (s *Server) teacherStudent(c *gin.Context) {
 	ctx, class, l, who := c.Request.Context(), classFrom(c), loc(c), viewerFrom(c)
 	id, _ := strconv.ParseInt(c.Param("id"), 10, 64)
-	i := slices.IndexFunc(append(slices.Clone(class.Students), class.Removed...), func(st store.Student) bool { return st.ID == id })
+	everyone := append(slices.Clone(class.Students), class.Removed...)
+	i := slices.IndexFunc(everyone, func(st store.Student) bool { return st.ID == id })
 	if i < 0 {
 		refuse(c, http.StatusNotFound, l.T("error.nostudent_class"))
 		return
 	}
-	student := append(slices.Clone(class.Students), class.Removed...)[i]
+	student := everyone[i]
 	ms, err := s.reports.StudentMatches(ctx, who, id)
 	if err != nil {
 		fail(c, err)

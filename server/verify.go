@@ -150,9 +150,7 @@ func (s *Server) verifySkunk(c *gin.Context, v templates.Verify) {
 	}
 	switch {
 	case err == nil:
-		var r sim.SkunkRecord
-		json.Unmarshal([]byte(v.Record.Value), &r)
-		v.Checks = append(v.Checks, templates.Check{OK: true, Name: "dice", Text: l.T("verify.dice.ok", "Rolls", l.Int(got.Rolls), "Commitment", r.Commitment)})
+		v.Checks = append(v.Checks, templates.Check{OK: true, Name: "dice", Text: l.T("verify.dice.ok", "Rolls", l.Int(got.Rolls), "Commitment", got.Commitment)})
 		scores := make([]string, len(got.Scores))
 		for i, sc := range got.Scores {
 			scores[i] = l.Int(sc)

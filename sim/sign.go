@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // RecordFormat is the format of the records this release writes: 2 adds
@@ -32,24 +33,24 @@ const signedPrefix = "pigclass match record\n"
 // Sign returns r in the current format, signed with key. Every event must
 // have its time.
 func (r Record) Sign(key ed25519.PrivateKey) (Record, error) {
-	for i, e := range r.Events {
-		if e.At.IsZero() {
-			return r, fmt.Errorf("sign: event %d has no time", i+1)
-		}
-	}
-	r.Format = RecordFormat
-	r.Signature = nil
-	b, err := json.Marshal(r)
-	if err != nil {
-		return r, err
-	}
-	sig, err := sign(b, key)
+	r.Format, r.Signature = RecordFormat, nil
+	sig, err := signRecord(r, len(r.Events), func(i int) time.Time { return r.Events[i].At }, key)
 	r.Signature = sig
 	return r, err
 }
 
-// sign signs record data (without its signature) with key.
-func sign(data []byte, key ed25519.PrivateKey) (*Signature, error) {
+// signRecord checks that each of a record's n events has its time (at),
+// then signs the record (without its signature) with key.
+func signRecord(record any, n int, at func(int) time.Time, key ed25519.PrivateKey) (*Signature, error) {
+	for i := range n {
+		if at(i).IsZero() {
+			return nil, fmt.Errorf("sign: event %d has no time", i+1)
+		}
+	}
+	data, err := json.Marshal(record)
+	if err != nil {
+		return nil, err
+	}
 	msg, err := SignedBytes(data)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 )
 
 // SkunkRecord is a game of whole-class Skunk as it is published and
@@ -32,17 +33,8 @@ type SkunkRules struct {
 // Sign returns r in the current format, signed with key. Every event must
 // have its time.
 func (r SkunkRecord) Sign(key ed25519.PrivateKey) (SkunkRecord, error) {
-	for i, e := range r.Events {
-		if e.At.IsZero() {
-			return r, fmt.Errorf("sign: event %d has no time", i+1)
-		}
-	}
 	r.Format, r.Signature = RecordFormat, nil
-	b, err := json.Marshal(r)
-	if err != nil {
-		return r, err
-	}
-	sig, err := sign(b, key)
+	sig, err := signRecord(r, len(r.Events), func(i int) time.Time { return r.Events[i].At }, key)
 	r.Signature = sig
 	return r, err
 }
@@ -60,6 +52,7 @@ func IsSkunkRecord(data []byte) bool {
 
 // VerifiedSkunk is what VerifySkunkJSON found.
 type VerifiedSkunk struct {
+	Commitment  string
 	Rolls, Sits int
 	Scores      []int
 	Over        bool
@@ -76,19 +69,15 @@ func VerifySkunkJSON(data []byte) (VerifiedSkunk, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
-		e := verifyErr(0, "", ProblemNotRecord, "not a record of Skunk: "+err.Error(), "Detail", err.Error())
-		e.wrapped = err
-		return VerifiedSkunk{}, e
+		return VerifiedSkunk{}, notRecord("not a record of Skunk", err)
 	}
-	v := VerifiedSkunk{Signature: checkSignature(data, r.Signature)}
+	v := VerifiedSkunk{Commitment: r.Commitment, Signature: checkSignature(data, r.Signature)}
 	if r.Format != RecordFormat {
 		return v, verifyErr(0, "format", ProblemFormat, fmt.Sprintf("format: %d is not a record format this pigclass reads (%d)", r.Format, RecordFormat),
 			"Recorded", r.Format, "Known", RecordFormat)
 	}
-	if r.Commitment != r.Seed.Commitment() {
-		return v, verifyErr(0, "commitment", ProblemCommitment,
-			fmt.Sprintf("commitment %s is not SHA-256 of the seed (%s)", r.Commitment, r.Seed.Commitment()),
-			"Recorded", r.Commitment, "Seed", r.Seed.Commitment())
+	if err := checkCommitment(r.Commitment, r.Seed); err != nil {
+		return v, err
 	}
 	g, err := NewSkunk(r.Seed, r.Skunk.Participants, r.Skunk.Rounds)
 	if err != nil {

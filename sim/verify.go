@@ -115,6 +115,24 @@ func verifyErr(event int, field, problem, text string, args ...any) *VerifyError
 	return e
 }
 
+// notRecord is the error of data that is not a record (what says which).
+func notRecord(what string, err error) *VerifyError {
+	e := verifyErr(0, "", ProblemNotRecord, what+": "+err.Error(), "Detail", err.Error())
+	e.wrapped = err
+	return e
+}
+
+// checkCommitment is the error of a recorded commitment that is not the
+// seed's SHA-256, or nil.
+func checkCommitment(recorded string, seed Seed) error {
+	if recorded == seed.Commitment() {
+		return nil
+	}
+	return verifyErr(0, "commitment", ProblemCommitment,
+		fmt.Sprintf("commitment %s is not SHA-256 of the seed (%s)", recorded, seed.Commitment()),
+		"Recorded", recorded, "Seed", seed.Commitment())
+}
+
 // VerifyJSON checks a match record as published (JSON): every field of
 // every event against the dice the seed gives and the rules, a missing
 // field as an error, an unknown one too. The error names the first event,
@@ -124,9 +142,7 @@ func VerifyJSON(data []byte) (Verified, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
-		e := verifyErr(0, "", ProblemNotRecord, "not a match record: "+err.Error(), "Detail", err.Error())
-		e.wrapped = err
-		return Verified{}, e
+		return Verified{}, notRecord("not a match record", err)
 	}
 	format := 0
 	if r.Format != nil {
@@ -149,10 +165,8 @@ func VerifyJSON(data []byte) (Verified, error) {
 		return Verified{Format: format, Signature: sig}, verifyErr(0, "events", ProblemMissing, "events: missing")
 	}
 	v := Verified{Events: len(*r.Events), Format: format, Signature: sig}
-	if *r.Commitment != r.Seed.Commitment() {
-		return v, verifyErr(0, "commitment", ProblemCommitment,
-			fmt.Sprintf("commitment %s is not SHA-256 of the seed (%s)", *r.Commitment, r.Seed.Commitment()),
-			"Recorded", *r.Commitment, "Seed", r.Seed.Commitment())
+	if err := checkCommitment(*r.Commitment, *r.Seed); err != nil {
+		return v, err
 	}
 	m, err := NewMatch(*r.Variant, *r.Seed)
 	if err != nil {

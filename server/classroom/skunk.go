@@ -139,14 +139,9 @@ func (r *Room) skunkOfClass(classID int64) *Skunk {
 	return nil
 }
 
-// replaySkunk rebuilds the engine from the stored log.
-func replaySkunk(game store.SkunkGame, rows []store.SkunkEvent) (*sim.Skunk, error) {
-	return store.ReplaySkunk(game, rows)
-}
-
 // liveSkunk registers a game, replaying its log.
 func (r *Room) liveSkunk(c *class, game store.SkunkGame, rows []store.SkunkEvent) error {
-	g, err := replaySkunk(game, rows)
+	g, err := store.ReplaySkunk(game, rows)
 	if err != nil {
 		return errorf(fmt.Sprintf("skunk game %d", game.ID), err)
 	}
@@ -347,7 +342,7 @@ func skunkOf(c *class) (*skunk, error) {
 
 // rebuildSkunk puts a game back as its stored log says.
 func (r *Room) rebuildSkunk(k *skunk) {
-	g, err := replaySkunk(k.game, k.rows)
+	g, err := store.ReplaySkunk(k.game, k.rows)
 	if err != nil {
 		r.log.Error("skunk rollback", "game", k.game.ID, "err", err)
 		return

@@ -211,10 +211,7 @@ func decisionRow(code string, m store.Match, e *store.Event, real bool) []string
 func skunkDecisionRows(code string, k skunkData, real bool) [][]string {
 	var rows [][]string
 	for _, g := range k.games {
-		names := g.Anon
-		if real {
-			names = g.Names
-		}
+		names := skunkNames(g, real)
 		plan := sim.PlanSkunk(g.Rounds)
 		for _, e := range k.log[g.ID] {
 			if e.Action == store.SkunkRoll {

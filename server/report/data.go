@@ -21,7 +21,7 @@ type classData struct {
 }
 
 // skunkData is a class's Skunk games with their logs, and each game
-// replayed.
+// replayed (by replay, for the files that need the games' scores).
 type skunkData struct {
 	games  []store.SkunkGame
 	log    map[int64][]store.SkunkEvent
@@ -39,11 +39,20 @@ func loadSkunks(ctx context.Context, st *store.Store, classID int64) (skunkData,
 		if k.log[g.ID], err = st.SkunkEvents(ctx, g.ID); err != nil {
 			return k, err
 		}
-		if k.played[g.ID], err = store.ReplaySkunk(g, k.log[g.ID]); err != nil {
-			return k, fmt.Errorf("skunk game %d: %w", g.ID, err)
-		}
 	}
 	return k, nil
+}
+
+// replay plays each game again from its log, for its scores and winners.
+func (k *skunkData) replay() error {
+	for _, g := range k.games {
+		played, err := store.ReplaySkunk(g, k.log[g.ID])
+		if err != nil {
+			return fmt.Errorf("skunk game %d: %w", g.ID, err)
+		}
+		k.played[g.ID] = played
+	}
+	return nil
 }
 
 // loadStudents reads a class's students and their totals.
@@ -63,6 +72,9 @@ func loadStudents(ctx context.Context, st *store.Store, class store.Class) (*cla
 	d.students = append(d.students, removed...)
 	sort.Slice(d.students, func(i, j int) bool { return d.students[i].ID < d.students[j].ID })
 	if d.skunks, err = loadSkunks(ctx, st, class.ID); err != nil {
+		return nil, err
+	}
+	if err := d.skunks.replay(); err != nil {
 		return nil, err
 	}
 	return d, nil
@@ -85,6 +97,9 @@ func loadClassData(ctx context.Context, st *store.Store, class store.Class) (*cl
 		return nil, err
 	}
 	if d.skunks, err = loadSkunks(ctx, st, class.ID); err != nil {
+		return nil, err
+	}
+	if err := d.skunks.replay(); err != nil {
 		return nil, err
 	}
 	byMatch := map[int64][]store.Event{}
