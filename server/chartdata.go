@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -67,15 +68,25 @@ func (l *ladder) compute(tables *solve.Cache, log *slog.Logger) {
 }
 
 // pigVariant is the Pig variant a class's Pig charts read: the target its
-// Pig matches used most (100 when there are none).
+// Pig matches used most (100 when there are none). A request never waits
+// for a solve: while that target's table is being solved (after a restart,
+// or forgotten past the cache's budget) the charts read the next target
+// played whose table is ready, or 100 (always kept), and name it.
 func (s *Server) pigVariant(ctx context.Context, who classroom.Viewer) (sim.Variant, *solve.Table, error) {
 	v := sim.Standard(sim.Pig)
 	targets, err := s.reports.PigTargets(ctx, who)
 	if err != nil {
 		return v, nil, err
 	}
-	if len(targets) > 0 && targets[0] <= solve.MaxTarget {
-		v.Target = targets[0]
+	for _, target := range targets {
+		if target > solve.MaxTarget {
+			continue
+		}
+		try := v
+		try.Target = target
+		if t, err := s.tables.Ready(try); err == nil {
+			return try, t, nil
+		}
 	}
 	t, err := s.tables.Get(v)
 	return v, t, err
@@ -257,11 +268,15 @@ func (s *Server) firstPlayerChart(ctx context.Context, l *i18n.Localizer, who cl
 		return templates.Chart{}, err
 	}
 	if eg > 0 {
-		et, err := s.tables.GetEqual(ev)
-		if err != nil {
+		et, err := s.tables.ReadyEqual(ev)
+		switch {
+		case errors.Is(err, solve.ErrSolving):
+			// its bar comes when the table is ready: a request never waits
+		case err != nil:
 			return templates.Chart{}, err
+		default:
+			results = append(results, charts.FirstResults{Rules: gameTitle(l, ev), Games: eg, FirstWins: ew, Exact: et.FirstPlayerWin()})
 		}
-		results = append(results, charts.FirstResults{Rules: gameTitle(l, ev), Games: eg, FirstWins: ew, Exact: et.FirstPlayerWin()})
 	}
 	return charts.FirstPlayer(l, results), nil
 }

@@ -56,7 +56,7 @@ func (s *Server) roundBots(l *i18n.Localizer, game, selected string) []templates
 	}
 	var out []templates.Choice
 	for _, b := range botChoices(l, selected) {
-		if _, err := solve.ParseStrategy(b.Value, sim.Standard(g), s.tables); err == nil {
+		if err := solve.CheckStrategy(b.Value, sim.Standard(g)); err == nil {
 			out = append(out, b)
 		}
 	}

@@ -277,7 +277,7 @@ func (s *Server) startPractice(c *gin.Context) {
 	if g != sim.Hog && strings.HasPrefix(bot, "dice:") {
 		bot = "optimal"
 	}
-	if _, err := solve.ParseStrategy(bot, v, s.tables); err != nil {
+	if err := solve.CheckStrategy(bot, v); err != nil {
 		refuse(c, http.StatusUnprocessableEntity, loc(c).T("error.bot"))
 		return
 	}

@@ -30,10 +30,7 @@ func (s *Server) loadLessons() error {
 	for f := range figureVariants {
 		r.Figures[f] = true
 	}
-	r.Strategy = func(name string, v sim.Variant) error {
-		_, err := solve.ParseStrategy(name, v, s.tables)
-		return err
-	}
+	r.Strategy = solve.CheckStrategy
 	ls, err := lessons.Load(r)
 	if err != nil {
 		return fmt.Errorf("server: %w", err)

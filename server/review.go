@@ -30,6 +30,7 @@ func (s *Server) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 	}
 	total := 0.0
 	for _, e := range mv.Events {
+		v.Pending = v.Pending || e.Pending
 		if e.Seat != mv.Seat || e.Action.Kind == sim.ResignKind {
 			continue
 		}

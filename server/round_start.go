@@ -102,7 +102,7 @@ func (s *Server) parseRound(c *gin.Context) (templates.RoundForm, sim.Variant, b
 		ok = false
 	}
 	if ok {
-		if _, err := solve.ParseStrategy(f.Bot.Value, v, s.tables); err != nil {
+		if err := solve.CheckStrategy(f.Bot.Value, v); err != nil {
 			switch id := "roundform.bot"; {
 			case g == sim.Hog && (strings.HasPrefix(f.Bot.Value, "hold:") || f.Bot.Value == "kper"):
 				bad(&f.Bot, l.T(id+"_hog"))

@@ -115,6 +115,9 @@ func (s *Server) boardView(l *i18n.Localizer, class *classroom.Class, m *classro
 	for _, seat := range m.Seats {
 		b.Approximate = b.Approximate || seat.Bot == "optimal" && !s.room.ExactBots(v)
 	}
+	// A bot to move is waiting: bots move as soon as they can, and the
+	// perfect-play bot cannot until its table is solved.
+	b.Preparing = !b.Over && m.Seats[st.Seat].Bot != ""
 	b.YourTurn = !b.Over && viewer >= 0 && st.Seat == viewer
 	b.Won = st.Over && viewer >= 0 && st.Winner == viewer
 	b.Forfeited = viewer >= 0 && st.Out[viewer] && st.Timeouts[viewer] >= sim.TimeoutsResign

@@ -250,6 +250,9 @@ type Board struct {
 	// Approximate says the optimal bot plays three or four seats by reading
 	// the two-player table against the leader.
 	Approximate bool
+	// Preparing: a perfect-play bot is to move and waits for its table,
+	// being solved for a kind of round not played before.
+	Preparing bool
 	// NextURL, on a finished class match, asks whether the student's next
 	// match or game has begun (204 until it has).
 	NextURL string
@@ -319,6 +322,9 @@ type Review struct {
 	// Approximate: three or four players, the chances read from the
 	// two-player table against the leader.
 	Approximate bool
+	// Pending: some of the decisions' analysis is on its way (their
+	// table is being solved).
+	Pending bool
 	// NextURL, for a class match, asks whether the next round has begun.
 	NextURL string
 }

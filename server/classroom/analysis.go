@@ -1,6 +1,8 @@
 package classroom
 
 import (
+	"errors"
+
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
@@ -21,18 +23,20 @@ func DefaultVariants() []sim.Variant {
 // round), and until then, or with a player out, or under equal turns, the
 // two-player table against the leading opponent, marked approximate. It
 // returns nil for a resignation, a timeout (the server holds for the
-// student: not their decision) and variants the solver does not cover.
-func Analyse(tables *solve.Cache, pre *sim.State, a sim.Action) *store.Analysis {
+// student: not their decision) and variants the solver does not cover;
+// nil and pending while the table it reads is being solved (the analysis
+// is filled in when it is ready: fillIn).
+func Analyse(tables *solve.Cache, pre *sim.State, a sim.Action) (an *store.Analysis, pending bool) {
 	v := pre.Variant
 	switch {
 	case a.Kind == sim.ResignKind, v.Target > solve.MaxTarget:
-		return nil
+		return nil, false
 	case a.Kind == sim.TimeoutKind:
-		return nil // the server's, not the student's: not a decision
+		return nil, false // the server's, not the student's: not a decision
 	}
-	adv, approximate, ok := Advise(tables, pre)
-	if !ok {
-		return nil
+	adv, approximate, err := Advise(tables, pre)
+	if err != nil {
+		return nil, errors.Is(err, solve.ErrSolving)
 	}
 	out := &store.Analysis{Options: map[sim.Action]float64{}, Best: adv.Best, EV: adv.EV, Approximate: approximate}
 	for _, o := range adv.Options() {
@@ -44,12 +48,14 @@ func Analyse(tables *solve.Cache, pre *sim.State, a sim.Action) *store.Analysis 
 	}
 	out.WinIfChosen, _ = adv.Win(a)
 	out.Cost, _ = adv.Cost(a)
-	return out
+	return out, false
 }
 
 // Advise returns the advice for the player to move in st, and whether it
-// is the approximation (see Analyse).
-func Advise(tables *solve.Cache, st *sim.State) (adv solve.Advice, approximate, ok bool) {
+// is the approximation (see Analyse). It never waits for a solve: the
+// error is solve.ErrSolving while the table is being solved, or the
+// solver's refusal.
+func Advise(tables *solve.Cache, st *sim.State) (adv solve.Advice, approximate bool, err error) {
 	v := st.Variant
 	pos := st.Position()
 	if v.Seats > 2 && !v.EqualTurns && allPlaying(st) {
@@ -58,22 +64,22 @@ func Advise(tables *solve.Cache, st *sim.State) (adv solve.Advice, approximate, 
 			for r := range p {
 				p[r] = st.Scores[(st.Seat+r)%v.Seats]
 			}
-			return m.Advise(p, st.TurnTotal), false, true
+			return m.Advise(p, st.TurnTotal), false, nil
 		}
 	}
 	approximate = v.Seats > 2
 	if !v.EqualTurns {
-		t, err := tables.Get(v)
+		t, err := tables.Ready(v)
 		if err != nil {
-			return solve.Advice{}, false, false
+			return solve.Advice{}, false, err
 		}
-		return t.Advise(pos.Score, pos.Opponent, pos.TurnTotal), approximate, true
+		return t.Advise(pos.Score, pos.Opponent, pos.TurnTotal), approximate, nil
 	}
-	e, err := tables.GetEqual(v)
+	e, err := tables.ReadyEqual(v)
 	if err != nil {
-		return solve.Advice{}, false, false
+		return solve.Advice{}, false, err
 	}
-	return e.Advise(pos), approximate, true
+	return e.Advise(pos), approximate, nil
 }
 
 // allPlaying reports whether no player of st is out (resigned or
@@ -87,17 +93,59 @@ func allPlaying(st *sim.State) bool {
 	return true
 }
 
-// botMove is a bot's move in st. The perfect-play bot with three or four
+// perfectBot is the perfect-play bot of a match. It reads its table from
+// the cache at each move (Room.botMove), so a match starts before its
+// table is solved and the bot moves once it is.
+type perfectBot struct{}
+
+// Decide is never called: Room.botMove plays a perfectBot.
+func (perfectBot) Decide(sim.Position) sim.Action {
+	panic("classroom: perfectBot is played by botMove")
+}
+
+func (perfectBot) String() string { return "optimal" }
+
+// newBot returns the bot a seat names, without solving anything: the
+// perfect-play bot is checked against the rules and reads its table when
+// it moves.
+func newBot(name string, v sim.Variant) (sim.Strategy, error) {
+	if name == "optimal" {
+		if err := solve.CheckStrategy(name, v); err != nil {
+			return nil, err
+		}
+		return perfectBot{}, nil
+	}
+	return solve.ParseStrategy(name, v, nil)
+}
+
+// botMove is a bot's move in st, and false if the bot waits for its table
+// (the perfect-play bot of a kind of round being solved: it moves when the
+// table is ready, from fillIn). The perfect-play bot with three or more
 // players plays the exact N-player table once it is solved (Advise's best
 // option); until then, and with a player out or under equal turns, it
 // reads the two-player table against the leader (solve.Optimal).
-func (r *Room) botMove(bot sim.Strategy, st *sim.State) sim.Action {
-	if _, optimal := bot.(solve.Optimal); optimal && st.Variant.Seats > 2 {
-		if adv, approximate, ok := Advise(r.tables, st); ok && !approximate {
-			return adv.Best
+func (r *Room) botMove(bot sim.Strategy, st *sim.State) (sim.Action, bool) {
+	if _, perfect := bot.(perfectBot); !perfect {
+		return bot.Decide(st.Position()), true
+	}
+	v := st.Variant
+	if v.Seats > 2 {
+		if adv, approximate, err := Advise(r.tables, st); err == nil && !approximate {
+			return adv.Best, true
 		}
 	}
-	return bot.Decide(st.Position())
+	if v.EqualTurns {
+		e, err := r.tables.ReadyEqual(v)
+		if err != nil {
+			return sim.Action{}, false
+		}
+		return e.Decide(st.Position()), true
+	}
+	t, err := r.tables.Ready(v)
+	if err != nil {
+		return sim.Action{}, false
+	}
+	return solve.Optimal{T: t}.Decide(st.Position()), true
 }
 
 // ExactBots reports whether the perfect-play bot of a match of v plays

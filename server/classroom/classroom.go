@@ -57,6 +57,7 @@ import (
 	"time"
 
 	"pigclass/server/store"
+	"pigclass/sim"
 	"pigclass/sim/solve"
 )
 
@@ -104,6 +105,10 @@ type Room struct {
 	loadMu sync.Mutex          // guards loads (a leaf, like mu)
 	loads  map[int64]*loadCall // the classes being read from disk
 
+	waitMu  sync.Mutex           // guards waiting (a leaf)
+	waiting map[sim.Variant]bool // tables (keyOf) that decisions wait for: see fillin.go
+	unuse   func()               // unregisters the room from the cache
+
 	watching   atomic.Bool
 	stop, done chan struct{}
 }
@@ -116,11 +121,13 @@ func New(st *store.Store, key []byte, tables *solve.Cache, log *slog.Logger, now
 	if now == nil {
 		now = time.Now
 	}
-	return &Room{
+	r := &Room{
 		st: st, key: key, signer: recordSigner(key), tables: tables, log: log, now: now, maxEvents: MaxMatchEvents,
 		classes: map[int64]*class{}, codes: map[string]int64{}, matches: map[int64]*match{}, loads: map[int64]*loadCall{},
-		stop: make(chan struct{}), done: make(chan struct{}),
+		waiting: map[sim.Variant]bool{}, stop: make(chan struct{}), done: make(chan struct{}),
 	}
+	r.unuse = tables.Use(r.needs, r.tableReady)
+	return r
 }
 
 // class is one class in memory.
@@ -397,6 +404,7 @@ func (r *Room) statsOf(classID int64) (map[int64]store.StudentStats, int) {
 
 // Close stops the deadline watcher, if it runs. Call it once.
 func (r *Room) Close() {
+	r.unuse()
 	close(r.stop)
 	if r.watching.Load() {
 		<-r.done

@@ -217,7 +217,11 @@ func (r *Room) advance(ctx context.Context, lm *match, p *pending) error {
 		if st.Over || lm.bots[st.Seat] == nil {
 			break
 		}
-		if err := do(st.Seat, r.botMove(lm.bots[st.Seat], &st), store.ByBot); err != nil {
+		a, ok := r.botMove(lm.bots[st.Seat], &st)
+		if !ok {
+			break // its table is being solved: fillIn moves it
+		}
+		if err := do(st.Seat, a, store.ByBot); err != nil {
 			r.rollback(lm, before)
 			return errorf(fmt.Sprintf("bot in match %d", lm.row.ID), err)
 		}
@@ -277,19 +281,7 @@ func (r *Room) count(lm *match, rows []store.Event, st sim.State) {
 		}
 		s := c.stats[student]
 		s.Decisions++
-		if a := e.Analysis; a != nil {
-			s.Analysed++
-			if a.Approximate {
-				s.Approximate++
-			}
-			if e.Action == a.Best {
-				s.AgreeOptimal++
-			}
-			if e.Action == a.EV {
-				s.AgreeEV++
-			}
-			s.Cost += a.Cost
-		}
+		addAnalysis(&s, &e)
 		c.stats[student] = s
 	}
 	if st.Over {
@@ -305,6 +297,26 @@ func (r *Room) count(lm *match, rows []store.Event, st sim.State) {
 			c.stats[seat.StudentID] = s
 		}
 	}
+}
+
+// addAnalysis counts the analysis of a student's decision e (if it has
+// one) in their totals, as store.ClassStats counts it.
+func addAnalysis(s *store.StudentStats, e *store.Event) {
+	a := e.Analysis
+	if a == nil {
+		return
+	}
+	s.Analysed++
+	if a.Approximate {
+		s.Approximate++
+	}
+	if e.Action == a.Best {
+		s.AgreeOptimal++
+	}
+	if e.Action == a.EV {
+		s.AgreeEV++
+	}
+	s.Cost += a.Cost
 }
 
 // rollback rebuilds the match from its first n events.
@@ -327,7 +339,10 @@ func (r *Room) eventRow(lm *match, pre *sim.State, e sim.Event, by store.Decider
 		OpponentScore: pre.Leader(seat), TurnTotal: pre.TurnTotal, Dice: e.Faces.Len(),
 	}
 	if seat == pre.Seat {
-		row.Analysis = Analyse(r.tables, pre, e.Action)
+		row.Analysis, row.Pending = Analyse(r.tables, pre, e.Action)
+		if row.Pending {
+			r.awaiting(pre.Variant)
+		}
 	}
 	return row
 }
@@ -346,7 +361,7 @@ func (r *Room) newLive(row store.Match, m *sim.Match, rows []store.Event, c *cla
 		if seat.Bot == "" {
 			continue
 		}
-		bot, err := solve.ParseStrategy(seat.Bot, row.Variant, r.tables)
+		bot, err := newBot(seat.Bot, row.Variant)
 		if err != nil {
 			return nil, errorf(fmt.Sprintf("match %d seat %d", row.ID, seat.Seat), err)
 		}
@@ -401,7 +416,7 @@ func (r *Room) begin(ctx context.Context, rows []store.Match, c *class) ([]*matc
 // practice player is found, or made the first time it plays.
 func (r *Room) Practice(ctx context.Context, tokenHash string, v sim.Variant, bot string) (*Match, error) {
 	r.prepare(v)
-	if _, err := solve.ParseStrategy(bot, v, r.tables); err != nil {
+	if err := solve.CheckStrategy(bot, v); err != nil {
 		return nil, err
 	}
 	player, err := r.st.StudentByToken(ctx, 0, tokenHash)
@@ -484,7 +499,7 @@ func (r *Room) Restore(ctx context.Context) (int, error) {
 			return 0, err
 		}
 	}
-	return len(ms), nil
+	return len(ms), r.restorePending(ctx)
 }
 
 // index adds matches to their class's map of students to matches.

@@ -270,21 +270,22 @@ func (r *Room) startRound(ctx context.Context, c *class, spec RoundSpec) (store.
 	return round, len(rows), err
 }
 
-// prepare solves, before any lock is taken, the table that analyses a
-// variant's decisions and that its perfect-play bot reads (a refusal
-// shows later, where the table is asked for).
+// prepare starts solving, in the background, the table that analyses a
+// variant's decisions and that its perfect-play bot reads: the round
+// starts at once, its bots move and its analyses fill in when the table is
+// ready (fillIn). A refusal shows where the table is asked for.
 func (r *Room) prepare(v sim.Variant) {
 	if v.Target > solve.MaxTarget {
 		return
 	}
 	if v.Seats > 2 && !v.EqualTurns {
-		r.tables.Multi(v) // solved in the background; approximate until then
+		r.tables.Multi(v) // approximate until then
 	}
 	if v.EqualTurns {
-		r.tables.GetEqual(v)
+		r.tables.ReadyEqual(v)
 		return
 	}
-	r.tables.Get(v)
+	r.tables.Ready(v)
 }
 
 // change runs a round change of the class (a round or a game of Skunk

@@ -188,6 +188,9 @@ func decisionRow(code string, m store.Match, e *store.Event, real bool) []string
 			analysis = "approximate"
 		}
 	}
+	if e.Pending {
+		analysis = "pending"
+	}
 	at, local := timeCells(e.At)
 	return DecisionsFile.row().
 		set("class", code).set("match", strconv.FormatInt(m.ID, 10)).set("round", strconv.Itoa(m.RoundIndex)).

@@ -113,6 +113,9 @@ type Event struct {
 	TurnTotal     int
 	Dice          int
 	Analysis      *Analysis // nil for resignations and unsolved variants
+	// Pending: a decision whose analysis is on its way (its table was
+	// being solved when it was made); Analysis is nil until FillAnalyses.
+	Pending bool
 }
 
 // CreateRound stores a round and its matches in one transaction and returns
@@ -196,8 +199,8 @@ func (s *Store) insertMatch(ctx context.Context, tx *sql.Tx, m Match) (int64, er
 // The hot statements of the decision path, prepared once (Store.prepare).
 const (
 	insertEventSQL = `INSERT INTO events (match_id, seq, seat, action, turn, roll, faces, by, at,
-		score, scores, opponent_score, turn_total, dice, win_if_roll, win_if_hold, win_if_chosen, options, best_action, ev_action, cost, approximate)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+		score, scores, opponent_score, turn_total, dice, win_if_roll, win_if_hold, win_if_chosen, options, best_action, ev_action, cost, approximate, pending)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	markOverSQL = `UPDATE matches SET status = 'over', winner = ?, result = ?, ended_at = ? WHERE id = ?`
 )
 
@@ -210,16 +213,9 @@ func (s *Store) AppendEvents(ctx context.Context, matchID int64, events []Event,
 		ins := tx.StmtContext(ctx, s.insertEvent)
 		for _, e := range events {
 			scores, _ := json.Marshal(e.Scores)
-			var roll, hold, chosen, cost, options, best, ev any
-			approximate := false
-			if a := e.Analysis; a != nil {
-				approximate = a.Approximate
-				roll, hold, chosen, cost, best, ev = floatOrNil(a.WinIfRoll), floatOrNil(a.WinIfHold), a.WinIfChosen, a.Cost, a.Best.String(), a.EV.String()
-				b, _ := json.Marshal(a.Options)
-				options = string(b)
-			}
+			a := analysisCells(e.Analysis)
 			if _, err := ins.ExecContext(ctx, matchID, e.Seq, e.Seat, e.Action.String(), e.Turn, e.Roll, e.Faces.String(), e.By, e.At.UTC().Format(time.RFC3339Nano),
-				e.Score, string(scores), e.OpponentScore, e.TurnTotal, e.Dice, roll, hold, chosen, options, best, ev, cost, approximate); err != nil {
+				e.Score, string(scores), e.OpponentScore, e.TurnTotal, e.Dice, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], e.Pending); err != nil {
 				return err
 			}
 		}
@@ -235,6 +231,61 @@ func (s *Store) AppendEvents(ctx context.Context, matchID int64, events []Event,
 		return fmt.Errorf("store: append events to match %d: %w", matchID, err)
 	}
 	return nil
+}
+
+// analysisCells returns the columns win_if_roll, win_if_hold,
+// win_if_chosen, options, best_action, ev_action, cost and approximate of
+// an analysis (NULL but approximate for none).
+func analysisCells(a *Analysis) [8]any {
+	if a == nil {
+		return [8]any{7: false}
+	}
+	b, _ := json.Marshal(a.Options)
+	return [8]any{floatOrNil(a.WinIfRoll), floatOrNil(a.WinIfHold), a.WinIfChosen, string(b), a.Best.String(), a.EV.String(), a.Cost, a.Approximate}
+}
+
+// FillAnalyses stores the analyses of decisions stored pending (each
+// event's match, sequence number and Analysis; nil for none) and clears
+// their pending mark, as one job of the writer.
+func (s *Store) FillAnalyses(ctx context.Context, events []Event) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		st, err := tx.PrepareContext(ctx, `UPDATE events SET win_if_roll = ?, win_if_hold = ?, win_if_chosen = ?, options = ?,
+			best_action = ?, ev_action = ?, cost = ?, approximate = ?, pending = 0 WHERE match_id = ? AND seq = ? AND pending = 1`)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		for _, e := range events {
+			a := analysisCells(e.Analysis)
+			if _, err := st.ExecContext(ctx, append(a[:], e.MatchID, e.Seq)...); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("store: fill in analyses: %w", err)
+	}
+	return nil
+}
+
+// PendingMatches returns the matches with decisions whose analysis is
+// pending, in ID order.
+func (s *Store) PendingMatches(ctx context.Context) ([]int64, error) {
+	rows, err := s.rd.QueryContext(ctx, `SELECT DISTINCT match_id FROM events WHERE pending = 1 ORDER BY match_id`)
+	if err != nil {
+		return nil, fmt.Errorf("store: pending analyses: %w", err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("store: pending analyses: %w", err)
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
 }
 
 func floatOrNil(p *float64) any {
@@ -474,7 +525,7 @@ func (s *Store) EachEvent(ctx context.Context, f EventFilter, fn func(e *Event) 
 	}
 	rows, err := s.rd.QueryContext(ctx, `SELECT e.match_id, e.seq, e.seat, e.action, e.turn, e.roll, e.faces, e.by, e.at,
 		e.score, e.scores, e.opponent_score, e.turn_total, e.dice, e.win_if_roll, e.win_if_hold, e.win_if_chosen,
-		COALESCE(e.options, ''), COALESCE(e.best_action, ''), COALESCE(e.ev_action, ''), e.cost, e.approximate
+		COALESCE(e.options, ''), COALESCE(e.best_action, ''), COALESCE(e.ev_action, ''), e.cost, e.approximate, e.pending
 		FROM events e JOIN matches m ON m.id = e.match_id WHERE `+where+` ORDER BY e.match_id, e.seq`, arg)
 	if err != nil {
 		return fmt.Errorf("store: events: %w", err)
@@ -487,7 +538,7 @@ func (s *Store) EachEvent(ctx context.Context, f EventFilter, fn func(e *Event) 
 		var approximate bool
 		var roll, hold, chosen, cost sql.NullFloat64
 		if err := rows.Scan(&e.MatchID, &e.Seq, &e.Seat, &action, &e.Turn, &e.Roll, &faces, &e.By, &at,
-			&e.Score, &scores, &e.OpponentScore, &e.TurnTotal, &e.Dice, &roll, &hold, &chosen, &options, actionCell{&best}, actionCell{&ev}, &cost, &approximate); err != nil {
+			&e.Score, &scores, &e.OpponentScore, &e.TurnTotal, &e.Dice, &roll, &hold, &chosen, &options, actionCell{&best}, actionCell{&ev}, &cost, &approximate, &e.Pending); err != nil {
 			return fmt.Errorf("store: events: %w", err)
 		}
 		e.At = parseTime(at)

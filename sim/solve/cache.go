@@ -1,8 +1,12 @@
 package solve
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"sync"
+	"time"
 
 	"pigclass/sim"
 )
@@ -16,6 +20,14 @@ import (
 // what is looked up and what is solved. An error is kept too, so a variant
 // the solver refuses is refused at once the next time; since the key is
 // what was solved, a refusal can never stand for another variant.
+//
+// Tables are solved by a pool of Workers goroutines, one solve per key at
+// a time. Get and GetEqual wait for theirs (the command line, start-up,
+// tests); Ready and ReadyEqual never wait (a request, a match's move):
+// they start the solve and answer ErrSolving until it is done. A solve
+// nobody waits for is given up once nothing needs it: no Ready for a
+// while (keepAsked), and no user (see Use: the classroom, with a match of
+// the variant or decisions waiting for their analysis) says it needs it.
 type Cache struct {
 	mu     sync.Mutex
 	tables map[sim.Variant]*entry
@@ -25,19 +37,42 @@ type Cache struct {
 	// orders uses.
 	budget, size, clock int64
 
+	pool    chan struct{} // a token per solve running (Workers)
+	users   map[int]*user // see Use
+	nextUse int
+	watch   time.Duration // how often a solve asks whether it is needed (tests shorten it)
+	asked   time.Duration // how long a Ready keeps its solve needed (tests shorten it)
+	solves  int64         // solves started, for tests and metrics
+	stopped int64         // solves given up because nothing needed them
+
 	multi      map[sim.Variant]*multiEntry // N-player tables, by variant
 	multiBytes int64                       // their memory, solved or being solved
-	solving    sync.Mutex                  // one N-player solve at a time
 }
 
+// Workers is how many tables a cache solves at once: one core, the other
+// left to the classroom (the machine a class runs on may have two).
+const Workers = 1
+
+// ErrSolving is Ready's answer while the table is being solved.
+var ErrSolving = errors.New("solve: the table is being solved")
+
+// keepAsked is how long a Ready keeps its table's solve going without
+// anything else needing it; needEvery is how often a solve looks.
+const (
+	keepAsked = 30 * time.Second
+	needEvery = 200 * time.Millisecond
+)
+
 type entry struct {
-	once   sync.Once
-	t      *Table
-	equal  *EqualTable
-	err    error
-	bytes  int64 // once solved
-	used   int64 // the cache's clock at the last use
-	pinned bool
+	done    chan struct{} // closed once solved, refused or given up
+	t       *Table
+	equal   *EqualTable
+	err     error
+	bytes   int64 // once solved
+	used    int64 // the cache's clock at the last use
+	pinned  bool
+	waiting int       // Get calls waiting for it: never given up meanwhile
+	asked   time.Time // the last Ready
 }
 
 // Key returns the variant whose table answers questions about v: two seats,
@@ -49,32 +84,80 @@ func Key(v sim.Variant, equalTurns bool) sim.Variant {
 }
 
 // Get returns the two-player table of v under the standard rules, solving
-// it on first use. v may have any number of seats and a deadline: the
-// table is that of Key(v, false).
+// it on first use and waiting for it. v may have any number of seats and a
+// deadline: the table is that of Key(v, false).
 func (c *Cache) Get(v sim.Variant) (*Table, error) {
-	k := Key(v, false)
-	e := c.entry(k)
-	e.once.Do(func() {
-		e.t, e.err = Solve(k)
-		if e.err == nil {
-			c.kept(e, e.t.Bytes())
-		}
-	})
+	e := c.wait(Key(v, false))
 	return e.t, e.err
 }
 
 // GetEqual returns the two-player table of v with equal turns, solving it
-// on first use; the table is that of Key(v, true).
+// on first use and waiting; the table is that of Key(v, true).
 func (c *Cache) GetEqual(v sim.Variant) (*EqualTable, error) {
-	k := Key(v, true)
-	e := c.entry(k)
-	e.once.Do(func() {
-		e.equal, e.err = SolveEqualTurns(k)
-		if e.err == nil {
-			c.kept(e, e.equal.Bytes())
-		}
-	})
+	e := c.wait(Key(v, true))
 	return e.equal, e.err
+}
+
+// Ready returns the two-player table of v if it is solved. Otherwise it
+// has it solved in the background and returns ErrSolving (or the solver's
+// refusal, once known).
+func (c *Cache) Ready(v sim.Variant) (*Table, error) {
+	e := c.ask(Key(v, false))
+	select {
+	case <-e.done:
+		return e.t, e.err
+	default:
+		return nil, ErrSolving
+	}
+}
+
+// ReadyEqual is Ready for the table of v with equal turns.
+func (c *Cache) ReadyEqual(v sim.Variant) (*EqualTable, error) {
+	e := c.ask(Key(v, true))
+	select {
+	case <-e.done:
+		return e.equal, e.err
+	default:
+		return nil, ErrSolving
+	}
+}
+
+// user is one reader of the cache's tables (a classroom): need(key)
+// reports whether it still needs the table of key (a Key), ready(key) is
+// told, from the solving goroutine, when that table is solved.
+type user struct {
+	need  func(key sim.Variant) bool
+	ready func(key sim.Variant)
+}
+
+// Use registers a reader of the cache: a solve nobody waits for goes on
+// while need says yes for any reader (or Ready asked lately), and ready is
+// called when a table is solved (the classroom fills in the analyses that
+// waited for it and lets its perfect-play bots move). Either may be nil.
+// The returned func unregisters them.
+func (c *Cache) Use(need func(key sim.Variant) bool, ready func(key sim.Variant)) (stop func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.users == nil {
+		c.users = map[int]*user{}
+	}
+	id := c.nextUse
+	c.nextUse++
+	c.users[id] = &user{need: need, ready: ready}
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		delete(c.users, id)
+	}
+}
+
+// usersLocked returns the registered users. c.mu must be held.
+func (c *Cache) usersLocked() []*user {
+	out := make([]*user, 0, len(c.users))
+	for _, u := range c.users {
+		out = append(out, u)
+	}
+	return out
 }
 
 // SetBudget bounds the bytes of the two-player tables the cache keeps.
@@ -88,10 +171,9 @@ func (c *Cache) SetBudget(bytes int64) {
 // Pin keeps the table of v (with or without equal turns) whatever the
 // budget: the lessons' and the round form's defaults.
 func (c *Cache) Pin(v sim.Variant, equalTurns bool) {
-	e := c.entry(Key(v, equalTurns))
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e.pinned = true
+	c.entryLocked(Key(v, equalTurns), false).pinned = true
 }
 
 // Has reports whether the table of v is kept (solved, or being solved).
@@ -109,13 +191,164 @@ func (c *Cache) Bytes() int64 {
 	return c.size
 }
 
-// kept counts a table just solved and forgets others past the budget.
-func (c *Cache) kept(e *entry, bytes int64) {
+// Solves returns how many solves of two-player tables were started, and
+// how many of them were given up because nothing needed them.
+func (c *Cache) Solves() (started, givenUp int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e.bytes = bytes
-	c.size += bytes
-	c.evict()
+	return c.solves, c.stopped
+}
+
+// wait returns the entry of k once it is done, solving it if need be. A
+// waiter keeps the solve going.
+func (c *Cache) wait(k sim.Variant) *entry {
+	for {
+		c.mu.Lock()
+		e := c.entryLocked(k, true)
+		e.waiting++
+		c.mu.Unlock()
+		<-e.done
+		c.mu.Lock()
+		e.waiting--
+		c.mu.Unlock()
+		if !errors.Is(e.err, context.Canceled) {
+			return e
+		}
+		// Given up just before this call came: solve it again.
+	}
+}
+
+// ask returns the entry of k, its solve started, as Ready asked for it.
+func (c *Cache) ask(k sim.Variant) *entry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.entryLocked(k, true)
+	e.asked = time.Now()
+	return e
+}
+
+// entryLocked returns the entry of k, made (and, with solve, its solve
+// started) if there is none, and counts a use. c.mu must be held.
+func (c *Cache) entryLocked(k sim.Variant, solve bool) *entry {
+	if c.tables == nil {
+		c.tables = map[sim.Variant]*entry{}
+	}
+	e, ok := c.tables[k]
+	if !ok {
+		e = &entry{}
+		c.tables[k] = e
+	}
+	if solve && e.done == nil {
+		e.done = make(chan struct{})
+		c.solves++
+		go c.solve(k, e)
+	}
+	c.clock++
+	e.used = c.clock
+	return e
+}
+
+// solve solves the table of k in the pool, giving up if nothing needs it
+// before or while it is solved.
+func (c *Cache) solve(k sim.Variant, e *entry) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go c.watchNeed(ctx, cancel, k, e)
+	var err error
+	if c.token(ctx) {
+		if k.EqualTurns {
+			e.equal, err = SolveEqualTurnsContext(ctx, k)
+		} else {
+			e.t, err = SolveContext(ctx, k)
+		}
+		<-c.pool
+	} else {
+		err = ctx.Err()
+	}
+	c.mu.Lock()
+	e.err = err
+	users := c.usersLocked()
+	switch {
+	case errors.Is(err, context.Canceled):
+		c.stopped++
+		if c.tables[k] == e {
+			delete(c.tables, k) // asked again, it is solved again
+		}
+		users = nil
+	case err == nil:
+		if k.EqualTurns {
+			e.bytes = e.equal.Bytes()
+		} else {
+			e.bytes = e.t.Bytes()
+		}
+		c.size += e.bytes
+		c.evict()
+	default:
+		users = nil // refused: kept, so it is refused at once next time
+	}
+	close(e.done)
+	c.mu.Unlock()
+	for _, u := range users {
+		if u.ready != nil {
+			u.ready(k)
+		}
+	}
+}
+
+// Pause keeps every solve from starting until resume is called (one
+// running goes on): for maintenance, and for tests that need a table not
+// ready yet.
+func (c *Cache) Pause() (resume func()) {
+	c.token(context.Background())
+	return sync.OnceFunc(func() { <-c.pool })
+}
+
+// token waits for a place in the pool, and reports false if ctx is done
+// first.
+func (c *Cache) token(ctx context.Context) bool {
+	c.mu.Lock()
+	if c.pool == nil {
+		c.pool = make(chan struct{}, Workers)
+	}
+	pool := c.pool
+	c.mu.Unlock()
+	select {
+	case pool <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// watchNeed cancels the solve of k once nothing needs it: no one waiting,
+// not pinned, no Ready lately, and no user needs it.
+func (c *Cache) watchNeed(ctx context.Context, cancel func(), k sim.Variant, e *entry) {
+	c.mu.Lock()
+	every, keep := c.watch, c.asked
+	c.mu.Unlock()
+	if every == 0 {
+		every = needEvery
+	}
+	if keep == 0 {
+		keep = keepAsked
+	}
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		c.mu.Lock()
+		held := e.waiting > 0 || e.pinned || time.Since(e.asked) < keep
+		users := c.usersLocked()
+		c.mu.Unlock()
+		if !held && !slices.ContainsFunc(users, func(u *user) bool { return u.need != nil && u.need(k) }) {
+			cancel()
+			return
+		}
+	}
 }
 
 // evict forgets the least lately used tables not pinned until the cache
@@ -135,22 +368,6 @@ func (c *Cache) evict() {
 		delete(c.tables, oldK)
 		c.size -= old.bytes
 	}
-}
-
-func (c *Cache) entry(k sim.Variant) *entry {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.tables == nil {
-		c.tables = map[sim.Variant]*entry{}
-	}
-	e, ok := c.tables[k]
-	if !ok {
-		e = &entry{}
-		c.tables[k] = e
-	}
-	c.clock++
-	e.used = c.clock
-	return e
 }
 
 // multiEntry is an N-player table being solved or solved.
@@ -209,8 +426,8 @@ func (c *Cache) multiEntry(v sim.Variant) *multiEntry {
 	e := &multiEntry{done: make(chan struct{})}
 	c.multi[v] = e
 	go func() {
-		c.solving.Lock() // one solve at a time: the classroom's cores stay free
-		defer c.solving.Unlock()
+		c.token(context.Background()) // in the pool: the classroom's cores stay free
+		defer func() { <-c.pool }()
 		e.t, e.err = SolveMulti(v)
 		close(e.done)
 	}()

@@ -1,7 +1,10 @@
 package solve
 
 import (
+	"errors"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"pigclass/sim"
 )
@@ -77,5 +80,87 @@ func TestCacheBudget(t *testing.T) {
 	}
 	if c.Bytes() > c.budget && c.Has(sim.Variant{Game: sim.Pig, Target: 42, Seats: 2}, false) {
 		t.Errorf("%d bytes kept, budget %d", c.Bytes(), c.budget)
+	}
+}
+
+// TestCacheReadyInTheBackground: Ready never waits. It answers ErrSolving
+// while the table is solved in the pool, then the table, the same one Get
+// returns and equal to a table solved anew; its user is told once, with
+// the key that was solved.
+func TestCacheReadyInTheBackground(t *testing.T) {
+	var c Cache
+	told := make(chan sim.Variant, 4)
+	c.Use(nil, func(k sim.Variant) { told <- k })
+	v := sim.Variant{Game: sim.Pig, Target: 160, Seats: 3}
+	if _, err := c.Ready(v); !errors.Is(err, ErrSolving) {
+		t.Fatalf("Ready of a table never asked for: %v, want ErrSolving", err)
+	}
+	var k sim.Variant
+	select {
+	case k = <-told:
+	case <-time.After(time.Minute):
+		t.Fatal("the user was never told")
+	}
+	if k != Key(v, false) {
+		t.Errorf("the user was told %v, want %v", k, Key(v, false))
+	}
+	got, err := c.Ready(v)
+	if err != nil {
+		t.Fatalf("Ready once told: %v", err)
+	}
+	if again, _ := c.Get(v); again != got {
+		t.Error("Get returned another table than Ready")
+	}
+	fresh, _ := Solve(k)
+	if got.FirstPlayerWin() != fresh.FirstPlayerWin() {
+		t.Errorf("first player %v, solved anew %v", got.FirstPlayerWin(), fresh.FirstPlayerWin())
+	}
+	if started, _ := c.Solves(); started != 1 {
+		t.Errorf("%d solves started, want 1", started)
+	}
+	if _, err := c.GetEqual(sim.Variant{Game: sim.Hog, Target: 50, Seats: 2, MaxDice: 10}); err == nil || errors.Is(err, ErrSolving) {
+		t.Errorf("equal turns in Hog: %v, want the solver's refusal", err)
+	}
+	select {
+	case k := <-told:
+		t.Errorf("the user was told of %v, a refusal", k)
+	default:
+	}
+}
+
+// TestCacheGivesUpWhatNobodyNeeds: a solve that nothing needs any more (no
+// Ready lately, the need hook says no) is given up, its table not kept,
+// and solved again when asked again; one still needed is not.
+func TestCacheGivesUpWhatNobodyNeeds(t *testing.T) {
+	c := Cache{watch: time.Millisecond, asked: time.Millisecond}
+	var needed atomic.Bool
+	c.Use(func(sim.Variant) bool { return needed.Load() }, nil)
+	slow := sim.Variant{Game: sim.TwoDice, Target: MaxTarget, Seats: 2} // seconds of work
+	c.Ready(slow)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, stopped := c.Solves(); stopped == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the solve nobody needed was not given up")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if c.Has(slow, false) {
+		t.Error("a table given up is still kept")
+	}
+	if c.Bytes() != 0 {
+		t.Errorf("%d bytes kept after giving up", c.Bytes())
+	}
+
+	needed.Store(true)
+	small := sim.Variant{Game: sim.Pig, Target: 60, Seats: 2}
+	c.Ready(small)
+	if _, err := c.Get(small); err != nil {
+		t.Fatalf("a table still needed: %v", err)
+	}
+	if started, stopped := c.Solves(); started != 2 || stopped != 1 {
+		t.Errorf("solves started %d, given up %d; want 2 and 1", started, stopped)
 	}
 }

@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"context"
 	"pigclass/sim"
 )
 
@@ -34,6 +35,6 @@ func Duel(v sim.Variant, first, second sim.Strategy) (float64, error) {
 	}
 	t := newTable(v)
 	mine, theirs := t.p, make([]float64, len(t.p))
-	t.evaluate(mine, theirs, strategyPolicy{first, v}, strategyPolicy{second, v})
-	return mine[0], nil
+	err := t.evaluate(context.Background(), mine, theirs, strategyPolicy{first, v}, strategyPolicy{second, v})
+	return mine[0], err
 }

@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -38,11 +39,17 @@ type EqualTable struct {
 
 // SolveEqualTurns solves two-player Pig or Big Pig with equal turns.
 func SolveEqualTurns(v sim.Variant) (*EqualTable, error) {
+	return SolveEqualTurnsContext(context.Background(), v)
+}
+
+// SolveEqualTurnsContext is SolveEqualTurns that gives up, returning ctx's
+// error, once ctx is done (looked at between layers).
+func SolveEqualTurnsContext(ctx context.Context, v sim.Variant) (*EqualTable, error) {
 	if err := checkVariant(v); err != nil {
 		return nil, err
 	}
-	if v.Game != sim.Pig && v.Game != sim.BigPig {
-		return nil, fmt.Errorf("solve: equal turns are solved for Pig and Big Pig, not %s", v.Game.Title())
+	if err := checkEqualTurns(v); err != nil {
+		return nil, err
 	}
 	std := v
 	std.EqualTurns = false
@@ -53,12 +60,23 @@ func SolveEqualTurns(v sim.Variant) (*EqualTable, error) {
 	sa := &equalSide{e: e, a: make([]float64, 2*T+64), b: make([]float64, 2*T+64)}
 	sb := &sideScratch{a: make([]float64, T), b: make([]float64, T)}
 	for s := 2*T - 2; s >= 0; s-- {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		for i := max(0, s-T+1); i <= min(s, T-1); i++ {
 			sa.i, sa.j = i, s-i
 			solvePair(sa, e.lay.side(e.second, e.lay.p, nil, s-i, i, sb))
 		}
 	}
 	return e, nil
+}
+
+// checkEqualTurns reports why v's equal-turns table cannot be solved.
+func checkEqualTurns(v sim.Variant) error {
+	if v.Game != sim.Pig && v.Game != sim.BigPig {
+		return fmt.Errorf("solve: equal turns are solved for Pig and Big Pig, not %s", v.Game.Title())
+	}
+	return nil
 }
 
 // gLimit is where G is cut off: past it G is below 1e-300 for any game.

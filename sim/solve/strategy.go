@@ -67,8 +67,27 @@ func (EVPlay) String() string { return "ev" }
 // StrategyNames lists every strategy ParseStrategy reads.
 const StrategyNames = "optimal, ev, hold:N, kper, dice:N (Hog)"
 
+// CheckStrategy reports why ParseStrategy would refuse name for v, without
+// solving anything: optimal asks only whether v's table can be solved.
+func CheckStrategy(name string, v sim.Variant) error {
+	if name != "optimal" {
+		_, err := ParseStrategy(name, v, nil)
+		return err
+	}
+	k := Key(v, v.EqualTurns)
+	err := checkVariant(k)
+	if err == nil && v.EqualTurns {
+		err = checkEqualTurns(k)
+	}
+	if err != nil {
+		return fmt.Errorf("strategy optimal: %w", err)
+	}
+	return nil
+}
+
 // ParseStrategy reads a strategy for variant v: optimal and ev, or any of
-// sim.ParseStrategy's. tables supplies the solved table optimal plays.
+// sim.ParseStrategy's. tables supplies the solved table optimal plays,
+// solved here if need be (see CheckStrategy to check a name without).
 func ParseStrategy(name string, v sim.Variant, tables *Cache) (sim.Strategy, error) {
 	switch name {
 	case "optimal":

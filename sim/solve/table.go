@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -41,7 +42,11 @@ func checkVariant(v sim.Variant) error {
 
 // Solve builds the table of perfect play for a two-player variant. Equal
 // turns are solved by SolveEqualTurns.
-func Solve(v sim.Variant) (*Table, error) {
+func Solve(v sim.Variant) (*Table, error) { return SolveContext(context.Background(), v) }
+
+// SolveContext is Solve that gives up, returning ctx's error, once ctx is
+// done (looked at between layers: within a few milliseconds).
+func SolveContext(ctx context.Context, v sim.Variant) (*Table, error) {
 	if err := checkVariant(v); err != nil {
 		return nil, err
 	}
@@ -52,7 +57,9 @@ func Solve(v sim.Variant) (*Table, error) {
 	if v.Game == sim.Hog {
 		t.hogOpt = make([]float64, len(t.p)*v.MaxDice)
 	}
-	t.evaluate(t.p, t.p, nil, nil)
+	if err := t.evaluate(ctx, t.p, t.p, nil, nil); err != nil {
+		return nil, err
+	}
 	return t, nil
 }
 
@@ -117,8 +124,9 @@ type policy interface {
 // sum. With mine and theirs the same slice and no policies it solves perfect
 // play; with two policies it evaluates them against each other. Two-Dice
 // Pig's wipe reads turn-start values of a lower layer from the previous
-// pass, and passes repeat until those values settle.
-func (t *Table) evaluate(mine, theirs []float64, pm, pt policy) {
+// pass, and passes repeat until those values settle. It stops with ctx's
+// error once ctx is done.
+func (t *Table) evaluate(ctx context.Context, mine, theirs []float64, pm, pt policy) error {
 	same := &mine[0] == &theirs[0]
 	T := t.target
 	n := T
@@ -134,6 +142,9 @@ func (t *Table) evaluate(mine, theirs []float64, pm, pt policy) {
 			before = t.wipeValues(mine, theirs)
 		}
 		for s := 2*T - 2; s >= 0; s-- {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			for i := max(0, s-T+1); i <= min(s, T-1); i++ {
 				j := s - i
 				if same && i > j {
@@ -148,13 +159,13 @@ func (t *Table) evaluate(mine, theirs []float64, pm, pt policy) {
 			}
 		}
 		if before == nil {
-			return
+			return nil
 		}
 		for n, v := range t.wipeValues(mine, theirs) {
 			change = max(change, math.Abs(v-before[n]))
 		}
 		if change < pairTol {
-			return
+			return nil
 		}
 		if pass > 10000 {
 			panic("solve: the wipe values did not converge")

@@ -1,0 +1,247 @@
+package classroom
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"pigclass/server/store"
+	"pigclass/sim"
+	"pigclass/sim/solve"
+)
+
+// A kind of round whose table is not solved yet starts at once: its table
+// is solved in the background (solve.Cache), its decisions are stored
+// pending (no analysis yet) and its perfect-play bots wait to move. When
+// the table is ready the cache tells the room (tableReady), which fills in
+// the analyses, in memory and on disk, and lets the bots move. Pending
+// decisions outlive a restart: Restore asks for their tables again.
+
+// keyOf is the cache's key of the table that analyses v's decisions.
+func keyOf(v sim.Variant) sim.Variant { return solve.Key(v, v.EqualTurns) }
+
+// awaiting notes that a decision of v waits for its table, so that the
+// table's solve goes on (needs) even if no match of v is playing any more.
+func (r *Room) awaiting(v sim.Variant) {
+	r.waitMu.Lock()
+	defer r.waitMu.Unlock()
+	r.waiting[keyOf(v)] = true
+}
+
+// needs reports whether the room still needs the table of key: decisions
+// wait for it, or a match of it is being played.
+func (r *Room) needs(key sim.Variant) bool {
+	r.waitMu.Lock()
+	waiting := r.waiting[key]
+	r.waitMu.Unlock()
+	if waiting {
+		return true
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	for _, lm := range r.matches {
+		if s := lm.snap.Load(); !s.Over() && keyOf(s.Variant) == key {
+			return true
+		}
+	}
+	return false
+}
+
+// tableReady is told by the cache that the table of key is solved: the
+// decisions that waited for it get their analysis, and the perfect-play
+// bots that waited move.
+func (r *Room) tableReady(key sim.Variant) {
+	if err := r.fillIn(context.Background(), key); err != nil {
+		r.log.Error("fill in analyses", "variant", key.String(), "err", err)
+	}
+}
+
+// fillIn fills in the pending analyses of the decisions of key's table,
+// first of the matches in memory (and moves their bots), then of those
+// only on disk (ended, or practice that left memory).
+func (r *Room) fillIn(ctx context.Context, key sim.Variant) error {
+	r.mu.RLock()
+	var lms []*match
+	for _, lm := range r.matches {
+		if keyOf(lm.snap.Load().Variant) == key {
+			lms = append(lms, lm)
+		}
+	}
+	r.mu.RUnlock()
+	var errs []error
+	for _, lm := range lms {
+		lm.mu.Lock()
+		err := r.fillLive(ctx, lm)
+		if err == nil && !lm.ended {
+			err = r.advance(ctx, lm, nil)
+		}
+		lm.mu.Unlock()
+		if err != nil {
+			errs = append(errs, fmt.Errorf("match %d: %w", lm.row.ID, err))
+		}
+	}
+	ids, err := r.st.PendingMatches(ctx)
+	if err != nil {
+		return err
+	}
+	left := false
+	for _, id := range ids {
+		r.mu.RLock()
+		_, live := r.matches[id]
+		r.mu.RUnlock()
+		if live {
+			continue // filled above, or another table's
+		}
+		done, err := r.fillStored(ctx, id, key)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("match %d: %w", id, err))
+		}
+		left = left || !done
+	}
+	if len(errs) == 0 && !left {
+		r.waitMu.Lock()
+		delete(r.waiting, key)
+		r.waitMu.Unlock()
+	}
+	if len(errs) > 0 {
+		return errs[0]
+	}
+	return nil
+}
+
+// fillLive fills in a live match's pending analyses. lm.mu must be held.
+func (r *Room) fillLive(ctx context.Context, lm *match) error {
+	filled, at := r.analyseds(lm.row.Variant, lm.row.Seed, lm.rows)
+	if len(filled) == 0 {
+		return nil
+	}
+	if err := r.st.FillAnalyses(ctx, filled); err != nil {
+		return err
+	}
+	rows := slices.Clone(lm.rows) // the snapshot shares the old ones
+	for n, i := range at {
+		rows[i] = filled[n]
+	}
+	lm.rows = rows
+	r.countFilled(lm.cls, lm.row, filled)
+	lm.publish()
+	if lm.cls != nil {
+		lm.cls.activity.Add(1)
+	}
+	return nil
+}
+
+// fillStored fills in the pending analyses of a match only on disk, if
+// key's table analyses it; it reports false for a match of another table
+// still waiting.
+func (r *Room) fillStored(ctx context.Context, id int64, key sim.Variant) (bool, error) {
+	row, err := r.st.MatchByID(ctx, id)
+	if err != nil {
+		return false, err
+	}
+	if keyOf(row.Variant) != key {
+		return true, nil
+	}
+	events, err := r.st.Events(ctx, store.EventFilter{MatchID: id})
+	if err != nil {
+		return false, err
+	}
+	filled, _ := r.analyseds(row.Variant, row.Seed, events)
+	if len(filled) == 0 {
+		return true, nil
+	}
+	if err := r.st.FillAnalyses(ctx, filled); err != nil {
+		return false, err
+	}
+	if row.ClassID != 0 {
+		if c := r.loaded(row.ClassID); c != nil {
+			r.countFilled(c, row, filled)
+			c.activity.Add(1)
+		}
+	}
+	return true, nil
+}
+
+// analyseds returns the pending decisions of a match's log with their
+// analysis now that the table is ready, and where they are in the log.
+// The state before each is rebuilt from the seed.
+func (r *Room) analyseds(v sim.Variant, seed sim.Seed, rows []store.Event) ([]store.Event, []int) {
+	if !slices.ContainsFunc(rows, func(e store.Event) bool { return e.Pending }) {
+		return nil, nil
+	}
+	m, err := sim.NewMatch(v, seed)
+	if err != nil {
+		return nil, nil
+	}
+	var out []store.Event
+	var at []int
+	for i, e := range rows {
+		pre := m.State()
+		if e.Pending {
+			if a, pending := Analyse(r.tables, &pre, e.Action); !pending {
+				e.Analysis, e.Pending = a, false
+				out, at = append(out, e), append(at, i)
+			}
+		}
+		if _, err := m.Apply(e.Seat, e.Action); err != nil {
+			break // cannot happen for a stored log; what is before it is filled
+		}
+	}
+	return out, at
+}
+
+// countFilled adds analyses filled in to the class's totals of its
+// students (count skipped them: they had none).
+func (r *Room) countFilled(c *class, row store.Match, filled []store.Event) {
+	if c == nil {
+		return
+	}
+	c.statsMu.Lock()
+	defer c.statsMu.Unlock()
+	for i := range filled {
+		e := &filled[i]
+		student := row.Seats[e.Seat].StudentID
+		if e.By != store.ByStudent || student == 0 {
+			continue
+		}
+		s := c.stats[student]
+		addAnalysis(&s, e)
+		c.stats[student] = s
+	}
+}
+
+// restorePending asks, after a restart, for the tables of the decisions
+// still waiting for their analysis: each is solved in the background and
+// fills them in.
+func (r *Room) restorePending(ctx context.Context) error {
+	ids, err := r.st.PendingMatches(ctx)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		row, err := r.st.MatchByID(ctx, id)
+		if err != nil {
+			return err
+		}
+		r.awaiting(row.Variant)
+		r.prepare(row.Variant)
+		if r.ready(row.Variant) {
+			// solved before the room was told of solves: fill in now
+			if err := r.fillIn(ctx, keyOf(row.Variant)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ready reports whether the table of v's decisions is solved.
+func (r *Room) ready(v sim.Variant) bool {
+	var err error
+	if v.EqualTurns {
+		_, err = r.tables.ReadyEqual(v)
+	} else {
+		_, err = r.tables.Ready(v)
+	}
+	return err == nil
+}
