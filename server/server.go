@@ -106,12 +106,15 @@ const deviceJoinWindow = 10 * time.Minute
 // than a hand, slower than a script.
 const DefaultMovesPerSecond = 8
 
-// TablesBudget bounds the two-player tables kept beyond the pinned ones
-// (the defaults and the lessons'): past it the least lately used is
-// forgotten. A new variant is solved at most newVariantsPerClass times a
-// minute for one class and newVariantsPerMinute for the whole server.
+// TablesBudget bounds the solved tables kept, of two and of more players,
+// the pinned ones included (the defaults and the lessons', some 12 MB):
+// past it the least lately used not pinned is forgotten. With the one
+// table being solved (at most 32 MB) the tables stay under 100 MB, well
+// within the heap's soft limit (BenchmarkVariantFlood). A new variant is
+// solved at most newVariantsPerClass times a minute for one class and
+// newVariantsPerMinute for the whole server.
 const (
-	TablesBudget         = 96 << 20
+	TablesBudget         = 64 << 20
 	newVariantsPerClass  = 3
 	newVariantsPerMinute = 12
 )

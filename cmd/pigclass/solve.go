@@ -112,8 +112,8 @@ func (vf *variantFlags) multiVariant(seats int) (sim.Variant, error) {
 		return v, usagef("--target %d: the solver takes targets from %d to %d", v.Target, sim.MinTarget, solve.MaxTarget)
 	case v.EqualTurns:
 		return v, usagef("--equal-turns: solved for two players only")
-	case solve.MultiBytes(v) > solve.MultiBudget:
-		return v, usagef("--seats %d --target %d: the table would take %d MB, more than the %d MB allowed; choose a lower target", seats, v.Target, solve.MultiBytes(v)>>20, solve.MultiBudget>>20)
+	case solve.MultiBytes(v) > solve.MaxMultiBytes:
+		return v, usagef("--seats %d --target %d: the table would take %d MB, more than the %d MB allowed; choose a lower target", seats, v.Target, solve.MultiBytes(v)>>20, solve.MaxMultiBytes>>20)
 	}
 	return v, nil
 }

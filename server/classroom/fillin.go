@@ -29,7 +29,8 @@ func (r *Room) awaiting(v sim.Variant) {
 }
 
 // needs reports whether the room still needs the table of key: decisions
-// wait for it, or a match of it is being played.
+// wait for it, or a match of it is being played (for an N-player key, a
+// match of that many players).
 func (r *Room) needs(key sim.Variant) bool {
 	r.waitMu.Lock()
 	waiting := r.waiting[key]
@@ -40,7 +41,8 @@ func (r *Room) needs(key sim.Variant) bool {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	for _, lm := range r.matches {
-		if s := lm.snap.Load(); !s.Over() && keyOf(s.Variant) == key {
+		s := lm.snap.Load()
+		if !s.Over() && (keyOf(s.Variant) == key || s.Variant.Seats > 2 && solve.MultiKey(s.Variant) == key) {
 			return true
 		}
 	}

@@ -3,7 +3,6 @@ package solve
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -31,22 +30,21 @@ import (
 type Cache struct {
 	mu     sync.Mutex
 	tables map[sim.Variant]*entry
-	// budget bounds the bytes of the two-player tables kept (0: no bound);
-	// past it the least lately used table not pinned is forgotten (a match
-	// still reading it keeps it until it ends). size is their bytes; clock
-	// orders uses.
+	// budget bounds the bytes of the tables kept, of two and of N players
+	// (0: no bound); past it the least lately used table not pinned is
+	// forgotten (a match still reading it keeps it until it ends). size is
+	// their bytes; clock orders uses.
 	budget, size, clock int64
 
 	pool    chan struct{} // a token per solve running (Workers)
+	queue   []sim.Variant // the keys to solve, first asked first
+	workers int           // goroutines solving the queue (at most Workers)
 	users   map[int]*user // see Use
 	nextUse int
 	watch   time.Duration // how often a solve asks whether it is needed (tests shorten it)
 	asked   time.Duration // how long a Ready keeps its solve needed (tests shorten it)
 	solves  int64         // solves started, for tests and metrics
 	stopped int64         // solves given up because nothing needed them
-
-	multi      map[sim.Variant]*multiEntry // N-player tables, by variant
-	multiBytes int64                       // their memory, solved or being solved
 }
 
 // Workers is how many tables a cache solves at once: one core, the other
@@ -57,9 +55,11 @@ const Workers = 1
 var ErrSolving = errors.New("solve: the table is being solved")
 
 // keepAsked is how long a Ready keeps its table's solve going without
-// anything else needing it; needEvery is how often a solve looks.
+// anything else needing it (a page reloaded finds it: a chart's table); a
+// round of a new kind with no match to play, the flood of a script, is
+// given up after it. needEvery is how often a solve looks.
 const (
-	keepAsked = 30 * time.Second
+	keepAsked = 5 * time.Second
 	needEvery = 200 * time.Millisecond
 )
 
@@ -67,6 +67,7 @@ type entry struct {
 	done    chan struct{} // closed once solved, refused or given up
 	t       *Table
 	equal   *EqualTable
+	multi   *MultiTable
 	err     error
 	bytes   int64 // once solved
 	used    int64 // the cache's clock at the last use
@@ -160,7 +161,7 @@ func (c *Cache) usersLocked() []*user {
 	return out
 }
 
-// SetBudget bounds the bytes of the two-player tables the cache keeps.
+// SetBudget bounds the bytes of the tables the cache keeps.
 func (c *Cache) SetBudget(bytes int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -169,11 +170,15 @@ func (c *Cache) SetBudget(bytes int64) {
 }
 
 // Pin keeps the table of v (with or without equal turns) whatever the
-// budget: the lessons' and the round form's defaults.
+// budget, and with more than two seats its N-player table too: the
+// lessons' and the round form's defaults.
 func (c *Cache) Pin(v sim.Variant, equalTurns bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.entryLocked(Key(v, equalTurns), false).pinned = true
+	if v.Seats > 2 && !equalTurns && MultiBytes(v) <= MultiBudget {
+		c.entryLocked(MultiKey(v), false).pinned = true
+	}
 }
 
 // Has reports whether the table of v is kept (solved, or being solved).
@@ -184,19 +189,36 @@ func (c *Cache) Has(v sim.Variant, equalTurns bool) bool {
 	return ok
 }
 
-// Bytes returns what the cache's two-player tables take.
+// Bytes returns what the cache's solved tables take.
 func (c *Cache) Bytes() int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.size
 }
 
-// Solves returns how many solves of two-player tables were started, and
-// how many of them were given up because nothing needed them.
+// Solves returns how many solves were started, and how many of them were
+// given up because nothing needed them.
 func (c *Cache) Solves() (started, givenUp int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.solves, c.stopped
+}
+
+// Solving returns how many solves are running or waiting for the pool.
+func (c *Cache) Solving() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, e := range c.tables {
+		if e.done != nil && e.err == nil && e.bytes == 0 {
+			select {
+			case <-e.done:
+			default:
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // wait returns the entry of k once it is done, solving it if need be. A
@@ -241,11 +263,33 @@ func (c *Cache) entryLocked(k sim.Variant, solve bool) *entry {
 	if solve && e.done == nil {
 		e.done = make(chan struct{})
 		c.solves++
-		go c.solve(k, e)
+		c.queue = append(c.queue, k)
+		if c.workers < Workers {
+			c.workers++
+			go c.work()
+		}
 	}
 	c.clock++
 	e.used = c.clock
 	return e
+}
+
+// work solves the queued tables in turn, first asked first, and ends when
+// the queue is empty.
+func (c *Cache) work() {
+	for {
+		c.mu.Lock()
+		if len(c.queue) == 0 {
+			c.workers--
+			c.mu.Unlock()
+			return
+		}
+		k := c.queue[0]
+		c.queue = c.queue[1:]
+		e := c.tables[k] // queued: neither solved nor given up, so still kept
+		c.mu.Unlock()
+		c.solve(k, e)
+	}
 }
 
 // solve solves the table of k in the pool, giving up if nothing needs it
@@ -253,12 +297,19 @@ func (c *Cache) entryLocked(k sim.Variant, solve bool) *entry {
 func (c *Cache) solve(k sim.Variant, e *entry) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go c.watchNeed(ctx, cancel, k, e)
 	var err error
+	if !c.needed(k, e) {
+		cancel() // asked long ago, and nothing needs it now
+	} else {
+		go c.watchNeed(ctx, cancel, k, e)
+	}
 	if c.token(ctx) {
-		if k.EqualTurns {
+		switch {
+		case k.Seats > 2:
+			e.multi, err = SolveMultiContext(ctx, k)
+		case k.EqualTurns:
 			e.equal, err = SolveEqualTurnsContext(ctx, k)
-		} else {
+		default:
 			e.t, err = SolveContext(ctx, k)
 		}
 		<-c.pool
@@ -276,9 +327,12 @@ func (c *Cache) solve(k sim.Variant, e *entry) {
 		}
 		users = nil
 	case err == nil:
-		if k.EqualTurns {
+		switch {
+		case k.Seats > 2:
+			e.bytes = MultiBytes(k)
+		case k.EqualTurns:
 			e.bytes = e.equal.Bytes()
-		} else {
+		default:
 			e.bytes = e.t.Bytes()
 		}
 		c.size += e.bytes
@@ -324,13 +378,10 @@ func (c *Cache) token(ctx context.Context) bool {
 // not pinned, no Ready lately, and no user needs it.
 func (c *Cache) watchNeed(ctx context.Context, cancel func(), k sim.Variant, e *entry) {
 	c.mu.Lock()
-	every, keep := c.watch, c.asked
+	every := c.watch
 	c.mu.Unlock()
 	if every == 0 {
 		every = needEvery
-	}
-	if keep == 0 {
-		keep = keepAsked
 	}
 	tick := time.NewTicker(every)
 	defer tick.Stop()
@@ -340,15 +391,25 @@ func (c *Cache) watchNeed(ctx context.Context, cancel func(), k sim.Variant, e *
 			return
 		case <-tick.C:
 		}
-		c.mu.Lock()
-		held := e.waiting > 0 || e.pinned || time.Since(e.asked) < keep
-		users := c.usersLocked()
-		c.mu.Unlock()
-		if !held && !slices.ContainsFunc(users, func(u *user) bool { return u.need != nil && u.need(k) }) {
+		if !c.needed(k, e) {
 			cancel()
 			return
 		}
 	}
+}
+
+// needed reports whether the table of k is still needed: someone waits for
+// it, it is pinned, Ready asked for it lately, or a user needs it.
+func (c *Cache) needed(k sim.Variant, e *entry) bool {
+	c.mu.Lock()
+	keep := c.asked
+	if keep == 0 {
+		keep = keepAsked
+	}
+	held := e.waiting > 0 || e.pinned || time.Since(e.asked) < keep
+	users := c.usersLocked()
+	c.mu.Unlock()
+	return held || slices.ContainsFunc(users, func(u *user) bool { return u.need != nil && u.need(k) })
 }
 
 // evict forgets the least lately used tables not pinned until the cache
@@ -370,66 +431,41 @@ func (c *Cache) evict() {
 	}
 }
 
-// multiEntry is an N-player table being solved or solved.
-type multiEntry struct {
-	done chan struct{}
-	t    *MultiTable
-	err  error
+// MultiKey returns the variant whose N-player table answers questions
+// about v: its seats, no deadline, standard turns.
+func MultiKey(v sim.Variant) sim.Variant {
+	v.Deadline, v.EqualTurns = 0, false
+	return v
 }
 
-// MultiBudget is the memory the N-player tables of a cache may take in
-// all: a variant past it is not solved (its decisions stay approximate).
-const MultiBudget = 128 << 20
+// MultiBudget is the most memory one N-player table solved for a
+// classroom (Multi) may take, three players to 110: past it a variant is
+// not solved there (its decisions stay approximate), so that a table being
+// solved and the cache's budget together stay well under the server's
+// heap limit. MultiWait (the command line) takes up to MaxMultiBytes.
+const MultiBudget = 32 << 20
 
 // Multi returns the N-player table of v (v.Seats players, standard rules
-// but for the seats) if it is solved, and otherwise starts solving it in
-// the background, one at a time, and reports false: the caller reads an
-// approximation meanwhile. A variant the solver refuses, or one past the
-// cache's budget, is never ready.
+// but for the seats) if it is solved, and otherwise has it solved in the
+// background (see Cache) and reports false: the caller reads an
+// approximation meanwhile. A variant the solver refuses, or one past
+// MultiBudget, is never ready.
 func (c *Cache) Multi(v sim.Variant) (*MultiTable, bool) {
-	e := c.multiEntry(v)
-	if e == nil {
+	if MultiBytes(v) > MultiBudget {
 		return nil, false
 	}
+	e := c.ask(MultiKey(v))
 	select {
 	case <-e.done:
-		return e.t, e.err == nil
+		return e.multi, e.err == nil
 	default:
 		return nil, false
 	}
 }
 
-// MultiWait is Multi that waits for the solve (the command line, tests).
+// MultiWait is Multi that waits for the solve, for any table the solver
+// takes (the command line, tests).
 func (c *Cache) MultiWait(v sim.Variant) (*MultiTable, error) {
-	e := c.multiEntry(v)
-	if e == nil {
-		return nil, fmt.Errorf("solve: %d players to %d: past the memory the tables may take", v.Seats, v.Target)
-	}
-	<-e.done
-	return e.t, e.err
-}
-
-func (c *Cache) multiEntry(v sim.Variant) *multiEntry {
-	v.Deadline, v.EqualTurns = 0, false
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.multi == nil {
-		c.multi = map[sim.Variant]*multiEntry{}
-	}
-	if e, ok := c.multi[v]; ok {
-		return e
-	}
-	if c.multiBytes+MultiBytes(v) > MultiBudget {
-		return nil
-	}
-	c.multiBytes += MultiBytes(v)
-	e := &multiEntry{done: make(chan struct{})}
-	c.multi[v] = e
-	go func() {
-		c.token(context.Background()) // in the pool: the classroom's cores stay free
-		defer func() { <-c.pool }()
-		e.t, e.err = SolveMulti(v)
-		close(e.done)
-	}()
-	return e
+	e := c.wait(MultiKey(v))
+	return e.multi, e.err
 }

@@ -60,7 +60,7 @@ func SolveEqualTurnsContext(ctx context.Context, v sim.Variant) (*EqualTable, er
 	sa := &equalSide{e: e, a: make([]float64, 2*T+64), b: make([]float64, 2*T+64)}
 	sb := &sideScratch{a: make([]float64, T), b: make([]float64, T)}
 	for s := 2*T - 2; s >= 0; s-- {
-		if err := ctx.Err(); err != nil {
+		if err := layerDone(ctx); err != nil {
 			return nil, err
 		}
 		for i := max(0, s-T+1); i <= min(s, T-1); i++ {

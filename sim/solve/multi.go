@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -59,6 +60,12 @@ func MultiBytes(v sim.Variant) int64 {
 // SolveMulti solves v for its number of seats. Equal turns are not solved
 // for more than two players.
 func SolveMulti(v sim.Variant) (*MultiTable, error) {
+	return SolveMultiContext(context.Background(), v)
+}
+
+// SolveMultiContext is SolveMulti that gives up, returning ctx's error,
+// once ctx is done (looked at between layers).
+func SolveMultiContext(ctx context.Context, v sim.Variant) (*MultiTable, error) {
 	if err := v.Validate(); err != nil {
 		return nil, err
 	}
@@ -78,7 +85,9 @@ func SolveMulti(v sim.Variant) (*MultiTable, error) {
 	} else {
 		m.dist = rollDistOf(v.Game)
 	}
-	m.solve()
+	if err := m.solve(ctx); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 
@@ -167,7 +176,7 @@ func fromNext(dst, v []float64) {
 // Two-Dice Pig's double 1s send a player to a lower layer (their score
 // becomes 0): the pass is repeated with those values from the previous
 // pass until they settle.
-func (m *MultiTable) solve() {
+func (m *MultiTable) solve(ctx context.Context) error {
 	sc := newMultiScratch(m.n, m.t)
 	seen := make([]bool, len(m.w)/m.n)
 	for pass := 0; ; pass++ {
@@ -176,6 +185,9 @@ func (m *MultiTable) solve() {
 		maxSum := m.n * (m.t - 1)
 		p := make([]int, m.n)
 		for sum := maxSum; sum >= 0; sum-- {
+			if err := layerDone(ctx); err != nil {
+				return err
+			}
 			m.eachOfSum(sum, p, func(p []int) {
 				if seen[m.index(p)] {
 					return
@@ -191,6 +203,7 @@ func (m *MultiTable) solve() {
 		}
 	}
 	m.Residual = m.residual(sc)
+	return nil
 }
 
 // eachOfSum calls fn with every position whose scores add up to sum (p is

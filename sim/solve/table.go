@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 
 	"pigclass/sim"
 )
@@ -142,7 +143,7 @@ func (t *Table) evaluate(ctx context.Context, mine, theirs []float64, pm, pt pol
 			before = t.wipeValues(mine, theirs)
 		}
 		for s := 2*T - 2; s >= 0; s-- {
-			if err := ctx.Err(); err != nil {
+			if err := layerDone(ctx); err != nil {
 				return err
 			}
 			for i := max(0, s-T+1); i <= min(s, T-1); i++ {
@@ -202,3 +203,11 @@ func (t *Table) side(tab, other []float64, pol policy, i, j int, sc *sideScratch
 
 // Bytes returns the memory the table's values take.
 func (t *Table) Bytes() int64 { return int64(8 * (len(t.p) + len(t.hogOpt) + len(t.row))) }
+
+// layerDone is called between a solve's layers (a few milliseconds
+// apart): it lets other goroutines run first and returns ctx's error once
+// ctx is done.
+func layerDone(ctx context.Context) error {
+	runtime.Gosched()
+	return ctx.Err()
+}
