@@ -50,7 +50,7 @@ func openRoom(t *testing.T, path string) (*Room, *store.Store, *fault) {
 	if _, err := r.Restore(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
+	t.Cleanup(func() { r.unuse(); st.Close() })
 	return r, st, f
 }
 

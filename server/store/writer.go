@@ -75,7 +75,19 @@ func (w *writer) write(ctx context.Context, fn func(ctx context.Context, tx *sql
 	case <-ctx.Done():
 		return fmt.Errorf("%w: %w", ErrNotSaved, ctx.Err())
 	}
-	return <-j.done
+	select {
+	case err := <-j.done:
+		return err
+	case <-w.stopped:
+		// Closed as the job was queued: the loop answered every job it
+		// took before it stopped, so one without an answer was never run.
+		select {
+		case err := <-j.done:
+			return err
+		default:
+			return fmt.Errorf("%w: %w", ErrNotSaved, errClosed)
+		}
+	}
 }
 
 func (w *writer) loop() {

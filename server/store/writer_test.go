@@ -331,3 +331,36 @@ func TestWritableFollowsTheLastBatch(t *testing.T) {
 		t.Error("not writable after a batch that reached the disk")
 	}
 }
+
+// TestWritesRacingCloseAllReturn: writes sent as the store closes each
+// return, saved or refused as not saved; none waits for ever for a writer
+// that stopped after its job was queued.
+func TestWritesRacingCloseAllReturn(t *testing.T) {
+	for round := range 50 {
+		s, err := Open(context.Background(), filepath.Join(t.TempDir(), "p.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		results := make(chan error, 16)
+		for range 16 {
+			wg.Go(func() {
+				results <- s.w.write(context.Background(), func(ctx context.Context, tx *sql.Tx) error { return nil })
+			})
+		}
+		s.Close()
+		done := make(chan struct{})
+		go func() { wg.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("round %d: a write sent as the store closed never returned", round)
+		}
+		close(results)
+		for err := range results {
+			if err != nil && !errors.Is(err, ErrNotSaved) {
+				t.Errorf("round %d: %v, want nil or not saved", round, err)
+			}
+		}
+	}
+}

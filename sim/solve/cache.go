@@ -125,7 +125,7 @@ func (c *Cache) ReadyEqual(v sim.Variant) (*EqualTable, error) {
 
 // user is one reader of the cache's tables (a classroom): need(key)
 // reports whether it still needs the table of key (a Key), ready(key) is
-// told, from the solving goroutine, when that table is solved.
+// told, in a goroutine of its own, when that table is solved.
 type user struct {
 	need  func(key sim.Variant) bool
 	ready func(key sim.Variant)
@@ -344,7 +344,7 @@ func (c *Cache) solve(k sim.Variant, e *entry) {
 	c.mu.Unlock()
 	for _, u := range users {
 		if u.ready != nil {
-			u.ready(k)
+			go u.ready(k) // the pool goes on solving meanwhile
 		}
 	}
 }
