@@ -60,7 +60,7 @@ func TestLessonErrorsNameFileAndLine(t *testing.T) {
 		{head + "phase: P\ngmae: pig\n", "x.lesson:7: unknown key \"gmae\" in a phase"},
 		{head + "phase: P\ngame: chess\n", "x.lesson:7: game \"chess\": use pig, two-dice"},
 		{head + phase + "target: 5\n", "x.lesson:10: target \"5\": a whole number from 10 to 200"},
-		{head + phase + "seats: 5\n", "x.lesson:10: seats \"5\": a whole number from 2 to 4"},
+		{head + phase + "seats: 11\n", "x.lesson:10: seats \"11\": a whole number from 2 to 10"},
 		{"title: T\nminutes: lots\n", "x.lesson:2: minutes \"lots\": a whole number from 5 to 180"},
 		{head + "phase: P\ngame: pig\nprompt: p\n", "x.lesson:9: phase \"P\": it plays pig but has no opponents"},
 		{head + phase + "charts: pie\n", "unknown chart \"pie\""},

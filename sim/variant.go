@@ -90,7 +90,7 @@ func (g *Game) UnmarshalText(b []byte) error {
 // Limits of a variant.
 const (
 	MinSeats       = 2
-	MaxSeats       = 4
+	MaxSeats       = 10 // the rules sheets: Pig is for 2 to 10 players
 	MinTarget      = 10
 	MaxTarget      = 1000
 	DefaultTarget  = 100

@@ -51,7 +51,7 @@ type Dashboard struct {
 	// the next phase; nil after the last.
 	NextStep *Step
 	Exports  []Export
-	// Approximate: the class has played matches of three or four players,
+	// Approximate: the class has played matches of three or more players,
 	// whose costs and agreement are approximate.
 	Approximate bool
 	Code        string
@@ -247,8 +247,8 @@ type Board struct {
 	BoardURL                    string
 	ReviewURL                   string
 	Error                       string
-	// Approximate says the optimal bot plays three or four seats by reading
-	// the two-player table against the leader.
+	// Approximate says the optimal bot plays more than two seats without
+	// their exact table (see classroom.Advise).
 	Approximate bool
 	// Preparing: a perfect-play bot is to move and waits for its table,
 	// being solved for a kind of round not played before.
@@ -319,8 +319,8 @@ type Review struct {
 	BackURL    string
 	Analysed   bool
 	Timeline   Chart
-	// Approximate: three or four players, the chances read from the
-	// two-player table against the leader.
+	// Approximate: more than two players without their exact table, the
+	// chances read from an approximation (see classroom.Advise).
 	Approximate bool
 	// Pending: some of the decisions' analysis is on its way (their
 	// table is being solved).

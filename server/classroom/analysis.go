@@ -2,6 +2,7 @@ package classroom
 
 import (
 	"errors"
+	"slices"
 
 	"pigclass/server/store"
 	"pigclass/sim"
@@ -52,45 +53,87 @@ func Analyse(tables *solve.Cache, pre *sim.State, a sim.Action) (an *store.Analy
 }
 
 // Advise returns the advice for the player to move in st, and whether it
-// is the approximation (see Analyse). It never waits for a solve: the
-// error is solve.ErrSolving while the table is being solved, or the
+// is an approximation. It never waits for a solve: the error is
+// solve.ErrSolving while the table it reads is being solved, or the
 // solver's refusal.
+//
+// A player out (resigned, or forfeited) no longer plays, so the game is
+// that of the players still in, in their order of play. Two of them: the
+// two-player table, exact. Three or more: their exact table once it is
+// solved (in the background, within solve.MultiBudget: three players to
+// 110, four to 31). Otherwise the approximation, named in the glossary
+// and the README: with four or more players in, the exact three-player
+// table against the two leading opponents (kept in their order of play)
+// once it is solved; else the two-player table against the leader. Equal
+// turns with more than two seats read the two-player equal-turns table
+// against the leader, an approximation too.
 func Advise(tables *solve.Cache, st *sim.State) (adv solve.Advice, approximate bool, err error) {
 	v := st.Variant
-	pos := st.Position()
-	if v.Seats > 2 && !v.EqualTurns && allPlaying(st) {
-		if m, ready := tables.Multi(v); ready {
-			p := make([]int, v.Seats)
-			for r := range p {
-				p[r] = st.Scores[(st.Seat+r)%v.Seats]
-			}
-			return m.Advise(p, st.TurnTotal), false, nil
-		}
-	}
-	approximate = v.Seats > 2
-	if !v.EqualTurns {
-		t, err := tables.Ready(v)
+	if v.EqualTurns {
+		e, err := tables.ReadyEqual(v)
 		if err != nil {
 			return solve.Advice{}, false, err
 		}
-		return t.Advise(pos.Score, pos.Opponent, pos.TurnTotal), approximate, nil
+		return e.Advise(st.Position()), v.Seats > 2, nil
 	}
-	e, err := tables.ReadyEqual(v)
+	in := inPlay(st)
+	if len(in) > 2 {
+		if m, ready := tables.Multi(seats(v, len(in))); ready {
+			return m.Advise(in, st.TurnTotal), false, nil
+		}
+		if len(in) > 3 {
+			if m, ready := tables.Multi(seats(v, 3)); ready {
+				return m.Advise(leadingTwo(in), st.TurnTotal), true, nil
+			}
+		}
+	}
+	t, err := tables.Ready(v)
 	if err != nil {
 		return solve.Advice{}, false, err
 	}
-	return e.Advise(pos), approximate, nil
+	return t.Advise(in[0], slices.Max(in[1:]), st.TurnTotal), len(in) > 2, nil
 }
 
-// allPlaying reports whether no player of st is out (resigned or
-// forfeited): an exact table of N players reads every seat.
-func allPlaying(st *sim.State) bool {
-	for seat := range st.Variant.Seats {
-		if !st.Playing(seat) {
-			return false
+// inPlay returns the scores of the players still in, from the one to move
+// in their order of play.
+func inPlay(st *sim.State) []int {
+	n := st.Variant.Seats
+	out := make([]int, 0, n)
+	for r := range n {
+		if seat := (st.Seat + r) % n; r == 0 || st.Playing(seat) {
+			out = append(out, st.Scores[seat])
 		}
 	}
-	return true
+	return out
+}
+
+// leadingTwo returns, of the scores in (the mover's first, then the
+// others in order of play), the mover's and the two highest of the
+// others, these two in their order of play (of equal scores, the earlier
+// to play).
+func leadingTwo(in []int) []int {
+	a, b := 1, 2 // the two leaders' places in in, a before b once sorted
+	if in[b] > in[a] {
+		a, b = b, a
+	}
+	for x := 3; x < len(in); x++ {
+		switch {
+		case in[x] > in[a]:
+			a, b = x, a
+		case in[x] > in[b]:
+			b = x
+		}
+	}
+	if a > b {
+		a, b = b, a
+	}
+	return []int{in[0], in[a], in[b]}
+}
+
+// seats returns v for n players.
+func seats(v sim.Variant, n int) sim.Variant {
+	v.Seats = n
+	return v
 }
 
 // perfectBot is the perfect-play bot of a match. It reads its table from
@@ -120,32 +163,18 @@ func newBot(name string, v sim.Variant) (sim.Strategy, error) {
 
 // botMove is a bot's move in st, and false if the bot waits for its table
 // (the perfect-play bot of a kind of round being solved: it moves when the
-// table is ready, from fillIn). The perfect-play bot with three or more
-// players plays the exact N-player table once it is solved (Advise's best
-// option); until then, and with a player out or under equal turns, it
-// reads the two-player table against the leader (solve.Optimal).
+// table is ready, from fillIn). The perfect-play bot plays Advise's best
+// option: the exact table of the players still in once it is solved, the
+// approximation until then or beyond it.
 func (r *Room) botMove(bot sim.Strategy, st *sim.State) (sim.Action, bool) {
 	if _, perfect := bot.(perfectBot); !perfect {
 		return bot.Decide(st.Position()), true
 	}
-	v := st.Variant
-	if v.Seats > 2 {
-		if adv, approximate, err := Advise(r.tables, st); err == nil && !approximate {
-			return adv.Best, true
-		}
-	}
-	if v.EqualTurns {
-		e, err := r.tables.ReadyEqual(v)
-		if err != nil {
-			return sim.Action{}, false
-		}
-		return e.Decide(st.Position()), true
-	}
-	t, err := r.tables.Ready(v)
+	adv, _, err := Advise(r.tables, st)
 	if err != nil {
 		return sim.Action{}, false
 	}
-	return solve.Optimal{T: t}.Decide(st.Position()), true
+	return adv.Best, true
 }
 
 // ExactBots reports whether the perfect-play bot of a match of v plays

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -437,4 +438,51 @@ func TestBotMovePlaysTheExactTable(t *testing.T) {
 		t.Errorf("in %d positions the two-player approximation never differs from the exact table: the test cannot tell them apart", checked)
 	}
 	t.Logf("%d of %d positions where the approximation differs", differ, checked)
+}
+
+// TestAdviseReadsThePlayersStillIn: a player out leaves the game of those
+// still in, analysed exactly (two left: the two-player table); past the
+// exact range the approximation is the three-player table against the two
+// leading opponents in their order of play, labelled approximate.
+func TestAdviseReadsThePlayersStillIn(t *testing.T) {
+	v := sim.Standard(sim.Pig)
+	v.Target, v.Seats = 50, 3
+	two, err := tables.Get(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := sim.NewState(v, 0)
+	st.Seat, st.Scores[0], st.Scores[1], st.Scores[2], st.TurnTotal = 1, 30, 12, 41, 6
+	st.Out[2] = true
+	adv, approximate, err := Advise(tables, &st)
+	if want := two.Advise(12, 30, 6); err != nil || approximate || adv.Roll != want.Roll || adv.Hold != want.Hold {
+		t.Errorf("three seats, one out: %+v approximate %v %v; want the two-player table exactly, %+v", adv, approximate, err, want)
+	}
+
+	three := v
+	m3, err := tables.MultiWait(three)
+	if err != nil {
+		t.Fatal(err)
+	}
+	six := v
+	six.Seats = 6
+	st = sim.NewState(six, 0)
+	st.Seat, st.TurnTotal = 4, 9
+	copy(st.Scores[:6], []int{40, 7, 33, 40, 20, 11}) // the mover has 20; 40 and 40 lead, the first of them plays after seat 5
+	adv, approximate, err = Advise(tables, &st)
+	want := m3.Advise([]int{20, 40, 40}, 9)
+	if err != nil || !approximate || adv.Roll != want.Roll || adv.Hold != want.Hold || adv.Best != want.Best {
+		t.Errorf("six seats: %+v approximate %v %v; want the three-player table against 40 and 40, %+v", adv, approximate, err, want)
+	}
+	for _, c := range []struct{ in, want []int }{
+		{[]int{5, 1, 9, 3, 9}, []int{5, 9, 9}},
+		{[]int{5, 8, 1, 2, 7}, []int{5, 8, 7}},
+		{[]int{5, 1, 2, 8, 7}, []int{5, 8, 7}},
+		{[]int{5, 1, 2, 7, 8}, []int{5, 7, 8}},
+		{[]int{0, 3, 3, 3}, []int{0, 3, 3}},
+	} {
+		if got := leadingTwo(c.in); !slices.Equal(got, c.want) {
+			t.Errorf("leadingTwo(%v) = %v, want %v", c.in, got, c.want)
+		}
+	}
 }

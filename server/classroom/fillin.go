@@ -42,7 +42,11 @@ func (r *Room) needs(key sim.Variant) bool {
 	defer r.mu.RUnlock()
 	for _, lm := range r.matches {
 		s := lm.snap.Load()
-		if !s.Over() && (keyOf(s.Variant) == key || s.Variant.Seats > 2 && solve.MultiKey(s.Variant) == key) {
+		if s.Over() {
+			continue
+		}
+		v := s.Variant
+		if keyOf(v) == key || v.Seats > 2 && solve.MultiKey(v) == key || v.Seats > 3 && solve.MultiKey(seats(v, 3)) == key {
 			return true
 		}
 	}

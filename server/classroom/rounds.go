@@ -280,6 +280,9 @@ func (r *Room) prepare(v sim.Variant) {
 	}
 	if v.Seats > 2 && !v.EqualTurns {
 		r.tables.Multi(v) // approximate until then
+		if v.Seats > 3 {
+			r.tables.Multi(seats(v, 3)) // the approximation beyond the exact range
+		}
 	}
 	if v.EqualTurns {
 		r.tables.ReadyEqual(v)

@@ -48,10 +48,14 @@ type MultiTable struct {
 // players to 100 (24 MB), four to 50 (200 MB) are the largest kept.
 const MaxMultiBytes = 256 << 20
 
-// MultiBytes is the memory the table of v takes.
+// MultiBytes is the memory the table of v takes (math.MaxInt64 past it:
+// ten players' tables are astronomically large).
 func MultiBytes(v sim.Variant) int64 {
 	b := int64(8 * v.Seats)
 	for range v.Seats {
+		if b > math.MaxInt64/int64(max(v.Target, 1)) {
+			return math.MaxInt64
+		}
 		b *= int64(v.Target)
 	}
 	return b

@@ -6,7 +6,7 @@ import (
 	"pigclass/sim"
 )
 
-// Optimal is the bot that plays the solved table. With three or four
+// Optimal is the bot that plays the solved table. With more than two
 // players the position's opponent is the leading one, so it reads the
 // two-player table against the leader: an approximation.
 type Optimal struct{ T *Table }
