@@ -3,8 +3,10 @@ package server
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -280,4 +282,54 @@ func walkEveryPage(t *testing.T, lang string, widths []int64, all bool, check fu
 	visit(teach, "/t/"+code+"/projector", "projector-skunk")
 	teacher.post("/t/"+code+"/skunk/end", nil)
 	visit(teach, "/t/"+code+"/projector/results", "results")
+}
+
+// TestBrowserTenPlayers: a match of ten (the most a match has) on a phone
+// and at the 320 px reflow width: no sideways scroll, no label overflows,
+// every player's card wide enough to read a name and the score, their
+// names kept whole in a title where a card cuts them; on a projector-wide
+// screen the cards share rows.
+func TestBrowserTenPlayers(t *testing.T) {
+	t.Parallel()
+	person := newBrowser(t)
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := person()
+	joinIn(t, ana, a.url, code, "Anastasia Wilhelmina")
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"10"}})
+	if teacher.status() != http.StatusOK {
+		t.Fatalf("ten seats: %d %s", teacher.status(), teacher.body)
+	}
+	cards := func(name string) {
+		got := value(t, ana, chromedp.Evaluate[[]float64](`Array.from(document.querySelectorAll('[data-testid="board"] .players li')).map(function (li) {
+			var n = li.querySelector('.name'), s = li.querySelector('[data-testid="score"]');
+			var sr = s.getBoundingClientRect();
+			var ok = n.textContent.trim().length > 0 && n.title.length > 0 && sr.width > 0 &&
+				sr.right <= li.getBoundingClientRect().right + 1 && sr.height < 1.6 * parseFloat(getComputedStyle(s).fontSize);
+			return ok ? li.getBoundingClientRect().width : -1;
+		})`))
+		if len(got) != 10 {
+			t.Fatalf("%s: %d player cards, want 10", name, len(got))
+		}
+		names := value(t, ana, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('[data-testid="board"] .players .name')).map(function (n) { return n.title; })`))
+		if len(slices.Compact(slices.Sorted(slices.Values(names)))) != 10 {
+			t.Errorf("%s: the ten players cannot be told apart: %q", name, names)
+		}
+		for i, w := range got {
+			if w < 110 {
+				t.Errorf("%s: card %d is %v px wide (or its name or score does not show): too narrow to read", name, i+1, w)
+			}
+		}
+		noOverflow(t, ana, name)
+	}
+	noSidewaysScroll(t, ana, a.url, "/c/"+code, "ten-players", widths, cards)
+	run(t, ana, chromedp.EmulateViewport(1920, 1080))
+	navigate(t, ana, a.url+"/c/"+code)
+	cards("ten-players-1920")
+	rows := value(t, ana, chromedp.Evaluate[int](`new Set(Array.from(document.querySelectorAll('[data-testid="board"] .players li')).map(function (li) { return Math.round(li.getBoundingClientRect().top); })).size`))
+	if rows > 2 {
+		t.Errorf("ten players on a 1920 px screen take %d rows of cards, want at most 2", rows)
+	}
+	shot(t, ana, "ten-players-1920")
 }

@@ -73,10 +73,23 @@ func botLabel(l *i18n.Localizer, name string) string {
 // seatNames names every seat of a match as the viewer sees it: generated
 // names for the others in anonymous mode, and you for the viewer's own
 // seat ("" keeps the viewer's nickname).
+// Several bots in a match are numbered in seat order ("Bot 2 (...)"), so
+// that each can be told apart.
 func seatNames(l *i18n.Localizer, row store.Match, viewer int, anonymous bool, you string) []string {
 	names := make([]string, row.Variant.Seats)
+	bots := 0
+	for _, seat := range row.Seats {
+		if seat.Bot != "" {
+			bots++
+		}
+	}
+	n := 0
 	for _, seat := range row.Seats {
 		names[seat.Seat] = seatName(l, seat, anonymous && seat.Seat != viewer)
+		if seat.Bot != "" && bots > 1 {
+			n++
+			names[seat.Seat] = l.T("bot.seat_n", "N", l.Int(n), "Bot", botLabel(l, seat.Bot))
+		}
 		if seat.Seat == viewer && you != "" {
 			names[seat.Seat] = you
 		}
