@@ -19,7 +19,7 @@ func botMatch(t testing.TB, v Variant, seed Seed) *Match {
 	}
 	for !m.State().Over {
 		s := m.State()
-		if _, err := m.Apply(s.Seat, bots[s.Seat].Decide(s.Position())); err != nil {
+		if _, err := m.Apply(s.Seat, bots[s.Seat%len(bots)].Decide(s.Position())); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -28,7 +28,7 @@ func botMatch(t testing.TB, v Variant, seed Seed) *Match {
 
 func TestVerifyAcceptsEveryGame(t *testing.T) {
 	for _, g := range Games {
-		for seats := 2; seats <= 4; seats++ {
+		for seats := MinSeats; seats <= MaxSeats; seats++ {
 			v := Standard(g)
 			v.Seats = seats
 			m := botMatch(t, v, NewSeed())

@@ -15,8 +15,9 @@ import (
 	"pigclass/templates"
 )
 
-// Okabe-Ito colours: safe for colour-blind readers.
-var palette = opts.Colors{"#0072B2", "#E69F00", "#009E73", "#D55E00", "#56B4E9", "#CC79A7", "#F0E442", "#000000"}
+// Okabe-Ito colours, safe for colour-blind readers, then Tol's wine and a
+// grey: one for each player of a match of ten (sim.MaxSeats).
+var palette = opts.Colors{"#0072B2", "#E69F00", "#009E73", "#D55E00", "#56B4E9", "#CC79A7", "#F0E442", "#000000", "#882255", "#999999"}
 
 // Keys of the charts, in the order the README lists them ("In the
 // classroom", step 5).

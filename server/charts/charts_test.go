@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -219,6 +220,10 @@ func TestTimeline(t *testing.T) {
 	}
 	if option.Legend.Icon != "roundRect" {
 		t.Errorf("the legend draws the players with the symbols of rolls and holds: %s", c.Option)
+	}
+	// Each of the ten players a match may have has a colour of its own.
+	if len(slices.Compact(slices.Sorted(slices.Values(palette)))) < sim.MaxSeats {
+		t.Errorf("%d colours for %d players: %v", len(palette), sim.MaxSeats, palette)
 	}
 }
 
