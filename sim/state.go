@@ -294,7 +294,7 @@ func (s *State) Leader(seat int) int {
 
 // Position returns the position as the player to move sees it.
 func (s *State) Position() Position {
-	return Position{
+	p := Position{
 		Variant:   s.Variant,
 		Score:     s.Scores[s.Seat],
 		Opponent:  s.Leader(s.Seat),
@@ -303,12 +303,22 @@ func (s *State) Position() Position {
 		Order:     s.order(s.Seat),
 		TieBreak:  s.TieBreak,
 	}
+	n := s.Variant.Seats
+	for r := range n {
+		if seat := (s.Seat + r) % n; r == 0 || s.Playing(seat) {
+			p.InPlay[p.Players] = s.Scores[seat]
+			p.Players++
+		}
+	}
+	return p
 }
 
 // Position is what a strategy decides from: the player's score, the leading
 // opponent's score and the turn total, under a variant. Under equal turns
 // Order says where the player moves in the round (0: first) and TieBreak
-// whether the round is a tie-break.
+// whether the round is a tie-break. InPlay holds the scores of the Players
+// still in (not out), the mover's first, then in their order of play: what
+// a table of more than two players reads.
 type Position struct {
 	Variant   Variant
 	Score     int
@@ -317,4 +327,9 @@ type Position struct {
 	Rolls     int
 	Order     int
 	TieBreak  bool
+	Players   int
+	InPlay    [MaxSeats]int
 }
+
+// Scores returns the scores of the players still in, the mover's first.
+func (p *Position) Scores() []int { return p.InPlay[:p.Players] }

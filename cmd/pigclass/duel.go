@@ -2,52 +2,100 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
+	"pigclass/sim"
 	"pigclass/sim/solve"
 )
 
-// duelOutput is the contract of "duel --json".
+// duelOutput is the contract of "duel --json". With more than two players
+// (--players) First and Second are empty and Players holds every seat.
 type duelOutput struct {
-	First      string  `json:"first"`
-	Second     string  `json:"second"`
-	EqualTurns bool    `json:"equal_turns"`
-	FirstWins  float64 `json:"first_wins"`
-	Exact      bool    `json:"exact"`
+	First      string       `json:"first,omitempty"`
+	Second     string       `json:"second,omitempty"`
+	EqualTurns bool         `json:"equal_turns"`
+	FirstWins  float64      `json:"first_wins"`
+	Exact      bool         `json:"exact"`
+	Players    []duelPlayer `json:"players"`
+}
+
+// duelPlayer is one seat of a duel: its strategy and chance of winning.
+type duelPlayer struct {
+	Seat     int     `json:"seat"`
+	Strategy string  `json:"strategy"`
+	Wins     float64 `json:"wins"`
 }
 
 func runDuel(e env, args []string) error {
-	fs := newFlags(e, "duel", "--game G [--target T] [--equal-turns] --first S1 --second S2 [--json]")
+	fs := newFlags(e, "duel", "--game G [--target T] [--equal-turns] (--first S1 --second S2 | --players S1,S2,S3[,...]) [--json]")
 	var vf variantFlags
 	vf.register(fs)
 	first := fs.String("first", "", "the strategy that moves first: "+strategyNames)
 	second := fs.String("second", "", "the strategy that moves second")
+	players := fs.String("players", "", "instead of --first and --second: comma-separated strategies, one a seat, seat 0 moving first (2 to 10 players; more than two: each player's exact chance)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	var names []string
+	switch {
+	case *players != "" && (*first != "" || *second != ""):
+		return usagef("duel: give --first and --second, or --players, not both")
+	case *players != "":
+		names = strings.Split(*players, ",")
+	case *first == "" || *second == "":
+		return usagef("duel: give both --first and --second (%s), or --players", strategyNames)
+	default:
+		names = []string{*first, *second}
+	}
+	if len(names) < sim.MinSeats || len(names) > sim.MaxSeats {
+		return usagef("--players: %d strategies; a match has %d to %d players", len(names), sim.MinSeats, sim.MaxSeats)
 	}
 	v, err := vf.solverVariant()
 	if err != nil {
 		return err
 	}
-	if *first == "" || *second == "" {
-		return usagef("duel: give both --first and --second (%s)", strategyNames)
+	v.Seats = len(names)
+	strategies := make([]sim.Strategy, len(names))
+	for i, name := range names {
+		if strategies[i], err = parseStrategy(strings.TrimSpace(name), v); err != nil {
+			flag := "--players"
+			if *players == "" {
+				flag = [2]string{"--first", "--second"}[i]
+			}
+			return usageError{flag + ": " + err.Error()}
+		}
 	}
-	s1, err := parseStrategy(*first, v)
-	if err != nil {
-		return usageError{"--first: " + err.Error()}
+	var wins []float64
+	if v.Seats == 2 {
+		var p float64
+		if p, err = solve.Duel(v, strategies[0], strategies[1]); err == nil {
+			wins = []float64{p, 1 - p}
+		}
+	} else {
+		wins, err = solve.DuelMulti(v, strategies)
 	}
-	s2, err := parseStrategy(*second, v)
-	if err != nil {
-		return usageError{"--second: " + err.Error()}
-	}
-	p, err := solve.Duel(v, s1, s2)
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	out := duelOutput{First: s1.String(), Second: s2.String(), EqualTurns: v.EqualTurns, FirstWins: p, Exact: true}
+	out := duelOutput{EqualTurns: v.EqualTurns, FirstWins: wins[0], Exact: true}
+	for seat, st := range strategies {
+		out.Players = append(out.Players, duelPlayer{Seat: seat, Strategy: st.String(), Wins: wins[seat]})
+	}
+	if v.Seats == 2 {
+		out.First, out.Second = strategies[0].String(), strategies[1].String()
+	}
 	if *asJSON {
 		return writeJSON(e.stdout, out)
 	}
-	fmt.Fprintf(e.stdout, "%s: %s (first) beats %s with probability %.12f (exact)\n", v, out.First, out.Second, p)
+	if v.Seats == 2 {
+		fmt.Fprintf(e.stdout, "%s: %s (first) beats %s with probability %.12f (exact)\n", v, out.First, out.Second, wins[0])
+		return nil
+	}
+	fmt.Fprintf(e.stdout, "%s, seat 0 moving first (exact, by policy evaluation):\n", v)
+	fmt.Fprintf(e.stdout, "%-5s %-10s %s\n", "seat", "strategy", "wins")
+	for _, p := range out.Players {
+		fmt.Fprintf(e.stdout, "%-5d %-10s %.12f\n", p.Seat, p.Strategy, p.Wins)
+	}
 	return nil
 }

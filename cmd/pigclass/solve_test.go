@@ -111,6 +111,37 @@ func TestDuelAgreesWithSimulate(t *testing.T) {
 	}
 }
 
+// TestDuelOfThree: duel --players gives each of three players' exact
+// chance: with every player on perfect play, the solver's own figures
+// (sim/published.md: 38.06%, 33.00%, 28.94% at 50), and with a mix of
+// strategies chances within the simulator's intervals.
+func TestDuelOfThree(t *testing.T) {
+	var d struct {
+		Players []struct {
+			Strategy string  `json:"strategy"`
+			Wins     float64 `json:"wins"`
+		} `json:"players"`
+	}
+	runJSON(t, &d, "duel", "--game", "pig", "--target", "50", "--players", "optimal,optimal,optimal", "--json")
+	for r, want := range []float64{0.3806, 0.3300, 0.2894} {
+		if len(d.Players) != 3 || math.Abs(d.Players[r].Wins-want) > 0.00005 {
+			t.Errorf("perfect play by all three: %+v, want %.4f for seat %d", d.Players, want, r)
+		}
+	}
+	runJSON(t, &d, "duel", "--game", "pig", "--target", "50", "--players", "hold:20,optimal,kper", "--json")
+	var sim struct {
+		Players []struct {
+			CI95 [2]float64 `json:"ci95"`
+		} `json:"players"`
+	}
+	runJSON(t, &sim, "simulate", "--game", "pig", "--target", "50", "--players", "hold:20,optimal,kper", "--games", "40000", "--seed", "three", "--json")
+	for r, p := range d.Players {
+		if ci := sim.Players[r].CI95; p.Wins < ci[0] || p.Wins > ci[1] {
+			t.Errorf("seat %d (%s): exact %.4f outside the simulated [%.4f, %.4f]", r, p.Strategy, p.Wins, ci[0], ci[1])
+		}
+	}
+}
+
 func TestSolverUsageErrors(t *testing.T) {
 	cases := []struct {
 		args []string
@@ -127,6 +158,9 @@ func TestSolverUsageErrors(t *testing.T) {
 		{[]string{"duel", "--first", "optimal"}, "--second"},
 		{[]string{"duel", "--first", "optimal", "--second", "dice:3"}, "dice:N is for Hog"},
 		{[]string{"duel", "--first", "hold:20", "--second", "yolo"}, "optimal, ev"},
+		{[]string{"duel", "--first", "hold:20", "--players", "hold:20,hold:20"}, "not both"},
+		{[]string{"duel", "--players", "hold:20,hold:20,hold:20,hold:20"}, "take 12207 MB to evaluate"},
+		{[]string{"duel", "--players", "hold:20,hold:20,hold:20", "--equal-turns"}, "two players only"},
 	}
 	for _, c := range cases {
 		_, _, err := runCmd(t, c.args...)

@@ -76,7 +76,8 @@ func Advise(tables *solve.Cache, st *sim.State) (adv solve.Advice, approximate b
 		}
 		return e.Advise(st.Position()), v.Seats > 2, nil
 	}
-	in := inPlay(st)
+	pos := st.Position()
+	in := pos.Scores()
 	if len(in) > 2 {
 		if m, ready := tables.Multi(seats(v, len(in))); ready {
 			return m.Advise(in, st.TurnTotal), false, nil
@@ -92,19 +93,6 @@ func Advise(tables *solve.Cache, st *sim.State) (adv solve.Advice, approximate b
 		return solve.Advice{}, false, err
 	}
 	return t.Advise(in[0], slices.Max(in[1:]), st.TurnTotal), len(in) > 2, nil
-}
-
-// inPlay returns the scores of the players still in, from the one to move
-// in their order of play.
-func inPlay(st *sim.State) []int {
-	n := st.Variant.Seats
-	out := make([]int, 0, n)
-	for r := range n {
-		if seat := (st.Seat + r) % n; r == 0 || st.Playing(seat) {
-			out = append(out, st.Scores[seat])
-		}
-	}
-	return out
 }
 
 // leadingTwo returns, of the scores in (the mover's first, then the

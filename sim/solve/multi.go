@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"pigclass/sim"
 )
@@ -736,20 +737,41 @@ func (m *MultiTable) residual(sc *multiScratch) float64 {
 // the mover's, then in the order they move) with turn total k: each
 // option's chance of winning for the mover, by backward induction over the
 // turn total from the table's turn starts (ties hold, fewer dice). It
-// costs a pass over the turn totals above k: microseconds.
-func (m *MultiTable) Advise(p []int, k int) Advice {
-	a := Advice{Game: m.variant.Game}
+// costs a pass over the turn totals of the turn: microseconds.
+func (m *MultiTable) Advise(p []int, k int) Advice { return m.turn(p).advise(k) }
+
+// multiTurn is one turn start analysed: the options at every turn total
+// of the turn are read off it.
+type multiTurn struct {
+	m    *MultiTable
+	p    []int
+	sc   *multiScratch
+	pass []float64
+}
+
+// turn analyses the turn start p (see Advise).
+func (m *MultiTable) turn(p []int) *multiTurn {
 	n := m.n
-	sc := newMultiScratch(n, m.t)
-	pass := make([]float64, n)
+	t := &multiTurn{m: m, p: slices.Clone(p), sc: newMultiScratch(n, m.t), pass: make([]float64, n)}
 	for r := range n {
-		sc.nxt[r] = p[(r+1)%n]
+		t.sc.nxt[r] = p[(r+1)%n]
 	}
-	fromNext(pass, m.at(sc.nxt))
+	fromNext(t.pass, m.at(t.sc.nxt))
+	var b float64
+	v := make([]float64, n)
 	if m.variant.Game == sim.Hog {
-		var b float64
-		v := make([]float64, n)
-		m.sweepHog(p, pass, sc, v, &b)
+		m.sweepHog(t.p, t.pass, t.sc, v, &b)
+	} else {
+		m.sweep(t.p, t.pass, t.sc, v, &b)
+	}
+	return t
+}
+
+// advise reads the options at turn total k.
+func (t *multiTurn) advise(k int) Advice {
+	m, p, sc, pass, n := t.m, t.p, t.sc, t.pass, t.m.n
+	a := Advice{Game: m.variant.Game}
+	if m.variant.Game == sim.Hog {
 		D := m.variant.MaxDice
 		a.MaxDice = D
 		best := 1
@@ -762,9 +784,6 @@ func (m *MultiTable) Advise(p []int, k int) Advice {
 		a.Best, a.EV = sim.Dice(best), sim.Dice(m.evDice)
 		return a
 	}
-	var b float64
-	v := make([]float64, n)
-	m.sweep(p, pass, sc, v, &b)
 	// The sweep left each turn total's values as A + B·pass; the options
 	// at k are read off the values above it.
 	d, T, s0 := &m.dist, m.t, p[0]
