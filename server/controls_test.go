@@ -433,6 +433,18 @@ func TestThreeAndFourSeats(t *testing.T) {
 	if want := kinds["3 seats, approximate true"] + kinds["4 seats, approximate true"]; approximate < want {
 		t.Errorf("decisions.csv says %d approximate, the store %d (and the bots')", approximate, want)
 	}
+	// The podium of the four-seat round says how many of its students'
+	// decisions are approximate: all of them.
+	theirs := 0
+	for _, e := range events {
+		if m := byMatch[e.MatchID]; m.Variant.Seats == 4 && e.By == store.ByStudent && e.Analysis != nil {
+			theirs++
+		}
+	}
+	podium := teacher.get("/t/" + code + "/projector/results")
+	if got := podium.Find(`[data-testid="podium-approximate"]`).Text(); !strings.HasPrefix(got, fmt.Sprintf("%d decisions of this round", theirs)) {
+		t.Errorf("the podium of the four-seat round: %q, want %d decisions named approximate", got, theirs)
+	}
 	matches := teacher.csvRows("/t/" + code + "/matches.csv")
 	if len(matches) != 4 {
 		t.Fatalf("%d matches, want 3 of three seats and 1 of four", len(matches))

@@ -64,6 +64,7 @@ func (s *Server) results(ctx context.Context, l *i18n.Localizer, who classroom.V
 	if err != nil {
 		return nil, err
 	}
+	approximate := 0
 	for _, d := range ds {
 		t := by[d.StudentID]
 		if t == nil {
@@ -72,6 +73,9 @@ func (s *Server) results(ctx context.Context, l *i18n.Localizer, who classroom.V
 		if d.Analysed {
 			t.cost += d.Cost
 			t.decisions++
+			if d.Approximate {
+				approximate++
+			}
 		}
 		if d.HasLuck {
 			t.luck += d.Luck
@@ -85,7 +89,7 @@ func (s *Server) results(ctx context.Context, l *i18n.Localizer, who classroom.V
 		all = append(all, t)
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].name < all[j].name })
-	v := &templates.Results{Round: round.Number, Title: gameTitle(l, round.Variant), Playing: playing}
+	v := &templates.Results{Round: round.Number, Title: gameTitle(l, round.Variant), Playing: playing, Approximate: approximate}
 	// Each award names everyone who shares the top (in alphabetical
 	// order), never one of them picked by name.
 	best := func(label string, better func(a, b *tally) bool, ok func(*tally) bool, value func(*tally) string) {

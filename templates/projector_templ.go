@@ -348,7 +348,7 @@ func ProjectorScreenView(v ProjectorScreen) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = podium(v.Results.Awards).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = podium(*v.Results).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

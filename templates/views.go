@@ -506,6 +506,10 @@ type Results struct {
 	Playing int // matches still being played
 	Awards  []Award
 	BackURL string
+	// Approximate counts the students' decisions of the round analysed
+	// approximately, which the best decision-maker and the luckiest dice
+	// mix with exact ones.
+	Approximate int
 }
 
 // Award is one place on the podium: Name lists everyone who shares it

@@ -350,3 +350,36 @@ func TestSkunkSits(t *testing.T) {
 		t.Errorf("rows %v", c.Table.Rows)
 	}
 }
+
+// TestChartsSayWhenApproximate: the hold-points charts with a turn start
+// of a three-player match, and Hog's dice chart with an approximate
+// decision, say so in their captions; with two players they do not.
+func TestChartsSayWhenApproximate(t *testing.T) {
+	tab, err := solve.Solve(sim.Standard(sim.Pig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hold := store.Decision{Action: sim.Hold, Score: 10, Opponent: 30, TurnTotal: 0, MatchSeats: 2, Analysed: true}
+	three := hold
+	three.MatchSeats = 3
+	want := en.T("chart.approximate_holds")
+	if c := HoldPoints(en, []store.Decision{hold}, tab); strings.Contains(c.Caption, want) {
+		t.Errorf("two players: %q", c.Caption)
+	}
+	if c := HoldPoints(en, []store.Decision{hold, three}, tab); !strings.Contains(c.Caption, want) {
+		t.Errorf("a three-player turn start: %q", c.Caption)
+	}
+	if c := MyHoldPoints(en, []store.Decision{hold}, []store.Decision{hold, three}, tab); !strings.Contains(c.Caption, want) {
+		t.Errorf("mine, beside a class with a three-player turn start: %q", c.Caption)
+	}
+	dice := store.Decision{Action: sim.Dice(5), Best: sim.Dice(6), Analysed: true}
+	approx := dice
+	approx.Approximate = true
+	want = en.T("chart.approximate_decisions")
+	if c := HogDice(en, []store.Decision{dice}); strings.Contains(c.Caption, want) {
+		t.Errorf("Hog, exact: %q", c.Caption)
+	}
+	if c := HogDice(en, []store.Decision{dice, approx}); !strings.Contains(c.Caption, want) {
+		t.Errorf("Hog, one approximate: %q", c.Caption)
+	}
+}

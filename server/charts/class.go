@@ -103,7 +103,7 @@ func HogDice(l *i18n.Localizer, decisions []store.Decision) templates.Chart {
 		charts.WithXAxisOpts(opts.XAxis{Name: t(l, HogDiceKey, "best"), Type: "value", Min: 0}),
 		charts.WithYAxisOpts(opts.YAxis{Name: t(l, HogDiceKey, "chosen"), Type: "value", Min: 0}))...)
 	sc.AddSeries(t(l, HogDiceKey, "series"), points)
-	return finish(l, HogDiceKey, "360px", caption, sc.RenderSnippet().Option, tbl)
+	return finish(l, HogDiceKey, "360px", caption+approximateNote(l, decisions), sc.RenderSnippet().Option, tbl)
 }
 
 // HogCurve is chart 6b: the expected points of n dice, 4n(5/6)^n.

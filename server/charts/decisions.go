@@ -80,7 +80,7 @@ func HoldPoints(l *i18n.Localizer, decisions []store.Decision, tb *solve.Table) 
 	}
 	bar := holdBar(l)
 	bar.SetXAxis(labels).AddSeries(l.T("chart.class"), barSeries(b.held)).AddSeries(l.T("chart.twenty"), barSeries(b.twenty)).AddSeries(l.T("chart.best"), barSeries(b.optimal))
-	return finish(l, HoldPointsKey, "360px", caption, bar.RenderSnippet().Option, tbl)
+	return finish(l, HoldPointsKey, "360px", caption+manySeatsNote(l, decisions), bar.RenderSnippet().Option, tbl)
 }
 
 // MyHoldPoints is chart 1 on a student's own page: their holds beside the
@@ -107,9 +107,21 @@ func MyHoldPoints(l *i18n.Localizer, mine, class []store.Decision, tb *solve.Tab
 	bar := holdBar(l)
 	bar.SetXAxis(labels).AddSeries(l.T("chart.you"), barSeries(me.held)).AddSeries(l.T("chart.class"), barSeries(scaled)).
 		AddSeries(l.T("chart.twenty"), barSeries(me.twenty)).AddSeries(l.T("chart.best"), barSeries(me.optimal))
-	c := finish(l, HoldPointsKey, "360px", caption, bar.RenderSnippet().Option, tbl)
+	c := finish(l, HoldPointsKey, "360px", caption+manySeatsNote(l, class), bar.RenderSnippet().Option, tbl)
 	c.Title = t(l, HoldPointsKey, "mine_title")
 	return c
+}
+
+// manySeatsNote labels the hold-points charts when some turn starts are of
+// matches of more than two players: perfect play's holds there are read
+// from the two-player table against the leader, an approximation.
+func manySeatsNote(l *i18n.Localizer, decisions []store.Decision) string {
+	for _, d := range decisions {
+		if d.MatchSeats > 2 {
+			return " " + l.T("chart.approximate_holds")
+		}
+	}
+	return ""
 }
 
 // holdBar is the bar chart both hold-point charts draw on.
