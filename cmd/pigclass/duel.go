@@ -27,12 +27,13 @@ type duelPlayer struct {
 }
 
 func runDuel(e env, args []string) error {
-	fs := newFlags(e, "duel", "--game G [--target T] [--equal-turns] (--first S1 --second S2 | --players S1,S2,S3[,...]) [--json]")
+	fs := newFlags(e, "duel", "--game G [--target T] [--equal-turns] [--seats N] (--first S1 --second S2 | --players S1,S2,S3[,...]) [--json]")
 	var vf variantFlags
 	vf.register(fs)
 	first := fs.String("first", "", "the strategy that moves first: "+strategyNames)
 	second := fs.String("second", "", "the strategy that moves second")
 	players := fs.String("players", "", "instead of --first and --second: comma-separated strategies, one a seat, seat 0 moving first (2 to 10 players; more than two: each player's exact chance)")
+	seats := fs.Int("seats", 0, fmt.Sprintf("players, %d to %d: with --first and --second, seat 0 plays the first and every other seat the second (default 2, or as many as --players)", sim.MinSeats, sim.MaxSeats))
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -47,6 +48,12 @@ func runDuel(e env, args []string) error {
 		return usagef("duel: give both --first and --second (%s), or --players", strategyNames)
 	default:
 		names = []string{*first, *second}
+		for len(names) < *seats {
+			names = append(names, *second)
+		}
+	}
+	if *seats != 0 && *seats != len(names) {
+		return usagef("--seats %d: %d strategies in --players; give one a seat", *seats, len(names))
 	}
 	if len(names) < sim.MinSeats || len(names) > sim.MaxSeats {
 		return usagef("--players: %d strategies; a match has %d to %d players", len(names), sim.MinSeats, sim.MaxSeats)
@@ -61,7 +68,7 @@ func runDuel(e env, args []string) error {
 		if strategies[i], err = parseStrategy(strings.TrimSpace(name), v); err != nil {
 			flag := "--players"
 			if *players == "" {
-				flag = [2]string{"--first", "--second"}[i]
+				flag = [2]string{"--first", "--second"}[min(i, 1)]
 			}
 			return usageError{flag + ": " + err.Error()}
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -35,18 +36,25 @@ type simOutput struct {
 }
 
 func runSimulate(e env, args []string) error {
-	fs := newFlags(e, "simulate", "--players S1,S2[,S3,S4] [--game G] [--games N] [--seed S] [--json]")
+	fs := newFlags(e, "simulate", "--players S1,S2[,S3,...] [--seats N] [--game G] [--games N] [--seed S] [--json]")
 	var vf variantFlags
 	vf.register(fs)
 	players := fs.String("players", "hold:20,hold:20", "comma-separated strategies, seat 0 (moving first) first: "+strategyNames)
 	games := fs.Int("games", 100000, "number of games")
 	seed := fs.String("seed", "", "any text; the same seed gives the same results (default: random, printed)")
 	workers := fs.Int("workers", 0, "goroutines to play on (default: all cores)")
+	seats := fs.Int("seats", 0, fmt.Sprintf("players, %d to %d: one strategy in --players plays every seat (default: as many as --players)", sim.MinSeats, sim.MaxSeats))
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	names := strings.Split(*players, ",")
+	if *seats != 0 && len(names) == 1 {
+		names = slices.Repeat(names, max(*seats, 1))
+	}
+	if *seats != 0 && *seats != len(names) {
+		return usagef("--seats %d: %d strategies in --players; give one, or one a seat", *seats, len(names))
+	}
 	v, err := vf.variant(len(names))
 	if err != nil {
 		return err

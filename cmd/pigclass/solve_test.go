@@ -128,6 +128,19 @@ func TestDuelOfThree(t *testing.T) {
 			t.Errorf("perfect play by all three: %+v, want %.4f for seat %d", d.Players, want, r)
 		}
 	}
+	// "Hold at 20 against two perfect players moving after me".
+	var seats struct {
+		Players []struct {
+			Wins float64 `json:"wins"`
+		} `json:"players"`
+	}
+	runJSON(t, &seats, "duel", "--game", "pig", "--target", "50", "--seats", "3", "--first", "hold:20", "--second", "optimal", "--json")
+	runJSON(t, &d, "duel", "--game", "pig", "--target", "50", "--players", "hold:20,optimal,optimal", "--json")
+	for r := range 3 {
+		if len(seats.Players) != 3 || seats.Players[r].Wins != d.Players[r].Wins {
+			t.Errorf("--seats 3 --first hold:20 --second optimal: %+v; --players: %+v", seats.Players, d.Players)
+		}
+	}
 	runJSON(t, &d, "duel", "--game", "pig", "--target", "50", "--players", "hold:20,optimal,kper", "--json")
 	var sim struct {
 		Players []struct {
@@ -161,6 +174,9 @@ func TestSolverUsageErrors(t *testing.T) {
 		{[]string{"duel", "--first", "hold:20", "--players", "hold:20,hold:20"}, "not both"},
 		{[]string{"duel", "--players", "hold:20,hold:20,hold:20,hold:20"}, "take 12207 MB to evaluate"},
 		{[]string{"duel", "--players", "hold:20,hold:20,hold:20", "--equal-turns"}, "two players only"},
+		{[]string{"duel", "--seats", "3", "--players", "hold:20,hold:20"}, "give one a seat"},
+		{[]string{"duel", "--seats", "11", "--first", "hold:20", "--second", "kper"}, "2 to 10 players"},
+		{[]string{"simulate", "--seats", "3", "--players", "hold:20,kper"}, "give one, or one a seat"},
 	}
 	for _, c := range cases {
 		_, _, err := runCmd(t, c.args...)
