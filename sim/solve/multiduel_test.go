@@ -34,26 +34,35 @@ func TestDuelMultiTwoSeatsEqualsDuel(t *testing.T) {
 	}
 }
 
-// TestDuelMultiOfTheEquilibrium: three players each playing the N-player
-// table's best option (Perfect) win, by policy evaluation, what the
-// equilibrium solver says, in every game (where the solver settled no
-// orbit by a mixed choice, which a strategy of pure choices cannot play).
+// TestDuelMultiOfTheEquilibrium: three players (and four in Pig) each
+// playing the N-player table's best option (Perfect) win, by policy
+// evaluation, what the equilibrium solver says, in every game (where the
+// solver settled no orbit by a mixed choice, which a strategy of pure
+// choices cannot play).
 func TestDuelMultiOfTheEquilibrium(t *testing.T) {
+	var vs []sim.Variant
 	for _, g := range sim.Games {
 		v := sim.Standard(g)
 		v.Target, v.Seats = 30, 3
+		vs = append(vs, v)
+	}
+	vs = append(vs, sim.Variant{Game: sim.Pig, Target: 20, Seats: 4})
+	for _, v := range vs {
 		m := mustSolveMulti(t, v)
 		if m.Mixed > 0 {
 			t.Logf("%v: %d orbits settled by a mixed choice: not compared", v, m.Mixed)
 			continue
 		}
-		players := []sim.Strategy{&Perfect{M: m}, &Perfect{M: m}, &Perfect{M: m}}
+		var players []sim.Strategy
+		for range v.Seats {
+			players = append(players, &Perfect{M: m})
+		}
 		got, err := DuelMulti(v, players)
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := m.FirstPlayerWin()
-		for r := range 3 {
+		for r := range v.Seats {
 			if math.Abs(got[r]-want[r]) > 1e-9 {
 				t.Errorf("%v: seat %d wins %.12f by policy evaluation, %.12f by the solver", v, r, got[r], want[r])
 			}
