@@ -332,4 +332,13 @@ func TestBrowserTenPlayers(t *testing.T) {
 		t.Errorf("ten players on a 1920 px screen take %d rows of cards, want at most 2", rows)
 	}
 	shot(t, ana, "ten-players-1920")
+
+	// The teacher's dashboard lists the match with its ten players.
+	link, _ := url.Parse(teacher.get("/t/"+code).Find(`[data-testid="teacher-link"]`).AttrOr("href", ""))
+	teach := person()
+	run(t, teach, chromedp.Navigate(a.url+link.RequestURI()), chromedp.WaitVisible(q(`[data-testid="join-code"]`)))
+	noSidewaysScroll(t, teach, a.url, "/t/"+code, "ten-players-dashboard", widths, func(name string) { noOverflow(t, teach, name) })
+	if !strings.Contains(value(t, teach, chromedp.Evaluate[string](`document.body.innerText`)), "Bot 9") {
+		t.Error("the dashboard does not list the ten-player match's bots")
+	}
 }

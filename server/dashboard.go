@@ -238,15 +238,15 @@ func (s *Server) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.
 			continue
 		}
 		st := m.State
-		var names []string
 		decisions := 0
 		for _, e := range m.Events {
 			if report.IsDecision(e) {
 				decisions++
 			}
 		}
+		names := seatNames(l, m.Match, -1, false, "") // the teacher sees the nicknames
 		for _, seat := range m.Seats {
-			names = append(names, seatName(l, seat, false)+" "+l.Int(st.Scores[seat.Seat]))
+			names[seat.Seat] += " " + l.Int(st.Scores[seat.Seat])
 			if seat.StudentID != 0 {
 				playing[seat.StudentID] = l.T("status.playing", "Score", l.Int(st.Scores[seat.Seat]), "Other", l.Int(st.Leader(seat.Seat)))
 			}
