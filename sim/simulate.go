@@ -173,6 +173,7 @@ func Simulate(ctx context.Context, c SimConfig) (SimResult, error) {
 	total := SimResult{Games: c.Games, Wins: make([]int, c.Variant.Seats)}
 	var wg sync.WaitGroup
 	for range workers {
+		players := forks(c.Players)
 		wg.Go(func() {
 			part := SimResult{Wins: make([]int, c.Variant.Seats)}
 			var d FastDice
@@ -184,7 +185,7 @@ func Simulate(ctx context.Context, c SimConfig) (SimResult, error) {
 				end := min((b+1)*simBlock, c.Games)
 				for g := b * simBlock; g < end; g++ {
 					d.Reset(c.Key, uint64(g))
-					s := PlayFast(c.Variant, c.Players, &d)
+					s := PlayFast(c.Variant, players, &d)
 					for seat := range c.Variant.Seats {
 						part.Turns += int64(s.Turns[seat])
 					}
@@ -212,6 +213,25 @@ func Simulate(ctx context.Context, c SimConfig) (SimResult, error) {
 		return SimResult{}, fmt.Errorf("simulate: %w", err)
 	}
 	return total, nil
+}
+
+// Forker is a strategy that keeps something between its decisions (the
+// analysis of the turn being played): Simulate gives each of its workers
+// a fork of its own.
+type Forker interface {
+	Fork() Strategy
+}
+
+// forks returns the players with each Forker forked.
+func forks(players []Strategy) []Strategy {
+	out := make([]Strategy, len(players))
+	for i, p := range players {
+		out[i] = p
+		if f, ok := p.(Forker); ok {
+			out[i] = f.Fork()
+		}
+	}
+	return out
 }
 
 // TurnOutcomes plays n single turns of strategy st from the position

@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"math"
+	"sync/atomic"
 	"testing"
 )
 
@@ -202,5 +203,33 @@ func TestBotRules(t *testing.T) {
 	small.MaxDice = 3
 	if got := ThrowDice(8).Decide(Position{Variant: small}); got != Dice(3) {
 		t.Errorf("dice:8 with at most 3: %v", got)
+	}
+}
+
+// forking is hold at 20 that counts the forks Simulate makes of it.
+type forking struct {
+	HoldAt
+	forks *atomic.Int32
+}
+
+func (f forking) Fork() Strategy {
+	f.forks.Add(1)
+	return f.HoldAt
+}
+
+// TestSimulateForksForEachWorker: a strategy that keeps something between
+// its decisions is forked once a worker, and the results do not depend on
+// it.
+func TestSimulateForksForEachWorker(t *testing.T) {
+	var forks atomic.Int32
+	v := Standard(Pig)
+	players := []Strategy{forking{HoldAt(20), &forks}, HoldAt(20)}
+	r, err := Simulate(context.Background(), SimConfig{Variant: v, Players: players, Games: 2000, Key: SimKey("fork"), Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := Simulate(context.Background(), SimConfig{Variant: v, Players: []Strategy{HoldAt(20), HoldAt(20)}, Games: 2000, Key: SimKey("fork"), Workers: 1})
+	if forks.Load() != 3 || r.Wins[0] != plain.Wins[0] {
+		t.Errorf("%d forks for 3 workers; wins %v, unforked %v", forks.Load(), r.Wins, plain.Wins)
 	}
 }

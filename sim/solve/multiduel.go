@@ -45,6 +45,10 @@ func (s *Perfect) Decide(p sim.Position) sim.Action {
 // String returns "optimal".
 func (*Perfect) String() string { return "optimal" }
 
+// Fork returns the same player with a turn analysis of its own, for
+// another goroutine (sim.Simulate's workers).
+func (s *Perfect) Fork() sim.Strategy { return &Perfect{M: s.M, Two: s.Two} }
+
 // MaxDuelBytes is the most memory DuelMulti may take.
 const MaxDuelBytes = 512 << 20
 
