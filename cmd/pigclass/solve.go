@@ -76,7 +76,7 @@ func solveSeats(e env, vf variantFlags, seats int, asJSON bool) error {
 		states *= v.Target
 	}
 	out := solveOutput{Game: v.Game.String(), Target: v.Target, MaxDice: v.MaxDice, Seats: seats, FirstPlayerWin: win[0], PlayersWin: win,
-		Residual: m.Residual, States: states, Seconds: time.Since(start).Seconds()}
+		Residual: m.Residual(), States: states, Seconds: time.Since(start).Seconds()}
 	if asJSON {
 		return writeJSON(e.stdout, out)
 	}
@@ -85,7 +85,7 @@ func solveSeats(e env, vf variantFlags, seats int, asJSON bool) error {
 		fmt.Fprintf(e.stdout, "player %d (moving %s) wins %.12f under perfect play by all (%.2f%%)\n", r+1, ordinal(r+1), w, 100*w)
 	}
 	fmt.Fprintf(e.stdout, "%d turn starts solved in %.3fs; %d orbits cycled (%d settled by a mixed choice); residual %.2g\n",
-		states, out.Seconds, m.Cycling, m.Mixed, m.Residual)
+		states, out.Seconds, m.Cycling, m.Mixed, m.Residual())
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"pigclass/sim"
 )
@@ -36,10 +37,10 @@ type MultiTable struct {
 	dist    rollDist  // Pig games
 	hog     hogDist   // Hog
 	evDice  int       // Hog: expected-value play's dice count
-	// Residual is the largest Bellman residual at a turn start once solved:
-	// how far a stored value is from the best option recomputed from the
-	// table.
-	Residual float64
+	// residual is Residual's, worked out on first use (a quarter of a
+	// solve's time, which a classroom does not need).
+	residualOnce sync.Once
+	residualMax  float64
 	// Cycling counts the orbits whose best responses cycled (see
 	// resolveCycle), and Mixed those of them settled by a mixed choice.
 	Cycling, Mixed int
@@ -172,9 +173,8 @@ func newMultiScratch(n, t int) *multiScratch {
 // player one place after p's mover) in p's frame.
 func fromNext(dst, v []float64) {
 	n := len(v)
-	for r := range n {
-		dst[r] = v[(r-1+n)%n]
-	}
+	dst[0] = v[n-1]
+	copy(dst[1:n], v[:n-1])
 }
 
 // solve fills the table layer by layer from the highest banked sum.
@@ -207,7 +207,6 @@ func (m *MultiTable) solve(ctx context.Context) error {
 			panic("solve: the wipe values did not converge")
 		}
 	}
-	m.Residual = m.residual(sc)
 	return nil
 }
 
@@ -607,6 +606,13 @@ func (m *MultiTable) sweep(p []int, est []float64, sc *multiScratch, a []float64
 		}
 	}
 	rA, hA := sc.ra, sc.ha
+	// A hold banks s0+k: the next mover's turn start (p[1], ..., p[n-1],
+	// s0+k), kept at hold0 + k (the last score counts one).
+	for r := 1; r < n; r++ {
+		sc.nxt[r-1] = p[r]
+	}
+	sc.nxt[n-1] = s0
+	hold0 := m.index(sc.nxt)
 	for k := T - s0 - 1; k >= 0; k-- {
 		// Roll.
 		for r := range n {
@@ -629,11 +635,8 @@ func (m *MultiTable) sweep(p []int, est []float64, sc *multiScratch, a []float64
 		hB := 1.0
 		clear(hA)
 		if k > 0 {
-			for r := 1; r < n; r++ {
-				sc.nxt[r-1] = p[r]
-			}
-			sc.nxt[n-1] = s0 + k
-			fromNext(hA, m.at(sc.nxt))
+			i := (hold0 + k) * n
+			fromNext(hA, m.w[i:i+n])
 			hB = 0
 		}
 		dA, dB := rA[0]-hA[0], rB-hB
@@ -708,6 +711,14 @@ func (m *MultiTable) sweepHog(p []int, est []float64, sc *multiScratch, a []floa
 	copy(a, As[best])
 	*b = Bs[best]
 	return lo, hi
+}
+
+// Residual is the largest Bellman residual at a turn start once solved: how
+// far a stored value is from the best option recomputed from the table
+// (see residual). It is worked out on first use.
+func (m *MultiTable) Residual() float64 {
+	m.residualOnce.Do(func() { m.residualMax = m.residual(newMultiScratch(m.n, m.t)) })
+	return m.residualMax
 }
 
 // residual is the most a mover could gain at a turn start by deviating:
