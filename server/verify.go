@@ -70,11 +70,7 @@ func (s *Server) verify(c *gin.Context) {
 		return
 	}
 	got, err := sim.VerifyJSON([]byte(v.Record.Value))
-	var ve *sim.VerifyError
-	dice := err == nil || !errors.As(err, &ve) || !ve.Dice()
-	if err != nil {
-		v.Detail, v.Technical = verifyDetail(l, err)
-	}
+	ve, dice := readFailure(l, &v, err)
 	// The dice.
 	switch {
 	case err == nil:
@@ -105,6 +101,20 @@ func (s *Server) verify(c *gin.Context) {
 		v.Checks = append(v.Checks, templates.Check{OK: false, Name: "moves", Text: l.T("verify.moves.bad")})
 	}
 	s.finishVerify(c, &v, err, got.Signature)
+}
+
+// readFailure reads a verification's error (nil: none) into the page's
+// detail, and reports it as a VerifyError (if it is one) and whether the
+// dice still check out (the error is not about them).
+func readFailure(l *i18n.Localizer, v *templates.Verify, err error) (ve *sim.VerifyError, dice bool) {
+	if err == nil {
+		return nil, true
+	}
+	v.Detail, v.Technical = verifyDetail(l, err)
+	if !errors.As(err, &ve) {
+		return nil, true
+	}
+	return ve, !ve.Dice()
 }
 
 // finishVerify adds the third finding, the record as this server wrote it
@@ -143,11 +153,7 @@ func (s *Server) finishVerify(c *gin.Context, v *templates.Verify, err error, si
 func (s *Server) verifySkunk(c *gin.Context, v templates.Verify) {
 	l := loc(c)
 	got, err := sim.VerifySkunkJSON([]byte(v.Record.Value))
-	var ve *sim.VerifyError
-	dice := err == nil || !errors.As(err, &ve) || !ve.Dice()
-	if err != nil {
-		v.Detail, v.Technical = verifyDetail(l, err)
-	}
+	_, dice := readFailure(l, &v, err)
 	switch {
 	case err == nil:
 		v.Checks = append(v.Checks, templates.Check{OK: true, Name: "dice", Text: l.T("verify.dice.ok", "Rolls", l.Int(got.Rolls), "Commitment", got.Commitment)})

@@ -165,6 +165,12 @@ func (g *Skunk) Winners() []int {
 	if !g.over {
 		return nil
 	}
+	return g.Leaders()
+}
+
+// Leaders returns the participants with the highest score so far (several
+// if tied): the winners of a game ended before its last round.
+func (g *Skunk) Leaders() []int {
 	best := slices.Max(g.scores)
 	var w []int
 	for i, s := range g.scores {
@@ -175,6 +181,18 @@ func (g *Skunk) Winners() []int {
 	return w
 }
 
+// Play carries out one action of the log: a roll (the participant is not
+// read) or participant p sitting (a hold).
+func (g *Skunk) Play(a Action, p int) (SkunkEvent, error) {
+	switch a {
+	case Roll:
+		return g.Roll()
+	case Hold:
+		return g.Sit(p)
+	}
+	return SkunkEvent{}, fmt.Errorf("skunk: action %q: use roll or hold", a)
+}
+
 // ReplaySkunk rebuilds a game from its seed and log; the error names the
 // first event that is refused or whose dice differ from the seed's.
 func ReplaySkunk(seed Seed, participants, rounds int, events []SkunkEvent) (*Skunk, error) {
@@ -183,15 +201,7 @@ func ReplaySkunk(seed Seed, participants, rounds int, events []SkunkEvent) (*Sku
 		return nil, err
 	}
 	for i, e := range events {
-		var got SkunkEvent
-		switch e.Action.Kind {
-		case RollKind:
-			got, err = g.Roll()
-		case HoldKind:
-			got, err = g.Sit(e.Participant)
-		default:
-			err = fmt.Errorf("skunk: action %q: use roll or hold", e.Action)
-		}
+		got, err := g.Play(e.Action, e.Participant)
 		if err == nil && e.Faces.Len() > 0 && got.Faces != e.Faces {
 			err = fmt.Errorf("skunk: recorded dice [%s], the seed gives [%s]", e.Faces, got.Faces)
 		}

@@ -81,25 +81,13 @@ func VerifySkunkJSON(data []byte) (VerifiedSkunk, error) {
 	}
 	g, err := NewSkunk(r.Seed, r.Skunk.Participants, r.Skunk.Rounds)
 	if err != nil {
-		e := verifyErr(0, "skunk", ProblemVariant, err.Error(), "Detail", err.Error())
-		e.wrapped = err
-		return v, e
+		return v, badRules("skunk", err)
 	}
 	for i, want := range r.Events {
 		n := i + 1
-		var got SkunkEvent
-		switch want.Action {
-		case Roll:
-			got, err = g.Roll()
-		case Hold:
-			got, err = g.Sit(want.Participant)
-		default:
-			err = fmt.Errorf("skunk: action %q: use roll or hold", want.Action)
-		}
+		got, err := g.Play(want.Action, want.Participant)
 		if err != nil {
-			e := verifyErr(n, "action", ProblemRefused, fmt.Sprintf("event %d: %v", n, err), "Seat", want.Participant+1, "Action", want.Action)
-			e.wrapped = err
-			return v, e
+			return v, verifyErr(n, "action", ProblemRefused, fmt.Sprintf("event %d: %v", n, err), "Seat", want.Participant+1, "Action", want.Action).wrap(err)
 		}
 		bad := func(field, problem string, args []any, format string, fargs ...any) error {
 			return verifyErr(n, field, problem, fmt.Sprintf("event %d: %s: %s", n, field, fmt.Sprintf(format, fargs...)), args...)

@@ -115,11 +115,20 @@ func verifyErr(event int, field, problem, text string, args ...any) *VerifyError
 	return e
 }
 
-// notRecord is the error of data that is not a record (what says which).
-func notRecord(what string, err error) *VerifyError {
-	e := verifyErr(0, "", ProblemNotRecord, what+": "+err.Error(), "Detail", err.Error())
+// wrap makes err the cause of e, and returns e.
+func (e *VerifyError) wrap(err error) *VerifyError {
 	e.wrapped = err
 	return e
+}
+
+// notRecord is the error of data that is not a record (what says which).
+func notRecord(what string, err error) *VerifyError {
+	return verifyErr(0, "", ProblemNotRecord, what+": "+err.Error(), "Detail", err.Error()).wrap(err)
+}
+
+// badRules is the error of rules (field) the engine refuses to play.
+func badRules(field string, err error) *VerifyError {
+	return verifyErr(0, field, ProblemVariant, err.Error(), "Detail", err.Error()).wrap(err)
 }
 
 // checkCommitment is the error of a recorded commitment that is not the
@@ -170,9 +179,7 @@ func VerifyJSON(data []byte) (Verified, error) {
 	}
 	m, err := NewMatch(*r.Variant, *r.Seed)
 	if err != nil {
-		e := verifyErr(0, "variant", ProblemVariant, err.Error(), "Detail", err.Error())
-		e.wrapped = err
-		return v, e
+		return v, badRules("variant", err)
 	}
 	var before time.Time
 	for i, want := range *r.Events {
@@ -231,8 +238,7 @@ func checkEvent(m *Match, format, n int, want eventFields) error {
 		if errors.As(err, &ae) {
 			e.Args["Code"] = string(ae.Code)
 		}
-		e.wrapped = err
-		return e
+		return e.wrap(err)
 	}
 	switch {
 	case *want.Turn != got.Turn:

@@ -2,6 +2,7 @@ package classroom
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -63,8 +64,9 @@ func (r *Room) tableReady(key sim.Variant) {
 }
 
 // fillIn fills in the pending analyses of the decisions of key's table,
-// first of the matches in memory (and moves their bots), then of those
-// only on disk (ended, or practice that left memory).
+// first of the matches in memory (and moves their bots), then, if any of
+// key's decisions waited, of those only on disk (ended, or practice that
+// left memory).
 func (r *Room) fillIn(ctx context.Context, key sim.Variant) error {
 	r.mu.RLock()
 	var lms []*match
@@ -86,11 +88,16 @@ func (r *Room) fillIn(ctx context.Context, key sim.Variant) error {
 			errs = append(errs, fmt.Errorf("match %d: %w", lm.row.ID, err))
 		}
 	}
+	r.waitMu.Lock()
+	waited := r.waiting[key]
+	r.waitMu.Unlock()
+	if !waited {
+		return errors.Join(errs...) // nothing of key's on disk waits: no reading
+	}
 	ids, err := r.st.PendingMatches(ctx)
 	if err != nil {
-		return err
+		return errors.Join(append(errs, err)...)
 	}
-	left := false
 	for _, id := range ids {
 		r.mu.RLock()
 		_, live := r.matches[id]
@@ -98,21 +105,16 @@ func (r *Room) fillIn(ctx context.Context, key sim.Variant) error {
 		if live {
 			continue // filled above, or another table's
 		}
-		done, err := r.fillStored(ctx, id, key)
-		if err != nil {
+		if err := r.fillStored(ctx, id, key); err != nil {
 			errs = append(errs, fmt.Errorf("match %d: %w", id, err))
 		}
-		left = left || !done
 	}
-	if len(errs) == 0 && !left {
+	if len(errs) == 0 {
 		r.waitMu.Lock()
 		delete(r.waiting, key)
 		r.waitMu.Unlock()
 	}
-	if len(errs) > 0 {
-		return errs[0]
-	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // fillLive fills in a live match's pending analyses. lm.mu must be held.
@@ -138,26 +140,22 @@ func (r *Room) fillLive(ctx context.Context, lm *match) error {
 }
 
 // fillStored fills in the pending analyses of a match only on disk, if
-// key's table analyses it; it reports false for a match of another table
-// still waiting.
-func (r *Room) fillStored(ctx context.Context, id int64, key sim.Variant) (bool, error) {
+// key's table analyses it (another table's match waits for its own).
+func (r *Room) fillStored(ctx context.Context, id int64, key sim.Variant) error {
 	row, err := r.st.MatchByID(ctx, id)
-	if err != nil {
-		return false, err
-	}
-	if keyOf(row.Variant) != key {
-		return true, nil
+	if err != nil || keyOf(row.Variant) != key {
+		return err
 	}
 	events, err := r.st.Events(ctx, store.EventFilter{MatchID: id})
 	if err != nil {
-		return false, err
+		return err
 	}
 	filled, _ := r.analyseds(row.Variant, row.Seed, events)
 	if len(filled) == 0 {
-		return true, nil
+		return nil
 	}
 	if err := r.st.FillAnalyses(ctx, filled); err != nil {
-		return false, err
+		return err
 	}
 	if row.ClassID != 0 {
 		if c := r.loaded(row.ClassID); c != nil {
@@ -165,7 +163,7 @@ func (r *Room) fillStored(ctx context.Context, id int64, key sim.Variant) (bool,
 			c.activity.Add(1)
 		}
 	}
-	return true, nil
+	return nil
 }
 
 // analyseds returns the pending decisions of a match's log with their
@@ -218,22 +216,26 @@ func (r *Room) countFilled(c *class, row store.Match, filled []store.Event) {
 
 // restorePending asks, after a restart, for the tables of the decisions
 // still waiting for their analysis: each is solved in the background and
-// fills them in.
+// fills them in (one reading of the disk a table).
 func (r *Room) restorePending(ctx context.Context) error {
 	ids, err := r.st.PendingMatches(ctx)
 	if err != nil {
 		return err
 	}
+	tables := map[sim.Variant]sim.Variant{} // key: a variant it analyses
 	for _, id := range ids {
 		row, err := r.st.MatchByID(ctx, id)
 		if err != nil {
 			return err
 		}
 		r.awaiting(row.Variant)
-		r.prepare(row.Variant)
-		if r.ready(row.Variant) {
+		tables[keyOf(row.Variant)] = row.Variant
+	}
+	for key, v := range tables {
+		r.prepare(v)
+		if r.ready(v) {
 			// solved before the room was told of solves: fill in now
-			if err := r.fillIn(ctx, keyOf(row.Variant)); err != nil {
+			if err := r.fillIn(ctx, key); err != nil {
 				return err
 			}
 		}

@@ -90,18 +90,8 @@ func (k *skunk) publish() {
 	for p := range g.Participants() {
 		s.Standing = append(s.Standing, g.Standing(p))
 	}
-	switch {
-	case g.Over():
-		s.Winners = g.Winners()
-	case k.ended:
-		best := 0
-		for p, sc := range s.Scores {
-			if sc > best || len(s.Winners) == 0 {
-				best, s.Winners = sc, []int{p}
-			} else if sc == best {
-				s.Winners = append(s.Winners, p)
-			}
-		}
+	if g.Over() || k.ended {
+		s.Winners = g.Leaders()
 	}
 	for i := len(k.rows) - 1; i >= 0; i-- {
 		if k.rows[i].Action == store.SkunkRoll {

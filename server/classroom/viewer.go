@@ -400,13 +400,14 @@ func (r *Room) Activity(v Viewer) int64 {
 }
 
 // RoundProgress counts the open round's matches being played and those
-// finished, for whoever may see the class's projector.
+// no longer played (finished, or ended by the teacher: Match.Over, as the
+// dashboard counts them), for whoever may see the class's projector.
 func (r *Room) RoundProgress(v Viewer) (playing, finished int) {
 	if v.cls == nil || !v.Projector() {
 		return 0, 0
 	}
 	for _, m := range r.matchesOf(v.cls.id) {
-		if m.State.Over {
+		if m.Over() {
 			finished++
 		} else {
 			playing++

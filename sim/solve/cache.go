@@ -104,22 +104,29 @@ func (c *Cache) GetEqual(v sim.Variant) (*EqualTable, error) {
 // refusal, once known).
 func (c *Cache) Ready(v sim.Variant) (*Table, error) {
 	e := c.ask(Key(v, false))
-	select {
-	case <-e.done:
-		return e.t, e.err
-	default:
+	if !e.solved() {
 		return nil, ErrSolving
 	}
+	return e.t, e.err
 }
 
 // ReadyEqual is Ready for the table of v with equal turns.
 func (c *Cache) ReadyEqual(v sim.Variant) (*EqualTable, error) {
 	e := c.ask(Key(v, true))
+	if !e.solved() {
+		return nil, ErrSolving
+	}
+	return e.equal, e.err
+}
+
+// solved reports whether the entry's solve is over (solved, refused or
+// given up): its table and error may be read.
+func (e *entry) solved() bool {
 	select {
 	case <-e.done:
-		return e.equal, e.err
+		return true
 	default:
-		return nil, ErrSolving
+		return false
 	}
 }
 
@@ -210,12 +217,8 @@ func (c *Cache) Solving() int {
 	defer c.mu.Unlock()
 	n := 0
 	for _, e := range c.tables {
-		if e.done != nil && e.err == nil && e.bytes == 0 {
-			select {
-			case <-e.done:
-			default:
-				n++
-			}
+		if e.done != nil && !e.solved() {
+			n++
 		}
 	}
 	return n
@@ -455,12 +458,10 @@ func (c *Cache) Multi(v sim.Variant) (*MultiTable, bool) {
 		return nil, false
 	}
 	e := c.ask(MultiKey(v))
-	select {
-	case <-e.done:
-		return e.multi, e.err == nil
-	default:
+	if !e.solved() {
 		return nil, false
 	}
+	return e.multi, e.err == nil
 }
 
 // MultiWait is Multi that waits for the solve, for any table the solver

@@ -249,16 +249,11 @@ func (e *multiDuel) turn(s []int, mover int, a []float64) float64 {
 	return pass
 }
 
-// position is what the mover at scores s (by seat) sees at a turn start.
+// position is what the mover at scores s (by seat) sees at a turn start,
+// as the engine shows it (seat 0 moving first).
 func (e *multiDuel) position(s []int, mover int) sim.Position {
-	n := e.n
-	p := sim.Position{Variant: e.v, Score: s[mover], Players: n, Order: mover}
-	for r := range n {
-		seat := (mover + r) % n
-		p.InPlay[r] = s[seat]
-		if r > 0 {
-			p.Opponent = max(p.Opponent, s[seat])
-		}
-	}
-	return p
+	st := sim.NewState(e.v, 0)
+	copy(st.Scores[:], s)
+	st.Seat = mover
+	return st.Position()
 }
