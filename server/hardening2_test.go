@@ -396,7 +396,7 @@ func TestMetrics(t *testing.T) {
 	for _, want := range []string{
 		`pigclass_http_request_duration_seconds_bucket{method="POST",route="/m/:id/act",le="+Inf"} 1`,
 		"pigclass_actions_total 1", "pigclass_matches_playing 1", "pigclass_writer_batches_total", "pigclass_writer_queue 0",
-		"pigclass_solver_cache_bytes", "go_goroutines",
+		"pigclass_solver_cache_bytes", "pigclass_solver_solves_total", "pigclass_solver_given_up_total", "pigclass_solver_queue", "go_goroutines",
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the metrics lack %q", want)

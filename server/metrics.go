@@ -55,7 +55,16 @@ func newMetrics(s *Server) *metrics {
 			_, _, q := s.reports.WriterStats()
 			return float64(q)
 		}),
-		gauge("pigclass_solver_cache_bytes", "Memory of the solved two-player tables kept.", func() float64 { return float64(s.tables.Bytes()) }),
+		gauge("pigclass_solver_cache_bytes", "Memory of the solved tables kept, of two and of more players.", func() float64 { return float64(s.tables.Bytes()) }),
+		counter("pigclass_solver_solves_total", "Tables whose solve was started (in the background, or waited for).", func() float64 {
+			started, _ := s.tables.Solves()
+			return float64(started)
+		}),
+		counter("pigclass_solver_given_up_total", "Solves given up because no match or waiting decision needed their table any more.", func() float64 {
+			_, givenUp := s.tables.Solves()
+			return float64(givenUp)
+		}),
+		gauge("pigclass_solver_queue", "Solves running or waiting for the solver.", func() float64 { return float64(s.tables.Solving()) }),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)

@@ -43,7 +43,7 @@ type Cache struct {
 	nextUse int
 	watch   time.Duration // how often a solve asks whether it is needed (tests shorten it)
 	asked   time.Duration // how long a Ready keeps its solve needed (tests shorten it)
-	solves  int64         // solves started, for tests and metrics
+	solves  int64         // solves started (Solves: the server's metrics)
 	stopped int64         // solves given up because nothing needed them
 }
 
