@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/cookiejar"
@@ -23,14 +24,24 @@ import (
 )
 
 // freeAddr returns a loopback address with a port free a moment ago.
+//
+// The port is drawn below Linux's ephemeral range (32768 and up), where the
+// system picks the ports of outgoing connections and of listeners on port
+// 0: a port from there, free when asked, can be taken by another test's
+// connection before the proxy binds it (a proxy that cannot bind never
+// becomes healthy).
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	for range 200 {
+		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", 20000+rand.IntN(12000)))
+		if err != nil {
+			continue // taken: draw again
+		}
+		defer ln.Close()
+		return ln.Addr().String()
 	}
-	defer ln.Close()
-	return ln.Addr().String()
+	t.Fatal("no free port from 20000 to 31999")
+	return ""
 }
 
 // startInstance runs `pigclass serve` with args and waits until it serves.
@@ -138,6 +149,16 @@ func testDistrict(t *testing.T, kind string) {
 	ng := exec.Command(proxyBin, proxyArgs...)
 	ng.Dir = dir
 	ng.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	proxyLog := filepath.Join(dir, kind+".out")
+	if f, err := os.Create(proxyLog); err == nil {
+		ng.Stdout, ng.Stderr = f, f
+		t.Cleanup(func() {
+			f.Close()
+			if b, _ := os.ReadFile(proxyLog); t.Failed() && len(b) > 0 {
+				t.Logf("%s said:\n%s", kind, b)
+			}
+		})
+	}
 	if err := ng.Start(); err != nil {
 		t.Fatal(err)
 	}
