@@ -386,7 +386,7 @@ func setPhase(p *Phase, key, value string) string {
 		}
 		g, err := sim.ParseGame(value)
 		if err != nil {
-			return "game " + strconv.Quote(value) + ": use pig, two-dice, big-pig, hog, skunk or none"
+			return "game " + strconv.Quote(value) + ": use " + sim.GameNames() + ", skunk or none"
 		}
 		p.Game = value
 		target, dice, seats := p.Variant.Target, p.Variant.MaxDice, p.Variant.Seats
@@ -452,7 +452,7 @@ func finishPhase(p *Phase, r Rules) error {
 		return nil
 	}
 	if p.Game == "" {
-		return fmt.Errorf("it has no game (pig, two-dice, big-pig, hog, skunk or none)")
+		return fmt.Errorf("it has no game (%s, skunk or none)", sim.GameNames())
 	}
 	if len(p.Prompts) == 0 {
 		return fmt.Errorf("it has no prompt for the teacher")
@@ -465,8 +465,8 @@ func finishPhase(p *Phase, r Rules) error {
 	if !p.Plays() {
 		return nil
 	}
-	if p.Variant.Game == sim.Hog && p.Variant.MaxDice == 0 {
-		p.Variant.MaxDice = sim.DefaultMaxDice
+	if p.Variant.Game.ChoosesDice() && p.Variant.MaxDice == 0 {
+		p.Variant.MaxDice = p.Variant.Game.Rules().MaxPieces
 	}
 	if err := p.Variant.Validate(); err != nil {
 		return err

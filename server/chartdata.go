@@ -206,7 +206,7 @@ func (c *chartSource) chart(key string) (templates.Chart, error) {
 			return templates.Chart{}, err
 		}
 		for _, r := range rounds {
-			if r.Variant.Game == sim.Hog && r.Variant.MaxDice > most {
+			if r.Variant.Game.ChoosesDice() && r.Variant.MaxDice > most {
 				most = r.Variant.MaxDice
 			}
 		}

@@ -36,15 +36,17 @@ func (s *Server) dashboard(c *gin.Context) {
 }
 
 // defaultRoundForm is the round form of a game with a default that
-// plays: hold at 20 in the Pig games, expected-value play (5 dice) in Hog.
+// plays: the game's rule of thumb (hold at 20 in Pig), or expected-value
+// play (5 dice in Hog) where a turn is one throw of chosen dice.
 func defaultRoundForm(g sim.Game) templates.RoundForm {
-	bot := "hold:20"
-	if g == sim.Hog {
-		bot = "ev"
+	r := g.Rules()
+	bot, dice := "hold:"+strconv.Itoa(r.HoldAt), "10"
+	if g.ChoosesDice() {
+		bot, dice = "ev", strconv.Itoa(r.MaxPieces)
 	}
 	return templates.RoundForm{
-		Game: templates.Field{Value: g.String()}, Target: templates.Field{Value: "100"}, MaxDice: templates.Field{Value: "10"},
-		Mode: templates.Field{Value: "bot"}, Bot: templates.Field{Value: bot}, Seats: templates.Field{Value: "2"},
+		Game: templates.Field{Value: g.String()}, Target: templates.Field{Value: strconv.Itoa(r.Target)}, MaxDice: templates.Field{Value: dice},
+		Mode: templates.Field{Value: "bot"}, Bot: templates.Field{Value: bot}, Seats: templates.Field{Value: "2"}, ChoosesDice: g.ChoosesDice(),
 	}
 }
 

@@ -271,10 +271,7 @@ func (s *Server) startPractice(c *gin.Context) {
 	// The front page offers one list of bots for every game: a Pig bot
 	// chosen for Hog, or a Hog bot for Pig, plays perfectly instead.
 	bot := c.PostForm("bot")
-	if g == sim.Hog && strings.HasPrefix(bot, "hold:") || g == sim.Hog && bot == "kper" {
-		bot = "optimal"
-	}
-	if g != sim.Hog && strings.HasPrefix(bot, "dice:") {
+	if otherGamesBot(g, bot) {
 		bot = "optimal"
 	}
 	if err := solve.CheckStrategy(bot, v); err != nil {
@@ -300,6 +297,20 @@ func (s *Server) startPractice(c *gin.Context) {
 		to += "?" + url.Values{"class": {code}, "after": {strconv.FormatInt(max(after, 0), 10)}}.Encode()
 	}
 	c.Redirect(http.StatusSeeOther, to)
+}
+
+// otherGamesBot reports whether bot is a bot of another kind of game than
+// g: one that rolls and holds for a game of one throw of chosen dice, or
+// one that throws dice (or keeps pace) for a game of many rolls.
+func otherGamesBot(g sim.Game, bot string) bool {
+	holds := strings.HasPrefix(bot, "hold:") || bot == "kper"
+	switch {
+	case g.ChoosesDice():
+		return holds
+	case bot == "kper":
+		return !g.Rules().KeepPace
+	}
+	return strings.HasPrefix(bot, "dice:")
 }
 
 // gameNamesIn lists the games by name in the reader's language.

@@ -15,7 +15,7 @@ func (s *Server) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 	v := templates.Review{
 		Title: gameTitle(l, mv.Variant), Result: mv.board.Result, Commitment: mv.Seed.Commitment(),
 		RecordURL: paths.Record(code, mv.ID), VerifyURL: paths.VerifyMatch(code, mv.ID), BackURL: "/",
-		NextURL: mv.board.NextURL, InClass: code != "", Hog: mv.Variant.Game == sim.Hog,
+		NextURL: mv.board.NextURL, InClass: code != "", Hog: mv.Variant.Game.ChoosesDice(),
 	}
 	switch {
 	case !mv.Over():

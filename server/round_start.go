@@ -66,12 +66,13 @@ func (s *Server) parseRound(c *gin.Context) (templates.RoundForm, sim.Variant, b
 	}
 	v := sim.Standard(g)
 	v.EqualTurns = f.EqualTurns
+	f.ChoosesDice = g.ChoosesDice()
 	if n, err := strconv.Atoi(f.Target.Value); err != nil || n < sim.MinTarget || n > solve.MaxTarget {
 		bad(&f.Target, l.T("roundform.target", "Min", l.Int(sim.MinTarget), "Max", l.Int(solve.MaxTarget)))
 	} else {
 		v.Target = n
 	}
-	if g == sim.Hog {
+	if g.ChoosesDice() {
 		if n, err := strconv.Atoi(f.MaxDice.Value); err != nil || n < 1 || n > maxRoundDice {
 			bad(&f.MaxDice, l.T("roundform.maxdice", "Max", l.Int(maxRoundDice)))
 		} else {
@@ -104,9 +105,9 @@ func (s *Server) parseRound(c *gin.Context) (templates.RoundForm, sim.Variant, b
 	if ok {
 		if err := solve.CheckStrategy(f.Bot.Value, v); err != nil {
 			switch id := "roundform.bot"; {
-			case g == sim.Hog && (strings.HasPrefix(f.Bot.Value, "hold:") || f.Bot.Value == "kper"):
-				bad(&f.Bot, l.T(id+"_hog"))
-			case g != sim.Hog && strings.HasPrefix(f.Bot.Value, "dice:"):
+			case g.ChoosesDice() && otherGamesBot(g, f.Bot.Value):
+				bad(&f.Bot, l.T(id+"_hog", "Game", gameName(l, g)))
+			case otherGamesBot(g, f.Bot.Value):
 				bad(&f.Bot, l.T(id+"_dice", "Game", gameName(l, g)))
 			default:
 				bad(&f.Bot, l.T(id, "Game", gameName(l, g)))

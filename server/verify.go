@@ -181,7 +181,7 @@ func (s *Server) verifyView() templates.Verify {
 // target, the seats, and the options it was played with.
 func variantText(l *i18n.Localizer, v sim.Variant) string {
 	parts := []string{gameTitle(l, v), l.T("variant.seats", "N", l.Int(v.Seats))}
-	if v.Game == sim.Hog {
+	if v.Game.ChoosesDice() {
 		parts = append(parts, l.T("variant.dice", "N", l.Int(v.MaxDice)))
 	}
 	if v.Deadline > 0 {

@@ -113,7 +113,7 @@ func (s *Server) boardView(l *i18n.Localizer, class *classroom.Class, m *classro
 	names := seatNames(l, m.Match, viewer, anonymous, you)
 	b := templates.Board{
 		MatchID: m.ID, Seq: m.Seq(), Title: gameTitle(l, v), Commitment: m.Seed.Commitment(), Game: v.Game.String(), InClass: code != "", ClassCode: code,
-		Over: m.Over(), Paused: paused, TurnTotal: st.TurnTotal, HasTurnTotal: v.Game != sim.Hog,
+		Over: m.Over(), Paused: paused, TurnTotal: st.TurnTotal, HasTurnTotal: !v.Game.ChoosesDice(),
 		ActURL:   paths.Act(code, m.ID),
 		BoardURL: paths.Board(code, m.ID, boardVersion(m, class)) + "&lang=" + l.Lang(), ReviewURL: paths.Match(code, m.ID),
 	}
@@ -269,9 +269,32 @@ func gameTitle(l *i18n.Localizer, v sim.Variant) string {
 // gameName is a game's name in the reader's language.
 func gameName(l *i18n.Localizer, g sim.Game) string { return l.T("game." + g.String()) }
 
+// throwWords says a throw in the reader's words: a die's faces as numbers
+// ("3 5"), other pieces by their marks' names ("razorback and dot up").
+func throwWords(l *i18n.Localizer, g sim.Game, f *sim.Faces) string {
+	p := &g.Rules().Piece
+	if p.Numbered || f.Len() == 0 {
+		return f.String()
+	}
+	words := make([]string, f.Len())
+	for i := range words {
+		words[i] = markWord(l, g, f.At(i))
+	}
+	return l.T("piece.join", "A", words[0], "B", strings.Join(words[1:], ", "))
+}
+
+// markWord is the name of one mark of the game's pieces, or its mishap's.
+func markWord(l *i18n.Localizer, g sim.Game, mark int) string {
+	r := g.Rules()
+	if mark >= 1 && mark <= len(r.Piece.Marks) {
+		return l.T("piece." + r.Piece.Name + "." + r.Piece.Marks[mark-1])
+	}
+	return l.T("piece." + r.Piece.Name + "." + r.Mishap.Name)
+}
+
 // actionsFor lists the buttons of the variant, with their keys.
 func actionsFor(l *i18n.Localizer, v sim.Variant) []templates.ActionButton {
-	if v.Game == sim.Hog {
+	if v.Game.ChoosesDice() {
 		out := make([]templates.ActionButton, 0, v.MaxDice)
 		for n := 1; n <= v.MaxDice; n++ {
 			key := ""
@@ -299,29 +322,25 @@ func describe(l *i18n.Localizer, e store.Event, names []string, viewer int, g si
 	if e.Seat == viewer {
 		suffix = "_you"
 	}
+	f := e.Faces
+	said := throwWords(l, g, &f)
 	say := func(id string, args ...any) string {
-		return l.T("move."+id+suffix, append(args, "Name", names[e.Seat], "Faces", e.Faces.String())...)
+		return l.T("move."+id+suffix, append(args, "Name", names[e.Seat], "Faces", said)...)
 	}
 	switch e.Action.Kind {
 	case sim.RollKind:
-		switch {
-		case e.Faces.String() == "1 1" && g == sim.BigPig:
-			return say("double25")
-		case e.Faces.String() == "1 1" && g == sim.TwoDice:
-			return say("doublewipe")
-		case e.Faces.Ones() > 0:
+		points, bust, _ := sim.RollPoints(g, &f)
+		switch name := g.ThrowName(&f); {
+		case name != "":
+			return say(name, "Total", l.Int(e.TurnTotal+points))
+		case bust:
 			return say("bust")
 		}
-		f := e.Faces
-		if points, bust, _ := sim.RollPoints(g, &f); !bust {
-			return say("rolled_total", "Total", l.Int(e.TurnTotal+points))
-		}
-		return say("rolled")
+		return say("rolled_total", "Total", l.Int(e.TurnTotal+points))
 	case sim.DiceKind:
 		// Every throw says what it scored: a 1 scores nothing.
-		f := e.Faces
 		points, _, _ := sim.RollPoints(g, &f)
-		return l.N("move.threw"+suffix, points, "Name", names[e.Seat], "Faces", e.Faces.String())
+		return l.N("move.threw"+suffix, points, "Name", names[e.Seat], "Faces", said)
 	case sim.HoldKind:
 		return say("held", "Points", l.Int(e.TurnTotal))
 	case sim.TimeoutKind:

@@ -102,21 +102,21 @@ func ParseStrategy(name string, g Game) (Strategy, error) {
 		if err != nil || n < 1 || n > MaxTarget {
 			return nil, fmt.Errorf("strategy %q: N in hold:N must be a whole number from 1 to %d", name, MaxTarget)
 		}
-		if g == Hog {
-			return nil, fmt.Errorf("strategy %q: Hog has no hold; use dice:N", name)
+		if g.ChoosesDice() {
+			return nil, fmt.Errorf("strategy %q: %s has no hold; use dice:N", name, g.Title())
 		}
 		return HoldAt(n), nil
 	case kind == "kper" && !hasArg:
-		if g == Hog {
-			return nil, fmt.Errorf("strategy %q: kper plays the Pig games; for Hog use dice:N", name)
+		if !g.Rules().KeepPace {
+			return nil, fmt.Errorf("strategy %q: kper plays %s, not %s", name, GameTitles(func(r *GameRules) bool { return r.KeepPace }), g.Title())
 		}
 		return KeepPace{}, nil
 	case kind == "dice" && hasArg:
 		if err != nil || n < 1 || n > MaxDiceLimit {
 			return nil, fmt.Errorf("strategy %q: N in dice:N must be from 1 to %d", name, MaxDiceLimit)
 		}
-		if g != Hog {
-			return nil, fmt.Errorf("strategy %q: dice:N is for Hog; %s plays hold:N or kper", name, g.Title())
+		if !g.ChoosesDice() {
+			return nil, fmt.Errorf("strategy %q: dice:N is for %s; %s plays hold:N", name, GameTitles(func(r *GameRules) bool { return r.Turn == OneThrow }), g.Title())
 		}
 		return ThrowDice(n), nil
 	}

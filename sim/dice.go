@@ -60,20 +60,25 @@ const (
 	firstLabel = "pigclass-first-v1\x00"
 )
 
-// Faces is the dice of one roll, at most MaxDiceLimit of them, kept in a
-// fixed array so that rolling does not allocate.
+// Faces is one throw: the marks its pieces show, at most MaxDiceLimit of
+// them, kept in a fixed array so that throwing does not allocate. A die's
+// marks are its faces, 1 to 6; other pieces number their marks from 1 as
+// their game describes them (GameRules.Piece), up to 9.
 type Faces struct {
 	n uint8
 	d [MaxDiceLimit]uint8
 }
 
-// Len returns the number of dice.
+// maxMark is the highest mark a piece may show (one digit when written).
+const maxMark = 9
+
+// Len returns the number of pieces.
 func (f *Faces) Len() int { return int(f.n) }
 
-// At returns die i, from 1 to 6.
+// At returns piece i's mark (a die's face, 1 to 6).
 func (f *Faces) At(i int) int { return int(f.d[i]) }
 
-// Ints returns the faces as a new slice.
+// Ints returns the marks as a new slice.
 func (f Faces) Ints() []int {
 	out := make([]int, f.n)
 	for i := range out {
@@ -82,19 +87,20 @@ func (f Faces) Ints() []int {
 	return out
 }
 
-// FacesOf builds Faces from a slice of dice; values must be 1 to 6.
-func FacesOf(dice ...int) (Faces, error) {
+// FacesOf builds Faces from a slice of marks, each from 1 to 9; whether
+// they are marks the game's pieces show is the game's to say (Fits).
+func FacesOf(marks ...int) (Faces, error) {
 	var f Faces
-	if len(dice) > MaxDiceLimit {
-		return f, fmt.Errorf("faces: %d dice, at most %d", len(dice), MaxDiceLimit)
+	if len(marks) > MaxDiceLimit {
+		return f, fmt.Errorf("faces: %d pieces, at most %d", len(marks), MaxDiceLimit)
 	}
-	for i, d := range dice {
-		if d < 1 || d > 6 {
-			return f, fmt.Errorf("faces: die %d shows %d, must be 1 to 6", i+1, d)
+	for i, d := range marks {
+		if d < 1 || d > maxMark {
+			return f, fmt.Errorf("faces: piece %d shows %d, must be 1 to %d", i+1, d, maxMark)
 		}
 		f.d[i] = uint8(d)
 	}
-	f.n = uint8(len(dice))
+	f.n = uint8(len(marks))
 	return f, nil
 }
 
@@ -136,7 +142,7 @@ func (f Faces) String() string {
 // MarshalJSON writes the faces as a JSON array of numbers.
 func (f Faces) MarshalJSON() ([]byte, error) { return json.Marshal(f.Ints()) }
 
-// UnmarshalJSON reads a JSON array of numbers from 1 to 6.
+// UnmarshalJSON reads a JSON array of marks (numbers from 1 to 9).
 func (f *Faces) UnmarshalJSON(b []byte) error {
 	var dice []int
 	if err := json.Unmarshal(b, &dice); err != nil {
@@ -151,32 +157,103 @@ func (f *Faces) UnmarshalJSON(b []byte) error {
 }
 
 // RollFaces returns the n dice of roll r in turn t of seat s (all counted
-// from 0), a function of (seed, s, t, r) alone. The derivation is in dice.md:
-// SHA-256 over a label, the seed and the four counters, one byte per die,
-// bytes of 252 and above skipped so that every face has probability exactly
-// 1/6. The first dice of a roll do not depend on how many are thrown.
+// from 0), a function of (seed, s, t, r) alone: Throw with fair dice.
 func (s *Seed) RollFaces(seat, turn, roll, n int) Faces {
+	return s.Throw(&die, Mishap{}, seat, turn, roll, n)
+}
+
+// Throw returns the n pieces of roll r in turn t of seat s (all counted from
+// 0), a function of (seed, s, t, r) alone. The derivation is in dice.md:
+// SHA-256 over a label, the seed and the four counters gives a stream of
+// bytes; each draw of a whole number below m reads one byte (m up to 256)
+// or two, big-endian, skipping values at or above the largest multiple of
+// m, so every value has exactly its share; a mishap is drawn first, then
+// each piece's mark by its weights. For a die that is a byte under 252,
+// mod 6. The first pieces of a throw do not depend on how many are thrown.
+func (s *Seed) Throw(p *Piece, m Mishap, seat, turn, roll, n int) Faces {
 	var f Faces
-	var msg [len(diceLabel) + 32 + 16]byte
-	copy(msg[:], diceLabel)
-	copy(msg[len(diceLabel):], s[:])
-	c := msg[len(diceLabel)+32:]
+	st := newDrawStream(s, seat, turn, roll)
+	if m.Weight > 0 && st.below(m.Of) < m.Weight {
+		for range n {
+			f.push(int(m.Mark))
+		}
+		return f
+	}
+	total := p.total()
+	for f.Len() < n {
+		f.push(p.mark(st.below(total)))
+	}
+	return f
+}
+
+// ThrowFor is Throw with game g's pieces: its roll, or n chosen pieces.
+func (s *Seed) ThrowFor(g Game, seat, turn, roll, n int) Faces {
+	r := g.Rules()
+	return s.Throw(&r.Piece, r.Mishap, seat, turn, roll, n)
+}
+
+// mark returns the mark that the value x, below the weights' total, falls
+// on: marks take consecutive runs of values as long as their weights.
+func (p *Piece) mark(x int) int {
+	for m, w := range p.Weights {
+		if x < w {
+			return m + 1
+		}
+		x -= w
+	}
+	panic("sim: a draw beyond the piece's weights")
+}
+
+// drawStream is the bytes of one roll's digests, read in order.
+type drawStream struct {
+	msg [len(diceLabel) + 32 + 16]byte
+	sum [32]byte
+	pos int
+	blk uint32
+}
+
+func newDrawStream(s *Seed, seat, turn, roll int) drawStream {
+	st := drawStream{pos: 32}
+	copy(st.msg[:], diceLabel)
+	copy(st.msg[len(diceLabel):], s[:])
+	c := st.msg[len(diceLabel)+32:]
 	binary.BigEndian.PutUint32(c[0:], uint32(seat))
 	binary.BigEndian.PutUint32(c[4:], uint32(turn))
 	binary.BigEndian.PutUint32(c[8:], uint32(roll))
-	for block := uint32(0); f.Len() < n; block++ {
-		binary.BigEndian.PutUint32(c[12:], block)
-		sum := sha256.Sum256(msg[:])
-		for _, b := range sum {
-			if b < 252 {
-				f.push(int(b%6) + 1)
-				if f.Len() == n {
-					break
-				}
-			}
+	return st
+}
+
+// byte returns the next byte of the stream.
+func (st *drawStream) byte() int {
+	if st.pos == len(st.sum) {
+		binary.BigEndian.PutUint32(st.msg[len(diceLabel)+32+12:], st.blk)
+		st.sum = sha256.Sum256(st.msg[:])
+		st.blk++
+		st.pos = 0
+	}
+	b := st.sum[st.pos]
+	st.pos++
+	return int(b)
+}
+
+// below returns a whole number below m (at most 65536), each exactly
+// equally likely: one byte for m up to 256, else two, big-endian; values
+// from the largest multiple of m up are skipped.
+func (st *drawStream) below(m int) int {
+	span := 256
+	if m > 256 {
+		span = 1 << 16
+	}
+	limit := span - span%m
+	for {
+		x := st.byte()
+		if span > 256 {
+			x = x<<8 | st.byte()
+		}
+		if x < limit {
+			return x % m
 		}
 	}
-	return f
 }
 
 // FirstSeat returns the seat, from 0 to seats-1, that moves first in a match

@@ -18,7 +18,7 @@ func Gain(g Game, score, turnTotal int, f *Faces) float64 {
 	switch {
 	case wipe:
 		return -float64(turnTotal + score)
-	case bust && g != Hog:
+	case bust && !g.ChoosesDice():
 		return -float64(turnTotal)
 	}
 	return float64(points)
@@ -34,45 +34,31 @@ type expectation struct{ mean, bust, wipe float64 }
 
 var expectationCache sync.Map // [2]int{game, dice} -> expectation
 
-// expectations enumerates the 6^n rolls of n dice (n at most 8; more dice
-// are computed from the closed form of Hog).
+// expectations enumerates the throws of a roll, with their exact weights;
+// a throw of n chosen pieces is worked out from one piece (any number).
 func expectations(g Game, n int) expectation {
-	if g != Hog {
-		n = g.Dice()
+	r := g.Rules()
+	if r.Turn == ManyRolls {
+		n = r.Pieces
 	}
 	key := [2]int{int(g), n}
 	if e, ok := expectationCache.Load(key); ok {
 		return e.(expectation)
 	}
 	var e expectation
-	if g == Hog {
-		// n dice with no 1 score 4 on average each: 4n(5/6)^n.
-		p := 1.0
-		for range n {
-			p *= 5.0 / 6
-		}
-		e.mean = 4 * float64(n) * p
+	if r.Turn == OneThrow {
+		e.mean = r.MeanPoints(n)
 	} else {
-		total := 1
-		for range n {
-			total *= 6
-		}
-		var f Faces
-		for code := range total {
-			f.n = 0
-			for c, i := code, 0; i < n; i++ {
-				f.push(c%6 + 1)
-				c /= 6
-			}
-			points, bust, wipe := RollPoints(g, &f)
-			switch {
-			case wipe:
-				e.wipe++
-				e.bust++
-			case bust:
-				e.bust++
+		outcomes, total := r.Outcomes(n)
+		for _, o := range outcomes {
+			switch o.Effect {
+			case Wipes:
+				e.wipe += float64(o.Weight)
+				e.bust += float64(o.Weight)
+			case Busts:
+				e.bust += float64(o.Weight)
 			default:
-				e.mean += float64(points)
+				e.mean += float64(o.Weight) * float64(o.Points)
 			}
 		}
 		e.mean /= float64(total)

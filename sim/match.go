@@ -82,12 +82,12 @@ func (s *State) Check(seat int, a Action) error {
 	}
 	switch a.Kind {
 	case RollKind, HoldKind:
-		if v.Game == Hog {
-			return refuse(CodeWrongGame, "Hog has one throw a turn: choose dice:1 to dice:%d", v.MaxDice)
+		if v.Game.ChoosesDice() {
+			return refuse(CodeWrongGame, "%s has one throw a turn: choose dice:1 to dice:%d", v.Game.Title(), v.MaxDice)
 		}
 	case DiceKind:
-		if v.Game != Hog {
-			return refuse(CodeWrongGame, "choosing dice is for Hog; %s plays roll or hold", v.Game.Title())
+		if !v.Game.ChoosesDice() {
+			return refuse(CodeWrongGame, "choosing dice is for a game of one throw; %s plays roll or hold", v.Game.Title())
 		}
 		if a.Dice < 1 || int(a.Dice) > v.MaxDice {
 			return refuse(CodeDiceRange, "throw from 1 to %d dice", v.MaxDice)
@@ -144,10 +144,10 @@ func (m *Match) Apply(seat int, a Action) (Event, error) {
 	e := Event{Seat: seat, Action: a, Turn: s.Turns[seat], Roll: s.Rolls}
 	switch a.Kind {
 	case RollKind:
-		e.Faces = m.seed.RollFaces(seat, e.Turn, e.Roll, s.Variant.Game.Dice())
+		e.Faces = m.seed.ThrowFor(s.Variant.Game, seat, e.Turn, e.Roll, s.Variant.Game.Dice())
 	case DiceKind:
-		e.Faces = m.seed.RollFaces(seat, e.Turn, e.Roll, int(a.Dice))
-		e.Points, _, _ = RollPoints(Hog, &e.Faces)
+		e.Faces = m.seed.ThrowFor(s.Variant.Game, seat, e.Turn, e.Roll, int(a.Dice))
+		e.Points, _, _ = RollPoints(s.Variant.Game, &e.Faces)
 	}
 	s.Do(seat, a, &e.Faces)
 	m.events = append(m.events, e)

@@ -62,6 +62,46 @@ func (d *FastDice) Throw(f *Faces, n int) {
 	}
 }
 
+// below returns a whole number below m (at most 65536), each exactly
+// equally likely, by the same multiply-and-reject on 16-bit pieces as Face
+// (which is below(6) + 1).
+func (d *FastDice) below(m int) int {
+	reject := uint64((1 << 16) % m)
+	for {
+		if d.left == 0 {
+			d.bits = d.pcg.Uint64()
+			d.left = 4
+		}
+		x := (d.bits & 0xffff) * uint64(m)
+		d.bits >>= 16
+		d.left--
+		if x&0xffff >= reject {
+			return int(x >> 16)
+		}
+	}
+}
+
+// ThrowOf fills f with n pieces of game g's kind: fair dice by Face, other
+// pieces (and a mishap) by their weights.
+func (d *FastDice) ThrowOf(g Game, f *Faces, n int) {
+	r := g.Rules()
+	if r.fairDie {
+		d.Throw(f, n)
+		return
+	}
+	f.n = 0
+	if r.Mishap.Weight > 0 && d.below(r.Mishap.Of) < r.Mishap.Weight {
+		for range n {
+			f.push(int(r.Mishap.Mark))
+		}
+		return
+	}
+	total := r.Piece.total()
+	for range n {
+		f.push(r.Piece.mark(d.below(total)))
+	}
+}
+
 func splitmix(x uint64) uint64 {
 	x += 0x9e3779b97f4a7c15
 	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
@@ -86,16 +126,17 @@ const maxTurns = 100000
 func PlayFast(v Variant, players []Strategy, d *FastDice) State {
 	s := NewState(v, 0)
 	var f Faces
-	n := v.Game.Dice()
+	g := v.Game
+	n := g.Dice()
 	turns := 0
 	for !s.Over && turns < maxTurns {
 		seat := s.Seat
 		a := players[seat].Decide(s.Position())
 		switch a.Kind {
 		case RollKind:
-			d.Throw(&f, n)
+			d.ThrowOf(g, &f, n)
 		case DiceKind:
-			d.Throw(&f, int(a.Dice))
+			d.ThrowOf(g, &f, int(a.Dice))
 		}
 		s.Do(seat, a, &f)
 		if s.Seat != seat {
@@ -249,9 +290,9 @@ func TurnOutcomes(v Variant, st Strategy, score, opponent, n int, key [2]uint64)
 			a := st.Decide(s.Position())
 			switch a.Kind {
 			case RollKind:
-				d.Throw(&f, v.Game.Dice())
+				d.ThrowOf(v.Game, &f, v.Game.Dice())
 			case DiceKind:
-				d.Throw(&f, int(a.Dice))
+				d.ThrowOf(v.Game, &f, int(a.Dice))
 			}
 			s.Do(0, a, &f)
 		}

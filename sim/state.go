@@ -27,42 +27,14 @@ func NewState(v Variant, first int) State {
 	return State{Variant: v, First: first, Seat: first, Winner: -1}
 }
 
-// RollPoints scores one roll of the Pig-family game g: the points added to
-// the turn total, whether the turn ends with nothing (bust), and whether the
-// player's whole score is wiped (Two-Dice Pig's double 1s). In Hog, points is
-// the turn's score and bust means a 1 was thrown.
+// RollPoints scores one throw f of game g, as the game's rules say: the
+// points added to the turn total, whether the turn ends with nothing (bust),
+// and whether the player's whole score is wiped too (a wipe is a bust). In
+// a game of one throw, points is the turn's score and bust means it scored
+// nothing.
 func RollPoints(g Game, f *Faces) (points int, bust, wipe bool) {
-	switch g {
-	case Pig:
-		if f.d[0] == 1 {
-			return 0, true, false
-		}
-		return int(f.d[0]), false, false
-	case TwoDice:
-		a, b := f.d[0], f.d[1]
-		switch {
-		case a == 1 && b == 1:
-			return 0, true, true
-		case a == 1 || b == 1:
-			return 0, true, false
-		}
-		return int(a + b), false, false
-	case BigPig:
-		a, b := f.d[0], f.d[1]
-		switch {
-		case a == 1 && b == 1:
-			return 25, false, false
-		case a == 1 || b == 1:
-			return 0, true, false
-		case a == b:
-			return 2 * int(a+b), false, false
-		}
-		return int(a + b), false, false
-	}
-	if f.Ones() > 0 {
-		return 0, true, false
-	}
-	return f.Sum(), false, false
+	points, e := g.Rules().Points(f)
+	return points, e != Adds, e == Wipes
 }
 
 // Do carries out action a by seat, with f the dice it throws (for roll and
@@ -82,7 +54,7 @@ func (s *State) Do(seat int, a Action, f *Faces) {
 		s.resign(seat)
 	case TimeoutKind:
 		s.Timeouts[seat]++
-		if s.Variant.Game == Hog {
+		if s.Variant.Game.ChoosesDice() {
 			s.endTurn() // no dice thrown: the turn scores nothing
 		} else {
 			s.hold()
@@ -115,7 +87,7 @@ func (s *State) roll(f *Faces) {
 
 func (s *State) throw(f *Faces) {
 	s.Rolls++
-	points, _, _ := RollPoints(Hog, f)
+	points, _, _ := RollPoints(s.Variant.Game, f)
 	s.Scores[s.Seat] += points
 	if !s.Variant.EqualTurns && s.Scores[s.Seat] >= s.Variant.Target {
 		s.Turns[s.Seat]++

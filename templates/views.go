@@ -83,7 +83,10 @@ type Dashboard struct {
 type RoundForm struct {
 	Game, Target, MaxDice, Deadline, Mode, Bot, Seats Field
 	EqualTurns, SameSeed                              bool
-	Error                                             string
+	// ChoosesDice: the game is one throw of chosen dice a turn (Hog), so
+	// the form asks for the most dice.
+	ChoosesDice bool
+	Error       string
 }
 
 // DashLive is the part of the dashboard that refreshes itself.

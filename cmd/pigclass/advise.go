@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"pigclass/sim"
 	"pigclass/sim/solve"
 )
 
@@ -41,8 +40,8 @@ func runAdvise(e env, args []string) error {
 		return usagef("--score %d: give the mover's score, from 0 to %d", *score, T-1)
 	case *opponent < 0 || *opponent >= T:
 		return usagef("--opponent %d: give the opponent's score, from 0 to %d", *opponent, T-1)
-	case v.Game == sim.Hog && *turnTotal != 0:
-		return usagef("--turn-total %d: Hog has no turn total (one throw a turn)", *turnTotal)
+	case v.Game.ChoosesDice() && *turnTotal != 0:
+		return usagef("--turn-total %d: %s has no turn total (one throw a turn)", *turnTotal, v.Game.Title())
 	case *turnTotal < 0 || *score+*turnTotal >= T:
 		return usagef("--turn-total %d: must be from 0 to %d (at %d the player has already won)", *turnTotal, T-1-*score, T-*score)
 	}
@@ -76,8 +75,8 @@ func adviseSeats(e env, vf variantFlags, score int, othersText string, turnTotal
 		}
 	}
 	switch {
-	case v.Game == sim.Hog && turnTotal != 0:
-		return usagef("--turn-total %d: Hog has no turn total (one throw a turn)", turnTotal)
+	case v.Game.ChoosesDice() && turnTotal != 0:
+		return usagef("--turn-total %d: %s has no turn total (one throw a turn)", turnTotal, v.Game.Title())
 	case turnTotal < 0 || score+turnTotal >= T:
 		return usagef("--turn-total %d: must be from 0 to %d (at %d the player has already won)", turnTotal, T-1-score, T-score)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"pigclass/sim"
@@ -141,8 +142,14 @@ func (vf *variantFlags) solverVariant() (sim.Variant, error) {
 	if v.Target > solve.MaxTarget {
 		return v, usagef("--target %d: the solver takes targets from %d to %d", v.Target, sim.MinTarget, solve.MaxTarget)
 	}
-	if v.EqualTurns && v.Game != sim.Pig && v.Game != sim.BigPig {
-		return v, usagef("--equal-turns: solved for pig and big-pig, not %s", v.Game)
+	if v.EqualTurns && !v.Game.Rules().EqualTurns {
+		var names []string
+		for _, g := range sim.Games {
+			if g.Rules().EqualTurns {
+				names = append(names, g.String())
+			}
+		}
+		return v, usagef("--equal-turns: solved for %s, not %s", strings.Join(names, " and "), v.Game)
 	}
 	return v, nil
 }

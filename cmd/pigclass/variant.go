@@ -22,7 +22,7 @@ func (v *variantFlags) register(fs *flag.FlagSet) {
 // registerStandard registers the flags of the standard rules only, for a
 // command that takes no other (advise: advice is for the standard rules).
 func (v *variantFlags) registerStandard(fs *flag.FlagSet) {
-	fs.StringVar(&v.game, "game", "pig", "the game: pig, two-dice, big-pig or hog")
+	fs.StringVar(&v.game, "game", "pig", "the game: "+sim.GameNames())
 	fs.IntVar(&v.target, "target", sim.DefaultTarget, "the score that wins")
 	fs.IntVar(&v.maxDice, "max-dice", sim.DefaultMaxDice, "Hog: the most dice a player may throw")
 }
@@ -37,7 +37,7 @@ func (v *variantFlags) variant(seats int) (sim.Variant, error) {
 	out.Target = v.target
 	out.Seats = seats
 	out.EqualTurns = v.equalTurns
-	if g == sim.Hog {
+	if g.ChoosesDice() {
 		out.MaxDice = v.maxDice
 	}
 	if err := out.Validate(); err != nil {

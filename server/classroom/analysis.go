@@ -43,7 +43,7 @@ func Analyse(tables *solve.Cache, pre *sim.State, a sim.Action) (an *store.Analy
 	for _, o := range adv.Options() {
 		out.Options[o.Action] = o.Win
 	}
-	if v.Game != sim.Hog {
+	if !v.Game.ChoosesDice() {
 		roll, hold := adv.Roll, adv.Hold
 		out.WinIfRoll, out.WinIfHold = &roll, &hold
 	}

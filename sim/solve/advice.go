@@ -65,11 +65,11 @@ func (t *Table) rollValue(i, j, k int) float64 {
 // option here.
 func (a *Advice) Win(act sim.Action) (float64, bool) {
 	switch {
-	case a.Game == sim.Hog && act.Kind == sim.DiceKind && int(act.Dice) >= 1 && int(act.Dice) <= a.MaxDice:
+	case a.Game.ChoosesDice() && act.Kind == sim.DiceKind && int(act.Dice) >= 1 && int(act.Dice) <= a.MaxDice:
 		return a.Dice[act.Dice], true
-	case a.Game != sim.Hog && act == sim.Roll:
+	case !a.Game.ChoosesDice() && act == sim.Roll:
 		return a.Roll, true
-	case a.Game != sim.Hog && act == sim.Hold:
+	case !a.Game.ChoosesDice() && act == sim.Hold:
 		return a.Hold, true
 	}
 	return 0, false
@@ -94,7 +94,7 @@ type Option struct {
 
 // Options lists the options in a fixed order: roll, hold; or dice:1 up.
 func (a *Advice) Options() []Option {
-	if a.Game != sim.Hog {
+	if !a.Game.ChoosesDice() {
 		return []Option{{sim.Roll, a.Roll}, {sim.Hold, a.Hold}}
 	}
 	out := make([]Option, 0, a.MaxDice)

@@ -71,10 +71,16 @@ func SolveEqualTurnsContext(ctx context.Context, v sim.Variant) (*EqualTable, er
 	return e, nil
 }
 
+// EqualTurnsGames names the games whose equal-turns tables are solved,
+// "Pig and Big Pig".
+func EqualTurnsGames() string {
+	return sim.GameTitles(func(r *sim.GameRules) bool { return r.EqualTurns })
+}
+
 // checkEqualTurns reports why v's equal-turns table cannot be solved.
 func checkEqualTurns(v sim.Variant) error {
-	if v.Game != sim.Pig && v.Game != sim.BigPig {
-		return fmt.Errorf("solve: equal turns are solved for Pig and Big Pig, not %s", v.Game.Title())
+	if !v.Game.Rules().EqualTurns {
+		return fmt.Errorf("solve: equal turns are solved for %s, not %s", EqualTurnsGames(), v.Game.Title())
 	}
 	return nil
 }

@@ -44,8 +44,8 @@ func DuelEqualTurns(v sim.Variant, first, second sim.Strategy) (float64, error) 
 	if err := checkVariant(v); err != nil {
 		return 0, err
 	}
-	if v.Game != sim.Pig && v.Game != sim.BigPig {
-		return 0, fmt.Errorf("duel: equal turns are evaluated for Pig and Big Pig, not %s; use simulate", v.Game.Title())
+	if !v.Game.Rules().EqualTurns {
+		return 0, fmt.Errorf("duel: equal turns are evaluated for %s, not %s; use simulate", EqualTurnsGames(), v.Game.Title())
 	}
 	T := v.Target
 	e := &equalDuel{v: v, T: T, K: equalDuelCap(T), d: rollDistOf(v.Game), first: first, second: second}

@@ -12,7 +12,7 @@ import (
 func (t *Table) After(i, j, k int, f *sim.Faces) float64 {
 	g := t.variant.Game
 	points, bust, wipe := sim.RollPoints(g, f)
-	if g == sim.Hog {
+	if g.ChoosesDice() {
 		if i+points >= t.target {
 			return 1
 		}

@@ -35,7 +35,7 @@ type MultiTable struct {
 	n, t    int
 	w       []float64 // w[index(p)*n + r]: the chance of the player r places after the mover
 	dist    rollDist  // Pig games
-	hog     hogDist   // Hog
+	hog     throwSums // Hog
 	evDice  int       // Hog: expected-value play's dice count
 	// residual is Residual's, worked out on first use (a quarter of a
 	// solve's time, which a classroom does not need).
@@ -85,9 +85,9 @@ func SolveMultiContext(ctx context.Context, v sim.Variant) (*MultiTable, error) 
 	}
 	m := &MultiTable{variant: v, n: v.Seats, t: v.Target}
 	m.w = make([]float64, MultiBytes(v)/8)
-	if v.Game == sim.Hog {
-		m.hog = newHogDist(v.MaxDice)
-		m.evDice = evDice(v.MaxDice)
+	if v.Game.ChoosesDice() {
+		m.hog = newThrowSums(v.Game, v.MaxDice)
+		m.evDice = v.Game.Rules().EVPieces(v.MaxDice)
 	} else {
 		m.dist = rollDistOf(v.Game)
 	}
@@ -395,7 +395,7 @@ func (m *MultiTable) iterate(size int, sc *multiScratch) bool {
 // two rounds that alternate; the table's Residual then says how far from
 // an equilibrium that is.
 func (m *MultiTable) resolveCycle(size int, sc *multiScratch) {
-	if m.variant.Game != sim.Hog && m.mixAtFlip(size, sc) {
+	if !m.variant.Game.ChoosesDice() && m.mixAtFlip(size, sc) {
 		m.Mixed++
 		return
 	}
@@ -575,7 +575,7 @@ func gcd(a, b int) int {
 // est[0]). It writes the turn start's A into a and B into *b, and returns
 // the interval of the mover's pass value in which every choice stands.
 func (m *MultiTable) sweep(p []int, est []float64, sc *multiScratch, a []float64, b *float64) (lo, hi float64) {
-	if m.variant.Game == sim.Hog {
+	if m.variant.Game.ChoosesDice() {
 		return m.sweepHog(p, est, sc, a, b)
 	}
 	n, T, d := m.n, m.t, &m.dist
@@ -679,8 +679,7 @@ func (m *MultiTable) sweepHog(p []int, est []float64, sc *multiScratch, a []floa
 	for d := 1; d <= D; d++ {
 		opt := As[d]
 		clear(opt)
-		for sum := 2 * d; sum <= 6*d; sum++ {
-			q := m.hog[d][sum]
+		for sum, q := range m.hog.sum[d] {
 			if q == 0 {
 				continue
 			}
@@ -770,7 +769,7 @@ func (m *MultiTable) turn(p []int) *multiTurn {
 	fromNext(t.pass, m.at(t.sc.nxt))
 	var b float64
 	v := make([]float64, n)
-	if m.variant.Game == sim.Hog {
+	if m.variant.Game.ChoosesDice() {
 		m.sweepHog(t.p, t.pass, t.sc, v, &b)
 	} else {
 		m.sweep(t.p, t.pass, t.sc, v, &b)
@@ -782,7 +781,7 @@ func (m *MultiTable) turn(p []int) *multiTurn {
 func (t *multiTurn) advise(k int) Advice {
 	m, p, sc, pass, n := t.m, t.p, t.sc, t.pass, t.m.n
 	a := Advice{Game: m.variant.Game}
-	if m.variant.Game == sim.Hog {
+	if m.variant.Game.ChoosesDice() {
 		D := m.variant.MaxDice
 		a.MaxDice = D
 		best := 1

@@ -90,8 +90,8 @@ func DuelMulti(v sim.Variant, strategies []sim.Strategy) ([]float64, error) {
 	}
 	e := &multiDuel{v: v, n: n, T: T, strategies: strategies, shape: &MultiTable{n: n, t: T}}
 	e.w = make([]float64, duelBytes(v)/8)
-	if v.Game == sim.Hog {
-		e.hog = newHogDist(v.MaxDice)
+	if v.Game.ChoosesDice() {
+		e.hog = newThrowSums(v.Game, v.MaxDice)
 	} else {
 		e.dist = rollDistOf(v.Game)
 	}
@@ -115,7 +115,7 @@ type multiDuel struct {
 	shape      *MultiTable // its index and eachOfSum
 	w          []float64   // w[(index(s)·n + mover)·n + seat]
 	dist       rollDist
-	hog        hogDist
+	hog        throwSums
 }
 
 // at is every seat's chance at the turn start of mover with scores s (by
@@ -199,10 +199,10 @@ func (e *multiDuel) turn(s []int, mover int, a []float64) float64 {
 		}
 		s[mover] -= add
 	}
-	if e.v.Game == sim.Hog {
+	if e.v.Game.ChoosesDice() {
 		d := int(e.strategies[mover].Decide(pos).Dice)
 		d = min(max(d, 1), e.v.MaxDice)
-		for sum, q := range e.hog[d] {
+		for sum, q := range e.hog.sum[d] {
 			if q > 0 && sum > 0 {
 				bank(q, sum)
 			}

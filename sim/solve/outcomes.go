@@ -16,8 +16,8 @@
 package solve
 
 import (
-	"math"
-	"math/big"
+	"maps"
+	"slices"
 
 	"pigclass/sim"
 )
@@ -34,58 +34,49 @@ type rollDist struct {
 	outcomes, pointSum, busts, wipes int
 }
 
-// rollDistOf returns the roll distribution of a Pig-family game.
+// rollDistOf returns the roll distribution of a game of many rolls, from
+// the exact weights of its throws.
 func rollDistOf(g sim.Game) rollDist {
 	var d rollDist
 	add := map[int]float64{}
-	n := g.Dice()
-	total := math.Pow(6, float64(n))
-	var f sim.Faces
+	outcomes, total := g.Rules().Outcomes(g.Dice())
+	ft := float64(total)
 	d.outcomes = int(total)
-	for code := 0; code < int(total); code++ {
-		dice := make([]int, n)
-		c := code
-		for i := range dice {
-			dice[i] = c%6 + 1
-			c /= 6
-		}
-		f, _ = sim.FacesOf(dice...)
-		pts, bust, wipe := sim.RollPoints(g, &f)
-		switch {
-		case wipe:
-			d.wipes++
-			d.busts++
-		case bust:
-			d.busts++
+	for _, o := range outcomes {
+		w := int(o.Weight)
+		switch o.Effect {
+		case sim.Wipes:
+			d.wipes += w
+			d.busts += w
+		case sim.Busts:
+			d.busts += w
 		default:
-			add[pts] += 1 / total
-			d.pointSum += pts
+			add[o.Points] += float64(o.Weight) / ft
+			d.pointSum += w * o.Points
 		}
 	}
-	d.bust = float64(d.busts) / total
-	d.wipe = float64(d.wipes) / total
-	for p := 1; p <= 6*n*2+25; p++ {
-		if q, ok := add[p]; ok {
-			d.points = append(d.points, p)
-			d.probs = append(d.probs, q)
-		}
+	d.bust = float64(d.busts) / ft
+	d.wipe = float64(d.wipes) / ft
+	for _, p := range slices.Sorted(maps.Keys(add)) {
+		d.points = append(d.points, p)
+		d.probs = append(d.probs, add[p])
 	}
 	return d
 }
 
-// hogDist[n][s] is the probability that n dice show no 1 and sum to s.
-type hogDist [][]float64
+// throwSums is a game of one throw of chosen pieces: sum[n][s], the
+// probability that n pieces score s (none busts), and zeroes[n], the
+// probability that they score nothing.
+type throwSums struct {
+	sum    [][]float64
+	zeroes []float64
+}
 
-func newHogDist(maxDice int) hogDist {
-	d := make(hogDist, maxDice+1)
-	d[0] = []float64{1}
-	for n := 1; n <= maxDice; n++ {
-		d[n] = make([]float64, 6*n+1)
-		for s, p := range d[n-1] {
-			for face := 2; face <= 6; face++ {
-				d[n][s+face] += p / 6
-			}
-		}
+func newThrowSums(g sim.Game, maxDice int) throwSums {
+	r := g.Rules()
+	d := throwSums{sum: r.PieceSums(maxDice), zeroes: make([]float64, maxDice+1)}
+	for n := range d.zeroes {
+		d.zeroes[n] = 1 - r.NoBust(n)
 	}
 	return d
 }
@@ -98,20 +89,5 @@ func (d *rollDist) evRolls(i, k int) bool {
 	return d.pointSum > d.busts*k+d.wipes*i
 }
 
-// evDice returns the dice count, up to maxDice, with the most expected
-// points n·4·(5/6)^n, compared exactly (5 and 6 tie; ties take fewer dice).
-func evDice(maxDice int) int {
-	best, bestEV := 1, big.NewRat(0, 1)
-	for n := 1; n <= maxDice; n++ {
-		// 4n·(5/6)^n
-		ev := new(big.Rat).SetFrac(new(big.Int).Mul(big.NewInt(int64(4*n)), new(big.Int).Exp(big.NewInt(5), big.NewInt(int64(n)), nil)),
-			new(big.Int).Exp(big.NewInt(6), big.NewInt(int64(n)), nil))
-		if ev.Cmp(bestEV) > 0 {
-			best, bestEV = n, ev
-		}
-	}
-	return best
-}
-
-// zero returns the probability that n dice score nothing (any 1).
-func (d hogDist) zero(n int) float64 { return 1 - math.Pow(5.0/6, float64(n)) }
+// zero returns the probability that n pieces score nothing.
+func (d *throwSums) zero(n int) float64 { return d.zeroes[n] }

@@ -82,8 +82,10 @@ func (s *hogSide) sweep(xe float64) (a, b, lo, hi float64) {
 	for n := 1; n <= D; n++ {
 		q0 := t.hog.zero(n)
 		v := q0
-		for sum := 2 * n; sum <= 6*n; sum++ {
-			p := t.hog[n][sum]
+		for sum, p := range t.hog.sum[n] {
+			if p == 0 {
+				continue
+			}
 			if i+sum >= T {
 				v += p
 			} else {

@@ -150,7 +150,7 @@ func TestHogEVIsFiveOrSixDice(t *testing.T) {
 	}
 	for n, want := range map[int]float64{5: 8.0376, 6: 8.0376, 1: 3.3333, 10: 6.4602} {
 		mean := 0.0
-		for s, p := range tab.hog[n] {
+		for s, p := range tab.hog.sum[n] {
 			mean += float64(s) * p
 		}
 		if math.Abs(mean-want) > 0.00005 || math.Abs(mean-4*float64(n)*math.Pow(5.0/6, float64(n))) > 1e-12 {

@@ -44,8 +44,8 @@ type EVPlay struct {
 
 // NewEVPlay returns expected-value play for variant v.
 func NewEVPlay(v sim.Variant) EVPlay {
-	if v.Game == sim.Hog {
-		return EVPlay{dice: evDice(v.MaxDice)}
+	if v.Game.ChoosesDice() {
+		return EVPlay{dice: v.Game.Rules().EVPieces(v.MaxDice)}
 	}
 	return EVPlay{dist: rollDistOf(v.Game)}
 }

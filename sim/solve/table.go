@@ -19,7 +19,7 @@ type Table struct {
 	p       []float64 // the values, indexed by index(i, j, k)
 	row     []int     // Pig games: where the states with own score i begin
 	dist    rollDist  // Pig games: one roll
-	hog     hogDist   // Hog: the sums of n dice
+	hog     throwSums // Hog: the sums of n dice
 	hogOpt  []float64 // Hog: the value of each dice count in each state
 	evDice  int       // Hog: the dice count of expected-value play
 }
@@ -55,7 +55,7 @@ func SolveContext(ctx context.Context, v sim.Variant) (*Table, error) {
 		return nil, fmt.Errorf("solve: use SolveEqualTurns for equal turns")
 	}
 	t := newTable(v)
-	if v.Game == sim.Hog {
+	if v.Game.ChoosesDice() {
 		t.hogOpt = make([]float64, len(t.p)*v.MaxDice)
 	}
 	if err := t.evaluate(ctx, t.p, t.p, nil, nil); err != nil {
@@ -68,9 +68,9 @@ func SolveContext(ctx context.Context, v sim.Variant) (*Table, error) {
 func newTable(v sim.Variant) *Table {
 	T := v.Target
 	t := &Table{variant: v, target: T}
-	if v.Game == sim.Hog {
-		t.hog = newHogDist(v.MaxDice)
-		t.evDice = evDice(v.MaxDice)
+	if v.Game.ChoosesDice() {
+		t.hog = newThrowSums(v.Game, v.MaxDice)
+		t.evDice = v.Game.Rules().EVPieces(v.MaxDice)
 		t.p = make([]float64, T*T)
 		return t
 	}
