@@ -10,8 +10,8 @@ import (
 
 func testRules() Rules {
 	return Rules{
-		Charts:  map[string]bool{"hold-points": true, "class-dice": true, "decision-map": true, "skill-luck": true, "ladder": true, "first-player": true, "hog-curve": true, "hog-dice": true, "share-of-ones": true, "skunk-sits": true},
-		Figures: map[string]bool{"pig.first": true, "pig.states": true, "pig50.first": true, "equal.first": true, "equal50.first": true, "rule.hold70": true, "rule.race70": true, "hold20.zero": true, "hold20.points": true, "hold20.duel": true, "optimal.hold20": true, "hold20.second": true, "hog.five": true, "hog.ten": true, "hog.first": true, "skunk.stand": true, "ci30.half": true, "pig3.first": true, "pig3.second": true, "pig3.third": true},
+		Charts:  map[string]bool{"hold-points": true, "class-dice": true, "decision-map": true, "skill-luck": true, "ladder": true, "first-player": true, "hog-curve": true, "hog-dice": true, "share-of-ones": true, "skunk-sits": true, "pig-landings": true},
+		Figures: map[string]bool{"pig.first": true, "pig.states": true, "pig50.first": true, "equal.first": true, "equal50.first": true, "rule.hold70": true, "rule.race70": true, "hold20.zero": true, "hold20.points": true, "hold20.duel": true, "optimal.hold20": true, "hold20.second": true, "hog.five": true, "hog.ten": true, "hog.first": true, "skunk.stand": true, "ci30.half": true, "pig3.first": true, "pig3.second": true, "pig3.third": true, "pig.roll": true, "pigs.first": true, "pigs.roll": true, "pigs.lose": true, "pigs.hold": true, "pigs.turn": true, "pigs.best": true},
 		Strategy: func(name string, v sim.Variant) error {
 			if name == "optimal" || name == "ev" {
 				return nil
@@ -35,12 +35,12 @@ func TestEveryLessonLoads(t *testing.T) {
 			t.Errorf("%s: %d phases, %d minutes, %d goals", l.Slug, len(l.Phases), l.Minutes, len(l.Goals))
 		}
 	}
-	for _, want := range []string{"Roll or hold?", "Why 20?", "Playing to win", "Hog: how many dice?", "Is going first fair?", "Skunk"} {
+	for _, want := range []string{"Roll or hold?", "Why 20?", "Playing to win", "Hog: how many dice?", "Is going first fair?", "Skunk", "Are pigs fair dice?"} {
 		if !titles[want] {
 			t.Errorf("no lesson %q", want)
 		}
 	}
-	skunk := ls[len(ls)-1]
+	skunk := ls[5]
 	if skunk.Phases[0].Game != "skunk" || skunk.Phases[0].Rounds != 5 || skunk.Phases[0].Plays() {
 		t.Errorf("skunk phase %+v", skunk.Phases[0])
 	}

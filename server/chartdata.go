@@ -186,6 +186,12 @@ func (c *chartSource) chart(key string) (templates.Chart, error) {
 			return charts.ClassDice(c.l, faces), nil
 		}
 		return charts.ShareOfOnes(c.l, faces), nil
+	case charts.PigLandingsKey:
+		marks, err := c.s.reports.Marks(c.ctx, c.who, sim.PassPigs.Rules().Piece.Name)
+		if err != nil {
+			return templates.Chart{}, err
+		}
+		return charts.PigLandings(c.l, sim.PassPigs, marks), nil
 	case charts.SkunkSitsKey:
 		ds, err := c.s.reports.SkunkDecisions(c.ctx, c.who)
 		if err != nil {
@@ -249,7 +255,7 @@ func (s *Server) classCharts(ctx context.Context, l *i18n.Localizer, who classro
 // timeline is chart 4 for a match.
 func timeline(l *i18n.Localizer, mv *matchView) templates.Chart {
 	anonymous := mv.Class != nil && mv.Class.Anonymous
-	return charts.Timeline(l, mv.Events, seatNames(l, mv.Match.Match, mv.Seat, anonymous, l.T("chart.you")))
+	return charts.Timeline(l, mv.Variant.Game, mv.Events, seatNames(l, mv.Match.Match, mv.Seat, anonymous, l.T("chart.you")))
 }
 
 // firstPlayerChart is chart 7 for the class's Pig target: the standard

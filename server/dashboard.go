@@ -57,7 +57,7 @@ func (s *Server) roundBots(l *i18n.Localizer, game, selected string) []templates
 		g = sim.Pig
 	}
 	var out []templates.Choice
-	for _, b := range botChoices(l, selected) {
+	for _, b := range botChoicesHolding(l, selected, g.Rules().HoldAt) {
 		if err := solve.CheckStrategy(b.Value, sim.Standard(g)); err == nil {
 			out = append(out, b)
 		}

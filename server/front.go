@@ -29,8 +29,14 @@ func gameChoices(l *i18n.Localizer, selected string) []templates.Choice {
 
 // botChoices are the bots offered in forms.
 func botChoices(l *i18n.Localizer, selected string) []templates.Choice {
+	return botChoicesHolding(l, selected, 20)
+}
+
+// botChoicesHolding is botChoices with the rule of thumb "hold at
+// ruleOfThumb" (a game's own) in place of hold at 20.
+func botChoicesHolding(l *i18n.Localizer, selected string, ruleOfThumb int) []templates.Choice {
 	var out []templates.Choice
-	for _, b := range []string{"hold:10", "hold:20", "kper", "optimal", "ev", "dice:3", "dice:5", "dice:8"} {
+	for _, b := range []string{"hold:10", "hold:" + strconv.Itoa(ruleOfThumb), "kper", "optimal", "ev", "dice:3", "dice:5", "dice:8"} {
 		label := botLabel(l, b)
 		if strings.HasPrefix(b, "dice:") {
 			label = l.T("bot.hog", "Bot", label)

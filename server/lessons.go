@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"net/http"
 	"strings"
@@ -167,7 +168,11 @@ func computeFigures(tables *solve.Cache) (map[string]figure, error) {
 		return k
 	}
 	sit0, sit50 := sitFrom(0), sitFrom(50)
-	return map[string]figure{
+	figs, err := passPigsFigures(tables)
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(figs, map[string]figure{
 		"pig.first":      pctFigure(t.FirstPlayerWin()),
 		"pig.states":     intFigure(t.States()),
 		"pig50.first":    pctFigure(t50.FirstPlayerWin()),
@@ -190,6 +195,46 @@ func computeFigures(tables *solve.Cache) (map[string]figure, error) {
 		"skunk.stand": {0, func(l *i18n.Localizer, _ float64) string {
 			return l.T("figure.skunk_stand", "Zero", l.Int(sit0), "Fifty", l.Int(sit50))
 		}},
+		"pig.roll": decFigure(sim.ExpectedGain(sim.Pig, 0, 0, 1), 2),
+	})
+	return figs, nil
+}
+
+// passPigsFigures are the figures of Pass the Pigs to 100: its roll from
+// Kern's chances, the hold value that maximises one turn (by the direct
+// sum over the turn's totals), perfect play's first hold and the first
+// player's chance.
+func passPigsFigures(tables *solve.Cache) (map[string]figure, error) {
+	v := sim.Standard(sim.PassPigs)
+	t, err := tables.Get(v)
+	if err != nil {
+		return nil, err
+	}
+	best, bestPoints := 0, 0.0
+	for n := 1; n < v.Target; n++ {
+		holds, _ := t.HoldDistribution(0, 0, sim.HoldAt(n))
+		points := 0.0
+		for k, p := range holds {
+			points += float64(k) * p
+		}
+		if points > bestPoints {
+			best, bestPoints = n, points
+		}
+	}
+	outcomes, total := v.Game.Rules().Outcomes(v.Game.Dice())
+	lost := 0.0 // a roll's chance of losing the turn total
+	for _, o := range outcomes {
+		if o.Effect != sim.Adds {
+			lost += float64(o.Weight) / float64(total)
+		}
+	}
+	return map[string]figure{
+		"pigs.first": pctFigure(t.FirstPlayerWin()),
+		"pigs.roll":  decFigure(sim.ExpectedGain(sim.PassPigs, 0, 0, 2), 2),
+		"pigs.lose":  pctFigure(lost),
+		"pigs.hold":  intFigure(best),
+		"pigs.turn":  decFigure(bestPoints, 2),
+		"pigs.best":  intFigure(FirstHold(t, 0, 0)),
 	}, nil
 }
 
@@ -221,7 +266,7 @@ func RaceFrom(t *solve.Table, i int) int {
 var figureVariants = map[string]sim.Variant{}
 
 func init() {
-	pig, hog := sim.Standard(sim.Pig), sim.Standard(sim.Hog)
+	pig, hog, pigs := sim.Standard(sim.Pig), sim.Standard(sim.Hog), sim.Standard(sim.PassPigs)
 	fifty := pig
 	fifty.Target = 50
 	equal, equal50 := pig, fifty
@@ -233,7 +278,8 @@ func init() {
 		"pig.first": pig, "pig.states": pig, "pig50.first": fifty, "equal.first": equal, "equal50.first": equal50,
 		"hold20.zero": pig, "hold20.points": pig, "hold20.duel": pig, "optimal.hold20": pig, "hold20.second": pig,
 		"hog.five": hog, "hog.ten": hog, "hog.first": hog, "ci30.half": pig, "rule.hold70": pig, "rule.race70": pig,
-		"skunk.stand": sim.Standard(sim.TwoDice),
+		"skunk.stand": sim.Standard(sim.TwoDice), "pig.roll": pig,
+		"pigs.first": pigs, "pigs.roll": pigs, "pigs.lose": pigs, "pigs.hold": pigs, "pigs.turn": pigs, "pigs.best": pigs,
 	} {
 		figureVariants[name] = v
 	}

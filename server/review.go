@@ -34,7 +34,7 @@ func (s *Server) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 		if e.Seat != mv.Seat || e.Action.Kind == sim.ResignKind {
 			continue
 		}
-		r := templates.ReviewRow{N: len(v.Rows) + 1, Turn: e.Turn, Score: e.Score, Opponent: e.OpponentScore, TurnTotal: e.TurnTotal, Action: charts.ActionWord(l, e.Action), Faces: e.Faces.String()}
+		r := templates.ReviewRow{N: len(v.Rows) + 1, Turn: e.Turn, Score: e.Score, Opponent: e.OpponentScore, TurnTotal: e.TurnTotal, Action: charts.ActionWord(l, e.Action), Faces: charts.ThrowWords(l, mv.Variant.Game, &e.Faces)}
 		if a := e.Analysis; a != nil {
 			v.Analysed = true
 			v.Approximate = v.Approximate || a.Approximate

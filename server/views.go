@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"pigclass/server/charts"
 	"pigclass/server/classroom"
 	"pigclass/server/i18n"
 	"pigclass/server/paths"
@@ -180,7 +181,7 @@ func (s *Server) boardView(l *i18n.Localizer, class *classroom.Class, m *classro
 		said[i-first] = describeAt(l, rows, i, names, viewer, v.Game)
 	}
 	if n > 0 {
-		b.LastFaces = rows[n-1].Faces.Ints()
+		b.LastThrow = thrownPieces(l, v.Game, rows[n-1].Faces)
 		b.Announce = strings.Join(said[announceFrom(rows, viewer)-first:], " ")
 		for i := n - 1; i >= first; i-- {
 			b.Recent = append(b.Recent, said[i-first])
@@ -257,6 +258,20 @@ func describeAt(l *i18n.Localizer, rows []store.Event, i int, names []string, vi
 	return l.T("move."+id, "Name", names[e.Seat], "Points", l.Int(e.TurnTotal), "N", l.Int(n), "Of", l.Int(sim.TimeoutsResign))
 }
 
+// thrownPieces is a throw as the board draws it.
+func thrownPieces(l *i18n.Localizer, g sim.Game, f sim.Faces) []templates.ThrownPiece {
+	r := g.Rules()
+	out := make([]templates.ThrownPiece, f.Len())
+	for i := range out {
+		m := f.At(i)
+		out[i] = templates.ThrownPiece{Numbered: r.Piece.Numbered, Mark: m, Key: r.Mishap.Name, Name: charts.MarkWord(l, g, m)}
+		if m <= len(r.Piece.Marks) {
+			out[i].Key = r.Piece.Marks[m-1]
+		}
+	}
+	return out
+}
+
 // gameTitle is the heading of a match.
 func gameTitle(l *i18n.Localizer, v sim.Variant) string {
 	id := "game.title"
@@ -268,29 +283,6 @@ func gameTitle(l *i18n.Localizer, v sim.Variant) string {
 
 // gameName is a game's name in the reader's language.
 func gameName(l *i18n.Localizer, g sim.Game) string { return l.T("game." + g.String()) }
-
-// throwWords says a throw in the reader's words: a die's faces as numbers
-// ("3 5"), other pieces by their marks' names ("razorback and dot up").
-func throwWords(l *i18n.Localizer, g sim.Game, f *sim.Faces) string {
-	p := &g.Rules().Piece
-	if p.Numbered || f.Len() == 0 {
-		return f.String()
-	}
-	words := make([]string, f.Len())
-	for i := range words {
-		words[i] = markWord(l, g, f.At(i))
-	}
-	return l.T("piece.join", "A", words[0], "B", strings.Join(words[1:], ", "))
-}
-
-// markWord is the name of one mark of the game's pieces, or its mishap's.
-func markWord(l *i18n.Localizer, g sim.Game, mark int) string {
-	r := g.Rules()
-	if mark >= 1 && mark <= len(r.Piece.Marks) {
-		return l.T("piece." + r.Piece.Name + "." + r.Piece.Marks[mark-1])
-	}
-	return l.T("piece." + r.Piece.Name + "." + r.Mishap.Name)
-}
 
 // actionsFor lists the buttons of the variant, with their keys.
 func actionsFor(l *i18n.Localizer, v sim.Variant) []templates.ActionButton {
@@ -323,7 +315,7 @@ func describe(l *i18n.Localizer, e store.Event, names []string, viewer int, g si
 		suffix = "_you"
 	}
 	f := e.Faces
-	said := throwWords(l, g, &f)
+	said := charts.ThrowWords(l, g, &f)
 	say := func(id string, args ...any) string {
 		return l.T("move."+id+suffix, append(args, "Name", names[e.Seat], "Faces", said)...)
 	}

@@ -126,3 +126,30 @@ func TestFastDiceAreFair(t *testing.T) {
 		t.Errorf("chi-square %.1f: %v", chi, counts[1:])
 	}
 }
+
+// TestPigsWorkedExample: the pigs of dice.md's worked example, which its
+// Python program prints too.
+func TestPigsWorkedExample(t *testing.T) {
+	var s Seed
+	for i := range s {
+		s[i] = byte(i)
+	}
+	doc, err := os.ReadFile("dice.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		seat, turn, roll int
+		want             string
+	}{
+		{0, 0, 0, "2 4"}, {0, 0, 1, "1 4"}, {0, 0, 2, "4 4"}, {1, 0, 0, "1 2"}, {0, 8, 0, "7 7"},
+	} {
+		got := s.ThrowFor(PassPigs, c.seat, c.turn, c.roll, 2)
+		if got.String() != c.want {
+			t.Errorf("pigs (%d, %d, %d) = %s, want %s", c.seat, c.turn, c.roll, got, c.want)
+		}
+		if !strings.Contains(string(doc), "| "+c.want+" |") {
+			t.Errorf("dice.md does not show the pigs %s", c.want)
+		}
+	}
+}

@@ -25,5 +25,5 @@ var _ = register(BigPig, GameRules{
 		}
 		return ""
 	},
-	Target: DefaultTarget, HoldAt: 20, KeepPace: true, EqualTurns: true,
+	Target: DefaultTarget, HoldAt: 27, KeepPace: true, EqualTurns: true,
 })

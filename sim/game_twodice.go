@@ -23,5 +23,5 @@ var _ = register(TwoDice, GameRules{
 		}
 		return ""
 	},
-	Target: DefaultTarget, HoldAt: 20, KeepPace: true,
+	Target: DefaultTarget, HoldAt: 19, KeepPace: true,
 })

@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -168,5 +169,62 @@ func f(g sim.Game, name string) int {
 	}
 	if !idents["Pig"] || !idents["Hog"] || len(idents) != len(Games) {
 		t.Errorf("game constants %v, want one per registered game (%d)", idents, len(Games))
+	}
+}
+
+// TestHoldAtIsOneTurnsBest: each game of many rolls names as its rule of
+// thumb the hold point from which one more roll, at score 0, no longer adds
+// points on average: the exact weights of its throws, summed here.
+func TestHoldAtIsOneTurnsBest(t *testing.T) {
+	for _, g := range Games {
+		r := g.Rules()
+		if r.Turn != ManyRolls {
+			continue
+		}
+		outcomes, _ := r.Outcomes(r.Pieces)
+		var gain, risk int64 // points added, and weight lost, over all throws
+		for _, o := range outcomes {
+			if o.Effect == Adds {
+				gain += o.Weight * int64(o.Points)
+			} else {
+				risk += o.Weight
+			}
+		}
+		k := 0
+		for gain > risk*int64(k) {
+			k++
+		}
+		if r.HoldAt != k {
+			t.Errorf("%s: rule of thumb hold at %d, one more roll stops paying at %d", g, r.HoldAt, k)
+		}
+	}
+}
+
+// TestPigsDrawFollowsKern: the pigs drawn from a seed land as Kern's counts
+// say: each landing's share of 120,000 pigs and the touches' share of
+// 60,000 throws within 4.5 standard errors.
+func TestPigsDrawFollowsKern(t *testing.T) {
+	seed := Seed{7}
+	r := PassPigs.Rules()
+	landed := make([]int, len(r.Piece.Weights)+1)
+	touches, throws, pigs := 0, 60000, 0
+	for i := range throws {
+		f := seed.ThrowFor(PassPigs, i%10, i/10, 0, 2)
+		if f.At(0) == int(r.Mishap.Mark) {
+			touches++
+			continue
+		}
+		landed[f.At(0)]++
+		landed[f.At(1)]++
+		pigs += 2
+	}
+	within := func(what string, got, n int, p float64) {
+		if se := math.Sqrt(p * (1 - p) / float64(n)); math.Abs(float64(got)/float64(n)-p) > 4.5*se {
+			t.Errorf("%s: %d of %d (%.5f), want %.5f", what, got, n, float64(got)/float64(n), p)
+		}
+	}
+	within("touching", touches, throws, 23.0/6000)
+	for m, w := range []int{1796, 2063, 551, 1354, 184, 29} {
+		within(r.Piece.Marks[m], landed[m+1], pigs, float64(w)/5977)
 	}
 }

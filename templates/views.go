@@ -79,6 +79,16 @@ type Dashboard struct {
 	Language string
 }
 
+// ThrownPiece is one piece of a throw as the board draws it: a die by its
+// face (Numbered), any other piece by its mark's key (a pig's landing:
+// "razorback", "bacon" when the pigs touch) with its name in words.
+type ThrownPiece struct {
+	Numbered bool
+	Mark     int
+	Key      string
+	Name     string
+}
+
 // RoundForm is the start-a-round form with its values and errors.
 type RoundForm struct {
 	Game, Target, MaxDice, Deadline, Mode, Bot, Seats Field
@@ -236,12 +246,13 @@ type Board struct {
 	TurnTotal  int
 	// HasTurnTotal is false in Hog, which has one throw a turn.
 	HasTurnTotal bool
-	LastFaces    []int
-	Announce     string
-	Actions      []ActionButton
-	Recent       []string
-	DeadlineAt   int64 // Unix milliseconds; 0 for none
-	Deadline     string
+	// LastThrow is the last throw's pieces, drawn on the board.
+	LastThrow  []ThrownPiece
+	Announce   string
+	Actions    []ActionButton
+	Recent     []string
+	DeadlineAt int64 // Unix milliseconds; 0 for none
+	Deadline   string
 	// DeadlineLeft and DeadlineHurry are the countdown's words, {n} the
 	// seconds left: the viewer's own, or the player's to move.
 	DeadlineLeft, DeadlineHurry string
@@ -520,4 +531,21 @@ type Results struct {
 type Award struct {
 	Label, Name, Value string
 	Tied               int
+}
+
+// pigPose turns a pig's picture to its landing (pig's viewBox 120×100).
+func pigPose(key string) string {
+	switch key {
+	case "dot-up", "dot-down": // on its side: the legs point sideways
+		return "translate(0 8) rotate(-8 60 50) scale(1 .8)"
+	case "razorback": // on its back
+		return "rotate(180 60 50)"
+	case "snouter": // on its snout, tail up
+		return "rotate(65 60 50) scale(.85)"
+	case "jowler": // on snout and one ear
+		return "rotate(40 60 50) scale(.85)"
+	case "bacon": // leaning on the other pig
+		return "rotate(-25 60 50) scale(.9)"
+	}
+	return "" // on its feet (Trotter)
 }

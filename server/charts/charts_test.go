@@ -199,7 +199,7 @@ func TestTimeline(t *testing.T) {
 		{Seat: 0, Action: sim.Hold, Analysis: &store.Analysis{WinIfRoll: p(.55), WinIfHold: p(.48), Options: map[sim.Action]float64{sim.Roll: .55, sim.Hold: .48}, Best: sim.Roll}},
 		{Seat: 1, Action: sim.Resign},
 	}
-	c := Timeline(en, events, []string{"you", "Bot"})
+	c := Timeline(en, sim.Pig, events, []string{"you", "Bot"})
 	golden(t, c)
 	if len(c.Table.Rows) != 2 || cell(t, c, 1, 4) != "55.0%" || cell(t, c, 1, 5) != "45.0%" {
 		t.Errorf("rows %v", c.Table.Rows)
@@ -323,7 +323,7 @@ func TestNamesWithTheFunctionMarker(t *testing.T) {
 	if cell(t, c, 1, 0) != "x__f__y" && cell(t, c, 0, 0) != "x__f__y" {
 		t.Errorf("the table: %v", c.Table.Rows)
 	}
-	tl := Timeline(en, []store.Event{{Seat: 0, Action: sim.Hold, Analysis: &store.Analysis{Options: map[sim.Action]float64{sim.Hold: .5}, Best: sim.Hold}}}, []string{"a__f__b", "Bot"})
+	tl := Timeline(en, sim.Pig, []store.Event{{Seat: 0, Action: sim.Hold, Analysis: &store.Analysis{Options: map[sim.Action]float64{sim.Hold: .5}, Best: sim.Hold}}}, []string{"a__f__b", "Bot"})
 	if !strings.Contains(tl.Option, "a_\u2009_f_\u2009_b") && !strings.Contains(tl.Option, `a_\u2009_f_\u2009_b`) {
 		t.Errorf("the timeline lost the name: %s", tl.Option)
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -269,9 +270,32 @@ func ActionWord(l *i18n.Localizer, a sim.Action) string {
 	return a.String()
 }
 
+// ThrowWords says a throw in the reader's words: a die's faces as numbers
+// ("3 5"), other pieces by their marks' names ("razorback and dot up").
+func ThrowWords(l *i18n.Localizer, g sim.Game, f *sim.Faces) string {
+	p := &g.Rules().Piece
+	if p.Numbered || f.Len() == 0 {
+		return f.String()
+	}
+	words := make([]string, f.Len())
+	for i := range words {
+		words[i] = MarkWord(l, g, f.At(i))
+	}
+	return l.T("piece.join", "A", words[0], "B", strings.Join(words[1:], ", "))
+}
+
+// MarkWord is the name of one mark of the game's pieces, or its mishap's.
+func MarkWord(l *i18n.Localizer, g sim.Game, mark int) string {
+	r := g.Rules()
+	if mark >= 1 && mark <= len(r.Piece.Marks) {
+		return l.T("piece." + r.Piece.Name + "." + r.Piece.Marks[mark-1])
+	}
+	return l.T("piece." + r.Piece.Name + "." + r.Mishap.Name)
+}
+
 // Timeline is chart 4: both players' chances of winning under perfect play
 // from each decision of a match, with each decision marked by its shape.
-func Timeline(l *i18n.Localizer, events []store.Event, names []string) templates.Chart {
+func Timeline(l *i18n.Localizer, g sim.Game, events []store.Event, names []string) templates.Chart {
 	caption := t(l, TimelineKey, "caption")
 	symbols := map[string]string{"roll": "circle", "hold": "triangle", "timeout": "rect"}
 	lines := make([][]opts.LineData, len(names))
@@ -285,7 +309,8 @@ func Timeline(l *i18n.Localizer, events []store.Event, names []string) templates
 		}
 		mover := a.Options[a.Best]
 		labels = append(labels, strconv.Itoa(len(labels)+1))
-		row := []string{num(l, len(labels)), names[e.Seat], ActionWord(l, e.Action), e.Faces.String()}
+		f := e.Faces
+		row := []string{num(l, len(labels)), names[e.Seat], ActionWord(l, e.Action), ThrowWords(l, g, &f)}
 		for seat := range names {
 			p := 1 - mover
 			if seat == e.Seat {

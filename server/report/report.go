@@ -128,11 +128,17 @@ func (r *Reports) Decisions(ctx context.Context, v classroom.Viewer, f store.Cha
 
 // Faces are the class's dice, face by face.
 func (r *Reports) Faces(ctx context.Context, v classroom.Viewer) ([]int, error) {
+	return r.Marks(ctx, v, "die")
+}
+
+// Marks are the marks the class's pieces of one kind showed ("pig": the
+// pigs' landings), piece by piece.
+func (r *Reports) Marks(ctx context.Context, v classroom.Viewer, piece string) ([]int, error) {
 	c, err := member(v)
 	if err != nil {
 		return nil, err
 	}
-	return r.st.Faces(ctx, c.ID)
+	return r.st.Marks(ctx, c.ID, piece)
 }
 
 // FirstPlayerResults counts the class's finished matches that f picks and

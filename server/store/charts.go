@@ -157,13 +157,31 @@ func (s *Store) Decisions(ctx context.Context, f ChartFilter, studentsOnly bool)
 // whole-class Skunk, in the order they were thrown: the query behind the
 // class dice charts.
 func (s *Store) Faces(ctx context.Context, classID int64) ([]int, error) {
+	return s.Marks(ctx, classID, "die")
+}
+
+// Marks returns the marks shown by the class's pieces of one kind (a
+// GameRules' Piece.Name: "die", "pig"), in the order they were thrown, from
+// the matches of every game whose pieces they are (and from Skunk, whose
+// pieces are dice).
+func (s *Store) Marks(ctx context.Context, classID int64, piece string) ([]int, error) {
+	games := []any{classID}
+	for _, g := range sim.Games {
+		if g.Rules().Piece.Name == piece {
+			games = append(games, g.String())
+		}
+	}
+	if len(games) == 1 {
+		return nil, nil
+	}
+	skunk := piece == sim.SkunkPiece
 	rows, err := s.rd.QueryContext(ctx, `SELECT faces FROM (
 		SELECT e.faces, e.at, e.match_id AS g, e.seq FROM events e JOIN matches m ON m.id = e.match_id
-			WHERE m.class_id = ? AND e.faces <> ''
+			WHERE m.class_id = ? AND e.faces <> '' AND json_extract(m.variant, '$.game') IN (?`+strings.Repeat(", ?", len(games)-2)+`)
 		UNION ALL
 		SELECT k.faces, k.at, -k.game_id AS g, k.seq FROM skunk_events k JOIN skunk_games sg ON sg.id = k.game_id
-			WHERE sg.class_id = ? AND k.action = 'roll' AND k.faces <> ''
-	) ORDER BY at, g, seq`, classID, classID)
+			WHERE sg.class_id = ? AND ? AND k.action = 'roll' AND k.faces <> ''
+	) ORDER BY at, g, seq`, append(games, classID, skunk)...)
 	if err != nil {
 		return nil, fmt.Errorf("store: faces: %w", err)
 	}

@@ -1,0 +1,71 @@
+package charts
+
+import (
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"pigclass/server/i18n"
+	"pigclass/sim"
+	"pigclass/templates"
+)
+
+// PigLandingsKey is the chart of how the class's pigs landed.
+const PigLandingsKey = "pig-landings"
+
+// PigLandings sets the class's landings of game g's pieces (marks, piece by
+// piece, as thrown) beside the chances the game is played with (Kern's
+// counts for Pass the Pigs): for each landing the class's share of the
+// pigs with its 95% interval, and the data's share; the touches as a share
+// of the throws.
+func PigLandings(l *i18n.Localizer, g sim.Game, marks []int) templates.Chart {
+	caption := t(l, PigLandingsKey, "caption")
+	r := g.Rules()
+	p := &r.Piece
+	counts := make([]int, len(p.Weights)+1)
+	pieces, touched := 0, 0
+	for _, m := range marks {
+		switch {
+		case m >= 1 && m <= len(p.Weights):
+			counts[m]++
+			pieces++
+		case r.Mishap.Weight > 0 && m == int(r.Mishap.Mark):
+			touched++
+		}
+	}
+	throws := pieces/r.Pieces + touched/r.Pieces
+	if throws == 0 {
+		return empty(l, PigLandingsKey, caption, t(l, PigLandingsKey, "empty"))
+	}
+	total := 0
+	for _, w := range p.Weights {
+		total += w
+	}
+	var labels []string
+	var class, data []opts.BoxPlotData
+	tbl := templates.DataTable{Headers: []string{t(l, PigLandingsKey, "landing"), t(l, PigLandingsKey, "count"), t(l, PigLandingsKey, "share"), t(l, PigLandingsKey, "interval"), t(l, PigLandingsKey, "data")}}
+	add := func(label string, k, n int, want float64) {
+		share := 0.0
+		if n > 0 {
+			share = float64(k) / float64(n)
+		}
+		lo, hi := sim.Wilson(k, n, 1.959963984540054)
+		labels = append(labels, label)
+		class = append(class, opts.BoxPlotData{Value: []float64{round4(lo), round4(lo), round4(share), round4(hi), round4(hi)}})
+		w := round4(want)
+		data = append(data, opts.BoxPlotData{Value: []float64{w, w, w, w, w}})
+		tbl.Rows = append(tbl.Rows, []string{label, num(l, k), pct(l, share), t(l, PigLandingsKey, "range", "Lo", pct(l, lo), "Hi", pct(l, hi)), pct(l, want)})
+	}
+	for m, w := range p.Weights {
+		add(l.T("piece."+p.Name+"."+p.Marks[m]), counts[m+1], pieces, float64(w)/float64(total))
+	}
+	if r.Mishap.Weight > 0 {
+		add(t(l, PigLandingsKey, "touching"), touched/r.Pieces, throws, float64(r.Mishap.Weight)/float64(r.Mishap.Of))
+	}
+	caption = t(l, PigLandingsKey, "counted", "Pieces", num(l, pieces), "Throws", num(l, throws)) + " " + caption
+	box := charts.NewBoxPlot()
+	box.SetGlobalOptions(append(global(PigLandingsKey, "360px"),
+		charts.WithXAxisOpts(opts.XAxis{AxisLabel: &opts.AxisLabel{Interval: "0", Rotate: 30}}),
+		charts.WithYAxisOpts(opts.YAxis{Name: t(l, PigLandingsKey, "axis"), Min: 0}))...)
+	box.SetXAxis(labels).AddSeries(l.T("chart.class"), class).AddSeries(t(l, PigLandingsKey, "data"), data)
+	return finish(l, PigLandingsKey, "360px", caption, box.RenderSnippet().Option, tbl)
+}

@@ -1,0 +1,106 @@
+package server
+
+import (
+	"encoding/json"
+	"math"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"pigclass/server/paths"
+	"pigclass/sim"
+	"pigclass/sim/solve"
+)
+
+// TestPassThePigsClassRound: a round of Pass the Pigs played through the
+// forms like any dice game: the board draws the pigs and names their
+// landings, every decision is analysed exactly from the Pass the Pigs
+// table, the CSV writes each throw's landings as marks, and the match's
+// record verifies against the pigs its seed throws.
+func TestPassThePigsClassRound(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	s := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 15}
+	form := teacher.get("/t/" + code + "?game=pass-the-pigs")
+	if got := form.Find(`select[name="bot"] option[selected]`).AttrOr("value", ""); got != "hold:23" {
+		t.Errorf("the round form's bot for Pass the Pigs is %q, want its rule of thumb hold:23", got)
+	}
+	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pass-the-pigs"}, "target": {"50"}, "mode": {"bot"}, "bot": {"optimal"}})
+	if teacher.status() != http.StatusOK {
+		t.Fatalf("start round: %d\n%s", teacher.status(), teacher.body)
+	}
+	sawPigs := false
+	for i := 0; i < 20000 && s.step(t, code); i++ {
+		doc := s.b.get("/c/" + code)
+		pigs := doc.Find(`[data-testid="pig"]`)
+		if pigs.Length() == 0 {
+			continue
+		}
+		sawPigs = true
+		if pigs.Length() != 2 || doc.Find(`svg.die`).Length() != 0 {
+			t.Fatalf("the board draws %d pigs and %d dice", pigs.Length(), doc.Find(`svg.die`).Length())
+		}
+		pigs.Each(func(_ int, p *goquery.Selection) {
+			if name := p.Find("figcaption").Text(); name == "" || strings.ContainsAny(name, "0123456789") {
+				t.Errorf("a pig named %q", name)
+			}
+		})
+	}
+	if !sawPigs {
+		t.Fatal("no pigs were ever drawn")
+	}
+	v := sim.Standard(sim.PassPigs)
+	v.Target = 50
+	table, err := solve.Solve(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := teacher.csvRows(paths.DecisionsCSV.For(code))
+	n := 0
+	for _, r := range rows {
+		if r["by"] != "student" || r["action"] == "timeout" {
+			continue
+		}
+		n++
+		score, _ := strconv.Atoi(r["score"])
+		opp, _ := strconv.Atoi(r["leader_score"])
+		k, _ := strconv.Atoi(r["turn_total"])
+		adv := table.Advise(score, opp, k)
+		roll, _ := strconv.ParseFloat(r["win_if_roll_pct"], 64)
+		if r["game"] != "pass-the-pigs" || r["analysis"] != "exact" || math.Abs(roll/100-adv.Roll) > 1e-12 || r["best_action"] != adv.Best.String() {
+			t.Errorf("row %v: the table's roll %.6f, best %v", r, adv.Roll, adv.Best)
+		}
+		if f := r["faces"]; r["action"] == "roll" && !pigMarks(f) {
+			t.Errorf("a roll's faces %q, want two landings as marks 1 to 7", f)
+		}
+	}
+	if n != s.actions || n == 0 {
+		t.Errorf("%d decisions in the CSV, %d made", n, s.actions)
+	}
+	home := s.b.get("/c/" + code)
+	link := home.Find(`a[href^="/c/`+code+`/m/"]`).AttrOr("href", "")
+	s.b.get(link + "/record.json")
+	var rec sim.Record
+	if err := json.Unmarshal([]byte(s.b.body), &rec); err != nil {
+		t.Fatalf("record: %v\n%s", err, s.b.body)
+	}
+	if got, err := sim.Verify(rec); err != nil || !got.State.Over || rec.Variant.Game != sim.PassPigs {
+		t.Errorf("the record of %s does not verify: %v", rec.Variant.Game, err)
+	}
+}
+
+// pigMarks reports whether a CSV faces cell is two pigs' landings.
+func pigMarks(cell string) bool {
+	f := strings.Fields(cell)
+	for _, m := range f {
+		if n, err := strconv.Atoi(m); err != nil || n < 1 || n > 7 {
+			return false
+		}
+	}
+	return len(f) == 2
+}
