@@ -140,6 +140,16 @@ func (c *chartSource) classFaces() ([]int, error) {
 	return c.faces, nil
 }
 
+// pigLandings is the chart of the class's pigs beside the chances Pass
+// the Pigs is played with.
+func (c *chartSource) pigLandings() (templates.Chart, error) {
+	marks, err := c.s.reports.Marks(c.ctx, c.who, sim.PassPigs.Rules().Piece.Name)
+	if err != nil {
+		return templates.Chart{}, err
+	}
+	return charts.PigLandings(c.l, sim.PassPigs, marks), nil
+}
+
 // name labels a decision's student: "you" on the student's own page,
 // generated names on shared screens and on students' pages.
 func (c *chartSource) name(d store.Decision) string {
@@ -187,11 +197,7 @@ func (c *chartSource) chart(key string) (templates.Chart, error) {
 		}
 		return charts.ShareOfOnes(c.l, faces), nil
 	case charts.PigLandingsKey:
-		marks, err := c.s.reports.Marks(c.ctx, c.who, sim.PassPigs.Rules().Piece.Name)
-		if err != nil {
-			return templates.Chart{}, err
-		}
-		return charts.PigLandings(c.l, sim.PassPigs, marks), nil
+		return c.pigLandings()
 	case charts.SkunkSitsKey:
 		ds, err := c.s.reports.SkunkDecisions(c.ctx, c.who)
 		if err != nil {

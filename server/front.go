@@ -37,7 +37,7 @@ func botChoices(l *i18n.Localizer, selected string) []templates.Choice {
 func botChoicesHolding(l *i18n.Localizer, selected string, ruleOfThumb int) []templates.Choice {
 	var out []templates.Choice
 	for _, b := range []string{"hold:10", "hold:" + strconv.Itoa(ruleOfThumb), "kper", "optimal", "ev", "dice:3", "dice:5", "dice:8"} {
-		label := botLabel(l, b)
+		label := botLabel(l, b, ruleOfThumb)
 		if strings.HasPrefix(b, "dice:") {
 			label = l.T("bot.hog", "Bot", label)
 		}

@@ -101,7 +101,7 @@ func intFigure(n int) figure {
 // figures computes every figure a lesson may name, written in the
 // reader's format (53.06% or 53,06 %).
 func (s *Server) figures(l *i18n.Localizer) (map[string]string, error) {
-	lessonFigures.once.Do(func() { lessonFigures.values, lessonFigures.err = computeFigures(s.tables) })
+	lessonFigures.once.Do(func() { lessonFigures.values, lessonFigures.err = allFigures(s.tables) })
 	if lessonFigures.err != nil {
 		return nil, lessonFigures.err
 	}
@@ -110,6 +110,17 @@ func (s *Server) figures(l *i18n.Localizer) (map[string]string, error) {
 		out[k] = f.format(l, f.x)
 	}
 	return out, nil
+}
+
+// allFigures computes the figures of every game.
+func allFigures(tables *solve.Cache) (map[string]figure, error) {
+	figs, err := computeFigures(tables)
+	if err != nil {
+		return nil, err
+	}
+	pigs, err := passPigsFigures(tables)
+	maps.Copy(figs, pigs)
+	return figs, err
 }
 
 func computeFigures(tables *solve.Cache) (map[string]figure, error) {
@@ -168,11 +179,7 @@ func computeFigures(tables *solve.Cache) (map[string]figure, error) {
 		return k
 	}
 	sit0, sit50 := sitFrom(0), sitFrom(50)
-	figs, err := passPigsFigures(tables)
-	if err != nil {
-		return nil, err
-	}
-	maps.Copy(figs, map[string]figure{
+	return map[string]figure{
 		"pig.first":      pctFigure(t.FirstPlayerWin()),
 		"pig.states":     intFigure(t.States()),
 		"pig50.first":    pctFigure(t50.FirstPlayerWin()),
@@ -195,15 +202,13 @@ func computeFigures(tables *solve.Cache) (map[string]figure, error) {
 		"skunk.stand": {0, func(l *i18n.Localizer, _ float64) string {
 			return l.T("figure.skunk_stand", "Zero", l.Int(sit0), "Fifty", l.Int(sit50))
 		}},
-		"pig.roll": decFigure(sim.ExpectedGain(sim.Pig, 0, 0, 1), 2),
-	})
-	return figs, nil
+	}, nil
 }
 
 // passPigsFigures are the figures of Pass the Pigs to 100: its roll from
 // Kern's chances, the hold value that maximises one turn (by the direct
 // sum over the turn's totals), perfect play's first hold and the first
-// player's chance.
+// player's chance; and Pig's roll, which its lesson compares.
 func passPigsFigures(tables *solve.Cache) (map[string]figure, error) {
 	v := sim.Standard(sim.PassPigs)
 	t, err := tables.Get(v)
@@ -235,6 +240,7 @@ func passPigsFigures(tables *solve.Cache) (map[string]figure, error) {
 		"pigs.hold":  intFigure(best),
 		"pigs.turn":  decFigure(bestPoints, 2),
 		"pigs.best":  intFigure(FirstHold(t, 0, 0)),
+		"pig.roll":   decFigure(sim.ExpectedGain(sim.Pig, 0, 0, 1), 2), // Pig's roll, which the lesson compares
 	}, nil
 }
 
@@ -325,11 +331,12 @@ func phaseSetup(l *i18n.Localizer, p lessons.Phase) string {
 	case "skunk":
 		return l.T("lesson.setup.skunk", "N", l.Int(p.Rounds))
 	}
-	return l.T("lesson.setup.game", "Game", gameTitle(l, p.Variant), "Against", against(l, store.Mode(p.Mode), p.Bot, p.Variant.Seats))
+	return l.T("lesson.setup.game", "Game", gameTitle(l, p.Variant), "Against", against(l, store.Mode(p.Mode), p.Bot, p.Variant))
 }
 
 // against says whom a round's students play.
-func against(l *i18n.Localizer, mode store.Mode, bot string, seats int) string {
+func against(l *i18n.Localizer, mode store.Mode, bot string, v sim.Variant) string {
+	seats := v.Seats
 	id := "against.bot"
 	if mode == store.InPairs {
 		id = "against.pairs"
@@ -337,7 +344,7 @@ func against(l *i18n.Localizer, mode store.Mode, bot string, seats int) string {
 	if seats > 2 {
 		id += "_seats"
 	}
-	return l.T(id, "Bot", botLabel(l, bot), "N", l.Int(seats))
+	return l.T(id, "Bot", botLabel(l, bot, v.Game.Rules().HoldAt), "N", l.Int(seats))
 }
 
 // applyPhase moves a class to a phase of its lesson, as one operation of

@@ -61,6 +61,7 @@ func TestPassThePigsClassRound(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := teacher.csvRows(paths.DecisionsCSV.For(code))
+	checkLandingsChart(t, teacher, code)
 	n := 0
 	for _, r := range rows {
 		if r["by"] != "student" || r["action"] == "timeout" {
@@ -103,4 +104,44 @@ func pigMarks(cell string) bool {
 		}
 	}
 	return len(f) == 2
+}
+
+// checkLandingsChart: the class's pig-landings chart counts every pig of
+// the class's Pass the Pigs throws (decisions.csv's faces, the bot's rolls
+// too), landing by landing, and the dice chart counts none of them.
+func checkLandingsChart(t *testing.T, teacher *browser, code string) {
+	t.Helper()
+	want := map[string]int{}
+	pigs := 0
+	for _, r := range teacher.csvRows(paths.DecisionsCSV.For(code)) {
+		if r["action"] == "roll" {
+			for _, m := range strings.Fields(r["faces"]) {
+				want[m]++
+				pigs++
+			}
+		}
+	}
+	doc := teacher.get("/t/" + code + "?chart=pig-landings")
+	got, counted := map[string]int{}, 0
+	doc.Find(`[data-testid="chart-pig-landings"] tbody tr`).Each(func(i int, tr *goquery.Selection) {
+		n, _ := strconv.Atoi(strings.ReplaceAll(tr.Find("td").Eq(1).Text(), ",", ""))
+		if i < 6 {
+			got[strconv.Itoa(i+1)] = n
+			counted += n
+		} else {
+			got["7"] = 2 * n
+			counted += 2 * n
+		}
+	})
+	if counted == 0 || counted != pigs {
+		t.Errorf("the chart counts %d pigs, the rolls of decisions.csv threw %d", counted, pigs)
+	}
+	for m, n := range want {
+		if got[m] != n {
+			t.Errorf("landing %s: the chart counts %d, decisions.csv %d", m, got[m], n)
+		}
+	}
+	if empty := doc.Find(`[data-testid="chart-class-dice"] .empty`).Length(); teacher.get("/t/"+code+"?chart=class-dice").Find(`[data-testid="chart-class-dice"] .empty`).Length() != 1 {
+		t.Errorf("the dice chart counts the pigs as dice (%d)", empty)
+	}
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,10 +17,10 @@ import (
 
 // seatName is how a seat is shown: the nickname, the generated name on a
 // shared screen in anonymous mode, or the bot.
-func seatName(l *i18n.Localizer, seat store.Seat, anonymous bool) string {
+func seatName(l *i18n.Localizer, seat store.Seat, anonymous bool, g sim.Game) string {
 	switch {
 	case seat.Bot != "":
-		return l.T("bot.seat", "Bot", botLabel(l, seat.Bot))
+		return l.T("bot.seat", "Bot", botLabel(l, seat.Bot, g.Rules().HoldAt))
 	case anonymous:
 		return anonIn(l, seat.AnonName)
 	}
@@ -48,12 +49,12 @@ func anonIn(l *i18n.Localizer, stored string) string {
 }
 
 // botLabel names a strategy for people.
-func botLabel(l *i18n.Localizer, name string) string {
+func botLabel(l *i18n.Localizer, name string, ruleOfThumb int) string {
 	switch name {
 	case "hold:10":
 		return l.T("bot.hold10")
-	case "hold:20":
-		return l.T("bot.hold20")
+	case "hold:" + strconv.Itoa(ruleOfThumb):
+		return l.T("bot.rule", "N", l.Int(ruleOfThumb))
 	case "optimal":
 		return l.T("bot.optimal")
 	case "ev":
@@ -86,10 +87,10 @@ func seatNames(l *i18n.Localizer, row store.Match, viewer int, anonymous bool, y
 	}
 	n := 0
 	for _, seat := range row.Seats {
-		names[seat.Seat] = seatName(l, seat, anonymous && seat.Seat != viewer)
+		names[seat.Seat] = seatName(l, seat, anonymous && seat.Seat != viewer, row.Variant.Game)
 		if seat.Bot != "" && bots > 1 {
 			n++
-			names[seat.Seat] = l.T("bot.seat_n", "N", l.Int(n), "Bot", botLabel(l, seat.Bot))
+			names[seat.Seat] = l.T("bot.seat_n", "N", l.Int(n), "Bot", botLabel(l, seat.Bot, row.Variant.Game.Rules().HoldAt))
 		}
 		if seat.Seat == viewer && you != "" {
 			names[seat.Seat] = you
@@ -367,7 +368,7 @@ func percent(l *i18n.Localizer, p float64) string { return l.Pct(p, 1) }
 // roundLabel describes the open round of a class, or "" when none is.
 func roundLabel(l *i18n.Localizer, r *store.Round) string {
 	if r != nil {
-		return l.T("round.label", "N", l.Int(r.Number), "Game", gameTitle(l, r.Variant), "Against", against(l, r.Mode, r.Bot, r.Variant.Seats))
+		return l.T("round.label", "N", l.Int(r.Number), "Game", gameTitle(l, r.Variant), "Against", against(l, r.Mode, r.Bot, r.Variant))
 	}
 	return ""
 }

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"pigclass/sim"
 )
 
 // The CSV files a teacher downloads, Column by Column. The files' headers
@@ -82,7 +84,17 @@ func (r csvRow) set(name, v string) csvRow {
 	return r
 }
 
-var games = []string{"pig", "two-dice", "big-pig", "hog", "skunk"}
+// games are the values of the game column: every game sim registers, and
+// whole-class Skunk.
+var games = gameChoices()
+
+func gameChoices() []string {
+	var out []string
+	for _, g := range sim.Games {
+		out = append(out, g.String())
+	}
+	return append(out, "skunk")
+}
 
 // The shared columns.
 var (

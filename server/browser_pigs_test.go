@@ -1,0 +1,67 @@
+package server
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"pigclass/server/paths"
+)
+
+// TestBrowserPassThePigs: a class round of Pass the Pigs played in a
+// browser to the end: each roll draws two pigs in their landings, named
+// beneath, the live region says the throw in words, and the match's review
+// follows.
+func TestBrowserPassThePigs(t *testing.T) {
+	t.Parallel() // it waits on the board's poll
+	person := newBrowser(t)
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := person()
+	joinIn(t, ana, a.url, code, "Ana")
+	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pass-the-pigs"}, "target": {"25"}, "mode": {"bot"}, "bot": {"hold:23"}})
+	run(t, ana, chromedp.Navigate(a.url+"/c/"+code))
+	rolls := 0
+	for moves := 0; moves < 300; moves++ {
+		eventually(t, ana, `!!document.querySelector('[data-testid="act-roll"]') || !!document.querySelector('[data-testid="result"]')`, "Ana's turn or the end")
+		if value(t, ana, chromedp.Evaluate[bool](`!!document.querySelector('[data-testid="result"]')`)) {
+			break
+		}
+		before := value(t, ana, chromedp.Evaluate[string](`document.querySelector('[data-testid="board"]').dataset.seq`))
+		total := value(t, ana, chromedp.Evaluate[float64](`Number((document.querySelector('[data-testid="turn-total"]') || {}).textContent || 0)`))
+		act := "roll"
+		if total >= 10 {
+			act = "hold"
+		}
+		eventually(t, ana, `!document.querySelector('.htmx-request')`, "the page is still")
+		clickJS(t, ana, `[data-testid="act-`+act+`"]`)
+		eventually(t, ana, `document.querySelector('[data-testid="board"]').dataset.seq !== "`+before+`"`, "the move is made")
+		pigs := value(t, ana, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('[data-testid="pig"]')).map(function (f) {
+			return f.querySelector('svg') && f.getBoundingClientRect().width > 20 ? f.querySelector('figcaption').textContent : "";
+		})`))
+		if act == "roll" && len(pigs) != 2 {
+			t.Fatalf("after a roll the board draws %d pigs", len(pigs))
+		}
+		if act == "roll" {
+			rolls++
+		}
+		for _, p := range pigs {
+			if p == "" {
+				t.Fatal("a pig drawn without its picture or its name")
+			}
+		}
+		if words := value(t, ana, chromedp.Evaluate[string](`document.getElementById('live').textContent`)); act == "roll" && len(pigs) == 2 && !strings.Contains(words, pigs[0]) {
+			t.Errorf("the live region %q does not say the pig %q", words, pigs[0])
+		}
+	}
+	if !value(t, ana, chromedp.Evaluate[bool](`!!document.querySelector('[data-testid="result"]')`)) {
+		t.Fatal("the match did not end")
+	}
+	if rolls == 0 {
+		t.Error("Ana never rolled")
+	}
+	shot(t, ana, "pass-the-pigs")
+}

@@ -1,0 +1,42 @@
+package charts
+
+import (
+	"strings"
+	"testing"
+
+	"pigclass/sim"
+)
+
+// TestPigLandings: the class's pigs counted landing by landing, each share
+// with its Wilson interval, beside Kern's share; a touch counts once a
+// throw; dice thrown in the same class are not pigs.
+func TestPigLandings(t *testing.T) {
+	// 50 throws: 100 pigs minus the two of one touch.
+	var marks []int
+	landings := []int{30, 34, 10, 20, 3, 1} // 98 pigs
+	for m, n := range landings {
+		for range n {
+			marks = append(marks, m+1)
+		}
+	}
+	marks = append(marks, 7, 7)
+	c := PigLandings(en, sim.PassPigs, marks)
+	golden(t, c)
+	if len(c.Table.Rows) != 7 || !strings.HasPrefix(c.Caption, "98 pigs in 50 throws.") {
+		t.Fatalf("%d rows, caption %q", len(c.Table.Rows), c.Caption)
+	}
+	for m, n := range landings {
+		lo, hi := sim.Wilson(n, 98, 1.959963984540054)
+		want := []string{pct(en, float64(n)/98), pct(en, lo) + " to " + pct(en, hi), pct(en, float64([]int{1796, 2063, 551, 1354, 184, 29}[m])/5977)}
+		got := []string{cell(t, c, m, 2), cell(t, c, m, 3), cell(t, c, m, 4)}
+		if strings.Join(got, "|") != strings.Join(want, "|") || cell(t, c, m, 1) != num(en, n) {
+			t.Errorf("landing %d: %v, want %d pigs, %v", m+1, got, n, want)
+		}
+	}
+	if got := cell(t, c, 6, 0) + " " + cell(t, c, 6, 1) + " " + cell(t, c, 6, 2) + " " + cell(t, c, 6, 4); got != "touching (a throw) 1 2.0% 0.4%" {
+		t.Errorf("touches: %q", got)
+	}
+	if e := PigLandings(en, sim.PassPigs, nil); e.Empty == "" {
+		t.Error("no pigs, yet a chart")
+	}
+}
