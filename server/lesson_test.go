@@ -572,3 +572,52 @@ func TestThreePlayerPhase(t *testing.T) {
 		}
 	}
 }
+
+// lessonClaims are the claims about the bots a lesson's words might make,
+// each with what the product must do for the claim to hold: a test reads
+// every lesson, in every language, against them.
+var lessonClaims = []struct {
+	says  *regexp.Regexp
+	holds func(r *classroom.Room, v sim.Variant) bool // of a phase's variant
+	what  string
+}{
+	{regexp.MustCompile(`(?i)only knows two-player|solo conoce el Pig de dos jugadores|only plays? (the )?two-player`),
+		func(r *classroom.Room, v sim.Variant) bool { return v.Seats <= 2 || !r.ExactBots(v) },
+		"the perfect-play bot knows only two-player Pig, yet a phase of more players plays its exact table"},
+	{regexp.MustCompile(`(?i)perfect-play bot (is|plays) (an )?approximat|bot de juego perfecto (es|juega) (de forma )?aproximad`),
+		func(r *classroom.Room, v sim.Variant) bool { return !r.ExactBots(v) },
+		"the perfect-play bot approximates, yet the phase's table is exact"},
+}
+
+// TestLessonsSayWhatTheBotsDo: no lesson's words, in any language, claim
+// of the bots what the product contradicts (lessonClaims).
+func TestLessonsSayWhatTheBotsDo(t *testing.T) {
+	a := newApp(t)
+	for _, l := range a.srv.lessons {
+		for _, lang := range []string{"en", "es"} {
+			text := l.In(lang)
+			var lines []string
+			lines = append(append(lines, text.Goals...), text.Maths...)
+			for _, p := range text.Phases {
+				lines = append(lines, p.Prompts...)
+			}
+			for _, line := range lines {
+				for _, c := range lessonClaims {
+					if !c.says.MatchString(line) {
+						continue
+					}
+					for _, p := range l.Phases {
+						if p.Plays() && !c.holds(a.srv.room, p.Variant) {
+							t.Errorf("%s (%s): %q: %s (%v)", l.Slug, lang, line, c.what, p.Variant)
+						}
+					}
+				}
+			}
+		}
+	}
+	old := "The perfect-play bot only knows two-player Pig. Why can't its table simply be used here?"
+	three := sim.Variant{Game: sim.Pig, Target: 100, Seats: 3}
+	if !lessonClaims[0].says.MatchString(old) || lessonClaims[0].holds(a.srv.room, three) {
+		t.Error("the claims cannot find the sentence lesson 3 used to say")
+	}
+}

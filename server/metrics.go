@@ -2,12 +2,15 @@ package server
 
 import (
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"pigclass/sim/solve"
 )
 
 // metrics are what a district's monitoring reads, in Prometheus' text
@@ -65,6 +68,7 @@ func newMetrics(s *Server) *metrics {
 			return float64(givenUp)
 		}),
 		gauge("pigclass_solver_queue", "Solves running or waiting for the solver.", func() float64 { return float64(s.tables.Solving()) }),
+		solveKinds{s.tables},
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
@@ -86,4 +90,22 @@ func (s *Server) measure(c *gin.Context) {
 // separate --metrics-addr.
 func (s *Server) MetricsHandler() http.Handler {
 	return promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{})
+}
+
+// solveKinds counts the solves by kind of table, with bounded labels (the
+// game, the players, equal turns: at most the games times nine seat counts
+// times two); each solve's full kind goes to the log as it starts. A table
+// solved again and again while it is needed would show here.
+type solveKinds struct{ tables *solve.Cache }
+
+var solveKindsDesc = prometheus.NewDesc("pigclass_solver_solves_by_kind_total",
+	"Tables solved, by game, players and equal turns.", []string{"game", "seats", "equal_turns"}, nil)
+
+func (k solveKinds) Describe(ch chan<- *prometheus.Desc) { ch <- solveKindsDesc }
+
+func (k solveKinds) Collect(ch chan<- prometheus.Metric) {
+	for kind, n := range k.tables.SolvesByKind() {
+		ch <- prometheus.MustNewConstMetric(solveKindsDesc, prometheus.CounterValue, float64(n),
+			kind.Game.String(), strconv.Itoa(kind.Seats), strconv.FormatBool(kind.EqualTurns))
+	}
 }

@@ -97,6 +97,14 @@ func (s *Server) parseRound(c *gin.Context) (templates.RoundForm, sim.Variant, b
 	} else {
 		v.Seats = n
 	}
+	var room *solve.RoomError
+	if ok && errors.As(s.room.Fits(v), &room) {
+		// The tables of the rounds being played, and of decisions waiting
+		// for their analysis, are kept: a kind of round that cannot fit
+		// beside them waits until some end.
+		f.Error = l.T("roundform.room", "Need", l.Int(int(room.Need>>20)+1), "Free", l.Int(int(room.Free>>20)))
+		ok = false
+	}
 	if ok && !s.tables.Has(v, v.EqualTurns) && !s.newVariant(classFrom(c).Code) {
 		// A table not solved yet is solved for the round: a few a minute.
 		f.Error = l.T("roundform.variants", "N", l.Int(newVariantsPerClass))

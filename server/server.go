@@ -8,6 +8,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -65,6 +66,8 @@ type Config struct {
 	// tables never change, so servers in one process (the tests) may
 	// share them.
 	Tables *solve.Cache
+	// TablesBudget bounds the tables kept (0: TablesBudget).
+	TablesBudget int64
 }
 
 // DefaultClassJoins is the joins a class takes per minute before the
@@ -107,14 +110,21 @@ const deviceJoinWindow = 10 * time.Minute
 const DefaultMovesPerSecond = 8
 
 // TablesBudget bounds the solved tables kept, of two and of more players,
-// the pinned ones included (the defaults and the lessons', some 12 MB):
-// past it the least lately used not pinned is forgotten. With the one
-// table being solved (at most 32 MB) the tables stay under 100 MB, well
-// within the heap's soft limit (BenchmarkVariantFlood). A new variant is
-// solved at most newVariantsPerClass times a minute for one class and
+// and the one being solved: the pinned ones included (the defaults and the
+// lessons', some 55 MB once every lesson has been played). A table is
+// solved only if it can be kept beside the pinned ones and those still
+// needed (by a match being played or a decision waiting for its
+// analysis), and a kind of round whose tables cannot is refused by the
+// round form; past the budget the least lately used table neither pinned
+// nor needed is forgotten. Beside every lesson's tables there is room for
+// the largest table a classroom solves (32 MB), so any kind of round plays
+// on a server with nothing else to keep. The tables and the solve in
+// flight stay within it, well within the heap's soft limit
+// (BenchmarkVariantFlood). A new variant is solved at most
+// newVariantsPerClass times a minute for one class and
 // newVariantsPerMinute for the whole server.
 const (
-	TablesBudget         = 64 << 20
+	TablesBudget         = 96 << 20
 	newVariantsPerClass  = 3
 	newVariantsPerMinute = 12
 )
@@ -165,7 +175,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	if s.tables == nil {
 		s.tables = &solve.Cache{}
 	}
-	s.tables.SetBudget(TablesBudget)
+	s.tables.SetBudget(cmp.Or(cfg.TablesBudget, TablesBudget))
 	s.metrics = newMetrics(s)
 	for _, v := range classroom.DefaultVariants() {
 		s.tables.Pin(v, false)

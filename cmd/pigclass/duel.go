@@ -63,6 +63,11 @@ func runDuel(e env, args []string) error {
 		return err
 	}
 	v.Seats = len(names)
+	if v.Seats > 2 {
+		if err := solve.CheckDuelMulti(v); err != nil {
+			return usageError{err.Error()} // before a strategy solves its table
+		}
+	}
 	strategies := make([]sim.Strategy, len(names))
 	for i, name := range names {
 		if strategies[i], err = parseStrategy(strings.TrimSpace(name), v); err != nil {

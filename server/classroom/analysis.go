@@ -19,14 +19,12 @@ func DefaultVariants() []sim.Variant {
 
 // Analyse returns the solver's view of action a taken in state pre: the win
 // probability of every option, the best, the expected-value one and the cost
-// of the choice. With three or more seats it reads their exact table once
-// it is solved (in the background, started by the first such decision or
-// round), and until then, or with a player out, or under equal turns, the
-// two-player table against the leading opponent, marked approximate. It
-// returns nil for a resignation, a timeout (the server holds for the
-// student: not their decision) and variants the solver does not cover;
-// nil and pending while the table it reads is being solved (the analysis
-// is filled in when it is ready: fillIn).
+// of the choice, from the table Advise reads. It returns nil for a
+// resignation, a timeout (the server holds for the student: not their
+// decision) and variants the solver does not cover; nil and pending while
+// the table is being solved, or waits for room (the analysis is filled in
+// when it is ready: fillIn). A decision is never analysed with an
+// approximation where an exact table fits: it waits for that table.
 func Analyse(tables *solve.Cache, pre *sim.State, a sim.Action) (an *store.Analysis, pending bool) {
 	v := pre.Variant
 	switch {
@@ -37,7 +35,7 @@ func Analyse(tables *solve.Cache, pre *sim.State, a sim.Action) (an *store.Analy
 	}
 	adv, approximate, err := Advise(tables, pre)
 	if err != nil {
-		return nil, errors.Is(err, solve.ErrSolving)
+		return nil, waits(err)
 	}
 	out := &store.Analysis{Options: map[sim.Action]float64{}, Best: adv.Best, EV: adv.EV, Approximate: approximate}
 	for _, o := range adv.Options() {
@@ -52,47 +50,89 @@ func Analyse(tables *solve.Cache, pre *sim.State, a sim.Action) (an *store.Analy
 	return out, false
 }
 
+// waits reports whether an error of Advise means its table is coming
+// (being solved, or waiting for room) rather than refused.
+func waits(err error) bool {
+	return errors.Is(err, solve.ErrSolving) || errors.Is(err, solve.ErrNoRoom)
+}
+
 // Advise returns the advice for the player to move in st, and whether it
 // is an approximation. It never waits for a solve: the error is
-// solve.ErrSolving while the table it reads is being solved, or the
-// solver's refusal.
+// solve.ErrSolving while the table it reads is being solved (ErrNoRoom
+// while it waits for room), or the solver's refusal.
 //
-// A player out (resigned, or forfeited) no longer plays, so the game is
-// that of the players still in, in their order of play. Two of them: the
-// two-player table, exact. Three or more: their exact table once it is
-// solved (in the background, within solve.MultiBudget: three players to
-// 110, four to 31). Otherwise the approximation, named in the glossary
-// and the README: with four or more players in, the exact three-player
-// table against the two leading opponents (kept in their order of play)
-// once it is solved; else the two-player table against the leader. Equal
-// turns with more than two seats read the two-player equal-turns table
-// against the leader, an approximation too.
+// It reads one table, the one tableFor names: the exact table of the
+// players still in wherever it fits the classroom's budget (two players,
+// three to 110, four to 31), and only beyond that the approximation,
+// named in the glossary and the README. A player out (resigned, or
+// forfeited) no longer plays, so the game is that of the players still
+// in, in their order of play.
 func Advise(tables *solve.Cache, st *sim.State) (adv solve.Advice, approximate bool, err error) {
 	v := st.Variant
-	if v.EqualTurns {
-		e, err := tables.ReadyEqual(v)
+	pos := st.Position()
+	in := pos.Scores()
+	switch key, kind := tableFor(v, len(in)); kind {
+	case equalTable:
+		e, err := tables.ReadyEqual(key)
 		if err != nil {
 			return solve.Advice{}, false, err
 		}
-		return e.Advise(st.Position()), v.Seats > 2, nil
-	}
-	pos := st.Position()
-	in := pos.Scores()
-	if len(in) > 2 {
-		if m, ready := tables.Multi(seats(v, len(in))); ready {
-			return m.Advise(in, st.TurnTotal), false, nil
+		return e.Advise(pos), v.Seats > 2, nil
+	case exactMulti, leadingThree:
+		m, err := tables.MultiReady(key)
+		if err != nil {
+			return solve.Advice{}, false, err
 		}
-		if len(in) > 3 {
-			if m, ready := tables.Multi(seats(v, 3)); ready {
-				return m.Advise(leadingTwo(in), st.TurnTotal), true, nil
-			}
+		if kind == leadingThree {
+			return m.Advise(leadingTwo(in), st.TurnTotal), true, nil
+		}
+		return m.Advise(in, st.TurnTotal), false, nil
+	default:
+		t, err := tables.Ready(key)
+		if err != nil {
+			return solve.Advice{}, false, err
+		}
+		return t.Advise(in[0], slices.Max(in[1:]), st.TurnTotal), kind == leaderTwo, nil
+	}
+}
+
+// tableKind is how a decision is read from its table.
+type tableKind int
+
+const (
+	exactTwo     tableKind = iota // two players in: the two-player table
+	exactMulti                    // three or more in, within the budget: their table
+	leadingThree                  // beyond it, four or more in: the three-player table against the two leading opponents
+	leaderTwo                     // beyond it otherwise: the two-player table against the leader
+	equalTable                    // equal turns: the two-player equal-turns table (against the leader)
+)
+
+// tableFor returns the table a decision of v with in players still in
+// reads (a cache key) and how: see Advise.
+func tableFor(v sim.Variant, in int) (sim.Variant, tableKind) {
+	switch {
+	case v.EqualTurns:
+		return solve.Key(v, true), equalTable
+	case in <= 2:
+		return solve.Key(v, false), exactTwo
+	case solve.ExactFits(seats(v, in)):
+		return solve.MultiKey(seats(v, in)), exactMulti
+	case in > 3 && solve.ExactFits(seats(v, 3)):
+		return solve.MultiKey(seats(v, 3)), leadingThree
+	}
+	return solve.Key(v, false), leaderTwo
+}
+
+// tablesOf returns the keys of every table a match of v may read: its
+// decisions' tables for each number of players still in (see tableFor).
+func tablesOf(v sim.Variant) []sim.Variant {
+	var out []sim.Variant
+	for in := v.Seats; in >= 2; in-- {
+		if k, _ := tableFor(v, in); !slices.Contains(out, k) {
+			out = append(out, k)
 		}
 	}
-	t, err := tables.Ready(v)
-	if err != nil {
-		return solve.Advice{}, false, err
-	}
-	return t.Advise(in[0], slices.Max(in[1:]), st.TurnTotal), len(in) > 2, nil
+	return out
 }
 
 // leadingTwo returns, of the scores in (the mover's first, then the
@@ -166,16 +206,11 @@ func (r *Room) botMove(bot sim.Strategy, st *sim.State) (sim.Action, bool) {
 }
 
 // ExactBots reports whether the perfect-play bot of a match of v plays
-// the exact table: always with two players, with more once their table is
-// solved (and no one is out, which the board does not know: it says so
-// when the table is ready).
+// an exact table: with two players, and with more wherever their table
+// fits the classroom's budget (the bot waits for it, and the board says
+// so); not under equal turns with more than two players, nor beyond the
+// budget, where it plays the approximation.
 func (r *Room) ExactBots(v sim.Variant) bool {
-	if v.Seats <= 2 {
-		return true
-	}
-	if v.EqualTurns {
-		return false
-	}
-	_, ready := r.tables.Multi(v)
-	return ready
+	_, kind := tableFor(v, v.Seats)
+	return kind == exactTwo || kind == exactMulti || kind == equalTable && v.Seats <= 2
 }

@@ -106,7 +106,7 @@ type Room struct {
 	loads  map[int64]*loadCall // the classes being read from disk
 
 	waitMu  sync.Mutex           // guards waiting (a leaf)
-	waiting map[sim.Variant]bool // tables (keyOf) that decisions wait for: see fillin.go
+	waiting map[sim.Variant]bool // tables (keyFor) that decisions wait for: see fillin.go
 	unuse   func()               // unregisters the room from the cache
 
 	watching   atomic.Bool
@@ -126,7 +126,11 @@ func New(st *store.Store, key []byte, tables *solve.Cache, log *slog.Logger, now
 		classes: map[int64]*class{}, codes: map[string]int64{}, matches: map[int64]*match{}, loads: map[int64]*loadCall{},
 		waiting: map[sim.Variant]bool{}, stop: make(chan struct{}), done: make(chan struct{}),
 	}
-	r.unuse = tables.Use(r.needs, r.tableReady)
+	unuse := tables.Use(r.needs, r.tableReady)
+	unwatch := tables.Watch(func(key sim.Variant) {
+		r.log.Info("solving a table", "kind", key.String(), "bytes", solve.TableBytes(key))
+	})
+	r.unuse = func() { unuse(); unwatch() }
 	return r
 }
 

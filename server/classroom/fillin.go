@@ -8,7 +8,6 @@ import (
 
 	"pigclass/server/store"
 	"pigclass/sim"
-	"pigclass/sim/solve"
 )
 
 // A kind of round whose table is not solved yet starts at once: its table
@@ -18,20 +17,27 @@ import (
 // the analyses, in memory and on disk, and lets the bots move. Pending
 // decisions outlive a restart: Restore asks for their tables again.
 
-// keyOf is the cache's key of the table that analyses v's decisions.
-func keyOf(v sim.Variant) sim.Variant { return solve.Key(v, v.EqualTurns) }
+// keyFor is the cache's key of the table that analyses a decision made
+// in st (see tableFor).
+func keyFor(st *sim.State) sim.Variant {
+	k, _ := tableFor(st.Variant, st.Position().Players)
+	return k
+}
 
-// awaiting notes that a decision of v waits for its table, so that the
-// table's solve goes on (needs) even if no match of v is playing any more.
-func (r *Room) awaiting(v sim.Variant) {
+// reads reports whether a match of v may read the table of key.
+func reads(v sim.Variant, key sim.Variant) bool { return slices.Contains(tablesOf(v), key) }
+
+// awaiting notes that a decision waits for the table of key, so that the
+// table's solve goes on (needs), and the table is kept, even if no match
+// of it is playing any more.
+func (r *Room) awaiting(key sim.Variant) {
 	r.waitMu.Lock()
 	defer r.waitMu.Unlock()
-	r.waiting[keyOf(v)] = true
+	r.waiting[key] = true
 }
 
 // needs reports whether the room still needs the table of key: decisions
-// wait for it, or a match of it is being played (for an N-player key, a
-// match of that many players).
+// wait for it, or a match being played may read it (tablesOf).
 func (r *Room) needs(key sim.Variant) bool {
 	r.waitMu.Lock()
 	waiting := r.waiting[key]
@@ -42,12 +48,7 @@ func (r *Room) needs(key sim.Variant) bool {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	for _, lm := range r.matches {
-		s := lm.snap.Load()
-		if s.Over() {
-			continue
-		}
-		v := s.Variant
-		if keyOf(v) == key || v.Seats > 2 && solve.MultiKey(v) == key || v.Seats > 3 && solve.MultiKey(seats(v, 3)) == key {
+		if s := lm.snap.Load(); !s.Over() && reads(s.Variant, key) {
 			return true
 		}
 	}
@@ -71,7 +72,7 @@ func (r *Room) fillIn(ctx context.Context, key sim.Variant) error {
 	r.mu.RLock()
 	var lms []*match
 	for _, lm := range r.matches {
-		if keyOf(lm.snap.Load().Variant) == key {
+		if reads(lm.snap.Load().Variant, key) {
 			lms = append(lms, lm)
 		}
 	}
@@ -143,7 +144,7 @@ func (r *Room) fillLive(ctx context.Context, lm *match) error {
 // key's table analyses it (another table's match waits for its own).
 func (r *Room) fillStored(ctx context.Context, id int64, key sim.Variant) error {
 	row, err := r.st.MatchByID(ctx, id)
-	if err != nil || keyOf(row.Variant) != key {
+	if err != nil || !reads(row.Variant, key) {
 		return err
 	}
 	events, err := r.st.Events(ctx, store.EventFilter{MatchID: id})
@@ -222,18 +223,23 @@ func (r *Room) restorePending(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	tables := map[sim.Variant]sim.Variant{} // key: a variant it analyses
+	keys := map[sim.Variant]bool{}
 	for _, id := range ids {
 		row, err := r.st.MatchByID(ctx, id)
 		if err != nil {
 			return err
 		}
-		r.awaiting(row.Variant)
-		tables[keyOf(row.Variant)] = row.Variant
+		events, err := r.st.Events(ctx, store.EventFilter{MatchID: id})
+		if err != nil {
+			return err
+		}
+		for _, k := range pendingKeys(row.Variant, row.Seed, events) {
+			r.awaiting(k)
+			keys[k] = true
+		}
 	}
-	for key, v := range tables {
-		r.prepare(v)
-		if r.ready(v) {
+	for key := range keys {
+		if r.ask(key) {
 			// solved before the room was told of solves: fill in now
 			if err := r.fillIn(ctx, key); err != nil {
 				return err
@@ -243,13 +249,36 @@ func (r *Room) restorePending(ctx context.Context) error {
 	return nil
 }
 
-// ready reports whether the table of v's decisions is solved.
-func (r *Room) ready(v sim.Variant) bool {
+// pendingKeys returns the tables the pending decisions of a match's log
+// wait for, the state before each rebuilt from the seed.
+func pendingKeys(v sim.Variant, seed sim.Seed, rows []store.Event) []sim.Variant {
+	m, err := sim.NewMatch(v, seed)
+	if err != nil {
+		return nil
+	}
+	var out []sim.Variant
+	for _, e := range rows {
+		if pre := m.State(); e.Pending && !slices.Contains(out, keyFor(&pre)) {
+			out = append(out, keyFor(&pre))
+		}
+		if _, err := m.Apply(e.Seat, e.Action); err != nil {
+			break
+		}
+	}
+	return out
+}
+
+// ask has the table of key solved in the background, and reports whether
+// it is ready.
+func (r *Room) ask(key sim.Variant) bool {
 	var err error
-	if v.EqualTurns {
-		_, err = r.tables.ReadyEqual(v)
-	} else {
-		_, err = r.tables.Ready(v)
+	switch {
+	case key.Seats > 2:
+		_, err = r.tables.MultiReady(key)
+	case key.EqualTurns:
+		_, err = r.tables.ReadyEqual(key)
+	default:
+		_, err = r.tables.Ready(key)
 	}
 	return err == nil
 }

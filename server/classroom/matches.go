@@ -341,7 +341,7 @@ func (r *Room) eventRow(lm *match, pre *sim.State, e sim.Event, by store.Decider
 	if seat == pre.Seat {
 		row.Analysis, row.Pending = Analyse(r.tables, pre, e.Action)
 		if row.Pending {
-			r.awaiting(pre.Variant)
+			r.awaiting(keyFor(pre))
 		}
 	}
 	return row

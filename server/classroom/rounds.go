@@ -270,25 +270,27 @@ func (r *Room) startRound(ctx context.Context, c *class, spec RoundSpec) (store.
 	return round, len(rows), err
 }
 
-// prepare starts solving, in the background, the table that analyses a
-// variant's decisions and that its perfect-play bot reads: the round
-// starts at once, its bots move and its analyses fill in when the table is
-// ready (fillIn). A refusal shows where the table is asked for.
+// prepare starts solving, in the background, the tables that analyse a
+// variant's decisions and that its perfect-play bot reads (tablesOf): the
+// round starts at once, its bots move and its analyses fill in when they
+// are ready (fillIn). A refusal shows where the table is asked for.
 func (r *Room) prepare(v sim.Variant) {
 	if v.Target > solve.MaxTarget {
 		return
 	}
-	if v.Seats > 2 && !v.EqualTurns {
-		r.tables.Multi(v) // approximate until then
-		if v.Seats > 3 {
-			r.tables.Multi(seats(v, 3)) // the approximation beyond the exact range
-		}
+	for _, k := range tablesOf(v) {
+		r.ask(k)
 	}
-	if v.EqualTurns {
-		r.tables.ReadyEqual(v)
-		return
+}
+
+// Fits reports whether the tables a round of v reads can be kept beside
+// those that matches being played and decisions waiting still need: a
+// *solve.RoomError says how much they need and how much is free.
+func (r *Room) Fits(v sim.Variant) error {
+	if v.Target > solve.MaxTarget {
+		return nil
 	}
-	r.tables.Ready(v)
+	return r.tables.Fits(tablesOf(v)...)
 }
 
 // change runs a round change of the class (a round or a game of Skunk

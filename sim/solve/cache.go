@@ -3,6 +3,8 @@ package solve
 import (
 	"context"
 	"errors"
+	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -45,7 +47,34 @@ type Cache struct {
 	asked   time.Duration // how long a Ready keeps its solve needed (tests shorten it)
 	solves  int64         // solves started (Solves: the server's metrics)
 	stopped int64         // solves given up because nothing needed them
+	kinds   map[Kind]int64
 }
+
+// Kind is a kind of table, as the metrics count its solves: its game, its
+// players, and whether its turns are equal (a bounded set of labels; the
+// full key goes to the users told by Watch: the server's log).
+type Kind struct {
+	Game       sim.Game
+	Seats      int
+	EqualTurns bool
+}
+
+// ErrNoRoom is a solve's answer when its table cannot be kept beside the
+// tables still needed (see Fits): it is not solved, and may be asked for
+// again once they are no longer needed.
+var ErrNoRoom = errors.New("solve: no room for the table beside the tables still needed")
+
+// RoomError says a kind of round cannot start now: its tables need Need
+// bytes, and Free are left of the Budget beside the tables still needed
+// (by matches being played and decisions waiting for their analysis).
+type RoomError struct{ Need, Free, Budget int64 }
+
+func (e *RoomError) Error() string {
+	return fmt.Sprintf("solve: its tables need %d MB, and %d MB of the %d MB are free beside the tables still needed", e.Need>>20, e.Free>>20, e.Budget>>20)
+}
+
+// Is makes errors.Is(err, ErrNoRoom) true.
+func (e *RoomError) Is(target error) bool { return target == ErrNoRoom }
 
 // Workers is how many tables a cache solves at once: one core, the other
 // left to the classroom (the machine a class runs on may have two).
@@ -74,7 +103,12 @@ type entry struct {
 	pinned  bool
 	waiting int       // Get calls waiting for it: never given up meanwhile
 	asked   time.Time // the last Ready
+	refused time.Time // when a solve was refused for room (ErrNoRoom)
 }
+
+// retryRoom is how long a table refused for room waits before it is
+// tried again (asked again, or by itself while a user needs it).
+const retryRoom = 2 * time.Second
 
 // Key returns the variant whose table answers questions about v: two seats,
 // no deadline (neither changes the two-player table a caller reads), and
@@ -134,8 +168,9 @@ func (e *entry) solved() bool {
 // reports whether it still needs the table of key (a Key), ready(key) is
 // told, in a goroutine of its own, when that table is solved.
 type user struct {
-	need  func(key sim.Variant) bool
-	ready func(key sim.Variant)
+	need    func(key sim.Variant) bool
+	ready   func(key sim.Variant)
+	started func(key sim.Variant) // told as a solve starts (Watch)
 }
 
 // Use registers a reader of the cache: a solve nobody waits for goes on
@@ -159,6 +194,25 @@ func (c *Cache) Use(need func(key sim.Variant) bool, ready func(key sim.Variant)
 	}
 }
 
+// Watch registers a reader told, in the solving goroutine, the key of
+// each solve as it starts (the server logs it). The returned func
+// unregisters it.
+func (c *Cache) Watch(started func(key sim.Variant)) (stop func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.users == nil {
+		c.users = map[int]*user{}
+	}
+	id := c.nextUse
+	c.nextUse++
+	c.users[id] = &user{started: started}
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		delete(c.users, id)
+	}
+}
+
 // usersLocked returns the registered users. c.mu must be held.
 func (c *Cache) usersLocked() []*user {
 	out := make([]*user, 0, len(c.users))
@@ -173,7 +227,7 @@ func (c *Cache) SetBudget(bytes int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.budget = bytes
-	c.evict()
+	c.evict(nil)
 }
 
 // Pin keeps the table of v (with or without equal turns) whatever the
@@ -209,6 +263,13 @@ func (c *Cache) Solves() (started, givenUp int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.solves, c.stopped
+}
+
+// SolvesByKind returns how many solves were started, by kind of table.
+func (c *Cache) SolvesByKind() map[Kind]int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return maps.Clone(c.kinds)
 }
 
 // Solving returns how many solves are running or waiting for the pool.
@@ -263,6 +324,9 @@ func (c *Cache) entryLocked(k sim.Variant, solve bool) *entry {
 		e = &entry{}
 		c.tables[k] = e
 	}
+	if solve && e.done != nil && errors.Is(e.err, ErrNoRoom) && e.solved() && time.Since(e.refused) >= retryRoom {
+		e.done, e.err = nil, nil // refused for room a while ago: try again
+	}
 	if solve && e.done == nil {
 		e.done = make(chan struct{})
 		c.solves++
@@ -307,13 +371,9 @@ func (c *Cache) solve(k sim.Variant, e *entry) {
 		go c.watchNeed(ctx, cancel, k, e)
 	}
 	if c.token(ctx) {
-		switch {
-		case k.Seats > 2:
-			e.multi, err = SolveMultiContext(ctx, k)
-		case k.EqualTurns:
-			e.equal, err = SolveEqualTurnsContext(ctx, k)
-		default:
-			e.t, err = SolveContext(ctx, k)
+		if err = c.roomFor(k, e); err == nil {
+			c.started(k)
+			err = solveKey(ctx, k, e)
 		}
 		<-c.pool
 	} else {
@@ -323,6 +383,10 @@ func (c *Cache) solve(k sim.Variant, e *entry) {
 	e.err = err
 	users := c.usersLocked()
 	switch {
+	case errors.Is(err, ErrNoRoom):
+		e.refused = time.Now()
+		users = nil
+		time.AfterFunc(retryRoom, func() { c.retry(k, e) })
 	case errors.Is(err, context.Canceled):
 		c.stopped++
 		if c.tables[k] == e {
@@ -339,17 +403,60 @@ func (c *Cache) solve(k sim.Variant, e *entry) {
 			e.bytes = e.t.Bytes()
 		}
 		c.size += e.bytes
-		c.evict()
 	default:
 		users = nil // refused: kept, so it is refused at once next time
 	}
 	close(e.done)
 	c.mu.Unlock()
+	if err == nil {
+		c.evictUnneeded()
+	}
 	for _, u := range users {
 		if u.ready != nil {
 			go u.ready(k) // the pool goes on solving meanwhile
 		}
 	}
+}
+
+// started counts a solve of k's kind as it starts, and tells the users.
+func (c *Cache) started(k sim.Variant) {
+	c.mu.Lock()
+	if c.kinds == nil {
+		c.kinds = map[Kind]int64{}
+	}
+	c.kinds[Kind{k.Game, k.Seats, k.EqualTurns}]++
+	users := c.usersLocked()
+	c.mu.Unlock()
+	for _, u := range users {
+		if u.started != nil {
+			u.started(k)
+		}
+	}
+}
+
+// retry asks again for a table refused for room, if a user still needs it
+// (the decisions that wait for it, a match being played): room may have
+// been made meanwhile.
+func (c *Cache) retry(k sim.Variant, e *entry) {
+	c.mu.Lock()
+	current := c.tables[k] == e
+	c.mu.Unlock()
+	if current && c.stillNeeded()[k] {
+		c.ask(k)
+	}
+}
+
+// solveKey solves the table of k into e.
+func solveKey(ctx context.Context, k sim.Variant, e *entry) (err error) {
+	switch {
+	case k.Seats > 2:
+		e.multi, err = SolveMultiContext(ctx, k)
+	case k.EqualTurns:
+		e.equal, err = SolveEqualTurnsContext(ctx, k)
+	default:
+		e.t, err = SolveContext(ctx, k)
+	}
+	return err
 }
 
 // Pause keeps every solve from starting until resume is called (one
@@ -415,14 +522,14 @@ func (c *Cache) needed(k sim.Variant, e *entry) bool {
 	return held || slices.ContainsFunc(users, func(u *user) bool { return u.need != nil && u.need(k) })
 }
 
-// evict forgets the least lately used tables not pinned until the cache
-// is within its budget. c.mu must be held.
-func (c *Cache) evict() {
+// evict forgets the least lately used tables neither pinned nor in keep
+// until the cache is within its budget. c.mu must be held.
+func (c *Cache) evict(keep map[sim.Variant]bool) {
 	for c.budget > 0 && c.size > c.budget {
 		var oldK sim.Variant
 		var old *entry
 		for k, e := range c.tables {
-			if e.bytes > 0 && !e.pinned && (old == nil || e.used < old.used) {
+			if e.bytes > 0 && !e.pinned && !keep[k] && (old == nil || e.used < old.used) {
 				oldK, old = k, e
 			}
 		}
@@ -432,6 +539,84 @@ func (c *Cache) evict() {
 		delete(c.tables, oldK)
 		c.size -= old.bytes
 	}
+}
+
+// evictUnneeded is evict keeping every table a user still needs: a live
+// match's, or one that decisions wait for. The users are asked without
+// c.mu held (they take locks of their own).
+func (c *Cache) evictUnneeded() {
+	keep := c.stillNeeded()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.evict(keep)
+}
+
+// stillNeeded returns the keys of the tables kept or being solved that a
+// user needs. c.mu must not be held.
+func (c *Cache) stillNeeded() map[sim.Variant]bool {
+	c.mu.Lock()
+	keys := slices.Collect(maps.Keys(c.tables))
+	users := c.usersLocked()
+	c.mu.Unlock()
+	keep := map[sim.Variant]bool{}
+	for _, k := range keys {
+		keep[k] = slices.ContainsFunc(users, func(u *user) bool { return u.need != nil && u.need(k) })
+	}
+	return keep
+}
+
+// held returns the bytes the cache must keep whatever comes: the tables
+// pinned or in keep, solved or being solved (at their size to come), but
+// not those of skip. c.mu must be held.
+func (c *Cache) held(keep map[sim.Variant]bool, skip ...sim.Variant) int64 {
+	var n int64
+	for k, e := range c.tables {
+		switch {
+		case slices.Contains(skip, k), !e.pinned && !keep[k]:
+		case e.bytes > 0:
+			n += e.bytes
+		case e.done != nil && !e.solved():
+			n += TableBytes(k)
+		}
+	}
+	return n
+}
+
+// roomFor reports ErrNoRoom if the table of k, once solved, could not be
+// kept beside the tables still needed (pinned tables always can): the
+// cache never solves a table only to forget it.
+func (c *Cache) roomFor(k sim.Variant, e *entry) error {
+	keep := c.stillNeeded()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e.pinned || c.budget == 0 || c.held(keep, k)+TableBytes(k) <= c.budget {
+		return nil
+	}
+	return ErrNoRoom
+}
+
+// Fits reports whether the tables of keys (Keys and MultiKeys) not kept
+// yet can be kept beside the tables still needed, and if not a *RoomError
+// (errors.Is ErrNoRoom) that says how much they need and how much is free:
+// the round form asks before a round of a new kind starts.
+func (c *Cache) Fits(keys ...sim.Variant) error {
+	keep := c.stillNeeded()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.budget == 0 {
+		return nil
+	}
+	var need int64
+	for _, k := range keys {
+		if e, ok := c.tables[k]; !ok || e.bytes == 0 && e.done == nil {
+			need += TableBytes(k)
+		}
+	}
+	free := c.budget - c.held(keep)
+	if need == 0 || need <= free {
+		return nil
+	}
+	return &RoomError{Need: need, Free: max(free, 0), Budget: c.budget}
 }
 
 // MultiKey returns the variant whose N-player table answers questions
@@ -462,6 +647,29 @@ func (c *Cache) Multi(v sim.Variant) (*MultiTable, bool) {
 		return nil, false
 	}
 	return e.multi, e.err == nil
+}
+
+// ErrBeyondBudget is MultiReady's answer for a table past MultiBudget,
+// never solved in a classroom.
+var ErrBeyondBudget = errors.New("solve: the table is beyond what a classroom solves")
+
+// ExactFits reports whether the N-player table of v is within MultiBudget,
+// so a classroom solves it.
+func ExactFits(v sim.Variant) bool { return MultiBytes(v) <= MultiBudget }
+
+// MultiReady is Multi that says why the table is not there: ErrSolving
+// while it is being solved, ErrNoRoom while it waits for room beside the
+// tables still needed, ErrBeyondBudget past MultiBudget, or the solver's
+// refusal.
+func (c *Cache) MultiReady(v sim.Variant) (*MultiTable, error) {
+	if !ExactFits(v) {
+		return nil, ErrBeyondBudget
+	}
+	e := c.ask(MultiKey(v))
+	if !e.solved() {
+		return nil, ErrSolving
+	}
+	return e.multi, e.err
 }
 
 // MultiWait is Multi that waits for the solve, for any table the solver

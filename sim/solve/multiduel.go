@@ -78,15 +78,11 @@ func DuelMulti(v sim.Variant, strategies []sim.Strategy) ([]float64, error) {
 		return nil, err
 	}
 	n, T := v.Seats, v.Target
-	switch {
-	case len(strategies) != n:
+	if len(strategies) != n {
 		return nil, fmt.Errorf("solve: %d strategies for %d seats", len(strategies), n)
-	case v.EqualTurns:
-		return nil, fmt.Errorf("solve: equal turns are evaluated for two players only")
-	case T > MaxTarget:
-		return nil, fmt.Errorf("solve: target %d: the solver takes targets from %d to %d", T, sim.MinTarget, MaxTarget)
-	case duelBytes(v) > MaxDuelBytes:
-		return nil, fmt.Errorf("solve: %d players to %d take %d MB to evaluate, over the %d MB allowed", n, T, duelBytes(v)>>20, MaxDuelBytes>>20)
+	}
+	if err := CheckDuelMulti(v); err != nil {
+		return nil, err
 	}
 	e := &multiDuel{v: v, n: n, T: T, strategies: strategies, shape: &MultiTable{n: n, t: T}}
 	e.w = make([]float64, duelBytes(v)/8)
@@ -105,6 +101,20 @@ func DuelMulti(v sim.Variant, strategies []sim.Strategy) ([]float64, error) {
 		}
 	}
 	return slices.Clone(e.at(make([]int, n), 0)), nil
+}
+
+// CheckDuelMulti reports why DuelMulti would refuse v, before any work (a
+// strategy that reads a table need not be solved for a refused duel).
+func CheckDuelMulti(v sim.Variant) error {
+	switch n, T := v.Seats, v.Target; {
+	case v.EqualTurns:
+		return fmt.Errorf("solve: equal turns are evaluated for two players only")
+	case T > MaxTarget:
+		return fmt.Errorf("solve: target %d: the solver takes targets from %d to %d", T, sim.MinTarget, MaxTarget)
+	case duelBytes(v) > MaxDuelBytes:
+		return fmt.Errorf("solve: %d players to %d take %d MB to evaluate, over the %d MB allowed", n, T, duelBytes(v)>>20, MaxDuelBytes>>20)
+	}
+	return nil
 }
 
 // multiDuel is a policy evaluation in progress.

@@ -83,6 +83,25 @@ func newTable(v sim.Variant) *Table {
 	return t
 }
 
+// TableBytes returns the memory the table of key k (a Key or a MultiKey)
+// takes once solved, known before it is solved: what a cache must find
+// room for. An equal-turns table's tie-break rows, a few kilobytes, are
+// counted as 16 KB.
+func TableBytes(k sim.Variant) int64 {
+	switch {
+	case k.Seats > 2:
+		return MultiBytes(k)
+	case k.EqualTurns:
+		k.EqualTurns = false
+		return 2*TableBytes(k) + 16<<10
+	}
+	T := int64(k.Target)
+	if k.Game.ChoosesDice() {
+		return 8 * T * T * int64(1+k.MaxDice)
+	}
+	return 8 * (T*T*(T+1)/2 + T + 1)
+}
+
 // Variant returns the rules the table was solved for.
 func (t *Table) Variant() sim.Variant { return t.variant }
 
