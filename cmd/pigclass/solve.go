@@ -114,7 +114,7 @@ func (vf *variantFlags) multiVariant(seats int) (sim.Variant, error) {
 	case v.EqualTurns:
 		return v, usagef("--equal-turns: solved for two players only")
 	case solve.MultiBytes(v) > solve.MaxMultiBytes:
-		return v, usagef("--seats %d --target %d: the table would take %d MB, more than the %d MB allowed; choose a lower target", seats, v.Target, solve.MultiBytes(v)>>20, solve.MaxMultiBytes>>20)
+		return v, usagef("--seats %d --target %d: the table would take %d MB (the process about %d MB), more than the %d MB a table is allowed; choose a lower target", seats, v.Target, solve.MultiBytes(v)>>20, solve.MultiProcessBytes(v)>>20, solve.MaxMultiBytes>>20)
 	}
 	return v, nil
 }

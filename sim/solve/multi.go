@@ -50,6 +50,18 @@ type MultiTable struct {
 // players to 100 (24 MB), four to 50 (200 MB) are the largest kept.
 const MaxMultiBytes = 256 << 20
 
+// MultiProcessBytes is about what a process solving the table of v takes
+// at its peak: the table, the solver's working copy of it, and some 32 MB
+// of the rest (measured with /usr/bin/time -v: four players to 50, a table
+// of 200 MB, peak at 421 MB; three to 100, 24 MB, at 77 MB).
+func MultiProcessBytes(v sim.Variant) int64 {
+	b := MultiBytes(v)
+	if b > math.MaxInt64/4 {
+		return math.MaxInt64
+	}
+	return 2*b + 32<<20
+}
+
 // MultiBytes is the memory the table of v takes (math.MaxInt64 past it:
 // ten players' tables are astronomically large).
 func MultiBytes(v sim.Variant) int64 {
@@ -81,7 +93,7 @@ func SolveMultiContext(ctx context.Context, v sim.Variant) (*MultiTable, error) 
 	case v.Target > MaxTarget:
 		return nil, fmt.Errorf("solve: target %d: the solver takes targets from %d to %d", v.Target, sim.MinTarget, MaxTarget)
 	case MultiBytes(v) > MaxMultiBytes:
-		return nil, fmt.Errorf("solve: %d players to %d take %d MB, over the %d MB a table may take", v.Seats, v.Target, MultiBytes(v)>>20, MaxMultiBytes>>20)
+		return nil, fmt.Errorf("solve: %d players to %d take a table of %d MB (a process about %d MB), over the %d MB a table may take", v.Seats, v.Target, MultiBytes(v)>>20, MultiProcessBytes(v)>>20, MaxMultiBytes>>20)
 	}
 	m := &MultiTable{variant: v, n: v.Seats, t: v.Target}
 	m.w = make([]float64, MultiBytes(v)/8)
