@@ -82,7 +82,9 @@ func (s *Server) createClass(c *gin.Context) {
 func (s *Server) joinPage(c *gin.Context) {
 	code := normalizeCode(c.Param("code"))
 	if validCode(code) {
-		if class, err := s.room.Class(c.Request.Context(), code); err == nil {
+		// A returning student of a class in memory goes to its page; no
+		// class is read from disk for a code a stranger may have typed.
+		if class, ok := s.room.InMemory(code); ok {
 			if t, err := c.Cookie(playerCookie); err == nil {
 				if _, ok := class.Student(classroom.HashToken(t)); ok {
 					c.Redirect(http.StatusSeeOther, paths.Student.For(class.Code))

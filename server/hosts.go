@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"net"
 	"net/http"
 	"net/netip"
@@ -103,6 +104,36 @@ func hostOnly(hp string) string {
 func defaultPort(hp string) bool {
 	_, p, err := net.SplitHostPort(hp)
 	return err != nil || p == "80" || p == "443"
+}
+
+// MetricsGate answers the metrics only for the hosts of the address they
+// are served on (listen, as bound), localhost and the names given (the
+// names a Prometheus server scrapes by, --metrics-host), on that port; any
+// other Host gets 421, as the app's own port answers a rebinding host.
+func MetricsGate(listen string, names []string, h http.Handler) http.Handler {
+	g := newHostGate("", listen)
+	_, port, _ := net.SplitHostPort(listen)
+	allowed := map[string]bool{}
+	for _, n := range names {
+		if n = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(n)), "."); n != "" {
+			allowed[n] = true
+		}
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := strings.TrimSuffix(strings.ToLower(r.Host), ".")
+		hn, hp, err := net.SplitHostPort(host)
+		if err != nil {
+			hn, hp = host, "80"
+		}
+		if g.allows(r.Host) || allowed[hn] && hp == port {
+			h.ServeHTTP(w, r)
+			return
+		}
+		setSecurityHeaders(w.Header())
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusMisdirectedRequest)
+		fmt.Fprintf(w, "pigclass's metrics do not answer for the host %q: scrape them by the address they are served on, or name the host with --metrics-host.\n", r.Host)
+	})
 }
 
 // atHome answers an address of a class whose code this instance never

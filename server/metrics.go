@@ -83,7 +83,18 @@ func (s *Server) measure(c *gin.Context) {
 	if route == "" {
 		route = "unmatched"
 	}
-	s.metrics.latency.WithLabelValues(c.Request.Method, route).Observe(time.Since(start).Seconds())
+	s.metrics.latency.WithLabelValues(methodLabel(c.Request.Method), route).Observe(time.Since(start).Seconds())
+}
+
+// methodLabel is a request's method as the latency histogram names it: the
+// methods the app serves, and "other" for any other a client sends (a
+// label's values are the server's to choose, never the client's).
+func methodLabel(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost:
+		return m
+	}
+	return "other"
 }
 
 // MetricsHandler serves the metrics in Prometheus' text format, for the

@@ -140,9 +140,13 @@ func ParseProxies(list string) ([]netip.Prefix, error) {
 
 // securityHeaders keeps pages to the app's own scripts and styles.
 func securityHeaders(c *gin.Context) {
-	h := c.Writer.Header()
+	setSecurityHeaders(c.Writer.Header())
+	c.Next()
+}
+
+// setSecurityHeaders sets the headers every answer carries.
+func setSecurityHeaders(h http.Header) {
 	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin")
-	c.Next()
 }

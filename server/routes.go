@@ -26,7 +26,9 @@ func (s *Server) Handler() http.Handler {
 	// Only X-Forwarded-For, and only from a trusted proxy, names the
 	// client: an X-Real-IP is the client's own to write.
 	r.RemoteIPHeaders = []string{"X-Forwarded-For"}
-	r.Use(gin.Recovery(), s.measure, s.logRequests, s.checkHost, securityHeaders, s.scheme, chooseLanguage, s.atHome, limitBody, s.sameOrigin)
+	// The security headers first: every answer carries them, an early
+	// refusal (421 for a strange host) and a recovered panic included.
+	r.Use(securityHeaders, gin.Recovery(), s.measure, s.logRequests, s.checkHost, s.scheme, chooseLanguage, s.atHome, limitBody, s.sameOrigin)
 	r.RedirectTrailingSlash = false
 
 	files := gin.WrapH(static.Handler())
@@ -131,17 +133,16 @@ func (s *Server) logRequests(c *gin.Context) {
 }
 
 // health is /healthz's answer, for a proxy's health check and a district's
-// monitoring.
+// monitoring: anyone may ask, so it says nothing of the classes (their
+// counts are on --metrics-addr).
 type health struct {
 	Status   string `json:"status"`   // "ok", or "unavailable" with 503
 	Database string `json:"database"` // "writable", "unreachable" or "not writable"
-	Prefix   string `json:"prefix"`   // the code prefix of this instance's classes ("" for any)
 	Version  string `json:"version"`
-	classroom.Counts
 }
 
 func (s *Server) healthz(c *gin.Context) {
-	h := health{Status: "ok", Database: "writable", Prefix: s.cfg.CodePrefix, Version: version(), Counts: s.room.Counts()}
+	h := health{Status: "ok", Database: "writable", Version: version()}
 	switch err := s.reports.Ping(c.Request.Context()); {
 	case err != nil:
 		h.Status, h.Database = "unavailable", "unreachable"

@@ -309,14 +309,11 @@ func TestHealthz(t *testing.T) {
 	teacherStart(t, b)
 	join(t, a, teacherStart(t, a.browser()), "Ana")
 	b.get("/healthz")
-	var h struct {
-		Status, Database, Prefix, Version string
-		Classes, Students                 int
-	}
+	var h struct{ Status, Database, Version string }
 	if err := json.Unmarshal([]byte(b.body), &h); err != nil || b.status() != http.StatusOK {
 		t.Fatalf("healthz %d %s", b.status(), b.body)
 	}
-	if h.Status != "ok" || h.Database != "writable" || h.Prefix != "K" || h.Version == "" || h.Classes != 2 || h.Students != 1 {
+	if h.Status != "ok" || h.Database != "writable" || h.Version == "" {
 		t.Errorf("healthz: %+v", h)
 	}
 	a.store.Close()

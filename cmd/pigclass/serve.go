@@ -27,8 +27,11 @@ type serveConfig struct {
 	codePrefix string
 	moves      int    // moves a player may make a second (0: the server's default)
 	metrics    string // where the metrics are served ("" for nowhere)
-	proxies    []netip.Prefix
-	timeouts   timeouts // zero: defaultTimeouts
+	// metricsHosts are the names, comma-separated, the metrics answer for
+	// besides their address and localhost.
+	metricsHosts string
+	proxies      []netip.Prefix
+	timeouts     timeouts // zero: defaultTimeouts
 }
 
 // timeouts bound every connection: a client that sends nothing, or half a
@@ -50,6 +53,7 @@ func runServe(e env, args []string) error {
 	fs.StringVar(&cfg.publicURL, "public-url", e.getenv("PIGCLASS_PUBLIC_URL"), "address students type, shown on the projector (env PIGCLASS_PUBLIC_URL; default: the browser's)")
 	proxies := fs.String("trusted-proxy", e.getenv("PIGCLASS_TRUSTED_PROXY"), "reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed, as addresses or networks separated by commas (env PIGCLASS_TRUSTED_PROXY; default: none)")
 	fs.StringVar(&cfg.codePrefix, "code-prefix", e.getenv("PIGCLASS_CODE_PREFIX"), "the first characters of every join code this instance draws, for a proxy routing classes by code (env PIGCLASS_CODE_PREFIX)")
+	fs.StringVar(&cfg.metricsHosts, "metrics-host", e.getenv("PIGCLASS_METRICS_HOST"), "names, comma-separated, a Prometheus server scrapes the metrics by, besides their address and localhost (env PIGCLASS_METRICS_HOST)")
 	fs.StringVar(&cfg.metrics, "metrics-addr", e.getenv("PIGCLASS_METRICS_ADDR"), "serve Prometheus metrics at /metrics on this address, e.g. 127.0.0.1:9100 (env PIGCLASS_METRICS_ADDR; default: none)")
 	moves := fs.String("moves-per-second", e.getenv("PIGCLASS_MOVES_PER_SECOND"), fmt.Sprintf("moves a player may make a second (env PIGCLASS_MOVES_PER_SECOND; default %d: faster than a hand; raise it only for a load test without think time)", server.DefaultMovesPerSecond))
 	if err := parse(fs, args); err != nil {
@@ -128,12 +132,13 @@ func serve(ctx context.Context, cfg serveConfig, ln net.Listener, log *slog.Logg
 	if cfg.metrics != "" {
 		mux := http.NewServeMux()
 		mux.Handle("/metrics", srv.MetricsHandler())
-		ms := &http.Server{Addr: cfg.metrics, Handler: mux, ReadHeaderTimeout: t.readHeader}
 		mln, err := net.Listen("tcp", cfg.metrics)
 		if err != nil {
 			ln.Close()
 			return fmt.Errorf("serve: --metrics-addr %s: %w", cfg.metrics, err)
 		}
+		gate := server.MetricsGate(mln.Addr().String(), strings.Split(cfg.metricsHosts, ","), mux)
+		ms := &http.Server{Addr: cfg.metrics, Handler: gate, ReadHeaderTimeout: t.readHeader}
 		go ms.Serve(mln)
 		defer ms.Close()
 		log.Info("metrics", "url", "http://"+mln.Addr().String()+"/metrics")

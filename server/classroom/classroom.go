@@ -234,6 +234,18 @@ func (r *Room) Class(ctx context.Context, code string) (*Class, error) {
 	return c.snap.Load(), nil
 }
 
+// InMemory returns the class with the join code if it is in memory, never
+// reading the disk: for a page a stranger can reach, which must not load a
+// class (nor time itself by one) for a code it was merely shown.
+func (r *Room) InMemory(code string) (*Class, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if c, ok := r.classes[r.codes[code]]; ok {
+		return c.snap.Load(), true
+	}
+	return nil, false
+}
+
 // loadCode returns the class with the join code, loading it the first time.
 func (r *Room) loadCode(ctx context.Context, code string) (*class, error) {
 	r.mu.RLock()

@@ -1,0 +1,128 @@
+package server
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+
+	"pigclass/server/paths"
+	"pigclass/server/store"
+)
+
+// The third hostile-client probe's findings, each with its test (issue 29).
+
+// TestEarlyRefusalsCarryTheSecurityHeaders: a 421 for a strange Host, the
+// first answer the server gives, carries nosniff, the CSP and the
+// referrer policy like every other.
+func TestEarlyRefusalsCarryTheSecurityHeaders(t *testing.T) {
+	a := newAppConfig(t, func(c *Config) { c.PublicURL = "http://pig.school.example" })
+	b := a.browser()
+	req, _ := http.NewRequest(http.MethodGet, a.url+paths.Front.String(), nil)
+	req.Host = "rebind.attacker.example"
+	b.do(req)
+	h := b.last.Header
+	if b.status() != http.StatusMisdirectedRequest || h.Get("X-Content-Type-Options") != "nosniff" || !strings.Contains(h.Get("Content-Security-Policy"), "default-src 'self'") || h.Get("Referrer-Policy") != "same-origin" {
+		t.Errorf("421: %d, headers %v", b.status(), h)
+	}
+}
+
+// TestMetricsMethodsAreTheServers: a made-up method is counted as "other",
+// never as a label of its own: 150 of them leave the histogram's series as
+// they were.
+func TestMetricsMethodsAreTheServers(t *testing.T) {
+	a := newApp(t)
+	series := func() []string {
+		rec := httptest.NewRecorder()
+		a.srv.MetricsHandler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+		var out []string
+		for _, line := range strings.Split(rec.Body.String(), "\n") {
+			if strings.HasPrefix(line, "pigclass_http_request_duration_seconds_count{") {
+				out = append(out, line[:strings.IndexByte(line, '}')+1])
+			}
+		}
+		return out
+	}
+	send := func(method string) {
+		req, _ := http.NewRequest(method, a.url+"/", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	send("SP3EVIDENCE0")
+	before := series()
+	for i := range 150 {
+		send("SP3EVIDENCE" + strings.Repeat("X", i%40) + string(rune('A'+i%26)))
+	}
+	after := series()
+	if !slices.Equal(before, after) {
+		t.Errorf("made-up methods added series: %d before, %d after", len(before), len(after))
+	}
+	if !slices.ContainsFunc(after, func(s string) bool { return strings.Contains(s, `method="other"`) }) || slices.ContainsFunc(after, func(s string) bool { return strings.Contains(s, "SP3EVIDENCE") }) {
+		t.Errorf("series: %v", after)
+	}
+}
+
+// TestMetricsAnswerOnlyTheirHosts: the metrics listener answers its own
+// address, localhost and the names it is given, on its port, and 421 (with
+// the security headers) to a rebinding Host.
+func TestMetricsAnswerOnlyTheirHosts(t *testing.T) {
+	ok := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "metrics") })
+	g := MetricsGate("127.0.0.1:9100", []string{"Prom.School.Example", ""}, ok)
+	for host, want := range map[string]int{
+		"127.0.0.1:9100": 200, "localhost:9100": 200, "prom.school.example:9100": 200,
+		"rebind.attacker.example:9100": 421, "prom.school.example:80": 421, "prom.school.example": 421, "127.0.0.1:80": 421, "10.0.0.5:9100": 421,
+	} {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodGet, "/metrics", nil)
+		req.Host = host
+		g.ServeHTTP(rec, req)
+		if rec.Code != want || want == 421 && rec.Header().Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("Host %s: %d, want %d", host, rec.Code, want)
+		}
+	}
+}
+
+// TestHealthzSaysNothingOfClasses: /healthz tells anyone its status, the
+// database's and the version, and nothing of the classes.
+func TestHealthzSaysNothingOfClasses(t *testing.T) {
+	a := newApp(t)
+	join(t, a, teacherStart(t, a.browser()), "Ana")
+	b := a.browser()
+	b.get(paths.Healthz.String())
+	var h map[string]any
+	if err := json.Unmarshal([]byte(b.body), &h); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k := range h {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if strings.Join(keys, ",") != "database,status,version" {
+		t.Errorf("/healthz says %s", b.body)
+	}
+}
+
+// TestJoinPageLoadsNoClass: after a restart, a stranger's look at a join
+// page (which counts no guess) reads no class from disk: nothing a
+// stranger can see changes with whether the code exists.
+func TestJoinPageLoadsNoClass(t *testing.T) {
+	a := newApp(t)
+	code := teacherStart(t, a.browser())
+	join(t, a, code, "Ana")
+	path, clk := a.path, a.clock
+	a.stop()
+	b := openAppWith(t, path, clk, store.Options{})
+	stranger := b.browser()
+	stranger.get(paths.JoinCode.For(code))
+	if stranger.status() != http.StatusOK || b.srv.room.Counts().Classes != 0 {
+		t.Errorf("GET /join/%s: %d, and %d classes in memory", code, stranger.status(), b.srv.room.Counts().Classes)
+	}
+}
