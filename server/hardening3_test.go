@@ -3,14 +3,18 @@ package server
 import (
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"pigclass/server/paths"
 	"pigclass/server/store"
+	"pigclass/sim/solve"
 )
 
 // The third hostile-client probe's findings, each with its test (issue 29).
@@ -124,5 +128,54 @@ func TestJoinPageLoadsNoClass(t *testing.T) {
 	stranger.get(paths.JoinCode.For(code))
 	if stranger.status() != http.StatusOK || b.srv.room.Counts().Classes != 0 {
 		t.Errorf("GET /join/%s: %d, and %d classes in memory", code, stranger.status(), b.srv.room.Counts().Classes)
+	}
+}
+
+// TestRefusedRoundsSpendNothing: a round refused (no students yet) queues
+// no solve and spends no allowance, for its three-player table as for its
+// two-player one; the allowance of new kinds is the class's and the
+// server's, and the message names the one spent.
+func TestRefusedRoundsSpendNothing(t *testing.T) {
+	tables := &solve.Cache{}
+	a := newAppConfig(t, func(c *Config) { c.Tables = tables })
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	before := tables.SolvesByKind()
+	for target := 41; target < 45; target++ {
+		teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {strconv.Itoa(target)}, "mode": {"bot"}, "bot": {"optimal"}, "seats": {"3"}})
+		if teacher.status() != http.StatusConflict {
+			t.Fatalf("a round with no students: %d", teacher.status())
+		}
+	}
+	if after := tables.SolvesByKind(); !maps.Equal(before, after) || a.srv.variants.count(code) != 0 || a.srv.variants.count("") != 0 {
+		t.Errorf("refused rounds solved %v (before %v) and spent %d of the class's allowance", after, before, a.srv.variants.count(code))
+	}
+
+	// Twelve new kinds from four classes spend the server's allowance: a
+	// fifth class is told it is the server's, a full class its own.
+	var codes []string
+	for range 5 {
+		c := teacherStart(t, teacher)
+		join(t, a, c, "Ana")
+		codes = append(codes, c)
+	}
+	start := func(code string, target int) string {
+		teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {strconv.Itoa(target)}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}})
+		return teacher.body
+	}
+	target := 60
+	for _, c := range codes[:4] {
+		for range 3 {
+			if body := start(c, target); strings.Contains(body, `role="alert"`) {
+				t.Fatalf("new kind %d refused: %s", target, body)
+			}
+			target++
+		}
+	}
+	if body := start(codes[0], target); !strings.Contains(body, "This class has had 3 new kinds") {
+		t.Errorf("a class past its allowance is not told so")
+	}
+	if body := start(codes[4], target); !strings.Contains(body, "The server has had 12 new kinds") || strings.Contains(body, "This class has had") {
+		t.Errorf("a class with none of its own spent is told %q", body[strings.Index(body, `role="alert"`)+1:][:120])
 	}
 }

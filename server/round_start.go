@@ -31,6 +31,7 @@ func (s *Server) startRound(c *gin.Context) {
 		render(c, http.StatusUnprocessableEntity, templates.DashboardView(d))
 		return
 	}
+	fresh := !s.room.Kept(v)
 	round, n, err := s.room.StartRound(ctx, viewerFrom(c), classroom.RoundSpec{Variant: v, Mode: store.Mode(form.Mode.Value), Bot: form.Bot.Value, SameSeed: form.SameSeed})
 	if errors.Is(err, classroom.ErrNoStudents) {
 		form.Error = loc(c).T("notice.nostudents")
@@ -45,6 +46,9 @@ func (s *Server) startRound(c *gin.Context) {
 	if err != nil {
 		fail(c, err)
 		return
+	}
+	if fresh {
+		s.newVariant(class.Code)
 	}
 	done(c, class.Code, loc(c).N("notice.round_started", n, "Round", loc(c).Int(round.Number)))
 }
@@ -105,11 +109,6 @@ func (s *Server) parseRound(c *gin.Context) (templates.RoundForm, sim.Variant, b
 		f.Error = l.T("roundform.room", "Need", l.Int(int(room.Need>>20)+1), "Free", l.Int(int(room.Free>>20)))
 		ok = false
 	}
-	if ok && !s.tables.Has(v, v.EqualTurns) && !s.newVariant(classFrom(c).Code) {
-		// A table not solved yet is solved for the round: a few a minute.
-		f.Error = l.T("roundform.variants", "N", l.Int(newVariantsPerClass))
-		ok = false
-	}
 	if ok {
 		if err := solve.CheckStrategy(f.Bot.Value, v); err != nil {
 			switch id := "roundform.bot"; {
@@ -122,20 +121,36 @@ func (s *Server) parseRound(c *gin.Context) (templates.RoundForm, sim.Variant, b
 			}
 		}
 	}
+	if ok && !s.room.Kept(v) {
+		// Tables not solved yet are solved for the round: a few a minute,
+		// counted once the round has started.
+		if id, n := s.variantAllowance(classFrom(c).Code); id != "" {
+			f.Error, ok = l.T(id, "N", l.Int(n)), false
+		}
+	}
 	return f, v, ok
 }
 
 // maxRoundDice is the most dice a Hog round may allow.
 const maxRoundDice = 20
 
-// newVariant counts a variant solved anew for the class with code, and
-// reports whether the class (and the server) may have one more this
-// minute.
-func (s *Server) newVariant(code string) bool {
-	if !s.variants.allow(code) || s.variants.count("") >= newVariantsPerMinute {
-		return false
+// variantAllowance reports, without counting anything, whether the class
+// with code may have one more kind of round solved anew this minute: ""
+// if it may, else the message that names the allowance spent (the class's,
+// or the whole server's) and its size.
+func (s *Server) variantAllowance(code string) (id string, n int) {
+	switch {
+	case !s.variants.allow(code):
+		return "roundform.variants", newVariantsPerClass
+	case s.variants.count("") >= newVariantsPerMinute:
+		return "roundform.variants_server", newVariantsPerMinute
 	}
+	return "", 0
+}
+
+// newVariant counts a kind of round solved anew for the class with code
+// (and the server): once its round has started, never for a refused one.
+func (s *Server) newVariant(code string) {
 	s.variants.hit(code)
 	s.variants.hit("")
-	return true
 }

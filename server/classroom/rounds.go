@@ -207,7 +207,6 @@ func (r *Room) StartRound(ctx context.Context, v Viewer, spec RoundSpec) (round 
 	if err != nil {
 		return store.Round{}, 0, err
 	}
-	r.prepare(spec.Variant)
 	err = c.change(func() error {
 		round, n, err = r.startRound(ctx, c, spec)
 		return err
@@ -220,8 +219,9 @@ func (r *Room) startRound(ctx context.Context, c *class, spec RoundSpec) (store.
 	classID := c.id
 	students := append([]store.Student(nil), c.snap.Load().Students...)
 	if len(students) == 0 {
-		return store.Round{}, 0, ErrNoStudents
+		return store.Round{}, 0, ErrNoStudents // refused: nothing is solved for it
 	}
+	r.prepare(spec.Variant)
 	if err := r.endRound(ctx, c); err != nil {
 		return store.Round{}, 0, err
 	}
@@ -281,6 +281,15 @@ func (r *Room) prepare(v sim.Variant) {
 	for _, k := range tablesOf(v) {
 		r.ask(k)
 	}
+}
+
+// Kept reports whether every table a round of v reads is kept (solved, or
+// being solved): a round of it asks for no new solve.
+func (r *Room) Kept(v sim.Variant) bool {
+	if v.Target > solve.MaxTarget {
+		return true // nothing is solved for it
+	}
+	return r.tables.Kept(tablesOf(v)...)
 }
 
 // Fits reports whether the tables a round of v reads can be kept beside

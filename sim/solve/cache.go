@@ -242,6 +242,20 @@ func (c *Cache) Pin(v sim.Variant, equalTurns bool) {
 	}
 }
 
+// Kept reports whether the tables of keys (Keys and MultiKeys) are all
+// kept: solved, or being solved.
+func (c *Cache) Kept(keys ...sim.Variant) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, k := range keys {
+		e, ok := c.tables[k]
+		if !ok || e.done == nil || e.solved() && e.err != nil {
+			return false
+		}
+	}
+	return true
+}
+
 // Has reports whether the table of v is kept (solved, or being solved).
 func (c *Cache) Has(v sim.Variant, equalTurns bool) bool {
 	c.mu.Lock()
