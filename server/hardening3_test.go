@@ -179,3 +179,16 @@ func TestRefusedRoundsSpendNothing(t *testing.T) {
 		t.Errorf("a class with none of its own spent is told %q", body[strings.Index(body, `role="alert"`)+1:][:120])
 	}
 }
+
+// TestVerifyAClaimedCrowd: a 248-byte record of Skunk claiming 3,000,000
+// participants is answered by one sentence naming the bound, in a page of
+// ordinary size, not a page the size of the claim.
+func TestVerifyAClaimedCrowd(t *testing.T) {
+	a := newApp(t)
+	b := a.browser()
+	rec := `{"format":2,"skunk":{"participants":3000000,"rounds":5},"seed":"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f","commitment":"630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd","events":[],"scores":[]}`
+	doc := b.post(paths.Verify.String(), url.Values{"record": {rec}})
+	if len(b.body) > 64<<10 || !strings.Contains(doc.Text(), "a game has at most 5000") {
+		t.Errorf("a claimed crowd: %d bytes, %q", len(b.body), doc.Find(`[data-testid="verify-detail"]`).Text())
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -97,4 +98,29 @@ func checkScript(t *testing.T, game, seats uint8, equal bool, script []byte) {
 	if got.State != m.State() {
 		t.Fatalf("replay gave %+v, want %+v", got.State, m.State())
 	}
+}
+
+// FuzzRecordAllocation: verifying any record, of a match or of Skunk,
+// allocates at most a few MB beyond a small multiple of its own size: a
+// number a record claims (participants, seats, target, dice, rounds) is
+// bounded before anything is made for it.
+func FuzzRecordAllocation(f *testing.F) {
+	f.Add([]byte(`{"format":2,"skunk":{"participants":3000000,"rounds":5},"seed":"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f","commitment":"630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd","events":[],"scores":[]}`))
+	f.Add([]byte(`{"format":2,"skunk":{"participants":3000000000,"rounds":26},"seed":"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f","commitment":"630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd","events":[],"scores":[]}`))
+	f.Add([]byte(`{"variant":{"game":"hog","target":1000,"seats":10,"max_dice":30},"seed":"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f","commitment":"630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd","events":[]}`))
+	f.Add([]byte(`{"variant":{"game":"pass-the-pigs","target":100,"seats":2},"seed":"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f","commitment":"630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd","events":[{"seat":0,"action":"roll","turn":0,"roll":0,"faces":[2,4]}]}`))
+	f.Add([]byte(`{"variant":{"game":"pig","target":100,"seats":1000000}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if IsSkunkRecord(data) {
+			VerifySkunkJSON(data)
+		} else {
+			VerifyJSON(data)
+		}
+		runtime.ReadMemStats(&after)
+		if got, most := after.TotalAlloc-before.TotalAlloc, uint64(4<<20+64*len(data)); got > most {
+			t.Errorf("verifying %d bytes allocated %d bytes (at most %d): %.200s", len(data), got, most, data)
+		}
+	})
 }

@@ -59,6 +59,9 @@ func NewSkunk(seed Seed, participants, rounds int) (*Skunk, error) {
 	if participants < 1 {
 		return nil, ErrSkunkNeedPeople
 	}
+	if participants > MaxSkunkParticipants {
+		return nil, fmt.Errorf("skunk: %d participants: a game has at most %d", participants, MaxSkunkParticipants)
+	}
 	if rounds < 1 || rounds > 26 {
 		return nil, fmt.Errorf("skunk: rounds %d: must be from 1 to 26", rounds)
 	}
@@ -72,6 +75,11 @@ func (g *Skunk) standAll() {
 		g.standing[i] = true
 	}
 }
+
+// MaxSkunkParticipants is the most participants a game of Skunk has: a
+// class of 1,000 plays with room to spare, and a record claiming more is
+// refused before anything is made for them.
+const MaxSkunkParticipants = 5000
 
 // SkunkPiece is the kind of piece Skunk throws (GameRules' Piece.Name):
 // two dice, scored as Two-Dice Pig scores them.

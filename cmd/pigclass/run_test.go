@@ -134,16 +134,18 @@ func TestVerifyCommand(t *testing.T) {
 	b, _ = json.MarshalIndent(signed, "", "  ")
 	os.WriteFile(good, b, 0o644)
 	for _, c := range []struct {
-		args []string
-		ok   bool
-		want string
+		args   []string
+		ok     bool
+		want   string
+		status string
 	}{
-		{[]string{good}, true, "signature: OK, signed with the key " + fp},
-		{[]string{"--fingerprint", strings.ToUpper(fp), good}, true, "decisions are proven"},
-		{[]string{"--fingerprint", "0000 1111", good}, false, "not the server's 0000 1111"},
+		// Signed by a key no one named: any pigclass signs, so unproven.
+		{[]string{good}, true, "signature: UNPROVEN, signed with the key " + fp, "UNPROVEN "},
+		{[]string{"--fingerprint", strings.ToUpper(fp), good}, true, "decisions are proven", "OK "},
+		{[]string{"--fingerprint", "0000 1111", good}, false, "not the server's 0000 1111", "FAIL "},
 	} {
 		out, _, err = runCmd(t, append([]string{"verify"}, c.args...)...)
-		if (err == nil) != c.ok || !strings.HasPrefix(out, map[bool]string{true: "OK ", false: "FAIL "}[c.ok]) || !strings.Contains(out, c.want) {
+		if (err == nil) != c.ok || !strings.HasPrefix(out, c.status) || !strings.Contains(out, c.want) {
 			t.Errorf("verify %v: %v\n%s", c.args, err, out)
 		}
 	}
@@ -175,6 +177,9 @@ func TestVerifyCommand(t *testing.T) {
 	os.WriteFile(skunk, b, 0o644)
 	if out, _, err = runCmd(t, "verify", "--fingerprint", fp, skunk); err != nil || !strings.HasPrefix(out, "OK ") || !strings.Contains(out, "whole-class Skunk") || !strings.Contains(out, "decisions are proven") {
 		t.Errorf("a Skunk record: %v\n%s", err, out)
+	}
+	if out, _, err = runCmd(t, "verify", skunk); err != nil || !strings.HasPrefix(out, "UNPROVEN ") || !strings.Contains(out, "signature: UNPROVEN, signed with the key "+fp) {
+		t.Errorf("a Skunk record without --fingerprint: %v\n%s", err, out)
 	}
 	sr.Scores[0]++
 	b, _ = json.Marshal(sr)

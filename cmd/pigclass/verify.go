@@ -10,6 +10,10 @@ import (
 	"pigclass/sim"
 )
 
+// maxRecordFile is the largest record file verify reads: a match's record
+// is a few kilobytes, a long game of Skunk for a school a few megabytes.
+const maxRecordFile = 16 << 20
+
 // errVerifyFailed is returned when a record does not check out (exit 1).
 var errVerifyFailed = errors.New("the record does not check out")
 
@@ -26,6 +30,9 @@ func runVerify(e env, args []string) error {
 		return usagef("verify: give one FILE, the match record to check")
 	}
 	name := fs.Arg(0)
+	if fi, err := os.Stat(name); err == nil && fi.Size() > maxRecordFile {
+		return fmt.Errorf("verify: %s has %d MB: a record pigclass writes is far smaller, and at most %d MB is read", name, fi.Size()>>20, maxRecordFile>>20)
+	}
 	b, err := os.ReadFile(name)
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
@@ -50,13 +57,7 @@ func runVerify(e env, args []string) error {
 		fmt.Fprintln(e.stdout, sig.text)
 		return errVerifyFailed
 	}
-	status := "OK"
-	if !sig.ok {
-		status = "UNPROVEN"
-		if got.Signature.Signed || *fingerprint != "" {
-			status = "FAIL"
-		}
-	}
+	status := sig.status
 	fmt.Fprintf(e.stdout, "%s %s: %s, commitment %s\n", status, name, r.Variant, r.Seed.Commitment())
 	fmt.Fprintf(e.stdout, "dice: OK, every die of the %d throws is the one the seed gives\n", got.Rolls)
 	fmt.Fprintf(e.stdout, "moves: OK, the %d events follow the rules\n", got.Events)
@@ -81,28 +82,34 @@ func runVerify(e env, args []string) error {
 	return nil
 }
 
+// signatureLine is what a record's signature proves: status OK (signed by
+// the server named with --fingerprint, unchanged), UNPROVEN (unsigned, or
+// signed by a key no one has named: any pigclass can sign), or FAIL (a
+// broken signature, or another key than the one named).
 type signatureLine struct {
-	ok   bool
-	text string
+	status string
+	text   string
 }
 
 // sigLine says what a record's signature proves, against the fingerprint
-// the user gave (if any).
+// the user gave (if any). It never says OK for a key it cannot attribute.
 func sigLine(c sim.SignatureCheck, want string) signatureLine {
 	switch {
+	case !c.Signed && want != "":
+		return signatureLine{"FAIL", fmt.Sprintf("signature: FAIL, none, but the record should be signed with the server's key %s", want)}
 	case !c.Signed:
-		return signatureLine{false, "signature: none (records before format 2 are not signed): the decisions are not proven"}
+		return signatureLine{"UNPROVEN", "signature: none (records before format 2 are not signed): the decisions are not proven"}
 	case c.Err != nil:
-		return signatureLine{false, "signature: FAIL, " + c.Err.Error()}
+		return signatureLine{"FAIL", "signature: FAIL, " + c.Err.Error()}
 	}
 	fp := sim.Fingerprint(c.Key)
 	switch {
 	case want == "":
-		return signatureLine{true, fmt.Sprintf("signature: OK, signed with the key %s and not changed since; compare the key with the fingerprint on the verify page of the server that served the record (or pass --fingerprint)", fp)}
+		return signatureLine{"UNPROVEN", fmt.Sprintf("signature: UNPROVEN, signed with the key %s and not changed since; any pigclass signs with a key of its own, so the decisions are proven only if that is the key of the school's server: compare it with the fingerprint on its verify page, or pass --fingerprint", fp)}
 	case sim.SameFingerprint(fp, want):
-		return signatureLine{true, fmt.Sprintf("signature: OK, signed with the server's key %s and not changed since: the decisions are proven", fp)}
+		return signatureLine{"OK", fmt.Sprintf("signature: OK, signed with the server's key %s and not changed since: the decisions are proven", fp)}
 	}
-	return signatureLine{false, fmt.Sprintf("signature: FAIL, signed with the key %s, not the server's %s", fp, want)}
+	return signatureLine{"FAIL", fmt.Sprintf("signature: FAIL, signed with the key %s, not the server's %s", fp, want)}
 }
 
 // verifySkunk checks a game of whole-class Skunk's record, as runVerify a
@@ -114,10 +121,7 @@ func verifySkunk(e env, name string, b []byte, fingerprint string) error {
 		fmt.Fprintf(e.stdout, "FAIL %s: %v\n%s\n", name, err, sig.text)
 		return errVerifyFailed
 	}
-	status := "OK"
-	if !sig.ok {
-		status = "FAIL"
-	}
+	status := sig.status
 	fmt.Fprintf(e.stdout, "%s %s: a game of whole-class Skunk\n", status, name)
 	fmt.Fprintf(e.stdout, "dice: OK, every die of the %d rolls is the one the seed gives\n", got.Rolls)
 	fmt.Fprintf(e.stdout, "moves: OK, the %d rolls and %d sits follow the rules\n", got.Rolls, got.Sits)
