@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"net/url"
 	"sort"
 	"strings"
@@ -16,6 +17,7 @@ import (
 // it listens.
 type proxyInstance struct {
 	prefix, addr string
+	from         string // the address the proxy connects to it from (its --trusted-proxy)
 }
 
 // instancesFlag reads --instance PREFIX=HOST:PORT, once per instance.
@@ -40,7 +42,7 @@ func (f *instancesFlag) Set(v string) error {
 			return fmt.Errorf("%q: the prefix %s overlaps %s's", v, prefix, i.prefix)
 		}
 	}
-	*f = append(*f, proxyInstance{prefix, addr})
+	*f = append(*f, proxyInstance{prefix: prefix, addr: addr})
 	return nil
 }
 
@@ -51,6 +53,7 @@ func runProxyconf(e env, args []string) error {
 	public := fs.String("public-url", "", "the address browsers use to reach the proxy, e.g. http://pigclass.district.example (each instance is started with the same --public-url)")
 	var instances instancesFlag
 	fs.Var(&instances, "instance", "one instance: its code prefix and address, PREFIX=HOST:PORT (repeat for each)")
+	fromAddr := fs.String("proxy-address", "", "the address the proxy connects to the instances from, which each instance must trust (--trusted-proxy); default: 127.0.0.1 for instances on this machine, else the address this machine reaches them from")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -62,6 +65,13 @@ func runProxyconf(e env, args []string) error {
 	}
 	if u, err := url.Parse(*public); err != nil || u.Scheme == "" || u.Host == "" {
 		return usagef("proxyconf: --public-url %q: write it as http://HOST[:PORT]", *public)
+	}
+	for n, i := range instances {
+		from, err := proxySource(i.addr, *fromAddr)
+		if err != nil {
+			return err
+		}
+		instances[n].from = from
 	}
 	switch *format {
 	case "nginx":
@@ -209,13 +219,32 @@ func instanceArgs(instances instancesFlag) string {
 	return b.String()
 }
 
-// proxyHost is the address the instances see the proxy's requests from.
-func proxyHost(listen string) string {
-	host, _, _ := net.SplitHostPort(listen)
-	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
-		return "127.0.0.1"
+// proxySource is the address the proxy connects to the instance at addr
+// from: the one given (--proxy-address), else 127.0.0.1 (or ::1) for an
+// instance on this machine's loopback, else the address this machine
+// reaches addr from (the kernel's choice of route: no packet is sent).
+// The instance trusts that address's X-Forwarded-For; with the wrong one
+// every student behind the proxy would share one address and one limit.
+func proxySource(addr, given string) (string, error) {
+	if given != "" {
+		if _, err := netip.ParseAddr(given); err != nil {
+			return "", usagef("proxyconf: --proxy-address %q: write an IP address, e.g. 10.0.0.2", given)
+		}
+		return given, nil
 	}
-	return host
+	host, _, _ := net.SplitHostPort(addr)
+	if ip, err := netip.ParseAddr(host); err == nil && ip.IsLoopback() || host == "localhost" {
+		if ip.Is6() && !ip.Is4In6() {
+			return "::1", nil
+		}
+		return "127.0.0.1", nil
+	}
+	conn, err := net.Dial("udp", addr) // a route, not a packet
+	if err != nil {
+		return "", usagef("proxyconf: --instance %s is not on this machine and no route to it is known here: give --proxy-address, the address the proxy connects to it from", addr)
+	}
+	defer conn.Close()
+	return conn.LocalAddr().(*net.UDPAddr).AddrPort().Addr().Unmap().String(), nil
 }
 
 var _ flag.Value = (*instancesFlag)(nil)
@@ -235,6 +264,6 @@ func districtComment(b *strings.Builder, listen, public string, instances instan
 	p("# Each instance runs with the same --public-url and trusts this proxy:")
 	for _, i := range instances {
 		host, port, _ := net.SplitHostPort(i.addr)
-		p("#   pigclass serve --addr %s:%s --code-prefix %s --public-url %s --trusted-proxy %s --db pigclass-%s.db", host, port, i.prefix, public, proxyHost(listen), strings.ToLower(i.prefix))
+		p("#   pigclass serve --addr %s --code-prefix %s --public-url %s --trusted-proxy %s --db pigclass-%s.db", net.JoinHostPort(host, port), i.prefix, public, i.from, strings.ToLower(i.prefix))
 	}
 }
