@@ -14,6 +14,7 @@ import (
 
 	"pigclass/server/paths"
 	"pigclass/server/store"
+	"pigclass/sim"
 	"pigclass/sim/solve"
 )
 
@@ -190,5 +191,59 @@ func TestVerifyAClaimedCrowd(t *testing.T) {
 	doc := b.post(paths.Verify.String(), url.Values{"record": {rec}})
 	if len(b.body) > 64<<10 || !strings.Contains(doc.Text(), "a game has at most 5000") {
 		t.Errorf("a claimed crowd: %d bytes, %q", len(b.body), doc.Find(`[data-testid="verify-detail"]`).Text())
+	}
+}
+
+// TestRemovedStudentLeavesSkunk: a student removed while the class plays
+// Skunk leaves the game on every screen (not standing, not counted), keeps
+// what they banked, and the signed record, which says they left, verifies
+// with the scores the boards show; a restart replays it the same.
+func TestRemovedStudentLeavesSkunk(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	if err := a.srv.room.SetLesson(t.Context(), operator(t, a, code), "6-skunk", 0); err != nil {
+		t.Fatal(err)
+	}
+	kids := []*browser{join(t, a, code, "Ana"), join(t, a, code, "Bo"), join(t, a, code, "Cy")}
+	teacher.post("/t/"+code+"/lesson/start", nil)
+	bo := studentID(t, a, code, "Bo")
+	// Bo sits on the first roll's points, then is removed while standing
+	// in the next round.
+	for {
+		teacher.post("/t/"+code+"/skunk/roll", nil)
+		d := kids[1].get("/c/" + code + "/skunk")
+		if total, _ := strconv.Atoi(d.Find(`[data-testid="skunk-total"]`).Text()); total > 0 && d.Find(`[data-testid="skunk-sit"]`).Length() > 0 {
+			form := d.Find(`[data-testid="skunk"] form`)
+			kids[1].post(form.AttrOr("action", ""), url.Values{"moment": {form.Find(`[name="moment"]`).AttrOr("value", "")}})
+			break
+		}
+	}
+	k := a.srv.room.Skunk(operator(t, a, code))
+	for round := k.Round; k.Round == round && !k.Over; k = a.srv.room.Skunk(operator(t, a, code)) {
+		teacher.post("/t/"+code+"/skunk/roll", nil) // on to the next round: Bo stands again
+	}
+	if k.Over || !k.Standing[k.Participant(bo)] {
+		t.Fatalf("Bo does not stand in the next round (over %v)", k.Over)
+	}
+	banked := k.Scores[k.Participant(bo)]
+	teacher.post(paths.RemoveStudent.With(code, bo), url.Values{"confirm": {"yes"}})
+	k = a.srv.room.Skunk(operator(t, a, code))
+	p := k.Participant(bo)
+	if k.Standing[p] || !k.Left[p] || k.Scores[p] != banked {
+		t.Errorf("Bo after removal: standing %v, left %v, score %d (banked %d)", k.Standing[p], k.Left[p], k.Scores[p], banked)
+	}
+	for who, page := range map[*browser]string{teacher: "/t/" + code, kids[0]: "/c/" + code + "/skunk"} {
+		doc := who.get(page)
+		if names := doc.Find(`ul.names`).Text(); strings.Contains(names, "Bo") || !strings.Contains(names, "Ana") {
+			t.Errorf("%s shows standing: %q", page, names)
+		}
+	}
+	teacher.post("/t/"+code+"/skunk/end", nil)
+	link := kids[0].get("/c/"+code+"/skunk").Find(`[data-testid="skunk-record"]`).AttrOr("href", "")
+	kids[0].get(link)
+	got, err := sim.VerifySkunkJSON([]byte(kids[0].body))
+	if err != nil || !got.Signature.Valid() || got.Scores[p] != banked || !strings.Contains(strings.ReplaceAll(kids[0].body, " ", ""), `"action":"resign"`) {
+		t.Errorf("the record: %v, scores %v\n%.300s", err, got.Scores, kids[0].body)
 	}
 }

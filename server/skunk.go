@@ -96,6 +96,9 @@ func (s *Server) skunkBoard(l *i18n.Localizer, class *classroom.Class, k *classr
 		v.Announce = skunkAnnounce(l, k.LastRoll)
 	}
 	for p, standing := range k.Standing {
+		if k.Left[p] {
+			continue // removed from the class: out of the game, on every screen
+		}
 		if standing {
 			v.Standing = append(v.Standing, names[p])
 		} else {

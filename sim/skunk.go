@@ -27,15 +27,16 @@ type Skunk struct {
 	rolls      int // rolls in this round
 	roundTotal int
 	standing   []bool
+	left       []bool // participants who left the game (removed from the class)
 	scores     []int
 	over       bool
 	events     []SkunkEvent
 }
 
-// SkunkEvent is one entry of a Skunk log: a roll of the shared dice, or one
-// participant sitting down.
+// SkunkEvent is one entry of a Skunk log: a roll of the shared dice, one
+// participant sitting down, or one leaving the game.
 type SkunkEvent struct {
-	Action      Action `json:"action"` // roll, or hold for sitting down
+	Action      Action `json:"action"` // roll, hold for sitting down, resign for leaving
 	Participant int    `json:"participant,omitempty"`
 	Round       int    `json:"round"`
 	Roll        int    `json:"roll"`
@@ -52,6 +53,7 @@ var (
 	ErrSkunkSitting    = errors.New("skunk: that participant is already sitting")
 	ErrSkunkNobody     = errors.New("skunk: there is no such participant")
 	ErrSkunkNeedPeople = errors.New("skunk: a game needs at least one participant")
+	ErrSkunkLeft       = errors.New("skunk: that participant has left the game")
 )
 
 // NewSkunk starts a game of the given number of participants and rounds.
@@ -65,14 +67,14 @@ func NewSkunk(seed Seed, participants, rounds int) (*Skunk, error) {
 	if rounds < 1 || rounds > 26 {
 		return nil, fmt.Errorf("skunk: rounds %d: must be from 1 to 26", rounds)
 	}
-	g := &Skunk{seed: seed, rounds: rounds, standing: make([]bool, participants), scores: make([]int, participants)}
+	g := &Skunk{seed: seed, rounds: rounds, standing: make([]bool, participants), left: make([]bool, participants), scores: make([]int, participants)}
 	g.standAll()
 	return g, nil
 }
 
 func (g *Skunk) standAll() {
 	for i := range g.standing {
-		g.standing[i] = true
+		g.standing[i] = !g.left[i]
 	}
 }
 
@@ -128,6 +130,31 @@ func (g *Skunk) Sit(p int) (SkunkEvent, error) {
 	}
 	return e, nil
 }
+
+// Leave takes participant p out of the game (the student was removed from
+// the class): they stop standing, keep what they banked, and stand in no
+// later round. The round ends if no one is standing any more.
+func (g *Skunk) Leave(p int) (SkunkEvent, error) {
+	switch {
+	case g.over:
+		return SkunkEvent{}, ErrSkunkOver
+	case p < 0 || p >= len(g.standing):
+		return SkunkEvent{}, fmt.Errorf("%w: %d (participants are 0 to %d)", ErrSkunkNobody, p, len(g.standing)-1)
+	case g.left[p]:
+		return SkunkEvent{}, fmt.Errorf("%w: %d", ErrSkunkLeft, p)
+	}
+	e := SkunkEvent{Action: Resign, Participant: p, Round: g.round, Roll: g.rolls}
+	wasUp := g.standing[p]
+	g.standing[p], g.left[p] = false, true
+	g.events = append(g.events, e)
+	if wasUp && !slices.Contains(g.standing, true) {
+		g.endRound()
+	}
+	return e, nil
+}
+
+// Left reports whether participant p has left the game.
+func (g *Skunk) Left(p int) bool { return g.left[p] }
 
 func (g *Skunk) endRound() {
 	g.round++
@@ -194,15 +221,17 @@ func (g *Skunk) Leaders() []int {
 }
 
 // Play carries out one action of the log: a roll (the participant is not
-// read) or participant p sitting (a hold).
+// read), participant p sitting (a hold) or leaving (resign).
 func (g *Skunk) Play(a Action, p int) (SkunkEvent, error) {
 	switch a {
 	case Roll:
 		return g.Roll()
 	case Hold:
 		return g.Sit(p)
+	case Resign:
+		return g.Leave(p)
 	}
-	return SkunkEvent{}, fmt.Errorf("skunk: action %q: use roll or hold", a)
+	return SkunkEvent{}, fmt.Errorf("skunk: action %q: use roll, hold or resign", a)
 }
 
 // ReplaySkunk rebuilds a game from its seed and log; the error names the

@@ -421,6 +421,9 @@ func (r *Room) removeStudent(ctx context.Context, c *class, studentID int64) err
 	if err != nil {
 		return err
 	}
+	if err := r.leaveSkunk(ctx, c, studentID); err != nil {
+		return err
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.publish(true, func(next *Class) {

@@ -49,7 +49,10 @@ type Skunk struct {
 	// Moment names the point a sit answers: the round and the roll in it.
 	Moment   string
 	Standing []bool
-	Scores   []int
+	// Left: the participant was removed from the class and left the game
+	// (what they banked stays theirs, in the signed record).
+	Left   []bool
+	Scores []int
 	Winners  []int // when over
 	// Ended: the teacher stopped the game before its last round.
 	Ended bool
@@ -89,6 +92,7 @@ func (k *skunk) publish() {
 		Over: g.Over() || k.ended, Ended: k.ended && !g.Over(), Moment: skunkMoment(g), Scores: g.Scores(), Version: k.ver}
 	for p := range g.Participants() {
 		s.Standing = append(s.Standing, g.Standing(p))
+		s.Left = append(s.Left, g.Left(p))
 	}
 	if g.Over() || k.ended {
 		s.Winners = g.Leaders()
@@ -366,6 +370,28 @@ func (r *Room) Sit(ctx context.Context, v Viewer, moment string) (*Skunk, error)
 		RoundTotal: total, Score: score, EV: EVStand(score, total), At: r.now()}
 	err = r.commitSkunk(ctx, k, []store.SkunkEvent{row})
 	return k.snap.Load(), err
+}
+
+// leaveSkunk takes a student removed from the class out of its game of
+// Skunk being played, if they are in it: the game's log says they left.
+func (r *Room) leaveSkunk(ctx context.Context, c *class, studentID int64) error {
+	k := c.skunk.Load()
+	if k == nil {
+		return nil
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	p := k.snap.Load().Participant(studentID)
+	if p < 0 || k.g.Over() || k.ended || k.g.Left(p) {
+		return nil
+	}
+	round, roll := k.g.Round(), k.g.Rolls()
+	if _, err := k.g.Leave(p); err != nil {
+		return err
+	}
+	row := store.SkunkEvent{GameID: k.game.ID, Seq: k.moves() + 1, Action: store.SkunkLeave, Participant: p, Round: round, Roll: roll,
+		RoundTotal: k.g.RoundTotal(), Score: k.g.Score(p), At: r.now()}
+	return r.commitSkunk(ctx, k, []store.SkunkEvent{row})
 }
 
 // SkunkRecord returns the record of one of the class's games of Skunk,

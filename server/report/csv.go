@@ -217,8 +217,8 @@ func skunkDecisionRows(code string, k skunkData, real bool) [][]string {
 		names := skunkNames(g, real)
 		plan := sim.PlanSkunk(g.Rounds)
 		for _, e := range k.log[g.ID] {
-			if e.Action == store.SkunkRoll {
-				continue
+			if e.Action != store.SkunkStand && e.Action != store.SkunkSit {
+				continue // a roll, or a removed student leaving: not a decision
 			}
 			at, local := timeCells(e.At)
 			analysis, best, standPts, sitPts, cost, agrees := "none", "", "", "", "", ""

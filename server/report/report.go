@@ -89,7 +89,7 @@ func (r *Reports) SkunkDecisions(ctx context.Context, v classroom.Viewer) ([]sto
 	var out []store.SkunkDecision
 	for _, g := range k.games {
 		for _, e := range k.log[g.ID] {
-			if e.Action != store.SkunkRoll {
+			if e.Action == store.SkunkStand || e.Action == store.SkunkSit {
 				out = append(out, store.SkunkDecision{SkunkEvent: e, Rounds: g.Rounds})
 			}
 		}

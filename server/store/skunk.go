@@ -17,6 +17,7 @@ const (
 	SkunkRoll  SkunkAction = "roll"  // the shared dice thrown
 	SkunkStand SkunkAction = "stand" // a student stayed standing for the roll
 	SkunkSit   SkunkAction = "sit"   // a student sat down, banking the round
+	SkunkLeave SkunkAction = "leave" // a student removed from the class left the game, keeping what they banked
 )
 
 // SkunkGame is a stored game of whole-class Skunk.
@@ -189,6 +190,8 @@ func ReplaySkunk(game SkunkGame, rows []SkunkEvent) (*sim.Skunk, error) {
 			evs = append(evs, sim.SkunkEvent{Action: sim.Roll})
 		case SkunkSit:
 			evs = append(evs, sim.SkunkEvent{Action: sim.Hold, Participant: r.Participant})
+		case SkunkLeave:
+			evs = append(evs, sim.SkunkEvent{Action: sim.Resign, Participant: r.Participant})
 		}
 	}
 	return sim.ReplaySkunk(game.Seed, len(game.Students), game.Rounds, evs)
