@@ -51,9 +51,9 @@ type Skunk struct {
 	Standing []bool
 	// Left: the participant was removed from the class and left the game
 	// (what they banked stays theirs, in the signed record).
-	Left   []bool
-	Scores []int
-	Winners  []int // when over
+	Left    []bool
+	Scores  []int
+	Winners []int // when over
 	// Ended: the teacher stopped the game before its last round.
 	Ended bool
 	// LastRoll is the last shared roll's dice (HasRoll false before it).
