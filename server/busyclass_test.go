@@ -118,15 +118,18 @@ func TestBusyClassEveryDecisionExact(t *testing.T) {
 		t.Errorf("the cache keeps %d bytes, over its budget", b)
 	}
 
-	// A round whose tables cannot fit beside those a match still plays on
-	// is refused before it starts: Hog for three (3 MB) beside the
-	// four-player table of Pig to 24 (10.6 MB) being played.
+	// A round whose tables cannot fit beside those another class's round
+	// plays on is refused before it starts: Hog for three (3 MB) beside
+	// the four-player table of Pig to 24 (10.6 MB) being played.
 	resume := tables.Pause()
 	start("pig", 24, 4, "bot")
-	teacher.post(paths.Rounds.For(code), url.Values{"game": {"hog"}, "target": {"50"}, "max_dice": {"7"}, "mode": {"bot"}, "bot": {"optimal"}, "seats": {"3"}})
 	resume()
-	if !strings.Contains(teacher.body, "this kind of round needs 4 MB more and 1 MB are free") {
-		t.Errorf("a round of Hog for three beside the four-player table still played: not refused\n%s", teacher.body)
+	other := a.browser()
+	code2 := teacherStart(t, other)
+	join(t, a, code2, "Di")
+	other.post(paths.Rounds.For(code2), url.Values{"game": {"hog"}, "target": {"50"}, "max_dice": {"7"}, "mode": {"bot"}, "bot": {"optimal"}, "seats": {"3"}})
+	if !strings.Contains(other.body, "this kind of round needs 4 MB more and 1 MB are free") {
+		t.Errorf("a round of Hog for three beside another class's four-player table: not refused\n%s", other.body)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"pigclass/server/paths"
 	"pigclass/server/store"
@@ -245,5 +246,61 @@ func TestRemovedStudentLeavesSkunk(t *testing.T) {
 	got, err := sim.VerifySkunkJSON([]byte(kids[0].body))
 	if err != nil || !got.Signature.Valid() || got.Scores[p] != banked || !strings.Contains(strings.ReplaceAll(kids[0].body, " ", ""), `"action":"resign"`) {
 		t.Errorf("the record: %v, scores %v\n%.300s", err, got.Scores, kids[0].body)
+	}
+}
+
+// TestBigKindsStayWithinTheBudget: the three kinds of round that took the
+// heap to 146 MB (Pig to 200, Pig to 199 with equal turns, Big Pig to 200):
+// one class asks for the first two, one after the other (its second round
+// ends its first, whose table may then go), another for the third while
+// the first class plays on. The tables, with the one being solved, never
+// pass the budget; the third, which cannot fit beside the second's table
+// a round still plays on, is refused before it starts.
+func TestBigKindsStayWithinTheBudget(t *testing.T) {
+	tables := &solve.Cache{}
+	a := newAppConfig(t, func(c *Config) { c.Tables = tables })
+	one, other := a.browser(), a.browser()
+	codes := []string{teacherStart(t, one), teacherStart(t, other)}
+	join(t, a, codes[0], "Ana")
+	join(t, a, codes[1], "Bo")
+	stop := make(chan struct{})
+	most := make(chan int64)
+	go func() {
+		var m int64
+		for {
+			select {
+			case <-stop:
+				most <- m
+				return
+			case <-time.After(5 * time.Millisecond):
+				m = max(m, tables.Bytes())
+			}
+		}
+	}()
+	var said []string
+	for i, f := range []url.Values{
+		{"game": {"pig"}, "target": {"200"}},
+		{"game": {"pig"}, "target": {"199"}, "equal_turns": {"on"}},
+		{"game": {"big-pig"}, "target": {"200"}},
+	} {
+		f.Set("mode", "bot")
+		f.Set("bot", "optimal")
+		f.Set("seats", "2")
+		teacher, code := one, codes[0]
+		if i == 2 {
+			teacher, code = other, codes[1]
+		}
+		doc := teacher.post(paths.Rounds.For(code), f)
+		said = append(said, doc.Find(`[role="alert"]`).Text())
+		for end := time.Now().Add(time.Minute); tables.Solving() > 0 && time.Now().Before(end); {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	close(stop)
+	if m := <-most; m > TablesBudget {
+		t.Errorf("the tables took %d MB, over the budget of %d MB", m>>20, TablesBudget>>20)
+	}
+	if said[0] != "" || said[1] != "" || !strings.Contains(said[2], "this kind of round needs") {
+		t.Errorf("the round form said %q", said)
 	}
 }

@@ -102,7 +102,7 @@ func (s *Server) parseRound(c *gin.Context) (templates.RoundForm, sim.Variant, b
 		v.Seats = n
 	}
 	var room *solve.RoomError
-	if ok && errors.As(s.room.Fits(v), &room) {
+	if ok && errors.As(s.room.Fits(viewerFrom(c), v), &room) {
 		// The tables of the rounds being played, and of decisions waiting
 		// for their analysis, are kept: a kind of round that cannot fit
 		// beside them waits until some end.

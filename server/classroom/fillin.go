@@ -38,7 +38,11 @@ func (r *Room) awaiting(key sim.Variant) {
 
 // needs reports whether the room still needs the table of key: decisions
 // wait for it, or a match being played may read it (tablesOf).
-func (r *Room) needs(key sim.Variant) bool {
+func (r *Room) needs(key sim.Variant) bool { return r.needsBut(key, nil) }
+
+// needsBut is needs without the matches of class c's open round (nil:
+// every match).
+func (r *Room) needsBut(key sim.Variant, c *class) bool {
 	r.waitMu.Lock()
 	waiting := r.waiting[key]
 	r.waitMu.Unlock()
@@ -48,7 +52,7 @@ func (r *Room) needs(key sim.Variant) bool {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	for _, lm := range r.matches {
-		if s := lm.snap.Load(); !s.Over() && reads(s.Variant, key) {
+		if s := lm.snap.Load(); !s.Over() && reads(s.Variant, key) && (c == nil || lm.cls != c || lm.row.RoundID == 0) {
 			return true
 		}
 	}

@@ -221,10 +221,11 @@ func (r *Room) startRound(ctx context.Context, c *class, spec RoundSpec) (store.
 	if len(students) == 0 {
 		return store.Round{}, 0, ErrNoStudents // refused: nothing is solved for it
 	}
-	r.prepare(spec.Variant)
 	if err := r.endRound(ctx, c); err != nil {
 		return store.Round{}, 0, err
 	}
+	r.prepare(spec.Variant) // the open round ended: its tables may make room
+
 	shuffle(students)
 	seed := sim.NewSeed()
 	var rows []store.Match
@@ -292,14 +293,20 @@ func (r *Room) Kept(v sim.Variant) bool {
 	return r.tables.Kept(tablesOf(v)...)
 }
 
-// Fits reports whether the tables a round of v reads can be kept beside
-// those that matches being played and decisions waiting still need: a
-// *solve.RoomError says how much they need and how much is free.
-func (r *Room) Fits(v sim.Variant) error {
+// Fits reports whether the tables a round of v, started by the class's
+// teacher, reads can be kept beside those that matches being played and
+// decisions waiting still need (the class's open round, which the new one
+// ends, needs nothing then): a *solve.RoomError says how much they need
+// and how much is free.
+func (r *Room) Fits(viewer Viewer, v sim.Variant) error {
+	c, err := viewer.teaching()
+	if err != nil {
+		return err
+	}
 	if v.Target > solve.MaxTarget {
 		return nil
 	}
-	return r.tables.Fits(tablesOf(v)...)
+	return r.tables.FitsBeside(func(key sim.Variant) bool { return r.needsBut(key, c) }, tablesOf(v)...)
 }
 
 // change runs a round change of the class (a round or a game of Skunk

@@ -614,7 +614,24 @@ func (c *Cache) roomFor(k sim.Variant, e *entry) error {
 // (errors.Is ErrNoRoom) that says how much they need and how much is free:
 // the round form asks before a round of a new kind starts.
 func (c *Cache) Fits(keys ...sim.Variant) error {
-	keep := c.stillNeeded()
+	return c.fits(c.stillNeeded(), keys)
+}
+
+// FitsBeside is Fits with the tables still needed told by need rather
+// than by the users (the classroom asks for a round that ends the class's
+// open one: that round's tables are no longer needed once it starts).
+func (c *Cache) FitsBeside(need func(key sim.Variant) bool, keys ...sim.Variant) error {
+	c.mu.Lock()
+	all := slices.Collect(maps.Keys(c.tables))
+	c.mu.Unlock()
+	keep := map[sim.Variant]bool{}
+	for _, k := range all {
+		keep[k] = need(k)
+	}
+	return c.fits(keep, keys)
+}
+
+func (c *Cache) fits(keep map[sim.Variant]bool, keys []sim.Variant) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.budget == 0 {
