@@ -1,0 +1,171 @@
+package report
+
+import (
+	"context"
+	"slices"
+
+	"pigclass/server/classroom"
+	"pigclass/server/store"
+	"pigclass/sim"
+)
+
+// AwardKind is one prize of a round's podium.
+type AwardKind int
+
+// The prizes, in the order the podium shows them.
+const (
+	MostWins      AwardKind = iota // the most matches won
+	BestDecisions                  // the lowest cost per analysed decision, of MinDecisions or more
+	LuckiestDice                   // the most luck (points of chance the dice gave), when above zero
+	BoldestHold                    // the highest turn total held
+)
+
+// MinDecisions is how many analysed decisions a student needs for the
+// best decision-maker's prize: fewer say too little.
+const MinDecisions = 5
+
+// Award is one prize and who shares it: every student at the top, tied
+// ones together, never one of them picked.
+type Award struct {
+	Kind AwardKind
+	// Students are the winners' seats (their nickname and generated name),
+	// in the order of their student IDs; the page orders them by the name
+	// it shows.
+	Students []store.Seat
+	// The winners' figure: the wins, the cost per decision (a chance,
+	// 0.01 for a point) and their number, the luck (a chance), the turn
+	// total held.
+	Wins            int
+	CostPerDecision float64
+	Decisions       int
+	Luck            float64
+	Boldest         int
+}
+
+// Podium is the podium of a class's last round.
+type Podium struct {
+	Round store.Round
+	// Playing is the round's matches still being played.
+	Playing int
+	// Approximate is the analysed decisions read approximately.
+	Approximate int
+	Awards      []Award
+}
+
+// Podium returns the podium of the class's last round, nil when it has
+// played none, for its members.
+func (r *Reports) Podium(ctx context.Context, v classroom.Viewer) (*Podium, error) {
+	rounds, err := r.Rounds(ctx, v)
+	if err != nil || len(rounds) == 0 {
+		return nil, err
+	}
+	round := rounds[len(rounds)-1]
+	ms, err := r.RoundMatches(ctx, v, round.ID)
+	if err != nil {
+		return nil, err
+	}
+	ds, err := r.Decisions(ctx, v, store.ChartFilter{RoundID: round.ID}, true)
+	if err != nil {
+		return nil, err
+	}
+	return podium(round, ms, ds), nil
+}
+
+// tally is one student's round.
+type tally struct {
+	seat            store.Seat
+	wins, decisions int
+	cost, luck      float64
+	boldest         int
+	hasHold         bool
+}
+
+// podium tallies a round's matches and its students' decisions.
+func podium(round store.Round, ms []store.Match, ds []store.Decision) *Podium {
+	p := &Podium{Round: round}
+	by := map[int64]*tally{}
+	var order []int64
+	for _, m := range ms {
+		if m.Status == store.Playing {
+			p.Playing++
+		}
+		for _, seat := range m.Seats {
+			if seat.StudentID == 0 {
+				continue
+			}
+			t := by[seat.StudentID]
+			if t == nil {
+				t = &tally{seat: seat}
+				by[seat.StudentID] = t
+				order = append(order, seat.StudentID)
+			}
+			if m.Result != nil && m.Winner == seat.Seat {
+				t.wins++
+			}
+		}
+	}
+	for _, d := range ds {
+		t := by[d.StudentID]
+		if t == nil {
+			continue
+		}
+		if d.Analysed {
+			t.cost += d.Cost
+			t.decisions++
+			if d.Approximate {
+				p.Approximate++
+			}
+		}
+		if d.HasLuck {
+			t.luck += d.Luck
+		}
+		if d.Action.Kind == sim.HoldKind && d.TurnTotal > t.boldest {
+			t.boldest, t.hasHold = d.TurnTotal, true
+		}
+	}
+	slices.Sort(order)
+	all := make([]*tally, len(order))
+	for i, id := range order {
+		all[i] = by[id]
+	}
+	perDecision := func(t *tally) float64 { return t.cost / float64(t.decisions) }
+	for _, prize := range []struct {
+		kind   AwardKind
+		better func(a, b *tally) bool
+		counts func(*tally) bool
+	}{
+		{MostWins, func(a, b *tally) bool { return a.wins > b.wins }, func(t *tally) bool { return t.wins > 0 }},
+		{BestDecisions, func(a, b *tally) bool { return perDecision(a) < perDecision(b) }, func(t *tally) bool { return t.decisions >= MinDecisions }},
+		{LuckiestDice, func(a, b *tally) bool { return a.luck > b.luck }, func(t *tally) bool { return t.luck > 0 }},
+		{BoldestHold, func(a, b *tally) bool { return a.boldest > b.boldest }, func(t *tally) bool { return t.hasHold }},
+	} {
+		if a, ok := award(all, prize.kind, prize.better, prize.counts); ok {
+			p.Awards = append(p.Awards, a)
+		}
+	}
+	return p
+}
+
+// award is a prize given to every student at the top of better among
+// those it counts, or false when none counts.
+func award(all []*tally, kind AwardKind, better func(a, b *tally) bool, counts func(*tally) bool) (Award, bool) {
+	var top *tally
+	for _, t := range all {
+		if counts(t) && (top == nil || better(t, top)) {
+			top = t
+		}
+	}
+	if top == nil {
+		return Award{}, false
+	}
+	a := Award{Kind: kind, Wins: top.wins, Decisions: top.decisions, Luck: top.luck, Boldest: top.boldest}
+	if top.decisions > 0 {
+		a.CostPerDecision = top.cost / float64(top.decisions)
+	}
+	for _, t := range all {
+		if counts(t) && !better(t, top) && !better(top, t) {
+			a.Students = append(a.Students, t.seat)
+		}
+	}
+	return a, true
+}

@@ -1,0 +1,59 @@
+package report
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"pigclass/server/store"
+	"pigclass/sim"
+)
+
+// TestPodium: the prizes of a round from its matches and decisions,
+// without HTTP: ties share a prize, the best decision-maker needs five
+// analysed decisions, luck must be above zero, only holds count as bold,
+// bots win nothing, and matches still played and approximate decisions
+// are counted.
+func TestPodium(t *testing.T) {
+	ana := store.Seat{Seat: 0, StudentID: 1, Nickname: "Ana", AnonName: "Brave Otter"}
+	bo := store.Seat{Seat: 1, StudentID: 2, Nickname: "Bo", AnonName: "Calm Lynx"}
+	cy := store.Seat{Seat: 0, StudentID: 3, Nickname: "Cy", AnonName: "Eager Gecko"}
+	bot := store.Seat{Seat: 1, Bot: "hold:20"}
+	won := &sim.Result{}
+	ms := []store.Match{
+		{ID: 1, Status: store.Over, Result: won, Winner: 0, Seats: []store.Seat{ana, bo}}, // Ana wins
+		{ID: 2, Status: store.Over, Result: won, Winner: 1, Seats: []store.Seat{cy, bot}},  // the bot wins
+		{ID: 3, Status: store.Over, Result: won, Winner: 0, Seats: []store.Seat{cy, bot}},  // Cy wins
+		{ID: 4, Status: store.Playing, Seats: []store.Seat{ana, bo}},
+	}
+	decide := func(student int64, cost float64, approximate bool) store.Decision {
+		return store.Decision{StudentID: student, Action: sim.Roll, Analysed: true, Cost: cost, Approximate: approximate}
+	}
+	var ds []store.Decision
+	for range 5 {
+		ds = append(ds, decide(1, 0.02, false), decide(3, 0.02, true)) // Ana and Cy tie at 2 points a decision
+	}
+	for range 4 {
+		ds = append(ds, decide(2, 0, false)) // Bo is perfect, but in four decisions only
+	}
+	ds = append(ds,
+		store.Decision{StudentID: 2, Action: sim.Roll, HasLuck: true, Luck: 0.10},
+		store.Decision{StudentID: 1, Action: sim.Roll, HasLuck: true, Luck: -0.30},
+		store.Decision{StudentID: 1, Action: sim.Hold, TurnTotal: 31},
+		store.Decision{StudentID: 3, Action: sim.Hold, TurnTotal: 12},
+		store.Decision{StudentID: 0, Action: sim.Hold, TurnTotal: 60}, // a bot's: no student
+	)
+	got := podium(store.Round{Number: 3}, ms, ds)
+	want := &Podium{Round: store.Round{Number: 3}, Playing: 1, Approximate: 5, Awards: []Award{
+		{Kind: MostWins, Students: []store.Seat{ana, cy}, Wins: 1, Decisions: 5, CostPerDecision: 0.02, Luck: -0.30, Boldest: 31},
+		{Kind: BestDecisions, Students: []store.Seat{ana, cy}, Wins: 1, Decisions: 5, CostPerDecision: 0.02, Luck: -0.30, Boldest: 31},
+		{Kind: LuckiestDice, Students: []store.Seat{bo}, Decisions: 4, Luck: 0.10},
+		{Kind: BoldestHold, Students: []store.Seat{ana}, Wins: 1, Decisions: 5, CostPerDecision: 0.02, Luck: -0.30, Boldest: 31},
+	}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("podium (-want +got):\n%s", d)
+	}
+	if p := podium(store.Round{}, nil, nil); len(p.Awards) != 0 {
+		t.Errorf("an empty round's podium: %+v", p)
+	}
+}
