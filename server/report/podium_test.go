@@ -22,8 +22,8 @@ func TestPodium(t *testing.T) {
 	won := &sim.Result{}
 	ms := []store.Match{
 		{ID: 1, Status: store.Over, Result: won, Winner: 0, Seats: []store.Seat{ana, bo}}, // Ana wins
-		{ID: 2, Status: store.Over, Result: won, Winner: 1, Seats: []store.Seat{cy, bot}},  // the bot wins
-		{ID: 3, Status: store.Over, Result: won, Winner: 0, Seats: []store.Seat{cy, bot}},  // Cy wins
+		{ID: 2, Status: store.Over, Result: won, Winner: 1, Seats: []store.Seat{cy, bot}}, // the bot wins
+		{ID: 3, Status: store.Over, Result: won, Winner: 0, Seats: []store.Seat{cy, bot}}, // Cy wins
 		{ID: 4, Status: store.Playing, Seats: []store.Seat{ana, bo}},
 	}
 	decide := func(student int64, cost float64, approximate bool) store.Decision {
