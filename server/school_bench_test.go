@@ -27,7 +27,10 @@ import (
 // MiB), the tables' memory, the kinds the round form refused for room, and
 // the students' moves a second.
 //
-//	go test ./server -run X -bench BigKindsBesideASchool -benchtime 1x -count 3
+//	go test ./server -run X -bench BigKindsBesideASchool -benchtime 1x
+//
+// (one run a process: the strategy ladder, computed once a process,
+// keeps the first server's tables, so a second run starts above the first)
 func BenchmarkBigKindsBesideASchool(b *testing.B) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(160 << 20)) // as pigclass serve sets it
 	for b.Loop() {
