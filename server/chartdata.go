@@ -104,8 +104,7 @@ type chartSource struct {
 	v         sim.Variant
 	table     *solve.Table
 	pig       map[int64][]store.Decision // students' Pig decisions, by student (0: all)
-	faces     []int
-	facesRead bool
+	marks     map[string][]int           // the class's marks, by kind of piece
 }
 
 // chartSource prepares the charts of a class (studentID 0) or of one
@@ -115,12 +114,24 @@ func (s *Server) chartSource(ctx context.Context, l *i18n.Localizer, who classro
 	if err != nil {
 		return nil, err
 	}
-	return &chartSource{s: s, ctx: ctx, who: who, l: l, class: who.Class().Class, studentID: studentID, v: v, table: table, pig: map[int64][]store.Decision{}}, nil
+	return &chartSource{s: s, ctx: ctx, who: who, l: l, class: who.Class().Class, studentID: studentID, v: v, table: table, pig: map[int64][]store.Decision{}, marks: map[string][]int{}}, nil
 }
 
-// pigDecisions returns the students' decisions in the charts' Pig variant:
+// The chartSource is the charts' Source (charts.Build): each of its reads
+// is made at most once a page.
+
+// Localizer is the reader's words.
+func (c *chartSource) Localizer() *i18n.Localizer { return c.l }
+
+// Student is the student whose page it is, or 0 for the class.
+func (c *chartSource) Student() int64 { return c.studentID }
+
+// PigTable is the table of the charts' Pig variant.
+func (c *chartSource) PigTable() *solve.Table { return c.table }
+
+// PigDecisions returns the students' decisions in the charts' Pig variant:
 // one student's, or everyone's (0).
-func (c *chartSource) pigDecisions(studentID int64) ([]store.Decision, error) {
+func (c *chartSource) PigDecisions(studentID int64) ([]store.Decision, error) {
 	if ds, ok := c.pig[studentID]; ok {
 		return ds, nil
 	}
@@ -129,30 +140,46 @@ func (c *chartSource) pigDecisions(studentID int64) ([]store.Decision, error) {
 	return ds, err
 }
 
-func (c *chartSource) classFaces() ([]int, error) {
-	if !c.facesRead {
-		var err error
-		if c.faces, err = c.s.reports.Faces(c.ctx, c.who); err != nil {
-			return nil, err
-		}
-		c.facesRead = true
-	}
-	return c.faces, nil
+// Decisions are every decision of the class's students.
+func (c *chartSource) Decisions() ([]store.Decision, error) {
+	return c.s.reports.Decisions(c.ctx, c.who, store.ChartFilter{}, true)
 }
 
-// pigLandings is the chart of the class's pigs beside the chances Pass
-// the Pigs is played with.
-func (c *chartSource) pigLandings() (templates.Chart, error) {
-	marks, err := c.s.reports.Marks(c.ctx, c.who, sim.PassPigs.Rules().Piece.Name)
-	if err != nil {
-		return templates.Chart{}, err
-	}
-	return charts.PigLandings(c.l, sim.PassPigs, marks), nil
+// GameDecisions are the page's decisions of one game (one student's on
+// their page).
+func (c *chartSource) GameDecisions(g sim.Game) ([]store.Decision, error) {
+	return c.s.reports.Decisions(c.ctx, c.who, store.ChartFilter{Game: store.OnlyGame(g), StudentID: c.studentID}, true)
 }
 
-// name labels a decision's student: "you" on the student's own page,
+// Marks are the marks the class's pieces of one kind showed.
+func (c *chartSource) Marks(piece string) ([]int, error) {
+	if m, ok := c.marks[piece]; ok {
+		return m, nil
+	}
+	m, err := c.s.reports.Marks(c.ctx, c.who, piece)
+	c.marks[piece] = m
+	return m, err
+}
+
+// SkunkDecisions are the stands and sits of the class's games of Skunk.
+func (c *chartSource) SkunkDecisions() ([]store.SkunkDecision, error) {
+	return c.s.reports.SkunkDecisions(c.ctx, c.who)
+}
+
+// Rounds are the class's rounds.
+func (c *chartSource) Rounds() ([]store.Round, error) { return c.s.reports.Rounds(c.ctx, c.who) }
+
+// FirstPlayer is the first-player chart's results.
+func (c *chartSource) FirstPlayer() ([]charts.FirstResults, error) {
+	return c.s.firstPlayerResults(c.ctx, c.l, c.who, c.v, c.table)
+}
+
+// Ladder is the strategy ladder, nil while it is computed.
+func (c *chartSource) Ladder() []charts.Rung { return c.s.ladderRungs() }
+
+// Name labels a decision's student: "you" on the student's own page,
 // generated names on shared screens and on students' pages.
-func (c *chartSource) name(d store.Decision) string {
+func (c *chartSource) Name(d store.Decision) string {
 	switch {
 	case c.studentID != 0 && d.StudentID == c.studentID:
 		return c.l.T("chart.you")
@@ -164,71 +191,11 @@ func (c *chartSource) name(d store.Decision) string {
 
 // chart builds one chart by key.
 func (c *chartSource) chart(key string) (templates.Chart, error) {
-	switch key {
-	case charts.HoldPointsKey, charts.DecisionMapKey:
-		ds, err := c.pigDecisions(c.studentID)
-		if err != nil {
-			return templates.Chart{}, err
-		}
-		switch {
-		case key == charts.DecisionMapKey:
-			return charts.DecisionMap(c.l, ds, c.table), nil
-		case c.studentID == 0:
-			return charts.HoldPoints(c.l, ds, c.table), nil
-		}
-		class, err := c.pigDecisions(0)
-		if err != nil {
-			return templates.Chart{}, err
-		}
-		return charts.MyHoldPoints(c.l, ds, class, c.table), nil
-	case charts.SkillLuckKey:
-		ds, err := c.s.reports.Decisions(c.ctx, c.who, store.ChartFilter{}, true)
-		if err != nil {
-			return templates.Chart{}, err
-		}
-		return charts.SkillLuck(c.l, ds, c.name), nil
-	case charts.DiceKey, charts.OnesKey:
-		faces, err := c.classFaces()
-		if err != nil {
-			return templates.Chart{}, err
-		}
-		if key == charts.DiceKey {
-			return charts.ClassDice(c.l, faces), nil
-		}
-		return charts.ShareOfOnes(c.l, faces), nil
-	case charts.PigLandingsKey:
-		return c.pigLandings()
-	case charts.SkunkSitsKey:
-		ds, err := c.s.reports.SkunkDecisions(c.ctx, c.who)
-		if err != nil {
-			return templates.Chart{}, err
-		}
-		return charts.SkunkSits(c.l, ds), nil
-	case charts.HogDiceKey:
-		ds, err := c.s.reports.Decisions(c.ctx, c.who, store.ChartFilter{Game: store.OnlyGame(sim.Hog), StudentID: c.studentID}, true)
-		if err != nil {
-			return templates.Chart{}, err
-		}
-		return charts.HogDice(c.l, ds), nil
-	case charts.HogCurveKey:
-		// As far as the class's Hog rounds allowed (10 dice when none).
-		most := sim.DefaultMaxDice
-		rounds, err := c.s.reports.Rounds(c.ctx, c.who)
-		if err != nil {
-			return templates.Chart{}, err
-		}
-		for _, r := range rounds {
-			if r.Variant.Game.ChoosesDice() && r.Variant.MaxDice > most {
-				most = r.Variant.MaxDice
-			}
-		}
-		return charts.HogCurve(c.l, most), nil
-	case charts.FirstPlayerKey:
-		return c.s.firstPlayerChart(c.ctx, c.l, c.who, c.v, c.table)
-	case charts.LadderKey:
-		return charts.Ladder(c.l, c.s.ladderRungs()), nil
+	ch, err := charts.Build(key, c)
+	if errors.Is(err, charts.ErrNoChart) {
+		return ch, fmt.Errorf("%w: %w", err, store.ErrNotFound)
 	}
-	return templates.Chart{}, fmt.Errorf("chart %q: %w", key, store.ErrNotFound)
+	return ch, err
 }
 
 // classChart builds one class chart; studentID limits the decision charts
@@ -264,20 +231,20 @@ func timeline(l *i18n.Localizer, mv *matchView) templates.Chart {
 	return charts.Timeline(l, mv.Variant.Game, mv.Events, seatNames(l, mv.Match.Match, mv.Seat, anonymous, l.T("chart.you")))
 }
 
-// firstPlayerChart is chart 7 for the class's Pig target: the standard
-// rules, and equal turns when the class played them.
-func (s *Server) firstPlayerChart(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, v sim.Variant, table *solve.Table) (templates.Chart, error) {
+// firstPlayerResults are chart 7's results for the class's Pig target:
+// the standard rules, and equal turns when the class played them.
+func (s *Server) firstPlayerResults(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, v sim.Variant, table *solve.Table) ([]charts.FirstResults, error) {
 	rules := gameTitle(l, v)
 	ev := v
 	ev.EqualTurns = true
 	games, wins, err := s.reports.FirstPlayerResults(ctx, who, store.ChartFilter{Game: store.OnlyGame(sim.Pig), Target: v.Target})
 	if err != nil {
-		return templates.Chart{}, err
+		return nil, err
 	}
 	results := []charts.FirstResults{{Rules: rules, Games: games, FirstWins: wins, Exact: table.FirstPlayerWin()}}
 	eg, ew, err := s.reports.FirstPlayerResults(ctx, who, store.ChartFilter{Game: store.OnlyGame(sim.Pig), Target: v.Target, EqualTurns: true})
 	if err != nil {
-		return templates.Chart{}, err
+		return nil, err
 	}
 	if eg > 0 {
 		et, err := s.tables.ReadyEqual(ev)
@@ -285,10 +252,10 @@ func (s *Server) firstPlayerChart(ctx context.Context, l *i18n.Localizer, who cl
 		case errors.Is(err, solve.ErrSolving):
 			// its bar comes when the table is ready: a request never waits
 		case err != nil:
-			return templates.Chart{}, err
+			return nil, err
 		default:
 			results = append(results, charts.FirstResults{Rules: gameTitle(l, ev), Games: eg, FirstWins: ew, Exact: et.FirstPlayerWin()})
 		}
 	}
-	return charts.FirstPlayer(l, results), nil
+	return results, nil
 }

@@ -39,8 +39,6 @@ const (
 // The words of every chart are the catalog's "chart.KEY.*" messages.
 func Title(l *i18n.Localizer, key string) string { return l.T("chart." + key + ".title") }
 
-// ClassKeys lists the class charts in order.
-var ClassKeys = []string{HoldPointsKey, DecisionMapKey, SkillLuckKey, DiceKey, OnesKey, HogDiceKey, HogCurveKey, FirstPlayerKey, LadderKey, SkunkSitsKey, PigLandingsKey}
 
 // global are the options every chart shares.
 func global(key, height string) []charts.GlobalOpts {

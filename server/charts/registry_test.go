@@ -1,0 +1,46 @@
+package charts
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"pigclass/server/i18n"
+	"pigclass/server/store"
+	"pigclass/sim"
+	"pigclass/sim/solve"
+)
+
+// emptySource is a class with nothing played yet.
+type emptySource struct{ l *i18n.Localizer }
+
+func (s emptySource) Localizer() *i18n.Localizer                     { return s.l }
+func (emptySource) Student() int64                                   { return 0 }
+func (emptySource) PigTable() *solve.Table                           { return nil }
+func (emptySource) PigDecisions(int64) ([]store.Decision, error)     { return nil, nil }
+func (emptySource) Decisions() ([]store.Decision, error)             { return nil, nil }
+func (emptySource) GameDecisions(sim.Game) ([]store.Decision, error) { return nil, nil }
+func (emptySource) Name(store.Decision) string                       { return "" }
+func (emptySource) Marks(string) ([]int, error)                      { return nil, nil }
+func (emptySource) SkunkDecisions() ([]store.SkunkDecision, error)   { return nil, nil }
+func (emptySource) Rounds() ([]store.Round, error)                   { return nil, nil }
+func (emptySource) FirstPlayer() ([]FirstResults, error)             { return nil, nil }
+func (emptySource) Ladder() []Rung                                   { return nil }
+
+// TestEveryChartBuilds: every chart of the registry builds from a class
+// with nothing played, under its own key, with its words in every
+// language; a key that names none is refused.
+func TestEveryChartBuilds(t *testing.T) {
+	for _, lang := range []string{"en", "es"} {
+		src := emptySource{i18n.For(lang)}
+		for _, key := range ClassKeys {
+			c, err := Build(key, src)
+			if err != nil || c.Key != key || c.Title == "" || strings.HasPrefix(c.Title, "chart.") || c.Caption == "" {
+				t.Errorf("%s (%s): %v, %+v", key, lang, err, c)
+			}
+		}
+	}
+	if _, err := Build("made-up", emptySource{en}); !errors.Is(err, ErrNoChart) {
+		t.Errorf("a made-up chart: %v", err)
+	}
+}
