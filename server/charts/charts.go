@@ -39,7 +39,6 @@ const (
 // The words of every chart are the catalog's "chart.KEY.*" messages.
 func Title(l *i18n.Localizer, key string) string { return l.T("chart." + key + ".title") }
 
-
 // global are the options every chart shares.
 func global(key, height string) []charts.GlobalOpts {
 	return []charts.GlobalOpts{
