@@ -42,7 +42,7 @@ func defaultRoundForm(g sim.Game) templates.RoundForm {
 	r := g.Rules()
 	bot, dice := "hold:"+strconv.Itoa(r.HoldAt), "10"
 	if g.ChoosesDice() {
-		bot, dice = "ev", strconv.Itoa(r.MaxPieces)
+		bot, dice = sim.EVBot, strconv.Itoa(r.MaxPieces)
 	}
 	return templates.RoundForm{
 		Game: templates.Field{Value: g.String()}, Target: templates.Field{Value: strconv.Itoa(r.Target)}, MaxDice: templates.Field{Value: dice},

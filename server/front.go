@@ -36,7 +36,7 @@ func botChoices(l *i18n.Localizer, selected string) []templates.Choice {
 // ruleOfThumb" (a game's own) in place of hold at 20.
 func botChoicesHolding(l *i18n.Localizer, selected string, ruleOfThumb int) []templates.Choice {
 	var out []templates.Choice
-	for _, b := range []string{"hold:10", "hold:" + strconv.Itoa(ruleOfThumb), "kper", "optimal", "ev", "dice:3", "dice:5", "dice:8"} {
+	for _, b := range sim.BotMenu(ruleOfThumb) {
 		label := botLabel(l, b, ruleOfThumb)
 		if strings.HasPrefix(b, "dice:") {
 			label = l.T("bot.hog", "Bot", label)
@@ -280,7 +280,7 @@ func (s *Server) startPractice(c *gin.Context) {
 	// chosen for Hog, or a Hog bot for Pig, plays perfectly instead.
 	bot := c.PostForm("bot")
 	if otherGamesBot(g, bot) {
-		bot = "optimal"
+		bot = sim.PerfectBot
 	}
 	if err := solve.CheckStrategy(bot, v); err != nil {
 		refuse(c, http.StatusUnprocessableEntity, loc(c).T("error.bot"))
@@ -311,11 +311,11 @@ func (s *Server) startPractice(c *gin.Context) {
 // g: one that rolls and holds for a game of one throw of chosen dice, or
 // one that throws dice (or keeps pace) for a game of many rolls.
 func otherGamesBot(g sim.Game, bot string) bool {
-	holds := strings.HasPrefix(bot, "hold:") || bot == "kper"
+	holds := strings.HasPrefix(bot, "hold:") || bot == sim.KeepPaceBot
 	switch {
 	case g.ChoosesDice():
 		return holds
-	case bot == "kper":
+	case bot == sim.KeepPaceBot:
 		return !g.Rules().KeepPace
 	}
 	return strings.HasPrefix(bot, "dice:")

@@ -51,15 +51,15 @@ func anonIn(l *i18n.Localizer, stored string) string {
 // botLabel names a strategy for people.
 func botLabel(l *i18n.Localizer, name string, ruleOfThumb int) string {
 	switch name {
-	case "hold:10":
+	case sim.BeginnerBot:
 		return l.T("bot.hold10")
 	case "hold:" + strconv.Itoa(ruleOfThumb):
 		return l.T("bot.rule", "N", l.Int(ruleOfThumb))
-	case "optimal":
+	case sim.PerfectBot:
 		return l.T("bot.optimal")
-	case "ev":
+	case sim.EVBot:
 		return l.T("bot.ev")
-	case "kper":
+	case sim.KeepPaceBot:
 		return l.T("bot.kper")
 	}
 	var n int
@@ -128,7 +128,7 @@ func (s *Server) boardView(l *i18n.Localizer, class *classroom.Class, m *classro
 		}
 	}
 	for _, seat := range m.Seats {
-		b.Approximate = b.Approximate || seat.Bot == "optimal" && !s.room.ExactBots(v)
+		b.Approximate = b.Approximate || seat.Bot == sim.PerfectBot && !s.room.ExactBots(v)
 	}
 	// A bot to move is waiting: bots move as soon as they can, and the
 	// perfect-play bot cannot until its table is solved.

@@ -6,6 +6,23 @@ import (
 	"strings"
 )
 
+// The bots the product offers by name (the families hold:N and dice:N are
+// named by their number): the one place a bot's name is written.
+const (
+	PerfectBot  = "optimal" // perfect play: the solved table (package solve)
+	EVBot       = "ev"      // expected-value play: the most points this turn (package solve)
+	KeepPaceBot = "kper"    // keep pace and end race (KeepPace)
+	BeginnerBot = "hold:10" // the beginner: holds at 10
+)
+
+// BotMenu lists the bots a menu offers, weakest first: the beginner, the
+// rule of thumb "hold at ruleOfThumb" (a game's own, GameRules.HoldAt),
+// keep pace and end race, perfect play, expected-value play, and Hog's
+// dice:3, dice:5 and dice:8. A menu for one game keeps those that play it.
+func BotMenu(ruleOfThumb int) []string {
+	return []string{BeginnerBot, HoldAt(ruleOfThumb).String(), KeepPaceBot, PerfectBot, EVBot, "dice:3", "dice:5", "dice:8"}
+}
+
 // Strategy decides a move from the position alone: it is a pure function,
 // so a bot is a Strategy seated in a match.
 type Strategy interface {
@@ -80,7 +97,7 @@ func roundDiv(a, b int) int {
 }
 
 // String returns "kper".
-func (KeepPace) String() string { return "kper" }
+func (KeepPace) String() string { return KeepPaceBot }
 
 // ThrowDice is the Hog bot dice:N: always throw N dice (at most the variant's
 // maximum).
@@ -106,7 +123,7 @@ func ParseStrategy(name string, g Game) (Strategy, error) {
 			return nil, fmt.Errorf("strategy %q: %s has no hold; use dice:N", name, g.Title())
 		}
 		return HoldAt(n), nil
-	case kind == "kper" && !hasArg:
+	case name == KeepPaceBot:
 		if !g.Rules().KeepPace {
 			return nil, fmt.Errorf("strategy %q: kper plays %s, not %s", name, GameTitles(func(r *GameRules) bool { return r.KeepPace }), g.Title())
 		}

@@ -16,7 +16,7 @@ var tables solve.Cache
 // players optimal is perfect play for that many (solve.Perfect on their
 // table), where the solver takes them.
 func parseStrategy(name string, v sim.Variant) (sim.Strategy, error) {
-	if name != "optimal" || v.Seats <= 2 || v.EqualTurns || solve.MultiBytes(v) > solve.MaxMultiBytes || v.Target > solve.MaxTarget {
+	if name != sim.PerfectBot || v.Seats <= 2 || v.EqualTurns || solve.MultiBytes(v) > solve.MaxMultiBytes || v.Target > solve.MaxTarget {
 		return solve.ParseStrategy(name, v, &tables)
 	}
 	m, err := tables.MultiWait(v)

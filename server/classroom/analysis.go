@@ -174,13 +174,13 @@ func (perfectBot) Decide(sim.Position) sim.Action {
 	panic("classroom: perfectBot is played by botMove")
 }
 
-func (perfectBot) String() string { return "optimal" }
+func (perfectBot) String() string { return sim.PerfectBot }
 
 // newBot returns the bot a seat names, without solving anything: the
 // perfect-play bot is checked against the rules and reads its table when
 // it moves.
 func newBot(name string, v sim.Variant) (sim.Strategy, error) {
-	if name == "optimal" {
+	if name == sim.PerfectBot {
 		if err := solve.CheckStrategy(name, v); err != nil {
 			return nil, err
 		}

@@ -266,7 +266,7 @@ func (e *EqualTable) Advise(p sim.Position) Advice {
 }
 
 // String returns "optimal": the table plays as the optimal bot.
-func (e *EqualTable) String() string { return "optimal" }
+func (e *EqualTable) String() string { return sim.PerfectBot }
 
 // Options returns the win probabilities of rolling and of holding for the
 // player to move in p (Order 0: first in the round).

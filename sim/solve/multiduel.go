@@ -43,7 +43,7 @@ func (s *Perfect) Decide(p sim.Position) sim.Action {
 }
 
 // String returns "optimal".
-func (*Perfect) String() string { return "optimal" }
+func (*Perfect) String() string { return sim.PerfectBot }
 
 // Fork returns the same player with a turn analysis of its own, for
 // another goroutine (sim.Simulate's workers).

@@ -31,7 +31,7 @@ func (o Optimal) Decide(p sim.Position) sim.Action {
 }
 
 // String returns "optimal".
-func (Optimal) String() string { return "optimal" }
+func (Optimal) String() string { return sim.PerfectBot }
 
 // EVPlay is expected-value play: in the Pig games roll while one more roll
 // adds more points on average than it risks (hold at 20 in one-die Pig), in
@@ -62,7 +62,7 @@ func (e EVPlay) Decide(p sim.Position) sim.Action {
 }
 
 // String returns "ev".
-func (EVPlay) String() string { return "ev" }
+func (EVPlay) String() string { return sim.EVBot }
 
 // StrategyNames lists every strategy ParseStrategy reads.
 const StrategyNames = "optimal, ev, hold:N, kper, dice:N (Hog)"
@@ -70,7 +70,7 @@ const StrategyNames = "optimal, ev, hold:N, kper, dice:N (Hog)"
 // CheckStrategy reports why ParseStrategy would refuse name for v, without
 // solving anything: optimal asks only whether v's table can be solved.
 func CheckStrategy(name string, v sim.Variant) error {
-	if name != "optimal" {
+	if name != sim.PerfectBot {
 		_, err := ParseStrategy(name, v, nil)
 		return err
 	}
@@ -90,7 +90,7 @@ func CheckStrategy(name string, v sim.Variant) error {
 // solved here if need be (see CheckStrategy to check a name without).
 func ParseStrategy(name string, v sim.Variant, tables *Cache) (sim.Strategy, error) {
 	switch name {
-	case "optimal":
+	case sim.PerfectBot:
 		if v.EqualTurns {
 			e, err := tables.GetEqual(v)
 			if err != nil {
@@ -103,7 +103,7 @@ func ParseStrategy(name string, v sim.Variant, tables *Cache) (sim.Strategy, err
 			return nil, fmt.Errorf("strategy optimal: %w", err)
 		}
 		return Optimal{t}, nil
-	case "ev":
+	case sim.EVBot:
 		return NewEVPlay(v), nil
 	}
 	s, err := sim.ParseStrategy(name, v.Game)
