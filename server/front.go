@@ -166,41 +166,54 @@ func (s *Server) join(c *gin.Context) {
 		return
 	}
 	if v.Rejoin.Value != "" && problem == "" {
-		// Back to one's own seat from another device: the nickname and the
-		// code from one's class page. A wrong code counts as a guess.
-		for _, st := range class.Students {
-			if st.Nickname != nick {
-				continue
-			}
-			if !sameRejoinCode(v.Rejoin.Value, s.rejoinCode(class.TeacherHash, st.TokenHash)) {
-				break
-			}
-			token, err := s.tokens.fresh(c, s.room, old, class.Code, nick)
-			if err != nil {
-				fail(c, err)
-				return
-			}
-			if err := s.room.Rejoin(ctx, class.ID, st.ID, classroom.HashToken(token)); err != nil {
-				fail(c, err)
-				return
-			}
-			c.Redirect(http.StatusSeeOther, paths.Student.For(class.Code))
-			return
-		}
-		// A removed student's own code says they were removed, not that
-		// it is wrong.
-		for _, st := range class.Removed {
-			if st.Nickname == nick && sameRejoinCode(v.Rejoin.Value, s.rejoinCode(class.TeacherHash, st.TokenHash)) {
-				v.Error = removedMessage(l, code)
-				again(http.StatusForbidden)
-				return
-			}
-		}
-		s.joins.hit(ip)
-		v.Rejoin.Error = l.T("joinerr.rejoin", "Name", nick, "Code", code)
-		again(http.StatusUnprocessableEntity)
+		s.rejoin(c, &v, class, nick, old, ip)
 		return
 	}
+	s.joinNew(c, &v, class, nick, problem, old, ip)
+}
+
+// rejoin takes a student back to their own seat from another device: the
+// nickname and the rejoin code from their class page. A wrong code counts
+// as a guess; a removed student's own code says they were removed.
+func (s *Server) rejoin(c *gin.Context, v *templates.Join, class *classroom.Class, nick, old, ip string) {
+	ctx, l, code := c.Request.Context(), loc(c), class.Code
+	again := func(status int) { render(c, status, templates.JoinView(*v)) }
+	for _, st := range class.Students {
+		if st.Nickname != nick {
+			continue
+		}
+		if !sameRejoinCode(v.Rejoin.Value, s.rejoinCode(class.TeacherHash, st.TokenHash)) {
+			break
+		}
+		token, err := s.tokens.fresh(c, s.room, old, class.Code, nick)
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		if err := s.room.Rejoin(ctx, class.ID, st.ID, classroom.HashToken(token)); err != nil {
+			fail(c, err)
+			return
+		}
+		c.Redirect(http.StatusSeeOther, paths.Student.For(class.Code))
+		return
+	}
+	for _, st := range class.Removed {
+		if st.Nickname == nick && sameRejoinCode(v.Rejoin.Value, s.rejoinCode(class.TeacherHash, st.TokenHash)) {
+			v.Error = removedMessage(l, code)
+			again(http.StatusForbidden)
+			return
+		}
+	}
+	s.joins.hit(ip)
+	v.Rejoin.Error = l.T("joinerr.rejoin", "Name", nick, "Code", code)
+	again(http.StatusUnprocessableEntity)
+}
+
+// joinNew adds a new student to the class, within its lock and its limits
+// (the class's joins a minute, one device's).
+func (s *Server) joinNew(c *gin.Context, v *templates.Join, class *classroom.Class, nick, problem, old, ip string) {
+	ctx, l, code := c.Request.Context(), loc(c), class.Code
+	again := func(status int) { render(c, status, templates.JoinView(*v)) }
 	if class.Locked {
 		v.Error = lockedMessage(l, code)
 		again(http.StatusConflict)
@@ -228,32 +241,39 @@ func (s *Server) join(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	switch _, err := s.room.Join(ctx, class.ID, nick, classroom.HashToken(token)); {
+	if _, err := s.room.Join(ctx, class.ID, nick, classroom.HashToken(token)); !s.joinRefused(c, v, nick, err) {
+		s.classJoins.hit(class.Code)
+		if oneDevice {
+			s.deviceJoins.hit(device)
+		}
+		c.Redirect(http.StatusSeeOther, paths.Student.For(class.Code))
+	}
+}
+
+// joinRefused answers a refused join with its message, and reports
+// whether it was refused.
+func (s *Server) joinRefused(c *gin.Context, v *templates.Join, nick string, err error) bool {
+	l, code := loc(c), normalizeCode(v.Code.Value)
+	again := func(status int) { render(c, status, templates.JoinView(*v)) }
+	switch {
 	case errors.Is(err, store.ErrNicknameTaken):
 		v.Nickname.Error = l.T("nickname.taken", "Name", nick)
 		again(http.StatusUnprocessableEntity)
-		return
 	case errors.Is(err, classroom.ErrLooksTaken):
 		v.Nickname.Error = l.T("nickname.looks", "Name", nick)
 		again(http.StatusUnprocessableEntity)
-		return
 	case errors.Is(err, classroom.ErrRemoved):
 		v.Error = removedMessage(l, code)
 		again(http.StatusForbidden)
-		return
 	case errors.Is(err, classroom.ErrLocked):
 		v.Error = lockedMessage(l, code)
 		again(http.StatusConflict)
-		return
 	case err != nil:
 		fail(c, err)
-		return
+	default:
+		return false
 	}
-	s.classJoins.hit(class.Code)
-	if oneDevice {
-		s.deviceJoins.hit(device)
-	}
-	c.Redirect(http.StatusSeeOther, paths.Student.For(class.Code))
+	return true
 }
 
 func removedMessage(l *i18n.Localizer, code string) string {

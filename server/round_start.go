@@ -10,6 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
+	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
@@ -110,15 +111,8 @@ func (s *Server) parseRound(c *gin.Context) (templates.RoundForm, sim.Variant, b
 		ok = false
 	}
 	if ok {
-		if err := solve.CheckStrategy(f.Bot.Value, v); err != nil {
-			switch id := "roundform.bot"; {
-			case g.ChoosesDice() && otherGamesBot(g, f.Bot.Value):
-				bad(&f.Bot, l.T(id+"_hog", "Game", gameName(l, g)))
-			case otherGamesBot(g, f.Bot.Value):
-				bad(&f.Bot, l.T(id+"_dice", "Game", gameName(l, g)))
-			default:
-				bad(&f.Bot, l.T(id, "Game", gameName(l, g)))
-			}
+		if problem := botProblem(l, v, f.Bot.Value); problem != "" {
+			bad(&f.Bot, problem)
 		}
 	}
 	if ok && !s.room.Kept(v) {
@@ -129,6 +123,21 @@ func (s *Server) parseRound(c *gin.Context) (templates.RoundForm, sim.Variant, b
 		}
 	}
 	return f, v, ok
+}
+
+// botProblem says why bot cannot play a round of v, or "".
+func botProblem(l *i18n.Localizer, v sim.Variant, bot string) string {
+	if solve.CheckStrategy(bot, v) == nil {
+		return ""
+	}
+	g, id := v.Game, "roundform.bot"
+	switch {
+	case g.ChoosesDice() && otherGamesBot(g, bot):
+		return l.T(id+"_hog", "Game", gameName(l, g))
+	case otherGamesBot(g, bot):
+		return l.T(id+"_dice", "Game", gameName(l, g))
+	}
+	return l.T(id, "Game", gameName(l, g))
 }
 
 // maxRoundDice is the most dice a Hog round may allow.

@@ -143,63 +143,12 @@ func (s *Server) boardView(l *i18n.Localizer, class *classroom.Class, m *classro
 		b.Actions = actionsFor(l, v)
 	}
 	if viewer >= 0 && !b.Over {
-		b.HowTo = append(b.HowTo, l.T("howto."+v.Game.String(), "Target", l.Int(v.Target), "Max", l.Int(v.MaxDice)))
-		if v.Deadline > 0 {
-			b.HowTo = append(b.HowTo, l.T("howto.deadline", "N", l.Int(int(time.Duration(v.Deadline).Seconds()))))
-		}
-		b.HowToOpen = true
-		for _, e := range m.Events {
-			if e.Seat == viewer && e.By == store.ByStudent {
-				b.HowToOpen = false
-				break
-			}
-		}
+		howTo(l, &b, m, viewer)
 	}
-	// The deadline of a student to move: theirs on their board, and
-	// counting down on their partners' boards too.
 	if v.Deadline > 0 && !paused && !b.Over && m.Seats[st.Seat].StudentID != 0 {
-		at := m.Last.Add(time.Duration(v.Deadline))
-		b.DeadlineAt = at.UnixMilli()
-		secs := l.Int(int(time.Duration(v.Deadline).Seconds()))
-		if b.YourTurn {
-			b.Deadline = l.T("board.deadline", "N", secs, "At", l.Clock(at))
-			b.DeadlineLeft, b.DeadlineHurry = l.T("board.left", "N", "{n}"), l.T("board.hurry", "N", "{n}")
-		} else {
-			b.Deadline = l.T("board.deadline_other", "Name", names[st.Seat], "N", secs, "At", l.Clock(at))
-			b.DeadlineLeft = l.T("board.left_other", "Name", names[st.Seat], "N", "{n}")
-			b.DeadlineHurry = b.DeadlineLeft
-		}
+		deadlineWords(l, &b, m, names[st.Seat])
 	}
-	// Each of the last moves is put in words once: the move list shows
-	// the last eight, the screen reader hears those since the viewer's
-	// own last move (at most six), and a time-out of the viewer's is
-	// said until they move again.
-	rows := m.Events
-	n := len(rows)
-	first := max(0, n-8)
-	said := make([]string, n-first)
-	for i := first; i < n; i++ {
-		said[i-first] = describeAt(l, rows, i, names, viewer, v.Game)
-	}
-	if n > 0 {
-		b.LastThrow = thrownPieces(l, v.Game, rows[n-1].Faces)
-		b.Announce = strings.Join(said[announceFrom(rows, viewer)-first:], " ")
-		for i := n - 1; i >= first; i-- {
-			b.Recent = append(b.Recent, said[i-first])
-		}
-	}
-	for i := n - 1; i >= 0 && viewer >= 0; i-- {
-		if rows[i].Seat == viewer {
-			switch {
-			case rows[i].Action.Kind != sim.TimeoutKind:
-			case i >= first:
-				b.TimedOut = said[i-first]
-			default:
-				b.TimedOut = describeAt(l, rows, i, names, viewer, v.Game)
-			}
-			break
-		}
-	}
+	movesInWords(l, &b, m, names, viewer)
 	if b.YourTurn && !paused {
 		b.Announce += " " + l.T("board.yourturn_said")
 		if v.Deadline > 0 && st.Timeouts[viewer] == sim.TimeoutsResign-1 {
@@ -271,6 +220,72 @@ func thrownPieces(l *i18n.Localizer, g sim.Game, f sim.Faces) []templates.Thrown
 		}
 	}
 	return out
+}
+
+// howTo is the rules in a few words, open until the viewer's first move.
+func howTo(l *i18n.Localizer, b *templates.Board, m *classroom.Match, viewer int) {
+	v := m.Variant
+	b.HowTo = append(b.HowTo, l.T("howto."+v.Game.String(), "Target", l.Int(v.Target), "Max", l.Int(v.MaxDice)))
+	if v.Deadline > 0 {
+		b.HowTo = append(b.HowTo, l.T("howto.deadline", "N", l.Int(int(time.Duration(v.Deadline).Seconds()))))
+	}
+	b.HowToOpen = true
+	for _, e := range m.Events {
+		if e.Seat == viewer && e.By == store.ByStudent {
+			b.HowToOpen = false
+			break
+		}
+	}
+}
+
+// deadlineWords is the deadline of a student to move: theirs on their
+// board, and counting down on their partners' boards too.
+func deadlineWords(l *i18n.Localizer, b *templates.Board, m *classroom.Match, toMove string) {
+	v := m.Variant
+	at := m.Last.Add(time.Duration(v.Deadline))
+	b.DeadlineAt = at.UnixMilli()
+	secs := l.Int(int(time.Duration(v.Deadline).Seconds()))
+	if b.YourTurn {
+		b.Deadline = l.T("board.deadline", "N", secs, "At", l.Clock(at))
+		b.DeadlineLeft, b.DeadlineHurry = l.T("board.left", "N", "{n}"), l.T("board.hurry", "N", "{n}")
+		return
+	}
+	b.Deadline = l.T("board.deadline_other", "Name", toMove, "N", secs, "At", l.Clock(at))
+	b.DeadlineLeft = l.T("board.left_other", "Name", toMove, "N", "{n}")
+	b.DeadlineHurry = b.DeadlineLeft
+}
+
+// movesInWords puts each of the last moves in words once: the move list
+// shows the last eight, the screen reader hears those since the viewer's
+// own last move (at most six), and a time-out of the viewer's is said
+// until they move again. The last throw is drawn.
+func movesInWords(l *i18n.Localizer, b *templates.Board, m *classroom.Match, names []string, viewer int) {
+	v, rows := m.Variant, m.Events
+	n := len(rows)
+	first := max(0, n-8)
+	said := make([]string, n-first)
+	for i := first; i < n; i++ {
+		said[i-first] = describeAt(l, rows, i, names, viewer, v.Game)
+	}
+	if n > 0 {
+		b.LastThrow = thrownPieces(l, v.Game, rows[n-1].Faces)
+		b.Announce = strings.Join(said[announceFrom(rows, viewer)-first:], " ")
+		for i := n - 1; i >= first; i-- {
+			b.Recent = append(b.Recent, said[i-first])
+		}
+	}
+	for i := n - 1; i >= 0 && viewer >= 0; i-- {
+		if rows[i].Seat == viewer {
+			switch {
+			case rows[i].Action.Kind != sim.TimeoutKind:
+			case i >= first:
+				b.TimedOut = said[i-first]
+			default:
+				b.TimedOut = describeAt(l, rows, i, names, viewer, v.Game)
+			}
+			break
+		}
+	}
 }
 
 // gameTitle is the heading of a match.

@@ -38,25 +38,9 @@ func runDuel(e env, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	var names []string
-	switch {
-	case *players != "" && (*first != "" || *second != ""):
-		return usagef("duel: give --first and --second, or --players, not both")
-	case *players != "":
-		names = strings.Split(*players, ",")
-	case *first == "" || *second == "":
-		return usagef("duel: give both --first and --second (%s), or --players", strategyNames)
-	default:
-		names = []string{*first, *second}
-		for len(names) < *seats {
-			names = append(names, *second)
-		}
-	}
-	if *seats != 0 && *seats != len(names) {
-		return usagef("--seats %d: %d strategies in --players; give one a seat", *seats, len(names))
-	}
-	if len(names) < sim.MinSeats || len(names) > sim.MaxSeats {
-		return usagef("--players: %d strategies; a match has %d to %d players", len(names), sim.MinSeats, sim.MaxSeats)
+	names, err := duelNames(*first, *second, *players, *seats)
+	if err != nil {
+		return err
 	}
 	v, err := vf.solverVariant()
 	if err != nil {
@@ -68,15 +52,9 @@ func runDuel(e env, args []string) error {
 			return usageError{err.Error()} // before a strategy solves its table
 		}
 	}
-	strategies := make([]sim.Strategy, len(names))
-	for i, name := range names {
-		if strategies[i], err = parseStrategy(strings.TrimSpace(name), v); err != nil {
-			flag := "--players"
-			if *players == "" {
-				flag = [2]string{"--first", "--second"}[min(i, 1)]
-			}
-			return usageError{flag + ": " + err.Error()}
-		}
+	strategies, err := duelStrategies(names, v, *players != "")
+	if err != nil {
+		return err
 	}
 	var wins []float64
 	if v.Seats == 2 {
@@ -110,4 +88,47 @@ func runDuel(e env, args []string) error {
 		fmt.Fprintf(e.stdout, "%-5d %-10s %.12f\n", p.Seat, p.Strategy, p.Wins)
 	}
 	return nil
+}
+
+// duelStrategies reads the strategies of a duel, each for its seat; an
+// error names the flag that gave it (--players, or --first and --second).
+func duelStrategies(names []string, v sim.Variant, fromPlayers bool) ([]sim.Strategy, error) {
+	strategies := make([]sim.Strategy, len(names))
+	for i, name := range names {
+		var err error
+		if strategies[i], err = parseStrategy(strings.TrimSpace(name), v); err != nil {
+			flag := "--players"
+			if !fromPlayers {
+				flag = [2]string{"--first", "--second"}[min(i, 1)]
+			}
+			return nil, usageError{flag + ": " + err.Error()}
+		}
+	}
+	return strategies, nil
+}
+
+// duelNames are the strategies' names a seat, from --first and --second
+// (seat 0 the first, every other seat the second) or --players.
+func duelNames(first, second, players string, seats int) ([]string, error) {
+	var names []string
+	switch {
+	case players != "" && (first != "" || second != ""):
+		return nil, usagef("duel: give --first and --second, or --players, not both")
+	case players != "":
+		names = strings.Split(players, ",")
+	case first == "" || second == "":
+		return nil, usagef("duel: give both --first and --second (%s), or --players", strategyNames)
+	default:
+		names = []string{first, second}
+		for len(names) < seats {
+			names = append(names, second)
+		}
+	}
+	if seats != 0 && seats != len(names) {
+		return nil, usagef("--seats %d: %d strategies in --players; give one a seat", seats, len(names))
+	}
+	if len(names) < sim.MinSeats || len(names) > sim.MaxSeats {
+		return nil, usagef("--players: %d strategies; a match has %d to %d players", len(names), sim.MinSeats, sim.MaxSeats)
+	}
+	return names, nil
 }
