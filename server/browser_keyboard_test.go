@@ -27,7 +27,7 @@ func TestBrowserKeyboardMatch(t *testing.T) {
 		setTimeout(function () { if (!e.defaultPrevented) sessionStorage.setItem("native", "a form was posted without htmx"); }, 0);
 	}, true), true)`))
 	value(t, ana, chromedp.Evaluate[bool](`(document.getElementById('live').marker = "same node", true)`))
-	moves := 0
+	moves, same := 0, 0
 	for moves < 200 {
 		if value(t, ana, chromedp.Evaluate[bool](`!!document.querySelector('[data-testid="result"]')`)) {
 			break
@@ -63,8 +63,15 @@ func TestBrowserKeyboardMatch(t *testing.T) {
 		if !value(t, ana, chromedp.Evaluate[bool](`document.getElementById('live').marker === "same node"`)) {
 			t.Fatalf("the live region was replaced: %s", value(t, ana, chromedp.Evaluate[string](`sessionStorage.getItem("native") || "?"`)))
 		}
+		// Two turns can end alike ("You rolled 1 ... Bot rolled 1"): the
+		// same words once are chance, twice running a live region that
+		// does not follow the board.
 		if after := value(t, ana, chromedp.Evaluate[string](`document.getElementById('live').textContent`)); after == words && key == "r" {
-			t.Errorf("move %d: the live region still says %q", moves, after)
+			if same++; same > 1 {
+				t.Errorf("move %d: the live region still says %q", moves, after)
+			}
+		} else {
+			same = 0
 		}
 	}
 	if moves == 0 {

@@ -144,7 +144,10 @@ func TestBrowserReviewOnAPhone(t *testing.T) {
 	link := teacher.get("/t/"+code).Find(`[data-testid="teacher-link"]`).AttrOr("href", "")
 	phone := person()
 	run(t, phone, chromedp.EmulateViewport(320, 640), chromedp.Navigate(link), chromedp.WaitVisible(q(`[data-testid="dash-bar"]`)),
-		chromedp.Navigate(a.url+fmt.Sprintf("/t/%s/students/%d", code, studentID(t, a, code, "Ana"))), chromedp.WaitVisible(q(`[data-testid="differs"]`)))
+		chromedp.Navigate(a.url+fmt.Sprintf("/t/%s/students/%d", code, studentID(t, a, code, "Ana"))), chromedp.WaitVisible(q(`[data-testid="result"]`)))
+	if !value(t, phone, chromedp.Evaluate[bool](`!!document.querySelector('[data-testid="differs"]')`)) {
+		t.Fatalf("the review lists no decision that differs from perfect play: %.400s", value(t, phone, chromedp.Evaluate[string](`document.querySelector('main').innerText`)))
+	}
 	bad := value(t, phone, chromedp.Evaluate[string](`(function () {
 		var out = [], cards = document.querySelectorAll('[data-testid="differ"]');
 		if (!cards.length) out.push("no cards");
