@@ -13,6 +13,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"pigclass/lessons/figures"
 	"pigclass/server/classroom"
 	"pigclass/server/i18n"
 	"pigclass/server/store"
@@ -407,7 +408,7 @@ func TestLessonIntervalIsTheCharts(t *testing.T) {
 		lo, hi := sim.Wilson(c.k, c.n, 1.959963984540054)
 		p := float64(c.k) / float64(c.n)
 		// The Wilson interval is centred off p: its half-width is the same.
-		if got := wilsonHalf(p, c.n); math.Abs(got-(hi-lo)/2) > 1e-12 {
+		if got := figures.WilsonHalf(p, c.n); math.Abs(got-(hi-lo)/2) > 1e-12 {
 			t.Errorf("%d of %d: half-width %v, sim.Wilson's %v", c.k, c.n, got, (hi-lo)/2)
 		}
 	}
@@ -458,7 +459,8 @@ func TestFiguresFitTheirLesson(t *testing.T) {
 		}
 		for _, line := range lines {
 			for _, m := range figureRef.FindAllStringSubmatch(line, -1) {
-				v, ok := figureVariants[m[1]]
+				fig, ok := figures.Lookup(m[1])
+				v := fig.Variant
 				if !ok {
 					t.Errorf("%s: {%s} has no game", l.Slug, m[1])
 					continue
@@ -497,7 +499,7 @@ func TestPerfectPlayRules(t *testing.T) {
 	best := func(i, j, k int) sim.Action { return tab.Advise(i, j, k).Best }
 	// "On 70 against 0, perfect play holds at a turn total of {rule.hold70}":
 	// it rolls below that, and holds at it.
-	h := FirstHold(tab, 70, 0)
+	h := figures.FirstHold(tab, 70, 0)
 	for k := 0; k < h; k++ {
 		if best(70, 0, k) != sim.Roll {
 			t.Errorf("70 against 0, turn total %d: %v, want roll below %d", k, best(70, 0, k), h)
@@ -509,7 +511,7 @@ func TestPerfectPlayRules(t *testing.T) {
 	// "Against an opponent on {rule.race70} or more, the same player keeps
 	// rolling until they reach 100": no hold below 30 from there up, and
 	// one just below it.
-	r := RaceFrom(tab, 70)
+	r := figures.RaceFrom(tab, 70)
 	for j := r; j < 100; j++ {
 		for k := 0; k < 30; k++ {
 			if best(70, j, k) != sim.Roll {

@@ -16,12 +16,14 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"sync"
 	"time"
 
 	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
 
 	"pigclass/lessons"
+	"pigclass/lessons/figures"
 	"pigclass/server/classroom"
 	"pigclass/server/report"
 	"pigclass/server/store"
@@ -97,6 +99,11 @@ type Server struct {
 	variants    *limiter // new variants solved, by class and ("") in all
 	newClasses  *limiter // classes started, by client address
 	practices   *limiter // practice matches started, by client address
+	// figureValues are the lessons' figures, computed once for this
+	// server (figureOnce) from its tables.
+	figureOnce   sync.Once
+	figureValues map[string]figures.Value
+	figureErr    error
 }
 
 // A device (its address; an IPv6 device's /64) joins a class under one
