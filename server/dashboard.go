@@ -17,6 +17,7 @@ import (
 	"pigclass/server/i18n"
 	"pigclass/server/paths"
 	"pigclass/server/report"
+	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
 	"pigclass/templates"
@@ -48,6 +49,24 @@ func defaultRoundForm(g sim.Game) templates.RoundForm {
 		Game: templates.Field{Value: g.String()}, Target: templates.Field{Value: strconv.Itoa(r.Target)}, MaxDice: templates.Field{Value: dice},
 		Mode: templates.Field{Value: "bot"}, Bot: templates.Field{Value: bot}, Seats: templates.Field{Value: "2"}, ChoosesDice: g.ChoosesDice(),
 	}
+}
+
+// studentRow is one student's line of the roster: their status and their
+// figures so far.
+func studentRow(l *i18n.Localizer, code string, st store.Student, stat store.StudentStats, status string, playing bool) templates.StudentRow {
+	row := templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: anonIn(l, st.AnonName), Status: status, Playing: playing,
+		Games: stat.Games, Wins: stat.Wins, Decisions: stat.Decisions}
+	if stat.Analysed > 0 {
+		row.AgreeOptimal = percent(l, float64(stat.AgreeOptimal)/float64(stat.Analysed))
+		row.Cost = l.Dec(100*stat.Cost, 2)
+		if stat.Games > 0 {
+			row.CostPerGame = percent(l, stat.Cost/float64(stat.Games))
+		}
+	}
+	if stat.Games > 0 || playing {
+		row.ReviewURL = paths.TeacherStudent.With(code, st.ID)
+	}
+	return row
 }
 
 // roundBots are the bots that can play game g, for its round form.
@@ -265,24 +284,11 @@ func (s *Server) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.
 		v.Progress = l.T("live.progress", "Round", l.Int(class.Round.Number), "Playing", l.N("projector.playing", going), "Finished", l.N("projector.finished", done))
 	}
 	for _, st := range class.Students {
-		stat := stats[st.ID]
-		row := templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: anonIn(l, st.AnonName), Status: l.T("status.waiting"), Games: stat.Games, Wins: stat.Wins, Decisions: stat.Decisions}
-		if p, ok := playing[st.ID]; ok {
-			row.Status, row.Playing = p, true
-		} else if forfeited[st.ID] {
-			row.Status = l.T("status.forfeited")
+		status, isPlaying := playing[st.ID]
+		if !isPlaying {
+			status = pick(forfeited[st.ID], l.T("status.forfeited"), l.T("status.waiting"))
 		}
-		if stat.Analysed > 0 {
-			row.AgreeOptimal = percent(l, float64(stat.AgreeOptimal)/float64(stat.Analysed))
-			row.Cost = l.Dec(100*stat.Cost, 2)
-			if stat.Games > 0 {
-				row.CostPerGame = percent(l, stat.Cost/float64(stat.Games))
-			}
-		}
-		if stat.Games > 0 || row.Playing {
-			row.ReviewURL = paths.TeacherStudent.With(class.Code, st.ID)
-		}
-		v.Students = append(v.Students, row)
+		v.Students = append(v.Students, studentRow(l, class.Code, st, stats[st.ID], status, isPlaying))
 	}
 	for _, st := range class.Removed {
 		v.Removed = append(v.Removed, templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: anonIn(l, st.AnonName), Status: l.T("status.removed")})

@@ -149,15 +149,9 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	if cfg.JoinAttempts == 0 {
-		cfg.JoinAttempts = 20
-	}
-	if cfg.ClassJoins == 0 {
-		cfg.ClassJoins = DefaultClassJoins
-	}
-	if cfg.MovesPerSecond == 0 {
-		cfg.MovesPerSecond = DefaultMovesPerSecond
-	}
+	cfg.JoinAttempts = cmp.Or(cfg.JoinAttempts, 20)
+	cfg.ClassJoins = cmp.Or(cfg.ClassJoins, DefaultClassJoins)
+	cfg.MovesPerSecond = cmp.Or(cfg.MovesPerSecond, DefaultMovesPerSecond)
 	if err := CheckCodePrefix(cfg.CodePrefix); err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}

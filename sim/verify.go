@@ -199,23 +199,31 @@ func VerifyJSON(data []byte) (Verified, error) {
 		}
 	}
 	v.State = m.State()
-	got := v.State.Result()
-	switch {
-	case got == nil && r.Result != nil:
-		return v, verifyErr(0, "result", ProblemNotOver,
-			fmt.Sprintf("result: the record says seat %d won, but after %d events the match is not over", r.Result.Winner, v.Events),
-			"Winner", r.Result.Winner, "Events", v.Events)
-	case got != nil && r.Result == nil:
-		return v, verifyErr(0, "result", ProblemNoResult,
-			fmt.Sprintf("result: missing, but after %d events seat %d has won", v.Events, got.Winner),
-			"Winner", got.Winner, "Events", v.Events)
-	case got != nil && (got.Winner != r.Result.Winner || !slices.Equal(got.Scores, r.Result.Scores) || !slices.Equal(got.Places, r.Result.Places)):
-		return v, verifyErr(0, "result", ProblemResult,
-			fmt.Sprintf("result: the record says winner %d, scores %v, places %v; the events give winner %d, scores %v, places %v",
-				r.Result.Winner, r.Result.Scores, r.Result.Places, got.Winner, got.Scores, got.Places),
-			"Winner", r.Result.Winner, "Scores", fmt.Sprint(r.Result.Scores), "ActualWinner", got.Winner, "ActualScores", fmt.Sprint(got.Scores))
+	if err := checkResult(r.Result, v.State.Result(), v.Events); err != nil {
+		return v, err
 	}
 	return v, nil
+}
+
+// checkResult compares a record's result (nil: none) with the one its
+// events lead to (nil: the match is not over).
+func checkResult(want, got *Result, events int) error {
+	switch {
+	case got == nil && want != nil:
+		return verifyErr(0, "result", ProblemNotOver,
+			fmt.Sprintf("result: the record says seat %d won, but after %d events the match is not over", want.Winner, events),
+			"Winner", want.Winner, "Events", events)
+	case got != nil && want == nil:
+		return verifyErr(0, "result", ProblemNoResult,
+			fmt.Sprintf("result: missing, but after %d events seat %d has won", events, got.Winner),
+			"Winner", got.Winner, "Events", events)
+	case got != nil && (got.Winner != want.Winner || !slices.Equal(got.Scores, want.Scores) || !slices.Equal(got.Places, want.Places)):
+		return verifyErr(0, "result", ProblemResult,
+			fmt.Sprintf("result: the record says winner %d, scores %v, places %v; the events give winner %d, scores %v, places %v",
+				want.Winner, want.Scores, want.Places, got.Winner, got.Scores, got.Places),
+			"Winner", want.Winner, "Scores", fmt.Sprint(want.Scores), "ActualWinner", got.Winner, "ActualScores", fmt.Sprint(got.Scores))
+	}
+	return nil
 }
 
 // checkEvent applies event n as recorded and checks each of its fields.
