@@ -275,6 +275,43 @@ func (e *lineError) Error() string { return fmt.Sprintf("%s:%d: %s", e.file, e.l
 
 var figureRE = regexp.MustCompile(`\{([a-z0-9.]+)\}`)
 
+// setHeader sets one of the lesson's own keys (before its phases), and
+// says what is wrong with the value, if anything.
+func setHeader(l *Lesson, key, value string) string {
+	switch key {
+	case "title":
+		l.Title = value
+	case "level":
+		l.Level = value
+	case "minutes":
+		m, err := strconv.Atoi(value)
+		if err != nil || m < 5 || m > 180 {
+			return fmt.Sprintf("minutes %q: a whole number from 5 to 180", value)
+		}
+		l.Minutes = m
+	case "goal":
+		l.Goals = append(l.Goals, value)
+	case "maths":
+		l.Maths = append(l.Maths, value)
+	}
+	return ""
+}
+
+// incomplete says what a lesson read to its end lacks, if anything.
+func incomplete(l *Lesson) string {
+	switch {
+	case l.Title == "":
+		return "the lesson has no title"
+	case l.Level == "" || l.Minutes == 0:
+		return "the lesson needs a level and minutes"
+	case len(l.Goals) == 0 || len(l.Maths) == 0:
+		return "the lesson needs at least one goal and one maths paragraph"
+	case len(l.Phases) == 0:
+		return "the lesson has no phase"
+	}
+	return ""
+}
+
 // Parse reads one lesson; the error names the file and line and says what
 // is allowed.
 func Parse(file string, src io.Reader, r Rules) (Lesson, error) {
@@ -308,35 +345,16 @@ func Parse(file string, src io.Reader, r Rules) (Lesson, error) {
 			return true
 		}
 		switch key {
-		case "title", "level", "minutes":
+		case "title", "level", "minutes", "goal", "maths":
 			if p != nil {
 				return fail("%s belongs before the first phase", key)
 			}
-			if !once() {
+			if key != "goal" && key != "maths" && !once() {
 				return fail("%s is given twice", key)
 			}
-			switch key {
-			case "title":
-				l.Title = value
-			case "level":
-				l.Level = value
-			case "minutes":
-				m, err := strconv.Atoi(value)
-				if err != nil || m < 5 || m > 180 {
-					return fail("minutes %q: a whole number from 5 to 180", value)
-				}
-				l.Minutes = m
+			if msg := setHeader(&l, key, value); msg != "" {
+				return fail("%s", msg)
 			}
-		case "goal":
-			if p != nil {
-				return fail("goal belongs before the first phase")
-			}
-			l.Goals = append(l.Goals, value)
-		case "maths":
-			if p != nil {
-				return fail("maths belongs before the first phase")
-			}
-			l.Maths = append(l.Maths, value)
 		case "phase":
 			if err := finishPhase(p, r); err != nil {
 				return fail("phase %q ends here: %v", p.Name, err)
@@ -360,15 +378,8 @@ func Parse(file string, src io.Reader, r Rules) (Lesson, error) {
 		return Lesson{}, fmt.Errorf("%s: %w", file, err)
 	}
 	n++
-	switch {
-	case l.Title == "":
-		return fail("the lesson has no title")
-	case l.Level == "" || l.Minutes == 0:
-		return fail("the lesson needs a level and minutes")
-	case len(l.Goals) == 0 || len(l.Maths) == 0:
-		return fail("the lesson needs at least one goal and one maths paragraph")
-	case len(l.Phases) == 0:
-		return fail("the lesson has no phase")
+	if msg := incomplete(&l); msg != "" {
+		return fail("%s", msg)
 	}
 	if err := finishPhase(p, r); err != nil {
 		return fail("phase %q: %v", p.Name, err)
