@@ -275,6 +275,23 @@ func (e *lineError) Error() string { return fmt.Sprintf("%s:%d: %s", e.file, e.l
 
 var figureRE = regexp.MustCompile(`\{([a-z0-9.]+)\}`)
 
+// firstTime reports whether key is new to set, and notes it.
+func firstTime(set map[string]bool, key string) bool {
+	if set[key] {
+		return false
+	}
+	set[key] = true
+	return true
+}
+
+// pick returns a if cond, else b.
+func pick[T any](cond bool, a, b T) T {
+	if cond {
+		return a
+	}
+	return b
+}
+
 // setHeader sets one of the lesson's own keys (before its phases), and
 // says what is wrong with the value, if anything.
 func setHeader(l *Lesson, key, value string) string {
@@ -333,17 +350,7 @@ func Parse(file string, src io.Reader, r Rules) (Lesson, error) {
 		if problem != "" {
 			return fail("%s", problem)
 		}
-		once := func() bool {
-			set := seen
-			if p != nil {
-				set = phaseSeen
-			}
-			if set[key] {
-				return false
-			}
-			set[key] = true
-			return true
-		}
+		once := func() bool { return firstTime(pick(p == nil, seen, phaseSeen), key) }
 		switch key {
 		case "title", "level", "minutes", "goal", "maths":
 			if p != nil {
