@@ -282,6 +282,33 @@ func (l *loadRun) do(c *http.Client, method, path string, form url.Values) (int,
 	return resp.StatusCode, string(b), resp.Header, nil
 }
 
+// joinAll has the students join the class, 32 at a time, and notes how
+// many did and how fast.
+func (l *loadRun) joinAll(rep *LoadReport) []*loadStudent {
+	students := make([]*loadStudent, l.cfg.students)
+	start := time.Now()
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 32)
+	for i := range students {
+		s := &loadStudent{l: l, c: l.client(), nick: fmt.Sprintf("load%04d", i), rng: rand.New(rand.NewPCG(l.cfg.seed, uint64(i)))}
+		students[i] = s
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			s.joined = s.join()
+		})
+	}
+	wg.Wait()
+	rep.JoinSeconds = time.Since(start).Seconds()
+	for _, s := range students {
+		if s.joined {
+			rep.Joined++
+		}
+	}
+	rep.JoinsPerSecond = float64(rep.Joined) / rep.JoinSeconds
+	return students
+}
+
 // loadtest runs the whole load: a class, its students joining, rounds of
 // Pig against hold:20 while teacher screens poll, then the check.
 func loadtest(ctx context.Context, cfg loadConfig, progress io.Writer) (*LoadReport, error) {
@@ -302,27 +329,7 @@ func loadtest(ctx context.Context, cfg loadConfig, progress io.Writer) (*LoadRep
 		return nil, fmt.Errorf("loadtest: allowing joins: status %d, %v", status, err)
 	}
 
-	students := make([]*loadStudent, cfg.students)
-	start := time.Now()
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 32)
-	for i := range students {
-		s := &loadStudent{l: l, c: l.client(), nick: fmt.Sprintf("load%04d", i), rng: rand.New(rand.NewPCG(cfg.seed, uint64(i)))}
-		students[i] = s
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			s.joined = s.join()
-		})
-	}
-	wg.Wait()
-	rep.JoinSeconds = time.Since(start).Seconds()
-	for _, s := range students {
-		if s.joined {
-			rep.Joined++
-		}
-	}
-	rep.JoinsPerSecond = float64(rep.Joined) / rep.JoinSeconds
+	students := l.joinAll(rep)
 	if rep.Joined == 0 {
 		return nil, errors.New("loadtest: no student could join")
 	}
@@ -333,7 +340,8 @@ func loadtest(ctx context.Context, cfg loadConfig, progress io.Writer) (*LoadRep
 	if err := l.startRound(); err != nil {
 		return nil, err
 	}
-	start = time.Now()
+	start := time.Now()
+	var wg sync.WaitGroup
 	for _, s := range students {
 		if s.joined {
 			wg.Go(func() { s.play(playCtx) })

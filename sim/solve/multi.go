@@ -595,36 +595,9 @@ func (m *MultiTable) sweep(p []int, est []float64, sc *multiScratch, a []float64
 	A, B := sc.a, sc.b
 	x := est[0]
 	lo, hi = math.Inf(-1), math.Inf(1)
-	bust := d.bust - d.wipe
-	// A wipe: the next mover's turn at (s1, ..., sN-1, 0); with nothing
-	// banked it is the pass itself.
-	wipeV := sc.tmp
-	clear(wipeV)
-	if d.wipe > 0 {
-		if s0 == 0 {
-			bust = d.bust
-		} else {
-			for r := 1; r < n; r++ {
-				sc.nxt[r-1] = p[r]
-			}
-			sc.nxt[n-1] = 0
-			fromNext(wipeV, m.at(sc.nxt))
-			if sum := sumOf(wipeV); sum < 0.5 {
-				// Not solved yet (the first pass): even chances.
-				for r := range n {
-					wipeV[r] = 1 / float64(n)
-				}
-			}
-		}
-	}
+	wipeV, bust := m.wiped(p, sc)
 	rA, hA := sc.ra, sc.ha
-	// A hold banks s0+k: the next mover's turn start (p[1], ..., p[n-1],
-	// s0+k), kept at hold0 + k (the last score counts one).
-	for r := 1; r < n; r++ {
-		sc.nxt[r-1] = p[r]
-	}
-	sc.nxt[n-1] = s0
-	hold0 := m.index(sc.nxt)
+	hold0 := m.nextStart(p, sc, s0)
 	for k := T - s0 - 1; k >= 0; k-- {
 		// Roll.
 		for r := range n {
@@ -677,6 +650,44 @@ func (m *MultiTable) sweep(p []int, est []float64, sc *multiScratch, a []float64
 	copy(a, A[:n])
 	*b = B[0]
 	return lo, hi
+}
+
+// wiped returns the values of a wipe for the mover at turn start p (the
+// next mover's turn at (p[1], ..., p[n-1], 0); with nothing banked, the
+// pass itself, counted with the busts), and the chance of a bust that
+// passes the turn.
+func (m *MultiTable) wiped(p []int, sc *multiScratch) (wipeV []float64, bust float64) {
+	d, n := &m.dist, m.n
+	bust = d.bust - d.wipe
+	wipeV = sc.tmp
+	clear(wipeV)
+	if d.wipe == 0 {
+		return wipeV, bust
+	}
+	if p[0] == 0 {
+		return wipeV, d.bust
+	}
+	m.nextStart(p, sc, 0)
+	fromNext(wipeV, m.at(sc.nxt))
+	if sum := sumOf(wipeV); sum < 0.5 {
+		// Not solved yet (the first pass): even chances.
+		for r := range n {
+			wipeV[r] = 1 / float64(n)
+		}
+	}
+	return wipeV, bust
+}
+
+// nextStart sets sc.nxt to the next mover's turn start once the mover at
+// p banks to score (p[1], ..., p[n-1], score) and returns its index: a
+// hold of k more is kept at that index + k (the last score counts one).
+func (m *MultiTable) nextStart(p []int, sc *multiScratch, score int) int {
+	n := m.n
+	for r := 1; r < n; r++ {
+		sc.nxt[r-1] = p[r]
+	}
+	sc.nxt[n-1] = score
+	return m.index(sc.nxt)
 }
 
 // sweepHog is sweep for Hog: each dice count leads to the next mover's
