@@ -232,7 +232,7 @@ func skunkDecisionRows(code string, k skunkData, real bool) [][]string {
 					chosen = stand
 				}
 				analysis, standPts, sitPts, cost = "expected-points", num(stand), num(sit), num(top-chosen)
-				agrees = strconv.FormatBool(string(e.Action) == best)
+				agrees = strconv.FormatBool(chosen >= top) // a tie: either choice is perfect play's
 			}
 			rows = append(rows, DecisionsFile.row().
 				set("class", code).set("match", fmt.Sprintf("skunk-%d", g.ID)).set("round", strconv.Itoa(e.Round+1)).set("game", "skunk").
