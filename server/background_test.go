@@ -8,10 +8,10 @@ import (
 	"strconv"
 	"testing"
 
-	"pigclass/server/paths"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
+	"pigclass/templates/paths"
 )
 
 // TestNewVariantSolvedInTheBackground: rounds of a kind not solved before

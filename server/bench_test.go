@@ -11,11 +11,11 @@ import (
 
 	"pigclass/server/charts"
 	"pigclass/server/classroom"
-	"pigclass/server/i18n"
-	"pigclass/server/paths"
 	"pigclass/server/report"
 	"pigclass/server/store"
 	"pigclass/sim"
+	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
 )
 
 // BenchmarkAct is the decision path: a student's roll or hold checked,

@@ -7,7 +7,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"pigclass/server/paths"
+	"pigclass/templates/paths"
 )
 
 // TestBrowserPassThePigs: a class round of Pass the Pigs played in a

@@ -14,7 +14,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"pigclass/server/i18n"
+	"pigclass/templates/i18n"
 )
 
 // widths are a phone (390 CSS px) and the reflow width of WCAG 1.4.10

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"pigclass/server/classroom"
-	"pigclass/server/paths"
 	"pigclass/sim"
 	"pigclass/sim/solve"
+	"pigclass/templates/paths"
 )
 
 // TestBusyClassEveryDecisionExact: a busy class on a cache whose budget is

@@ -9,11 +9,11 @@ import (
 
 	"pigclass/server/charts"
 	"pigclass/server/classroom"
-	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
 	"pigclass/templates"
+	"pigclass/templates/i18n"
 )
 
 // ladder is the strategy ladder: exact duels of hold:N against perfect play

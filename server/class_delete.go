@@ -3,7 +3,7 @@ package server
 import (
 	"github.com/gin-gonic/gin"
 
-	"pigclass/server/paths"
+	"pigclass/templates/paths"
 )
 
 // deleteClass deletes the class and every row that belongs to it.

@@ -9,7 +9,7 @@ import (
 
 	"pigclass/server/charts"
 	"pigclass/server/classroom"
-	"pigclass/server/paths"
+	"pigclass/templates/paths"
 )
 
 // pickProjectorChart chooses the chart on the projector ("" for none).

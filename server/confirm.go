@@ -6,8 +6,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"pigclass/server/paths"
 	"pigclass/templates"
+	"pigclass/templates/paths"
 )
 
 // confirmed reports whether a post that cannot be undone carries the

@@ -14,13 +14,13 @@ import (
 
 	"pigclass/server/charts"
 	"pigclass/server/classroom"
-	"pigclass/server/i18n"
-	"pigclass/server/paths"
 	"pigclass/server/report"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
 	"pigclass/templates"
+	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
 )
 
 func (s *Server) dashboard(c *gin.Context) {

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"
+	"pigclass/templates/i18n"
 )
 
 // TestEveryThrowSaysWhatItScored: a Hog throw is told with its points, 0

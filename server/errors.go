@@ -7,10 +7,10 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
-	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/templates"
+	"pigclass/templates/i18n"
 )
 
 // refuse answers with a page (or a line for htmx) that says what to do.

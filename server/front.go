@@ -10,12 +10,12 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
-	"pigclass/server/i18n"
-	"pigclass/server/paths"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
 	"pigclass/templates"
+	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
 )
 
 // gameChoices are the games offered in forms.

@@ -15,7 +15,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"pigclass/server/paths"
+	"pigclass/templates/paths"
 )
 
 // answer is everything a request's answer says: status, headers (but the

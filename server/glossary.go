@@ -6,9 +6,9 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"pigclass/server/i18n"
 	"pigclass/server/report"
 	"pigclass/templates"
+	"pigclass/templates/i18n"
 )
 
 // glossary is the page that says what each column of each file means.

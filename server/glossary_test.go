@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"pigclass/server/i18n"
 	"pigclass/server/report"
+	"pigclass/templates/i18n"
 )
 
 var (

@@ -17,8 +17,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"pigclass/server/paths"
 	"pigclass/sim/solve"
+	"pigclass/templates/paths"
 )
 
 // The second hardening round's findings, one test each (see the note on

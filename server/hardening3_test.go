@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"pigclass/server/paths"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
+	"pigclass/templates/paths"
 )
 
 // The third hostile-client probe's findings, each with its test (issue 29).

@@ -8,11 +8,11 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
-	"pigclass/server/i18n"
-	"pigclass/server/paths"
 	"pigclass/server/store"
 	"pigclass/static"
 	"pigclass/templates"
+	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
 )
 
 // langCookie remembers the language a reader picked with the switcher.

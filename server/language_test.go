@@ -11,11 +11,11 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"pigclass/server/classroom"
-	"pigclass/server/i18n"
-	"pigclass/server/paths"
 	"pigclass/server/report"
 	"pigclass/sim"
 	"pigclass/static"
+	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
 )
 
 // lang is a page's <html lang>.

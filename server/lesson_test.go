@@ -15,10 +15,10 @@ import (
 
 	"pigclass/lessons/figures"
 	"pigclass/server/classroom"
-	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/static"
+	"pigclass/templates/i18n"
 )
 
 // TestWalkALesson: a teacher starts a class from "Why 20?", steps through

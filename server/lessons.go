@@ -13,11 +13,11 @@ import (
 	"pigclass/lessons/figures"
 	"pigclass/server/charts"
 	"pigclass/server/classroom"
-	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
 	"pigclass/templates"
+	"pigclass/templates/i18n"
 )
 
 // loadLessons reads and checks the lesson plans.

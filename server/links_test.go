@@ -10,7 +10,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/gin-gonic/gin"
 
-	"pigclass/server/paths"
+	"pigclass/templates/paths"
 )
 
 // routeServes reports whether a route of the router serves method and path.

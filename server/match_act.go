@@ -8,9 +8,9 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
-	"pigclass/server/paths"
 	"pigclass/sim"
 	"pigclass/templates"
+	"pigclass/templates/paths"
 )
 
 // act takes a form post with action and seq. The room decides first who

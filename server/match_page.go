@@ -6,8 +6,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"pigclass/server/paths"
 	"pigclass/templates"
+	"pigclass/templates/paths"
 )
 
 // matchPage is the play page while the match goes on, and the review of

@@ -10,8 +10,8 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
-	"pigclass/server/paths"
 	"pigclass/templates"
+	"pigclass/templates/paths"
 )
 
 // matchID reads the :id of a match route.

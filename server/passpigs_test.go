@@ -11,9 +11,9 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
-	"pigclass/server/paths"
 	"pigclass/sim"
 	"pigclass/sim/solve"
+	"pigclass/templates/paths"
 )
 
 // TestPassThePigsClassRound: a round of Pass the Pigs played through the

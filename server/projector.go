@@ -10,9 +10,9 @@ import (
 	goqr "github.com/piglig/go-qr"
 
 	"pigclass/server/classroom"
-	"pigclass/server/i18n"
-	"pigclass/server/paths"
 	"pigclass/templates"
+	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
 )
 
 // The projector is what the class sees: the join code, who has joined, the

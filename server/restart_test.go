@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"pigclass/server/paths"
+	"pigclass/templates/paths"
 )
 
 // TestRestartKeepsTheMatch: the server stops mid-match (a fresh server on

@@ -9,9 +9,9 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
-	"pigclass/server/i18n"
 	"pigclass/server/report"
 	"pigclass/templates"
+	"pigclass/templates/i18n"
 )
 
 // results is the podium of a round (report.Podium) in the reader's words:

@@ -2,11 +2,11 @@ package server
 
 import (
 	"pigclass/server/charts"
-	"pigclass/server/i18n"
-	"pigclass/server/paths"
 	"pigclass/server/report"
 	"pigclass/sim"
 	"pigclass/templates"
+	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
 )
 
 // reviewView lists the viewer's decisions beside hold-at-20 and optimal.

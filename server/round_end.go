@@ -3,7 +3,7 @@ package server
 import (
 	"github.com/gin-gonic/gin"
 
-	"pigclass/server/paths"
+	"pigclass/templates/paths"
 )
 
 func (s *Server) endRound(c *gin.Context) {

@@ -10,11 +10,11 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
-	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
 	"pigclass/templates"
+	"pigclass/templates/i18n"
 )
 
 // startRound starts a round: every student in a match, against the chosen

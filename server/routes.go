@@ -8,8 +8,8 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
-	"pigclass/server/paths"
 	"pigclass/static"
+	"pigclass/templates/paths"
 )
 
 // Handler returns the app: every route in one place.

@@ -14,8 +14,8 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
-	"pigclass/server/paths"
 	"pigclass/sim/solve"
+	"pigclass/templates/paths"
 )
 
 // BenchmarkBigKindsBesideASchool: one class asks for the three kinds of

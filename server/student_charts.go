@@ -6,8 +6,8 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/charts"
-	"pigclass/server/paths"
 	"pigclass/templates"
+	"pigclass/templates/paths"
 )
 
 // studentCharts sets a student's play beside the class's. It is its own

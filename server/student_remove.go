@@ -7,8 +7,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"pigclass/server/paths"
 	"pigclass/server/store"
+	"pigclass/templates/paths"
 )
 
 func (s *Server) removeStudent(c *gin.Context) {

@@ -6,11 +6,11 @@ import (
 	"strconv"
 	"testing"
 
-	"pigclass/server/paths"
 	"pigclass/server/report"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
+	"pigclass/templates/paths"
 )
 
 // TestThreeSeatRoundFirst: the first request for a game and target comes

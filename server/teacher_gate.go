@@ -6,7 +6,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
-	"pigclass/server/paths"
+	"pigclass/templates/paths"
 )
 
 // teacherOnly lets a request through only with the class's teacher secret,

@@ -7,9 +7,9 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"pigclass/server/paths"
 	"pigclass/server/store"
 	"pigclass/templates"
+	"pigclass/templates/paths"
 )
 
 // teacherStudent is one student's matches for their teacher: the review

@@ -13,11 +13,11 @@ import (
 
 	"pigclass/server/charts"
 	"pigclass/server/classroom"
-	"pigclass/server/i18n"
-	"pigclass/server/paths"
 	"pigclass/server/report"
 	"pigclass/sim"
 	"pigclass/templates"
+	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
 )
 
 // verifyPage shows the verify form, filled with a finished match's record

@@ -8,11 +8,11 @@ import (
 
 	"pigclass/server/charts"
 	"pigclass/server/classroom"
-	"pigclass/server/i18n"
-	"pigclass/server/paths"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/templates"
+	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
 )
 
 // seatName is how a seat is shown: the nickname, the generated name on a

@@ -3,7 +3,7 @@ package templates
 import (
 	"context"
 
-	"pigclass/server/i18n"
+	"pigclass/templates/i18n"
 )
 
 // Chrome is what every page's frame needs from the request: the page

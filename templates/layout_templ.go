@@ -10,9 +10,9 @@ import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
 import (
-	"pigclass/server/i18n"
-	"pigclass/server/paths"
 	"pigclass/static"
+	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
 )
 
 func Layout(p Page) templ.Component {

@@ -9,7 +9,7 @@ package templates
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
-import "pigclass/server/paths"
+import "pigclass/templates/paths"
 
 // LessonPanel is the lesson's current phase on the teacher's dashboard,
 // with next and back.

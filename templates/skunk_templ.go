@@ -12,7 +12,7 @@ import templruntime "github.com/a-h/templ/runtime"
 import (
 	"fmt"
 
-	"pigclass/server/paths"
+	"pigclass/templates/paths"
 )
 
 // SkunkView is the Skunk board. It refreshes itself every second.

@@ -13,7 +13,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"pigclass/server/paths"
+	"pigclass/templates/paths"
 )
 
 func StudentHomeView(v StudentHome) templ.Component {

@@ -13,8 +13,8 @@ import (
 	"fmt"
 	"path"
 
-	"pigclass/server/paths"
 	"pigclass/sim"
+	"pigclass/templates/paths"
 )
 
 func DashboardView(v Dashboard) templ.Component {

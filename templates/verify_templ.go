@@ -12,7 +12,7 @@ import templruntime "github.com/a-h/templ/runtime"
 import (
 	"strconv"
 
-	"pigclass/server/paths"
+	"pigclass/templates/paths"
 )
 
 func VerifyView(v Verify) templ.Component {

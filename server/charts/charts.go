@@ -11,8 +11,8 @@ import (
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
-	"pigclass/server/i18n"
 	"pigclass/templates"
+	"pigclass/templates/i18n"
 )
 
 // Okabe-Ito colours, safe for colour-blind readers, then Tol's wine and a

@@ -13,11 +13,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
 	"pigclass/templates"
+	"pigclass/templates/i18n"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")

@@ -8,10 +8,10 @@ import (
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
-	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/templates"
+	"pigclass/templates/i18n"
 )
 
 // ClassDice is chart 5a: how often each face came up in the class.

@@ -4,9 +4,9 @@ import (
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
-	"pigclass/server/i18n"
 	"pigclass/sim"
 	"pigclass/templates"
+	"pigclass/templates/i18n"
 )
 
 // PigLandingsKey is the chart of how the class's pigs landed.

@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 
-	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
 	"pigclass/templates"
+	"pigclass/templates/i18n"
 )
 
 // Source is what the class charts read, for one viewer of one class: the

@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"pigclass/server/i18n"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
+	"pigclass/templates/i18n"
 )
 
 // emptySource is a class with nothing played yet.
