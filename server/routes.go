@@ -34,82 +34,9 @@ func (s *Server) Handler() http.Handler {
 	files := gin.WrapH(static.Handler())
 	r.GET(static.Prefix+"*file", files)
 	r.HEAD(static.Prefix+"*file", files)
-	get, post := routeOn(r.GET), routeOn(r.POST)
-	get(paths.Healthz, s.healthz)
-
-	get(paths.Front, s.front)
-	post(paths.Classes, s.createClass)
-	post(paths.Practice, s.startPractice)
-
-	get(paths.Join, s.joinPage)
-	get(paths.JoinCode, s.joinPage)
-	get(paths.JoinQR, s.joinQR)
-	post(paths.Join, s.join)
-	post(paths.JoinCode, s.join)
-
-	// A student's pages hold their rejoin code and classmates' names:
-	// never kept by a shared Chromebook's cache or Back button.
-	// A student the teacher removed is told so on every one of them.
-	sget, spost := routeOn(r.GET, noStore, s.notRemoved), routeOn(r.POST, s.notRemoved)
-	sget(paths.Student, s.studentHome)
-	sget(paths.StudentNext, s.studentNext)
-	sget(paths.StudentCharts, s.studentCharts)
-	sget(paths.StudentSkunk, s.studentSkunk)
-	spost(paths.SkunkSit, s.skunkSit)
-	sget(paths.ClassMatch, s.matchPage)
-	sget(paths.ClassBoard, s.board)
-	spost(paths.ClassAct, s.act)
-	sget(paths.ClassRecord, s.record)
-	sget(paths.SkunkRecord, s.skunkRecord)
-	sget(paths.ClassVerify, s.verifyPage)
-	// Practice matches; a class match's old address here moves (308) to
-	// its /c/{code}/m/{id}, for its own players.
-	get(paths.PracticeMatch, s.matchPage)
-	get(paths.PracticeBoard, s.board)
-	post(paths.PracticeAct, s.act)
-	get(paths.PracticeRecord, s.record)
-	get(paths.Verify, s.verifyPage)
-	get(paths.Glossary, s.glossary)
-	post(paths.Lang, s.pickLanguage)
-	post(paths.Verify, s.verify)
-
-	teacher := []gin.HandlerFunc{noStore, s.teacherOnly}
-	tget, tpost := routeOn(r.GET, teacher...), routeOn(r.POST, teacher...)
-	tget(paths.Teacher, s.dashboard)
-	tget(paths.TeacherLive, s.dashboardLive)
-	tget(paths.TeacherCharts, s.dashboardCharts)
-	projectorBase{teacher: true}.routes(routeOn(r.GET, teacher...), s)
-	tpost(paths.ProjectorChart, s.pickProjectorChart)
-	tpost(paths.ClassLanguage, s.setClassLanguage)
-	tpost(paths.Lock, s.setSwitch(func(f *classroom.Switches) { f.Locked = true }, "notice.locked"))
-	tpost(paths.Open, s.setSwitch(func(f *classroom.Switches) { f.Locked = false }, "notice.opened"))
-	tpost(paths.Pause, s.setSwitch(func(f *classroom.Switches) { f.Paused = true }, "notice.paused"))
-	tpost(paths.Resume, s.setSwitch(func(f *classroom.Switches) { f.Paused = false }, "notice.resumed"))
-	tpost(paths.AnonymousOn, s.setSwitch(func(f *classroom.Switches) { f.Anonymous = true }, "notice.anon_on"))
-	tpost(paths.AnonymousOff, s.setSwitch(func(f *classroom.Switches) { f.Anonymous = false }, "notice.anon_off"))
-	tpost(paths.JoinsUnlimited, s.setJoinsUnlimited(true, "notice.joins_unlimited"))
-	tpost(paths.JoinsLimited, s.setJoinsUnlimited(false, "notice.joins_limited"))
-	tget(paths.TeacherSkunk, s.teacherSkunk)
-	tpost(paths.SkunkRoll, s.skunkRoll)
-	tpost(paths.SkunkEnd, s.endSkunk)
-	tpost(paths.LessonNext, s.stepLesson(1))
-	tpost(paths.LessonBack, s.stepLesson(-1))
-	tpost(paths.LessonStart, s.stepLesson(0))
-	tpost(paths.Rounds, s.startRound)
-	tpost(paths.RoundsEnd, s.endRound)
-	tpost(paths.RoundsAgain, s.playAgain)
-	tget(paths.TeacherStudent, s.teacherStudent)
-	tpost(paths.RemoveStudent, s.removeStudent)
-	tpost(paths.ReadmitStudent, s.readmitStudent)
-	tpost(paths.DeleteClass, s.deleteClass)
-	tget(paths.ConfirmEndRound, s.confirmPage("end-round"))
-	tget(paths.ConfirmRemove, s.confirmPage("remove"))
-	tget(paths.ConfirmDelete, s.confirmPage("delete"))
-	tget(paths.DecisionsCSV, s.csvFile("decisions"))
-	tget(paths.MatchesCSV, s.csvFile("matches"))
-	tget(paths.StudentsCSV, s.csvFile("students"))
-	tget(paths.PlayersCSV, s.csvFile("match_players"))
-
+	s.publicRoutes(r)
+	s.studentRoutes(r)
+	s.teacherRoutes(r)
 	// The read-only projector link, for the classroom's computer.
 	projectorBase{}.routes(routeOn(r.GET, noStore, s.projectorOnly), s)
 
@@ -173,4 +100,91 @@ func version() string {
 		v = "(devel)"
 	}
 	return v
+}
+
+// publicRoutes are the pages anyone may ask for: the front page, joining,
+// practice, verify, the glossary, the language.
+func (s *Server) publicRoutes(r *gin.Engine) {
+	get, post := routeOn(r.GET), routeOn(r.POST)
+	get(paths.Healthz, s.healthz)
+
+	get(paths.Front, s.front)
+	post(paths.Classes, s.createClass)
+	post(paths.Practice, s.startPractice)
+
+	get(paths.Join, s.joinPage)
+	get(paths.JoinCode, s.joinPage)
+	get(paths.JoinQR, s.joinQR)
+	post(paths.Join, s.join)
+	post(paths.JoinCode, s.join)
+
+	// Practice matches; a class match's old address here moves (308) to
+	// its /c/{code}/m/{id}, for its own players.
+	get(paths.PracticeMatch, s.matchPage)
+	get(paths.PracticeBoard, s.board)
+	post(paths.PracticeAct, s.act)
+	get(paths.PracticeRecord, s.record)
+	get(paths.Verify, s.verifyPage)
+	get(paths.Glossary, s.glossary)
+	post(paths.Lang, s.pickLanguage)
+	post(paths.Verify, s.verify)
+}
+
+// studentRoutes are a class's student's pages.
+func (s *Server) studentRoutes(r *gin.Engine) {
+	// A student's pages hold their rejoin code and classmates' names:
+	// never kept by a shared Chromebook's cache or Back button.
+	// A student the teacher removed is told so on every one of them.
+	sget, spost := routeOn(r.GET, noStore, s.notRemoved), routeOn(r.POST, s.notRemoved)
+	sget(paths.Student, s.studentHome)
+	sget(paths.StudentNext, s.studentNext)
+	sget(paths.StudentCharts, s.studentCharts)
+	sget(paths.StudentSkunk, s.studentSkunk)
+	spost(paths.SkunkSit, s.skunkSit)
+	sget(paths.ClassMatch, s.matchPage)
+	sget(paths.ClassBoard, s.board)
+	spost(paths.ClassAct, s.act)
+	sget(paths.ClassRecord, s.record)
+	sget(paths.SkunkRecord, s.skunkRecord)
+	sget(paths.ClassVerify, s.verifyPage)
+}
+
+// teacherRoutes are a class's teacher's pages and controls.
+func (s *Server) teacherRoutes(r *gin.Engine) {
+	teacher := []gin.HandlerFunc{noStore, s.teacherOnly}
+	tget, tpost := routeOn(r.GET, teacher...), routeOn(r.POST, teacher...)
+	tget(paths.Teacher, s.dashboard)
+	tget(paths.TeacherLive, s.dashboardLive)
+	tget(paths.TeacherCharts, s.dashboardCharts)
+	projectorBase{teacher: true}.routes(routeOn(r.GET, teacher...), s)
+	tpost(paths.ProjectorChart, s.pickProjectorChart)
+	tpost(paths.ClassLanguage, s.setClassLanguage)
+	tpost(paths.Lock, s.setSwitch(func(f *classroom.Switches) { f.Locked = true }, "notice.locked"))
+	tpost(paths.Open, s.setSwitch(func(f *classroom.Switches) { f.Locked = false }, "notice.opened"))
+	tpost(paths.Pause, s.setSwitch(func(f *classroom.Switches) { f.Paused = true }, "notice.paused"))
+	tpost(paths.Resume, s.setSwitch(func(f *classroom.Switches) { f.Paused = false }, "notice.resumed"))
+	tpost(paths.AnonymousOn, s.setSwitch(func(f *classroom.Switches) { f.Anonymous = true }, "notice.anon_on"))
+	tpost(paths.AnonymousOff, s.setSwitch(func(f *classroom.Switches) { f.Anonymous = false }, "notice.anon_off"))
+	tpost(paths.JoinsUnlimited, s.setJoinsUnlimited(true, "notice.joins_unlimited"))
+	tpost(paths.JoinsLimited, s.setJoinsUnlimited(false, "notice.joins_limited"))
+	tget(paths.TeacherSkunk, s.teacherSkunk)
+	tpost(paths.SkunkRoll, s.skunkRoll)
+	tpost(paths.SkunkEnd, s.endSkunk)
+	tpost(paths.LessonNext, s.stepLesson(1))
+	tpost(paths.LessonBack, s.stepLesson(-1))
+	tpost(paths.LessonStart, s.stepLesson(0))
+	tpost(paths.Rounds, s.startRound)
+	tpost(paths.RoundsEnd, s.endRound)
+	tpost(paths.RoundsAgain, s.playAgain)
+	tget(paths.TeacherStudent, s.teacherStudent)
+	tpost(paths.RemoveStudent, s.removeStudent)
+	tpost(paths.ReadmitStudent, s.readmitStudent)
+	tpost(paths.DeleteClass, s.deleteClass)
+	tget(paths.ConfirmEndRound, s.confirmPage("end-round"))
+	tget(paths.ConfirmRemove, s.confirmPage("remove"))
+	tget(paths.ConfirmDelete, s.confirmPage("delete"))
+	tget(paths.DecisionsCSV, s.csvFile("decisions"))
+	tget(paths.MatchesCSV, s.csvFile("matches"))
+	tget(paths.StudentsCSV, s.csvFile("students"))
+	tget(paths.PlayersCSV, s.csvFile("match_players"))
 }
