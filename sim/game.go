@@ -212,16 +212,6 @@ func (g Game) Dice() int {
 // pieces (Hog's shape) rather than many rolls.
 func (g Game) ChoosesDice() bool { return g.Rules().Turn == OneThrow }
 
-// CanWipe reports whether a throw can wipe a player's whole score.
-func (g Game) CanWipe() bool {
-	for _, o := range g.outcomes() {
-		if o.Effect == Wipes {
-			return true
-		}
-	}
-	return false
-}
-
 // ThrowName returns the words' key of throw f if it has a name of its own
 // in game g, or "".
 func (g Game) ThrowName(f *Faces) string {
