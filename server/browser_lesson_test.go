@@ -43,6 +43,15 @@ func TestBrowserLessonByTheBar(t *testing.T) {
 			t.Errorf("%s: the bar's next step is out of view: %+v", s.label, b)
 		}
 		clickJS(t, laptop, `[data-testid="bar-next-step"]`)
+		if s.phase != "Phase 1 of 3" {
+			// The phase before's round is still being played: the step
+			// asks first, naming the matches that stop.
+			eventually(t, laptop, `!!document.querySelector('[data-testid="confirm-yes"]')`, "the step asks before ending the round")
+			if got := textOf(t, laptop, `[data-testid="confirm"]`); !strings.Contains(got, "3 matches still playing stop") {
+				t.Errorf("the step's question: %q", got)
+			}
+			clickJS(t, laptop, `[data-testid="confirm-yes"]`)
+		}
 		eventually(t, laptop, fmt.Sprintf(`document.querySelector('.notice') && document.querySelector('.notice').textContent.includes(%q) && document.querySelector('[data-testid="lesson-phase"]').textContent.includes(%q)`, s.notice, s.phase),
 			"the bar starts "+s.label)
 	}

@@ -19,6 +19,7 @@ import (
 	"pigclass/sim"
 	"pigclass/static"
 	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
 )
 
 // TestWalkALesson: a teacher starts a class from "Why 20?", steps through
@@ -62,7 +63,7 @@ func TestWalkALesson(t *testing.T) {
 		t.Error("the projector does not show phase 2's chart")
 	}
 
-	doc = teacher.post("/t/"+code+"/lesson/next", nil)
+	doc = teacher.post("/t/"+code+"/lesson/next", nil) // phase 2 plays no round: nothing to ask
 	if got := doc.Find(`[data-testid="lesson-phase"]`).Text(); !strings.Contains(got, "Phase 3 of 3") {
 		t.Errorf("phase 3: %q", got)
 	}
@@ -76,7 +77,12 @@ func TestWalkALesson(t *testing.T) {
 	if doc.Find(`[data-testid="lesson-next"]`).Length() != 0 {
 		t.Error("the last phase offers next")
 	}
-	doc = teacher.post("/t/"+code+"/lesson/back", nil)
+	// Phase 3's round is being played: back asks first.
+	teacher.post("/t/"+code+"/lesson/back", nil)
+	if teacher.path() != paths.ConfirmStep.For(code) {
+		t.Errorf("back during phase 3's round went to %s without asking", teacher.path())
+	}
+	doc = teacher.post("/t/"+code+"/lesson/back", url.Values{"confirm": {"yes"}})
 	if got := doc.Find(`[data-testid="lesson-phase"]`).Text(); !strings.Contains(got, "Phase 2 of 3") {
 		t.Errorf("back: %q", got)
 	}
@@ -621,5 +627,45 @@ func TestLessonsSayWhatTheBotsDo(t *testing.T) {
 	three := sim.Variant{Game: sim.Pig, Target: 100, Seats: 3}
 	if !lessonClaims[0].says.MatchString(old) || lessonClaims[0].holds(a.srv.room, three) {
 		t.Error("the claims cannot find the sentence lesson 3 used to say")
+	}
+}
+
+// TestLessonStepAsksBeforeEndingARound: the bar's next step, pressed while
+// the phase's round is still being played, asks first (naming the
+// matches that would stop) and ends nothing; confirmed, it moves on.
+// With no match playing it moves on at once.
+func TestLessonStepAsksBeforeEndingARound(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	if err := a.srv.room.SetLesson(t.Context(), operator(t, a, code), "2-why-20", 0); err != nil {
+		t.Fatal(err)
+	}
+	join(t, a, code, "Ana")
+	join(t, a, code, "Bo")
+	teacher.post(paths.LessonStart.For(code), nil) // phase 1: two matches begin
+	if mustClass(t, a, code).Phase != 0 || len(a.srv.room.Matches(operator(t, a, code))) == 0 {
+		t.Fatal("phase 1 did not start its round")
+	}
+	doc := teacher.post(paths.LessonNext.For(code), nil)
+	if teacher.path() != paths.ConfirmStep.For(code) || !strings.Contains(doc.Text(), "2 matches still playing stop") {
+		t.Fatalf("the next step during a round: at %s, %q", teacher.path(), doc.Find("main").Text())
+	}
+	playing := 0
+	for _, m := range a.srv.room.Matches(operator(t, a, code)) {
+		if !m.Over() {
+			playing++
+		}
+	}
+	if playing != 2 || mustClass(t, a, code).Phase != 0 {
+		t.Errorf("asking ended %d matches, or moved the phase to %d", 2-playing, mustClass(t, a, code).Phase)
+	}
+	form := doc.Find(`form[action="` + paths.LessonNext.For(code) + `"]`)
+	if form.Length() != 1 {
+		t.Fatal("the confirm page has no button for the step")
+	}
+	teacher.post(paths.LessonNext.For(code), url.Values{"confirm": {"yes"}})
+	if mustClass(t, a, code).Phase != 1 {
+		t.Errorf("confirmed, the lesson is at phase %d", mustClass(t, a, code).Phase)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -18,6 +19,7 @@ import (
 	"pigclass/sim/solve"
 	"pigclass/templates"
 	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
 )
 
 // loadLessons reads and checks the lesson plans.
@@ -127,6 +129,9 @@ func (s *Server) lessonView(lc *i18n.Localizer, class store.Class) (*templates.L
 	if at+1 < len(l.Phases) {
 		v.NextLabel = lc.T("lesson.start_phase", "N", lc.Int(at+2), "Name", lc.Own(text.Phases[at+1].Name))
 	}
+	if at > 0 {
+		v.BackLabel = lc.T("lesson.start_phase", "N", lc.Int(at), "Name", lc.Own(text.Phases[at-1].Name))
+	}
 	return v, nil
 }
 
@@ -198,6 +203,11 @@ func (s *Server) stepLesson(delta int) gin.HandlerFunc {
 			refuse(c, http.StatusConflict, loc(c).T("error.nolesson"))
 			return
 		}
+		// A step ends the round being played: asked first, as "End the
+		// round" is.
+		if s.playing(c) > 0 && !confirmed(c, paths.ConfirmStep.For(class.Code)+"?step="+strconv.Itoa(delta)) {
+			return
+		}
 		note, err := s.applyPhase(c.Request.Context(), loc(c), viewerFrom(c), class.Phase+delta)
 		if err != nil {
 			fail(c, err)
@@ -215,4 +225,42 @@ func (s *Server) checkLessonField(v string) (string, bool) {
 	}
 	_, ok := s.lesson(v)
 	return v, ok
+}
+
+// playing counts the class's matches of its open round still being played.
+func (s *Server) playing(c *gin.Context) int {
+	n := 0
+	for _, m := range s.room.Matches(viewerFrom(c)) {
+		if !m.Over() {
+			n++
+		}
+	}
+	return n
+}
+
+// confirmStep asks before a lesson step (?step=1 next, -1 back, 0 the
+// first) that would end the round being played, naming the matches that
+// stop.
+func (s *Server) confirmStep(c *gin.Context) {
+	class, l := classFrom(c), loc(c)
+	step, _ := strconv.Atoi(c.Query("step"))
+	action := map[int]paths.Route{1: paths.LessonNext, -1: paths.LessonBack}[step]
+	if action == "" {
+		action, step = paths.LessonStart, 0
+	}
+	n := s.playing(c)
+	if n == 0 || class.Round == nil {
+		done(c, class.Code, "") // nothing would end: back to the dashboard, which offers the step
+		return
+	}
+	lesson, err := s.lessonView(l, class.Class)
+	if err != nil || lesson == nil {
+		fail(c, err)
+		return
+	}
+	label := map[int]string{1: lesson.NextLabel, -1: lesson.BackLabel, 0: lesson.StartLabel}[step]
+	v := templates.Confirm{Code: class.Code, CancelURL: paths.Teacher.For(class.Code), Action: action.For(class.Code), Button: label,
+		Title:   l.T("confirm.step.title", "Step", label),
+		Message: l.N("confirm.step.message", n, "N", l.Int(class.Round.Number))}
+	render(c, http.StatusOK, templates.ConfirmView(v))
 }

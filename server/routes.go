@@ -181,6 +181,7 @@ func (s *Server) teacherRoutes(r *gin.Engine) {
 	tpost(paths.ReadmitStudent, s.readmitStudent)
 	tpost(paths.DeleteClass, s.deleteClass)
 	tget(paths.ConfirmEndRound, s.confirmPage("end-round"))
+	tget(paths.ConfirmStep, s.confirmStep)
 	tget(paths.ConfirmRemove, s.confirmPage("remove"))
 	tget(paths.ConfirmDelete, s.confirmPage("delete"))
 	tget(paths.DecisionsCSV, s.csvFile("decisions"))

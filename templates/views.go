@@ -395,8 +395,9 @@ type LessonView struct {
 	// Started: the phase has been started (its round or game played, or
 	// begun). StartLabel and NextLabel name starting this phase and the
 	// next ("Start phase 2: Play the rule of thumb").
-	Started               bool
-	StartLabel, NextLabel string
+	Started bool
+	// BackLabel names starting the phase before (none for the first).
+	StartLabel, NextLabel, BackLabel string
 }
 
 // SkunkBoard is whole-class Skunk as the projector, the teacher and a

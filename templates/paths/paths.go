@@ -99,6 +99,7 @@ const (
 	ReadmitStudent  Route = "/t/:code/students/:id/readmit"
 	DeleteClass     Route = "/t/:code/delete"
 	ConfirmEndRound Route = "/t/:code/confirm/end-round"
+	ConfirmStep     Route = "/t/:code/confirm/step" // a lesson step that ends a round being played
 	ConfirmRemove   Route = "/t/:code/confirm/remove/:id"
 	ConfirmDelete   Route = "/t/:code/confirm/delete"
 	DecisionsCSV    Route = "/t/:code/decisions.csv"
