@@ -171,3 +171,17 @@ func busyStep(t *testing.T, s *student, code string) bool {
 	}
 	return true
 }
+
+// TestLessonTablesLeaveRoom: the tables kept whatever the budget (the
+// defaults, every lesson's and every lesson figure's), all solved, leave
+// room in TablesBudget for the largest table a classroom solves, so any
+// kind of round can be played on a server with nothing else to keep.
+func TestLessonTablesLeaveRoom(t *testing.T) {
+	tables := &solve.Cache{}
+	newAppConfig(t, func(c *Config) { c.Tables = tables })
+	pinned := tables.PinnedBytes()
+	t.Logf("pinned tables: %.1f MB of %d MB", float64(pinned)/(1<<20), TablesBudget>>20)
+	if pinned+solve.MultiBudget > TablesBudget {
+		t.Errorf("the pinned tables take %d MB: with a %d MB table beside them they pass the budget of %d MB", pinned>>20, solve.MultiBudget>>20, TablesBudget>>20)
+	}
+}

@@ -118,16 +118,16 @@ const DefaultMovesPerSecond = 8
 
 // TablesBudget bounds the solved tables kept, of two and of more players,
 // and the one being solved: the pinned ones included (the defaults and the
-// lessons', some 55 MB once every lesson has been played). A table is
-// solved only if it can be kept beside the pinned ones and those still
-// needed (by a match being played or a decision waiting for its
-// analysis), and a kind of round whose tables cannot is refused by the
-// round form; past the budget the least lately used table neither pinned
-// nor needed is forgotten. Beside every lesson's tables there is room for
-// the largest table a classroom solves (32 MB), so any kind of round plays
-// on a server with nothing else to keep. The tables and the solve in
-// flight stay within it, well within the heap's soft limit
-// (BenchmarkVariantFlood). A new variant is solved at most
+// lessons', 51 MB once every lesson has been played). A table is solved
+// only if it can be kept beside the pinned ones and those still needed (by
+// a match being played or a decision waiting for its analysis), and a kind
+// of round whose tables cannot is refused by the round form; past the
+// budget the least lately used table neither pinned nor needed is
+// forgotten. Beside every lesson's tables there is room for the largest
+// table a classroom solves (32 MB: TestLessonTablesLeaveRoom), so any kind
+// of round plays on a server with nothing else to keep. The tables and the
+// solve in flight stay within it, well within the heap's soft limit
+// (BenchmarkBigKindsBesideASchool). A new variant is solved at most
 // newVariantsPerClass times a minute for one class and
 // newVariantsPerMinute for the whole server.
 const (

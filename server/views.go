@@ -214,10 +214,7 @@ func thrownPieces(l *i18n.Localizer, g sim.Game, f sim.Faces) []templates.Thrown
 	out := make([]templates.ThrownPiece, f.Len())
 	for i := range out {
 		m := f.At(i)
-		out[i] = templates.ThrownPiece{Numbered: r.Piece.Numbered, Mark: m, Key: r.Mishap.Name, Name: charts.MarkWord(l, g, m)}
-		if m <= len(r.Piece.Marks) {
-			out[i].Key = r.Piece.Marks[m-1]
-		}
+		out[i] = templates.ThrownPiece{Numbered: r.Piece.Numbered, Mark: m, Key: r.MarkName(m), Name: l.T(r.MarkKey(m))}
 	}
 	return out
 }

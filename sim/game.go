@@ -212,6 +212,19 @@ func (g Game) Dice() int {
 // pieces (Hog's shape) rather than many rolls.
 func (g Game) ChoosesDice() bool { return g.Rules().Turn == OneThrow }
 
+// MarkName returns the name of a mark of the game's pieces as the words
+// key it (a piece's mark, or its mishap's: "razorback", "bacon"); a die's
+// marks are named by their faces.
+func (r *GameRules) MarkName(mark int) string {
+	if mark >= 1 && mark <= len(r.Piece.Marks) {
+		return r.Piece.Marks[mark-1]
+	}
+	return r.Mishap.Name
+}
+
+// MarkKey is the words' key of a mark: piece.<piece>.<mark name>.
+func (r *GameRules) MarkKey(mark int) string { return "piece." + r.Piece.Name + "." + r.MarkName(mark) }
+
 // ThrowName returns the words' key of throw f if it has a name of its own
 // in game g, or "".
 func (g Game) ThrowName(f *Faces) string {

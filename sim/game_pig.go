@@ -16,5 +16,9 @@ var _ = register(Pig, GameRules{
 	Target: DefaultTarget, HoldAt: 20, KeepPace: true, EqualTurns: true,
 })
 
+// DieName is the name of a fair six-sided die, the piece of every dice
+// game (and of Skunk): the kind of piece the dice charts count.
+const DieName = "die"
+
 // die is a fair six-sided die: the piece of every dice game.
-var die = Piece{Name: "die", Weights: []int{1, 1, 1, 1, 1, 1}, Marks: []string{"1", "2", "3", "4", "5", "6"}, Numbered: true}
+var die = Piece{Name: DieName, Weights: []int{1, 1, 1, 1, 1, 1}, Marks: []string{"1", "2", "3", "4", "5", "6"}, Numbered: true}

@@ -85,7 +85,7 @@ const MaxSkunkParticipants = 5000
 
 // SkunkPiece is the kind of piece Skunk throws (GameRules' Piece.Name):
 // two dice, scored as Two-Dice Pig scores them.
-var SkunkPiece = die.Name
+const SkunkPiece = DieName
 
 // Roll throws the shared dice: two dice from the seed, the faces of roll r of
 // round u being RollFaces(seat 0, turn u, roll r).

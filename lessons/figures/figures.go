@@ -75,9 +75,9 @@ var All = []Figure{
 	{"pig.first", pig, Percent, func(c *calc) Value { return c.x(c.table(pig).FirstPlayerWin()) }},
 	{"pig.states", pig, Whole, func(c *calc) Value { return c.x(float64(c.table(pig).States())) }},
 	{"pig50.first", fifty, Percent, func(c *calc) Value { return c.x(c.table(fifty).FirstPlayerWin()) }},
-	{"pig3.first", three, Percent, func(c *calc) Value { return c.x(c.multi(three, 0)) }},
-	{"pig3.second", three, Percent, func(c *calc) Value { return c.x(c.multi(three, 1)) }},
-	{"pig3.third", three, Percent, func(c *calc) Value { return c.x(c.multi(three, 2)) }},
+	{"pig3.first", three, Percent, func(c *calc) Value { return c.x(c.three.FirstPlayerWin()[0]) }},
+	{"pig3.second", three, Percent, func(c *calc) Value { return c.x(c.three.FirstPlayerWin()[1]) }},
+	{"pig3.third", three, Percent, func(c *calc) Value { return c.x(c.three.FirstPlayerWin()[2]) }},
 	{"equal.first", equal, Percent, func(c *calc) Value { return c.x(c.equal(equal)) }},
 	{"equal50.first", equal50, Percent, func(c *calc) Value { return c.x(c.equal(equal50)) }},
 	{"rule.hold70", pig, Whole, func(c *calc) Value { return c.x(float64(FirstHold(c.table(pig), 70, 0))) }},
@@ -164,8 +164,6 @@ func (c *calc) x(x float64) Value { return Value{X: x} }
 func (c *calc) table(v sim.Variant) *solve.Table { return c.tabs[v] }
 
 func (c *calc) equal(v sim.Variant) float64 { return c.equals[v].FirstPlayerWin() }
-
-func (c *calc) multi(_ sim.Variant, seat int) float64 { return c.three.FirstPlayerWin()[seat] }
 
 func (c *calc) optimal() sim.Strategy { return solve.Optimal{T: c.table(pig)} }
 

@@ -279,18 +279,9 @@ func ThrowWords(l *i18n.Localizer, g sim.Game, f *sim.Faces) string {
 	}
 	words := make([]string, f.Len())
 	for i := range words {
-		words[i] = MarkWord(l, g, f.At(i))
+		words[i] = l.T(g.Rules().MarkKey(f.At(i)))
 	}
 	return l.T("piece.join", "A", words[0], "B", strings.Join(words[1:], ", "))
-}
-
-// MarkWord is the name of one mark of the game's pieces, or its mishap's.
-func MarkWord(l *i18n.Localizer, g sim.Game, mark int) string {
-	r := g.Rules()
-	if mark >= 1 && mark <= len(r.Piece.Marks) {
-		return l.T("piece." + r.Piece.Name + "." + r.Piece.Marks[mark-1])
-	}
-	return l.T("piece." + r.Piece.Name + "." + r.Mishap.Name)
 }
 
 // Timeline is chart 4: both players' chances of winning under perfect play

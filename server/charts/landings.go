@@ -56,7 +56,7 @@ func PigLandings(l *i18n.Localizer, g sim.Game, marks []int) templates.Chart {
 		tbl.Rows = append(tbl.Rows, []string{label, num(l, k), pct(l, share), t(l, PigLandingsKey, "range", "Lo", pct(l, lo), "Hi", pct(l, hi)), pct(l, want)})
 	}
 	for m, w := range p.Weights {
-		add(l.T("piece."+p.Name+"."+p.Marks[m]), counts[m+1], pieces, float64(w)/float64(total))
+		add(l.T(r.MarkKey(m+1)), counts[m+1], pieces, float64(w)/float64(total))
 	}
 	if r.Mishap.Weight > 0 {
 		add(t(l, PigLandingsKey, "touching"), touched/r.Pieces, throws, float64(r.Mishap.Weight)/float64(r.Mishap.Of))

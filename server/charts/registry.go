@@ -58,11 +58,11 @@ var registry = []entry{
 		return SkillLuck(s.Localizer(), ds, s.Name), err
 	}},
 	{DiceKey, func(s Source) (templates.Chart, error) {
-		faces, err := s.Marks(sim.SkunkPiece)
+		faces, err := s.Marks(sim.DieName)
 		return ClassDice(s.Localizer(), faces), err
 	}},
 	{OnesKey, func(s Source) (templates.Chart, error) {
-		faces, err := s.Marks(sim.SkunkPiece)
+		faces, err := s.Marks(sim.DieName)
 		return ShareOfOnes(s.Localizer(), faces), err
 	}},
 	{HogDiceKey, func(s Source) (templates.Chart, error) {

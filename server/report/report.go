@@ -13,6 +13,7 @@ import (
 
 	"pigclass/server/classroom"
 	"pigclass/server/store"
+	"pigclass/sim"
 )
 
 // Reports reads a class's history for its members.
@@ -128,7 +129,7 @@ func (r *Reports) Decisions(ctx context.Context, v classroom.Viewer, f store.Cha
 
 // Faces are the class's dice, face by face.
 func (r *Reports) Faces(ctx context.Context, v classroom.Viewer) ([]int, error) {
-	return r.Marks(ctx, v, "die")
+	return r.Marks(ctx, v, sim.DieName)
 }
 
 // Marks are the marks the class's pieces of one kind showed ("pig": the

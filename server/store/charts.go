@@ -157,7 +157,7 @@ func (s *Store) Decisions(ctx context.Context, f ChartFilter, studentsOnly bool)
 // whole-class Skunk, in the order they were thrown: the query behind the
 // class dice charts.
 func (s *Store) Faces(ctx context.Context, classID int64) ([]int, error) {
-	return s.Marks(ctx, classID, "die")
+	return s.Marks(ctx, classID, sim.DieName)
 }
 
 // Marks returns the marks shown by the class's pieces of one kind (a

@@ -97,3 +97,33 @@ func BenchmarkAdviseMultiThree(b *testing.B) {
 		sinkAdvice = m.Advise(p, 7)
 	}
 }
+
+// BenchmarkSolveBigKinds is the solve of each kind of round the third
+// hostile-client probe asked for (Pig to 200, Pig to 199 with equal turns,
+// Big Pig to 200): its allocation (B/op, with -benchmem) beside its
+// table's size (table-MB, TableBytes): the solver's working memory is the
+// table itself, not a multiple of it.
+//
+//	go test ./sim/solve -run X -bench SolveBigKinds -benchmem -benchtime 3x
+func BenchmarkSolveBigKinds(b *testing.B) {
+	pig, equal, big := sim.Standard(sim.Pig), sim.Standard(sim.Pig), sim.Standard(sim.BigPig)
+	pig.Target, big.Target = 200, 200
+	equal.Target, equal.EqualTurns = 199, true
+	for _, v := range []sim.Variant{pig, equal, big} {
+		b.Run(v.String(), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var err error
+				if v.EqualTurns {
+					_, err = SolveEqualTurns(v)
+				} else {
+					_, err = Solve(v)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(TableBytes(Key(v, v.EqualTurns)))/(1<<20), "table-MB")
+		})
+	}
+}

@@ -237,9 +237,22 @@ func (c *Cache) Pin(v sim.Variant, equalTurns bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.entryLocked(Key(v, equalTurns), false).pinned = true
-	if v.Seats > 2 && !equalTurns && MultiBytes(v) <= MultiBudget {
+	if v.Seats > 2 && !equalTurns && ExactFits(v) {
 		c.entryLocked(MultiKey(v), false).pinned = true
 	}
+}
+
+// PinnedBytes returns what the pinned tables take once all are solved.
+func (c *Cache) PinnedBytes() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var n int64
+	for k, e := range c.tables {
+		if e.pinned {
+			n += TableBytes(k)
+		}
+	}
+	return n
 }
 
 // Kept reports whether the tables of keys (Keys and MultiKeys) are all
@@ -254,14 +267,6 @@ func (c *Cache) Kept(keys ...sim.Variant) bool {
 		}
 	}
 	return true
-}
-
-// Has reports whether the table of v is kept (solved, or being solved).
-func (c *Cache) Has(v sim.Variant, equalTurns bool) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	_, ok := c.tables[Key(v, equalTurns)]
-	return ok
 }
 
 // Bytes returns what the cache's solved tables take.
@@ -661,24 +666,9 @@ func MultiKey(v sim.Variant) sim.Variant {
 // classroom (Multi) may take, three players to 110: past it a variant is
 // not solved there (its decisions stay approximate), so that a table being
 // solved and the cache's budget together stay well under the server's
-// heap limit. MultiWait (the command line) takes up to MaxMultiBytes.
+// heap limit (MultiReady). MultiWait (the command line) takes up to
+// MaxMultiBytes.
 const MultiBudget = 32 << 20
-
-// Multi returns the N-player table of v (v.Seats players, standard rules
-// but for the seats) if it is solved, and otherwise has it solved in the
-// background (see Cache) and reports false: the caller reads an
-// approximation meanwhile. A variant the solver refuses, or one past
-// MultiBudget, is never ready.
-func (c *Cache) Multi(v sim.Variant) (*MultiTable, bool) {
-	if MultiBytes(v) > MultiBudget {
-		return nil, false
-	}
-	e := c.ask(MultiKey(v))
-	if !e.solved() {
-		return nil, false
-	}
-	return e.multi, e.err == nil
-}
 
 // ErrBeyondBudget is MultiReady's answer for a table past MultiBudget,
 // never solved in a classroom.

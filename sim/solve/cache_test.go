@@ -72,13 +72,13 @@ func TestCacheBudget(t *testing.T) {
 	one, _ := c.Get(sim.Variant{Game: sim.Pig, Target: 41, Seats: 2})
 	c.SetBudget(c.Bytes() + one.Bytes()/2) // room for the pinned table and half another
 	c.Get(sim.Variant{Game: sim.Pig, Target: 42, Seats: 2})
-	if c.Has(sim.Variant{Game: sim.Pig, Target: 41, Seats: 2}, false) {
+	if c.Kept(Key(sim.Variant{Game: sim.Pig, Target: 41, Seats: 2}, false)) {
 		t.Error("the least lately used table was kept past the budget")
 	}
-	if !c.Has(pinned, false) {
+	if !c.Kept(Key(pinned, false)) {
 		t.Error("the pinned table was forgotten")
 	}
-	if c.Bytes() > c.budget && c.Has(sim.Variant{Game: sim.Pig, Target: 42, Seats: 2}, false) {
+	if c.Bytes() > c.budget && c.Kept(Key(sim.Variant{Game: sim.Pig, Target: 42, Seats: 2}, false)) {
 		t.Errorf("%d bytes kept, budget %d", c.Bytes(), c.budget)
 	}
 }
@@ -147,7 +147,7 @@ func TestCacheGivesUpWhatNobodyNeeds(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	if c.Has(slow, false) {
+	if c.Kept(Key(slow, false)) {
 		t.Error("a table given up is still kept")
 	}
 	if c.Bytes() != 0 {
