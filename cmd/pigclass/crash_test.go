@@ -48,7 +48,9 @@ var servingAt = regexp.MustCompile(`pigclass is serving"? url=(http://\S+)`)
 // says where it serves.
 func startProcess(t *testing.T, bin, addr, db string) *process {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--addr", addr, "--db", db)
+	// The load plays without think time: more moves a second than a hand
+	// makes, as the README's load commands allow.
+	cmd := exec.Command(bin, "serve", "--addr", addr, "--db", db, "--moves-per-second", "1000")
 	cmd.Env = append(os.Environ(), "PIGCLASS_ADDR=", "PIGCLASS_DB=")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -123,6 +125,6 @@ func TestCrashUnderLoad(t *testing.T) {
 		t.Error("no request failed: the kill did not happen under load")
 	}
 	if rep.Stalled != 0 {
-		t.Errorf("%d of %d students did not play on after the restart", rep.Stalled, rep.Joined)
+		t.Errorf("%d of %d students did not play on after the restart: %v", rep.Stalled, rep.Joined, rep.StalledLast)
 	}
 }

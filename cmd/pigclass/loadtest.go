@@ -186,6 +186,9 @@ type LoadReport struct {
 	// seconds of play (plus a think time) who were not waiting for the
 	// next round: a match that did not go on.
 	Stalled int
+	// StalledLast is, for each stalled student, the last answer they had:
+	// what a failing run says about why.
+	StalledLast []string `json:"stalled_last,omitempty"`
 	// The check through the teacher's decisions.csv: every acknowledged
 	// action stored exactly once.
 	Stored  int
@@ -357,6 +360,7 @@ func loadtest(ctx context.Context, cfg loadConfig, progress io.Writer) (*LoadRep
 	for _, s := range students {
 		if s.joined && !s.waiting && (s.lastAck.IsZero() || end.Sub(s.lastAck) > 2*time.Second+cfg.thinkMax) {
 			rep.Stalled++
+			rep.StalledLast = append(rep.StalledLast, fmt.Sprintf("%s: %s, %s before the end", s.nick, s.last, end.Sub(s.lastAck).Round(time.Millisecond)))
 		}
 	}
 	rep.Rounds = int(l.round.Load())
@@ -493,7 +497,8 @@ type loadStudent struct {
 	acked   int64 // moves answered as stored
 	unknown int64 // moves whose answer never came (stored or not)
 	lastAck time.Time
-	waiting bool // at the end: the match was over, the next round not begun
+	waiting bool   // at the end: the match was over, the next round not begun
+	last    string // the last answer: a request and its status, or its error
 }
 
 func (s *loadStudent) join() bool {
@@ -521,6 +526,7 @@ func (s *loadStudent) play(ctx context.Context) {
 	for ctx.Err() == nil {
 		begin := time.Now()
 		status, body, _, err := s.l.do(s.c, http.MethodGet, home, nil)
+		s.last = fmt.Sprintf("GET %s: %d %v", home, status, err)
 		if err != nil {
 			sleep(ctx, 100*time.Millisecond)
 			continue
@@ -555,6 +561,7 @@ func (s *loadStudent) play(ctx context.Context) {
 		}
 		begin = time.Now()
 		status, _, _, err = s.l.do(s.c, http.MethodPost, act[1], url.Values{"seq": {seq[1]}, "action": {action}})
+		s.last = fmt.Sprintf("POST %s %s: %d %v", act[1], action, status, err)
 		switch {
 		case err != nil:
 			s.unknown++
