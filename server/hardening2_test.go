@@ -17,6 +17,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"pigclass/server/classroom"
 	"pigclass/sim/solve"
 	"pigclass/templates/paths"
 )
@@ -170,7 +171,7 @@ func TestSecretsTheFileCannotGiveAway(t *testing.T) {
 	sum := mac(class.TeacherHash, "pigclass-rejoin-v1\x00"+tokenHash)
 	b := make([]byte, 8)
 	for i := range b {
-		b[i] = codeAlphabet[int(sum[i])%len(codeAlphabet)]
+		b[i] = classroom.CodeAlphabet[int(sum[i])%len(classroom.CodeAlphabet)]
 	}
 	oldRejoin := string(b[:4]) + "-" + string(b[4:])
 	other := a.browser()

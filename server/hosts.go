@@ -9,8 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/gin-gonic/gin"
 )
 
 // The hosts the server answers for: its --public-url's, and the addresses
@@ -136,25 +134,9 @@ func MetricsGate(listen string, names []string, h http.Handler) http.Handler {
 	})
 }
 
-// atHome answers an address of a class whose code this instance never
-// issues (it starts with another instance's prefix, see
-// Config.CodePrefix): 421 and a sentence that the district's proxy sent it
-// to the wrong instance, the same for every such code.
-func (s *Server) atHome(c *gin.Context) {
-	code := normalizeCode(c.Param("code"))
-	if p := s.cfg.CodePrefix; p == "" || code == "" || strings.HasPrefix(code, p) {
-		c.Next()
-		return
-	}
-	refuse(c, http.StatusMisdirectedRequest, loc(c).T("error.elsewhere", "Code", code, "Prefix", s.cfg.CodePrefix))
-}
-
-// checkHost answers 421 to a request for a host this server is not.
-func (s *Server) checkHost(c *gin.Context) {
-	if s.hosts.allows(c.Request.Host) {
-		c.Next()
-		return
-	}
-	c.Abort()
-	c.String(http.StatusMisdirectedRequest, "pigclass does not answer for the host %q. To be reached by that name, start it with --public-url http://%s (or PIGCLASS_PUBLIC_URL).\n", c.Request.Host, c.Request.Host)
+// setSecurityHeaders sets the headers every answer carries.
+func setSecurityHeaders(h http.Header) {
+	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "same-origin")
 }

@@ -1,10 +1,7 @@
 package server
 
 import (
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/hex"
 	"fmt"
 	"math/big"
@@ -18,10 +15,6 @@ import (
 	"pigclass/server/classroom"
 )
 
-// codeAlphabet has no look-alike characters: no 0/O/Q/D, 1/I/L, 2/Z, 5/S,
-// 6/G, 8/B, U/V.
-const codeAlphabet = "ACEFHJKMNPRTWXY3479"
-
 // CodeLength is the length of a join code.
 const CodeLength = 6
 
@@ -31,21 +24,10 @@ func newCode(prefix string) string {
 	b := make([]byte, CodeLength)
 	copy(b, prefix)
 	for i := len(prefix); i < len(b); i++ {
-		n, _ := rand.Int(rand.Reader, big.NewInt(int64(len(codeAlphabet))))
-		b[i] = codeAlphabet[n.Int64()]
+		n, _ := rand.Int(rand.Reader, big.NewInt(int64(len(classroom.CodeAlphabet))))
+		b[i] = classroom.CodeAlphabet[n.Int64()]
 	}
 	return string(b)
-}
-
-// normalizeCode reads a typed code: case, spaces and dashes do not matter.
-func normalizeCode(s string) string {
-	s = strings.ToUpper(s)
-	return strings.Map(func(r rune) rune {
-		if r == ' ' || r == '-' {
-			return -1
-		}
-		return r
-	}, s)
 }
 
 // CheckCodePrefix says what is wrong with a code prefix, or nil.
@@ -54,8 +36,8 @@ func CheckCodePrefix(p string) error {
 		return fmt.Errorf("code prefix %q: at most 2 characters", p)
 	}
 	for _, r := range p {
-		if !strings.ContainsRune(codeAlphabet, r) {
-			return fmt.Errorf("code prefix %q: use only the code characters %s", p, codeAlphabet)
+		if !strings.ContainsRune(classroom.CodeAlphabet, r) {
+			return fmt.Errorf("code prefix %q: use only the code characters %s", p, classroom.CodeAlphabet)
 		}
 	}
 	return nil
@@ -67,7 +49,7 @@ func validCode(s string) bool {
 		return false
 	}
 	for _, r := range s {
-		if !strings.ContainsRune(codeAlphabet, r) {
+		if !strings.ContainsRune(classroom.CodeAlphabet, r) {
 			return false
 		}
 	}
@@ -90,7 +72,7 @@ const (
 // tokens gives a browser a fresh player token on every join, never
 // adopting the value its cookie came with (which someone else may have
 // planted, and so know): the browser's identities move to the new token
-// (Room.RotateToken). The same join sent again at once (a double tap,
+// (Room.Enter). The same join sent again at once (a double tap,
 // which still carries the old cookie: the same class, the same nickname)
 // gets the same new token, for a few seconds; any other request with the
 // old token gets nothing of it.
@@ -126,28 +108,24 @@ func (t *tokens) current(c *gin.Context, code, nickname string) string {
 	return old
 }
 
-// fresh draws a new token for the browser joining the class with code
-// under nickname, moves its identities from old (if any) to it, and sets
-// the cookie.
-func (t *tokens) fresh(c *gin.Context, room *classroom.Room, old, code, nickname string) (string, error) {
-	token := newToken()
-	if err := room.RotateToken(c.Request.Context(), hashOf(old), classroom.HashToken(token)); err != nil {
-		return "", err
-	}
+// took gives the browser joining the class with code under nickname its
+// new token (the room moved its identities from old to it), and remembers
+// the move for a join sent again at once.
+func (t *tokens) took(c *gin.Context, old, token, code, nickname string) {
 	setCookie(c, playerCookie, token, 365*24*3600)
 	c.Request.AddCookie(&http.Cookie{Name: playerCookie, Value: token})
-	if old != "" {
-		t.mu.Lock()
-		now := t.now()
-		for k, r := range t.rotated {
-			if now.Sub(r.at) >= resendWindow {
-				delete(t.rotated, k)
-			}
-		}
-		t.rotated[old] = rotation{token: token, join: code + "\x00" + nickname, at: now}
-		t.mu.Unlock()
+	if old == "" {
+		return
 	}
-	return token, nil
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	now := t.now()
+	for k, r := range t.rotated {
+		if now.Sub(r.at) >= resendWindow {
+			delete(t.rotated, k)
+		}
+	}
+	t.rotated[old] = rotation{token: token, join: code + "\x00" + nickname, at: now}
 }
 
 // hashOf is a token's hash, "" for no token.
@@ -177,23 +155,4 @@ func setCookie(c *gin.Context, name, value string, maxAge int) {
 	})
 }
 
-// rejoinCode is a student's personal code for getting back to their seat
-// on another device: shown on their own page only, derived with the
-// server's own key (never in the database) from their browser's token (so
-// it changes once used) and the class's secret's hash.
-func (s *Server) rejoinCode(teacherHash, tokenHash string) string {
-	mac := hmac.New(sha256.New, s.cfg.Key)
-	mac.Write([]byte("pigclass-rejoin-v2\x00" + teacherHash + "\x00" + tokenHash))
-	sum := mac.Sum(nil)
-	b := make([]byte, 8)
-	for i := range b {
-		b[i] = codeAlphabet[int(sum[i])%len(codeAlphabet)]
-	}
-	return string(b[:4]) + "-" + string(b[4:])
-}
-
-// sameRejoinCode compares a typed rejoin code (case, spaces and dashes do
-// not matter) with the student's, in constant time.
-func sameRejoinCode(typed, want string) bool {
-	return subtle.ConstantTimeCompare([]byte(normalizeCode(typed)), []byte(normalizeCode(want))) == 1
-}
+const projectorPrefix = "pigclass_projector_"

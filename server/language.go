@@ -8,7 +8,6 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
-	"pigclass/server/store"
 	"pigclass/static"
 	"pigclass/templates"
 	"pigclass/templates/i18n"
@@ -90,57 +89,6 @@ func classLanguage(c *gin.Context, class *classroom.Class, projector bool) {
 	if projector || !languageChosen(c) {
 		setLanguage(c, class.Language)
 	}
-}
-
-// studentOf lets a request through to a student's page of the class of
-// :code only if the room finds the browser is a student of it, and then
-// speaks the class's language. Anyone else is refused alike for every
-// code, in their own language.
-func (s *Server) studentOf(c *gin.Context) (*classroom.Class, store.Student, bool) {
-	v, err := s.viewer(c)
-	if err != nil {
-		fail(c, err)
-		return nil, store.Student{}, false
-	}
-	me, ok := v.Student()
-	if !ok {
-		refuse(c, http.StatusForbidden, loc(c).T("error.notinclass", "Code", normalizeCode(c.Param("code"))))
-		return nil, store.Student{}, false
-	}
-	class := v.Class()
-	classLanguage(c, class, false)
-	return class, me, true
-}
-
-// pickLanguage is the switcher: it remembers the reader's language for a
-// year and goes back to the page.
-func (s *Server) pickLanguage(c *gin.Context) {
-	lang := c.PostForm("lang")
-	if !i18n.Known(lang) {
-		refuse(c, http.StatusUnprocessableEntity, loc(c).T("lang.unknown", "Langs", langNames()))
-		return
-	}
-	setCookie(c, langCookie, lang, 365*24*3600)
-	c.Redirect(http.StatusSeeOther, backPath(c.PostForm("back")))
-}
-
-// setClassLanguage is the teacher's choice of the class's language.
-func (s *Server) setClassLanguage(c *gin.Context) {
-	class := classFrom(c)
-	lang := c.PostForm("lang")
-	if lang != "" && !i18n.Known(lang) {
-		refuse(c, http.StatusUnprocessableEntity, loc(c).T("lang.unknown", "Langs", langNames()))
-		return
-	}
-	if err := s.room.SetLanguage(c.Request.Context(), viewerFrom(c), lang); err != nil {
-		fail(c, err)
-		return
-	}
-	if back := c.PostForm("back"); back == "projector" {
-		c.Redirect(http.StatusSeeOther, paths.TeacherProjector.Page.For(class.Code))
-		return
-	}
-	done(c, class.Code, loc(c).T("notice.language"))
 }
 
 func langNames() string {

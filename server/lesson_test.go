@@ -346,6 +346,7 @@ func TestChartPagesLoadOnlyOwnScripts(t *testing.T) {
 	playRound(t, code, []*student{s})
 	teacher.post("/t/"+code+"/projector-chart", url.Values{"chart": {"decision-map"}})
 	review := s.b.get("/c/"+code).Find(`a[href^="/c/`+code+`/m/"]`).AttrOr("href", "")
+	a.srv.ladder.wait() // the ladder is computed once a server, when first asked
 	pages := []struct {
 		b      *browser
 		path   string

@@ -29,12 +29,12 @@ func (s *Server) act(c *gin.Context) {
 	// is a script. Without a token nothing can be moved anyway.
 	if t, err := c.Cookie(playerCookie); err == nil {
 		mover := classroom.HashToken(t)
-		if !s.moves.allow(mover) {
+		if !s.moves.Allow(mover) {
 			c.Header("Retry-After", "1")
 			refuse(c, http.StatusTooManyRequests, l.T("error.toofast"))
 			return
 		}
-		s.moves.hit(mover)
+		s.moves.Hit(mover)
 	}
 	seq, seqErr := strconv.Atoi(c.PostForm("seq"))
 	a, actionErr := sim.ParseAction(c.PostForm("action"))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"pigclass/server/classroom"
 	"pigclass/templates"
 	"pigclass/templates/paths"
 )
@@ -17,7 +18,7 @@ func (s *Server) matchPage(c *gin.Context) {
 	if !ok {
 		return
 	}
-	if code := normalizeCode(c.Query("class")); mv.Class == nil && validCode(code) {
+	if code := classroom.NormalizeCode(c.Query("class")); mv.Class == nil && validCode(code) {
 		// A practice match started from a class: the class's next match
 		// for this student (it is told only to its students) moves the
 		// page there.

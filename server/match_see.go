@@ -2,10 +2,8 @@ package server
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -36,36 +34,6 @@ func (mv *matchView) code() string {
 		return ""
 	}
 	return mv.Class.Code
-}
-
-// viewer is who the request is from, as the room finds them: the
-// browser's player token, and the teacher's secret and projector key it
-// holds for the class of the address. It makes no cookie. A request is
-// identified once: a middleware's finding (the gate, notRemoved) serves
-// the handler too.
-func (s *Server) viewer(c *gin.Context) (classroom.Viewer, error) {
-	if v, ok := c.Get(viewerKey); ok {
-		return v.(classroom.Viewer), nil
-	}
-	v, err := s.identify(c)
-	if err == nil {
-		setViewer(c, v)
-	}
-	return v, err
-}
-
-// identify asks the room who the request's credentials make the browser.
-func (s *Server) identify(c *gin.Context) (classroom.Viewer, error) {
-	code := normalizeCode(c.Param("code"))
-	cr := classroom.Credentials{Code: code}
-	if t, err := c.Cookie(playerCookie); err == nil && len(t) == 64 {
-		cr.TokenHash = classroom.HashToken(t)
-	}
-	if code != "" {
-		cr.TeacherSecret, _ = c.Cookie(teacherPrefix + code)
-		cr.ProjectorKey, _ = c.Cookie(projectorPrefix + code)
-	}
-	return s.room.Identify(c.Request.Context(), cr)
 }
 
 // matchAsked reads match :id and who asks for it, answering a bad id or a
@@ -119,24 +87,4 @@ func (s *Server) drawMatch(c *gin.Context, m *classroom.MatchView) *matchView {
 		mv.board.NextURL = nextIn(loc(c), m.Class.Code, m.ID)
 	}
 	return mv
-}
-
-// boardVersion names what a board shows: the match's version and its
-// class's (pause and names).
-func boardVersion(m *classroom.Match, class *classroom.Class) string {
-	if class == nil {
-		return strconv.FormatInt(m.Version, 10)
-	}
-	return fmt.Sprintf("%d.%d", m.Version, class.Version)
-}
-
-// moved sends an old address of match id to its new place, keeping the
-// method (308) and what follows the match's address (/act, /board).
-func moved(c *gin.Context, id int64, to string) {
-	to += strings.TrimPrefix(c.Request.URL.Path, paths.PracticeMatch.With("", id))
-	if q := c.Request.URL.RawQuery; q != "" {
-		to += "?" + q
-	}
-	c.Redirect(http.StatusPermanentRedirect, to)
-	c.Abort()
 }

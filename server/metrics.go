@@ -8,8 +8,9 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"pigclass/server/classroom"
+	"pigclass/server/report"
 	"pigclass/sim/solve"
 )
 
@@ -25,7 +26,7 @@ type metrics struct {
 	actions prometheus.Counter
 }
 
-func newMetrics(s *Server) *metrics {
+func newMetrics(room *classroom.Room, reports *report.Reports, tables *solve.Cache) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
@@ -43,32 +44,32 @@ func newMetrics(s *Server) *metrics {
 		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, f)
 	}
 	m.reg.MustRegister(m.latency, m.actions,
-		gauge("pigclass_classes", "Classes in memory.", func() float64 { return float64(s.room.Counts().Classes) }),
-		gauge("pigclass_students", "Students of the classes in memory.", func() float64 { return float64(s.room.Counts().Students) }),
-		gauge("pigclass_matches_playing", "Matches being played.", func() float64 { return float64(s.room.Counts().Playing) }),
+		gauge("pigclass_classes", "Classes in memory.", func() float64 { return float64(room.Counts().Classes) }),
+		gauge("pigclass_students", "Students of the classes in memory.", func() float64 { return float64(room.Counts().Students) }),
+		gauge("pigclass_matches_playing", "Matches being played.", func() float64 { return float64(room.Counts().Playing) }),
 		counter("pigclass_writer_batches_total", "Transactions the writer committed (group commit).", func() float64 {
-			b, _, _ := s.reports.WriterStats()
+			b, _, _ := reports.WriterStats()
 			return float64(b)
 		}),
 		counter("pigclass_writer_writes_total", "Writes committed; divided by the batches, the mean batch size.", func() float64 {
-			_, w, _ := s.reports.WriterStats()
+			_, w, _ := reports.WriterStats()
 			return float64(w)
 		}),
 		gauge("pigclass_writer_queue", "Writes waiting for the writer.", func() float64 {
-			_, _, q := s.reports.WriterStats()
+			_, _, q := reports.WriterStats()
 			return float64(q)
 		}),
-		gauge("pigclass_solver_cache_bytes", "Memory of the solved tables kept, of two and of more players.", func() float64 { return float64(s.tables.Bytes()) }),
+		gauge("pigclass_solver_cache_bytes", "Memory of the solved tables kept, of two and of more players.", func() float64 { return float64(tables.Bytes()) }),
 		counter("pigclass_solver_solves_total", "Tables whose solve was started (in the background, or waited for).", func() float64 {
-			started, _ := s.tables.Solves()
+			started, _ := tables.Solves()
 			return float64(started)
 		}),
 		counter("pigclass_solver_given_up_total", "Solves given up because no match or waiting decision needed their table any more.", func() float64 {
-			_, givenUp := s.tables.Solves()
+			_, givenUp := tables.Solves()
 			return float64(givenUp)
 		}),
-		gauge("pigclass_solver_queue", "Solves running or waiting for the solver.", func() float64 { return float64(s.tables.Solving()) }),
-		solveKinds{s.tables},
+		gauge("pigclass_solver_queue", "Solves running or waiting for the solver.", func() float64 { return float64(tables.Solving()) }),
+		solveKinds{tables},
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
@@ -76,14 +77,14 @@ func newMetrics(s *Server) *metrics {
 }
 
 // measure times every request for the latency histogram.
-func (s *Server) measure(c *gin.Context) {
+func (m *metrics) measure(c *gin.Context) {
 	start := time.Now()
 	c.Next()
 	route := c.FullPath()
 	if route == "" {
 		route = "unmatched"
 	}
-	s.metrics.latency.WithLabelValues(methodLabel(c.Request.Method), route).Observe(time.Since(start).Seconds())
+	m.latency.WithLabelValues(methodLabel(c.Request.Method), route).Observe(time.Since(start).Seconds())
 }
 
 // methodLabel is a request's method as the latency histogram names it: the
@@ -95,12 +96,6 @@ func methodLabel(m string) string {
 		return m
 	}
 	return "other"
-}
-
-// MetricsHandler serves the metrics in Prometheus' text format, for the
-// separate --metrics-addr.
-func (s *Server) MetricsHandler() http.Handler {
-	return promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{})
 }
 
 // solveKinds counts the solves by kind of table, with bounded labels (the

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
+
+	"pigclass/server/classroom"
 )
 
 // maxBody is the largest request body accepted: forms are tiny.
@@ -144,9 +146,40 @@ func securityHeaders(c *gin.Context) {
 	c.Next()
 }
 
-// setSecurityHeaders sets the headers every answer carries.
-func setSecurityHeaders(h http.Header) {
-	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "same-origin")
+// atHome answers an address of a class whose code this instance never
+// issues (it starts with another instance's prefix, see
+// Config.CodePrefix): 421 and a sentence that the district's proxy sent it
+// to the wrong instance, the same for every such code.
+func (s *Server) atHome(c *gin.Context) {
+	code := classroom.NormalizeCode(c.Param("code"))
+	if p := s.cfg.CodePrefix; p == "" || code == "" || strings.HasPrefix(code, p) {
+		c.Next()
+		return
+	}
+	refuse(c, http.StatusMisdirectedRequest, loc(c).T("error.elsewhere", "Code", code, "Prefix", s.cfg.CodePrefix))
+}
+
+// checkHost answers 421 to a request for a host this server is not.
+func (s *Server) checkHost(c *gin.Context) {
+	if s.hosts.allows(c.Request.Host) {
+		c.Next()
+		return
+	}
+	c.Abort()
+	c.String(http.StatusMisdirectedRequest, "pigclass does not answer for the host %q. To be reached by that name, start it with --public-url http://%s (or PIGCLASS_PUBLIC_URL).\n", c.Request.Host, c.Request.Host)
+}
+
+// notRemoved answers a removed student's request on their class's pages
+// with what happened (403: the teacher removed this device) and how to get
+// back, before anything else; polls show it in the page's place.
+func (s *Server) notRemoved(c *gin.Context) {
+	v, err := s.viewer(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	if v.Removed() {
+		c.Header("X-Pigclass-Removed", "1")
+		refuse(c, http.StatusForbidden, removedMessage(loc(c), classroom.NormalizeCode(c.Param("code"))))
+	}
 }

@@ -7,7 +7,6 @@ import (
 	"net/url"
 
 	"github.com/gin-gonic/gin"
-	goqr "github.com/piglig/go-qr"
 
 	"pigclass/server/classroom"
 	"pigclass/templates"
@@ -22,13 +21,11 @@ import (
 // /p/{code}?key=..., whose key shows what the projector shows and grants
 // nothing else.
 
-const projectorPrefix = "pigclass_projector_"
-
 // projectorOnly lets a request through with the class's projector key (the
 // cookie, or ?key= from the link) or the teacher's secret; anything else
 // is the teacher pages' 404.
 func (s *Server) projectorOnly(c *gin.Context) {
-	code := normalizeCode(c.Param("code"))
+	code := classroom.NormalizeCode(c.Param("code"))
 	if key := c.Query("key"); key != "" {
 		v, err := s.room.Identify(c.Request.Context(), classroom.Credentials{Code: code, ProjectorKey: key})
 		if err == nil && v.Projector() {
@@ -39,13 +36,6 @@ func (s *Server) projectorOnly(c *gin.Context) {
 		}
 	}
 	s.gate(c, classroom.Viewer.Projector)
-}
-
-// refuseTeacherPage answers a teacher's or projector's page without its
-// key: the same for a class that exists and one that does not, with a
-// hint for a teacher on the wrong computer.
-func refuseTeacherPage(c *gin.Context) {
-	refuse(c, http.StatusNotFound, loc(c).T("error.teacherpage"))
 }
 
 // projectorBase is where a projector view lives: the teacher's, with the
@@ -250,22 +240,19 @@ func projectorData(l *i18n.Localizer, class *classroom.Class) templates.Projecto
 	return v
 }
 
-// joinQR is the QR code of a class's join address, an SVG drawn here (no
-// network). Any well-formed code has one: it tells nothing about classes.
-func (s *Server) joinQR(c *gin.Context) {
-	code := normalizeCode(c.Param("code"))
-	if !validCode(code) {
-		refuse(c, http.StatusNotFound, loc(c).T("error.nopage"))
-		return
-	}
-	qr, err := goqr.EncodeText(s.publicURL(c.Request)+paths.JoinCode.For(code), goqr.Medium)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	c.Header("Content-Type", "image/svg+xml")
-	c.Header("Cache-Control", "public, max-age=3600")
-	if err := qr.WriteAsSVG(goqr.NewQrCodeImgConfig(8, 4), c.Writer); err != nil {
-		c.Error(err)
+// resultsPage shows the podium of the last round, on the projector.
+func (b projectorBase) resultsPage(s *Server) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		class := classFrom(c)
+		v, err := s.results(c.Request.Context(), loc(c), viewerFrom(c), true)
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		if v == nil {
+			v = &templates.Results{}
+		}
+		v.Code, v.BackURL = class.Code, b.paths().Page.For(class.Code)
+		render(c, http.StatusOK, templates.ResultsView(*v))
 	}
 }

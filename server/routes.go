@@ -28,7 +28,7 @@ func (s *Server) Handler() http.Handler {
 	r.RemoteIPHeaders = []string{"X-Forwarded-For"}
 	// The security headers first: every answer carries them, an early
 	// refusal (421 for a strange host) and a recovered panic included.
-	r.Use(securityHeaders, gin.Recovery(), s.measure, s.logRequests, s.checkHost, s.scheme, chooseLanguage, s.atHome, limitBody, s.sameOrigin)
+	r.Use(securityHeaders, gin.Recovery(), s.metrics.measure, s.logRequests, s.checkHost, s.scheme, chooseLanguage, s.atHome, limitBody, s.sameOrigin)
 	r.RedirectTrailingSlash = false
 
 	files := gin.WrapH(static.Handler())

@@ -78,7 +78,7 @@ func TestJoinCodesHaveNoLookAlikes(t *testing.T) {
 			t.Errorf("prefix %q accepted", bad)
 		}
 	}
-	if normalizeCode(" k7r-xm4 ") != "K7RXM4" {
+	if classroom.NormalizeCode(" k7r-xm4 ") != "K7RXM4" {
 		t.Error("typed codes are not normalised")
 	}
 }

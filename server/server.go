@@ -5,6 +5,26 @@
 // decided by the classroom, first), builds a view model from what it gets
 // back and renders it: no handler takes a lock of the classroom, holds the
 // store or builds an address by hand (package paths).
+//
+// The files stand in floors, each using only the files below it
+// (TestServerFilesUseOnlyDownward; go test -run that -v prints the house):
+//
+//   - routes.go, at the top: the route table, address by address, and
+//     server.go: New, the wiring.
+//   - The handlers, named by who they serve, so a page's address leads to
+//     its file: front*.go (the front page, joining, practice, the glossary,
+//     the language), student_*.go (a class's student: /c/{code}...),
+//     match_*.go (a match's page, board, moves and record, for its players,
+//     practice included, and the teacher watching), teacher_*.go (the
+//     dashboard and every control of /t/{code}...), projector.go (/p/...,
+//     the teacher's projector view included) and verify.go.
+//   - views*.go: the view models the handlers share (the board, the
+//     charts' data, the lesson, the podium's words, the review, Skunk's
+//     table), built from what the classroom and the reports answer.
+//   - The kit, at the bottom, naming no handler: kit.go (Server, Config),
+//     reply.go (render, refuse, a notice), viewer.go (who is asking),
+//     middleware.go, language.go, identity.go (codes, tokens, cookies),
+//     request.go, hosts.go, limiter.go, metrics.go and ladder.go.
 package server
 
 import (
@@ -15,132 +35,15 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"net/netip"
-	"sync"
 	"time"
 
-	"github.com/a-h/templ"
-	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"pigclass/lessons"
-	"pigclass/lessons/figures"
 	"pigclass/server/classroom"
+	"pigclass/server/limit"
 	"pigclass/server/report"
 	"pigclass/server/store"
 	"pigclass/sim/solve"
-)
-
-// Config is what the server needs beyond its store.
-type Config struct {
-	// PublicURL is how students reach the app, shown on the projector
-	// (e.g. "http://10.0.0.5:8080"); empty means the request's own host,
-	// one of the addresses the server listens on.
-	PublicURL string
-	// Listen is the address the server listens on ("localhost:8080",
-	// ":8080"): with PublicURL's host, the only hosts it answers for.
-	// Empty answers every host (a handler tested alone).
-	Listen string
-	// Now is the clock (tests replace it); nil means time.Now.
-	Now func() time.Time
-	// JoinAttempts is how many wrong join codes one address may try per
-	// minute; 0 means 20.
-	JoinAttempts int
-	// ClassJoins is how many students may join one class per minute until
-	// the teacher lifts the cap; 0 means DefaultClassJoins.
-	ClassJoins int
-	// MovesPerSecond is how many moves a player may make a second, by the
-	// wall clock; 0 means DefaultMovesPerSecond.
-	MovesPerSecond int
-	// TrustedProxies are the reverse proxies whose X-Forwarded-For and
-	// X-Forwarded-Proto are believed; none by default, so a client cannot
-	// choose its own address.
-	TrustedProxies []netip.Prefix
-	// CodePrefix starts every join code this instance draws (up to two
-	// code characters), so that a proxy in front of several instances can
-	// send each class's addresses to the instance that holds it (README,
-	// "A school or a district"). Empty: any code.
-	CodePrefix string
-	// Key is the server's own key, kept outside the database
-	// (store.LoadKey): the projector key and the rejoin codes are derived
-	// with it. Nil draws one for this run (they then change on restart).
-	Key []byte
-	// Tables are the solved tables to use; nil solves them anew. Solved
-	// tables never change, so servers in one process (the tests) may
-	// share them.
-	Tables *solve.Cache
-	// TablesBudget bounds the tables kept (0: TablesBudget).
-	TablesBudget int64
-}
-
-// DefaultClassJoins is the joins a class takes per minute before the
-// teacher must allow more: a whole class joining at once fits.
-const DefaultClassJoins = 60
-
-// Server holds the app's state: the store, the solved tables and the live
-// classroom.
-type Server struct {
-	cfg     Config
-	reports *report.Reports // the disk's history, for a class's members
-	log     *slog.Logger
-	tables  *solve.Cache
-	room    *classroom.Room
-
-	lessons []lessons.Lesson
-	proxies []netip.Prefix
-
-	hosts       *hostGate
-	metrics     *metrics
-	crossOrigin *http.CrossOriginProtection
-	tokens      *tokens  // fresh player tokens on join
-	joins       *limiter // wrong join codes, by client address
-	classJoins  *limiter // joins, by class: a script cannot fill a class
-	deviceJoins *limiter // joins, by class and device: one name a device
-	moves       *limiter // moves, by player: a script cannot flood a match
-	variants    *limiter // new variants solved, by class and ("") in all
-	newClasses  *limiter // classes started, by client address
-	practices   *limiter // practice matches started, by client address
-	// figureValues are the lessons' figures, computed once for this
-	// server (figureOnce) from its tables.
-	figureOnce   sync.Once
-	figureValues map[string]figures.Value
-	figureErr    error
-}
-
-// A device (its address; an IPv6 device's /64) joins a class under one
-// name in deviceJoinWindow (until the teacher allows more): a second name
-// from it is refused, and the rejoin code is the way to one's own name on
-// another device.
-const deviceJoinWindow = 10 * time.Minute
-
-// DefaultMovesPerSecond is the moves a player may make a second: faster
-// than a hand, slower than a script.
-const DefaultMovesPerSecond = 8
-
-// TablesBudget bounds the solved tables kept, of two and of more players,
-// and the one being solved: the pinned ones included (the defaults and the
-// lessons', 51 MB once every lesson has been played). A table is solved
-// only if it can be kept beside the pinned ones and those still needed (by
-// a match being played or a decision waiting for its analysis), and a kind
-// of round whose tables cannot is refused by the round form; past the
-// budget the least lately used table neither pinned nor needed is
-// forgotten. Beside every lesson's tables there is room for the largest
-// table a classroom solves (32 MB: TestLessonTablesLeaveRoom), so any kind
-// of round plays on a server with nothing else to keep. The tables and the
-// solve in flight stay within it, well within the heap's soft limit
-// (BenchmarkBigKindsBesideASchool). A new variant is solved at most
-// newVariantsPerClass times a minute for one class and
-// newVariantsPerMinute for the whole server.
-const (
-	TablesBudget         = 96 << 20
-	newVariantsPerClass  = 3
-	newVariantsPerMinute = 12
-)
-
-// Per client address and minute: classes a device may start, and
-// practice matches (a whole lab behind one address may start one each).
-const (
-	classesPerMinute   = 10
-	practicesPerMinute = 120
 )
 
 // New builds the server, solves the standard tables and rebuilds every match
@@ -149,7 +52,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	cfg.JoinAttempts = cmp.Or(cfg.JoinAttempts, 20)
+	cfg.JoinAttempts = cmp.Or(cfg.JoinAttempts, classroom.DefaultGuesses)
 	cfg.ClassJoins = cmp.Or(cfg.ClassJoins, DefaultClassJoins)
 	cfg.MovesPerSecond = cmp.Or(cfg.MovesPerSecond, DefaultMovesPerSecond)
 	if err := CheckCodePrefix(cfg.CodePrefix); err != nil {
@@ -161,13 +64,10 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	}
 	s := &Server{
 		cfg: cfg, reports: report.New(st), log: log, tables: cfg.Tables,
-		joins:       newLimiter(cfg.JoinAttempts, time.Minute, cfg.Now),
-		classJoins:  newLimiter(cfg.ClassJoins, time.Minute, cfg.Now),
-		deviceJoins: newLimiter(1, deviceJoinWindow, cfg.Now),
-		moves:       newLimiter(cfg.MovesPerSecond, time.Second, time.Now),
-		variants:    newLimiter(newVariantsPerClass, time.Minute, cfg.Now),
-		newClasses:  newLimiter(classesPerMinute, time.Minute, cfg.Now),
-		practices:   newLimiter(practicesPerMinute, time.Minute, cfg.Now),
+		moves:       limit.New(cfg.MovesPerSecond, time.Second, time.Now),
+		variants:    limit.New(newVariantsPerClass, time.Minute, cfg.Now),
+		newClasses:  limit.New(classesPerMinute, time.Minute, cfg.Now),
+		practices:   limit.New(practicesPerMinute, time.Minute, cfg.Now),
 		proxies:     cfg.TrustedProxies,
 		hosts:       newHostGate(cfg.PublicURL, cfg.Listen),
 		crossOrigin: crossOrigin,
@@ -176,8 +76,8 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	if s.tables == nil {
 		s.tables = &solve.Cache{}
 	}
+	s.ladder = newLadder(s.tables, log)
 	s.tables.SetBudget(cmp.Or(cfg.TablesBudget, TablesBudget))
-	s.metrics = newMetrics(s)
 	for _, v := range classroom.DefaultVariants() {
 		s.tables.Pin(v, false)
 	}
@@ -200,6 +100,8 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		rand.Read(s.cfg.Key)
 	}
 	s.room = classroom.New(st, s.cfg.Key, s.tables, log, cfg.Now)
+	s.room.LimitJoins(cfg.JoinAttempts, cfg.ClassJoins)
+	s.metrics = newMetrics(s.room, s.reports, s.tables)
 	n, err := s.room.Restore(ctx)
 	if err := errors.Join(err, <-solved); err != nil {
 		return nil, err
@@ -215,27 +117,8 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 // Close stops the deadline watcher.
 func (s *Server) Close() { s.room.Close() }
 
-// render writes a templ component with the request's context.
-func render(c *gin.Context, status int, comp templ.Component) {
-	c.Status(status)
-	c.Header("Content-Type", "text/html; charset=utf-8")
-	c.Header("Content-Language", loc(c).Lang())
-	if err := comp.Render(c.Request.Context(), c.Writer); err != nil {
-		c.Error(err)
-	}
-}
-
-// isHTMX reports whether the request came from htmx (wants a fragment).
-func isHTMX(c *gin.Context) bool { return c.GetHeader("HX-Request") == "true" }
-
-// publicURL returns the address students type, for the projector.
-func (s *Server) publicURL(r *http.Request) string {
-	if s.cfg.PublicURL != "" {
-		return s.cfg.PublicURL
-	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host
+// MetricsHandler serves the metrics in Prometheus' text format, for the
+// separate --metrics-addr.
+func (s *Server) MetricsHandler() http.Handler {
+	return promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{})
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -20,7 +19,7 @@ import (
 // a match is played it is drawn from memory alone.
 func (s *Server) studentHome(c *gin.Context) {
 	ctx := c.Request.Context()
-	code := normalizeCode(c.Param("code"))
+	code := classroom.NormalizeCode(c.Param("code"))
 	viewer, err := s.viewer(c)
 	if err != nil {
 		fail(c, err)
@@ -41,7 +40,7 @@ func (s *Server) studentHome(c *gin.Context) {
 	classLanguage(c, class, false)
 	l := loc(c)
 	v := templates.StudentHome{Code: class.Code, Nickname: me.Nickname, Waiting: l.T("student.waiting"), NextURL: nextIn(l, class.Code, 0),
-		RejoinCode: s.rejoinCode(class.TeacherHash, me.TokenHash)}
+		RejoinCode: s.room.RejoinCode(class, me.TokenHash)}
 	if class.Anonymous {
 		v.SharedName = anonIn(l, me.AnonName)
 	}
@@ -85,32 +84,6 @@ func (s *Server) history(ctx context.Context, l *i18n.Localizer, who classroom.V
 	return nil
 }
 
-// historyResult says how a past match went for a student.
-func historyResult(l *i18n.Localizer, m store.Match, studentID int64) string {
-	if m.Status == store.Ended {
-		return l.T("history.ended")
-	}
-	for _, s := range m.Seats {
-		if s.StudentID == studentID && m.Result != nil {
-			if m.Winner == s.Seat {
-				return l.T("history.won", "Score", l.Int(m.Result.Scores[s.Seat]), "Other", l.Int(bestOther(m.Result.Scores, s.Seat)))
-			}
-			return l.T("history.lost", "Score", l.Int(m.Result.Scores[s.Seat]), "Other", l.Int(m.Result.Scores[m.Winner]))
-		}
-	}
-	return ""
-}
-
-func bestOther(scores []int, seat int) int {
-	best := 0
-	for i, sc := range scores {
-		if i != seat && sc > best {
-			best = sc
-		}
-	}
-	return best
-}
-
 // studentNext answers a waiting page's, or a finished board's, question:
 // has the student's next match, or a game of Skunk, begun? Until then 204
 // (htmx leaves the page alone); then it sends the browser to the class page.
@@ -139,15 +112,4 @@ func (s *Server) studentNext(c *gin.Context) {
 	}
 	c.Header("HX-Redirect", paths.Student.For(class.Code))
 	c.Status(http.StatusOK)
-}
-
-// nextIn is the address a student's page polls for their next match or
-// game, with the page's language, so that the page is drawn again when the
-// class's language changes.
-func nextIn(l *i18n.Localizer, code string, after int64) string {
-	u := paths.Next(code, after)
-	if strings.Contains(u, "?") {
-		return u + "&lang=" + l.Lang()
-	}
-	return u + "?lang=" + l.Lang()
 }

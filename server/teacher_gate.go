@@ -13,7 +13,7 @@ import (
 // from the cookie or from the secret link's ?key=. Anything else is a 404:
 // the page does not exist for whoever lacks the secret.
 func (s *Server) teacherOnly(c *gin.Context) {
-	code := normalizeCode(c.Param("code"))
+	code := classroom.NormalizeCode(c.Param("code"))
 	if key := c.Query("key"); key != "" {
 		v, err := s.room.Identify(c.Request.Context(), classroom.Credentials{Code: code, TeacherSecret: key})
 		if err == nil && v.Teacher() {
@@ -42,4 +42,11 @@ func (s *Server) gate(c *gin.Context, may func(classroom.Viewer) bool) {
 		return
 	}
 	c.Next()
+}
+
+// refuseTeacherPage answers a teacher's or projector's page without its
+// key: the same for a class that exists and one that does not, with a
+// hint for a teacher on the wrong computer.
+func refuseTeacherPage(c *gin.Context) {
+	refuse(c, http.StatusNotFound, loc(c).T("error.teacherpage"))
 }

@@ -25,7 +25,7 @@ import (
 // saying why not yet.
 func (s *Server) verifyPage(c *gin.Context) {
 	v := s.verifyView()
-	if code := normalizeCode(c.Param("code")); code != "" {
+	if code := classroom.NormalizeCode(c.Param("code")); code != "" {
 		v.NextURL = paths.Next(code, 0) // the page may be in the reader's language, not the class's: no lang
 	}
 	if id, err := strconv.ParseInt(c.Query("match"), 10, 64); err == nil {

@@ -384,3 +384,99 @@ func roundLabel(l *i18n.Localizer, r *store.Round) string {
 	}
 	return ""
 }
+
+// against says whom a round's students play.
+func against(l *i18n.Localizer, mode store.Mode, bot string, v sim.Variant) string {
+	seats := v.Seats
+	id := "against.bot"
+	if mode == store.InPairs {
+		id = "against.pairs"
+	}
+	if seats > 2 {
+		id += "_seats"
+	}
+	return l.T(id, "Bot", botLabel(l, bot, v.Game.Rules().HoldAt), "N", l.Int(seats))
+}
+
+// boardVersion names what a board shows: the match's version and its
+// class's (pause and names).
+func boardVersion(m *classroom.Match, class *classroom.Class) string {
+	if class == nil {
+		return strconv.FormatInt(m.Version, 10)
+	}
+	return fmt.Sprintf("%d.%d", m.Version, class.Version)
+}
+
+// nextIn is the address a student's page polls for their next match or
+// game, with the page's language, so that the page is drawn again when the
+// class's language changes.
+func nextIn(l *i18n.Localizer, code string, after int64) string {
+	u := paths.Next(code, after)
+	if strings.Contains(u, "?") {
+		return u + "&lang=" + l.Lang()
+	}
+	return u + "?lang=" + l.Lang()
+}
+
+// gameChoices are the games offered in forms.
+func gameChoices(l *i18n.Localizer, selected string) []templates.Choice {
+	var out []templates.Choice
+	for _, g := range sim.Games {
+		out = append(out, templates.Choice{Value: g.String(), Label: gameName(l, g), Selected: g.String() == selected})
+	}
+	return out
+}
+
+// botChoices are the bots offered in forms.
+func botChoices(l *i18n.Localizer, selected string) []templates.Choice {
+	return botChoicesHolding(l, selected, 20)
+}
+
+// botChoicesHolding is botChoices with the rule of thumb "hold at
+// ruleOfThumb" (a game's own) in place of hold at 20.
+func botChoicesHolding(l *i18n.Localizer, selected string, ruleOfThumb int) []templates.Choice {
+	var out []templates.Choice
+	for _, b := range sim.BotMenu(ruleOfThumb) {
+		label := botLabel(l, b, ruleOfThumb)
+		if strings.HasPrefix(b, "dice:") {
+			label = l.T("bot.hog", "Bot", label)
+		}
+		out = append(out, templates.Choice{Value: b, Label: label, Selected: b == selected})
+	}
+	return out
+}
+
+// gameNamesIn lists the games by name in the reader's language.
+func gameNamesIn(l *i18n.Localizer) []string {
+	var out []string
+	for _, g := range sim.Games {
+		out = append(out, gameName(l, g))
+	}
+	return out
+}
+
+// historyResult says how a past match went for a student.
+func historyResult(l *i18n.Localizer, m store.Match, studentID int64) string {
+	if m.Status == store.Ended {
+		return l.T("history.ended")
+	}
+	for _, s := range m.Seats {
+		if s.StudentID == studentID && m.Result != nil {
+			if m.Winner == s.Seat {
+				return l.T("history.won", "Score", l.Int(m.Result.Scores[s.Seat]), "Other", l.Int(bestOther(m.Result.Scores, s.Seat)))
+			}
+			return l.T("history.lost", "Score", l.Int(m.Result.Scores[s.Seat]), "Other", l.Int(m.Result.Scores[m.Winner]))
+		}
+	}
+	return ""
+}
+
+func bestOther(scores []int, seat int) int {
+	best := 0
+	for i, sc := range scores {
+		if i != seat && sc > best {
+			best = sc
+		}
+	}
+	return best
+}

@@ -139,3 +139,17 @@ func ParseStrategy(name string, g Game) (Strategy, error) {
 	}
 	return nil, fmt.Errorf("unknown strategy %q: use hold:N, kper or dice:N (Hog)", name)
 }
+
+// OtherGamesBot reports whether bot is a bot of another kind of game than
+// g: one that rolls and holds for a game of one throw of chosen dice, or
+// one that throws dice (or keeps pace) for a game of many rolls.
+func OtherGamesBot(g Game, bot string) bool {
+	holds := strings.HasPrefix(bot, "hold:") || bot == KeepPaceBot
+	switch {
+	case g.ChoosesDice():
+		return holds
+	case bot == KeepPaceBot:
+		return !g.Rules().KeepPace
+	}
+	return strings.HasPrefix(bot, "dice:")
+}

@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"pigclass/server/store"
 	"pigclass/sim"
+	"pigclass/sim/solve"
 	"pigclass/templates"
 	"pigclass/templates/i18n"
 )
@@ -175,6 +177,27 @@ func FirstPlayer(l *i18n.Localizer, results []FirstResults) templates.Chart {
 type Rung struct {
 	N             int
 	First, Second float64 // hold:N's exact chance moving first, moving second
+}
+
+// LadderRungs computes the ladder from the two-player table of Pig to 100:
+// exact duels of hold:N against perfect play, N = 5..40, moving first and
+// second. The same for every class: a server computes it once.
+func LadderRungs(t *solve.Table) ([]Rung, error) {
+	v := sim.Standard(sim.Pig)
+	opt := solve.Optimal{T: t}
+	var rungs []Rung
+	for n := 5; n <= 40; n++ {
+		first, err := solve.Duel(v, sim.HoldAt(n), opt)
+		if err != nil {
+			return nil, fmt.Errorf("ladder, hold:%d first: %w", n, err)
+		}
+		second, err := solve.Duel(v, opt, sim.HoldAt(n))
+		if err != nil {
+			return nil, fmt.Errorf("ladder, hold:%d second: %w", n, err)
+		}
+		rungs = append(rungs, Rung{N: n, First: first, Second: 1 - second})
+	}
+	return rungs, nil
 }
 
 // Ladder is chart 8: the exact chance of hold:N against perfect play, for

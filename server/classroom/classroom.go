@@ -109,6 +109,8 @@ type Room struct {
 	waiting map[sim.Variant]bool // tables (keyFor) that decisions wait for: see fillin.go
 	unuse   func()               // unregisters the room from the cache
 
+	doors doors // the rate limits of joining (LimitJoins)
+
 	watching   atomic.Bool
 	stop, done chan struct{}
 }
@@ -125,6 +127,7 @@ func New(st *store.Store, key []byte, tables *solve.Cache, log *slog.Logger, now
 		st: st, key: key, signer: recordSigner(key), tables: tables, log: log, now: now, maxEvents: MaxMatchEvents,
 		classes: map[int64]*class{}, codes: map[string]int64{}, matches: map[int64]*match{}, loads: map[int64]*loadCall{},
 		waiting: map[sim.Variant]bool{}, stop: make(chan struct{}), done: make(chan struct{}),
+		doors: newDoors(DefaultGuesses, DefaultClassJoins, now),
 	}
 	unuse := tables.Use(r.needs, r.tableReady)
 	unwatch := tables.Watch(func(key sim.Variant) {
@@ -234,16 +237,12 @@ func (r *Room) Class(ctx context.Context, code string) (*Class, error) {
 	return c.snap.Load(), nil
 }
 
-// InMemory returns the class with the join code if it is in memory, never
-// reading the disk: for a page a stranger can reach, which must not load a
-// class (nor time itself by one) for a code it was merely shown.
-func (r *Room) InMemory(code string) (*Class, bool) {
+// inMemory returns the class with the join code if it is in memory, or
+// nil, never reading the disk.
+func (r *Room) inMemory(code string) *class {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	if c, ok := r.classes[r.codes[code]]; ok {
-		return c.snap.Load(), true
-	}
-	return nil, false
+	return r.classes[r.codes[code]]
 }
 
 // loadCode returns the class with the join code, loading it the first time.

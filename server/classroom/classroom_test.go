@@ -59,6 +59,12 @@ func openRoom(t *testing.T, path string) (*Room, *store.Store, *fault) {
 func classWithRound(t *testing.T, r *Room, n int) (*Class, []store.Student) {
 	t.Helper()
 	ctx := context.Background()
+	// The table first: a bot that moves first in a match whose decisions
+	// waited for it would have them filled in (a new version of the match)
+	// in the middle of a test that compares versions.
+	if _, err := r.tables.Get(sim.Standard(sim.Pig)); err != nil {
+		t.Fatal(err)
+	}
 	c, err := r.CreateClass(ctx, func() string { return "TESTAA" }, "hash", "")
 	if err != nil {
 		t.Fatal(err)

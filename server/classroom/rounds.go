@@ -36,10 +36,13 @@ func (r *Room) CreateClass(ctx context.Context, newCode func() string, teacherHa
 	return r.ClassByID(ctx, row.ID)
 }
 
-// Join adds a student to a class with a generated name unique in it. A
+// Join seats a new student in a class with a generated name unique in it,
+// checked under the class's lock (the door, Enter, checks first to say why
+// in the order a student should hear it; this is the last word): a
 // nickname in use is store.ErrNicknameTaken, one that looks like a
-// nickname in use ErrLooksTaken; a locked class ErrLocked. nickname must
-// come from Nickname.
+// nickname in use ErrLooksTaken; a locked class ErrLocked, a removed
+// browser ErrRemoved. nickname must come from Nickname. A browser comes
+// in through Enter; the command line and tests seat students here.
 func (r *Room) Join(ctx context.Context, classID int64, nickname, tokenHash string) (store.Student, error) {
 	c, err := r.load(ctx, classID)
 	if err != nil {
@@ -543,10 +546,10 @@ func AnonName(taken map[string]bool) string {
 	}
 }
 
-// Rejoin moves a student to a new browser (token hash): their seat in the
+// retokenStudent moves a student to a new browser (token hash): their seat in the
 // class, and in the match they play, follow; the old browser is signed
 // out.
-func (r *Room) Rejoin(ctx context.Context, classID, studentID int64, tokenHash string) error {
+func (r *Room) retokenStudent(ctx context.Context, classID, studentID int64, tokenHash string) error {
 	c, err := r.load(ctx, classID)
 	if err != nil {
 		return err
@@ -564,13 +567,13 @@ func (r *Room) Rejoin(ctx context.Context, classID, studentID int64, tokenHash s
 	})
 }
 
-// RotateToken moves every identity of a browser (its students in every
+// rotateToken moves every identity of a browser (its students in every
 // class, removed ones too, and its practice player) from token hash old to
 // new. A browser gets a fresh token on every join, so a token planted in
 // it beforehand (session fixation) is worth nothing afterwards. Memory
 // follows the disk: only the classes and live matches whose snapshots
 // hold old are locked.
-func (r *Room) RotateToken(ctx context.Context, old, new string) error {
+func (r *Room) rotateToken(ctx context.Context, old, new string) error {
 	if old == "" || old == new {
 		return nil
 	}

@@ -33,6 +33,10 @@ type Credentials struct {
 	TokenHash     string
 	TeacherSecret string
 	ProjectorKey  string
+	// InMemory looks the class up only among those in memory: for a page
+	// a stranger can reach, which must not load a class (nor time itself
+	// by one) for a code it was merely shown.
+	InMemory bool
 }
 
 // Viewer is who is asking, checked: a stranger (the zero value), a
@@ -60,8 +64,13 @@ func (r *Room) Identify(ctx context.Context, cr Credentials) (Viewer, error) {
 	if cr.Code == "" {
 		return v, nil
 	}
-	c, err := r.loadCode(ctx, cr.Code)
-	if errors.Is(err, store.ErrNotFound) {
+	var c *class
+	var err error
+	if cr.InMemory {
+		if c = r.inMemory(cr.Code); c == nil {
+			return v, nil
+		}
+	} else if c, err = r.loadCode(ctx, cr.Code); errors.Is(err, store.ErrNotFound) {
 		return v, nil
 	}
 	if err != nil {

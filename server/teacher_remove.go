@@ -46,18 +46,3 @@ func (s *Server) readmitStudent(c *gin.Context) {
 	}
 	done(c, class.Code, loc(c).T("notice.readmitted"))
 }
-
-// notRemoved answers a removed student's request on their class's pages
-// with what happened (403: the teacher removed this device) and how to get
-// back, before anything else; polls show it in the page's place.
-func (s *Server) notRemoved(c *gin.Context) {
-	v, err := s.viewer(c)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	if v.Removed() {
-		c.Header("X-Pigclass-Removed", "1")
-		refuse(c, http.StatusForbidden, removedMessage(loc(c), normalizeCode(c.Param("code"))))
-	}
-}

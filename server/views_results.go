@@ -2,11 +2,8 @@ package server
 
 import (
 	"context"
-	"net/http"
 	"slices"
 	"strings"
-
-	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
 	"pigclass/server/report"
@@ -47,21 +44,4 @@ func awardWords(l *i18n.Localizer, a report.Award) (label, value string) {
 		return l.T("award.luck"), l.T("award.luck_value", "Points", l.Dec(100*a.Luck, 1))
 	}
 	return l.T("award.bold"), l.T("award.bold_value", "N", l.Int(a.Boldest))
-}
-
-// resultsPage shows the podium of the last round, on the projector.
-func (b projectorBase) resultsPage(s *Server) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		class := classFrom(c)
-		v, err := s.results(c.Request.Context(), loc(c), viewerFrom(c), true)
-		if err != nil {
-			fail(c, err)
-			return
-		}
-		if v == nil {
-			v = &templates.Results{}
-		}
-		v.Code, v.BackURL = class.Code, b.paths().Page.For(class.Code)
-		render(c, http.StatusOK, templates.ResultsView(*v))
-	}
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
-	"sync"
 
 	"pigclass/server/charts"
 	"pigclass/server/classroom"
@@ -15,57 +13,6 @@ import (
 	"pigclass/templates"
 	"pigclass/templates/i18n"
 )
-
-// ladder is the strategy ladder: exact duels of hold:N against perfect play
-// in Pig to 100. It is the same for every class, so one process computes it
-// once, in the background, when a chart first asks for it.
-type ladder struct {
-	start sync.Once
-	done  chan struct{}
-	rungs []charts.Rung
-}
-
-var pigLadder = &ladder{done: make(chan struct{})}
-
-// ladderRungs returns the ladder, or nil while it is being computed.
-func (s *Server) ladderRungs() []charts.Rung {
-	pigLadder.start.Do(func() { go pigLadder.compute(s.tables, s.log) })
-	select {
-	case <-pigLadder.done:
-		return pigLadder.rungs
-	default:
-		return nil
-	}
-}
-
-// waitLadder blocks until the ladder is computed (for tests).
-func (s *Server) waitLadder() []charts.Rung {
-	s.ladderRungs()
-	<-pigLadder.done
-	return pigLadder.rungs
-}
-
-func (l *ladder) compute(tables *solve.Cache, log *slog.Logger) {
-	defer close(l.done)
-	v := sim.Standard(sim.Pig)
-	t, err := tables.Get(v)
-	if err != nil {
-		log.Error("ladder", "err", err)
-		return
-	}
-	opt := solve.Optimal{T: t}
-	var rungs []charts.Rung
-	for n := 5; n <= 40; n++ {
-		first, err1 := solve.Duel(v, sim.HoldAt(n), opt)
-		second, err2 := solve.Duel(v, opt, sim.HoldAt(n))
-		if err1 != nil || err2 != nil {
-			log.Error("ladder", "n", n, "err", fmt.Sprint(err1, err2))
-			return
-		}
-		rungs = append(rungs, charts.Rung{N: n, First: first, Second: 1 - second})
-	}
-	l.rungs = rungs
-}
 
 // pigVariant is the Pig variant a class's Pig charts read: the target its
 // Pig matches used most (100 when there are none). A request never waits
@@ -175,7 +122,7 @@ func (c *chartSource) FirstPlayer() ([]charts.FirstResults, error) {
 }
 
 // Ladder is the strategy ladder, nil while it is computed.
-func (c *chartSource) Ladder() []charts.Rung { return c.s.ladderRungs() }
+func (c *chartSource) Ladder() []charts.Rung { return c.s.ladder.rungs() }
 
 // Name labels a decision's student: "you" on the student's own page,
 // generated names on shared screens and on students' pages.

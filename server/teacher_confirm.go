@@ -10,17 +10,6 @@ import (
 	"pigclass/templates/paths"
 )
 
-// confirmed reports whether a post that cannot be undone carries the
-// confirmation of its page; if not, the teacher is sent to that page
-// (without JavaScript a click goes through a page that asks).
-func confirmed(c *gin.Context, page string) bool {
-	if c.PostForm("confirm") == "yes" {
-		return true
-	}
-	c.Redirect(http.StatusSeeOther, page)
-	return false
-}
-
 // confirmPage asks before an action that cannot be undone: ending the
 // round, removing a student, deleting the class.
 func (s *Server) confirmPage(what string) gin.HandlerFunc {

@@ -15,42 +15,6 @@ import (
 	"pigclass/templates/paths"
 )
 
-// skunkRoll throws the shared dice (the teacher's button).
-func (s *Server) skunkRoll(c *gin.Context) {
-	class := classFrom(c)
-	if _, err := s.room.SkunkRoll(c.Request.Context(), viewerFrom(c)); err != nil {
-		fail(c, err)
-		return
-	}
-	c.Redirect(http.StatusSeeOther, skunkBack(c, class.Code))
-}
-
-// skunkSit sits a student down. The form carries the moment (round and
-// roll) the student's page showed: a sit sent before a roll or a new round
-// that has happened since is stale and does nothing, and sitting twice
-// changes nothing.
-func (s *Server) skunkSit(c *gin.Context) {
-	class, me, ok := s.studentOf(c)
-	if !ok {
-		return
-	}
-	moment := c.PostForm("moment")
-	if moment == "" {
-		refuse(c, http.StatusUnprocessableEntity, loc(c).T("error.moment"))
-		return
-	}
-	k, err := s.room.Sit(c.Request.Context(), viewerFrom(c), moment)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	if !isHTMX(c) {
-		c.Redirect(http.StatusSeeOther, paths.Student.For(class.Code))
-		return
-	}
-	render(c, http.StatusOK, templates.SkunkView(s.skunkBoard(loc(c), class, k, me.ID, false, paths.StudentSkunk.For(class.Code))))
-}
-
 // skunkBack is where the teacher's Skunk controls return: the projector
 // they were pressed on, or the dashboard.
 func skunkBack(c *gin.Context, code string) string {
@@ -149,46 +113,4 @@ func skunkAnnounce(l *i18n.Localizer, f sim.Faces) string {
 		return l.T("skunk.single", "Faces", faces)
 	}
 	return l.T("skunk.rolled", "Faces", faces)
-}
-
-// studentSkunk is the Skunk board alone, for a student's polling.
-func (s *Server) studentSkunk(c *gin.Context) {
-	class, me, ok := s.studentOf(c)
-	if !ok {
-		return
-	}
-	k := s.room.Skunk(viewerFrom(c))
-	if k == nil {
-		c.Header("HX-Refresh", "true")
-		c.String(http.StatusOK, "")
-		return
-	}
-	if unchanged(c, k, class) {
-		return
-	}
-	render(c, http.StatusOK, templates.SkunkView(s.skunkBoard(loc(c), class, k, me.ID, false, paths.StudentSkunk.For(class.Code))))
-}
-
-// teacherSkunk is the Skunk board for the dashboard's polling.
-func (s *Server) teacherSkunk(c *gin.Context) {
-	class := classFrom(c)
-	k := s.room.Skunk(viewerFrom(c))
-	if k == nil {
-		c.String(http.StatusOK, "")
-		return
-	}
-	if unchanged(c, k, class) {
-		return
-	}
-	render(c, http.StatusOK, templates.SkunkView(s.skunkBoard(loc(c), class, k, 0, true, paths.TeacherSkunk.For(class.Code))))
-}
-
-// endSkunk stops the class's game of Skunk.
-func (s *Server) endSkunk(c *gin.Context) {
-	class := classFrom(c)
-	if err := s.room.EndSkunk(c.Request.Context(), viewerFrom(c)); err != nil {
-		fail(c, err)
-		return
-	}
-	c.Redirect(http.StatusSeeOther, skunkBack(c, class.Code))
 }

@@ -237,12 +237,13 @@ func (s *Server) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.
 	class := who.Class()
 	activity := s.room.Activity(who)
 	stats, total := s.room.Stats(who)
+	joins, joinCap := s.room.JoinsLastMinute(class)
 	students := 0
 	for _, st := range stats {
 		students += st.Decisions
 	}
 	v := templates.DashLive{Code: class.Code, Paused: class.Paused, Locked: class.Locked, Round: roundLabel(l, class.Round), Decisions: students, OtherMoves: total - students,
-		PollURL: paths.Poll(paths.TeacherLive.For(class.Code), activity), JoinsLastMinute: s.classJoins.count(class.Code), JoinCap: s.cfg.ClassJoins,
+		PollURL: paths.Poll(paths.TeacherLive.For(class.Code), activity), JoinsLastMinute: joins, JoinCap: joinCap,
 		JoinsUnlimited: class.JoinsUnlimited}
 	playing := map[int64]string{}
 	forfeited := map[int64]bool{}

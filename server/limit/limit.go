@@ -1,4 +1,7 @@
-package server
+// Package limit counts events per key (a client's address, a class's
+// code) in a sliding window, with bounded memory: the rate limits of the
+// web layer and of the classroom's doors.
+package limit
 
 import (
 	"slices"
@@ -6,10 +9,10 @@ import (
 	"time"
 )
 
-// limiter counts events per key (a client's address, a class's code) in a
-// sliding window. Its memory is bounded: past maxKeys keys it forgets the
-// expired ones, and then the ones least lately seen.
-type limiter struct {
+// Limiter counts events per key in a sliding window. Its memory is
+// bounded: past Keys keys it forgets the expired ones, and then the ones
+// least lately seen.
+type Limiter struct {
 	mu      sync.Mutex
 	limit   int
 	window  time.Duration
@@ -18,29 +21,30 @@ type limiter struct {
 	hits    map[string][]time.Time
 }
 
-// limiterKeys is how many clients a limiter remembers at most.
-const limiterKeys = 10000
+// Keys is how many keys a limiter remembers at most.
+const Keys = 10000
 
-func newLimiter(limit int, window time.Duration, now func() time.Time) *limiter {
-	return &limiter{limit: limit, window: window, now: now, maxKeys: limiterKeys, hits: map[string][]time.Time{}}
+// New is a limiter of limit events per key in window, by the clock now.
+func New(limit int, window time.Duration, now func() time.Time) *Limiter {
+	return &Limiter{limit: limit, window: window, now: now, maxKeys: Keys, hits: map[string][]time.Time{}}
 }
 
-// allow reports whether key is under its limit, without counting.
-func (l *limiter) allow(key string) bool {
+// Allow reports whether key is under its limit, without counting.
+func (l *Limiter) Allow(key string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return len(l.prune(key)) < l.limit
 }
 
-// count returns the events of key in the window.
-func (l *limiter) count(key string) int {
+// Count returns the events of key in the window.
+func (l *Limiter) Count(key string) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return len(l.prune(key))
 }
 
-// hit counts one event for key.
-func (l *limiter) hit(key string) {
+// Hit counts one event for key.
+func (l *Limiter) Hit(key string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	h := l.prune(key)
@@ -50,8 +54,8 @@ func (l *limiter) hit(key string) {
 	l.hits[key] = append(h, l.now())
 }
 
-// size is the number of keys remembered.
-func (l *limiter) size() int {
+// Size is the number of keys remembered.
+func (l *Limiter) Size() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return len(l.hits)
@@ -59,7 +63,7 @@ func (l *limiter) size() int {
 
 // shrink forgets every expired key and, if that is not enough, a tenth of
 // the keys, the least lately seen first. l.mu must be held.
-func (l *limiter) shrink() {
+func (l *Limiter) shrink() {
 	for k := range l.hits {
 		l.prune(k)
 	}
@@ -83,7 +87,7 @@ func (l *limiter) shrink() {
 	}
 }
 
-func (l *limiter) prune(key string) []time.Time {
+func (l *Limiter) prune(key string) []time.Time {
 	cut := l.now().Add(-l.window)
 	h := l.hits[key]
 	i := 0

@@ -132,9 +132,9 @@ func botProblem(l *i18n.Localizer, v sim.Variant, bot string) string {
 	}
 	g, id := v.Game, "roundform.bot"
 	switch {
-	case g.ChoosesDice() && otherGamesBot(g, bot):
+	case g.ChoosesDice() && sim.OtherGamesBot(g, bot):
 		return l.T(id+"_hog", "Game", gameName(l, g))
-	case otherGamesBot(g, bot):
+	case sim.OtherGamesBot(g, bot):
 		return l.T(id+"_dice", "Game", gameName(l, g))
 	}
 	return l.T(id, "Game", gameName(l, g))
@@ -149,9 +149,9 @@ const maxRoundDice = 20
 // or the whole server's) and its size.
 func (s *Server) variantAllowance(code string) (id string, n int) {
 	switch {
-	case !s.variants.allow(code):
+	case !s.variants.Allow(code):
 		return "roundform.variants", newVariantsPerClass
-	case s.variants.count("") >= newVariantsPerMinute:
+	case s.variants.Count("") >= newVariantsPerMinute:
 		return "roundform.variants_server", newVariantsPerMinute
 	}
 	return "", 0
@@ -160,6 +160,6 @@ func (s *Server) variantAllowance(code string) (id string, n int) {
 // newVariant counts a kind of round solved anew for the class with code
 // (and the server): once its round has started, never for a refused one.
 func (s *Server) newVariant(code string) {
-	s.variants.hit(code)
-	s.variants.hit("")
+	s.variants.Hit(code)
+	s.variants.Hit("")
 }

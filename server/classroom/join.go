@@ -1,0 +1,283 @@
+package classroom
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"strings"
+	"time"
+
+	"pigclass/server/limit"
+	"pigclass/server/store"
+)
+
+// The doors' limits (Room.LimitJoins): wrong codes and rejoin codes a
+// guesser (a client's address) may try a minute, the joins a class takes a
+// minute until its teacher lifts the cap, and one name a device in
+// DeviceJoinWindow.
+const (
+	DefaultGuesses    = 20
+	DefaultClassJoins = 60
+	// DeviceJoinWindow: a device (its address; an IPv6 device's /64)
+	// joins a class under one name in this window (until the teacher
+	// allows more): a second name from it is refused, and the rejoin code
+	// is the way to one's own name on another device.
+	DeviceJoinWindow = 10 * time.Minute
+)
+
+// doors are the rate limits of joining.
+type doors struct {
+	guesses     *limit.Limiter // wrong codes and rejoin codes, by guesser
+	classJoins  *limit.Limiter // joins, by class: a script cannot fill a class
+	deviceJoins *limit.Limiter // joins, by class and device: one name a device
+	perClass    int
+}
+
+func newDoors(guesses, classJoins int, now func() time.Time) doors {
+	return doors{
+		guesses:     limit.New(guesses, time.Minute, now),
+		classJoins:  limit.New(classJoins, time.Minute, now),
+		deviceJoins: limit.New(1, DeviceJoinWindow, now),
+		perClass:    classJoins,
+	}
+}
+
+// LimitJoins sets the wrong codes a guesser may try a minute and the joins
+// a class takes a minute (DefaultGuesses and DefaultClassJoins until set).
+// Call it before the room serves.
+func (r *Room) LimitJoins(guesses, classJoins int) {
+	r.doors = newDoors(guesses, classJoins, r.now)
+}
+
+// JoinsLastMinute returns how many students joined the class in the last
+// minute, and the cap (for the teacher's dashboard).
+func (r *Room) JoinsLastMinute(class *Class) (joins, limit int) {
+	return r.doors.classJoins.Count(class.Code), r.doors.perClass
+}
+
+// Guessers returns how many guessers the room remembers (a bounded number).
+func (r *Room) Guessers() int { return r.doors.guesses.Size() }
+
+// A Knock is what a browser presents at a class's door, as the join form
+// sends it.
+type Knock struct {
+	Code     string // the join code, in its normal form
+	Nickname string // as typed
+	Rejoin   string // the rejoin code typed, "" to join as a new student
+	// TokenHash is the hash of the browser's player token, "" for none;
+	// NewTokenHash that of the fresh token it takes if it gets as far as
+	// taking a seat (never its old one: see rotateToken).
+	TokenHash, NewTokenHash string
+	// Guesser counts the wrong guesses (the client's address); Device is
+	// the device for the limit of one name a device, "" for this machine
+	// (the teacher's laptop, a proxy not named as one), which has none.
+	Guesser, Device string
+}
+
+// Entry is where a knock led.
+type Entry struct {
+	// Class is the class of the code, when there is one (its language
+	// answers), refused or not.
+	Class *Class
+	// Student is the browser's student in the class, when it got in.
+	Student store.Student
+	// Already says the browser was a student of the class: nothing changed.
+	Already bool
+	// TookToken says the browser's identities moved to NewTokenHash: it
+	// must take that token (its cookie), refused or not.
+	TookToken bool
+}
+
+// A JoinRefusal says why a knock was refused and what to fix.
+type JoinRefusal struct {
+	Reason JoinReason
+	// Nickname is the nickname as read; for LooksTaken, Like is the
+	// student's name it looks like; for BadNickname, Problem says what is
+	// wrong with it; for ClassBusy, Limit is the joins a minute.
+	Nickname, Like string
+	Problem        *NicknameError
+	Limit          int
+}
+
+// JoinReason is why a join was refused.
+type JoinReason int
+
+// The reasons a join is refused.
+const (
+	TooManyGuesses JoinReason = iota + 1 // the guesser's wrong guesses this minute
+	NoClass                              // no class has the code
+	Removed                              // the teacher removed this browser (or the name of the rejoin code)
+	Locked                               // the class takes no new students
+	BadNickname                          // see Problem
+	WrongRejoin                          // no student of that name has that rejoin code
+	ClassBusy                            // the class's joins a minute
+	DeviceHasName                        // the device joined the class under another name lately
+	NicknameTaken                        // a student has the name
+	LooksTaken                           // a student has a name that looks the same (see Like)
+)
+
+var joinReasons = [...]string{"", "too many guesses", "no such class", "removed", "locked", "bad nickname", "wrong rejoin code",
+	"too many joins a minute", "one name a device", "nickname taken", "nickname looks taken"}
+
+func (e *JoinRefusal) Error() string { return "join refused: " + joinReasons[e.Reason] }
+
+func refused(reason JoinReason, nick string) *JoinRefusal {
+	return &JoinRefusal{Reason: reason, Nickname: nick}
+}
+
+// Enter takes a browser through a class's door: into its seat if it is a
+// student already, back to its own name with a rejoin code, or in as a new
+// student, within the class's lock and the doors' limits. A refusal is a
+// *JoinRefusal; Entry.Class is set once the code is right, refused or not.
+func (r *Room) Enter(ctx context.Context, k Knock) (Entry, error) {
+	if !r.doors.guesses.Allow(k.Guesser) {
+		return Entry{}, refused(TooManyGuesses, k.Nickname)
+	}
+	c, err := r.loadCode(ctx, k.Code)
+	if errors.Is(err, store.ErrNotFound) {
+		r.doors.guesses.Hit(k.Guesser)
+		return Entry{}, refused(NoClass, k.Nickname)
+	}
+	if err != nil {
+		return Entry{}, err
+	}
+	snap := c.snap.Load()
+	e := Entry{Class: snap}
+	if st, ok := snap.Student(k.TokenHash); ok && k.TokenHash != "" {
+		e.Student, e.Already = st, true
+		return e, nil
+	}
+	if k.TokenHash != "" && snap.WasRemoved(k.TokenHash) {
+		return e, refused(Removed, k.Nickname)
+	}
+	nick, bad := Nickname(k.Nickname)
+	if bad != nil {
+		nick = strings.TrimSpace(k.Nickname)
+	}
+	if k.Rejoin != "" && bad == nil {
+		return r.rejoin(ctx, e, k, nick)
+	}
+	if snap.Locked {
+		return e, refused(Locked, nick)
+	}
+	if bad != nil {
+		ref := refused(BadNickname, nick)
+		if !errors.As(bad, &ref.Problem) {
+			ref.Problem = &NicknameError{Kind: "chars", text: bad.Error()}
+		}
+		return e, ref
+	}
+	return r.joinNew(ctx, e, k, nick)
+}
+
+// rejoin takes a student back to their own name from another device: the
+// nickname and the rejoin code from their class page. A wrong code counts
+// as a guess; a removed student's own code says they were removed.
+func (r *Room) rejoin(ctx context.Context, e Entry, k Knock, nick string) (Entry, error) {
+	snap := e.Class
+	for _, st := range snap.Students {
+		if st.Nickname != nick {
+			continue
+		}
+		if !SameRejoinCode(k.Rejoin, r.RejoinCode(snap, st.TokenHash)) {
+			break
+		}
+		if err := r.rotateToken(ctx, k.TokenHash, k.NewTokenHash); err != nil {
+			return e, err
+		}
+		e.TookToken = true
+		if err := r.retokenStudent(ctx, snap.ID, st.ID, k.NewTokenHash); err != nil {
+			return e, err
+		}
+		st.TokenHash = k.NewTokenHash
+		e.Student = st
+		return e, nil
+	}
+	for _, st := range snap.Removed {
+		if st.Nickname == nick && SameRejoinCode(k.Rejoin, r.RejoinCode(snap, st.TokenHash)) {
+			return e, refused(Removed, nick)
+		}
+	}
+	r.doors.guesses.Hit(k.Guesser)
+	return e, refused(WrongRejoin, nick)
+}
+
+// joinNew adds a new student to the class within its limits (the class's
+// joins a minute, one device's).
+func (r *Room) joinNew(ctx context.Context, e Entry, k Knock, nick string) (Entry, error) {
+	snap := e.Class
+	if !snap.JoinsUnlimited && !r.doors.classJoins.Allow(snap.Code) {
+		ref := refused(ClassBusy, nick)
+		ref.Limit = r.doors.perClass
+		return e, ref
+	}
+	device := snap.Code + " " + k.Device
+	if k.Device != "" && !snap.JoinsUnlimited && !r.doors.deviceJoins.Allow(device) {
+		return e, refused(DeviceHasName, nick)
+	}
+	if err := r.rotateToken(ctx, k.TokenHash, k.NewTokenHash); err != nil {
+		return e, err
+	}
+	e.TookToken = true
+	st, err := r.Join(ctx, snap.ID, nick, k.NewTokenHash)
+	var ref *JoinRefusal
+	switch {
+	case errors.Is(err, store.ErrNicknameTaken):
+		ref = refused(NicknameTaken, nick)
+	case errors.Is(err, ErrLooksTaken):
+		ref = refused(LooksTaken, nick)
+		_, ref.Like, _ = strings.Cut(err.Error(), ": ")
+	case errors.Is(err, ErrRemoved):
+		ref = refused(Removed, nick)
+	case errors.Is(err, ErrLocked):
+		ref = refused(Locked, nick)
+	case err != nil:
+		return e, err
+	}
+	if ref != nil {
+		return e, ref
+	}
+	r.doors.classJoins.Hit(snap.Code)
+	if k.Device != "" {
+		r.doors.deviceJoins.Hit(device)
+	}
+	e.Student = st
+	return e, nil
+}
+
+// RejoinCode is a student's personal code for getting back to their seat
+// on another device: shown on their own page only, derived with the
+// server's own key (never in the database) from their browser's token's
+// hash (so it changes once used) and the class's secret's hash.
+func (r *Room) RejoinCode(class *Class, tokenHash string) string {
+	mac := hmac.New(sha256.New, r.key)
+	mac.Write([]byte("pigclass-rejoin-v2\x00" + class.TeacherHash + "\x00" + tokenHash))
+	sum := mac.Sum(nil)
+	b := make([]byte, 8)
+	for i := range b {
+		b[i] = CodeAlphabet[int(sum[i])%len(CodeAlphabet)]
+	}
+	return string(b[:4]) + "-" + string(b[4:])
+}
+
+// CodeAlphabet is the characters of join and rejoin codes: none that look
+// alike (no 0/O/Q/D, 1/I/L, 2/Z, 5/S, 6/G, 8/B, U/V).
+const CodeAlphabet = "ACEFHJKMNPRTWXY3479"
+
+// NormalizeCode reads a typed code: case, spaces and dashes do not matter.
+func NormalizeCode(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == ' ' || r == '-' {
+			return -1
+		}
+		return r
+	}, strings.ToUpper(s))
+}
+
+// SameRejoinCode compares a typed rejoin code with the student's, in
+// constant time.
+func SameRejoinCode(typed, want string) bool {
+	return subtle.ConstantTimeCompare([]byte(NormalizeCode(typed)), []byte(NormalizeCode(want))) == 1
+}

@@ -1,0 +1,165 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+	goqr "github.com/piglig/go-qr"
+
+	"pigclass/server/classroom"
+	"pigclass/templates"
+	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
+)
+
+// joinPage is the join form; a browser already in the class goes straight
+// to its page.
+func (s *Server) joinPage(c *gin.Context) {
+	code := classroom.NormalizeCode(c.Param("code"))
+	if validCode(code) {
+		// A returning student of a class in memory goes to its page; no
+		// class is read from disk for a code a stranger may have typed.
+		cr := classroom.Credentials{Code: code, InMemory: true}
+		if t, err := c.Cookie(playerCookie); err == nil && len(t) == 64 {
+			cr.TokenHash = classroom.HashToken(t)
+		}
+		if v, err := s.room.Identify(c.Request.Context(), cr); err == nil {
+			if _, ok := v.Student(); ok {
+				c.Redirect(http.StatusSeeOther, paths.Student.For(code))
+				return
+			}
+		}
+	}
+	render(c, http.StatusOK, templates.JoinView(templates.Join{Code: templates.Field{Value: code}}))
+}
+
+// checkNickname reads a typed nickname (see classroom.Nickname) and says
+// what is wrong with it, if anything.
+func checkNickname(l *i18n.Localizer, raw string) (string, string) {
+	n, err := classroom.Nickname(raw)
+	if err != nil {
+		var ne *classroom.NicknameError
+		errors.As(err, &ne)
+		return strings.TrimSpace(raw), nicknameProblem(l, ne)
+	}
+	return n, ""
+}
+
+// nicknameProblem says what is wrong with a nickname.
+func nicknameProblem(l *i18n.Localizer, ne *classroom.NicknameError) string {
+	kind, count := "chars", 0
+	if ne != nil {
+		kind, count = ne.Kind, ne.Count
+	}
+	return l.T("nickname."+kind, "Max", l.Int(classroom.MaxNickname), "N", l.Int(count))
+}
+
+// join adds a student to a class (POST /join/{code}): the classroom
+// decides (Room.Enter); a refusal comes back with a message naming the
+// field and what is allowed, and the form keeps what was typed.
+func (s *Server) join(c *gin.Context) {
+	l := loc(c)
+	v := templates.Join{Code: templates.Field{Value: c.PostForm("code")}, Nickname: templates.Field{Value: c.PostForm("nickname")},
+		Rejoin: templates.Field{Value: strings.TrimSpace(c.PostForm("rejoin"))}}
+	code := classroom.NormalizeCode(v.Code.Value)
+	if p := c.Param("code"); p != "" {
+		code = classroom.NormalizeCode(p)
+		v.Code.Value = code
+	} else if validCode(code) {
+		// The form at /join goes on to /join/{code} (307 keeps the post),
+		// so that a proxy routing by class code sends it to the class.
+		c.Redirect(http.StatusTemporaryRedirect, paths.JoinCode.For(code))
+		return
+	}
+	_, v.Nickname.Error = checkNickname(l, v.Nickname.Value)
+	if !validCode(code) {
+		v.Code.Error = l.T("joinerr.code", "Example", exampleCode)
+		render(c, http.StatusUnprocessableEntity, templates.JoinView(v))
+		return
+	}
+	ip := clientKey(c)
+	k := classroom.Knock{Code: code, Nickname: v.Nickname.Value, Rejoin: v.Rejoin.Value, Guesser: ip}
+	if !isLoopback(ip) {
+		// This machine's own address (the teacher's laptop, a load test,
+		// a proxy not named with --trusted-proxy) is not one device.
+		k.Device = ip
+	}
+	old := s.tokens.current(c, code, v.Nickname.Value)
+	token := newToken()
+	k.TokenHash, k.NewTokenHash = hashOf(old), classroom.HashToken(token)
+	e, err := s.room.Enter(c.Request.Context(), k)
+	if e.TookToken {
+		s.tokens.took(c, old, token, code, v.Nickname.Value)
+	}
+	if e.Class != nil {
+		classLanguage(c, e.Class, false) // the code is right: the class's language
+	}
+	var no *classroom.JoinRefusal
+	switch {
+	case errors.As(err, &no):
+		status := joinRefusal(loc(c), &v, code, no)
+		render(c, status, templates.JoinView(v))
+	case err != nil:
+		fail(c, err)
+	default:
+		c.Redirect(http.StatusSeeOther, paths.Student.For(code))
+	}
+}
+
+// joinRefusal puts a refused join's message on the form, at the field to
+// fix, and returns its status.
+func joinRefusal(l *i18n.Localizer, v *templates.Join, code string, no *classroom.JoinRefusal) int {
+	switch no.Reason {
+	case classroom.TooManyGuesses:
+		v.Error = l.T("joinerr.guesses")
+		return http.StatusTooManyRequests
+	case classroom.NoClass:
+		v.Code.Error = l.T("joinerr.noclass", "Code", code)
+	case classroom.Removed:
+		v.Error = removedMessage(l, code)
+		return http.StatusForbidden
+	case classroom.Locked:
+		v.Error = lockedMessage(l, code)
+		return http.StatusConflict
+	case classroom.BadNickname:
+		v.Nickname.Error = nicknameProblem(l, no.Problem)
+	case classroom.WrongRejoin:
+		v.Rejoin.Error = l.T("joinerr.rejoin", "Name", no.Nickname, "Code", code)
+	case classroom.ClassBusy:
+		v.Error = l.T("joinerr.cap", "Code", code, "N", l.Int(no.Limit))
+		return http.StatusTooManyRequests
+	case classroom.DeviceHasName:
+		v.Error = l.T("joinerr.device", "Code", code)
+		return http.StatusTooManyRequests
+	case classroom.NicknameTaken:
+		v.Nickname.Error = l.T("nickname.taken", "Name", no.Nickname)
+	case classroom.LooksTaken:
+		v.Nickname.Error = l.T("nickname.looks", "Name", no.Nickname)
+	}
+	return http.StatusUnprocessableEntity
+}
+
+// exampleCode shows the form of a join code.
+const exampleCode = "K7RXM4"
+
+// joinQR is the QR code of a class's join address, an SVG drawn here (no
+// network). Any well-formed code has one: it tells nothing about classes.
+func (s *Server) joinQR(c *gin.Context) {
+	code := classroom.NormalizeCode(c.Param("code"))
+	if !validCode(code) {
+		refuse(c, http.StatusNotFound, loc(c).T("error.nopage"))
+		return
+	}
+	qr, err := goqr.EncodeText(s.publicURL(c.Request)+paths.JoinCode.For(code), goqr.Medium)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	c.Header("Content-Type", "image/svg+xml")
+	c.Header("Cache-Control", "public, max-age=3600")
+	if err := qr.WriteAsSVG(goqr.NewQrCodeImgConfig(8, 4), c.Writer); err != nil {
+		c.Error(err)
+	}
+}

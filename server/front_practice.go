@@ -1,0 +1,55 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/server/classroom"
+	"pigclass/sim"
+	"pigclass/sim/solve"
+	"pigclass/templates/paths"
+)
+
+// startPractice starts a match against a bot for anyone, without a class.
+func (s *Server) startPractice(c *gin.Context) {
+	ctx := c.Request.Context()
+	g, err := sim.ParseGame(c.PostForm("game"))
+	if err != nil {
+		refuse(c, http.StatusUnprocessableEntity, loc(c).T("error.game", "Games", strings.Join(gameNamesIn(loc(c)), ", ")))
+		return
+	}
+	v := sim.Standard(g)
+	// The front page offers one list of bots for every game: a Pig bot
+	// chosen for Hog, or a Hog bot for Pig, plays perfectly instead.
+	bot := c.PostForm("bot")
+	if sim.OtherGamesBot(g, bot) {
+		bot = sim.PerfectBot
+	}
+	if err := solve.CheckStrategy(bot, v); err != nil {
+		refuse(c, http.StatusUnprocessableEntity, loc(c).T("error.bot"))
+		return
+	}
+	ip := clientKey(c)
+	if !s.practices.Allow(ip) {
+		refuse(c, http.StatusTooManyRequests, loc(c).T("error.practice_rate"))
+		return
+	}
+	s.practices.Hit(ip)
+	m, err := s.room.Practice(ctx, classroom.HashToken(playerToken(c)), v, bot)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	// Practice started from a class's page keeps an eye on the class: its
+	// page moves to the student's next match there by itself.
+	to := paths.Match("", m.ID)
+	if code := classroom.NormalizeCode(c.PostForm("class")); validCode(code) {
+		after, _ := strconv.ParseInt(c.PostForm("after"), 10, 64)
+		to += "?" + url.Values{"class": {code}, "after": {strconv.FormatInt(max(after, 0), 10)}}.Encode()
+	}
+	c.Redirect(http.StatusSeeOther, to)
+}

@@ -1,0 +1,133 @@
+package server
+
+import (
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"sync"
+	"time"
+
+	"pigclass/lessons"
+	"pigclass/lessons/figures"
+	"pigclass/server/classroom"
+	"pigclass/server/limit"
+	"pigclass/server/report"
+	"pigclass/sim/solve"
+)
+
+// Config is what the server needs beyond its store.
+type Config struct {
+	// PublicURL is how students reach the app, shown on the projector
+	// (e.g. "http://10.0.0.5:8080"); empty means the request's own host,
+	// one of the addresses the server listens on.
+	PublicURL string
+	// Listen is the address the server listens on ("localhost:8080",
+	// ":8080"): with PublicURL's host, the only hosts it answers for.
+	// Empty answers every host (a handler tested alone).
+	Listen string
+	// Now is the clock (tests replace it); nil means time.Now.
+	Now func() time.Time
+	// JoinAttempts is how many wrong join codes one address may try per
+	// minute; 0 means 20.
+	JoinAttempts int
+	// ClassJoins is how many students may join one class per minute until
+	// the teacher lifts the cap; 0 means DefaultClassJoins.
+	ClassJoins int
+	// MovesPerSecond is how many moves a player may make a second, by the
+	// wall clock; 0 means DefaultMovesPerSecond.
+	MovesPerSecond int
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For and
+	// X-Forwarded-Proto are believed; none by default, so a client cannot
+	// choose its own address.
+	TrustedProxies []netip.Prefix
+	// CodePrefix starts every join code this instance draws (up to two
+	// code characters), so that a proxy in front of several instances can
+	// send each class's addresses to the instance that holds it (README,
+	// "A school or a district"). Empty: any code.
+	CodePrefix string
+	// Key is the server's own key, kept outside the database
+	// (store.LoadKey): the projector key and the rejoin codes are derived
+	// with it. Nil draws one for this run (they then change on restart).
+	Key []byte
+	// Tables are the solved tables to use; nil solves them anew. Solved
+	// tables never change, so servers in one process (the tests) may
+	// share them.
+	Tables *solve.Cache
+	// TablesBudget bounds the tables kept (0: TablesBudget).
+	TablesBudget int64
+}
+
+// DefaultClassJoins is the joins a class takes per minute before the
+// teacher must allow more: a whole class joining at once fits.
+const DefaultClassJoins = classroom.DefaultClassJoins
+
+// Server holds the app's state: the store, the solved tables and the live
+// classroom.
+type Server struct {
+	cfg     Config
+	reports *report.Reports // the disk's history, for a class's members
+	log     *slog.Logger
+	tables  *solve.Cache
+	room    *classroom.Room
+
+	lessons []lessons.Lesson
+	proxies []netip.Prefix
+
+	hosts       *hostGate
+	metrics     *metrics
+	crossOrigin *http.CrossOriginProtection
+	tokens      *tokens        // fresh player tokens on join
+	moves       *limit.Limiter // moves, by player: a script cannot flood a match
+	variants    *limit.Limiter // new variants solved, by class and ("") in all
+	newClasses  *limit.Limiter // classes started, by client address
+	practices   *limit.Limiter // practice matches started, by client address
+	ladder      *ladder        // the strategy ladder, computed when first asked
+	// figureValues are the lessons' figures, computed once for this
+	// server (figureOnce) from its tables.
+	figureOnce   sync.Once
+	figureValues map[string]figures.Value
+	figureErr    error
+}
+
+// DefaultMovesPerSecond is the moves a player may make a second: faster
+// than a hand, slower than a script.
+const DefaultMovesPerSecond = 8
+
+// TablesBudget bounds the solved tables kept, of two and of more players,
+// and the one being solved: the pinned ones included (the defaults and the
+// lessons', 51 MB once every lesson has been played). A table is solved
+// only if it can be kept beside the pinned ones and those still needed (by
+// a match being played or a decision waiting for its analysis), and a kind
+// of round whose tables cannot is refused by the round form; past the
+// budget the least lately used table neither pinned nor needed is
+// forgotten. Beside every lesson's tables there is room for the largest
+// table a classroom solves (32 MB: TestLessonTablesLeaveRoom), so any kind
+// of round plays on a server with nothing else to keep. The tables and the
+// solve in flight stay within it, well within the heap's soft limit
+// (BenchmarkBigKindsBesideASchool). A new variant is solved at most
+// newVariantsPerClass times a minute for one class and
+// newVariantsPerMinute for the whole server.
+const (
+	TablesBudget         = 96 << 20
+	newVariantsPerClass  = 3
+	newVariantsPerMinute = 12
+)
+
+// Per client address and minute: classes a device may start, and
+// practice matches (a whole lab behind one address may start one each).
+const (
+	classesPerMinute   = 10
+	practicesPerMinute = 120
+)
+
+// publicURL returns the address students type, for the projector.
+func (s *Server) publicURL(r *http.Request) string {
+	if s.cfg.PublicURL != "" {
+		return s.cfg.PublicURL
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}

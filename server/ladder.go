@@ -1,0 +1,54 @@
+package server
+
+import (
+	"log/slog"
+	"sync"
+
+	"pigclass/server/charts"
+	"pigclass/sim"
+	"pigclass/sim/solve"
+)
+
+// ladder is this server's strategy ladder (charts.LadderRungs), computed
+// once, in the background, when a chart first asks for it: a page never
+// waits for it (the chart says it is coming).
+type ladder struct {
+	tables *solve.Cache
+	log    *slog.Logger
+	start  sync.Once
+	done   chan struct{}
+	got    []charts.Rung
+}
+
+func newLadder(tables *solve.Cache, log *slog.Logger) *ladder {
+	return &ladder{tables: tables, log: log, done: make(chan struct{})}
+}
+
+// rungs returns the ladder, or nil while it is being computed.
+func (l *ladder) rungs() []charts.Rung {
+	l.start.Do(func() { go l.compute() })
+	select {
+	case <-l.done:
+		return l.got
+	default:
+		return nil
+	}
+}
+
+// wait blocks until the ladder is computed (for tests).
+func (l *ladder) wait() []charts.Rung {
+	l.rungs()
+	<-l.done
+	return l.got
+}
+
+func (l *ladder) compute() {
+	defer close(l.done)
+	t, err := l.tables.Get(sim.Standard(sim.Pig))
+	if err == nil {
+		l.got, err = charts.LadderRungs(t)
+	}
+	if err != nil {
+		l.log.Error("ladder", "err", err)
+	}
+}
