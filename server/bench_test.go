@@ -150,7 +150,7 @@ func BenchmarkDashboardLive(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := a.srv.dashLive(ctx, i18n.For("en"), op); err != nil {
+		if _, err := a.srv.views.dashLive(ctx, i18n.For("en"), op); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -203,7 +203,7 @@ func BenchmarkClassCharts(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := a.srv.classCharts(ctx, i18n.For("en"), teacher, charts.ClassKeys, 0); err != nil {
+		if _, err := a.srv.views.classCharts(ctx, i18n.For("en"), teacher, charts.ClassKeys, 0); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -224,7 +224,7 @@ func BenchmarkBoardView(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if v := a.srv.boardView(l, class, m, m.SeatOf(m.Seats[0].StudentID)); len(v.Recent) == 0 {
+		if v := a.srv.views.boardView(l, class, m, m.SeatOf(m.Seats[0].StudentID)); len(v.Recent) == 0 {
 			b.Fatal("no moves")
 		}
 	}

@@ -83,7 +83,7 @@ func TestBrowserChartTabsSwap(t *testing.T) {
 	students := []*student{{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}, {b: join(t, a, code, "Bo"), nick: "Bo", holdAt: 12}}
 	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"50"}, "mode": {"pairs"}, "bot": {"hold:20"}, "seats": {"2"}})
 	playRound(t, code, students)
-	a.srv.ladder.wait()
+	a.srv.views.ladder.wait()
 	link := teacher.get("/t/"+code).Find(`[data-testid="teacher-link"]`).AttrOr("href", "")
 	laptop := person()
 	run(t, laptop, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(link), chromedp.WaitVisible(q(`[data-testid="tab-class-dice"]`)))

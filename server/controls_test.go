@@ -225,7 +225,7 @@ func TestReviewAfterTheMatch(t *testing.T) {
 // of the time (the same figure as pigclass duel).
 func TestLadderChart(t *testing.T) {
 	a := newApp(t)
-	rungs := a.srv.ladder.wait()
+	rungs := a.srv.views.ladder.wait()
 	if len(rungs) != 36 || rungs[0].N != 5 || rungs[35].N != 40 {
 		t.Fatalf("%d rungs", len(rungs))
 	}

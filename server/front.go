@@ -12,7 +12,7 @@ import (
 
 func (s *Server) front(c *gin.Context) {
 	l := loc(c)
-	render(c, http.StatusOK, templates.FrontView(templates.Front{Games: gameChoices(l, "pig"), Bots: botChoices(l, "hold:20"), Lessons: s.lessonChoices(l),
+	render(c, http.StatusOK, templates.FrontView(templates.Front{Games: gameChoices(l, "pig"), Bots: botChoices(l, "hold:20"), Lessons: s.views.lessonChoices(l),
 		Notice: takeFlashAt(c, paths.Front.String())}))
 }
 
@@ -20,7 +20,7 @@ func (s *Server) front(c *gin.Context) {
 // (stored only as a hash) in a cookie, and the dashboard.
 func (s *Server) createClass(c *gin.Context) {
 	ctx := c.Request.Context()
-	lesson, ok := s.checkLessonField(c.PostForm("lesson"))
+	lesson, ok := s.views.checkLessonField(c.PostForm("lesson"))
 	if !ok {
 		refuse(c, http.StatusUnprocessableEntity, loc(c).T("error.lessonfield"))
 		return

@@ -4,11 +4,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
-	"sync"
 	"time"
 
-	"pigclass/lessons"
-	"pigclass/lessons/figures"
 	"pigclass/server/classroom"
 	"pigclass/server/limit"
 	"pigclass/server/report"
@@ -69,8 +66,8 @@ type Server struct {
 	log     *slog.Logger
 	tables  *solve.Cache
 	room    *classroom.Room
+	views   *views // the view models the handlers share
 
-	lessons []lessons.Lesson
 	proxies []netip.Prefix
 
 	hosts       *hostGate
@@ -81,12 +78,6 @@ type Server struct {
 	variants    *limit.Limiter // new variants solved, by class and ("") in all
 	newClasses  *limit.Limiter // classes started, by client address
 	practices   *limit.Limiter // practice matches started, by client address
-	ladder      *ladder        // the strategy ladder, computed when first asked
-	// figureValues are the lessons' figures, computed once for this
-	// server (figureOnce) from its tables.
-	figureOnce   sync.Once
-	figureValues map[string]figures.Value
-	figureErr    error
 }
 
 // DefaultMovesPerSecond is the moves a player may make a second: faster

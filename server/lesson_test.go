@@ -346,7 +346,7 @@ func TestChartPagesLoadOnlyOwnScripts(t *testing.T) {
 	playRound(t, code, []*student{s})
 	teacher.post("/t/"+code+"/projector-chart", url.Values{"chart": {"decision-map"}})
 	review := s.b.get("/c/"+code).Find(`a[href^="/c/`+code+`/m/"]`).AttrOr("href", "")
-	a.srv.ladder.wait() // the ladder is computed once a server, when first asked
+	a.srv.views.ladder.wait() // the ladder is computed once a server, when first asked
 	pages := []struct {
 		b      *browser
 		path   string
@@ -425,7 +425,7 @@ func TestLessonIntervalIsTheCharts(t *testing.T) {
 // the published ones (sim/published.md) have their published values.
 func TestEveryFigureIsFilled(t *testing.T) {
 	a := newApp(t)
-	figs, err := a.srv.figures(i18n.For("en"))
+	figs, err := a.srv.views.figures(i18n.For("en"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -434,9 +434,9 @@ func TestEveryFigureIsFilled(t *testing.T) {
 			t.Errorf("{%s} = %q, want %q", name, figs[name], want)
 		}
 	}
-	for _, l := range a.srv.lessons {
+	for _, l := range a.srv.views.lessons {
 		for phase := range l.Phases {
-			v, err := a.srv.lessonView(i18n.For("en"), store.Class{Code: "AAAAAA", Lesson: l.Slug, Phase: phase})
+			v, err := a.srv.views.lessonView(i18n.For("en"), store.Class{Code: "AAAAAA", Lesson: l.Slug, Phase: phase})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -458,7 +458,7 @@ var figureRef = regexp.MustCompile(`\{([a-z0-9.]+)\}`)
 // 100's equal-turns figure while it played Pig to 50.
 func TestFiguresFitTheirLesson(t *testing.T) {
 	a := newApp(t)
-	for _, l := range a.srv.lessons {
+	for _, l := range a.srv.views.lessons {
 		var lines []string
 		lines = append(lines, l.Maths...)
 		for _, p := range l.Phases {
@@ -533,7 +533,7 @@ func TestPerfectPlayRules(t *testing.T) {
 	if !held || r < 40 || r > 60 {
 		t.Errorf("the race starts at %d (held at %d: %v); the audit found about 50", r, r-1, held)
 	}
-	figs, err := a.srv.figures(i18n.For("en"))
+	figs, err := a.srv.views.figures(i18n.For("en"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -541,7 +541,7 @@ func TestPerfectPlayRules(t *testing.T) {
 		t.Errorf("figures %q %q %q", figs["rule.hold70"], figs["rule.race70"], figs["equal50.first"])
 	}
 	// The sentence the audit found false is gone.
-	for _, l := range a.srv.lessons {
+	for _, l := range a.srv.views.lessons {
 		for _, m := range l.Maths {
 			if strings.Contains(m, "needs 30 to win should keep rolling") {
 				t.Errorf("%s still says %q", l.Slug, m)
@@ -602,7 +602,7 @@ var lessonClaims = []struct {
 // of the bots what the product contradicts (lessonClaims).
 func TestLessonsSayWhatTheBotsDo(t *testing.T) {
 	a := newApp(t)
-	for _, l := range a.srv.lessons {
+	for _, l := range a.srv.views.lessons {
 		for _, lang := range []string{"en", "es"} {
 			text := l.In(lang)
 			var lines []string

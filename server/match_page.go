@@ -30,7 +30,7 @@ func (s *Server) matchPage(c *gin.Context) {
 		render(c, http.StatusOK, templates.PlayView(mv.board))
 		return
 	}
-	render(c, http.StatusOK, templates.ReviewView(s.reviewView(loc(c), mv)))
+	render(c, http.StatusOK, templates.ReviewView(s.views.reviewView(loc(c), mv)))
 }
 
 // board is the play area alone, for htmx polling. A poll whose ?v= is the

@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"pigclass/server/classroom"
 	"strconv"
 
 	"github.com/gin-gonic/gin"
+
+	"pigclass/server/classroom"
 )
 
 // record serves a finished match's record (with its seed) for verify, to

@@ -8,7 +8,6 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
-	"pigclass/templates"
 	"pigclass/templates/paths"
 )
 
@@ -20,20 +19,6 @@ func matchID(c *gin.Context) (int64, bool) {
 		return 0, false
 	}
 	return id, true
-}
-
-// matchView is a match as the room let the viewer see it, and its board.
-type matchView struct {
-	*classroom.MatchView
-	board templates.Board
-}
-
-// code is the join code of the match's class, "" for practice.
-func (mv *matchView) code() string {
-	if mv.Class == nil {
-		return ""
-	}
-	return mv.Class.Code
 }
 
 // matchAsked reads match :id and who asks for it, answering a bad id or a
@@ -82,7 +67,7 @@ func refuseMatch(c *gin.Context, id int64, err error) {
 // drawMatch puts the page in the class's language and draws the board.
 func (s *Server) drawMatch(c *gin.Context, m *classroom.MatchView) *matchView {
 	classLanguage(c, m.Class, false)
-	mv := &matchView{MatchView: m, board: s.boardView(loc(c), m.Class, m.Match, m.Seat)}
+	mv := &matchView{MatchView: m, board: s.views.boardView(loc(c), m.Class, m.Match, m.Seat)}
 	if m.Class != nil && mv.board.Over {
 		mv.board.NextURL = nextIn(loc(c), m.Class.Code, m.ID)
 	}

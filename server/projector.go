@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -87,7 +86,7 @@ func (b projectorBase) language(c *gin.Context) {
 // skunkBoard is the Skunk board drawn for this projector: large, shared
 // names, the roll and end controls on the teacher's.
 func (b projectorBase) skunkBoard(s *Server, c *gin.Context, class *classroom.Class, k *classroom.Skunk) templates.SkunkBoard {
-	sk := s.skunkBoard(loc(c), class, k, 0, false, b.paths().Skunk.For(class.Code))
+	sk := s.views.skunkBoard(loc(c), class, k, 0, false, b.paths().Skunk.For(class.Code))
 	sk.Projector, sk.Teacher = true, b.teacher
 	return sk
 }
@@ -140,7 +139,7 @@ func (b projectorBase) screen(s *Server, c *gin.Context, shown string) (*templat
 	if shown == key {
 		return nil, nil
 	}
-	pc, err := s.projectorChart(ctx, l, who, b)
+	pc, err := s.views.projectorChart(ctx, l, who, b.paths().Chart)
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +155,7 @@ func (b projectorBase) screen(s *Server, c *gin.Context, shown string) (*templat
 		v.State, v.Heading = "round", roundLabel(l, class.Round)
 		v.Progress = l.N("projector.playing", playing) + " · " + l.N("projector.finished", finished)
 	default:
-		res, err := s.results(ctx, l, who, true)
+		res, err := s.views.results(ctx, l, who, true)
 		if err != nil {
 			return nil, err
 		}
@@ -172,7 +171,7 @@ func (b projectorBase) screen(s *Server, c *gin.Context, shown string) (*templat
 	case v.State == "lobby":
 		v.Join = "big"
 	}
-	lesson, err := s.lessonView(l, class.Class)
+	lesson, err := s.views.lessonView(l, class.Class)
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +187,7 @@ func (b projectorBase) screen(s *Server, c *gin.Context, shown string) (*templat
 // chart is the chart fragment, refreshed every few seconds.
 func (b projectorBase) chart(s *Server) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		pc, err := s.projectorChart(c.Request.Context(), loc(c), viewerFrom(c), b)
+		pc, err := s.views.projectorChart(c.Request.Context(), loc(c), viewerFrom(c), b.paths().Chart)
 		if err != nil {
 			fail(c, err)
 			return
@@ -215,21 +214,6 @@ func (b projectorBase) skunk(s *Server) gin.HandlerFunc {
 	}
 }
 
-// projectorChart is the chart the teacher picked for the projector.
-func (s *Server) projectorChart(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, b projectorBase) (templates.ProjectorChart, error) {
-	class := who.Class()
-	v := templates.ProjectorChart{Code: class.Code, PollURL: b.paths().Chart.For(class.Code)}
-	if class.Projector == "" {
-		return v, nil
-	}
-	ch, err := s.classChart(ctx, l, who, class.Projector, 0)
-	if err != nil {
-		return v, err
-	}
-	v.Chart = &ch
-	return v, nil
-}
-
 // projectorData is who has joined, on a shared screen: generated names in
 // anonymous mode.
 func projectorData(l *i18n.Localizer, class *classroom.Class) templates.ProjectorLive {
@@ -244,7 +228,7 @@ func projectorData(l *i18n.Localizer, class *classroom.Class) templates.Projecto
 func (b projectorBase) resultsPage(s *Server) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class := classFrom(c)
-		v, err := s.results(c.Request.Context(), loc(c), viewerFrom(c), true)
+		v, err := s.views.results(c.Request.Context(), loc(c), viewerFrom(c), true)
 		if err != nil {
 			fail(c, err)
 			return

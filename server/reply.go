@@ -83,13 +83,6 @@ func render(c *gin.Context, status int, comp templ.Component) {
 // isHTMX reports whether the request came from htmx (wants a fragment).
 func isHTMX(c *gin.Context) bool { return c.GetHeader("HX-Request") == "true" }
 
-func pick(c bool, a, b string) string {
-	if c {
-		return a
-	}
-	return b
-}
-
 // flashCookie carries a notice to the next dashboard page, once: the
 // address never holds it, so a reload or Back shows nothing old and a link
 // cannot put words on the teacher's screen.

@@ -18,13 +18,15 @@
 //     practice included, and the teacher watching), teacher_*.go (the
 //     dashboard and every control of /t/{code}...), projector.go (/p/...,
 //     the teacher's projector view included) and verify.go.
-//   - views*.go: the view models the handlers share (the board, the
-//     charts' data, the lesson, the podium's words, the review, Skunk's
-//     table), built from what the classroom and the reports answer.
-//   - The kit, at the bottom, naming no handler: kit.go (Server, Config),
-//     reply.go (render, refuse, a notice), viewer.go (who is asking),
-//     middleware.go, language.go, identity.go (codes, tokens, cookies),
-//     request.go, hosts.go, limiter.go, metrics.go and ladder.go.
+//   - The kit the handlers share, naming no handler: kit.go (Server,
+//     Config), reply.go (render, refuse, a notice), viewer.go (who is
+//     asking), middleware.go, language.go, identity.go (codes, tokens,
+//     cookies), request.go, hosts.go, metrics.go.
+//   - At the bottom, views*.go: the view models the handlers share (type
+//     views: the board, the charts' data, the lesson, the podium's words,
+//     the review, Skunk's table, a student's history, the dashboard's live
+//     part), built from what the classroom and the reports answer for the
+//     viewer they are given, and ladder.go. They handle no request.
 package server
 
 import (
@@ -76,7 +78,6 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	if s.tables == nil {
 		s.tables = &solve.Cache{}
 	}
-	s.ladder = newLadder(s.tables, log)
 	s.tables.SetBudget(cmp.Or(cfg.TablesBudget, TablesBudget))
 	for _, v := range classroom.DefaultVariants() {
 		s.tables.Pin(v, false)
@@ -102,12 +103,13 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	s.room = classroom.New(st, s.cfg.Key, s.tables, log, cfg.Now)
 	s.room.LimitJoins(cfg.JoinAttempts, cfg.ClassJoins)
 	s.metrics = newMetrics(s.room, s.reports, s.tables)
+	s.views = &views{room: s.room, reports: s.reports, tables: s.tables, log: log, ladder: newLadder(s.tables, log)}
 	n, err := s.room.Restore(ctx)
 	if err := errors.Join(err, <-solved); err != nil {
 		return nil, err
 	}
 	log.Info("matches restored", "playing", n, "seconds", time.Since(start).Seconds())
-	if err := s.loadLessons(); err != nil {
+	if err := s.views.loadLessons(); err != nil {
 		return nil, err
 	}
 	s.room.Watch()

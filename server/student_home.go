@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 
@@ -10,7 +9,6 @@ import (
 	"pigclass/server/classroom"
 	"pigclass/server/store"
 	"pigclass/templates"
-	"pigclass/templates/i18n"
 	"pigclass/templates/paths"
 )
 
@@ -48,40 +46,20 @@ func (s *Server) studentHome(c *gin.Context) {
 		v.Waiting = l.T("board.paused")
 	}
 	if k := s.room.Skunk(viewer); k != nil && k.Participant(me.ID) >= 0 {
-		b := s.skunkBoard(l, class, k, me.ID, false, paths.StudentSkunk.For(class.Code))
+		b := s.views.skunkBoard(l, class, k, me.ID, false, paths.StudentSkunk.For(class.Code))
 		v.Skunk = &b
 	}
 	if m := s.room.Showing(viewer); m != nil && !m.Over() {
-		b := s.boardView(l, class, m, m.SeatOf(me.ID))
+		b := s.views.boardView(l, class, m, m.SeatOf(me.ID))
 		v.Board = &b
 	}
 	if v.Board == nil && v.Skunk == nil {
-		if err := s.history(ctx, l, viewer, me.ID, &v); err != nil {
+		if err := s.views.history(ctx, l, viewer, me.ID, &v); err != nil {
 			fail(c, err)
 			return
 		}
 	}
 	render(c, http.StatusOK, templates.StudentHomeView(v))
-}
-
-// history adds a waiting student's past matches and charts to their page.
-func (s *Server) history(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, studentID int64, v *templates.StudentHome) error {
-	class := who.Class()
-	past, err := s.reports.History(ctx, who)
-	if err != nil {
-		return err
-	}
-	for i := len(past) - 1; i >= 0; i-- {
-		m := past[i]
-		if m.Status == store.Playing {
-			continue
-		}
-		v.History = append(v.History, templates.HistoryRow{URL: paths.Match(class.Code, m.ID), Title: l.T("round.title", "N", l.Int(m.RoundIndex), "Game", gameTitle(l, m.Variant)), Result: historyResult(l, m, studentID)})
-	}
-	if len(v.History) > 0 {
-		v.ChartsURL = paths.StudentCharts.For(class.Code)
-	}
-	return nil
 }
 
 // studentNext answers a waiting page's, or a finished board's, question:

@@ -32,7 +32,7 @@ func (s *Server) skunkSit(c *gin.Context) {
 		c.Redirect(http.StatusSeeOther, paths.Student.For(class.Code))
 		return
 	}
-	render(c, http.StatusOK, templates.SkunkView(s.skunkBoard(loc(c), class, k, me.ID, false, paths.StudentSkunk.For(class.Code))))
+	render(c, http.StatusOK, templates.SkunkView(s.views.skunkBoard(loc(c), class, k, me.ID, false, paths.StudentSkunk.For(class.Code))))
 }
 
 // studentSkunk is the Skunk board alone, for a student's polling.
@@ -50,5 +50,5 @@ func (s *Server) studentSkunk(c *gin.Context) {
 	if unchanged(c, k, class) {
 		return
 	}
-	render(c, http.StatusOK, templates.SkunkView(s.skunkBoard(loc(c), class, k, me.ID, false, paths.StudentSkunk.For(class.Code))))
+	render(c, http.StatusOK, templates.SkunkView(s.views.skunkBoard(loc(c), class, k, me.ID, false, paths.StudentSkunk.For(class.Code))))
 }

@@ -20,7 +20,7 @@ import (
 // game of Skunk, and the projector shows its first chart.
 func (s *Server) applyPhase(ctx context.Context, lc *i18n.Localizer, v classroom.Viewer, phase int) (string, error) {
 	class := v.Class()
-	l, ok := s.lesson(class.Lesson)
+	l, ok := s.views.lesson(class.Lesson)
 	if !ok || phase < 0 || phase >= len(l.Phases) {
 		return "", store.ErrNotFound
 	}
@@ -99,7 +99,7 @@ func (s *Server) confirmStep(c *gin.Context) {
 		done(c, class.Code, "") // nothing would end: back to the dashboard, which offers the step
 		return
 	}
-	lesson, err := s.lessonView(l, class.Class)
+	lesson, err := s.views.lessonView(l, class.Class)
 	if err != nil || lesson == nil {
 		fail(c, err)
 		return

@@ -30,7 +30,7 @@ func (s *Server) teacherSkunk(c *gin.Context) {
 	if unchanged(c, k, class) {
 		return
 	}
-	render(c, http.StatusOK, templates.SkunkView(s.skunkBoard(loc(c), class, k, 0, true, paths.TeacherSkunk.For(class.Code))))
+	render(c, http.StatusOK, templates.SkunkView(s.views.skunkBoard(loc(c), class, k, 0, true, paths.TeacherSkunk.For(class.Code))))
 }
 
 // endSkunk stops the class's game of Skunk.

@@ -53,7 +53,7 @@ func (s *Server) teacherStudent(c *gin.Context) {
 	}
 	mv := s.drawMatch(c, m)
 	mv.board.NextURL = ""
-	v := s.reviewView(l, mv)
+	v := s.views.reviewView(l, mv)
 	v.Student, v.BackURL = student.Nickname, paths.Teacher.For(class.Code)
 	for j := len(ms) - 1; j >= 0; j-- {
 		v.Others = append(v.Others, templates.HistoryRow{

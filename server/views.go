@@ -2,18 +2,43 @@ package server
 
 import (
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
+	"pigclass/lessons"
+	"pigclass/lessons/figures"
 	"pigclass/server/charts"
 	"pigclass/server/classroom"
+	"pigclass/server/report"
 	"pigclass/server/store"
 	"pigclass/sim"
+	"pigclass/sim/solve"
 	"pigclass/templates"
 	"pigclass/templates/i18n"
 	"pigclass/templates/paths"
 )
+
+// views builds the view models the handlers share (the board, the charts,
+// the lesson, the podium, the review, Skunk's table, a student's history,
+// the dashboard's live part) from what the classroom, the reports and the
+// solved tables answer: it reads, as the viewer it is given, and handles
+// no request.
+type views struct {
+	room    *classroom.Room
+	reports *report.Reports
+	tables  *solve.Cache
+	log     *slog.Logger
+	lessons []lessons.Lesson
+	ladder  *ladder // the strategy ladder, computed when first asked
+	// figureValues are the lessons' figures, computed once for this
+	// server (figureOnce) from its tables.
+	figureOnce   sync.Once
+	figureValues map[string]figures.Value
+	figureErr    error
+}
 
 // seatName is how a seat is shown: the nickname, the generated name on a
 // shared screen in anonymous mode, or the bot.
@@ -101,7 +126,7 @@ func seatNames(l *i18n.Localizer, row store.Match, viewer int, anonymous bool, y
 
 // boardView builds the play area of a match for the viewer's seat; class is
 // nil for practice.
-func (s *Server) boardView(l *i18n.Localizer, class *classroom.Class, m *classroom.Match, viewer int) templates.Board {
+func (w *views) boardView(l *i18n.Localizer, class *classroom.Class, m *classroom.Match, viewer int) templates.Board {
 	st := m.State
 	v := m.Variant
 	code, anonymous, paused := "", false, false
@@ -128,7 +153,7 @@ func (s *Server) boardView(l *i18n.Localizer, class *classroom.Class, m *classro
 		}
 	}
 	for _, seat := range m.Seats {
-		b.Approximate = b.Approximate || seat.Bot == sim.PerfectBot && !s.room.ExactBots(v)
+		b.Approximate = b.Approximate || seat.Bot == sim.PerfectBot && !w.room.ExactBots(v)
 	}
 	// A bot to move is waiting: bots move as soon as they can, and the
 	// perfect-play bot cannot until its table is solved.
@@ -479,4 +504,25 @@ func bestOther(scores []int, seat int) int {
 		}
 	}
 	return best
+}
+
+// matchView is a match as the room let the viewer see it, and its board.
+type matchView struct {
+	*classroom.MatchView
+	board templates.Board
+}
+
+// code is the join code of the match's class, "" for practice.
+func (mv *matchView) code() string {
+	if mv.Class == nil {
+		return ""
+	}
+	return mv.Class.Code
+}
+
+func pick(c bool, a, b string) string {
+	if c {
+		return a
+	}
+	return b
 }

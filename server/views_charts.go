@@ -12,6 +12,7 @@ import (
 	"pigclass/sim/solve"
 	"pigclass/templates"
 	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
 )
 
 // pigVariant is the Pig variant a class's Pig charts read: the target its
@@ -19,9 +20,9 @@ import (
 // for a solve: while that target's table is being solved (after a restart,
 // or forgotten past the cache's budget) the charts read the next target
 // played whose table is ready, or 100 (always kept), and name it.
-func (s *Server) pigVariant(ctx context.Context, who classroom.Viewer) (sim.Variant, *solve.Table, error) {
+func (w *views) pigVariant(ctx context.Context, who classroom.Viewer) (sim.Variant, *solve.Table, error) {
 	v := sim.Standard(sim.Pig)
-	targets, err := s.reports.PigTargets(ctx, who)
+	targets, err := w.reports.PigTargets(ctx, who)
 	if err != nil {
 		return v, nil, err
 	}
@@ -31,18 +32,18 @@ func (s *Server) pigVariant(ctx context.Context, who classroom.Viewer) (sim.Vari
 		}
 		try := v
 		try.Target = target
-		if t, err := s.tables.Ready(try); err == nil {
+		if t, err := w.tables.Ready(try); err == nil {
 			return try, t, nil
 		}
 	}
-	t, err := s.tables.Get(v)
+	t, err := w.tables.Get(v)
 	return v, t, err
 }
 
 // chartSource reads what a page's charts need, each query at most once:
 // the dashboard draws nine charts from four kinds of data.
 type chartSource struct {
-	s         *Server
+	w         *views
 	ctx       context.Context
 	who       classroom.Viewer // who asks: the class's reads are theirs
 	l         *i18n.Localizer
@@ -56,12 +57,12 @@ type chartSource struct {
 
 // chartSource prepares the charts of a class (studentID 0) or of one
 // student's page.
-func (s *Server) chartSource(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, studentID int64) (*chartSource, error) {
-	v, table, err := s.pigVariant(ctx, who)
+func (w *views) chartSource(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, studentID int64) (*chartSource, error) {
+	v, table, err := w.pigVariant(ctx, who)
 	if err != nil {
 		return nil, err
 	}
-	return &chartSource{s: s, ctx: ctx, who: who, l: l, class: who.Class().Class, studentID: studentID, v: v, table: table, pig: map[int64][]store.Decision{}, marks: map[string][]int{}}, nil
+	return &chartSource{w: w, ctx: ctx, who: who, l: l, class: who.Class().Class, studentID: studentID, v: v, table: table, pig: map[int64][]store.Decision{}, marks: map[string][]int{}}, nil
 }
 
 // The chartSource is the charts' Source (charts.Build): each of its reads
@@ -82,20 +83,20 @@ func (c *chartSource) PigDecisions(studentID int64) ([]store.Decision, error) {
 	if ds, ok := c.pig[studentID]; ok {
 		return ds, nil
 	}
-	ds, err := c.s.reports.Decisions(c.ctx, c.who, store.ChartFilter{Game: store.OnlyGame(sim.Pig), Target: c.v.Target, StudentID: studentID}, true)
+	ds, err := c.w.reports.Decisions(c.ctx, c.who, store.ChartFilter{Game: store.OnlyGame(sim.Pig), Target: c.v.Target, StudentID: studentID}, true)
 	c.pig[studentID] = ds
 	return ds, err
 }
 
 // Decisions are every decision of the class's students.
 func (c *chartSource) Decisions() ([]store.Decision, error) {
-	return c.s.reports.Decisions(c.ctx, c.who, store.ChartFilter{}, true)
+	return c.w.reports.Decisions(c.ctx, c.who, store.ChartFilter{}, true)
 }
 
 // GameDecisions are the page's decisions of one game (one student's on
 // their page).
 func (c *chartSource) GameDecisions(g sim.Game) ([]store.Decision, error) {
-	return c.s.reports.Decisions(c.ctx, c.who, store.ChartFilter{Game: store.OnlyGame(g), StudentID: c.studentID}, true)
+	return c.w.reports.Decisions(c.ctx, c.who, store.ChartFilter{Game: store.OnlyGame(g), StudentID: c.studentID}, true)
 }
 
 // Marks are the marks the class's pieces of one kind showed.
@@ -103,26 +104,26 @@ func (c *chartSource) Marks(piece string) ([]int, error) {
 	if m, ok := c.marks[piece]; ok {
 		return m, nil
 	}
-	m, err := c.s.reports.Marks(c.ctx, c.who, piece)
+	m, err := c.w.reports.Marks(c.ctx, c.who, piece)
 	c.marks[piece] = m
 	return m, err
 }
 
 // SkunkDecisions are the stands and sits of the class's games of Skunk.
 func (c *chartSource) SkunkDecisions() ([]store.SkunkDecision, error) {
-	return c.s.reports.SkunkDecisions(c.ctx, c.who)
+	return c.w.reports.SkunkDecisions(c.ctx, c.who)
 }
 
 // Rounds are the class's rounds.
-func (c *chartSource) Rounds() ([]store.Round, error) { return c.s.reports.Rounds(c.ctx, c.who) }
+func (c *chartSource) Rounds() ([]store.Round, error) { return c.w.reports.Rounds(c.ctx, c.who) }
 
 // FirstPlayer is the first-player chart's results.
 func (c *chartSource) FirstPlayer() ([]charts.FirstResults, error) {
-	return c.s.firstPlayerResults(c.ctx, c.l, c.who, c.v, c.table)
+	return c.w.firstPlayerResults(c.ctx, c.l, c.who, c.v, c.table)
 }
 
 // Ladder is the strategy ladder, nil while it is computed.
-func (c *chartSource) Ladder() []charts.Rung { return c.s.ladder.rungs() }
+func (c *chartSource) Ladder() []charts.Rung { return c.w.ladder.rungs() }
 
 // Name labels a decision's student: "you" on the student's own page,
 // generated names on shared screens and on students' pages.
@@ -147,8 +148,8 @@ func (c *chartSource) chart(key string) (templates.Chart, error) {
 
 // classChart builds one class chart; studentID limits the decision charts
 // to one student (their page), 0 for the whole class.
-func (s *Server) classChart(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, key string, studentID int64) (templates.Chart, error) {
-	src, err := s.chartSource(ctx, l, who, studentID)
+func (w *views) classChart(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, key string, studentID int64) (templates.Chart, error) {
+	src, err := w.chartSource(ctx, l, who, studentID)
 	if err != nil {
 		return templates.Chart{}, err
 	}
@@ -156,8 +157,8 @@ func (s *Server) classChart(ctx context.Context, l *i18n.Localizer, who classroo
 }
 
 // classCharts builds the charts named by keys from one chartSource.
-func (s *Server) classCharts(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, keys []string, studentID int64) ([]templates.Chart, error) {
-	src, err := s.chartSource(ctx, l, who, studentID)
+func (w *views) classCharts(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, keys []string, studentID int64) ([]templates.Chart, error) {
+	src, err := w.chartSource(ctx, l, who, studentID)
 	if err != nil {
 		return nil, err
 	}
@@ -180,21 +181,21 @@ func timeline(l *i18n.Localizer, mv *matchView) templates.Chart {
 
 // firstPlayerResults are chart 7's results for the class's Pig target:
 // the standard rules, and equal turns when the class played them.
-func (s *Server) firstPlayerResults(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, v sim.Variant, table *solve.Table) ([]charts.FirstResults, error) {
+func (w *views) firstPlayerResults(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, v sim.Variant, table *solve.Table) ([]charts.FirstResults, error) {
 	rules := gameTitle(l, v)
 	ev := v
 	ev.EqualTurns = true
-	games, wins, err := s.reports.FirstPlayerResults(ctx, who, store.ChartFilter{Game: store.OnlyGame(sim.Pig), Target: v.Target})
+	games, wins, err := w.reports.FirstPlayerResults(ctx, who, store.ChartFilter{Game: store.OnlyGame(sim.Pig), Target: v.Target})
 	if err != nil {
 		return nil, err
 	}
 	results := []charts.FirstResults{{Rules: rules, Games: games, FirstWins: wins, Exact: table.FirstPlayerWin()}}
-	eg, ew, err := s.reports.FirstPlayerResults(ctx, who, store.ChartFilter{Game: store.OnlyGame(sim.Pig), Target: v.Target, EqualTurns: true})
+	eg, ew, err := w.reports.FirstPlayerResults(ctx, who, store.ChartFilter{Game: store.OnlyGame(sim.Pig), Target: v.Target, EqualTurns: true})
 	if err != nil {
 		return nil, err
 	}
 	if eg > 0 {
-		et, err := s.tables.ReadyEqual(ev)
+		et, err := w.tables.ReadyEqual(ev)
 		switch {
 		case errors.Is(err, solve.ErrSolving):
 			// its bar comes when the table is ready: a request never waits
@@ -205,4 +206,19 @@ func (s *Server) firstPlayerResults(ctx context.Context, l *i18n.Localizer, who 
 		}
 	}
 	return results, nil
+}
+
+// projectorChart is the chart the teacher picked for the projector.
+func (w *views) projectorChart(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, poll paths.Route) (templates.ProjectorChart, error) {
+	class := who.Class()
+	v := templates.ProjectorChart{Code: class.Code, PollURL: poll.For(class.Code)}
+	if class.Projector == "" {
+		return v, nil
+	}
+	ch, err := w.classChart(ctx, l, who, class.Projector, 0)
+	if err != nil {
+		return v, err
+	}
+	v.Chart = &ch
+	return v, nil
 }

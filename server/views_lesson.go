@@ -14,7 +14,7 @@ import (
 )
 
 // loadLessons reads and checks the lesson plans.
-func (s *Server) loadLessons() error {
+func (w *views) loadLessons() error {
 	r := lessons.Rules{Charts: map[string]bool{}, Figures: map[string]bool{}}
 	for _, k := range charts.ClassKeys {
 		r.Charts[k] = true
@@ -27,15 +27,15 @@ func (s *Server) loadLessons() error {
 	if err != nil {
 		return fmt.Errorf("server: %w", err)
 	}
-	s.lessons = ls
+	w.lessons = ls
 	// The tables a lesson reads stay whatever the cache's budget.
 	for _, f := range figures.All {
-		s.tables.Pin(f.Variant, f.Variant.EqualTurns)
+		w.tables.Pin(f.Variant, f.Variant.EqualTurns)
 	}
 	for _, l := range ls {
 		for _, p := range l.Phases {
 			if p.Plays() {
-				s.tables.Pin(p.Variant, p.Variant.EqualTurns)
+				w.tables.Pin(p.Variant, p.Variant.EqualTurns)
 			}
 		}
 	}
@@ -43,8 +43,8 @@ func (s *Server) loadLessons() error {
 }
 
 // lesson returns the lesson with a slug.
-func (s *Server) lesson(slug string) (lessons.Lesson, bool) {
-	for _, l := range s.lessons {
+func (w *views) lesson(slug string) (lessons.Lesson, bool) {
+	for _, l := range w.lessons {
 		if l.Slug == slug {
 			return l, true
 		}
@@ -53,9 +53,9 @@ func (s *Server) lesson(slug string) (lessons.Lesson, bool) {
 }
 
 // lessonChoices are the lessons offered on the front page.
-func (s *Server) lessonChoices(l *i18n.Localizer) []templates.Choice {
+func (w *views) lessonChoices(l *i18n.Localizer) []templates.Choice {
 	out := []templates.Choice{{Value: "", Label: l.T("lesson.none"), Selected: true}}
-	for _, ls := range s.lessons {
+	for _, ls := range w.lessons {
 		t := ls.In(l.Lang())
 		out = append(out, templates.Choice{Value: ls.Slug, Label: l.T("lesson.choice", "Title", l.Own(t.Title), "Level", l.Own(t.Level), "N", l.Int(ls.Minutes))})
 	}
@@ -64,13 +64,13 @@ func (s *Server) lessonChoices(l *i18n.Localizer) []templates.Choice {
 
 // figures computes every figure a lesson may name (lessons/figures), once
 // for this server, written in the reader's format (53.06% or 53,06 %).
-func (s *Server) figures(l *i18n.Localizer) (map[string]string, error) {
-	s.figureOnce.Do(func() { s.figureValues, s.figureErr = figures.Compute(s.tables) })
-	if s.figureErr != nil {
-		return nil, s.figureErr
+func (w *views) figures(l *i18n.Localizer) (map[string]string, error) {
+	w.figureOnce.Do(func() { w.figureValues, w.figureErr = figures.Compute(w.tables) })
+	if w.figureErr != nil {
+		return nil, w.figureErr
 	}
-	out := make(map[string]string, len(s.figureValues))
-	for k, f := range s.figureValues {
+	out := make(map[string]string, len(w.figureValues))
+	for k, f := range w.figureValues {
 		out[k] = figureWords(l, f)
 	}
 	return out, nil
@@ -94,12 +94,12 @@ func figureWords(l *i18n.Localizer, f figures.Value) string {
 // lessonView is the class's lesson at its phase, figures filled in.
 // The words are the lesson's in the reader's language (English when it
 // has no translation), the numbers in the reader's format.
-func (s *Server) lessonView(lc *i18n.Localizer, class store.Class) (*templates.LessonView, error) {
-	l, ok := s.lesson(class.Lesson)
+func (w *views) lessonView(lc *i18n.Localizer, class store.Class) (*templates.LessonView, error) {
+	l, ok := w.lesson(class.Lesson)
 	if !ok {
 		return nil, nil
 	}
-	figs, err := s.figures(lc)
+	figs, err := w.figures(lc)
 	if err != nil {
 		return nil, err
 	}
@@ -138,11 +138,11 @@ func phaseSetup(l *i18n.Localizer, p lessons.Phase) string {
 }
 
 // checkLessonField reads the front page's lesson field.
-func (s *Server) checkLessonField(v string) (string, bool) {
+func (w *views) checkLessonField(v string) (string, bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return "", true
 	}
-	_, ok := s.lesson(v)
+	_, ok := w.lesson(v)
 	return v, ok
 }

@@ -14,8 +14,8 @@ import (
 // results is the podium of a round (report.Podium) in the reader's words:
 // shared screens get generated names in anonymous mode, and tied winners
 // are named in alphabetical order.
-func (s *Server) results(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, shared bool) (*templates.Results, error) {
-	p, err := s.reports.Podium(ctx, who)
+func (w *views) results(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, shared bool) (*templates.Results, error) {
+	p, err := w.reports.Podium(ctx, who)
 	if err != nil || p == nil {
 		return nil, err
 	}

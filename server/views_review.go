@@ -10,7 +10,7 @@ import (
 )
 
 // reviewView lists the viewer's decisions beside hold-at-20 and optimal.
-func (s *Server) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
+func (w *views) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 	code := mv.code()
 	v := templates.Review{
 		Title: gameTitle(l, mv.Variant), Result: mv.board.Result, Commitment: mv.Seed.Commitment(),

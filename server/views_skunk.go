@@ -41,7 +41,7 @@ func unchanged(c *gin.Context, k *classroom.Skunk, class *classroom.Class) bool 
 // skunkBoard is the board for a viewer: studentID for a student's own
 // view, teacher for the roll button; shared screens get generated names in
 // anonymous mode. poll is the address the board polls.
-func (s *Server) skunkBoard(l *i18n.Localizer, class *classroom.Class, k *classroom.Skunk, studentID int64, teacher bool, poll string) templates.SkunkBoard {
+func (w *views) skunkBoard(l *i18n.Localizer, class *classroom.Class, k *classroom.Skunk, studentID int64, teacher bool, poll string) templates.SkunkBoard {
 	names := k.Game.Names
 	if class.Anonymous && !teacher {
 		names = make([]string, len(k.Game.Anon))

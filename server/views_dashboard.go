@@ -1,0 +1,134 @@
+package server
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"pigclass/server/classroom"
+	"pigclass/server/report"
+	"pigclass/server/store"
+	"pigclass/sim"
+	"pigclass/sim/solve"
+	"pigclass/templates"
+	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
+)
+
+// roundBots are the bots that can play game g, for its round form.
+func (w *views) roundBots(l *i18n.Localizer, game, selected string) []templates.Choice {
+	g, err := sim.ParseGame(game)
+	if err != nil {
+		g = sim.Pig
+	}
+	var out []templates.Choice
+	for _, b := range botChoicesHolding(l, selected, g.Rules().HoldAt) {
+		if err := solve.CheckStrategy(b.Value, sim.Standard(g)); err == nil {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// dashLive is the roster and the matches in progress, from memory alone:
+// the class's snapshot, its students' totals and its matches' snapshots.
+func (w *views) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.Viewer) (templates.DashLive, error) {
+	class := who.Class()
+	activity := w.room.Activity(who)
+	stats, total := w.room.Stats(who)
+	joins, joinCap := w.room.JoinsLastMinute(class)
+	students := 0
+	for _, st := range stats {
+		students += st.Decisions
+	}
+	v := templates.DashLive{Code: class.Code, Paused: class.Paused, Locked: class.Locked, Round: roundLabel(l, class.Round), Decisions: students, OtherMoves: total - students,
+		PollURL: paths.Poll(paths.TeacherLive.For(class.Code), activity), JoinsLastMinute: joins, JoinCap: joinCap,
+		JoinsUnlimited: class.JoinsUnlimited}
+	playing := map[int64]string{}
+	forfeited := map[int64]bool{}
+	done := 0
+	for _, m := range w.room.Matches(who) {
+		if m.Over() {
+			done++
+			// A forfeit on time-outs is named as such, not as waiting.
+			for _, seat := range m.Seats {
+				if seat.StudentID != 0 && m.State.Out[seat.Seat] && m.State.Timeouts[seat.Seat] >= sim.TimeoutsResign {
+					forfeited[seat.StudentID] = true
+				}
+			}
+			continue
+		}
+		st := m.State
+		decisions := 0
+		for _, e := range m.Events {
+			if report.IsDecision(e) {
+				decisions++
+			}
+		}
+		names := seatNames(l, m.Match, -1, false, "") // the teacher sees the nicknames
+		for _, seat := range m.Seats {
+			names[seat.Seat] += " " + l.Int(st.Scores[seat.Seat])
+			if seat.StudentID != 0 {
+				playing[seat.StudentID] = l.T("status.playing", "Score", l.Int(st.Scores[seat.Seat]), "Other", l.Int(st.Leader(seat.Seat)))
+			}
+		}
+		if len(v.Matches) < maxMatchRows {
+			v.Matches = append(v.Matches, templates.MatchRow{ID: m.ID, Players: strings.Join(names, " – "), Status: l.T("status.match_playing"), Decisions: decisions})
+		} else {
+			v.MoreMatches++
+		}
+	}
+	going := len(v.Matches) + v.MoreMatches // the matches still played
+	v.RoundActive = class.Round != nil && going > 0
+	if class.Round != nil {
+		v.Progress = l.T("live.progress", "Round", l.Int(class.Round.Number), "Playing", l.N("projector.playing", going), "Finished", l.N("projector.finished", done))
+	}
+	for _, st := range class.Students {
+		status, isPlaying := playing[st.ID]
+		if !isPlaying {
+			status = pick(forfeited[st.ID], l.T("status.forfeited"), l.T("status.waiting"))
+		}
+		v.Students = append(v.Students, studentRow(l, class.Code, st, stats[st.ID], status, isPlaying))
+	}
+	for _, st := range class.Removed {
+		v.Removed = append(v.Removed, templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: anonIn(l, st.AnonName), Status: l.T("status.removed")})
+	}
+	return v, nil
+}
+
+// defaultRoundForm is the round form of a game with a default that
+// plays: the game's rule of thumb (hold at 20 in Pig), or expected-value
+// play (5 dice in Hog) where a turn is one throw of chosen dice.
+func defaultRoundForm(g sim.Game) templates.RoundForm {
+	r := g.Rules()
+	bot, dice := "hold:"+strconv.Itoa(r.HoldAt), "10"
+	if g.ChoosesDice() {
+		bot, dice = sim.EVBot, strconv.Itoa(r.MaxPieces)
+	}
+	return templates.RoundForm{
+		Game: templates.Field{Value: g.String()}, Target: templates.Field{Value: strconv.Itoa(r.Target)}, MaxDice: templates.Field{Value: dice},
+		Mode: templates.Field{Value: "bot"}, Bot: templates.Field{Value: bot}, Seats: templates.Field{Value: "2"}, ChoosesDice: g.ChoosesDice(),
+	}
+}
+
+// studentRow is one student's line of the roster: their status and their
+// figures so far.
+func studentRow(l *i18n.Localizer, code string, st store.Student, stat store.StudentStats, status string, playing bool) templates.StudentRow {
+	row := templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: anonIn(l, st.AnonName), Status: status, Playing: playing,
+		Games: stat.Games, Wins: stat.Wins, Decisions: stat.Decisions}
+	if stat.Analysed > 0 {
+		row.AgreeOptimal = percent(l, float64(stat.AgreeOptimal)/float64(stat.Analysed))
+		row.Cost = l.Dec(100*stat.Cost, 2)
+		if stat.Games > 0 {
+			row.CostPerGame = percent(l, stat.Cost/float64(stat.Games))
+		}
+	}
+	if stat.Games > 0 || playing {
+		row.ReviewURL = paths.TeacherStudent.With(code, st.ID)
+	}
+	return row
+}
+
+// maxMatchRows is how many matches in progress the dashboard lists; the
+// roster says who plays whom for the rest.
+const maxMatchRows = 40
