@@ -69,7 +69,7 @@ type health struct {
 }
 
 func (s *Server) healthz(c *gin.Context) {
-	h := health{Status: "ok", Database: "writable", Version: version()}
+	h := health{Status: "ok", Database: "writable", Version: buildVersion()}
 	switch err := s.reports.Ping(c.Request.Context()); {
 	case err != nil:
 		h.Status, h.Database = "unavailable", "unreachable"
@@ -84,8 +84,8 @@ func (s *Server) healthz(c *gin.Context) {
 	c.JSON(status, h)
 }
 
-// version is the build's version: the module's, else its commit.
-func version() string {
+// buildVersion is the build's version: the module's, else its commit.
+func buildVersion() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "unknown"
