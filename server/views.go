@@ -73,28 +73,16 @@ func anonIn(l *i18n.Localizer, stored string) string {
 	return name
 }
 
-// botLabel names a strategy for people.
+// botLabel names a strategy for people (sim.BotWords).
 func botLabel(l *i18n.Localizer, name string, ruleOfThumb int) string {
-	switch name {
-	case sim.BeginnerBot:
-		return l.T("bot.hold10")
-	case "hold:" + strconv.Itoa(ruleOfThumb):
-		return l.T("bot.rule", "N", l.Int(ruleOfThumb))
-	case sim.PerfectBot:
-		return l.T("bot.optimal")
-	case sim.EVBot:
-		return l.T("bot.ev")
-	case sim.KeepPaceBot:
-		return l.T("bot.kper")
+	key, n, plural := sim.BotWords(name, ruleOfThumb)
+	switch {
+	case key == "":
+		return name
+	case plural:
+		return l.N(key, n)
 	}
-	var n int
-	if _, err := fmt.Sscanf(name, "hold:%d", &n); err == nil {
-		return l.T("bot.holdn", "N", l.Int(n))
-	}
-	if _, err := fmt.Sscanf(name, "dice:%d", &n); err == nil {
-		return l.N("bot.dicen", n)
-	}
-	return name
+	return l.T(key, "N", l.Int(n))
 }
 
 // seatNames names every seat of a match as the viewer sees it: generated

@@ -23,6 +23,36 @@ func BotMenu(ruleOfThumb int) []string {
 	return []string{BeginnerBot, HoldAt(ruleOfThumb).String(), KeepPaceBot, PerfectBot, EVBot, "dice:3", "dice:5", "dice:8"}
 }
 
+// BotWords names a bot for people: the words' key of its name and the
+// number the words take (hold:N's N, dice:N's N, 0 for none); plural says
+// the words have plural forms by that number. ruleOfThumb is the game's
+// own hold point (GameRules.HoldAt), which the rule-of-thumb bot is named
+// by. A bot of no family known here has no key ("").
+func BotWords(name string, ruleOfThumb int) (key string, n int, plural bool) {
+	switch name {
+	case BeginnerBot:
+		return "bot.hold10", 0, false
+	case HoldAt(ruleOfThumb).String():
+		return "bot.rule", ruleOfThumb, false
+	case PerfectBot:
+		return "bot.optimal", 0, false
+	case EVBot:
+		return "bot.ev", 0, false
+	case KeepPaceBot:
+		return "bot.kper", 0, false
+	}
+	kind, arg, _ := strings.Cut(name, ":")
+	n, err := strconv.Atoi(arg)
+	switch {
+	case err != nil:
+	case kind == "hold":
+		return "bot.holdn", n, false
+	case kind == "dice":
+		return "bot.dicen", n, true
+	}
+	return "", 0, false
+}
+
 // Strategy decides a move from the position alone: it is a pure function,
 // so a bot is a Strategy seated in a match.
 type Strategy interface {

@@ -2,6 +2,8 @@ package sim
 
 import (
 	"errors"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -390,5 +392,24 @@ func TestMatchDiceComeFromTheSeed(t *testing.T) {
 	}
 	if e.Faces.String() != "4" || e.Turn != 0 || e.Roll != 0 || m.State().TurnTotal != 4 {
 		t.Errorf("event %+v, turn total %d; want a 4", e, m.State().TurnTotal)
+	}
+}
+
+// TestEveryBotOfTheMenuHasWords: each bot a menu offers, in every game,
+// has the words that name it, and the number they take.
+func TestEveryBotOfTheMenuHasWords(t *testing.T) {
+	for _, g := range Games {
+		for _, name := range BotMenu(g.Rules().HoldAt) {
+			key, n, _ := BotWords(name, g.Rules().HoldAt)
+			if key == "" {
+				t.Errorf("%s: bot %q has no words", g, name)
+			}
+			if _, arg, ok := strings.Cut(name, ":"); ok && name != BeginnerBot && strconv.Itoa(n) != arg {
+				t.Errorf("%s: bot %q names the number %d", g, name, n)
+			}
+		}
+	}
+	if key, _, _ := BotWords("cautious", 20); key != "" {
+		t.Errorf("an unknown bot has words %q", key)
 	}
 }
