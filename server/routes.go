@@ -1,9 +1,10 @@
 package server
 
 import (
+	"cmp"
 	"net/http"
-	"runtime/debug"
 	"slices"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -53,10 +54,16 @@ func routeOn(method func(string, ...gin.HandlerFunc) gin.IRoutes, middleware ...
 }
 
 func (s *Server) logRequests(c *gin.Context) {
+	start := time.Now()
 	c.Next()
+	// The route's pattern, never the address: a path holds class codes
+	// and match ids, a query a language or a version, and neither a
+	// token nor a secret ever reaches a log.
+	route := cmp.Or(c.FullPath(), "unmatched")
 	for _, err := range c.Errors {
-		s.log.Error("request", "method", c.Request.Method, "path", c.Request.URL.Path, "status", c.Writer.Status(), "err", err.Err)
+		s.log.Error("request", "method", methodLabel(c.Request.Method), "route", route, "status", c.Writer.Status(), "err", err.Err)
 	}
+	s.log.Debug("request", "method", methodLabel(c.Request.Method), "route", route, "status", c.Writer.Status(), "ms", float64(time.Since(start).Microseconds())/1000)
 }
 
 // health is /healthz's answer, for a proxy's health check and a district's
@@ -69,7 +76,7 @@ type health struct {
 }
 
 func (s *Server) healthz(c *gin.Context) {
-	h := health{Status: "ok", Database: "writable", Version: buildVersion()}
+	h := health{Status: "ok", Database: "writable", Version: BuildInfo().Short()}
 	switch err := s.reports.Ping(c.Request.Context()); {
 	case err != nil:
 		h.Status, h.Database = "unavailable", "unreachable"
@@ -82,24 +89,6 @@ func (s *Server) healthz(c *gin.Context) {
 	}
 	c.Header("Cache-Control", "no-store")
 	c.JSON(status, h)
-}
-
-// buildVersion is the build's version: the module's, else its commit.
-func buildVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	v := bi.Main.Version
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" && (v == "" || v == "(devel)") {
-			v = s.Value
-		}
-	}
-	if v == "" {
-		v = "(devel)"
-	}
-	return v
 }
 
 // publicRoutes are the pages anyone may ask for: the front page, joining,

@@ -43,6 +43,8 @@ var commands = map[string]command{
 	"backup":    {"copy the database to a new file, safely while the server runs", runBackup},
 	"loadtest":  {"play many simulated students against a running server on this machine", runLoadtest},
 	"proxyconf": {"print an nginx configuration for a district of several instances", runProxyconf},
+	"service":   {"print a systemd unit that runs the web app as a service", runService},
+	"version":   {"print the version, the commit it was built from and the Go version", runVersion},
 }
 
 // run is the whole program: main only adds the process around it.

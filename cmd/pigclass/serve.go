@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -32,6 +33,8 @@ type serveConfig struct {
 	metricsHosts string
 	proxies      []netip.Prefix
 	timeouts     timeouts // zero: defaultTimeouts
+	// logFormat and logLevel are the log's (newLog).
+	logFormat, logLevel string
 }
 
 // timeouts bound every connection: a client that sends nothing, or half a
@@ -46,33 +49,15 @@ type timeouts struct {
 var defaultTimeouts = timeouts{readHeader: 10 * time.Second, read: 30 * time.Second, write: 2 * time.Minute, idle: 2 * time.Minute, maxHeader: 64 << 10}
 
 func runServe(e env, args []string) error {
-	fs := newFlags(e, "serve", "[--addr HOST:PORT] [--db FILE] [--public-url URL] [--code-prefix P]")
-	var cfg serveConfig
-	fs.StringVar(&cfg.addr, "addr", envOr(e, "PIGCLASS_ADDR", "localhost:8080"), "address to listen on (env PIGCLASS_ADDR); use :8080 to serve the classroom network")
-	fs.StringVar(&cfg.db, "db", envOr(e, "PIGCLASS_DB", "./pigclass.db"), "SQLite database file, created on first start (env PIGCLASS_DB)")
-	fs.StringVar(&cfg.publicURL, "public-url", e.getenv("PIGCLASS_PUBLIC_URL"), "address students type, shown on the projector (env PIGCLASS_PUBLIC_URL; default: the browser's)")
-	proxies := fs.String("trusted-proxy", e.getenv("PIGCLASS_TRUSTED_PROXY"), "reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed, as addresses or networks separated by commas (env PIGCLASS_TRUSTED_PROXY; default: none)")
-	fs.StringVar(&cfg.codePrefix, "code-prefix", e.getenv("PIGCLASS_CODE_PREFIX"), "the first characters of every join code this instance draws, for a proxy routing classes by code (env PIGCLASS_CODE_PREFIX)")
-	fs.StringVar(&cfg.metricsHosts, "metrics-host", e.getenv("PIGCLASS_METRICS_HOST"), "names, comma-separated, a Prometheus server scrapes the metrics by, besides their address and localhost (env PIGCLASS_METRICS_HOST)")
-	fs.StringVar(&cfg.metrics, "metrics-addr", e.getenv("PIGCLASS_METRICS_ADDR"), "serve Prometheus metrics at /metrics on this address, e.g. 127.0.0.1:9100 (env PIGCLASS_METRICS_ADDR; default: none)")
-	moves := fs.String("moves-per-second", e.getenv("PIGCLASS_MOVES_PER_SECOND"), fmt.Sprintf("moves a player may make a second (env PIGCLASS_MOVES_PER_SECOND; default %d: faster than a hand; raise it only for a load test without think time)", server.DefaultMovesPerSecond))
-	if err := parse(fs, args); err != nil {
+	cfg, err := parseServe(e, "serve", args)
+	if err != nil {
 		return err
 	}
-	var err error
-	if *moves != "" {
-		if cfg.moves, err = strconv.Atoi(*moves); err != nil || cfg.moves < 1 {
-			return usagef("serve: --moves-per-second %q: a whole number, at least 1", *moves)
-		}
+	log, err := newLog(e.stderr, cfg.logFormat, cfg.logLevel)
+	if err != nil {
+		return err
 	}
-	if cfg.proxies, err = server.ParseProxies(*proxies); err != nil {
-		return usagef("serve: --%v", err)
-	}
-	cfg.codePrefix = strings.ToUpper(cfg.codePrefix)
-	if err := server.CheckCodePrefix(cfg.codePrefix); err != nil {
-		return usagef("serve: --%v", err)
-	}
-	log := slog.New(slog.NewTextHandler(e.stderr, nil))
+	log.Info("pigclass starting", "version", server.BuildInfo().Short(), "build", server.BuildInfo().String())
 	if e.getenv("GOMEMLIMIT") == "" {
 		// A soft limit on Go's heap: past it the collector works harder
 		// instead of letting a school's load grow the process (README).
@@ -90,6 +75,63 @@ func runServe(e env, args []string) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return serve(e.ctx, cfg, ln, log)
+}
+
+// parseServe reads serve's flags (for serve, or for the unit service
+// writes), checked.
+func parseServe(e env, name string, args []string) (serveConfig, error) {
+	fs := newFlags(e, name, "[--addr HOST:PORT] [--db FILE] [--public-url URL] [--code-prefix P]")
+	var cfg serveConfig
+	fs.StringVar(&cfg.addr, "addr", envOr(e, "PIGCLASS_ADDR", "localhost:8080"), "address to listen on (env PIGCLASS_ADDR); use :8080 to serve the classroom network")
+	fs.StringVar(&cfg.db, "db", envOr(e, "PIGCLASS_DB", "./pigclass.db"), "SQLite database file, created on first start (env PIGCLASS_DB)")
+	fs.StringVar(&cfg.publicURL, "public-url", e.getenv("PIGCLASS_PUBLIC_URL"), "address students type, shown on the projector (env PIGCLASS_PUBLIC_URL; default: the browser's)")
+	proxies := fs.String("trusted-proxy", e.getenv("PIGCLASS_TRUSTED_PROXY"), "reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed, as addresses or networks separated by commas (env PIGCLASS_TRUSTED_PROXY; default: none)")
+	fs.StringVar(&cfg.codePrefix, "code-prefix", e.getenv("PIGCLASS_CODE_PREFIX"), "the first characters of every join code this instance draws, for a proxy routing classes by code (env PIGCLASS_CODE_PREFIX)")
+	fs.StringVar(&cfg.metricsHosts, "metrics-host", e.getenv("PIGCLASS_METRICS_HOST"), "names, comma-separated, a Prometheus server scrapes the metrics by, besides their address and localhost (env PIGCLASS_METRICS_HOST)")
+	fs.StringVar(&cfg.metrics, "metrics-addr", e.getenv("PIGCLASS_METRICS_ADDR"), "serve Prometheus metrics at /metrics on this address, e.g. 127.0.0.1:9100 (env PIGCLASS_METRICS_ADDR; default: none)")
+	fs.StringVar(&cfg.logFormat, "log-format", envOr(e, "PIGCLASS_LOG_FORMAT", "text"), "the log's format: text, or json for a school's log tools (env PIGCLASS_LOG_FORMAT)")
+	fs.StringVar(&cfg.logLevel, "log-level", envOr(e, "PIGCLASS_LOG_LEVEL", "info"), "info, or debug for a line a request (its route's pattern, status and time; env PIGCLASS_LOG_LEVEL)")
+	moves := fs.String("moves-per-second", e.getenv("PIGCLASS_MOVES_PER_SECOND"), fmt.Sprintf("moves a player may make a second (env PIGCLASS_MOVES_PER_SECOND; default %d: faster than a hand; raise it only for a load test without think time)", server.DefaultMovesPerSecond))
+	if err := parse(fs, args); err != nil {
+		return cfg, err
+	}
+	var err error
+	if *moves != "" {
+		if cfg.moves, err = strconv.Atoi(*moves); err != nil || cfg.moves < 1 {
+			return cfg, usagef("serve: --moves-per-second %q: a whole number, at least 1", *moves)
+		}
+	}
+	if cfg.proxies, err = server.ParseProxies(*proxies); err != nil {
+		return cfg, usagef("serve: --%v", err)
+	}
+	cfg.codePrefix = strings.ToUpper(cfg.codePrefix)
+	if err := server.CheckCodePrefix(cfg.codePrefix); err != nil {
+		return cfg, usagef("serve: --%v", err)
+	}
+	if _, err := newLog(io.Discard, cfg.logFormat, cfg.logLevel); err != nil {
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+// newLog is the server's structured log on w: text (the default) or
+// JSON lines, at info or debug.
+func newLog(w io.Writer, format, level string) (*slog.Logger, error) {
+	opts := &slog.HandlerOptions{}
+	switch level {
+	case "info":
+	case "debug":
+		opts.Level = slog.LevelDebug
+	default:
+		return nil, usagef("serve: --log-level %q: info or debug", level)
+	}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, usagef("serve: --log-format %q: text or json", format)
 }
 
 // defaultMemoryLimit is the Go heap's soft limit unless GOMEMLIMIT says

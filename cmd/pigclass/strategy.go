@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+
 	"pigclass/sim"
 	"pigclass/sim/solve"
 )

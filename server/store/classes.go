@@ -64,7 +64,8 @@ func (s *Store) ClassByCode(ctx context.Context, code string) (Class, error) {
 		return c, ErrNotFound
 	}
 	if err != nil {
-		return c, fmt.Errorf("store: class %s: %w", code, err)
+		// Not the code: an error may reach the log, which names no class.
+		return c, fmt.Errorf("store: class by its code: %w", err)
 	}
 	return c, nil
 }
