@@ -102,32 +102,38 @@ func TestFill(t *testing.T) {
 	}
 }
 
-// TestEveryLessonInSpanish: all six lessons have a Spanish translation,
-// whole: every goal, paragraph, phase and prompt, with the English
-// figures.
-func TestEveryLessonInSpanish(t *testing.T) {
+// TestEveryLessonInEveryLanguage: every lesson has a translation in each
+// language the app speaks besides English (Spanish, French, Brazilian
+// Portuguese, German), whole: every goal, paragraph, phase and prompt,
+// with the English figures (the loader checks those); a language with no
+// translation reads the English.
+func TestEveryLessonInEveryLanguage(t *testing.T) {
 	ls, err := Load(testRules())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range ls {
-		es, ok := l.Translations["es"]
-		if !ok {
-			t.Errorf("%s: no Spanish", l.Slug)
-			continue
-		}
-		if es.Level == l.Level || len(es.Phases) != len(l.Phases) { // titles may agree: "Skunk"
-			t.Errorf("%s: Spanish level %q, %d phases", l.Slug, es.Level, len(es.Phases))
-		}
-		for i, p := range es.Phases {
-			if p.Name == l.Phases[i].Name || len(p.Prompts) != len(l.Phases[i].Prompts) {
-				t.Errorf("%s phase %d: %q, %d prompts", l.Slug, i+1, p.Name, len(p.Prompts))
+	for _, lang := range []string{"es", "fr", "pt-BR", "de"} {
+		for _, l := range ls {
+			tr, ok := l.Translations[lang]
+			if !ok {
+				t.Errorf("%s: no %s translation", l.Slug, lang)
+				continue
+			}
+			if tr.Level == l.Level || len(tr.Phases) != len(l.Phases) { // titles may agree: "Skunk"
+				t.Errorf("%s (%s): level %q, %d phases", l.Slug, lang, tr.Level, len(tr.Phases))
+			}
+			for i, p := range tr.Phases {
+				if p.Name == l.Phases[i].Name || len(p.Prompts) != len(l.Phases[i].Prompts) {
+					t.Errorf("%s (%s) phase %d: %q, %d prompts", l.Slug, lang, i+1, p.Name, len(p.Prompts))
+				}
+			}
+			if got := l.In(lang); got.Title != tr.Title {
+				t.Errorf("%s: In(%s) is not the translation", l.Slug, lang)
 			}
 		}
-		if got := l.In("es"); got.Title != es.Title {
-			t.Errorf("%s: In(es) is not the translation", l.Slug)
-		}
-		if got := l.In("fr"); got.Title != l.Title || got.Phases[0].Prompts[0] != l.Phases[0].Prompts[0] {
+	}
+	for _, l := range ls {
+		if got := l.In("it"); got.Title != l.Title || got.Phases[0].Prompts[0] != l.Phases[0].Prompts[0] {
 			t.Errorf("%s: a language with no translation does not get the English", l.Slug)
 		}
 	}

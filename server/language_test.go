@@ -47,10 +47,18 @@ func TestAcceptLanguage(t *testing.T) {
 	if doc := es.get("/no-such-page"); es.status() != http.StatusNotFound || doc.Find("h1").Text() != "Esta página no existe." {
 		t.Errorf("Spanish 404: %q", doc.Find("h1").Text())
 	}
-	fr := a.browser()
-	fr.accept = "fr-FR,fr;q=0.9"
-	if doc := fr.get("/"); lang(doc) != "en" || doc.Find("h1").Text() != "Roll or hold?" {
-		t.Errorf("French asks, English answers: lang %q", lang(doc))
+	ja := a.browser()
+	ja.accept = "ja-JP,ja;q=0.9"
+	if doc := ja.get("/"); lang(doc) != "en" || doc.Find("h1").Text() != "Roll or hold?" {
+		t.Errorf("Japanese asks, English answers: lang %q", lang(doc))
+	}
+	// French, Brazilian Portuguese and German readers get their own.
+	for accept, want := range map[string]string{"fr-FR,fr;q=0.9": "Lancer ou garder ?", "pt-BR,pt;q=0.9": "Jogar ou guardar?", "de-DE,de;q=0.9": "Würfeln oder sichern?"} {
+		b := a.browser()
+		b.accept = accept
+		if doc := b.get("/"); doc.Find("h1").Text() != want || b.last.Header.Get("Content-Language") != lang(doc) {
+			t.Errorf("%s: h1 %q (lang %q), want %q", accept, doc.Find("h1").Text(), lang(doc), want)
+		}
 	}
 	// A bad field's message is in the reader's language too.
 	doc = es.post("/join", url.Values{"code": {"??"}, "nickname": {"Ana"}})
@@ -155,9 +163,9 @@ func TestClassLanguage(t *testing.T) {
 	if teacher.path() != "/t/"+code+"/projector" || lang(teacher.get("/t/"+code+"/projector")) != "en" {
 		t.Errorf("projector switcher: at %s", teacher.path())
 	}
-	teacher.post("/t/"+code+"/language", url.Values{"lang": {"fr"}})
+	teacher.post("/t/"+code+"/language", url.Values{"lang": {"ja"}})
 	if teacher.status() != http.StatusUnprocessableEntity {
-		t.Errorf("class language fr: %d", teacher.status())
+		t.Errorf("class language ja: %d", teacher.status())
 	}
 	// Back to each reader's own: Ana's page follows her browser again.
 	teacher.post("/t/"+code+"/language", url.Values{"lang": {""}})

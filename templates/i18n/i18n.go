@@ -37,7 +37,7 @@ var files embed.FS
 
 // Lang is one language pigclass speaks.
 type Lang struct {
-	Code string // the tag: "en", "es"
+	Code string // the tag: "en", "es", "pt-BR"
 	Name string // its own name for itself, as the switcher shows it
 	tag  language.Tag
 }
@@ -46,6 +46,9 @@ type Lang struct {
 var Langs = []Lang{
 	{Code: "en", Name: "English", tag: language.English},
 	{Code: "es", Name: "Español", tag: language.Spanish},
+	{Code: "fr", Name: "Français", tag: language.French},
+	{Code: "pt-BR", Name: "Português (Brasil)", tag: language.BrazilianPortuguese},
+	{Code: "de", Name: "Deutsch", tag: language.German},
 }
 
 // Source is the language the catalog is written in, and the fallback.

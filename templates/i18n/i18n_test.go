@@ -72,6 +72,35 @@ func TestCatalogsDoNotDrift(t *testing.T) {
 	}
 }
 
+// TestEveryMessageTranslated: no language leaves a sentence in English: a
+// message of three words or more that reads exactly as the English one is
+// a message not translated (a word or a name alike in both, such as
+// "Koala", "Bot" or "Pig", may be the same, and so may the games' names).
+func TestEveryMessageTranslated(t *testing.T) {
+	en, err := Catalog(Source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := regexp.MustCompile(`\p{L}+`)
+	fields := regexp.MustCompile(`\{\{\.\w+\}\}`)
+	for _, l := range Langs[1:] {
+		cat, err := Catalog(l.Code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for id, forms := range cat {
+			if strings.HasPrefix(id, "game.") {
+				continue // a game's name may stay its proper name ("Pass the Pigs")
+			}
+			for form, text := range forms {
+				if text == en[id][form] && len(words.FindAllString(fields.ReplaceAllString(text, " "), -1)) >= 3 {
+					t.Errorf("%s %s (%s) is the English: %q", l.Code, id, form, text)
+				}
+			}
+		}
+	}
+}
+
 func isSubset(a, b []string) bool {
 	for _, x := range a {
 		if !slices.Contains(b, x) {
@@ -102,6 +131,15 @@ func TestNumbersInTheReadersFormat(t *testing.T) {
 		{en.Clock(time.Date(2026, 11, 30, 9, 1, 0, 0, time.UTC)), "09:01:00"},
 		{es.Clock(time.Date(2026, 11, 30, 21, 1, 5, 0, time.UTC)), "21:01:05"},
 		{es.Points(0.0153), "1,53 puntos porcentuales"},
+		{For("fr").Pct(0.530638, 2), "53,06\u00a0%"},
+		{For("fr").Int(505000), "505\u00a0000"},
+		{For("fr").Points(0.0153), "1,53 points de pourcentage"},
+		{For("de").Pct(0.530638, 2), "53,06\u00a0%"},
+		{For("de").Int(505000), "505.000"},
+		{For("de").Dec(8.1358, 2), "8,14"},
+		{For("pt-BR").Pct(0.530638, 2), "53,06%"},
+		{For("pt-BR").Int(505000), "505.000"},
+		{For("pt-BR").Points(0.0153), "1,53 pontos percentuais"},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)
@@ -118,6 +156,14 @@ func TestPlurals(t *testing.T) {
 		{es.N("board.dice", 1), "1 dado"},
 		{es.N("board.dice", 5), "5 dados"},
 		{es.N("live.match_decisions", 0), "0 decisiones"},
+		// French and Brazilian Portuguese say 0 in the singular (CLDR:
+		// one is 0 and 1); German in the plural.
+		{For("fr").N("live.match_decisions", 0), "0 décision"},
+		{For("fr").N("live.match_decisions", 2), "2 décisions"},
+		{For("pt-BR").N("live.match_decisions", 1), "1 decisão"},
+		{For("pt-BR").N("live.match_decisions", 3), "3 decisões"},
+		{For("de").N("live.match_decisions", 0), "0 Entscheidungen"},
+		{For("de").N("live.match_decisions", 1), "1 Entscheidung"},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)
@@ -132,12 +178,16 @@ func TestMatch(t *testing.T) {
 		"":                           "en",
 		"es":                         "es",
 		"es-MX,es;q=0.9,en;q=0.8":    "es",
-		"fr-FR,fr;q=0.9":             "en",
-		"fr;q=0.9,es;q=0.5":          "es",
+		"fr-FR,fr;q=0.9":             "fr",
+		"fr-CA":                      "fr",
+		"ja-JP,ja;q=0.9":             "en",
+		"it;q=0.9,es;q=0.5":          "es",
 		"en-GB,en;q=0.9,es;q=0.8":    "en",
-		"de, es;q=0.1":               "es",
+		"de, es;q=0.1":               "de",
+		"de-AT":                      "de",
 		"not a header ;;; q=x":       "en",
-		"pt-BR,pt;q=0.9,es-419;q=.5": "es",
+		"pt-BR,pt;q=0.9,es-419;q=.5": "pt-BR",
+		"pt":                         "pt-BR",
 	} {
 		if got := Match(header); got != want {
 			t.Errorf("Accept-Language %q: %s, want %s", header, got, want)
