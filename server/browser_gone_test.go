@@ -103,16 +103,18 @@ func TestBrowserRemovalAndDeletionSaid(t *testing.T) {
 // TestBrowserPractisingStudentMoved: a student who went to practise
 // against a bot after the class's round is brought to their match of the
 // class's next round by the practice page itself, within a few seconds;
-// so is a student reading their charts.
+// so is a student reading their charts, and one who went to the front
+// page and practised from there (the page knows the browser's class).
 func TestBrowserPractisingStudentMoved(t *testing.T) {
 	t.Parallel() // it waits on the pages' polls
 	person := newBrowser(t)
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
-	ana, bo := person(), person()
+	ana, bo, cy := person(), person(), person()
 	joinIn(t, ana, a.url, code, "Ana")
 	joinIn(t, bo, a.url, code, "Bo")
+	joinIn(t, cy, a.url, code, "Cy")
 	round := url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}}
 	teacher.post("/t/"+code+"/rounds", round)
 	eventually(t, ana, `!!document.querySelector('#board')`, "Ana's board")
@@ -122,12 +124,16 @@ func TestBrowserPractisingStudentMoved(t *testing.T) {
 	eventually(t, ana, `location.pathname.indexOf("/m/") === 0 && !!document.querySelector('[data-testid="practice-class"]')`, "Ana practises, told the class will call her")
 	run(t, bo, chromedp.Navigate(a.url+"/c/"+code+"/charts"))
 	eventually(t, bo, `!!document.querySelector('[data-testid="next-poll"]')`, "Bo reads his charts")
+	run(t, cy, chromedp.Navigate(a.url+"/"))
+	value(t, cy, chromedp.Evaluate[bool](`(document.querySelector('form[action="/practice"]').submit(), true)`))
+	eventually(t, cy, `location.pathname.indexOf("/m/") === 0 && !!document.querySelector('[data-testid="practice-class"]')`, "Cy practises from the front page, told the class will call him")
 
 	teacher.post("/t/"+code+"/rounds", round)
 	// Their pages poll every 2 s; the wait is bounded (eventually), not
 	// timed: the machines are shared.
 	eventually(t, ana, fmt.Sprintf(`location.pathname === "/c/%s" && !!document.querySelector('#board')`, code), "Ana is brought to the new round")
 	eventually(t, bo, fmt.Sprintf(`location.pathname === "/c/%s" && !!document.querySelector('#board')`, code), "Bo is brought to the new round")
+	eventually(t, cy, fmt.Sprintf(`location.pathname === "/c/%s" && !!document.querySelector('#board')`, code), "Cy is brought to the new round from his front-page practice")
 }
 
 // TestBrowserDeadlineSeenByBoth: in a round with a deadline, the limit of
@@ -141,9 +147,10 @@ func TestBrowserDeadlineSeenByBoth(t *testing.T) {
 	a := openApp(t, filepath.Join(t.TempDir(), "pigclass.db"), &clock{real: true})
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
-	ana, bo := person(), person()
+	ana, bo, cy := person(), person(), person()
 	joinIn(t, ana, a.url, code, "Ana")
 	joinIn(t, bo, a.url, code, "Bo")
+	joinIn(t, cy, a.url, code, "Cy")
 	// Neither page shows anything of the class while the round begins.
 	run(t, ana, chromedp.Navigate("about:blank"))
 	run(t, bo, chromedp.Navigate("about:blank"))

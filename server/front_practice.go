@@ -44,11 +44,23 @@ func (s *Server) startPractice(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	// Practice started from a class's page keeps an eye on the class: its
-	// page moves to the student's next match there by itself.
+	// Practice keeps an eye on the student's class: its page moves to the
+	// student's next match there by itself. From a class's page the page
+	// says which; from the front page, the class this browser is a
+	// student of (the one playing a round), whose match now is not next.
 	to := paths.Match("", m.ID)
-	if code := classroom.NormalizeCode(c.PostForm("class")); validCode(code) {
-		after, _ := strconv.ParseInt(c.PostForm("after"), 10, 64)
+	code, after := classroom.NormalizeCode(c.PostForm("class")), int64(0)
+	if validCode(code) {
+		after, _ = strconv.ParseInt(c.PostForm("after"), 10, 64)
+	} else if class, ok := s.room.ClassOf(classroom.HashToken(playerToken(c))); ok {
+		code = class.Code
+		if v, err := s.room.Identify(ctx, classroom.Credentials{Code: code, TokenHash: classroom.HashToken(playerToken(c))}); err == nil {
+			if now := s.room.Playing(v); now != nil {
+				after = now.ID
+			}
+		}
+	}
+	if validCode(code) {
 		to += "?" + url.Values{"class": {code}, "after": {strconv.FormatInt(max(after, 0), 10)}}.Encode()
 	}
 	c.Redirect(http.StatusSeeOther, to)

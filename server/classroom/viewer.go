@@ -424,3 +424,27 @@ func (r *Room) RoundProgress(v Viewer) (playing, finished int) {
 	}
 	return playing, finished
 }
+
+// ClassOf returns the class in memory the browser with this token hash is
+// a student of, for a page that is not a class's (the front page's
+// practice): the one with a round open, else the latest; false if none.
+// A class on disk alone has no round being played.
+func (r *Room) ClassOf(tokenHash string) (*Class, bool) {
+	if tokenHash == "" {
+		return nil, false
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	var best *Class
+	for _, c := range r.classes {
+		snap := c.snap.Load()
+		if _, ok := snap.byToken[tokenHash]; !ok {
+			continue
+		}
+		if best == nil || (snap.Round != nil) != (best.Round != nil) && snap.Round != nil ||
+			(snap.Round != nil) == (best.Round != nil) && snap.ID > best.ID {
+			best = snap
+		}
+	}
+	return best, best != nil
+}
