@@ -670,3 +670,50 @@ func TestLessonStepAsksBeforeEndingARound(t *testing.T) {
 		t.Errorf("confirmed, the lesson is at phase %d", mustClass(t, a, code).Phase)
 	}
 }
+
+// TestFormRoundLeavesTheLesson (issue 32, item 6): a round started from
+// the form in a class following a lesson leaves the lesson: the dashboard
+// says so and where the lesson waits, instead of the phase's questions;
+// the projector shows the round, without the phase's line, questions or
+// chart; the state lasts a restart. Playing it again stays off the
+// lesson; starting a phase brings the class back.
+func TestFormRoundLeavesTheLesson(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStartLesson(t, teacher, "1-roll-or-hold")
+	join(t, a, code, "Ana")
+	teacher.post(paths.LessonStart.For(code), nil)
+	if c := mustClass(t, a, code); c.OffLesson || c.Projector != "class-dice" {
+		t.Fatalf("phase 1: off %v, projector %q", c.OffLesson, c.Projector)
+	}
+	doc := teacher.post(paths.Rounds.For(code), url.Values{"game": {"hog"}, "target": {"100"}, "max_dice": {"10"}, "mode": {"bot"}, "bot": {"dice:5"}})
+	left := doc.Find(`[data-testid="lesson-left"]`).Text()
+	if !strings.Contains(left, "Off the lesson") || !strings.Contains(left, "phase 1") || doc.Find(`[data-testid="lesson-phase"]`).Length() != 0 ||
+		strings.Contains(doc.Find(`[data-testid="lesson"]`).Text(), "What is the only number you are afraid of") {
+		t.Errorf("the dashboard after a round from the form: %q\n%s", left, doc.Find(`[data-testid="lesson"]`).Text())
+	}
+	if c := mustClass(t, a, code); !c.OffLesson || c.Projector != "" {
+		t.Errorf("off the lesson: off %v, projector chart %q", c.OffLesson, c.Projector)
+	}
+	proj := teacher.get(paths.TeacherProjector.Page.For(code)).Text()
+	if strings.Contains(proj, "Phase 1 of 3") || strings.Contains(proj, "What is the only number") || !strings.Contains(proj, "Hog to 100") {
+		t.Errorf("the projector off the lesson shows the phase, or not the round:\n%s", proj)
+	}
+	teacher.post(paths.RoundsAgain.For(code), nil)
+	if c := mustClass(t, a, code); !c.OffLesson {
+		t.Error("playing the form's round again went back to the lesson")
+	}
+	// The state is the class's, on disk.
+	a.stop()
+	a2 := openApp(t, a.path, a.clock)
+	if c, _ := a2.store.ClassByCode(t.Context(), code); !c.OffLesson {
+		t.Error("a restart forgot the class left its lesson")
+	}
+	teacher.app = a2
+	teacher.post(paths.LessonStart.For(code), url.Values{"confirm": {"yes"}})
+	doc = teacher.get(paths.Teacher.For(code))
+	if c := mustClass(t, a2, code); c.OffLesson || doc.Find(`[data-testid="lesson-left"]`).Length() != 0 ||
+		!strings.Contains(doc.Find(`[data-testid="lesson-phase"]`).Text(), "Phase 1 of 3") {
+		t.Errorf("starting the phase again: off %v, panel %q", c.OffLesson, doc.Find(`[data-testid="lesson"]`).Text())
+	}
+}

@@ -175,7 +175,7 @@ func (b projectorBase) screen(s *Server, c *gin.Context, shown string) (*templat
 	if err != nil {
 		return nil, err
 	}
-	if lesson != nil {
+	if lesson != nil && lesson.Left == "" { // off the lesson, the round is the teacher's own
 		v.PhaseLine = l.T("lesson.phase", "N", l.Int(lesson.Phase+1), "Of", l.Int(lesson.Phases)) + " " + lesson.PhaseName
 		if v.State != "skunk" {
 			v.Prompts = lesson.Prompts

@@ -113,8 +113,12 @@ func (w *views) lessonView(lc *i18n.Localizer, class store.Class) (*templates.Le
 	for _, m := range text.Maths {
 		v.Maths = append(v.Maths, lc.Own(lessons.Fill(m, figs)))
 	}
-	for _, p := range text.Phases[at].Prompts {
-		v.Prompts = append(v.Prompts, lc.Own(lessons.Fill(p, figs)))
+	if class.OffLesson {
+		v.Left = lc.T("lesson.left", "N", lc.Int(at+1), "Name", v.PhaseName)
+	} else {
+		for _, p := range text.Phases[at].Prompts {
+			v.Prompts = append(v.Prompts, lc.Own(lessons.Fill(p, figs)))
+		}
 	}
 	v.StartLabel = lc.T("lesson.start_phase", "N", lc.Int(at+1), "Name", v.PhaseName)
 	if at+1 < len(l.Phases) {

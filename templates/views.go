@@ -398,6 +398,10 @@ type LessonView struct {
 	Started bool
 	// BackLabel names starting the phase before (none for the first).
 	StartLabel, NextLabel, BackLabel string
+	// Left says the class left the lesson for a round of the teacher's
+	// own: the panel says so (and where the lesson waits) instead of the
+	// phase's questions; the projector shows the round.
+	Left string
 }
 
 // SkunkBoard is whole-class Skunk as the projector, the teacher and a

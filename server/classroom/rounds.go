@@ -177,7 +177,7 @@ func (r *Room) StartPhase(ctx context.Context, v Viewer, p PhaseStart) (store.Ro
 	n := 0
 	switch {
 	case p.Round != nil:
-		round, n, err = r.StartRound(ctx, v, *p.Round)
+		round, n, err = r.startRoundOf(ctx, v, *p.Round, false)
 	case p.Skunk > 0:
 		err = r.StartSkunk(ctx, v, p.Skunk)
 	default:
@@ -187,7 +187,7 @@ func (r *Room) StartPhase(ctx context.Context, v Viewer, p PhaseStart) (store.Ro
 		return round, n, err
 	}
 	set := r.setClass(v, func(classID int64) error { return r.st.SetPhase(ctx, classID, p.Lesson, p.Phase, p.Chart) },
-		func(next *Class) { next.Lesson, next.Phase, next.Projector = p.Lesson, p.Phase, p.Chart })
+		func(next *Class) { next.Lesson, next.Phase, next.Projector, next.OffLesson = p.Lesson, p.Phase, p.Chart, false })
 	if set != nil {
 		return round, n, set
 	}
@@ -205,14 +205,39 @@ type RoundSpec struct {
 // StartRound ends the open round and starts a new one: every student in a
 // match, against the bot or paired (seats left over go to the bot), one
 // seed for all on request. It returns the round and its number of matches.
+// It is the teacher's own round (the form's): a class following a lesson
+// leaves it, until a phase starts again.
 func (r *Room) StartRound(ctx context.Context, v Viewer, spec RoundSpec) (round store.Round, n int, err error) {
+	return r.startRoundOf(ctx, v, spec, true)
+}
+
+// StartRoundAgain starts a round like one played before ("Play again"):
+// a class following a lesson stays where it was in it, on or off.
+func (r *Room) StartRoundAgain(ctx context.Context, v Viewer, spec RoundSpec) (store.Round, int, error) {
+	return r.startRoundOf(ctx, v, spec, false)
+}
+
+// startRoundOf is StartRound; a round of the teacher's own (leave: from
+// the form, not a lesson's phase) takes a class that follows a lesson off
+// it (LeaveLesson), in the same change.
+func (r *Room) startRoundOf(ctx context.Context, v Viewer, spec RoundSpec, leave bool) (round store.Round, n int, err error) {
 	c, err := v.teaching()
 	if err != nil {
 		return store.Round{}, 0, err
 	}
 	err = c.change(func() error {
-		round, n, err = r.startRound(ctx, c, spec)
-		return err
+		if round, n, err = r.startRound(ctx, c, spec); err != nil {
+			return err
+		}
+		if snap := c.snap.Load(); leave && snap.Lesson != "" && !snap.OffLesson {
+			if err := r.st.LeaveLesson(ctx, c.id); err != nil {
+				return err
+			}
+			c.mu.Lock()
+			c.publish(false, func(next *Class) { next.OffLesson, next.Projector = true, "" })
+			c.mu.Unlock()
+		}
+		return nil
 	})
 	return round, n, err
 }

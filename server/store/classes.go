@@ -21,6 +21,9 @@ type Class struct {
 	Lesson      string // the lesson plan the class follows ("" for none)
 	Phase       int    // the lesson's current phase, from 0
 	Language    string // the class's language ("" for each reader's own)
+	// OffLesson says the class left its lesson for a round of the
+	// teacher's own, until a phase starts again (SetPhase).
+	OffLesson bool
 }
 
 // CreateClass stores a new class. A code already in use returns an error
@@ -47,12 +50,12 @@ func (s *Store) CreateClass(ctx context.Context, code, teacherHash string) (Clas
 // ErrCodeTaken says a join code is already in use.
 var ErrCodeTaken = errors.New("code taken")
 
-const classColumns = `id, code, teacher_hash, locked, paused, anonymous, created_at, projector_chart, lesson, phase, language`
+const classColumns = `id, code, teacher_hash, locked, paused, anonymous, created_at, projector_chart, lesson, phase, language, off_lesson`
 
 func scanClass(row interface{ Scan(...any) error }) (Class, error) {
 	var c Class
 	var created string
-	err := row.Scan(&c.ID, &c.Code, &c.TeacherHash, &c.Locked, &c.Paused, &c.Anonymous, &created, &c.Projector, &c.Lesson, &c.Phase, &c.Language)
+	err := row.Scan(&c.ID, &c.Code, &c.TeacherHash, &c.Locked, &c.Paused, &c.Anonymous, &created, &c.Projector, &c.Lesson, &c.Phase, &c.Language, &c.OffLesson)
 	c.CreatedAt = parseTime(created)
 	return c, err
 }
@@ -106,10 +109,20 @@ func (s *Store) SetLesson(ctx context.Context, id int64, lesson string, phase in
 	return nil
 }
 
-// SetPhase sets the lesson's phase and the projector's chart in one write.
+// SetPhase sets the lesson's phase and the projector's chart in one write;
+// the class is back in its lesson.
 func (s *Store) SetPhase(ctx context.Context, id int64, lesson string, phase int, chart string) error {
-	if _, err := s.exec(ctx, `UPDATE classes SET lesson = ?, phase = ?, projector_chart = ? WHERE id = ?`, lesson, phase, chart, id); err != nil {
+	if _, err := s.exec(ctx, `UPDATE classes SET lesson = ?, phase = ?, projector_chart = ?, off_lesson = 0 WHERE id = ?`, lesson, phase, chart, id); err != nil {
 		return fmt.Errorf("store: set phase: %w", err)
+	}
+	return nil
+}
+
+// LeaveLesson marks the class off its lesson (a round of the teacher's
+// own) and clears the projector's chart, the phase's, in one write.
+func (s *Store) LeaveLesson(ctx context.Context, id int64) error {
+	if _, err := s.exec(ctx, `UPDATE classes SET off_lesson = 1, projector_chart = '' WHERE id = ?`, id); err != nil {
+		return fmt.Errorf("store: leave the lesson: %w", err)
 	}
 	return nil
 }
