@@ -187,7 +187,9 @@ func (r *Room) StartPhase(ctx context.Context, v Viewer, p PhaseStart) (store.Ro
 		return round, n, err
 	}
 	set := r.setClass(v, func(classID int64) error { return r.st.SetPhase(ctx, classID, p.Lesson, p.Phase, p.Chart) },
-		func(next *Class) { next.Lesson, next.Phase, next.Projector, next.OffLesson = p.Lesson, p.Phase, p.Chart, false })
+		func(next *Class) {
+			next.Lesson, next.Phase, next.Projector, next.OffLesson = p.Lesson, p.Phase, p.Chart, false
+		})
 	if set != nil {
 		return round, n, set
 	}
