@@ -659,3 +659,35 @@ func TestOptimalBotPlaysTheThreePlayerTable(t *testing.T) {
 		t.Errorf("in %d bot decisions no position told the exact table from the two-player approximation", bots)
 	}
 }
+
+// TestRoundFormRemembersTheLastRound (issue 32, item 7): after a round,
+// the dashboard's round form holds that round's choices (game, target,
+// most dice, seconds per roll, opponents, bot, players), not Pig to 100's
+// defaults; asking for another game's form gives that game's defaults.
+func TestRoundFormRemembersTheLastRound(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	join(t, a, code, "Ana")
+	join(t, a, code, "Bo")
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"hog"}, "target": {"60"}, "max_dice": {"8"}, "deadline": {"30"}, "mode": {"pairs"}, "bot": {"dice:3"}, "seats": {"2"}})
+	doc := teacher.get("/t/" + code)
+	field := func(sel string) string {
+		if s := doc.Find(`form[action$="/rounds"] ` + sel); s.Is("select") {
+			return s.Find("option[selected]").AttrOr("value", "")
+		} else if s.Is(`input[type="radio"]`) {
+			return s.Filter("[checked]").AttrOr("value", "")
+		} else {
+			return s.AttrOr("value", "")
+		}
+	}
+	for sel, want := range map[string]string{`[name="game"]`: "hog", `[name="target"]`: "60", `[name="max_dice"]`: "8", `[name="deadline"]`: "30", `[name="mode"]`: "pairs", `[name="bot"]`: "dice:3"} {
+		if got := field(sel); got != want {
+			t.Errorf("the form's %s is %q, want the last round's %q", sel, got, want)
+		}
+	}
+	doc = teacher.get("/t/" + code + "?game=pig")
+	if got := field(`[name="target"]`); got != "100" {
+		t.Errorf("Pig's form: target %q, want its default 100", got)
+	}
+}

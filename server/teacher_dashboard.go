@@ -18,12 +18,17 @@ import (
 	"pigclass/templates/paths"
 )
 
+// dashboard is the teacher's page. Its round form holds the last round's
+// choices (the teacher's next round is most often like it), or a game's
+// defaults when the form asks for another game (?game=).
 func (s *Server) dashboard(c *gin.Context) {
-	game := sim.Pig
+	form := defaultRoundForm(sim.Pig)
 	if g, err := sim.ParseGame(c.Query("game")); err == nil {
-		game = g // the round form for another game: it chooses nothing else
+		form = defaultRoundForm(g) // the round form for another game: it chooses nothing else
+	} else if rounds, err := s.reports.Rounds(c.Request.Context(), viewerFrom(c)); err == nil && len(rounds) > 0 {
+		form = roundFormOf(rounds[len(rounds)-1])
 	}
-	v, err := s.dashboardView(c, defaultRoundForm(game))
+	v, err := s.dashboardView(c, form)
 	if err != nil {
 		fail(c, err)
 		return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"time"
 
 	"pigclass/server/classroom"
 	"pigclass/server/report"
@@ -109,6 +110,22 @@ func defaultRoundForm(g sim.Game) templates.RoundForm {
 		Game: templates.Field{Value: g.String()}, Target: templates.Field{Value: strconv.Itoa(r.Target)}, MaxDice: templates.Field{Value: dice},
 		Mode: templates.Field{Value: "bot"}, Bot: templates.Field{Value: bot}, Seats: templates.Field{Value: "2"}, ChoosesDice: g.ChoosesDice(),
 	}
+}
+
+// roundFormOf is the round form filled in as round r was played: the
+// teacher's last choices, for the next round.
+func roundFormOf(r store.Round) templates.RoundForm {
+	f := defaultRoundForm(r.Variant.Game)
+	v := r.Variant
+	f.Target.Value, f.Mode.Value, f.Bot.Value, f.Seats.Value = strconv.Itoa(v.Target), string(r.Mode), r.Bot, strconv.Itoa(v.Seats)
+	if v.Game.ChoosesDice() {
+		f.MaxDice.Value = strconv.Itoa(v.MaxDice)
+	}
+	if v.Deadline > 0 {
+		f.Deadline.Value = strconv.Itoa(int(time.Duration(v.Deadline).Seconds()))
+	}
+	f.EqualTurns, f.SameSeed = v.EqualTurns, r.SameSeed
+	return f
 }
 
 // studentRow is one student's line of the roster: their status and their
