@@ -16,9 +16,11 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"pigclass/server/report"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
+	"pigclass/templates/i18n"
 )
 
 func TestPauseEndRoundAndRemove(t *testing.T) {
@@ -425,8 +427,8 @@ func TestThreeAndFourSeats(t *testing.T) {
 	if want := kinds["3 seats, approximate true"] + kinds["4 seats, approximate true"]; approximate < want {
 		t.Errorf("decisions.csv says %d approximate, the store %d (and the bots')", approximate, want)
 	}
-	// The podium of the four-seat round says how many of its students'
-	// decisions are approximate: all of them.
+	// The podium on the class's screen does not explain approximations
+	// (issue 32: words for the class); the teacher's dashboard does.
 	theirs := 0
 	for _, e := range events {
 		if m := byMatch[e.MatchID]; m.Variant.Seats == 4 && e.By == store.ByStudent && e.Analysis != nil {
@@ -434,8 +436,11 @@ func TestThreeAndFourSeats(t *testing.T) {
 		}
 	}
 	podium := teacher.get("/t/" + code + "/projector/results")
-	if got := podium.Find(`[data-testid="podium-approximate"]`).Text(); !strings.HasPrefix(got, fmt.Sprintf("%d decisions of this round", theirs)) {
-		t.Errorf("the podium of the four-seat round: %q, want %d decisions named approximate", got, theirs)
+	if got := podium.Find(`[data-testid="podium-approximate"]`).Text(); got != "" || podium.Find(`[data-testid="award"]`).Length() == 0 {
+		t.Errorf("the class's podium explains approximations: %q", got)
+	}
+	if got := teacher.get("/t/" + code).Find(`[data-testid="dash-approximate"]`).Text(); theirs == 0 || !strings.Contains(got, "approximate") {
+		t.Errorf("the dashboard does not explain the %d approximate decisions: %q", theirs, got)
 	}
 	matches := teacher.csvRows("/t/" + code + "/matches.csv")
 	if len(matches) != 4 {
@@ -689,5 +694,32 @@ func TestRoundFormRemembersTheLastRound(t *testing.T) {
 	doc = teacher.get("/t/" + code + "?game=pig")
 	if got := field(`[name="target"]`); got != "100" {
 		t.Errorf("Pig's form: target %q, want its default 100", got)
+	}
+}
+
+// TestPodiumSpeaksToChildren (issue 32, items 8 and 10): the podium's
+// figures are said in plain words with one percentage each, never in
+// percentage points; a prize too many share says there is no winner.
+func TestPodiumSpeaksToChildren(t *testing.T) {
+	l := i18n.For("en")
+	for _, a := range []report.Award{
+		{Kind: report.MostWins, Wins: 2},
+		{Kind: report.BestDecisions, CostPerDecision: 0.0041, Decisions: 12},
+		{Kind: report.LuckiestDice, Luck: 0.824},
+		{Kind: report.BoldestHold, Boldest: 35},
+	} {
+		label, value := awardWords(l, a)
+		if strings.Contains(value, "percentage point") || label == "" || value == "" {
+			t.Errorf("%v: %q %q", a.Kind, label, value)
+		}
+	}
+	if _, v := awardWords(l, report.Award{Kind: report.BestDecisions, CostPerDecision: 0.0041, Decisions: 12}); !strings.Contains(v, "0.41%") || !strings.Contains(v, "12 decisions") {
+		t.Errorf("best decisions: %q", v)
+	}
+	if _, v := awardWords(l, report.Award{Kind: report.LuckiestDice, Luck: 0.824}); !strings.Contains(v, "82.4%") {
+		t.Errorf("luckiest dice: %q", v)
+	}
+	if got := l.T("award.none", "N", l.Int(16)); !strings.Contains(got, "no winner this time") || !strings.Contains(got, "16") {
+		t.Errorf("no winner: %q", got)
 	}
 }

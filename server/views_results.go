@@ -12,16 +12,26 @@ import (
 )
 
 // results is the podium of a round (report.Podium) in the reader's words:
-// shared screens get generated names in anonymous mode, and tied winners
-// are named in alphabetical order.
+// shared screens get generated names in anonymous mode (and no footnote
+// on approximate analyses: the teacher's dashboard explains those), tied
+// winners are named in alphabetical order, and a prize too many share
+// says there is no winner this time.
 func (w *views) results(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, shared bool) (*templates.Results, error) {
 	p, err := w.reports.Podium(ctx, who)
 	if err != nil || p == nil {
 		return nil, err
 	}
 	anonymous := shared && who.Class().Anonymous
-	v := &templates.Results{Round: p.Round.Number, Title: gameTitle(l, p.Round.Variant), Playing: p.Playing, Approximate: p.Approximate}
+	v := &templates.Results{Round: p.Round.Number, Title: gameTitle(l, p.Round.Variant), Playing: p.Playing}
+	if !shared {
+		v.Approximate = p.Approximate // explained to the teacher, not to the class's screen
+	}
 	for _, a := range p.Awards {
+		if a.NoWinner {
+			label, _ := awardWords(l, a)
+			v.Awards = append(v.Awards, templates.Award{Label: label, Value: l.T("award.none", "N", l.Int(a.Shared))})
+			continue
+		}
 		var names []string
 		for _, seat := range a.Students {
 			names = append(names, pick(anonymous, anonIn(l, seat.AnonName), seat.Nickname))
@@ -39,9 +49,9 @@ func awardWords(l *i18n.Localizer, a report.Award) (label, value string) {
 	case report.MostWins:
 		return l.T("award.wins"), l.N("award.wins_value", a.Wins)
 	case report.BestDecisions:
-		return l.T("award.decisions"), l.T("award.decisions_value", "Points", l.Dec(100*a.CostPerDecision, 2), "N", l.Int(a.Decisions))
+		return l.T("award.decisions"), l.T("award.decisions_value", "P", l.Pct(a.CostPerDecision, 2), "N", l.Int(a.Decisions))
 	case report.LuckiestDice:
-		return l.T("award.luck"), l.T("award.luck_value", "Points", l.Dec(100*a.Luck, 1))
+		return l.T("award.luck"), l.T("award.luck_value", "P", l.Pct(a.Luck, 1))
 	}
 	return l.T("award.bold"), l.T("award.bold_value", "N", l.Int(a.Boldest))
 }

@@ -20,9 +20,20 @@ const (
 	BoldestHold                    // the highest turn total held
 )
 
-// MinDecisions is how many analysed decisions a student needs for the
-// best decision-maker's prize: fewer say too little.
-const MinDecisions = 5
+// A prize means something only when it picks someone out:
+//   - MinDecisions is how many analysed decisions a student needs for the
+//     best decision-maker's prize (fewer say too little);
+//   - students within DecisionGap of the best cost per decision (a tenth
+//     of a percentage point), or within LuckGap of the most luck (one
+//     point), share the prize: the difference is noise;
+//   - a prize more than MaxShared students would share names no one
+//     ("no winner this time": a 16-way tie at one win each is no title).
+const (
+	MinDecisions = 10
+	DecisionGap  = 0.001
+	LuckGap      = 0.01
+	MaxShared    = 3
+)
 
 // Award is one prize and who shares it: every student at the top, tied
 // ones together, never one of them picked.
@@ -40,6 +51,10 @@ type Award struct {
 	Decisions       int
 	Luck            float64
 	Boldest         int
+	// NoWinner says more than MaxShared students were at the top: the
+	// prize names none, Shared says how many were there.
+	NoWinner bool
+	Shared   int
 }
 
 // Podium is the podium of a class's last round.
@@ -128,44 +143,60 @@ func podium(round store.Round, ms []store.Match, ds []store.Decision) *Podium {
 	for i, id := range order {
 		all[i] = by[id]
 	}
-	perDecision := func(t *tally) float64 { return t.cost / float64(t.decisions) }
-	for _, prize := range []struct {
-		kind   AwardKind
-		better func(a, b *tally) bool
-		counts func(*tally) bool
-	}{
-		{MostWins, func(a, b *tally) bool { return a.wins > b.wins }, func(t *tally) bool { return t.wins > 0 }},
-		{BestDecisions, func(a, b *tally) bool { return perDecision(a) < perDecision(b) }, func(t *tally) bool { return t.decisions >= MinDecisions }},
-		{LuckiestDice, func(a, b *tally) bool { return a.luck > b.luck }, func(t *tally) bool { return t.luck > 0 }},
-		{BoldestHold, func(a, b *tally) bool { return a.boldest > b.boldest }, func(t *tally) bool { return t.hasHold }},
-	} {
-		if a, ok := award(all, prize.kind, prize.better, prize.counts); ok {
+	for _, prize := range prizes {
+		if a, ok := award(all, prize); ok {
 			p.Awards = append(p.Awards, a)
 		}
 	}
 	return p
 }
 
-// award is a prize given to every student at the top of better among
-// those it counts, or false when none counts.
-func award(all []*tally, kind AwardKind, better func(a, b *tally) bool, counts func(*tally) bool) (Award, bool) {
+// prize is how one award is decided: better orders two students, near
+// says the second shares the first's prize, counts who may have it.
+type prize struct {
+	kind   AwardKind
+	better func(a, b *tally) bool
+	near   func(top, t *tally) bool
+	counts func(*tally) bool
+}
+
+func perDecision(t *tally) float64 { return t.cost / float64(t.decisions) }
+
+var prizes = []prize{
+	{MostWins, func(a, b *tally) bool { return a.wins > b.wins },
+		func(top, t *tally) bool { return t.wins == top.wins }, func(t *tally) bool { return t.wins > 0 }},
+	{BestDecisions, func(a, b *tally) bool { return perDecision(a) < perDecision(b) },
+		func(top, t *tally) bool { return perDecision(t)-perDecision(top) < DecisionGap }, func(t *tally) bool { return t.decisions >= MinDecisions }},
+	{LuckiestDice, func(a, b *tally) bool { return a.luck > b.luck },
+		func(top, t *tally) bool { return top.luck-t.luck < LuckGap }, func(t *tally) bool { return t.luck > 0 }},
+	{BoldestHold, func(a, b *tally) bool { return a.boldest > b.boldest },
+		func(top, t *tally) bool { return t.boldest == top.boldest }, func(t *tally) bool { return t.hasHold }},
+}
+
+// award is a prize given to every student at the top of p.better (and
+// those near it) among those it counts, or to none when more than
+// MaxShared are there; false when none counts.
+func award(all []*tally, p prize) (Award, bool) {
 	var top *tally
 	for _, t := range all {
-		if counts(t) && (top == nil || better(t, top)) {
+		if p.counts(t) && (top == nil || p.better(t, top)) {
 			top = t
 		}
 	}
 	if top == nil {
 		return Award{}, false
 	}
-	a := Award{Kind: kind, Wins: top.wins, Decisions: top.decisions, Luck: top.luck, Boldest: top.boldest}
+	a := Award{Kind: p.kind, Wins: top.wins, Decisions: top.decisions, Luck: top.luck, Boldest: top.boldest}
 	if top.decisions > 0 {
-		a.CostPerDecision = top.cost / float64(top.decisions)
+		a.CostPerDecision = perDecision(top)
 	}
 	for _, t := range all {
-		if counts(t) && !better(t, top) && !better(top, t) {
+		if p.counts(t) && p.near(top, t) {
 			a.Students = append(a.Students, t.seat)
 		}
+	}
+	if len(a.Students) > MaxShared {
+		a.NoWinner, a.Shared, a.Students = true, len(a.Students), nil
 	}
 	return a, true
 }

@@ -4,16 +4,18 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"pigclass/server/store"
 	"pigclass/sim"
 )
 
 // TestPodium: the prizes of a round from its matches and decisions,
-// without HTTP: ties share a prize, the best decision-maker needs five
-// analysed decisions, luck must be above zero, only holds count as bold,
-// bots win nothing, and matches still played and approximate decisions
-// are counted.
+// without HTTP: ties share a prize (for decisions, costs within a tenth of
+// a point a decision tie), the best decision-maker needs ten analysed
+// decisions, luck must be above zero, only holds count as bold, bots win
+// nothing, and matches still played and approximate decisions are
+// counted; a prize more than three would share names no one.
 func TestPodium(t *testing.T) {
 	ana := store.Seat{Seat: 0, StudentID: 1, Nickname: "Ana", AnonName: "Brave Otter"}
 	bo := store.Seat{Seat: 1, StudentID: 2, Nickname: "Bo", AnonName: "Calm Lynx"}
@@ -30,11 +32,12 @@ func TestPodium(t *testing.T) {
 		return store.Decision{StudentID: student, Action: sim.Roll, Analysed: true, Cost: cost, Approximate: approximate}
 	}
 	var ds []store.Decision
-	for range 5 {
-		ds = append(ds, decide(1, 0.02, false), decide(3, 0.02, true)) // Ana and Cy tie at 2 points a decision
+	for range 10 {
+		// Ana and Cy tie: 2 points a decision and 2.05, within a tenth.
+		ds = append(ds, decide(1, 0.02, false), decide(3, 0.0205, true))
 	}
-	for range 4 {
-		ds = append(ds, decide(2, 0, false)) // Bo is perfect, but in four decisions only
+	for range 9 {
+		ds = append(ds, decide(2, 0, false)) // Bo is perfect, but in nine decisions only
 	}
 	ds = append(ds,
 		store.Decision{StudentID: 2, Action: sim.Roll, HasLuck: true, Luck: 0.10},
@@ -44,14 +47,31 @@ func TestPodium(t *testing.T) {
 		store.Decision{StudentID: 0, Action: sim.Hold, TurnTotal: 60}, // a bot's: no student
 	)
 	got := podium(store.Round{Number: 3}, ms, ds)
-	want := &Podium{Round: store.Round{Number: 3}, Playing: 1, Approximate: 5, Awards: []Award{
-		{Kind: MostWins, Students: []store.Seat{ana, cy}, Wins: 1, Decisions: 5, CostPerDecision: 0.02, Luck: -0.30, Boldest: 31},
-		{Kind: BestDecisions, Students: []store.Seat{ana, cy}, Wins: 1, Decisions: 5, CostPerDecision: 0.02, Luck: -0.30, Boldest: 31},
-		{Kind: LuckiestDice, Students: []store.Seat{bo}, Decisions: 4, Luck: 0.10},
-		{Kind: BoldestHold, Students: []store.Seat{ana}, Wins: 1, Decisions: 5, CostPerDecision: 0.02, Luck: -0.30, Boldest: 31},
+	want := &Podium{Round: store.Round{Number: 3}, Playing: 1, Approximate: 10, Awards: []Award{
+		{Kind: MostWins, Students: []store.Seat{ana, cy}, Wins: 1, Decisions: 10, CostPerDecision: 0.02, Luck: -0.30, Boldest: 31},
+		{Kind: BestDecisions, Students: []store.Seat{ana, cy}, Wins: 1, Decisions: 10, CostPerDecision: 0.02, Luck: -0.30, Boldest: 31},
+		{Kind: LuckiestDice, Students: []store.Seat{bo}, Decisions: 9, Luck: 0.10},
+		{Kind: BoldestHold, Students: []store.Seat{ana}, Wins: 1, Decisions: 10, CostPerDecision: 0.02, Luck: -0.30, Boldest: 31},
 	}}
-	if d := cmp.Diff(want, got); d != "" {
+	if d := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-12)); d != "" {
 		t.Errorf("podium (-want +got):\n%s", d)
+	}
+	// Four students with a win each and the same boldest hold: no title
+	// means anything, and none is given.
+	var four []store.Match
+	var holds []store.Decision
+	for i := range int64(4) {
+		kid := store.Seat{Seat: 0, StudentID: 10 + i, Nickname: string(rune('A' + i))}
+		four = append(four, store.Match{ID: 10 + i, Status: store.Over, Result: won, Winner: 0, Seats: []store.Seat{kid, bot}})
+		holds = append(holds, store.Decision{StudentID: 10 + i, Action: sim.Hold, TurnTotal: 20})
+	}
+	got = podium(store.Round{Number: 4}, four, holds)
+	want = &Podium{Round: store.Round{Number: 4}, Awards: []Award{
+		{Kind: MostWins, Wins: 1, Boldest: 20, NoWinner: true, Shared: 4},
+		{Kind: BoldestHold, Wins: 1, Boldest: 20, NoWinner: true, Shared: 4},
+	}}
+	if d := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-12)); d != "" {
+		t.Errorf("a four-way tie (-want +got):\n%s", d)
 	}
 	if p := podium(store.Round{}, nil, nil); len(p.Awards) != 0 {
 		t.Errorf("an empty round's podium: %+v", p)
