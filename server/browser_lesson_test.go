@@ -138,9 +138,9 @@ const yNameOverlapJS = `(function () {
 
 // TestBrowserReviewOnAPhone: the review of a match on a 320 px phone: the
 // game's cost in words and a card for each choice that was not perfect
-// play's (the situation, the choice, perfect play's, expected-value
-// play's, the cost), each card whole on the screen; the full table is one
-// tap away.
+// play's (the situation, the choice, perfect play's, the rule of thumb's,
+// what it did to the chance of winning), each card whole on the screen;
+// the full table is one tap away.
 func TestBrowserReviewOnAPhone(t *testing.T) {
 	t.Parallel()
 	person := newBrowser(t)
@@ -172,7 +172,7 @@ func TestBrowserReviewOnAPhone(t *testing.T) {
 		cards.forEach(function (c, i) {
 			var r = c.getBoundingClientRect();
 			if (r.left < 0 || r.right > window.innerWidth) out.push("card " + i + " spans " + Math.round(r.left) + "-" + Math.round(r.right));
-			if (!/perfect play: /.test(c.textContent) || !/expected-value play: /.test(c.textContent) || !/It cost [0-9.]+ points/.test(c.textContent)) out.push("card " + i + ": " + c.textContent);
+			if (!/perfect play: /.test(c.textContent) || !/the rule of thumb: /.test(c.textContent) || !/lowered your chance of winning from [0-9.]+% to [0-9.]+%/.test(c.textContent)) out.push("card " + i + ": " + c.textContent);
 		});
 		if (document.scrollingElement.scrollWidth > window.innerWidth) out.push("the page scrolls sideways");
 		return out.join("; ");

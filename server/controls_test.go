@@ -20,6 +20,7 @@ import (
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
+	"pigclass/templates"
 	"pigclass/templates/i18n"
 )
 
@@ -181,7 +182,7 @@ func TestReviewAfterTheMatch(t *testing.T) {
 	if got := doc.Find(`[data-testid="total-cost"]`).Text(); got != fmt.Sprintf("%.1f%%", total) {
 		t.Errorf("total cost %q, CSV sums to %.4f percentage points", got, total)
 	}
-	if got, want := doc.Find(`[data-testid="game-cost"]`).Text(), fmt.Sprintf("%.2f percentage points a decision on average, over %d decisions", total/float64(s.actions), s.actions); !strings.Contains(got, want) {
+	if got, want := doc.Find(`[data-testid="game-cost"]`).Text(), fmt.Sprintf("%.1f%% a decision on average, over %d decisions", total/float64(s.actions), s.actions); !strings.Contains(got, want) {
 		t.Errorf("the game's cost: %q, want %q", got, want)
 	}
 	// students.csv: the cost a game and a decision, and the sum under a
@@ -721,5 +722,25 @@ func TestPodiumSpeaksToChildren(t *testing.T) {
 	}
 	if got := l.T("award.none", "N", l.Int(16)); !strings.Contains(got, "no winner this time") || !strings.Contains(got, "16") {
 		t.Errorf("no winner: %q", got)
+	}
+}
+
+// TestReviewSaysAPatternOnce (issue 32, item 10): the same choice made
+// against perfect play's three times or more is said once, with its count
+// and the turn totals it was made at, its cards under it; the others stay
+// cards of their own, in the order they were made.
+func TestReviewSaysAPatternOnce(t *testing.T) {
+	l := i18n.For("en")
+	row := func(n, total int, chose, best string) templates.ReviewRow {
+		return templates.ReviewRow{N: n, TurnTotal: total, Action: chose, Best: best}
+	}
+	differs := []templates.ReviewRow{row(1, 2, "hold", "roll"), row(2, 30, "roll", "hold"), row(3, 5, "hold", "roll"), row(4, 4, "hold", "roll"),
+		row(5, 3, "hold", "roll"), row(6, 28, "roll", "hold")}
+	single, patterns := reviewPatterns(l, differs, false)
+	if len(patterns) != 1 || len(patterns[0].Cards) != 4 || len(single) != 2 || single[0].N != 2 || single[1].N != 6 {
+		t.Fatalf("patterns %+v, single %+v", patterns, single)
+	}
+	if want := "You chose hold where perfect play chose roll, 4 times, with a turn total from 2 to 5."; patterns[0].Text != want {
+		t.Errorf("the pattern: %q, want %q", patterns[0].Text, want)
 	}
 }

@@ -171,3 +171,35 @@ func TestEveryPageInEachLanguage(t *testing.T) {
 		})
 	}
 }
+
+// jargon is what a 12-year-old stumbles on, never said on a student's
+// pages in English (the teacher's pages and the CSV glossary may use it).
+var jargon = []string{"expected-value", "expected value", "percentage point"}
+
+// TestStudentPagesSpeakPlainly (issue 32, item 10): a student's pages in
+// English (the class page, the board against the bot that plays for the
+// most points each turn, the review of a match, their charts beside the
+// class) use none of the jargon words: chances are said in percent, the
+// rule of thumb and perfect play by those names.
+func TestStudentPagesSpeakPlainly(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	s := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 30}
+	check := func(path string) {
+		t.Helper()
+		text := strings.ToLower(pageText(s.b.get(path)))
+		for _, j := range jargon {
+			if strings.Contains(text, j) {
+				i := strings.Index(text, j)
+				t.Errorf("%s says %q: …%s…", path, j, text[max(0, i-60):min(len(text), i+60)])
+			}
+		}
+	}
+	check(paths.Student.For(code))
+	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"ev"}})
+	check(paths.Student.For(code))
+	playRound(t, code, []*student{s})
+	check(paths.Match(code, anaMatch(t, a, code)))
+	check(paths.StudentCharts.For(code))
+}

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"slices"
+
 	"pigclass/server/charts"
 	"pigclass/server/report"
 	"pigclass/sim"
@@ -9,7 +11,9 @@ import (
 	"pigclass/templates/paths"
 )
 
-// reviewView lists the viewer's decisions beside hold-at-20 and optimal.
+// reviewView lists the viewer's decisions beside the rule of thumb and
+// perfect play, in words a student reads: chances in percent, the same
+// mistake made again and again said once.
 func (w *views) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 	code := mv.code()
 	v := templates.Review{
@@ -39,7 +43,7 @@ func (w *views) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 			v.Analysed = true
 			v.Approximate = v.Approximate || a.Approximate
 			best := a.Options[a.Best]
-			r.EV, r.Best, r.Before, r.After, r.Cost = charts.ActionWord(l, a.EV), charts.ActionWord(l, a.Best), percent(l, best), percent(l, a.WinIfChosen), l.Dec(100*a.Cost, 2)
+			r.EV, r.Best, r.Before, r.After, r.Cost = charts.ActionWord(l, a.EV), charts.ActionWord(l, a.Best), percent(l, best), percent(l, a.WinIfChosen), percent(l, a.Cost)
 			r.AgreesOptimal, r.AgreesEV = report.ChosenAction(e) == a.Best, report.ChosenAction(e) == a.EV
 			total += a.Cost
 			v.Decisions++
@@ -51,8 +55,51 @@ func (w *views) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 	}
 	v.TotalCost = percent(l, total)
 	if v.Decisions > 0 {
-		v.PerDecision = l.Points(total / float64(v.Decisions))
+		v.PerDecision = percent(l, total/float64(v.Decisions))
 	}
+	v.TwoPlayers = mv.Variant.Seats == 2
+	v.Differs, v.Patterns = reviewPatterns(l, v.Differs, v.Hog)
 	v.Timeline = timeline(l, mv)
 	return v
+}
+
+// minPattern is how many times the same choice against perfect play's
+// makes a pattern, said once with its count.
+const minPattern = 3
+
+// reviewPatterns takes the choices a student made against perfect play's
+// the same way minPattern times or more (holding where it rolls, say) out
+// of differs, as one line each with their count and the turn totals they
+// were made at; the rest stay cards of their own.
+func reviewPatterns(l *i18n.Localizer, differs []templates.ReviewRow, hog bool) ([]templates.ReviewRow, []templates.ReviewPattern) {
+	type choice struct{ chose, best string }
+	groups := map[choice][]templates.ReviewRow{}
+	var order []choice
+	for _, r := range differs {
+		k := choice{r.Action, r.Best}
+		if groups[k] == nil {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], r)
+	}
+	var single []templates.ReviewRow
+	var patterns []templates.ReviewPattern
+	for _, k := range order {
+		rows := groups[k]
+		if len(rows) < minPattern {
+			single = append(single, rows...)
+			continue
+		}
+		lo, hi := rows[0].TurnTotal, rows[0].TurnTotal
+		for _, r := range rows {
+			lo, hi = min(lo, r.TurnTotal), max(hi, r.TurnTotal)
+		}
+		text := l.T("review.pattern", "Chose", k.chose, "Best", k.best, "N", l.Int(len(rows)), "Lo", l.Int(lo), "Hi", l.Int(hi))
+		if hog {
+			text = l.T("review.pattern_hog", "Chose", k.chose, "Best", k.best, "N", l.Int(len(rows)))
+		}
+		patterns = append(patterns, templates.ReviewPattern{Text: text, Cards: rows})
+	}
+	slices.SortStableFunc(single, func(a, b templates.ReviewRow) int { return a.N - b.N })
+	return single, patterns
 }

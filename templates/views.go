@@ -319,8 +319,15 @@ type Review struct {
 	PerDecision string
 	Decisions   int
 	// Differs are the decisions where the student chose other than
-	// perfect play: the review's cards, readable on a phone.
-	Differs []ReviewRow
+	// perfect play: the review's cards, readable on a phone. Patterns are
+	// the same choice made against perfect play's three times or more,
+	// said once with a count (their cards under them); Differs then holds
+	// the others.
+	Differs  []ReviewRow
+	Patterns []ReviewPattern
+	// TwoPlayers: the student had one opponent ("your opponent", not "the
+	// leader of the others").
+	TwoPlayers bool
 	// Hog: the game has no turn total.
 	Hog  bool
 	Seed string
@@ -351,6 +358,23 @@ type ReviewRow struct {
 	Action, Faces, EV, Best      string
 	Before, After, Cost          string
 	AgreesOptimal, AgreesEV, Bot bool
+}
+
+// DiffersCount is how many decisions were not perfect play's, in patterns
+// or alone.
+func (v Review) DiffersCount() int {
+	n := len(v.Differs)
+	for _, p := range v.Patterns {
+		n += len(p.Cards)
+	}
+	return n
+}
+
+// ReviewPattern is one repeated choice of a review, in words, and its
+// decisions.
+type ReviewPattern struct {
+	Text  string
+	Cards []ReviewRow
 }
 
 // ErrorPage is a page for a request that cannot be served.

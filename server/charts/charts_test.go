@@ -174,7 +174,7 @@ func TestSkillLuck(t *testing.T) {
 			want[d.Student] += 100 * u
 		}
 	}
-	c := SkillLuck(en, ds, func(d store.Decision) string { return d.Student })
+	c := SkillLuck(en, ds, func(d store.Decision) string { return d.Student }, false)
 	golden(t, c)
 	// Ana's four rolls raised her chance; Bo's 1 on 12 lowered his.
 	if want["Ana"] <= 0 || want["Bo"] >= 0 {
@@ -316,7 +316,7 @@ func TestNamesWithTheFunctionMarker(t *testing.T) {
 			ds[i].Student = "x__f__y"
 		}
 	}
-	c := SkillLuck(en, ds, func(d store.Decision) string { return d.Student })
+	c := SkillLuck(en, ds, func(d store.Decision) string { return d.Student }, false)
 	if !strings.Contains(c.Option, "x_\u2009_f_\u2009_y") && !strings.Contains(c.Option, `x_\u2009_f_\u2009_y`) {
 		t.Errorf("the chart lost the name: %s", c.Option)
 	}

@@ -194,14 +194,23 @@ func DecisionMap(l *i18n.Localizer, decisions []store.Decision, tb *solve.Table)
 // chance after each throw's dice minus what the same throw expects), over
 // every two-player game of the class: with the other player's, they add up
 // to each game's change of chances (sim/solve's Table.Luck).
-func SkillLuck(l *i18n.Localizer, decisions []store.Decision, names func(store.Decision) string) templates.Chart {
+//
+// On a student's own page (mine) the words are a student's: the same
+// figures, said in percent of a chance, not percentage points.
+func SkillLuck(l *i18n.Localizer, decisions []store.Decision, names func(store.Decision) string, mine bool) templates.Chart {
+	word := func(id string) string {
+		if mine {
+			id += "_mine"
+		}
+		return t(l, SkillLuckKey, id)
+	}
 	games := map[int64]bool{}
 	for _, d := range decisions {
 		if d.MatchSeats == 2 {
 			games[d.MatchID] = true
 		}
 	}
-	caption := t(l, SkillLuckKey, "caption") + " " + l.N("chart.skill-luck.games", len(games))
+	caption := word("caption") + " " + l.N("chart.skill-luck.games", len(games))
 	type sums struct {
 		cost, luck float64
 		n          int
@@ -233,7 +242,7 @@ func SkillLuck(l *i18n.Localizer, decisions []store.Decision, names func(store.D
 	sort.Strings(order)
 	var points []opts.ScatterData
 	var tbl templates.DataTable
-	tbl.Headers = []string{l.T("chart.student"), t(l, SkillLuckKey, "decisions"), t(l, SkillLuckKey, "cost_col"), t(l, SkillLuckKey, "luck")}
+	tbl.Headers = []string{l.T("chart.student"), t(l, SkillLuckKey, "decisions"), word("cost_col"), word("luck")}
 	for _, name := range order {
 		s := per[name]
 		points = append(points, opts.ScatterData{Name: chartName(name), Value: []float64{round4(100 * s.cost), round4(100 * s.luck)}, SymbolSize: 14})
@@ -241,8 +250,8 @@ func SkillLuck(l *i18n.Localizer, decisions []store.Decision, names func(store.D
 	}
 	sc := charts.NewScatter()
 	sc.SetGlobalOptions(append(global(SkillLuckKey, "380px"),
-		charts.WithXAxisOpts(opts.XAxis{Name: t(l, SkillLuckKey, "xaxis"), Type: "value", NameLocation: "middle", NameGap: 28}),
-		charts.WithYAxisOpts(opts.YAxis{Name: t(l, SkillLuckKey, "luck"), Type: "value"}))...)
+		charts.WithXAxisOpts(opts.XAxis{Name: word("xaxis"), Type: "value", NameLocation: "middle", NameGap: 28}),
+		charts.WithYAxisOpts(opts.YAxis{Name: word("luck"), Type: "value"}))...)
 	sc.AddSeries(t(l, SkillLuckKey, "series"), points, charts.WithLabelOpts(opts.Label{Show: opts.Bool(true), Position: "right", Formatter: "{b}"}))
 	return finish(l, SkillLuckKey, "380px", caption+approximateNote(l, decisions), sc.RenderSnippet().Option, tbl)
 }

@@ -55,7 +55,7 @@ var registry = []entry{
 	}},
 	{SkillLuckKey, func(s Source) (templates.Chart, error) {
 		ds, err := s.Decisions()
-		return SkillLuck(s.Localizer(), ds, s.Name), err
+		return SkillLuck(s.Localizer(), ds, s.Name, s.Student() != 0), err
 	}},
 	{DiceKey, func(s Source) (templates.Chart, error) {
 		faces, err := s.Marks(sim.DieName)
