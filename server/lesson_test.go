@@ -381,7 +381,8 @@ func TestChartPagesLoadOnlyOwnScripts(t *testing.T) {
 }
 
 // TestSkunkResentSitIsStale: when the last sit ends the round, the same
-// form sent again does not sit the student in the next round.
+// form sent again does not sit the student in the next round. (Before the
+// first roll the board offers no sit, only how to play.)
 func TestSkunkResentSitIsStale(t *testing.T) {
 	a := newApp(t)
 	teacher := a.browser()
@@ -391,10 +392,18 @@ func TestSkunkResentSitIsStale(t *testing.T) {
 	teacher.post("/t/"+code+"/lesson/start", nil)
 	var last url.Values
 	var action string
+	// Before the first roll there is nothing to sit for, and the board
+	// offers no button: the sits are sent as its form would send them.
 	for _, k := range kids {
-		form := k.get("/c/" + code + "/skunk").Find(`[data-testid="skunk"] form`)
-		action = form.AttrOr("action", "")
-		last = url.Values{"moment": {form.Find(`input[name="moment"]`).AttrOr("value", "")}}
+		board := k.get("/c/" + code + "/skunk").Find(`[data-testid="skunk"]`)
+		if board.Find(`[data-testid="skunk-sit"]`).Length() != 0 {
+			t.Error("the board offers to sit and keep 0 before the first roll")
+		}
+		if got := board.Find(`[data-testid="skunk-howto"]`).Text(); !strings.Contains(got, "Two 1s: everyone standing loses their whole score") {
+			t.Errorf("Skunk's how to play: %q", got)
+		}
+		action = paths.SkunkSit.For(code)
+		last = url.Values{"moment": {board.AttrOr("data-moment", "")}}
 		k.post(action, last)
 	}
 	ls := a.srv.room.Skunk(operator(t, a, code))
