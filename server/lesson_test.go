@@ -726,3 +726,40 @@ func TestFormRoundLeavesTheLesson(t *testing.T) {
 		t.Errorf("starting the phase again: off %v, panel %q", c.OffLesson, doc.Find(`[data-testid="lesson"]`).Text())
 	}
 }
+
+// TestSkunkFromTheDashboard (issue 32, item 4): any class starts Skunk
+// for the whole room from the dashboard, with the rounds it asks for;
+// over a round being played it asks first; a class following a lesson
+// leaves it (the teacher's own game); a bad number of rounds says what
+// to type.
+func TestSkunkFromTheDashboard(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStartLesson(t, teacher, "1-roll-or-hold")
+	ana := join(t, a, code, "Ana")
+	join(t, a, code, "Bo")
+	if teacher.get(paths.Teacher.For(code)).Find(`[data-testid="skunk-start"]`).Length() != 1 {
+		t.Fatal("the dashboard offers no Skunk")
+	}
+	teacher.post(paths.SkunkStart.For(code), url.Values{"rounds": {"11"}})
+	if teacher.status() != http.StatusUnprocessableEntity || !strings.Contains(teacher.body, "a whole number from 1 to 10") {
+		t.Errorf("11 rounds: %d", teacher.status())
+	}
+	teacher.post(paths.LessonStart.For(code), nil) // phase 1 plays a round
+	doc := teacher.post(paths.SkunkStart.For(code), url.Values{"rounds": {"3"}})
+	if !strings.HasPrefix(teacher.path(), paths.ConfirmSkunk.For(code)) || a.srv.room.Skunk(operator(t, a, code)) != nil {
+		t.Fatalf("Skunk over a round being played did not ask first: at %s", teacher.path())
+	}
+	action := doc.Find(`[data-testid="confirm"] form`).AttrOr("action", "")
+	teacher.post(action, url.Values{"confirm": {"yes"}})
+	k := a.srv.room.Skunk(operator(t, a, code))
+	if k == nil || k.Rounds != 3 || k.Over {
+		t.Fatalf("Skunk after confirming: %+v", k)
+	}
+	if c := mustClass(t, a, code); !c.OffLesson || len(a.srv.room.Live()) != 0 {
+		t.Errorf("the class after Skunk from the dashboard: off the lesson %v, %d matches still live", c.OffLesson, len(a.srv.room.Live()))
+	}
+	if ana.get(paths.StudentSkunk.For(code)).Find(`[data-testid="skunk"]`).Length() != 1 {
+		t.Error("Ana's page shows no Skunk")
+	}
+}

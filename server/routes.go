@@ -159,6 +159,8 @@ func (s *Server) teacherRoutes(r *gin.Engine) {
 	tget(paths.TeacherSkunk, s.teacherSkunk)
 	tpost(paths.SkunkRoll, s.skunkRoll)
 	tpost(paths.SkunkEnd, s.endSkunk)
+	tpost(paths.SkunkStart, s.startSkunk)
+	tget(paths.ConfirmSkunk, s.confirmSkunk)
 	tpost(paths.LessonNext, s.stepLesson(1))
 	tpost(paths.LessonBack, s.stepLesson(-1))
 	tpost(paths.LessonStart, s.stepLesson(0))

@@ -213,6 +213,17 @@ func (r *Room) StartRound(ctx context.Context, v Viewer, spec RoundSpec) (round 
 	return r.startRoundOf(ctx, v, spec, true)
 }
 
+// LeaveLesson takes a class following a lesson off it (a game of the
+// teacher's own, such as Skunk from the dashboard), until a phase starts
+// again; a class without a lesson, or off it already, is left as it is.
+func (r *Room) LeaveLesson(ctx context.Context, v Viewer) error {
+	if snap := v.Class(); snap == nil || snap.Lesson == "" || snap.OffLesson {
+		return nil
+	}
+	return r.setClass(v, func(classID int64) error { return r.st.LeaveLesson(ctx, classID) },
+		func(next *Class) { next.OffLesson, next.Projector = true, "" })
+}
+
 // StartRoundAgain starts a round like one played before ("Play again"):
 // a class following a lesson stays where it was in it, on or off.
 func (r *Room) StartRoundAgain(ctx context.Context, v Viewer, spec RoundSpec) (store.Round, int, error) {

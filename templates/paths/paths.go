@@ -88,6 +88,7 @@ const (
 	TeacherSkunk    Route = "/t/:code/skunk"
 	SkunkRoll       Route = "/t/:code/skunk/roll"
 	SkunkEnd        Route = "/t/:code/skunk/end"
+	SkunkStart      Route = "/t/:code/skunk/start" // POST: Skunk for the whole room, from the dashboard
 	LessonNext      Route = "/t/:code/lesson/next"
 	LessonBack      Route = "/t/:code/lesson/back"
 	LessonStart     Route = "/t/:code/lesson/start"
@@ -99,7 +100,8 @@ const (
 	ReadmitStudent  Route = "/t/:code/students/:id/readmit"
 	DeleteClass     Route = "/t/:code/delete"
 	ConfirmEndRound Route = "/t/:code/confirm/end-round"
-	ConfirmStep     Route = "/t/:code/confirm/step" // a lesson step that ends a round being played
+	ConfirmStep     Route = "/t/:code/confirm/step"  // a lesson step that ends a round being played
+	ConfirmSkunk    Route = "/t/:code/confirm/skunk" // Skunk that ends a round being played
 	ConfirmRemove   Route = "/t/:code/confirm/remove/:id"
 	ConfirmDelete   Route = "/t/:code/confirm/delete"
 	DecisionsCSV    Route = "/t/:code/decisions.csv"
