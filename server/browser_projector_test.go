@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"strings"
@@ -8,6 +9,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"pigclass/templates/paths"
 )
 
 // projectorSizes are the screens a projector is: a 1080p projector, a
@@ -151,4 +154,93 @@ func quoteAll(ss []string) []string {
 		out[i] = fmt.Sprintf("%q", s)
 	}
 	return out
+}
+
+// discussFitsJS lists what a discussion screen gets wrong: the question
+// cut or off the screen, the chart shorter than a third of the screen or
+// off it, its axis labels on top of each other.
+const discussFitsJS = `(function () {
+	var out = [], h = window.innerHeight, w = window.innerWidth;
+	var ask = document.querySelector('[data-testid="projector-prompts"]');
+	if (!ask) out.push("no question");
+	else {
+		var r = ask.getBoundingClientRect();
+		if (r.bottom > h + 0.5 || r.top < 0) out.push("the question is off the screen: " + JSON.stringify(r));
+		if (ask.scrollHeight > ask.clientHeight + 1) out.push("the question is cut: " + ask.scrollHeight + " > " + ask.clientHeight);
+	}
+	var chart = document.querySelector('#projector-chart .echart');
+	if (!chart) out.push("no chart");
+	else {
+		var c = chart.getBoundingClientRect();
+		if (c.height < h / 3) out.push("the chart is " + Math.round(c.height) + " px high, under a third of " + h);
+		if (c.bottom > h + 0.5 || c.right > w + 0.5) out.push("the chart is off the screen: " + JSON.stringify(c));
+	}
+	return out.join("; ");
+})()`
+
+// TestBrowserProjectorDiscussionFits (issue 32, items 2 and 3): a lesson's
+// discussion phase puts its question, whole, and its chart, at least a
+// third of the screen, on the projector at 1920x1080, 1366x768 and
+// 1024x768, the round's podium beside them; Skunk's finished scoreboard
+// shows all of forty names, and Skunk's discussion phase brings its
+// question and chart to the projector in place of the scoreboard.
+func TestBrowserProjectorDiscussionFits(t *testing.T) {
+	t.Parallel()
+	person := newBrowser(t)
+	a := newApp(t)
+	teacher := a.browser()
+	check := func(ctx context.Context, name, state, js string) {
+		t.Helper()
+		eventually(t, ctx, fmt.Sprintf(`(document.querySelector('[data-testid="projector"]') || {}).dataset.state === %q`, state), name+": the projector shows "+state)
+		for _, size := range projectorSizes {
+			run(t, ctx, chromedp.EmulateViewport(size[0], size[1]))
+			time.Sleep(200 * time.Millisecond) // the charts redraw on resize
+			if bad := value(t, ctx, chromedp.Evaluate[string](js)); bad != "" {
+				t.Errorf("%s at %dx%d: %s", name, size[0], size[1], bad)
+			}
+			shot(t, ctx, fmt.Sprintf("projector-%s-%d", name, size[0]))
+		}
+	}
+	open := func(code string) context.Context {
+		link := teacher.get("/t/"+code).Find(`[data-testid="projector-link"]`).AttrOr("href", "")
+		pc := person()
+		run(t, pc, chromedp.Navigate(link), chromedp.WaitVisible(q(`[data-testid="projector"]`)))
+		return pc
+	}
+
+	// Lesson 1, to its discussion, after two rounds of eight students.
+	code := teacherStartLesson(t, teacher, "1-roll-or-hold")
+	var students []*student
+	for i := range 8 {
+		students = append(students, &student{b: join(t, a, code, fmt.Sprintf("Kid %d", i+1)), nick: fmt.Sprintf("Kid %d", i+1), holdAt: 12 + 2*i})
+	}
+	teacher.post(paths.LessonStart.For(code), nil)
+	playRound(t, code, students)
+	teacher.post(paths.LessonNext.For(code), nil)
+	playRound(t, code, students)
+	teacher.post(paths.LessonNext.For(code), nil) // phase 3: Talk it over
+	pc := open(code)
+	check(pc, "talk-it-over", "discuss", discussFitsJS)
+	if value(t, pc, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="award"]').length`)) == 0 {
+		t.Error("the discussion shows no podium beside its question")
+	}
+
+	// Skunk with forty: the finished scoreboard, then its discussion.
+	sk := teacherStartLesson(t, teacher, "6-skunk")
+	for i := range 40 {
+		join(t, a, sk, fmt.Sprintf("Player %02d", i+1))
+	}
+	teacher.post(paths.LessonStart.For(sk), nil)
+	for i := 0; i < 200 && !a.srv.room.Skunk(operator(t, a, sk)).Over; i++ {
+		teacher.post(paths.SkunkRoll.For(sk), nil)
+	}
+	spc := open(sk)
+	check(spc, "skunk-over", "skunk", `(function () {
+		var out = [], h = window.innerHeight, names = document.querySelectorAll('.leaders li');
+		if (names.length < 40) out.push(names.length + " names on the scoreboard");
+		names.forEach(function (n, i) { var r = n.getBoundingClientRect(); if ((r.bottom > h + 0.5 || r.height === 0) && out.length < 3) out.push("name " + (i + 1) + " is off the screen"); });
+		return out.join("; ");
+	})()`)
+	teacher.post(paths.LessonNext.For(sk), nil) // What did the class do?
+	check(spc, "skunk-discussion", "discuss", discussFitsJS)
 }

@@ -146,8 +146,15 @@ func (b projectorBase) screen(s *Server, c *gin.Context, shown string) (*templat
 	v := &templates.ProjectorScreen{Code: class.Code, JoinURL: s.publicURL(c.Request) + paths.Join.String(), QR: paths.JoinQR.For(class.Code),
 		PollURL: b.paths().Live.For(class.Code) + "?" + url.Values{"v": {key}, "lang": {l.Lang()}}.Encode(),
 		Live:    projectorData(l, class), Chart: pc, Join: "corner"}
+	lesson, err := s.views.lessonView(l, class.Class)
+	if err != nil {
+		return nil, err
+	}
+	// A finished game of Skunk stays on the screen until the lesson moves
+	// on to a phase of its own (Skunk's discussion: its question and chart).
+	movedOn := k != nil && k.Over && lesson != nil && lesson.Left == "" && lesson.Game != "skunk"
 	switch {
-	case k != nil:
+	case k != nil && !movedOn:
 		v.State = "skunk"
 		sk := b.skunkBoard(s, c, class, k)
 		v.Skunk = &sk
@@ -164,16 +171,17 @@ func (b projectorBase) screen(s *Server, c *gin.Context, shown string) (*templat
 			v.State, v.Results = "results", res
 			v.Heading = l.T("results.heading", "N", l.Int(res.Round), "Title", res.Title)
 		}
+		if lesson != nil && lesson.Left == "" && lesson.Game == "none" && len(class.Students) > 0 {
+			// A discussion: the question and the chart are the screen; the
+			// round's podium sits beside them, the join code in its corner.
+			v.State, v.Heading = "discuss", ""
+		}
 	}
 	switch {
 	case class.Locked:
 		v.Join = "closed"
 	case v.State == "lobby":
 		v.Join = "big"
-	}
-	lesson, err := s.views.lessonView(l, class.Class)
-	if err != nil {
-		return nil, err
 	}
 	if lesson != nil && lesson.Left == "" { // off the lesson, the round is the teacher's own
 		v.PhaseLine = l.T("lesson.phase", "N", l.Int(lesson.Phase+1), "Of", l.Int(lesson.Phases)) + " " + lesson.PhaseName

@@ -106,7 +106,7 @@ func (w *views) lessonView(lc *i18n.Localizer, class store.Class) (*templates.Le
 	at := min(class.Phase, len(l.Phases)-1)
 	phase, text := l.Phases[at], l.In(lc.Lang())
 	v := &templates.LessonView{Code: class.Code, Title: lc.Own(text.Title), Level: lc.Own(text.Level), Minutes: l.Minutes,
-		Phase: class.Phase, Phases: len(l.Phases), PhaseName: lc.Own(text.Phases[at].Name), Charts: phase.Charts, Setup: phaseSetup(lc, phase)}
+		Phase: class.Phase, Phases: len(l.Phases), PhaseName: lc.Own(text.Phases[at].Name), Charts: phase.Charts, Setup: phaseSetup(lc, phase), Game: phase.Game}
 	for _, g := range text.Goals {
 		v.Goals = append(v.Goals, lc.Own(g))
 	}

@@ -154,8 +154,9 @@ type MatchRow struct {
 // ProjectorScreen is the projector, as the class's state shows it.
 type ProjectorScreen struct {
 	// State is what the screen shows: "lobby" (who has joined), "round"
-	// (a round being played), "results" (the last round's podium) or
-	// "skunk".
+	// (a round being played), "results" (the last round's podium),
+	// "discuss" (a lesson's discussion: its question and chart first, the
+	// last round's podium, if any, beside them) or "skunk".
 	State string
 	// Join is how the join code shows: "big" (the lobby), "corner" (a
 	// band beside the heading) or "closed" (joining is closed: no code).
@@ -414,8 +415,10 @@ type LessonView struct {
 	Phases    int
 	PhaseName string
 	Setup     string
-	Prompts   []string
-	Charts    []string
+	// Game is what the phase plays: a game's name, "skunk" or "none".
+	Game    string
+	Prompts []string
+	Charts  []string
 	// Started: the phase has been started (its round or game played, or
 	// begun). StartLabel and NextLabel name starting this phase and the
 	// next ("Start phase 2: Play the rule of thumb").
