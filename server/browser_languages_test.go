@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -51,5 +52,44 @@ func TestBrowserNewLanguages(t *testing.T) {
 		u, _ := url.Parse(link)
 		run(t, tc, chromedp.Navigate(a.url+u.RequestURI()), chromedp.WaitVisible(q(`[data-testid="join-code"]`)))
 		check(tc, paths.Teacher.For(code), "dashboard", l.T("dash.endround"))
+	}
+}
+
+// TestBrowserBoardOnASmallPhone (issue 32, item 9): on a 320x568 phone,
+// the student's turn shows the scores and the Roll button together,
+// without scrolling; a board waiting on another player says whose move it
+// is.
+func TestBrowserBoardOnASmallPhone(t *testing.T) {
+	t.Parallel()
+	person := newBrowser(t)
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := person()
+	run(t, ana, chromedp.EmulateViewport(320, 568))
+	joinIn(t, ana, a.url, code, "Ana")
+	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "deadline": {"60"}})
+	run(t, ana, chromedp.Navigate(a.url+paths.Student.For(code)))
+	for turns := 0; turns < 3; turns++ {
+		eventually(t, ana, `!!document.querySelector('[data-testid="act-roll"]')`, "Ana's turn")
+		bad := value(t, ana, chromedp.Evaluate[string](`(function () {
+			var out = [], h = window.innerHeight;
+			[['[data-testid="score"]', "the scores"], ['[data-testid="act-roll"]', "Roll"]].forEach(function (x) {
+				document.querySelectorAll(x[0]).forEach(function (el) {
+					var r = el.getBoundingClientRect();
+					if (r.top < 0 || r.bottom > h + 0.5) out.push(x[1] + " at " + Math.round(r.top) + "-" + Math.round(r.bottom) + " of " + h);
+				});
+			});
+			return out.join("; ");
+		})()`))
+		if bad != "" {
+			t.Errorf("turn %d at 320x568: %s", turns+1, bad)
+			shot(t, ana, "small-phone-turn")
+		}
+		clickJS(t, ana, `[data-testid="act-hold"]`)
+		eventually(t, ana, `!!document.querySelector('[data-testid="act-roll"]') || !!document.querySelector('[data-testid="waiting-note"]') || !!document.querySelector('[data-testid="result"]')`, "the hold is made")
+		if note := value(t, ana, chromedp.Evaluate[string](`(document.querySelector('[data-testid="waiting-note"]') || {}).textContent || ""`)); note != "" && !strings.Contains(note, "Bot") {
+			t.Errorf("the waiting board says %q, not whose move it is", note)
+		}
 	}
 }

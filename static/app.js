@@ -59,8 +59,28 @@
       board.setAttribute("tabindex", "-1");
       el = board;
     }
-    el.focus();
+    el.focus({ preventScroll: true });
+    showTurn(board, el);
     focused = null;
+  });
+
+  // showTurn scrolls a phone's screen so that the scores and the button
+  // in focus show together: the button into view, but the scores not off
+  // the top if both fit.
+  function showTurn(board, el) {
+    var players = board.querySelector(".players");
+    if (!el || !players || el === board) return;
+    var h = window.innerHeight, b = el.getBoundingClientRect(), p = players.getBoundingClientRect();
+    var by = 0;
+    if (b.bottom > h) by = b.bottom - h + 8;
+    if (p.top - by < 0 && b.bottom - (p.top - 4) <= h) by = p.top - 4;
+    if (by !== 0) window.scrollBy(0, by);
+  }
+  // The first action has autofocus, which scrolls it to the middle of the
+  // screen: once the page is shown, the same rule as after each move.
+  window.addEventListener("load", function () {
+    var board = document.getElementById("board");
+    if (board && board.contains(document.activeElement)) requestAnimationFrame(function () { showTurn(board, document.activeElement); });
   });
 })();
 
