@@ -189,3 +189,23 @@ func TestBrowserDeadlineSeenByBoth(t *testing.T) {
 	}
 	shot(t, partner, "partner-countdown")
 }
+
+// TestBrowserReadmittedStudentIsBack (issue 32, item 9): a removed
+// student's phone, which says so, comes back to the class by itself when
+// the teacher lets the student back in: no reload by hand.
+func TestBrowserReadmittedStudentIsBack(t *testing.T) {
+	t.Parallel() // it waits on the page's polls
+	person := newBrowser(t)
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	leo := person()
+	joinIn(t, leo, a.url, code, "Leo")
+	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}})
+	eventually(t, leo, `!!document.querySelector('#board')`, "Leo's board")
+	id := studentID(t, a, code, "Leo")
+	teacher.post(fmt.Sprintf("/t/%s/students/%d/remove", code, id), url.Values{"confirm": {"yes"}})
+	eventually(t, leo, `!!document.querySelector('[data-testid="gone"]')`, "Leo's phone says he was removed")
+	teacher.post(fmt.Sprintf("/t/%s/students/%d/readmit", code, id), nil)
+	eventually(t, leo, `!document.querySelector('[data-testid="gone"]') && !!document.querySelector('[data-testid="nickname"]')`, "Leo's phone is back in the class")
+}

@@ -88,7 +88,8 @@
 // answers 404), or that may no longer be seen (the teacher removed this
 // student: 403), says so in its place: the words of data-gone around it,
 // or, for a removed student (X-Pigclass-Removed), the server's own short
-// answer. Polling stops with it.
+// answer. Polling stops with it (a removed student's page still asks, to
+// come back when the teacher lets them back in).
 document.addEventListener("htmx:responseError", function (e) {
   var xhr = e.detail.xhr, el = e.detail.elt;
   if (!xhr || (xhr.status !== 404 && xhr.status !== 403) || !el || !el.closest) return;
@@ -96,7 +97,21 @@ document.addEventListener("htmx:responseError", function (e) {
   if (!gone) return;
   var words = gone.getAttribute("data-gone");
   var said = (xhr.responseText || "").trim();
-  if (xhr.getResponseHeader("X-Pigclass-Removed") && said && said.length < 400 && said.indexOf("<") < 0) words = said;
+  var removed = !!xhr.getResponseHeader("X-Pigclass-Removed");
+  if (removed && said && said.length < 400 && said.indexOf("<") < 0) words = said;
+  // A removed student may be let back in: the page asks now and then, and
+  // comes back by itself the moment the answer is no longer "removed".
+  var url = el.getAttribute("hx-get");
+  if (removed && url && window.fetch) {
+    var timer = setInterval(function () {
+      fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" }).then(function (r) {
+        if (r.status !== 403 && r.status !== 404) {
+          clearInterval(timer);
+          location.reload();
+        }
+      }).catch(function () {});
+    }, 2000);
+  }
   if (!words) return;
   var p = document.createElement("p");
   p.className = "gone";
