@@ -93,3 +93,28 @@ func TestBrowserBoardOnASmallPhone(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserDashboardKeepsItsPlace (issue 32, item 7): starting a round
+// from the form at the bottom of the dashboard comes back to the form,
+// not to the top of the page.
+func TestBrowserDashboardKeepsItsPlace(t *testing.T) {
+	t.Parallel()
+	person := newBrowser(t)
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	for _, nick := range []string{"Ana", "Bo"} {
+		join(t, a, code, nick)
+	}
+	link := teacher.get(paths.Teacher.For(code)).Find(`[data-testid="teacher-link"]`).AttrOr("href", "")
+	tc := person()
+	run(t, tc, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(link), chromedp.WaitVisible(q(`[data-testid="start-round"]`)))
+	value(t, tc, chromedp.Evaluate[bool](`(document.querySelector('[data-testid="start-round"]').scrollIntoView({block: "center"}), true)`))
+	before := value(t, tc, chromedp.Evaluate[float64](`window.scrollY`))
+	if before < 100 {
+		t.Fatalf("the round form is at %v: the page does not scroll, nothing to keep", before)
+	}
+	clickJS(t, tc, `[data-testid="start-round"]`)
+	eventually(t, tc, `document.readyState === "complete" && /Round 1 started/.test(document.body.textContent)`, "the round starts")
+	eventually(t, tc, fmt.Sprintf(`Math.abs(window.scrollY - %v) < 80`, before), "the dashboard comes back where the teacher was")
+}

@@ -128,3 +128,25 @@ document.addEventListener("htmx:responseError", function (e) {
   box.appendChild(home);
   gone.replaceWith(box);
 });
+
+// The dashboard keeps its place across its own forms: a post (start a
+// round, a lesson step, a switch) comes back to the dashboard where the
+// teacher was, not at its top (through a confirmation page too, within a
+// minute).
+(function () {
+  "use strict";
+  var key = "pigclass-place";
+  document.addEventListener("submit", function () {
+    if (!document.querySelector('[data-testid="dash-bar"]')) return;
+    try {
+      sessionStorage.setItem(key, JSON.stringify({ path: location.pathname, y: window.scrollY, at: Date.now() }));
+    } catch (e) {}
+  });
+  window.addEventListener("load", function () {
+    var place;
+    try { place = JSON.parse(sessionStorage.getItem(key) || "null"); } catch (e) { return; }
+    if (!place || place.path !== location.pathname || Date.now() - place.at > 60000 || location.hash) return;
+    sessionStorage.removeItem(key);
+    window.scrollTo(0, place.y);
+  });
+})();
