@@ -70,8 +70,10 @@ func TestBrowserBoardOnASmallPhone(t *testing.T) {
 	joinIn(t, ana, a.url, code, "Ana")
 	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "deadline": {"60"}})
 	run(t, ana, chromedp.Navigate(a.url+paths.Student.For(code)))
-	for turns := 0; turns < 3; turns++ {
+	for turns := 0; turns < 6; turns++ {
 		eventually(t, ana, `!!document.querySelector('[data-testid="act-roll"]')`, "Ana's turn")
+		// The page settles its scroll a frame after the focus lands.
+		value(t, ana, chromedp.Evaluate[bool](`new Promise(function (r) { requestAnimationFrame(function () { requestAnimationFrame(function () { r(true); }); }); })`, chromedp.EvalAwaitPromise))
 		bad := value(t, ana, chromedp.Evaluate[string](`(function () {
 			var out = [], h = window.innerHeight;
 			[['[data-testid="score"]', "the scores"], ['[data-testid="act-roll"]', "Roll"]].forEach(function (x) {
@@ -83,6 +85,7 @@ func TestBrowserBoardOnASmallPhone(t *testing.T) {
 			return out.join("; ");
 		})()`))
 		if bad != "" {
+			bad += value(t, ana, chromedp.Evaluate[string](`" | scrollY " + window.scrollY + " players " + JSON.stringify(document.querySelector('.players').getBoundingClientRect()) + " roll " + JSON.stringify(document.querySelector('[data-testid="act-roll"]').getBoundingClientRect())`))
 			t.Errorf("turn %d at 320x568: %s", turns+1, bad)
 			shot(t, ana, "small-phone-turn")
 		}

@@ -76,6 +76,15 @@
     if (p.top - by < 0 && b.bottom - (p.top - 4) <= h) by = p.top - 4;
     if (by !== 0) window.scrollBy(0, by);
   }
+  // Whatever moves the focus onto an action (htmx's autofocus as a swap
+  // settles, a key, the page loading) scrolls it to the middle of the
+  // screen: the same rule once that is done.
+  document.addEventListener("focusin", function (e) {
+    var board = document.getElementById("board");
+    if (board && e.target !== board && board.contains(e.target)) {
+      requestAnimationFrame(function () { showTurn(board, e.target); });
+    }
+  });
   // The first action has autofocus, which scrolls it to the middle of the
   // screen: once the page is shown, the same rule as after each move.
   window.addEventListener("load", function () {
