@@ -89,8 +89,13 @@ func TestBrowserBoardOnASmallPhone(t *testing.T) {
 			t.Errorf("turn %d at 320x568: %s", turns+1, bad)
 			shot(t, ana, "small-phone-turn")
 		}
+		before := value(t, ana, chromedp.Evaluate[string](`document.querySelector('[data-testid="board"]').dataset.seq`))
+		eventually(t, ana, `!document.querySelector('.htmx-request')`, "the page is still")
 		clickJS(t, ana, `[data-testid="act-hold"]`)
-		eventually(t, ana, `!!document.querySelector('[data-testid="act-roll"]') || !!document.querySelector('[data-testid="waiting-note"]') || !!document.querySelector('[data-testid="result"]')`, "the hold is made")
+		eventually(t, ana, `document.querySelector('[data-testid="board"]').dataset.seq !== "`+before+`"`, "the hold is made")
+		if value(t, ana, chromedp.Evaluate[bool](`!!document.querySelector('[data-testid="result"]')`)) {
+			break
+		}
 		if note := value(t, ana, chromedp.Evaluate[string](`(document.querySelector('[data-testid="waiting-note"]') || {}).textContent || ""`)); note != "" && !strings.Contains(note, "Bot") {
 			t.Errorf("the waiting board says %q, not whose move it is", note)
 		}

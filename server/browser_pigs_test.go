@@ -22,8 +22,17 @@ func TestBrowserPassThePigs(t *testing.T) {
 	code := teacherStart(t, teacher)
 	ana := person()
 	joinIn(t, ana, a.url, code, "Ana")
-	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pass-the-pigs"}, "target": {"25"}, "mode": {"bot"}, "bot": {"hold:23"}})
-	run(t, ana, chromedp.Navigate(a.url+"/c/"+code))
+	// The bot may move first and reach 25 in its first turn, before Ana
+	// can move (her page then shows the round over and the match in her
+	// history): another round, until Ana has a turn.
+	for try := 0; ; try++ {
+		teacher.post(paths.Rounds.For(code), url.Values{"game": {"pass-the-pigs"}, "target": {"25"}, "mode": {"bot"}, "bot": {"hold:23"}})
+		run(t, ana, chromedp.Navigate(a.url+"/c/"+code))
+		eventually(t, ana, `!!document.querySelector('[data-testid="act-roll"], [data-testid="result"], [data-testid="waiting"]')`, "Ana's page")
+		if value(t, ana, chromedp.Evaluate[bool](`!!document.querySelector('[data-testid="act-roll"]')`)) || try == 5 {
+			break
+		}
+	}
 	rolls := 0
 	for moves := 0; moves < 300; moves++ {
 		eventually(t, ana, `!!document.querySelector('[data-testid="act-roll"]') || !!document.querySelector('[data-testid="result"]')`, "Ana's turn or the end")

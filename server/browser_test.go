@@ -111,7 +111,10 @@ func eventually(t *testing.T, ctx context.Context, js, what string) {
 			return
 		}
 		if time.Now().After(end) {
-			t.Fatalf("%s: not within 30 s", what)
+			// What the page showed instead, for whoever reads the failure.
+			at, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.pathname + location.search`))
+			text, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`((document.getElementById("board") || document.body || {}).innerText || "").replace(/\s+/g, " ").slice(0, 400)`))
+			t.Fatalf("%s: not within 30 s (at %s: %q)", what, at, text)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

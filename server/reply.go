@@ -31,7 +31,7 @@ func refuse(c *gin.Context, status int, msg string) {
 // act on; anything unexpected is "internal error" to them and logged.
 func fail(c *gin.Context, err error) {
 	status, msg := explain(loc(c), err)
-	if status == http.StatusInternalServerError {
+	if status == http.StatusInternalServerError && err != nil {
 		c.Error(err)
 	}
 	refuse(c, status, msg)

@@ -100,8 +100,12 @@ func (s *Server) confirmStep(c *gin.Context) {
 		return
 	}
 	lesson, err := s.views.lessonView(l, class.Class)
-	if err != nil || lesson == nil {
+	if err != nil {
 		fail(c, err)
+		return
+	}
+	if lesson == nil {
+		done(c, class.Code, loc(c).T("error.nolesson")) // no lesson, no step to confirm
 		return
 	}
 	label := map[int]string{1: lesson.NextLabel, -1: lesson.BackLabel, 0: lesson.StartLabel}[step]
