@@ -763,3 +763,18 @@ func TestSkunkFromTheDashboard(t *testing.T) {
 		t.Error("Ana's page shows no Skunk")
 	}
 }
+
+// TestConfirmStepWithoutALesson: the lesson step's confirmation, asked of
+// a class that follows no lesson while a round plays, goes back to the
+// dashboard saying so (it once failed with no error and panicked).
+func TestConfirmStepWithoutALesson(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	join(t, a, code, "Ana")
+	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	doc := teacher.get(paths.ConfirmStep.For(code) + "?step=1")
+	if teacher.status() != http.StatusOK || teacher.path() != paths.Teacher.For(code) || !strings.Contains(doc.Find(".notice").Text(), "This class follows no lesson") {
+		t.Errorf("confirm a step without a lesson: %d at %s, %q", teacher.status(), teacher.path(), doc.Find(".notice").Text())
+	}
+}
