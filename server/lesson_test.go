@@ -778,3 +778,52 @@ func TestConfirmStepWithoutALesson(t *testing.T) {
 		t.Errorf("confirm a step without a lesson: %d at %s, %q", teacher.status(), teacher.path(), doc.Find(".notice").Text())
 	}
 }
+
+// TestSkunkCountsOnTheDashboard (issue 32, item 10): a game of Skunk
+// counts on the dashboard's cards as in students.csv: each finished game,
+// each win, each stand or sit; the same after a restart.
+func TestSkunkCountsOnTheDashboard(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana, bo := join(t, a, code, "Ana"), join(t, a, code, "Bo")
+	teacher.post(paths.SkunkStart.For(code), url.Values{"rounds": {"1"}})
+	for i := 0; i < 100 && !a.srv.room.Skunk(operator(t, a, code)).Over; i++ {
+		k := a.srv.room.Skunk(operator(t, a, code))
+		if k.RoundTotal > 0 && i%2 == 0 {
+			for _, s := range []*browser{ana, bo} {
+				board := s.get(paths.StudentSkunk.For(code)).Find(`[data-testid="skunk"]`)
+				s.post(paths.SkunkSit.For(code), url.Values{"moment": {board.AttrOr("data-moment", "")}})
+			}
+			continue
+		}
+		teacher.post(paths.SkunkRoll.For(code), nil)
+	}
+	cards := func(a *app) map[string]string {
+		out := map[string]string{}
+		teacher.app = a
+		teacher.get(paths.Teacher.For(code)).Find(`[data-testid="student-row"]`).Each(func(_ int, r *goquery.Selection) {
+			out[strings.TrimSpace(r.Find(".name").Text())] = strings.Join(strings.Fields(r.Find(".figures").Text()), " ")
+		})
+		return out
+	}
+	csv := map[string]map[string]string{}
+	for _, r := range teacher.csvRows("/t/" + code + "/students.csv") {
+		csv[r["student"]] = r
+	}
+	check := func(when string, got map[string]string) {
+		for _, nick := range []string{"Ana", "Bo"} {
+			r := csv[nick]
+			want := fmt.Sprintf("%s game", r["games"])
+			if r["games"] != "1" {
+				t.Fatalf("students.csv for %s: %v", nick, r)
+			}
+			if !strings.HasPrefix(got[nick], want) || !strings.Contains(got[nick], r["decisions"]+" decision") {
+				t.Errorf("%s, %s's card: %q; students.csv: %s games, %s wins, %s decisions", when, nick, got[nick], r["games"], r["wins"], r["decisions"])
+			}
+		}
+	}
+	check("live", cards(a))
+	a.stop()
+	check("after a restart", cards(openApp(t, a.path, a.clock)))
+}

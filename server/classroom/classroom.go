@@ -357,6 +357,11 @@ func (r *Room) readClass(ctx context.Context, id int64, known *store.Class) (*cl
 	if err != nil {
 		return nil, err
 	}
+	// Whole-class Skunk counts as any game in the students' totals (the
+	// class's own total, of everyone's moves, is its matches').
+	if err := r.st.AddSkunkStats(ctx, id, stats); err != nil {
+		return nil, err
+	}
 	snap := &Class{Class: row, Students: students, Removed: removed, byToken: map[string]int{}, drawings: &sync.Map{}}
 	for i, st := range students {
 		snap.byToken[st.TokenHash] = i

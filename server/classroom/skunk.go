@@ -319,6 +319,7 @@ func (r *Room) commitSkunk(ctx context.Context, k *skunk, rows []store.SkunkEven
 			return err
 		}
 		k.rows = append(k.rows, batch...)
+		k.count(batch, over)
 		// The snapshot is the game as played (moves applied since, waiting
 		// for the next commit, included; a failed commit takes them back).
 		k.publish()
@@ -440,4 +441,20 @@ func (r *Room) SkunkRecord(ctx context.Context, v Viewer, gameID int64) (sim.Sku
 		return sim.SkunkRecord{}, errorf(fmt.Sprintf("sign skunk game %d", game.ID), err)
 	}
 	return rec, nil
+}
+
+// count adds committed moves to the class's students' totals, and the
+// game itself once over says the batch finished it. k.mu must be held.
+func (k *skunk) count(batch []store.SkunkEvent, over bool) {
+	c := k.cls
+	if c == nil {
+		return
+	}
+	var done *sim.Skunk
+	if over {
+		done = k.g
+	}
+	c.statsMu.Lock()
+	store.AddSkunkGame(c.stats, k.game, done, batch)
+	c.statsMu.Unlock()
 }

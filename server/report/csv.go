@@ -309,15 +309,6 @@ func skunkPlaces(scores []int) []int {
 	return places
 }
 
-// skunkWinners are a finished game's winners, none if no one scored.
-func skunkWinners(g *sim.Skunk) []int {
-	w := g.Winners()
-	if len(w) > 0 && g.Score(w[0]) == 0 {
-		return nil
-	}
-	return w
-}
-
 // skunkRows are the class's games of whole-class Skunk in matches.csv:
 // "skunk-ID", round 0 (not a round of the class), no target, each
 // participant a seat in the order they joined, its turns the rounds
@@ -342,7 +333,7 @@ func skunkRows(code string, k skunkData, real bool) [][]string {
 				placeCells = append(placeCells, strconv.Itoa(p))
 			}
 			var ws []string
-			for _, w := range skunkWinners(g) {
+			for _, w := range store.SkunkWinners(g) {
 				ws = append(ws, names[w])
 			}
 			winner = strings.Join(ws, "; ")
@@ -365,7 +356,7 @@ func skunkPlayerRows(code string, k skunkData, real bool) [][]string {
 		names := skunkNames(game, real)
 		places := skunkPlaces(g.Scores())
 		won := map[int]bool{}
-		for _, w := range skunkWinners(g) {
+		for _, w := range store.SkunkWinners(g) {
 			won[w] = true
 		}
 		for p, name := range names {
@@ -434,40 +425,9 @@ func playerRows(d *classData, real bool) [][]string {
 
 // studentRows are students.csv: one row per student, removed ones too.
 func studentRows(d *classData, real bool) [][]string {
-	// Whole-class Skunk counts like any game: each finished game played,
-	// each win, each stand or sit decision.
-	type tally struct{ games, wins, decisions int }
-	skunk := map[int64]*tally{}
-	for _, game := range d.skunks.games {
-		g := d.skunks.played[game.ID]
-		at := func(p int) *tally {
-			t := skunk[game.Students[p]]
-			if t == nil {
-				t = &tally{}
-				skunk[game.Students[p]] = t
-			}
-			return t
-		}
-		for p := range game.Students {
-			if g.Over() {
-				at(p).games++
-			}
-		}
-		for _, w := range skunkWinners(g) {
-			at(w).wins++
-		}
-		for _, e := range d.skunks.log[game.ID] {
-			if e.Action != store.SkunkRoll {
-				at(e.Participant).decisions++
-			}
-		}
-	}
 	var rows [][]string
 	for _, st := range d.students {
-		x := d.stats[st.ID]
-		if t := skunk[st.ID]; t != nil {
-			x.Games, x.Wins, x.Decisions = x.Games+t.games, x.Wins+t.wins, x.Decisions+t.decisions
-		}
+		x := d.stats[st.ID] // Skunk's games included (store.AddSkunkGame)
 		name := st.AnonName
 		if real {
 			name = st.Nickname

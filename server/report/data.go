@@ -77,6 +77,9 @@ func loadStudents(ctx context.Context, st *store.Store, class store.Class) (*cla
 	if err := d.skunks.replay(); err != nil {
 		return nil, err
 	}
+	for _, g := range d.skunks.games { // Skunk counts as any game
+		store.AddSkunkGame(d.stats, g, d.skunks.played[g.ID], d.skunks.log[g.ID])
+	}
 	return d, nil
 }
 

@@ -203,3 +203,63 @@ type SkunkDecision struct {
 	SkunkEvent
 	Rounds int
 }
+
+// SkunkWinners are a finished game's winners: every participant tied on
+// the most points, none if no one scored.
+func SkunkWinners(g *sim.Skunk) []int {
+	w := g.Winners()
+	if len(w) > 0 && g.Score(w[0]) == 0 {
+		return nil
+	}
+	return w
+}
+
+// AddSkunkStats adds the class's games of whole-class Skunk to its
+// students' totals, as any game counts: each finished game played, each
+// win, each stand or sit decision.
+func (s *Store) AddSkunkStats(ctx context.Context, classID int64, stats map[int64]StudentStats) error {
+	games, err := s.SkunkGames(ctx, classID, "")
+	if err != nil {
+		return err
+	}
+	for _, game := range games {
+		log, err := s.SkunkEvents(ctx, game.ID)
+		if err != nil {
+			return err
+		}
+		g, err := ReplaySkunk(game, log)
+		if err != nil {
+			return fmt.Errorf("store: skunk game %d: %w", game.ID, err)
+		}
+		AddSkunkGame(stats, game, g, log)
+	}
+	return nil
+}
+
+// AddSkunkGame adds moves of a game of Skunk (log) to students' totals:
+// their decisions, and, when over is the finished game, the game and its
+// wins (nil while it goes on).
+func AddSkunkGame(stats map[int64]StudentStats, game SkunkGame, over *sim.Skunk, log []SkunkEvent) {
+	add := func(p int, f func(*StudentStats)) {
+		if p < 0 || p >= len(game.Students) {
+			return
+		}
+		st := stats[game.Students[p]]
+		f(&st)
+		stats[game.Students[p]] = st
+	}
+	for _, e := range log {
+		if e.Action == SkunkStand || e.Action == SkunkSit {
+			add(e.Participant, func(st *StudentStats) { st.Decisions++ })
+		}
+	}
+	if over == nil || !over.Over() {
+		return
+	}
+	for p := range game.Students {
+		add(p, func(st *StudentStats) { st.Games++ })
+	}
+	for _, w := range SkunkWinners(over) {
+		add(w, func(st *StudentStats) { st.Wins++ })
+	}
+}
