@@ -104,9 +104,17 @@ func TestBusyClassEveryDecisionExact(t *testing.T) {
 	t.Logf("%d decisions; solves by kind %v; the decisions made before the tables were pending until %v after the solver resumed", len(rows), kinds, waited)
 	solvedMu.Lock()
 	for k, n := range solved {
-		// Pig to 60's tables were forgotten when no longer needed, and
-		// solved again for the last round: twice. Every other table once.
-		if want := 1; k.Game == sim.Pig && k.Target == 60 && n != 2 || !(k.Game == sim.Pig && k.Target == 60) && n != want {
+		// Pig to 60's three-player table was forgotten when no longer
+		// needed, and solved again for the last round: twice. Its
+		// two-player table (for a game whose others are out) is small:
+		// whether it was forgotten too depends on which tables were still
+		// in use when the four-player one came, so once or twice. Every
+		// other table once.
+		pig60 := k.Game == sim.Pig && k.Target == 60
+		switch {
+		case pig60 && k.Seats == 3 && n != 2,
+			pig60 && k.Seats == 2 && n != 1 && n != 2,
+			!pig60 && n != 1:
 			t.Errorf("the table of %v was solved %d times", k, n)
 		}
 	}

@@ -14,7 +14,7 @@ import (
 // TestEveryThrowSaysWhatItScored: a Hog throw is told with its points, 0
 // when a 1 shows, in both languages and for the viewer's own throws.
 func TestEveryThrowSaysWhatItScored(t *testing.T) {
-	names := []string{"Bot", "Ana"}
+	names := []i18n.Msg{i18n.Text("Bot"), i18n.Text("Ana")}
 	for _, tc := range []struct {
 		lang   string
 		dice   []int
@@ -33,7 +33,7 @@ func TestEveryThrowSaysWhatItScored(t *testing.T) {
 			t.Fatal(err)
 		}
 		e := store.Event{Seat: tc.seat, Action: sim.Dice(len(tc.dice)), Faces: faces}
-		if got := describe(i18n.For(tc.lang), e, names, tc.viewer, sim.Hog); got != tc.want {
+		if got := i18n.For(tc.lang).Say(describe(e, names, tc.viewer, sim.Hog)); got != tc.want {
 			t.Errorf("%s %v: %q, want %q", tc.lang, tc.dice, got, tc.want)
 		}
 	}

@@ -43,11 +43,7 @@ func (s *Server) skunkRecord(c *gin.Context) {
 		refuse(c, http.StatusNotFound, loc(c).T("error.nopage"))
 		return
 	}
-	v, err := s.viewer(c)
-	if err != nil {
-		fail(c, err)
-		return
-	}
+	v := viewerFrom(c)
 	if class := v.Class(); class != nil {
 		classLanguage(c, class, false)
 	}

@@ -28,12 +28,7 @@ func (s *Server) matchAsked(c *gin.Context) (int64, classroom.Viewer, bool) {
 	if !ok {
 		return 0, classroom.Stranger, false
 	}
-	v, err := s.viewer(c)
-	if err != nil {
-		fail(c, err)
-		return 0, classroom.Stranger, false
-	}
-	return id, v, true
+	return id, viewerFrom(c), true
 }
 
 // seeMatch asks the room for match :id as the request's viewer may see it

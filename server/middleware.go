@@ -173,12 +173,7 @@ func (s *Server) checkHost(c *gin.Context) {
 // with what happened (403: the teacher removed this device) and how to get
 // back, before anything else; polls show it in the page's place.
 func (s *Server) notRemoved(c *gin.Context) {
-	v, err := s.viewer(c)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	if v.Removed() {
+	if viewerFrom(c).Removed() {
 		c.Header("X-Pigclass-Removed", "1")
 		refuse(c, http.StatusForbidden, removedMessage(loc(c), classroom.NormalizeCode(c.Param("code"))))
 	}

@@ -12,16 +12,16 @@ import (
 type requestKey int
 
 const (
-	viewerKey requestKey = iota // classroom.Viewer: who the gate let through
+	viewerKey requestKey = iota // classroom.Viewer: who the request is from
 	httpsKey                    // bool: the browser reached the app over HTTPS
 	chosenKey                   // bool: the reader picked their language
 )
 
-// setViewer keeps who the gate (teacherOnly, projectorOnly) let through.
+// setViewer keeps who identifyViewer found the request is from.
 func setViewer(c *gin.Context, v classroom.Viewer) { c.Set(viewerKey, v) }
 
-// viewerFrom is who the request is from, as viewer identified them; only
-// handlers behind a gate (which refused anyone else) call it.
+// viewerFrom is who the request is from, as identifyViewer found them
+// before any handler ran.
 func viewerFrom(c *gin.Context) classroom.Viewer { return c.MustGet(viewerKey).(classroom.Viewer) }
 
 // classFrom is the class of a request the gate let through, as it is now.

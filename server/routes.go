@@ -39,7 +39,7 @@ func (s *Server) Handler() http.Handler {
 	s.studentRoutes(r)
 	s.teacherRoutes(r)
 	// The read-only projector link, for the classroom's computer.
-	projectorBase{}.routes(routeOn(r.GET, noStore, s.projectorOnly), s)
+	projectorBase{}.routes(routeOn(r.GET, noStore, s.identifyViewer, s.projectorOnly), s)
 
 	r.NoRoute(func(c *gin.Context) { refuse(c, http.StatusNotFound, loc(c).T("error.nopage")) })
 	return r
@@ -108,12 +108,15 @@ func (s *Server) publicRoutes(r *gin.Engine) {
 	post(paths.JoinCode, s.join)
 
 	// Practice matches; a class match's old address here moves (308) to
-	// its /c/{code}/m/{id}, for its own players.
-	get(paths.PracticeMatch, s.matchPage)
-	get(paths.PracticeBoard, s.board)
-	post(paths.PracticeAct, s.act)
-	get(paths.PracticeRecord, s.record)
-	get(paths.Verify, s.verifyPage)
+	// its /c/{code}/m/{id}, for its own players. These pages know who
+	// asks (by the player token alone: their addresses name no class);
+	// the others above never look.
+	vget, vpost := routeOn(r.GET, s.identifyViewer), routeOn(r.POST, s.identifyViewer)
+	vget(paths.PracticeMatch, s.matchPage)
+	vget(paths.PracticeBoard, s.board)
+	vpost(paths.PracticeAct, s.act)
+	vget(paths.PracticeRecord, s.record)
+	vget(paths.Verify, s.verifyPage)
 	get(paths.Glossary, s.glossary)
 	post(paths.Lang, s.pickLanguage)
 	post(paths.Verify, s.verify)
@@ -124,7 +127,7 @@ func (s *Server) studentRoutes(r *gin.Engine) {
 	// A student's pages hold their rejoin code and classmates' names:
 	// never kept by a shared Chromebook's cache or Back button.
 	// A student the teacher removed is told so on every one of them.
-	sget, spost := routeOn(r.GET, noStore, s.notRemoved), routeOn(r.POST, s.notRemoved)
+	sget, spost := routeOn(r.GET, noStore, s.identifyViewer, s.notRemoved), routeOn(r.POST, s.identifyViewer, s.notRemoved)
 	sget(paths.Student, s.studentHome)
 	sget(paths.StudentNext, s.studentNext)
 	sget(paths.StudentCharts, s.studentCharts)
@@ -140,7 +143,7 @@ func (s *Server) studentRoutes(r *gin.Engine) {
 
 // teacherRoutes are a class's teacher's pages and controls.
 func (s *Server) teacherRoutes(r *gin.Engine) {
-	teacher := []gin.HandlerFunc{noStore, s.teacherOnly}
+	teacher := []gin.HandlerFunc{noStore, s.identifyViewer, s.teacherOnly}
 	tget, tpost := routeOn(r.GET, teacher...), routeOn(r.POST, teacher...)
 	tget(paths.Teacher, s.dashboard)
 	tget(paths.TeacherLive, s.dashboardLive)

@@ -18,11 +18,7 @@ import (
 func (s *Server) studentHome(c *gin.Context) {
 	ctx := c.Request.Context()
 	code := classroom.NormalizeCode(c.Param("code"))
-	viewer, err := s.viewer(c)
-	if err != nil {
-		fail(c, err)
-		return
-	}
+	viewer := viewerFrom(c)
 	me, ok := viewer.Student()
 	if !ok && validCode(code) {
 		// Not a student of the class, or no such class: the join page,

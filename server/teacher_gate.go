@@ -31,13 +31,7 @@ func (s *Server) teacherOnly(c *gin.Context) {
 // anything else is the teacher pages' 404, the same for a class that
 // exists and one that does not.
 func (s *Server) gate(c *gin.Context, may func(classroom.Viewer) bool) {
-	v, err := s.viewer(c)
-	if err != nil {
-		c.Abort()
-		fail(c, err)
-		return
-	}
-	if !may(v) {
+	if !may(viewerFrom(c)) {
 		refuseTeacherPage(c)
 		return
 	}

@@ -29,19 +29,17 @@ func (s *Server) verifyPage(c *gin.Context) {
 		v.NextURL = paths.Next(code, 0) // the page may be in the reader's language, not the class's: no lang
 	}
 	if id, err := strconv.ParseInt(c.Query("match"), 10, 64); err == nil {
-		if viewer, err := s.viewer(c); err == nil {
-			rec, m, err := s.room.Record(c.Request.Context(), viewer, id)
-			if m != nil {
-				classLanguage(c, m.Class, false)
-			}
-			var later *classroom.SeedLaterError
-			switch {
-			case err == nil:
-				b, _ := json.MarshalIndent(rec, "", "  ")
-				v.Record.Value = string(b)
-			case errors.As(err, &later) && later.Playing > 0:
-				v.Record.Error = loc(c).N("review.seedlater", later.Playing)
-			}
+		rec, m, err := s.room.Record(c.Request.Context(), viewerFrom(c), id)
+		if m != nil {
+			classLanguage(c, m.Class, false)
+		}
+		var later *classroom.SeedLaterError
+		switch {
+		case err == nil:
+			b, _ := json.MarshalIndent(rec, "", "  ")
+			v.Record.Value = string(b)
+		case errors.As(err, &later) && later.Playing > 0:
+			v.Record.Error = loc(c).N("review.seedlater", later.Playing)
 		}
 	}
 	render(c, http.StatusOK, templates.VerifyView(v))

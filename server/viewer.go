@@ -14,11 +14,7 @@ import (
 // speaks the class's language. Anyone else is refused alike for every
 // code, in their own language.
 func (s *Server) studentOf(c *gin.Context) (*classroom.Class, store.Student, bool) {
-	v, err := s.viewer(c)
-	if err != nil {
-		fail(c, err)
-		return nil, store.Student{}, false
-	}
+	v := viewerFrom(c)
 	me, ok := v.Student()
 	if !ok {
 		refuse(c, http.StatusForbidden, loc(c).T("error.notinclass", "Code", classroom.NormalizeCode(c.Param("code"))))
@@ -29,20 +25,20 @@ func (s *Server) studentOf(c *gin.Context) (*classroom.Class, store.Student, boo
 	return class, me, true
 }
 
-// viewer is who the request is from, as the room finds them: the
-// browser's player token, and the teacher's secret and projector key it
-// holds for the class of the address. It makes no cookie. A request is
-// identified once: a middleware's finding (the gate, notRemoved) serves
-// the handler too.
-func (s *Server) viewer(c *gin.Context) (classroom.Viewer, error) {
-	if v, ok := c.Get(viewerKey); ok {
-		return v.(classroom.Viewer), nil
-	}
+// identifyViewer finds who the request is from, before the gates and the
+// handler of a page that shows a class or a match, and leaves it for them
+// (viewerFrom): the browser's player token, and the teacher's secret and
+// projector key it holds for the class of the address, as the room finds
+// them. It makes no cookie. A request whose viewer cannot be read (the
+// disk failed) goes no further. The front and join pages never ask: they
+// read no class a stranger names.
+func (s *Server) identifyViewer(c *gin.Context) {
 	v, err := s.identify(c)
-	if err == nil {
-		setViewer(c, v)
+	if err != nil {
+		fail(c, err)
+		return
 	}
-	return v, err
+	setViewer(c, v)
 }
 
 // identify asks the room who the request's credentials make the browser.

@@ -40,58 +40,62 @@ type views struct {
 	figureErr    error
 }
 
-// seatName is how a seat is shown: the nickname, the generated name on a
+// seatWords is how a seat is shown: the nickname, the generated name on a
 // shared screen in anonymous mode, or the bot.
-func seatName(l *i18n.Localizer, seat store.Seat, anonymous bool, g sim.Game) string {
+func seatWords(seat store.Seat, anonymous bool, g sim.Game) i18n.Msg {
 	switch {
 	case seat.Bot != "":
-		return l.T("bot.seat", "Bot", botLabel(l, seat.Bot, g.Rules().HoldAt))
+		return i18n.M("bot.seat", "Bot", botWords(seat.Bot, g.Rules().HoldAt))
 	case anonymous:
-		return anonIn(l, seat.AnonName)
+		return anonWords(seat.AnonName)
 	}
-	return seat.Nickname
+	return i18n.Text(seat.Nickname)
 }
 
-// anonIn is a generated name ("Brave Otter", "Brave Otter 2", as stored
+// anonWords is a generated name ("Brave Otter", "Brave Otter 2", as stored
 // and exported) in the reader's words: its adjective and animal are the
 // catalog's anon.adj.WORD and anon.animal.WORD, put in the language's
 // order by anon.name. A name whose words the catalog lacks stays as it is.
-func anonIn(l *i18n.Localizer, stored string) string {
+func anonWords(stored string) i18n.Msg {
 	parts := strings.SplitN(stored, " ", 3)
 	if len(parts) < 2 {
-		return stored
+		return i18n.Text(stored)
 	}
-	adj, animal := "anon.adj."+strings.ToLower(parts[0]), "anon.animal."+strings.ToLower(parts[1])
-	a, b := l.T(adj), l.T(animal)
-	if a == adj || b == animal {
-		return stored
-	}
-	name := l.T("anon.name", "Adjective", a, "Animal", b)
+	name := i18n.M("anon.name", "Adjective", i18n.M("anon.adj."+strings.ToLower(parts[0])), "Animal", i18n.M("anon.animal."+strings.ToLower(parts[1])))
+	name.Missing = parts[0] + " " + parts[1]
 	if len(parts) == 3 {
-		name += " " + parts[2]
+		return i18n.Join(" ", name, i18n.Text(parts[2]))
 	}
 	return name
 }
 
-// botLabel names a strategy for people (sim.BotWords).
-func botLabel(l *i18n.Localizer, name string, ruleOfThumb int) string {
+// anonIn is anonWords in the reader's language.
+func anonIn(l *i18n.Localizer, stored string) string { return l.Say(anonWords(stored)) }
+
+// botWords names a strategy for people (sim.BotWords).
+func botWords(name string, ruleOfThumb int) i18n.Msg {
 	key, n, plural := sim.BotWords(name, ruleOfThumb)
 	switch {
 	case key == "":
-		return name
+		return i18n.Text(name)
 	case plural:
-		return l.N(key, n)
+		return i18n.Plural(key, n)
 	}
-	return l.T(key, "N", l.Int(n))
+	return i18n.M(key, "N", n)
 }
 
-// seatNames names every seat of a match as the viewer sees it: generated
-// names for the others in anonymous mode, and you for the viewer's own
-// seat ("" keeps the viewer's nickname).
+// botLabel is botWords in the reader's language.
+func botLabel(l *i18n.Localizer, name string, ruleOfThumb int) string {
+	return l.Say(botWords(name, ruleOfThumb))
+}
+
+// seatWordsAll names every seat of a match as the viewer sees it:
+// generated names for the others in anonymous mode, and you for the
+// viewer's own seat (an empty you keeps the viewer's nickname).
 // Several bots in a match are numbered in seat order ("Bot 2 (...)"), so
 // that each can be told apart.
-func seatNames(l *i18n.Localizer, row store.Match, viewer int, anonymous bool, you string) []string {
-	names := make([]string, row.Variant.Seats)
+func seatWordsAll(row store.Match, viewer int, anonymous bool, you i18n.Msg) []i18n.Msg {
+	names := make([]i18n.Msg, row.Variant.Seats)
 	bots := 0
 	for _, seat := range row.Seats {
 		if seat.Bot != "" {
@@ -100,45 +104,96 @@ func seatNames(l *i18n.Localizer, row store.Match, viewer int, anonymous bool, y
 	}
 	n := 0
 	for _, seat := range row.Seats {
-		names[seat.Seat] = seatName(l, seat, anonymous && seat.Seat != viewer, row.Variant.Game)
+		names[seat.Seat] = seatWords(seat, anonymous && seat.Seat != viewer, row.Variant.Game)
 		if seat.Bot != "" && bots > 1 {
 			n++
-			names[seat.Seat] = l.T("bot.seat_n", "N", l.Int(n), "Bot", botLabel(l, seat.Bot, row.Variant.Game.Rules().HoldAt))
+			names[seat.Seat] = i18n.M("bot.seat_n", "N", n, "Bot", botWords(seat.Bot, row.Variant.Game.Rules().HoldAt))
 		}
-		if seat.Seat == viewer && you != "" {
+		if seat.Seat == viewer && !you.Empty() {
 			names[seat.Seat] = you
 		}
 	}
 	return names
 }
 
+// seatNames is seatWordsAll in the reader's language ("" for you keeps
+// the viewer's nickname).
+func seatNames(l *i18n.Localizer, row store.Match, viewer int, anonymous bool, you string) []string {
+	var y i18n.Msg
+	if you != "" {
+		y = i18n.Text(you)
+	}
+	return l.SayAll(seatWordsAll(row, viewer, anonymous, y))
+}
+
+// boardWords are a board's words before they are put in the reader's
+// language, all at once, by boardView.
+type boardWords struct {
+	title, toMove, result, warning, timedOut i18n.Msg
+	deadline, left, hurry                    i18n.Msg
+	names, actions, howTo, pieces            []i18n.Msg // a seat's, a button's, a line's, a thrown piece's
+	said                                     []i18n.Msg // the last moves, oldest first
+	announceFrom                             int        // where in said the screen reader starts
+	yourTurnSaid                             bool       // the screen reader hears whose turn it is
+}
+
 // boardView builds the play area of a match for the viewer's seat; class is
-// nil for practice.
+// nil for practice. Its words are put in the reader's language here, in
+// one place; the rest is boardFacts'.
 func (w *views) boardView(l *i18n.Localizer, class *classroom.Class, m *classroom.Match, viewer int) templates.Board {
-	st := m.State
-	v := m.Variant
+	b, words := w.boardFacts(class, m, viewer)
+	b.BoardURL += "&lang=" + l.Lang()
+	b.Title, b.ToMove, b.Result, b.Warning = l.Say(words.title), l.Say(words.toMove), l.Say(words.result), l.Say(words.warning)
+	b.TimedOut = l.Say(words.timedOut)
+	b.Deadline, b.DeadlineLeft, b.DeadlineHurry = l.Say(words.deadline), l.Say(words.left), l.Say(words.hurry)
+	b.HowTo = l.SayAll(words.howTo)
+	for i := range b.Players {
+		b.Players[i].Name = l.Say(words.names[i])
+		if b.Players[i].You && class != nil {
+			b.Players[i].Mark = l.T("board.you_mark")
+		}
+	}
+	for i := range b.Actions {
+		b.Actions[i].Label = l.Say(words.actions[i])
+	}
+	for i := range b.LastThrow {
+		b.LastThrow[i].Name = l.Say(words.pieces[i])
+	}
+	said := l.SayAll(words.said)
+	for i := len(said) - 1; i >= 0; i-- {
+		b.Recent = append(b.Recent, said[i])
+	}
+	if len(said) > 0 {
+		b.Announce = strings.Join(said[words.announceFrom:], " ")
+	}
+	if words.yourTurnSaid {
+		b.Announce += " " + l.T("board.yourturn_said")
+	}
+	return b
+}
+
+// boardFacts is the board of boardView with its words still to be said.
+func (w *views) boardFacts(class *classroom.Class, m *classroom.Match, viewer int) (templates.Board, boardWords) {
+	st, v := m.State, m.Variant
 	code, anonymous, paused := "", false, false
 	if class != nil {
 		code, anonymous, paused = class.Code, class.Anonymous, class.Paused
 	}
-	you := ""
+	var you i18n.Msg
 	if class == nil {
-		you = l.T("board.you_name") // practice: the player has no nickname
+		you = i18n.M("board.you_name") // practice: the player has no nickname
 	}
-	names := seatNames(l, m.Match, viewer, anonymous, you)
+	words := boardWords{title: titleWords(v), names: seatWordsAll(m.Match, viewer, anonymous, you)}
 	b := templates.Board{
-		MatchID: m.ID, Seq: m.Seq(), Title: gameTitle(l, v), Commitment: m.Seed.Commitment(), Game: v.Game.String(), InClass: code != "", ClassCode: code,
+		MatchID: m.ID, Seq: m.Seq(), Commitment: m.Seed.Commitment(), Game: v.Game.String(), InClass: code != "", ClassCode: code,
 		Over: m.Over(), Paused: paused, TurnTotal: st.TurnTotal, HasTurnTotal: !v.Game.ChoosesDice(),
 		ActURL:   paths.Act(code, m.ID),
-		BoardURL: paths.Board(code, m.ID, boardVersion(m, class)) + "&lang=" + l.Lang(), ReviewURL: paths.Match(code, m.ID),
+		BoardURL: paths.Board(code, m.ID, boardVersion(m, class)), ReviewURL: paths.Match(code, m.ID),
 	}
 	for seat := range v.Seats {
 		b.Players = append(b.Players, templates.BoardPlayer{
-			Name: names[seat], Score: st.Scores[seat], ToMove: seat == st.Seat && !b.Over, You: seat == viewer, Out: st.Out[seat],
+			Score: st.Scores[seat], ToMove: seat == st.Seat && !b.Over, You: seat == viewer, Out: st.Out[seat],
 		})
-		if seat == viewer && class != nil {
-			b.Players[seat].Mark = l.T("board.you_mark")
-		}
 	}
 	for _, seat := range m.Seats {
 		b.Approximate = b.Approximate || seat.Bot == sim.PerfectBot && !w.room.ExactBots(v)
@@ -150,31 +205,32 @@ func (w *views) boardView(l *i18n.Localizer, class *classroom.Class, m *classroo
 	b.Won = st.Over && viewer >= 0 && st.Winner == viewer
 	b.Forfeited = viewer >= 0 && st.Out[viewer] && st.Timeouts[viewer] >= sim.TimeoutsResign
 	if !b.Over {
-		b.ToMove = names[st.Seat]
+		words.toMove = words.names[st.Seat]
 	}
 	if b.YourTurn {
-		b.Actions = actionsFor(l, v)
+		b.Actions, words.actions = actionsFor(v)
 	}
 	if viewer >= 0 && !b.Over {
-		howTo(l, &b, m, viewer)
+		words.howTo, b.HowToOpen = howTo(m, viewer)
 	}
 	if v.Deadline > 0 && !paused && !b.Over && m.Seats[st.Seat].StudentID != 0 {
-		deadlineWords(l, &b, m, names[st.Seat])
+		b.DeadlineAt = m.Last.Add(time.Duration(v.Deadline)).UnixMilli()
+		words.deadline, words.left, words.hurry = deadlineWords(m, words.toMove, b.YourTurn)
 	}
-	movesInWords(l, &b, m, names, viewer)
+	b.LastThrow, words.pieces = movesInWords(&words, m, viewer)
 	if b.YourTurn && !paused {
-		b.Announce += " " + l.T("board.yourturn_said")
+		words.yourTurnSaid = true
 		if v.Deadline > 0 && st.Timeouts[viewer] == sim.TimeoutsResign-1 {
-			b.Warning = l.T("board.warning", "N", l.Int(st.Timeouts[viewer]))
+			words.warning = i18n.M("board.warning", "N", st.Timeouts[viewer])
 		}
 	}
 	switch {
 	case st.Over:
-		b.Result = resultText(l, st, names, viewer)
+		words.result = resultWords(st, words.names, viewer)
 	case m.Status == store.Ended:
-		b.Result, b.Ended = l.T("board.ended"), true
+		words.result, b.Ended = i18n.M("board.ended"), true
 	}
-	return b
+	return b, words
 }
 
 // announceFrom is where the screen reader's announcement of a board
@@ -193,10 +249,10 @@ func announceFrom(rows []store.Event, viewer int) int {
 
 // describeAt tells event i of a log, counting a timeout among the ones in
 // a row of its seat.
-func describeAt(l *i18n.Localizer, rows []store.Event, i int, names []string, viewer int, g sim.Game) string {
+func describeAt(rows []store.Event, i int, names []i18n.Msg, viewer int, g sim.Game) i18n.Msg {
 	e := rows[i]
 	if e.Action.Kind != sim.TimeoutKind {
-		return describe(l, e, names, viewer, g)
+		return describe(e, names, viewer, g)
 	}
 	n := 0
 	for j := i; j >= 0; j-- {
@@ -218,173 +274,170 @@ func describeAt(l *i18n.Localizer, rows []store.Event, i int, names []string, vi
 	if n >= sim.TimeoutsResign {
 		id += "_forfeit"
 	}
-	return l.T("move."+id, "Name", names[e.Seat], "Points", l.Int(e.TurnTotal), "N", l.Int(n), "Of", l.Int(sim.TimeoutsResign))
+	return i18n.M("move."+id, "Name", names[e.Seat], "Points", e.TurnTotal, "N", n, "Of", sim.TimeoutsResign)
 }
 
-// thrownPieces is a throw as the board draws it.
-func thrownPieces(l *i18n.Localizer, g sim.Game, f sim.Faces) []templates.ThrownPiece {
+// thrownPieces is a throw as the board draws it, and the name of each
+// piece.
+func thrownPieces(g sim.Game, f sim.Faces) ([]templates.ThrownPiece, []i18n.Msg) {
 	r := g.Rules()
-	out := make([]templates.ThrownPiece, f.Len())
+	out, names := make([]templates.ThrownPiece, f.Len()), make([]i18n.Msg, f.Len())
 	for i := range out {
 		m := f.At(i)
-		out[i] = templates.ThrownPiece{Numbered: r.Piece.Numbered, Mark: m, Key: r.MarkName(m), Name: l.T(r.MarkKey(m))}
+		out[i] = templates.ThrownPiece{Numbered: r.Piece.Numbered, Mark: m, Key: r.MarkName(m)}
+		names[i] = i18n.M(r.MarkKey(m))
 	}
-	return out
+	return out, names
 }
 
 // howTo is the rules in a few words, open until the viewer's first move.
-func howTo(l *i18n.Localizer, b *templates.Board, m *classroom.Match, viewer int) {
+func howTo(m *classroom.Match, viewer int) ([]i18n.Msg, bool) {
 	v := m.Variant
-	b.HowTo = append(b.HowTo, l.T("howto."+v.Game.String(), "Target", l.Int(v.Target), "Max", l.Int(v.MaxDice)))
+	lines := []i18n.Msg{i18n.M("howto."+v.Game.String(), "Target", v.Target, "Max", v.MaxDice)}
 	if v.Deadline > 0 {
-		b.HowTo = append(b.HowTo, l.T("howto.deadline", "N", l.Int(int(time.Duration(v.Deadline).Seconds()))))
+		lines = append(lines, i18n.M("howto.deadline", "N", int(time.Duration(v.Deadline).Seconds())))
 	}
-	b.HowToOpen = true
 	for _, e := range m.Events {
 		if e.Seat == viewer && e.By == store.ByStudent {
-			b.HowToOpen = false
-			break
+			return lines, false
 		}
 	}
+	return lines, true
 }
 
 // deadlineWords is the deadline of a student to move: theirs on their
-// board, and counting down on their partners' boards too.
-func deadlineWords(l *i18n.Localizer, b *templates.Board, m *classroom.Match, toMove string) {
+// board, and counting down on their partners' boards too; left and hurry
+// are the countdown's words, {n} the seconds left.
+func deadlineWords(m *classroom.Match, toMove i18n.Msg, yourTurn bool) (deadline, left, hurry i18n.Msg) {
 	v := m.Variant
 	at := m.Last.Add(time.Duration(v.Deadline))
-	b.DeadlineAt = at.UnixMilli()
-	secs := l.Int(int(time.Duration(v.Deadline).Seconds()))
-	if b.YourTurn {
-		b.Deadline = l.T("board.deadline", "N", secs, "At", l.Clock(at))
-		b.DeadlineLeft, b.DeadlineHurry = l.T("board.left", "N", "{n}"), l.T("board.hurry", "N", "{n}")
-		return
+	secs := int(time.Duration(v.Deadline).Seconds())
+	if yourTurn {
+		return i18n.M("board.deadline", "N", secs, "At", at), i18n.M("board.left", "N", "{n}"), i18n.M("board.hurry", "N", "{n}")
 	}
-	b.Deadline = l.T("board.deadline_other", "Name", toMove, "N", secs, "At", l.Clock(at))
-	b.DeadlineLeft = l.T("board.left_other", "Name", toMove, "N", "{n}")
-	b.DeadlineHurry = b.DeadlineLeft
+	left = i18n.M("board.left_other", "Name", toMove, "N", "{n}")
+	return i18n.M("board.deadline_other", "Name", toMove, "N", secs, "At", at), left, left
 }
 
 // movesInWords puts each of the last moves in words once: the move list
 // shows the last eight, the screen reader hears those since the viewer's
 // own last move (at most six), and a time-out of the viewer's is said
-// until they move again. The last throw is drawn.
-func movesInWords(l *i18n.Localizer, b *templates.Board, m *classroom.Match, names []string, viewer int) {
+// until they move again. The last throw is drawn: it is returned with its
+// pieces' names.
+func movesInWords(words *boardWords, m *classroom.Match, viewer int) ([]templates.ThrownPiece, []i18n.Msg) {
 	v, rows := m.Variant, m.Events
 	n := len(rows)
 	first := max(0, n-8)
-	said := make([]string, n-first)
 	for i := first; i < n; i++ {
-		said[i-first] = describeAt(l, rows, i, names, viewer, v.Game)
-	}
-	if n > 0 {
-		b.LastThrow = thrownPieces(l, v.Game, rows[n-1].Faces)
-		b.Announce = strings.Join(said[announceFrom(rows, viewer)-first:], " ")
-		for i := n - 1; i >= first; i-- {
-			b.Recent = append(b.Recent, said[i-first])
-		}
+		words.said = append(words.said, describeAt(rows, i, words.names, viewer, v.Game))
 	}
 	for i := n - 1; i >= 0 && viewer >= 0; i-- {
 		if rows[i].Seat == viewer {
-			switch {
-			case rows[i].Action.Kind != sim.TimeoutKind:
-			case i >= first:
-				b.TimedOut = said[i-first]
-			default:
-				b.TimedOut = describeAt(l, rows, i, names, viewer, v.Game)
+			if rows[i].Action.Kind == sim.TimeoutKind {
+				words.timedOut = describeAt(rows, i, words.names, viewer, v.Game)
 			}
 			break
 		}
 	}
+	if n == 0 {
+		return nil, nil
+	}
+	words.announceFrom = announceFrom(rows, viewer) - first
+	return thrownPieces(v.Game, rows[n-1].Faces)
 }
 
-// gameTitle is the heading of a match.
-func gameTitle(l *i18n.Localizer, v sim.Variant) string {
+// titleWords is the heading of a match.
+func titleWords(v sim.Variant) i18n.Msg {
 	id := "game.title"
 	if v.EqualTurns {
 		id = "game.title_equal"
 	}
-	return l.T(id, "Game", gameName(l, v.Game), "N", l.Int(v.Target))
+	return i18n.M(id, "Game", gameWords(v.Game), "N", v.Target)
 }
 
-// gameName is a game's name in the reader's language.
-func gameName(l *i18n.Localizer, g sim.Game) string { return l.T("game." + g.String()) }
+// gameTitle is titleWords in the reader's language.
+func gameTitle(l *i18n.Localizer, v sim.Variant) string { return l.Say(titleWords(v)) }
 
-// actionsFor lists the buttons of the variant, with their keys.
-func actionsFor(l *i18n.Localizer, v sim.Variant) []templates.ActionButton {
+// gameWords is a game's name.
+func gameWords(g sim.Game) i18n.Msg { return i18n.M("game." + g.String()) }
+
+// gameName is a game's name in the reader's language.
+func gameName(l *i18n.Localizer, g sim.Game) string { return l.Say(gameWords(g)) }
+
+// actionsFor lists the buttons of the variant, with their keys, and
+// their labels' words.
+func actionsFor(v sim.Variant) ([]templates.ActionButton, []i18n.Msg) {
 	if v.Game.ChoosesDice() {
-		out := make([]templates.ActionButton, 0, v.MaxDice)
+		out, labels := make([]templates.ActionButton, 0, v.MaxDice), make([]i18n.Msg, 0, v.MaxDice)
 		for n := 1; n <= v.MaxDice; n++ {
 			key := ""
 			if n <= 10 {
 				key = fmt.Sprint(n)
 			}
-			label := l.N("board.dice", n)
-			out = append(out, templates.ActionButton{Action: sim.Dice(n).String(), Label: label, Key: key})
+			out = append(out, templates.ActionButton{Action: sim.Dice(n).String(), Key: key})
+			labels = append(labels, i18n.Plural("board.dice", n))
 		}
-		return out
+		return out, labels
 	}
 	// No button is drawn as the recommended one: the class's choices are
 	// what the lesson measures.
-	return []templates.ActionButton{
-		{Action: "roll", Label: l.T("board.roll"), Key: "R"},
-		{Action: "hold", Label: l.T("board.hold"), Key: "H"},
-	}
+	return []templates.ActionButton{{Action: "roll", Key: "R"}, {Action: "hold", Key: "H"}},
+		[]i18n.Msg{i18n.M("board.roll"), i18n.M("board.hold")}
 }
 
 // describe tells one event in words, for the move list and screen readers.
 // The viewer's own moves have their own messages ("You rolled"), since
 // many languages conjugate the verb for "you".
-func describe(l *i18n.Localizer, e store.Event, names []string, viewer int, g sim.Game) string {
+func describe(e store.Event, names []i18n.Msg, viewer int, g sim.Game) i18n.Msg {
 	suffix := ""
 	if e.Seat == viewer {
 		suffix = "_you"
 	}
 	f := e.Faces
-	said := charts.ThrowWords(l, g, &f)
-	say := func(id string, args ...any) string {
-		return l.T("move."+id+suffix, append(args, "Name", names[e.Seat], "Faces", said)...)
+	said := charts.ThrowMsg(g, &f)
+	say := func(id string, args ...any) i18n.Msg {
+		return i18n.M("move."+id+suffix, append(args, "Name", names[e.Seat], "Faces", said)...)
 	}
 	switch e.Action.Kind {
 	case sim.RollKind:
 		points, bust, _ := sim.RollPoints(g, &f)
 		switch name := g.ThrowName(&f); {
 		case name != "":
-			return say(name, "Total", l.Int(e.TurnTotal+points))
+			return say(name, "Total", e.TurnTotal+points)
 		case bust:
 			return say("bust")
 		}
-		return say("rolled_total", "Total", l.Int(e.TurnTotal+points))
+		return say("rolled_total", "Total", e.TurnTotal+points)
 	case sim.DiceKind:
 		// Every throw says what it scored: a 1 scores nothing.
 		points, _, _ := sim.RollPoints(g, &f)
-		return l.N("move.threw"+suffix, points, "Name", names[e.Seat], "Faces", said)
+		return i18n.Plural("move.threw"+suffix, points, "Name", names[e.Seat], "Faces", said)
 	case sim.HoldKind:
-		return say("held", "Points", l.Int(e.TurnTotal))
+		return say("held", "Points", e.TurnTotal)
 	case sim.TimeoutKind:
-		return say("timeout_plain", "Points", l.Int(e.TurnTotal))
+		return say("timeout_plain", "Points", e.TurnTotal)
 	case sim.ResignKind:
 		return say("resigned")
 	}
-	return names[e.Seat] + " " + e.Action.String()
+	return i18n.Join(" ", names[e.Seat], i18n.Text(e.Action.String()))
 }
 
-// resultText says who won, and who forfeited after three time-outs.
-func resultText(l *i18n.Localizer, st sim.State, names []string, viewer int) string {
-	forfeit := ""
+// resultWords says who won, and who forfeited after three time-outs.
+func resultWords(st sim.State, names []i18n.Msg, viewer int) i18n.Msg {
+	var said []i18n.Msg
 	for seat := range st.Variant.Seats {
 		if st.Out[seat] && st.Timeouts[seat] >= sim.TimeoutsResign {
 			if seat == viewer {
-				forfeit = l.T("result.forfeit_you") + " "
+				said = []i18n.Msg{i18n.M("result.forfeit_you")}
 			} else {
-				forfeit += l.T("result.forfeit", "Name", names[seat]) + " "
+				said = append(said, i18n.M("result.forfeit", "Name", names[seat]))
 			}
 		}
 	}
 	if st.Winner == viewer {
-		return forfeit + l.T("result.won_you", "Points", l.Int(st.Scores[st.Winner]))
+		return i18n.Join(" ", append(said, i18n.M("result.won_you", "Points", st.Scores[st.Winner]))...)
 	}
-	return forfeit + l.T("result.won", "Name", names[st.Winner], "Points", l.Int(st.Scores[st.Winner]))
+	return i18n.Join(" ", append(said, i18n.M("result.won", "Name", names[st.Winner], "Points", st.Scores[st.Winner]))...)
 }
 
 // percent formats a probability in the reader's format (one decimal).

@@ -4,7 +4,6 @@ import (
 	"math"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -282,15 +281,20 @@ func ActionWord(l *i18n.Localizer, a sim.Action) string {
 // ThrowWords says a throw in the reader's words: a die's faces as numbers
 // ("3 5"), other pieces by their marks' names ("razorback and dot up").
 func ThrowWords(l *i18n.Localizer, g sim.Game, f *sim.Faces) string {
+	return l.Say(ThrowMsg(g, f))
+}
+
+// ThrowMsg is ThrowWords before it is put in a language.
+func ThrowMsg(g sim.Game, f *sim.Faces) i18n.Msg {
 	p := &g.Rules().Piece
 	if p.Numbered || f.Len() == 0 {
-		return f.String()
+		return i18n.Text(f.String())
 	}
-	words := make([]string, f.Len())
+	words := make([]i18n.Msg, f.Len())
 	for i := range words {
-		words[i] = l.T(g.Rules().MarkKey(f.At(i)))
+		words[i] = i18n.M(g.Rules().MarkKey(f.At(i)))
 	}
-	return l.T("piece.join", "A", words[0], "B", strings.Join(words[1:], ", "))
+	return i18n.M("piece.join", "A", words[0], "B", i18n.Join(", ", words[1:]...))
 }
 
 // Timeline is chart 4: both players' chances of winning under perfect play
