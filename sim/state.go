@@ -127,7 +127,9 @@ func (s *State) passFrom(seat int) {
 	n := s.Variant.Seats
 	next := seat
 	for i := 0; i < n; i++ {
-		next = (next + 1) % n
+		if next++; next == n {
+			next = 0
+		}
 		if s.plays(next) {
 			break
 		}
@@ -266,23 +268,31 @@ func (s *State) Leader(seat int) int {
 
 // Position returns the position as the player to move sees it.
 func (s *State) Position() Position {
-	p := Position{
-		Variant:   s.Variant,
-		Score:     s.Scores[s.Seat],
-		Opponent:  s.Leader(s.Seat),
-		TurnTotal: s.TurnTotal,
-		Rolls:     s.Rolls,
-		Order:     s.order(s.Seat),
-		TieBreak:  s.TieBreak,
-	}
+	var p Position
+	s.positionInto(&p)
+	return p
+}
+
+// positionInto writes Position into p, all of it: the simulator keeps one.
+func (s *State) positionInto(p *Position) {
+	p.Variant, p.Score, p.Opponent = s.Variant, s.Scores[s.Seat], s.Leader(s.Seat)
+	p.TurnTotal, p.Rolls, p.Order, p.TieBreak = s.TurnTotal, s.Rolls, s.order(s.Seat), s.TieBreak
+	p.Players = 0
 	n := s.Variant.Seats
-	for r := range n {
-		if seat := (s.Seat + r) % n; r == 0 || s.Playing(seat) {
+	for r, seat := 0, s.Seat; r < n; r++ {
+		if r == 0 || s.Playing(seat) {
 			p.InPlay[p.Players] = s.Scores[seat]
 			p.Players++
 		}
+		if seat++; seat == n {
+			seat = 0
+		}
 	}
-	return p
+	// Past the seats nothing is ever written: a fresh Position is zero
+	// there, and the simulator's keeps one variant.
+	for i := p.Players; i < n; i++ {
+		p.InPlay[i] = 0
+	}
 }
 
 // Position is what a strategy decides from: the player's score, the leading
