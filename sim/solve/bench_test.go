@@ -127,3 +127,21 @@ func BenchmarkSolveBigKinds(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDuelEqualTurnsOptimal is the exact duel of kper against
+// perfect play under equal turns in Pig to 100, the table solved inside
+// (what `pigclass duel --equal-turns --first kper --second optimal` does).
+func BenchmarkDuelEqualTurnsOptimal(b *testing.B) {
+	v := sim.Standard(sim.Pig)
+	v.EqualTurns = true
+	b.ReportAllocs()
+	for b.Loop() {
+		e, err := SolveEqualTurns(v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Duel(v, sim.KeepPace{}, e); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -32,6 +32,11 @@ type equalDuel struct {
 	tau    float64
 	a0     []float64 // A's turn start: a0[a*T+b]
 	b0     []float64 // B's turn start: b0[b*(T+K+1)+a'], a' up to T+K
+	// marked says which of B's turn starts facing a mark past the target
+	// are worked out: each when a turn of A's first reaches it (mark).
+	marked      []bool
+	markScratch *turnScratch
+	markErr     error
 }
 
 // equalDuelCap is how far past the target a turn may go: a strategy still
@@ -54,16 +59,14 @@ func DuelEqualTurns(v sim.Variant, first, second sim.Strategy) (float64, error) 
 	e.KB = 2 * e.K
 	e.a0 = make([]float64, T*T)
 	e.b0 = make([]float64, T*e.width())
+	e.marked, e.markScratch = make([]bool, T*e.width()), newTurnScratch(e.KB+e.maxPts+1)
 	if err := e.tieBreak(); err != nil {
-		return 0, err
-	}
-	if err := e.marks(); err != nil {
 		return 0, err
 	}
 	if err := e.rounds(); err != nil {
 		return 0, err
 	}
-	return e.a0[0], nil
+	return e.a0[0], e.markErr
 }
 
 // width is the number of marks a' kept per B score: up to T + top.
@@ -82,35 +85,62 @@ func (e *equalDuel) rolls(s sim.Strategy, p sim.Position, limit int) (bool, erro
 	return r, nil
 }
 
-// turn works out one turn from the top down. hold(k) is the value of
-// holding at k, bust the value of a bust, roll(k) whether the strategy rolls
-// at k (it may not past limit; past it the turn has ended); it returns the
-// value at turn total 0. Values are affine in one unknown, so each is a
-// pair (constant, slope). scratch has room for turn totals 0 to
-// limit + maxPts.
-func (e *equalDuel) turn(limit int, hold func(k int) [2]float64, bust [2]float64, roll func(k int) (bool, error), scratch [][2]float64) ([2]float64, error) {
+// turnScratch is the working room of turn, for turn totals 0 to limit +
+// maxPts: each one's value, whether the turn can reach it, and whether the
+// strategy rolls there.
+type turnScratch struct {
+	v            [][2]float64
+	reach, rolls []bool
+}
+
+func newTurnScratch(n int) *turnScratch {
+	return &turnScratch{v: make([][2]float64, n), reach: make([]bool, n), rolls: make([]bool, n)}
+}
+
+// turn works out one turn. hold(k) is the value of holding at k, bust the
+// value of a bust, roll(k) whether the strategy rolls at k (it may not past
+// limit; past it the turn has ended); it returns the value at turn total 0.
+// Values are affine in one unknown, so each is a pair (constant, slope).
+// The turn totals the strategy can reach from 0 are found first, asking
+// it at each; then their values from the top down, each the sum the full
+// table of turn totals would give (a total the turn cannot reach is never
+// part of one that it can), in a fraction of the time: a strategy holds
+// long before the cap.
+func (e *equalDuel) turn(limit int, hold func(k int) [2]float64, bust [2]float64, roll func(k int) (bool, error), s *turnScratch) ([2]float64, error) {
 	d := &e.d
-	for k := limit + e.maxPts; k > limit; k-- {
-		scratch[k] = hold(k)
-	}
-	for k := limit; k >= 0; k-- {
+	top := limit + e.maxPts
+	clear(s.reach[:top+1])
+	s.reach[0] = true
+	for k := 0; k <= limit; k++ {
+		if !s.reach[k] {
+			continue
+		}
 		r, err := roll(k)
 		if err != nil {
 			return [2]float64{}, err
 		}
-		if !r {
-			scratch[k] = hold(k)
-			continue
+		if s.rolls[k] = r; r {
+			for _, pts := range d.points {
+				s.reach[k+pts] = true
+			}
 		}
-		v := [2]float64{d.bust * bust[0], d.bust * bust[1]}
-		for n, pts := range d.points {
-			next := scratch[k+pts]
-			v[0] += d.probs[n] * next[0]
-			v[1] += d.probs[n] * next[1]
-		}
-		scratch[k] = v
 	}
-	return scratch[0], nil
+	for k := top; k >= 0; k-- {
+		switch {
+		case !s.reach[k]:
+		case k > limit || !s.rolls[k]:
+			s.v[k] = hold(k)
+		default:
+			v := [2]float64{d.bust * bust[0], d.bust * bust[1]}
+			for n, pts := range d.points {
+				next := s.v[k+pts]
+				v[0] += d.probs[n] * next[0]
+				v[1] += d.probs[n] * next[1]
+			}
+			s.v[k] = v
+		}
+	}
+	return s.v[0], nil
 }
 
 func constant(x float64) [2]float64 { return [2]float64{x, 0} }
@@ -131,7 +161,7 @@ func endOf(a, b int, tau [2]float64) [2]float64 {
 // target (s = T stands for all); everything is affine in tau.
 func (e *equalDuel) tieBreak() error {
 	s := e.T
-	scratch := make([][2]float64, e.KB+e.maxPts+1)
+	scratch := newTurnScratch(e.KB + e.maxPts + 1)
 	tau := [2]float64{0, 1}
 	// B's turn start facing A's lead of dA points: tb[dA].
 	tb := make([][2]float64, e.top+1)
@@ -162,31 +192,32 @@ func (e *equalDuel) tieBreak() error {
 	return nil
 }
 
-// marks computes B's turn starts facing a mark at or past the target.
-func (e *equalDuel) marks() error {
-	scratch := make([][2]float64, e.KB+e.maxPts+1)
-	tau := constant(e.tau)
-	W := e.width()
-	for b := range e.T {
-		for a := e.T; a < W; a++ {
-			v, err := e.turn(e.KB,
-				func(k int) [2]float64 { return endOf(a, b+k, tau) },
-				endOf(a, b, tau),
-				func(k int) (bool, error) { return e.rolls(e.second, e.pos(b, a, k, 1, false), e.KB) },
-				scratch)
-			if err != nil {
-				return err
-			}
-			e.b0[b*W+a] = v[0]
-		}
+// mark is B's turn start at b facing A's mark a at or past the target,
+// worked out the first time a turn of A's reaches it (they depend on tau
+// alone, and most are never reached). A strategy refused there is kept in
+// markErr.
+func (e *equalDuel) mark(b, a int) float64 {
+	i := b*e.width() + a
+	if e.marked[i] {
+		return e.b0[i]
 	}
-	return nil
+	tau := constant(e.tau)
+	v, err := e.turn(e.KB,
+		func(k int) [2]float64 { return endOf(a, b+k, tau) },
+		endOf(a, b, tau),
+		func(k int) (bool, error) { return e.rolls(e.second, e.pos(b, a, k, 1, false), e.KB) },
+		e.markScratch)
+	if err != nil && e.markErr == nil {
+		e.markErr = err
+	}
+	e.b0[i], e.marked[i] = v[0], true
+	return v[0]
 }
 
 // rounds solves the normal rounds by layers of a+b from the top.
 func (e *equalDuel) rounds() error {
 	T, W := e.T, e.width()
-	sa, sb := make([][2]float64, e.top+1), make([][2]float64, e.KB+e.maxPts+1)
+	sa, sb := newTurnScratch(e.top+1), newTurnScratch(e.KB+e.maxPts+1)
 	var failed error
 	for sum := 2*T - 2; sum >= 0; sum-- {
 		for a := max(0, sum-T+1); a <= min(sum, T-1); a++ {
@@ -198,6 +229,9 @@ func (e *equalDuel) rounds() error {
 						func(k int) [2]float64 {
 							if k == 0 {
 								return [2]float64{0, 1}
+							}
+							if a+k >= T {
+								return constant(e.mark(b, a+k))
 							}
 							return constant(e.b0[b*W+a+k])
 						},
