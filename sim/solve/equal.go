@@ -58,7 +58,7 @@ func SolveEqualTurnsContext(ctx context.Context, v sim.Variant) (*EqualTable, er
 	e.second = make([]float64, len(e.lay.p))
 	T := e.lay.target
 	sa := &equalSide{e: e, a: make([]float64, 2*T+64), b: make([]float64, 2*T+64)}
-	sb := &sideScratch{a: make([]float64, T), b: make([]float64, T)}
+	sb := e.lay.newScratch()
 	for s := 2*T - 2; s >= 0; s-- {
 		if err := layerDone(ctx); err != nil {
 			return nil, err

@@ -23,22 +23,33 @@ func (s *pigSide) sweep(xe float64) (a, b, lo, hi float64) {
 	if d.wipe > 0 {
 		wipe = d.wipe * (1 - s.other[t.index(j, 0, 0)])
 	}
-	holdRow := s.other[t.row[j]:] // (j, i+k, 0) is holdRow[(i+k)*(T-j)]
+	// (j, i+k, 0) is holdRow[i+k]: the other table's turn starts, kept
+	// one after the other by the solve, or gathered from the table here.
+	var holdRow []float64
+	if s.sc.otherStarts != nil {
+		holdRow = s.sc.otherStarts[j*T:]
+	} else {
+		holdRow = s.sc.row
+		for x := i + 1; x < T; x++ {
+			holdRow[x] = s.other[t.index(j, x, 0)]
+		}
+	}
+	// A turn total that reaches the target has won: 1 + 0·x, so that
+	// the sums below need not ask.
+	for k := T - i; k < len(A); k++ {
+		A[k], B[k] = 1, 0
+	}
 	lo, hi = math.Inf(-1), math.Inf(1)
 	for k := T - i - 1; k >= 0; k-- {
 		rA, rB := bust+wipe, -bust
 		for n, pts := range d.points {
 			q := d.probs[n]
-			if kk := k + pts; i+kk >= T {
-				rA += q
-			} else {
-				rA += q * A[kk]
-				rB += q * B[kk]
-			}
+			rA += q * A[k+pts]
+			rB += q * B[k+pts]
 		}
 		hA, hB := 1.0, -1.0 // holding on nothing passes to (j, i, 0)
 		if k > 0 {
-			hA, hB = 1-holdRow[(i+k)*(T-j)], 0
+			hA, hB = 1-holdRow[i+k], 0
 		}
 		switch {
 		case s.pol == nil:
@@ -58,9 +69,30 @@ func (s *pigSide) write(x float64) {
 	for k := range s.t.target - s.i {
 		s.tab[base+k] = A[k] + B[k]*x
 	}
+	if s.sc.starts != nil {
+		s.sc.starts[s.i*s.t.target+s.j] = s.tab[base]
+	}
 }
 
-func (s *pigSide) start() float64 { return s.tab[s.t.index(s.i, s.j, 0)] }
+// start is the stored turn-start value, or before it is solved the value
+// one point further from the opponent's win, (i, j+1) of the layer above,
+// already solved: close enough that the first choices made are the
+// right ones, most often.
+func (s *pigSide) start() float64 {
+	T, i, j := s.t.target, s.i, s.j
+	if v := s.startAt(i, j); v != 0 || j+1 >= T || i+1 >= T {
+		return v
+	}
+	return (s.startAt(i, j+1) + s.startAt(i+1, j)) / 2
+}
+
+// startAt is the side's stored turn-start value at (i, j).
+func (s *pigSide) startAt(i, j int) float64 {
+	if s.sc.starts != nil {
+		return s.sc.starts[i*s.t.target+j]
+	}
+	return s.tab[s.t.index(i, j, 0)]
+}
 
 // hogSide is the state (i, j) of one player in Hog: each dice count leads to
 // the other player's turn at (j, i + points), a higher layer, or on any 1 to

@@ -149,12 +149,18 @@ type policy interface {
 func (t *Table) evaluate(ctx context.Context, mine, theirs []float64, pm, pt policy) error {
 	same := &mine[0] == &theirs[0]
 	T := t.target
-	n := T
-	if t.row == nil {
-		n = t.variant.MaxDice + 1
-	}
-	scratch := func() *sideScratch { return &sideScratch{a: make([]float64, n), b: make([]float64, n)} }
+	scratch := func() *sideScratch { return t.newScratch() }
 	sm, st := scratch(), scratch()
+	if t.row != nil {
+		// Each table's turn-start values again, (i, j) at i*T + j: a turn's
+		// holds read a row of them, one after the other in memory.
+		sm.starts = make([]float64, T*T)
+		st.starts = sm.starts
+		if !same {
+			st.starts = make([]float64, T*T)
+		}
+		sm.otherStarts, st.otherStarts = st.starts, sm.starts
+	}
 	for pass := 0; ; pass++ {
 		change := 0.0
 		var before []float64
@@ -206,8 +212,23 @@ func (t *Table) wipeValues(mine, theirs []float64) []float64 {
 // sideScratch is the working memory of one side, reused for every pair.
 type sideScratch struct {
 	a, b []float64 // per turn total (Pig games) or per dice count (Hog)
-	pig  pigSide
+	// starts are the turn-start values of the side's own table, (i, j) at
+	// i*T + j, and otherStarts the other's (Pig games); row, where a solve
+	// keeps none, is room for one row of the other's.
+	starts, otherStarts, row []float64
+	pig                 pigSide
 	hog  hogSide
+}
+
+// newScratch returns a side's working memory: for a Pig game, turn totals
+// up to the target and past it by the largest roll.
+func (t *Table) newScratch() *sideScratch {
+	if t.row == nil {
+		n := t.variant.MaxDice + 1
+		return &sideScratch{a: make([]float64, n), b: make([]float64, n)}
+	}
+	n := t.target + t.dist.points[len(t.dist.points)-1]
+	return &sideScratch{a: make([]float64, n), b: make([]float64, n), row: make([]float64, t.target)}
 }
 
 // side returns one half of the pair at (i, j) for the right game.
