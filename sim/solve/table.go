@@ -216,8 +216,8 @@ type sideScratch struct {
 	// i*T + j, and otherStarts the other's (Pig games); row, where a solve
 	// keeps none, is room for one row of the other's.
 	starts, otherStarts, row []float64
-	pig                 pigSide
-	hog  hogSide
+	pig                      pigSide
+	hog                      hogSide
 }
 
 // newScratch returns a side's working memory: for a Pig game, turn totals
