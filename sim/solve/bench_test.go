@@ -145,3 +145,15 @@ func BenchmarkDuelEqualTurnsOptimal(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSolveMultiPig60Three is a smaller three-player solve, for
+// comparing changes quickly.
+func BenchmarkSolveMultiPig60Three(b *testing.B) {
+	v := sim.Variant{Game: sim.Pig, Target: 60, Seats: 3}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := SolveMulti(v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -181,6 +181,16 @@ func newMultiScratch(n, t int) *multiScratch {
 	return s
 }
 
+// newScratch is the working memory of one orbit solve of m: turn totals up
+// to the target, and past it by the largest roll (read as won).
+func (m *MultiTable) newScratch() *multiScratch {
+	room := m.t
+	if k := len(m.dist.points); k > 0 {
+		room += m.dist.points[k-1]
+	}
+	return newMultiScratch(m.n, room)
+}
+
 // fromNext writes into dst the vector v of the next mover's frame (the
 // player one place after p's mover) in p's frame.
 func fromNext(dst, v []float64) {
@@ -194,7 +204,7 @@ func fromNext(dst, v []float64) {
 // becomes 0): the pass is repeated with those values from the previous
 // pass until they settle.
 func (m *MultiTable) solve(ctx context.Context) error {
-	sc := newMultiScratch(m.n, m.t)
+	sc := m.newScratch()
 	seen := make([]bool, len(m.w)/m.n)
 	for pass := 0; ; pass++ {
 		clear(seen)
@@ -598,35 +608,38 @@ func (m *MultiTable) sweep(p []int, est []float64, sc *multiScratch, a []float64
 	wipeV, bust := m.wiped(p, sc)
 	rA, hA := sc.ra, sc.ha
 	hold0 := m.nextStart(p, sc, s0)
+	// A roll's value starts from its wipe (0 when s0 is 0: the wipe is a
+	// bust then), the same at every turn total.
+	for r := range n {
+		wipeV[r] *= d.wipe
+	}
+	// A turn total that reaches the target has won: (1, 0, ...) + 0·x,
+	// so that the sums below need not ask.
+	for k := T - s0; k < len(B); k++ {
+		won := A[k*n : k*n+n]
+		clear(won)
+		won[0], B[k] = 1, 0
+	}
 	for k := T - s0 - 1; k >= 0; k-- {
 		// Roll.
-		for r := range n {
-			rA[r] = d.wipe * wipeV[r] // 0 when s0 is 0: the wipe is a bust
-		}
-		rB := bust
-		for i, pts := range d.points {
-			q := d.probs[i]
-			if kk := k + pts; s0+kk >= T {
-				rA[0] += q
-			} else {
-				for r := range n {
-					rA[r] += q * A[kk*n+r]
-				}
-				rB += q * B[kk]
-			}
-		}
+		rB := d.rollInto(rA, wipeV, A, B, k, bust)
 		// Hold: the next mover's turn with this one's score s0+k, or the
-		// pass itself with nothing.
-		hB := 1.0
-		clear(hA)
+		// pass itself with nothing (its vector is asked for only when it
+		// is taken).
+		hB, h0 := 1.0, 0.0
 		if k > 0 {
-			i := (hold0 + k) * n
-			fromNext(hA, m.w[i:i+n])
-			hB = 0
+			hB, h0 = 0, m.w[(hold0+k)*n+n-1]
 		}
-		dA, dB := rA[0]-hA[0], rB-hB
+		dA, dB := rA[0]-h0, rB-hB
 		roll := dA+dB*x > 0
 		sc.rolls[k] = roll
+		if !roll || k == sc.mixK {
+			clear(hA)
+			if k > 0 {
+				i := (hold0 + k) * n
+				fromNext(hA, m.w[i:i+n])
+			}
+		}
 		if k == sc.mixK {
 			// Mixed: roll with probability mixP (choices elsewhere made
 			// as ever; this one is held, not narrowed).
@@ -650,6 +663,45 @@ func (m *MultiTable) sweep(p []int, est []float64, sc *multiScratch, a []float64
 	copy(a, A[:n])
 	*b = B[0]
 	return lo, hi
+}
+
+// rollInto sets rA to the value of a roll at turn total k, affine in the
+// pass vector (the turn totals above k worked out in A, B by the stride
+// of rA), and returns its slope: the wipe's values wipeV, then each roll's
+// chance times its next turn total's, the bust's slope bust. Three and
+// four players, the tables solved in practice, add up in registers.
+func (d *rollDist) rollInto(rA, wipeV, A, B []float64, k int, bust float64) float64 {
+	n, rB := len(rA), bust
+	switch n {
+	case 3:
+		r0, r1, r2 := wipeV[0], wipeV[1], wipeV[2]
+		for i, pts := range d.points {
+			q, kk := d.probs[i], k+pts
+			next := A[kk*3 : kk*3+3]
+			r0, r1, r2 = r0+q*next[0], r1+q*next[1], r2+q*next[2]
+			rB += q * B[kk]
+		}
+		rA[0], rA[1], rA[2] = r0, r1, r2
+	case 4:
+		r0, r1, r2, r3 := wipeV[0], wipeV[1], wipeV[2], wipeV[3]
+		for i, pts := range d.points {
+			q, kk := d.probs[i], k+pts
+			next := A[kk*4 : kk*4+4]
+			r0, r1, r2, r3 = r0+q*next[0], r1+q*next[1], r2+q*next[2], r3+q*next[3]
+			rB += q * B[kk]
+		}
+		rA[0], rA[1], rA[2], rA[3] = r0, r1, r2, r3
+	default:
+		copy(rA, wipeV)
+		for i, pts := range d.points {
+			q, kk := d.probs[i], k+pts
+			for r, v := range A[kk*n : kk*n+n] {
+				rA[r] += q * v
+			}
+			rB += q * B[kk]
+		}
+	}
+	return rB
 }
 
 // wiped returns the values of a wipe for the mover at turn start p (the
@@ -739,7 +791,7 @@ func (m *MultiTable) sweepHog(p []int, est []float64, sc *multiScratch, a []floa
 // far a stored value is from the best option recomputed from the table
 // (see residual). It is worked out on first use.
 func (m *MultiTable) Residual() float64 {
-	m.residualOnce.Do(func() { m.residualMax = m.residual(newMultiScratch(m.n, m.t)) })
+	m.residualOnce.Do(func() { m.residualMax = m.residual(m.newScratch()) })
 	return m.residualMax
 }
 
@@ -785,7 +837,7 @@ type multiTurn struct {
 // turn analyses the turn start p (see Advise).
 func (m *MultiTable) turn(p []int) *multiTurn {
 	n := m.n
-	t := &multiTurn{m: m, p: slices.Clone(p), sc: newMultiScratch(n, m.t), pass: make([]float64, n)}
+	t := &multiTurn{m: m, p: slices.Clone(p), sc: m.newScratch(), pass: make([]float64, n)}
 	for r := range n {
 		t.sc.nxt[r] = p[(r+1)%n]
 	}
