@@ -10,7 +10,8 @@ import (
 // strategyNames lists the strategies the commands accept.
 const strategyNames = solve.StrategyNames
 
-// tables keeps the tables solved during one run of the command.
+// tables keeps the tables solved during one run of the command, solved on
+// every core (main sets them).
 var tables solve.Cache
 
 // parseStrategy reads a strategy for variant v. With more than two

@@ -157,3 +157,15 @@ func BenchmarkSolveMultiPig60Three(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSolveMultiPig30Four is a small four-player solve, for comparing
+// changes quickly.
+func BenchmarkSolveMultiPig30Four(b *testing.B) {
+	v := sim.Variant{Game: sim.Pig, Target: 30, Seats: 4}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := SolveMulti(v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

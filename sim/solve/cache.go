@@ -48,6 +48,7 @@ type Cache struct {
 	solves  int64         // solves started (Solves: the server's metrics)
 	stopped int64         // solves given up because nothing needed them
 	kinds   map[Kind]int64
+	cores   int // the cores one solve may use (SetCores; 0 is one)
 }
 
 // Kind is a kind of table, as the metrics count its solves: its game, its
@@ -222,6 +223,16 @@ func (c *Cache) usersLocked() []*user {
 	return out
 }
 
+// SetCores lets one solve use n cores (of N-player tables: the orbits of
+// a layer side by side). A server keeps the default, one, leaving the
+// other to the classroom; the command line, alone on the machine, gives
+// it them all.
+func (c *Cache) SetCores(n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.cores = n
+}
+
 // SetBudget bounds the bytes of the tables the cache keeps.
 func (c *Cache) SetBudget(bytes int64) {
 	c.mu.Lock()
@@ -392,7 +403,10 @@ func (c *Cache) solve(k sim.Variant, e *entry) {
 	if c.token(ctx) {
 		if err = c.roomFor(k, e); err == nil {
 			c.started(k)
-			err = solveKey(ctx, k, e)
+			c.mu.Lock()
+			cores := c.cores
+			c.mu.Unlock()
+			err = solveKey(ctx, k, e, cores)
 		}
 		<-c.pool
 	} else {
@@ -466,10 +480,10 @@ func (c *Cache) retry(k sim.Variant, e *entry) {
 }
 
 // solveKey solves the table of k into e.
-func solveKey(ctx context.Context, k sim.Variant, e *entry) (err error) {
+func solveKey(ctx context.Context, k sim.Variant, e *entry, cores int) (err error) {
 	switch {
 	case k.Seats > 2:
-		e.multi, err = SolveMultiContext(ctx, k)
+		e.multi, err = solveMultiCores(ctx, k, cores)
 	case k.EqualTurns:
 		e.equal, err = SolveEqualTurnsContext(ctx, k)
 	default:

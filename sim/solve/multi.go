@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"pigclass/sim"
 )
@@ -84,6 +85,14 @@ func SolveMulti(v sim.Variant) (*MultiTable, error) {
 // SolveMultiContext is SolveMulti that gives up, returning ctx's error,
 // once ctx is done (looked at between layers).
 func SolveMultiContext(ctx context.Context, v sim.Variant) (*MultiTable, error) {
+	return solveMultiCores(ctx, v, 1)
+}
+
+// solveMultiCores is SolveMultiContext on cores goroutines: the orbits of
+// a layer depend on higher layers alone (and a wipe on the previous
+// pass), so each is solved by whichever core is free, the same numbers
+// whoever solves it.
+func solveMultiCores(ctx context.Context, v sim.Variant, cores int) (*MultiTable, error) {
 	if err := v.Validate(); err != nil {
 		return nil, err
 	}
@@ -103,7 +112,7 @@ func SolveMultiContext(ctx context.Context, v sim.Variant) (*MultiTable, error) 
 	} else {
 		m.dist = rollDistOf(v.Game)
 	}
-	if err := m.solve(ctx); err != nil {
+	if err := m.solve(ctx, cores); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -162,6 +171,10 @@ type multiScratch struct {
 	mb      []float64   // B of each member's turn start
 	lo, hi  []float64
 	sol     [][]float64
+	before  []float64 // the members' values before the solve
+	// the orbits that cycled and that a mixed choice settled (Cycling,
+	// Mixed), counted apart by each core
+	cycling, mixed int
 }
 
 func newMultiScratch(n, t int) *multiScratch {
@@ -178,6 +191,7 @@ func newMultiScratch(n, t int) *multiScratch {
 		s.sol = append(s.sol, make([]float64, n))
 	}
 	s.mb, s.lo, s.hi = make([]float64, n), make([]float64, n), make([]float64, n)
+	s.before = make([]float64, n*n)
 	return s
 }
 
@@ -203,9 +217,18 @@ func fromNext(dst, v []float64) {
 // Two-Dice Pig's double 1s send a player to a lower layer (their score
 // becomes 0): the pass is repeated with those values from the previous
 // pass until they settle.
-func (m *MultiTable) solve(ctx context.Context) error {
-	sc := m.newScratch()
+func (m *MultiTable) solve(ctx context.Context, cores int) error {
+	scs := make([]*multiScratch, max(1, cores))
+	for w := range scs {
+		scs[w] = m.newScratch()
+	}
+	defer func() {
+		for _, sc := range scs {
+			m.Cycling, m.Mixed = m.Cycling+sc.cycling, m.Mixed+sc.mixed
+		}
+	}()
 	seen := make([]bool, len(m.w)/m.n)
+	var orbits []int // a layer's orbits, by one member each, n scores apiece
 	for pass := 0; ; pass++ {
 		clear(seen)
 		change := 0.0
@@ -215,12 +238,14 @@ func (m *MultiTable) solve(ctx context.Context) error {
 			if err := layerDone(ctx); err != nil {
 				return err
 			}
+			orbits = orbits[:0]
 			m.eachOfSum(sum, p, func(p []int) {
-				if seen[m.index(p)] {
-					return
+				if !seen[m.index(p)] {
+					m.markOrbit(p, scs[0], seen)
+					orbits = append(orbits, p...)
 				}
-				change = max(change, m.solveOrbit(p, sc, seen))
 			})
+			change = max(change, m.solveLayer(orbits, scs))
 		}
 		if m.dist.wipe == 0 || change < 1e-14 {
 			break
@@ -230,6 +255,40 @@ func (m *MultiTable) solve(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// markOrbit marks p and its rotations seen.
+func (m *MultiTable) markOrbit(p []int, sc *multiScratch, seen []bool) {
+	for i := range m.orbitOf(p, sc) {
+		seen[m.index(sc.members[i])] = true
+	}
+}
+
+// solveLayer solves a layer's orbits (one member each, n scores apiece)
+// on the scratches' cores and returns the largest change of a stored
+// value. A small layer is not worth the handing out.
+func (m *MultiTable) solveLayer(orbits []int, scs []*multiScratch) float64 {
+	n := m.n
+	count := len(orbits) / n
+	if len(scs) == 1 || count < 8*len(scs) {
+		change := 0.0
+		for o := range count {
+			change = max(change, m.solveOrbit(orbits[o*n:o*n+n], scs[0]))
+		}
+		return change
+	}
+	var next atomic.Int64
+	changes := make([]float64, len(scs))
+	var wg sync.WaitGroup
+	for w, sc := range scs {
+		wg.Go(func() {
+			for o := int(next.Add(1) - 1); o < count; o = int(next.Add(1) - 1) {
+				changes[w] = max(changes[w], m.solveOrbit(orbits[o*n:o*n+n], sc))
+			}
+		})
+	}
+	wg.Wait()
+	return slices.Max(changes)
 }
 
 // eachOfSum calls fn with every position whose scores add up to sum (p is
@@ -257,23 +316,9 @@ func (m *MultiTable) eachOfSum(sum int, p []int, fn func([]int)) {
 
 // solveOrbit solves the orbit of p (p and its rotations) and returns the
 // largest change of a stored value.
-func (m *MultiTable) solveOrbit(p []int, sc *multiScratch, seen []bool) float64 {
+func (m *MultiTable) solveOrbit(p []int, sc *multiScratch) float64 {
 	n := m.n
-	// The members: p, rot(p), ... until p again.
-	size := 0
-	copy(sc.members[0], p)
-	for {
-		seen[m.index(sc.members[size])] = true
-		next := sc.members[(size+1)%n]
-		cur := sc.members[size]
-		for r := range n {
-			next[r] = cur[(r+1)%n]
-		}
-		size++
-		if size == n || equalInts(next, p) {
-			break
-		}
-	}
+	size := m.orbitOf(p, sc)
 	// Estimates: the stored values (from an earlier pass), else even.
 	for i := range size {
 		v := m.at(sc.members[i])
@@ -285,7 +330,7 @@ func (m *MultiTable) solveOrbit(p []int, sc *multiScratch, seen []bool) float64 
 			copy(sc.sol[i], v)
 		}
 	}
-	before := make([]float64, size*n)
+	before := sc.before[:size*n]
 	for i := range size {
 		copy(before[i*n:], m.at(sc.members[i]))
 	}
@@ -297,7 +342,7 @@ func (m *MultiTable) solveOrbit(p []int, sc *multiScratch, seen []bool) float64 
 		solved = m.iterate(size, sc)
 	}
 	if !solved {
-		m.Cycling++
+		sc.cycling++
 		m.resolveCycle(size, sc)
 	}
 	change := 0.0
@@ -309,6 +354,24 @@ func (m *MultiTable) solveOrbit(p []int, sc *multiScratch, seen []bool) float64 
 		copy(v, sc.sol[i])
 	}
 	return change
+}
+
+// orbitOf puts p and its rotations, until p again, in sc.members and
+// returns how many they are.
+func (m *MultiTable) orbitOf(p []int, sc *multiScratch) int {
+	n, size := m.n, 0
+	copy(sc.members[0], p)
+	for {
+		next := sc.members[(size+1)%n]
+		cur := sc.members[size]
+		for r := range n {
+			next[r] = cur[(r+1)%n]
+		}
+		size++
+		if size == n || equalInts(next, p) {
+			return size
+		}
+	}
 }
 
 func equalInts(a, b []int) bool {
@@ -418,7 +481,7 @@ func (m *MultiTable) iterate(size int, sc *multiScratch) bool {
 // an equilibrium that is.
 func (m *MultiTable) resolveCycle(size int, sc *multiScratch) {
 	if !m.variant.Game.ChoosesDice() && m.mixAtFlip(size, sc) {
-		m.Mixed++
+		sc.mixed++
 		return
 	}
 	n := m.n

@@ -1,9 +1,11 @@
 package solve
 
 import (
+	"context"
 	"crypto/sha256"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"pigclass/sim"
@@ -113,4 +115,24 @@ func TestMultiCyclingOrbits(t *testing.T) {
 		t.Errorf("chances add up to 1 ± %.3g", worst)
 	}
 	t.Logf("%d orbits cycled, %d settled by a mixed choice; residual %.2g", m.Cycling, m.Mixed, m.Residual())
+}
+
+// TestMultiOnTwoCoresIsTheSameTable: the orbits of a layer solved side by
+// side on two cores give the very table one core gives, bit for bit, with
+// the same orbits cycling, for Pig and for Two-Dice Pig (whose wipes
+// repeat the passes).
+func TestMultiOnTwoCoresIsTheSameTable(t *testing.T) {
+	for _, v := range []sim.Variant{{Game: sim.Pig, Target: 70, Seats: 3}, {Game: sim.TwoDice, Target: 30, Seats: 3}, {Game: sim.Pig, Target: 20, Seats: 4}} {
+		one, err := SolveMulti(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		two, err := solveMultiCores(context.Background(), v, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(one.w, two.w) || one.Cycling != two.Cycling || one.Mixed != two.Mixed {
+			t.Errorf("%v: two cores give another table (cycling %d and %d, mixed %d and %d)", v, one.Cycling, two.Cycling, one.Mixed, two.Mixed)
+		}
+	}
 }
