@@ -53,6 +53,9 @@ type rollDist struct {
 	// expected-value rule: the sum of the points added, the rolls that bust
 	// (including wipes) and the rolls that wipe.
 	outcomes, pointSum, busts, wipes int
+	// even is the one chance every scoring roll has, where they are all
+	// as likely (Pig's 2 to 6); else 0.
+	even float64
 }
 
 // rollDistOf returns the roll distribution of a game of many rolls, from
@@ -81,6 +84,9 @@ func rollDistOf(g sim.Game) rollDist {
 	for _, p := range slices.Sorted(maps.Keys(add)) {
 		d.points = append(d.points, p)
 		d.probs = append(d.probs, add[p])
+	}
+	if len(d.probs) > 0 && slices.Min(d.probs) == slices.Max(d.probs) {
+		d.even = d.probs[0]
 	}
 	return d
 }
