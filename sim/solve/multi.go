@@ -34,6 +34,10 @@ import (
 type MultiTable struct {
 	variant sim.Variant
 	n, t    int
+	cores   int // the cores it was solved on, Residual's too
+	// onePass makes every sweep of a game of many rolls the one pass over
+	// every player's values (sweepFast's yardstick in the tests).
+	onePass bool
 	w       []float64 // w[index(p)*n + r]: the chance of the player r places after the mover
 	dist    rollDist  // Pig games
 	hog     throwSums // Hog
@@ -104,7 +108,16 @@ func solveMultiCores(ctx context.Context, v sim.Variant, cores int) (*MultiTable
 	case MultiBytes(v) > MaxMultiBytes:
 		return nil, fmt.Errorf("solve: %d players to %d take a table of %d MB (a process about %d MB), over the %d MB a table may take", v.Seats, v.Target, MultiBytes(v)>>20, MultiProcessBytes(v)>>20, MaxMultiBytes>>20)
 	}
-	m := &MultiTable{variant: v, n: v.Seats, t: v.Target}
+	m := newMulti(v, cores)
+	if err := m.solve(ctx, cores); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// newMulti is the empty table of v, to be solved on cores.
+func newMulti(v sim.Variant, cores int) *MultiTable {
+	m := &MultiTable{variant: v, n: v.Seats, t: v.Target, cores: cores}
 	m.w = make([]float64, MultiBytes(v)/8)
 	if v.Game.ChoosesDice() {
 		m.hog = newThrowSums(v.Game, v.MaxDice)
@@ -112,10 +125,7 @@ func solveMultiCores(ctx context.Context, v sim.Variant, cores int) (*MultiTable
 	} else {
 		m.dist = rollDistOf(v.Game)
 	}
-	if err := m.solve(ctx, cores); err != nil {
-		return nil, err
-	}
-	return m, nil
+	return m
 }
 
 // Variant returns the rules the table was solved for.
@@ -153,6 +163,9 @@ type multiScratch struct {
 	n        int
 	a        []float64 // a[k*n + r]: the turn's values, affine in the pass vector
 	b        []float64 // b[k]
+	a0       []float64 // a0[k]: the mover's a[k*n] (all the fast sweep keeps)
+	dA, dB   []float64 // the fast sweep's roll minus hold at each turn total
+	reach    []float64 // reach[k]: the chance that the turn comes to k (fast sweep)
 	pos, nxt []int
 	vec, tmp []float64
 	ra, ha   []float64 // a roll's and a hold's values
@@ -179,6 +192,8 @@ type multiScratch struct {
 
 func newMultiScratch(n, t int) *multiScratch {
 	s := &multiScratch{n: n, a: make([]float64, (t+1)*n), b: make([]float64, t+1),
+		a0: make([]float64, t+1), reach: make([]float64, 2*(t+1)),
+		dA: make([]float64, t+1), dB: make([]float64, t+1),
 		pos: make([]int, n), nxt: make([]int, n), vec: make([]float64, n), tmp: make([]float64, n),
 		ra: make([]float64, n), ha: make([]float64, n), hv: make([]float64, n), rolls: make([]bool, t+1), mixK: -1}
 	for range sim.MaxDiceLimit + 1 {
@@ -660,8 +675,11 @@ func gcd(a, b int) int {
 // est[0]). It writes the turn start's A into a and B into *b, and returns
 // the interval of the mover's pass value in which every choice stands.
 func (m *MultiTable) sweep(p []int, est []float64, sc *multiScratch, a []float64, b *float64) (lo, hi float64) {
-	if m.variant.Game.ChoosesDice() {
+	switch {
+	case m.variant.Game.ChoosesDice():
 		return m.sweepHog(p, est, sc, a, b)
+	case sc.mixK < 0 && !m.onePass:
+		return m.sweepFast(p, est, sc, a, b)
 	}
 	n, T, d := m.n, m.t, &m.dist
 	s0 := p[0]
@@ -682,6 +700,7 @@ func (m *MultiTable) sweep(p []int, est []float64, sc *multiScratch, a []float64
 		won := A[k*n : k*n+n]
 		clear(won)
 		won[0], B[k] = 1, 0
+		sc.a0[k] = 1
 	}
 	for k := T - s0 - 1; k >= 0; k-- {
 		// Roll.
@@ -712,6 +731,7 @@ func (m *MultiTable) sweep(p []int, est []float64, sc *multiScratch, a []float64
 				A[k*n+r] = q*rA[r] + (1-q)*hA[r]
 			}
 			B[k] = q*rB + (1-q)*hB
+			sc.a0[k] = A[k*n]
 			continue
 		}
 		lo, hi = narrow(lo, hi, dA, dB, roll)
@@ -722,6 +742,7 @@ func (m *MultiTable) sweep(p []int, est []float64, sc *multiScratch, a []float64
 			copy(A[k*n:k*n+n], hA)
 			B[k] = hB
 		}
+		sc.a0[k] = A[k*n]
 	}
 	copy(a, A[:n])
 	*b = B[0]
@@ -854,7 +875,7 @@ func (m *MultiTable) sweepHog(p []int, est []float64, sc *multiScratch, a []floa
 // far a stored value is from the best option recomputed from the table
 // (see residual). It is worked out on first use.
 func (m *MultiTable) Residual() float64 {
-	m.residualOnce.Do(func() { m.residualMax = m.residual(m.newScratch()) })
+	m.residualOnce.Do(func() { m.residualMax = m.residual() })
 	return m.residualMax
 }
 
@@ -863,22 +884,32 @@ func (m *MultiTable) Residual() float64 {
 // the mover could do there, every choice of the turn made afresh against
 // the table (the one-shot deviation check of an equilibrium). The other
 // players' chances follow from the choices by the orbit's exact solve.
-func (m *MultiTable) residual(sc *multiScratch) float64 {
-	worst := 0.0
-	p := make([]int, m.n)
-	for sum := m.n * (m.t - 1); sum >= 0; sum-- {
-		m.eachOfSum(sum, p, func(p []int) {
-			for r := range m.n {
-				sc.nxt[r] = p[(r+1)%m.n]
+// The turn starts are shared out to the cores the table was solved on.
+func (m *MultiTable) residual() float64 {
+	cores := max(1, m.cores)
+	worst := make([]float64, cores)
+	count := len(m.w) / m.n
+	var wg sync.WaitGroup
+	for w := range cores {
+		wg.Go(func() {
+			sc := m.newScratch()
+			p, v := make([]int, m.n), make([]float64, m.n)
+			for x := w * count / cores; x < (w+1)*count/cores; x++ {
+				for r, rest := m.n-1, x; r >= 0; r-- {
+					p[r], rest = rest%m.t, rest/m.t
+				}
+				for r := range m.n {
+					sc.nxt[r] = p[(r+1)%m.n]
+				}
+				fromNext(sc.vec, m.at(sc.nxt))
+				var b float64
+				m.sweep(p, sc.vec, sc, v, &b)
+				worst[w] = max(worst[w], math.Abs(v[0]+b*sc.vec[0]-m.at(p)[0]))
 			}
-			fromNext(sc.vec, m.at(sc.nxt))
-			var b float64
-			v := make([]float64, m.n)
-			m.sweep(p, sc.vec, sc, v, &b)
-			worst = max(worst, math.Abs(v[0]+b*sc.vec[0]-m.at(p)[0]))
 		})
 	}
-	return worst
+	wg.Wait()
+	return slices.Max(worst)
 }
 
 // Advise analyses the decision of the mover at turn start p (scores from
@@ -939,7 +970,7 @@ func (t *multiTurn) advise(k int) Advice {
 		if s0+kk >= T {
 			return 1
 		}
-		return sc.a[kk*n] + sc.b[kk]*pass[0]
+		return sc.a0[kk] + sc.b[kk]*pass[0]
 	}
 	wipe := 0.0
 	if d.wipe > 0 && s0 > 0 {

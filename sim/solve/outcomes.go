@@ -54,8 +54,9 @@ type rollDist struct {
 	// (including wipes) and the rolls that wipe.
 	outcomes, pointSum, busts, wipes int
 	// even is the one chance every scoring roll has, where they are all
-	// as likely (Pig's 2 to 6); else 0.
-	even float64
+	// as likely (Pig's 2 to 6); else 0. run is even where they also score
+	// a run of points, one apart (Pig's again); else 0.
+	even, run float64
 }
 
 // rollDistOf returns the roll distribution of a game of many rolls, from
@@ -87,6 +88,9 @@ func rollDistOf(g sim.Game) rollDist {
 	}
 	if len(d.probs) > 0 && slices.Min(d.probs) == slices.Max(d.probs) {
 		d.even = d.probs[0]
+		if d.points[len(d.points)-1]-d.points[0] == len(d.points)-1 {
+			d.run = d.even
+		}
 	}
 	return d
 }
