@@ -164,7 +164,6 @@ type multiScratch struct {
 	a        []float64 // a[k*n + r]: the turn's values, affine in the pass vector
 	b        []float64 // b[k]
 	a0       []float64 // a0[k]: the mover's a[k*n] (all the fast sweep keeps)
-	dA, dB   []float64 // the fast sweep's roll minus hold at each turn total
 	reach    []float64 // reach[k]: the chance that the turn comes to k (fast sweep)
 	pos, nxt []int
 	vec, tmp []float64
@@ -193,7 +192,6 @@ type multiScratch struct {
 func newMultiScratch(n, t int) *multiScratch {
 	s := &multiScratch{n: n, a: make([]float64, (t+1)*n), b: make([]float64, t+1),
 		a0: make([]float64, t+1), reach: make([]float64, 2*(t+1)),
-		dA: make([]float64, t+1), dB: make([]float64, t+1),
 		pos: make([]int, n), nxt: make([]int, n), vec: make([]float64, n), tmp: make([]float64, n),
 		ra: make([]float64, n), ha: make([]float64, n), hv: make([]float64, n), rolls: make([]bool, t+1), mixK: -1}
 	for range sim.MaxDiceLimit + 1 {
@@ -334,17 +332,10 @@ func (m *MultiTable) eachOfSum(sum int, p []int, fn func([]int)) {
 func (m *MultiTable) solveOrbit(p []int, sc *multiScratch) float64 {
 	n := m.n
 	size := m.orbitOf(p, sc)
-	// Estimates: the stored values (from an earlier pass), else even.
-	for i := range size {
-		v := m.at(sc.members[i])
-		if sumOf(v) < 0.5 {
-			for r := range n {
-				sc.sol[i][r] = 1 / float64(n)
-			}
-		} else {
-			copy(sc.sol[i], v)
-		}
-	}
+	// Newton's first estimates: the stored values (from an earlier pass),
+	// else those of the turn starts a point above, solved in the layer
+	// above (a fifth fewer sweeps than even chances).
+	m.estimate(size, sc, true)
 	before := sc.before[:size*n]
 	for i := range size {
 		copy(before[i*n:], m.at(sc.members[i]))
@@ -352,6 +343,16 @@ func (m *MultiTable) solveOrbit(p []int, sc *multiScratch) float64 {
 	solved := false
 	for it := 0; it < newtonIterations && !solved; it++ {
 		solved = m.newtonStep(size, sc)
+	}
+	if !solved {
+		// Newton's method again from even chances, value iteration and
+		// the rule for a cycle after it: where a cycle settles depends
+		// on where the iteration starts, and this is where it started
+		// before the guess.
+		m.estimate(size, sc, false)
+		for it := 0; it < newtonIterations && !solved; it++ {
+			solved = m.newtonStep(size, sc)
+		}
 	}
 	for it := 0; it < maxOrbitIterations && !solved; it++ {
 		solved = m.iterate(size, sc)
@@ -369,6 +370,51 @@ func (m *MultiTable) solveOrbit(p []int, sc *multiScratch) float64 {
 		copy(v, sc.sol[i])
 	}
 	return change
+}
+
+// estimate sets each member's estimate: the stored values (from an
+// earlier pass), else the guess from the layer above or even chances.
+func (m *MultiTable) estimate(size int, sc *multiScratch, guess bool) {
+	for i := range size {
+		switch v := m.at(sc.members[i]); {
+		case sumOf(v) > 0.5:
+			copy(sc.sol[i], v)
+		case guess:
+			m.guess(sc.members[i], sc.sol[i], sc)
+		default:
+			for r := range m.n {
+				sc.sol[i][r] = 1 / float64(m.n)
+			}
+		}
+	}
+}
+
+// guess writes into v the mean of the chances at the turn starts one
+// point above p (one player's score raised, a layer solved), or even
+// chances where every score is one short of the target.
+func (m *MultiTable) guess(p []int, v []float64, sc *multiScratch) {
+	n := m.n
+	clear(v)
+	count := 0
+	copy(sc.pos, p)
+	for r := range n {
+		if p[r]+1 >= m.t {
+			continue
+		}
+		sc.pos[r]++
+		for rr, c := range m.at(sc.pos) {
+			v[rr] += c
+		}
+		sc.pos[r]--
+		count++
+	}
+	for r := range n {
+		if count == 0 {
+			v[r] = 1 / float64(n)
+		} else {
+			v[r] /= float64(count)
+		}
+	}
 }
 
 // orbitOf puts p and its rotations, until p again, in sc.members and

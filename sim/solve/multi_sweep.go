@@ -16,6 +16,7 @@ func (m *MultiTable) sweepFast(p []int, est []float64, sc *multiScratch, a []flo
 	s0 := p[0]
 	A0, B := sc.a0, sc.b
 	x := est[0]
+	lo, hi = math.Inf(-1), math.Inf(1)
 	wipeV, bust := m.wiped(p, sc)
 	wipe0 := wipeV[0] * d.wipe
 	hold0 := m.nextStart(p, sc, s0)
@@ -52,7 +53,9 @@ func (m *MultiTable) sweepFast(p []int, est []float64, sc *multiScratch, a []flo
 		dA, dB := rA-h0, rB-hB
 		roll := dA+dB*x > 0
 		sc.rolls[k] = roll
-		sc.dA[k], sc.dB[k] = dA, dB
+		// Every choice, those the turn never comes to as well: they
+		// make the values of the rolls not taken.
+		lo, hi = narrow(lo, hi, dA, dB, roll)
 		if roll {
 			A0[k], B[k] = rA, rB
 		} else {
@@ -63,7 +66,7 @@ func (m *MultiTable) sweepFast(p []int, est []float64, sc *multiScratch, a []flo
 			sB += B[k-1+first] - B[k+last]
 		}
 	}
-	lo, hi = m.reachHolds(top, hold0, wipeV, sc, a)
+	m.reachHolds(top, hold0, wipeV, sc, a)
 	a[0] = A0[0]
 	*b = B[0]
 	return lo, hi
@@ -71,14 +74,11 @@ func (m *MultiTable) sweepFast(p []int, est []float64, sc *multiScratch, a []flo
 
 // reachHolds writes into a the affine part of the turn start's values
 // from the choices in sc.rolls: each hold's values times the chance of
-// holding there, a win's, a wipe's (wipeV, not yet times its chance). It
-// returns the interval of the mover's pass value in which every choice the
-// turn can come to stands (sc.dA, sc.dB: roll minus hold there); a choice
-// at a turn total no roll comes to changes nothing. A turn total's chance
+// holding there, a win's, a wipe's (wipeV, not yet times its chance). A
+// turn total's chance
 // is gathered from the chances of rolling at those below it, kept in
 // sc.reach from off on (0 where the mover holds).
-func (m *MultiTable) reachHolds(top, hold0 int, wipeV []float64, sc *multiScratch, a []float64) (lo, hi float64) {
-	lo, hi = math.Inf(-1), math.Inf(1)
+func (m *MultiTable) reachHolds(top, hold0 int, wipeV []float64, sc *multiScratch, a []float64) {
 	n, d := m.n, &m.dist
 	off := d.points[len(d.points)-1]
 	rolled := sc.reach
@@ -109,12 +109,10 @@ func (m *MultiTable) reachHolds(top, hold0 int, wipeV []float64, sc *multiScratc
 			won += c
 		case c == 0:
 		case sc.rolls[k]:
-			lo, hi = narrow(lo, hi, sc.dA[k], sc.dB[k], true)
 			rolled[k+off] = c
 			wiped += c
 			reached = k + off
 		default:
-			lo, hi = narrow(lo, hi, sc.dA[k], sc.dB[k], false)
 			if k > 0 {
 				h := m.w[(hold0+k)*n : (hold0+k)*n+n]
 				a[0] += c * h[n-1]
@@ -133,5 +131,4 @@ func (m *MultiTable) reachHolds(top, hold0 int, wipeV []float64, sc *multiScratc
 			a[r] += wiped * d.wipe * wipeV[r]
 		}
 	}
-	return lo, hi
 }
