@@ -35,10 +35,18 @@ type MultiTable struct {
 	variant sim.Variant
 	n, t    int
 	cores   int // the cores it was solved on, Residual's too
+	// cols[r-1][x]: the chance of the player r places after the mover at
+	// the turn start kept at x (index), r from 1; the mover's own is 1
+	// minus their sum. A compact table: n-1 chances a turn start, each
+	// player's apart, so that a turn's sweep reads one player's chances
+	// at the turn starts it can hold to side by side.
+	cols [][]float64
+	// pass is the pass of the layers being solved (see solve): in the
+	// first, the layers below are not solved yet.
+	pass int
 	// onePass makes every sweep of a game of many rolls the one pass over
 	// every player's values (sweepFast's yardstick in the tests).
 	onePass bool
-	w       []float64 // w[index(p)*n + r]: the chance of the player r places after the mover
 	dist    rollDist  // Pig games
 	hog     throwSums // Hog
 	evDice  int       // Hog: expected-value play's dice count
@@ -52,25 +60,29 @@ type MultiTable struct {
 }
 
 // MaxMultiBytes is the most memory a table of N players may take: three
-// players to 100 (24 MB), four to 50 (200 MB) are the largest kept.
+// players to 100 (16 MB), four to 50 (150 MB) are the largest kept.
 const MaxMultiBytes = 256 << 20
 
 // MultiProcessBytes is about what a process solving the table of v takes
-// at its peak: the table, the solver's working copy of it, and some 32 MB
-// of the rest (measured with /usr/bin/time -v: four players to 50, a table
-// of 200 MB, peak at 421 MB; three to 100, 24 MB, at 77 MB).
+// at its peak: the table and some 40 MB of the rest (measured with
+// /usr/bin/time -v: four players to 50, a table of 150 MB, peak at 190
+// MB; three to 100, 16 MB, at 50 MB).
 func MultiProcessBytes(v sim.Variant) int64 {
 	b := MultiBytes(v)
-	if b > math.MaxInt64/4 {
+	if b > math.MaxInt64-40<<20 {
 		return math.MaxInt64
 	}
-	return 2*b + 32<<20
+	return b + 40<<20
 }
 
 // MultiBytes is the memory the table of v takes (math.MaxInt64 past it:
-// ten players' tables are astronomically large).
-func MultiBytes(v sim.Variant) int64 {
-	b := int64(8 * v.Seats)
+// ten players' tables are astronomically large): n-1 chances of 8 bytes
+// at each turn start.
+func MultiBytes(v sim.Variant) int64 { return startsTimes(v, int64(8*(v.Seats-1))) }
+
+// startsTimes is b times the number of turn starts of v (target^seats), or
+// math.MaxInt64 past it.
+func startsTimes(v sim.Variant, b int64) int64 {
 	for range v.Seats {
 		if b > math.MaxInt64/int64(max(v.Target, 1)) {
 			return math.MaxInt64
@@ -118,7 +130,10 @@ func solveMultiCores(ctx context.Context, v sim.Variant, cores int) (*MultiTable
 // newMulti is the empty table of v, to be solved on cores.
 func newMulti(v sim.Variant, cores int) *MultiTable {
 	m := &MultiTable{variant: v, n: v.Seats, t: v.Target, cores: cores}
-	m.w = make([]float64, MultiBytes(v)/8)
+	starts := int(startsTimes(v, 1))
+	for range v.Seats - 1 {
+		m.cols = append(m.cols, make([]float64, starts))
+	}
 	if v.Game.ChoosesDice() {
 		m.hog = newThrowSums(v.Game, v.MaxDice)
 		m.evDice = v.Game.Rules().EVPieces(v.MaxDice)
@@ -144,7 +159,7 @@ func (m *MultiTable) index(p []int) int {
 // from the mover's, then in the order they move), in the same order.
 func (m *MultiTable) Win(p []int) []float64 {
 	out := make([]float64, m.n)
-	copy(out, m.at(p))
+	m.load(m.index(p), out)
 	return out
 }
 
@@ -152,10 +167,41 @@ func (m *MultiTable) Win(p []int) []float64 {
 // from the start.
 func (m *MultiTable) FirstPlayerWin() []float64 { return m.Win(make([]int, m.n)) }
 
-// at is the stored turn-start vector of p.
-func (m *MultiTable) at(p []int) []float64 {
-	i := m.index(p) * m.n
-	return m.w[i : i+m.n]
+// starts is the number of turn starts kept.
+func (m *MultiTable) starts() int { return len(m.cols[0]) }
+
+// load writes into v the chances kept at the turn start x.
+func (m *MultiTable) load(x int, v []float64) {
+	others := 0.0
+	for r := 1; r < m.n; r++ {
+		v[r] = m.cols[r-1][x]
+		others += v[r]
+	}
+	v[0] = 1 - others
+}
+
+// loadNext writes into v the chances kept at the turn start x of the next
+// mover, in the frame of the mover before (as fromNext).
+func (m *MultiTable) loadNext(x int, v []float64) {
+	n := m.n
+	others := 0.0
+	for r := 1; r < n; r++ {
+		c := m.cols[r-1][x]
+		others += c
+		if r == n-1 {
+			v[0] = c
+		} else {
+			v[r+1] = c
+		}
+	}
+	v[1] = 1 - others
+}
+
+// keep stores the chances v at the turn start x.
+func (m *MultiTable) keep(x int, v []float64) {
+	for r := 1; r < m.n; r++ {
+		m.cols[r-1][x] = v[r]
+	}
 }
 
 // multiScratch is the working memory of one orbit solve.
@@ -240,9 +286,9 @@ func (m *MultiTable) solve(ctx context.Context, cores int) error {
 			m.Cycling, m.Mixed = m.Cycling+sc.cycling, m.Mixed+sc.mixed
 		}
 	}()
-	seen := make([]bool, len(m.w)/m.n)
+	seen := make([]bool, m.starts())
 	var orbits []int // a layer's orbits, by one member each, n scores apiece
-	for pass := 0; ; pass++ {
+	for m.pass = 0; ; m.pass++ {
 		clear(seen)
 		change := 0.0
 		maxSum := m.n * (m.t - 1)
@@ -263,7 +309,7 @@ func (m *MultiTable) solve(ctx context.Context, cores int) error {
 		if m.dist.wipe == 0 || change < 1e-14 {
 			break
 		}
-		if pass > 1000 {
+		if m.pass > 1000 {
 			panic("solve: the wipe values did not converge")
 		}
 	}
@@ -338,7 +384,7 @@ func (m *MultiTable) solveOrbit(p []int, sc *multiScratch) float64 {
 	m.estimate(size, sc, true)
 	before := sc.before[:size*n]
 	for i := range size {
-		copy(before[i*n:], m.at(sc.members[i]))
+		m.load(m.index(sc.members[i]), before[i*n:i*n+n])
 	}
 	solved := false
 	for it := 0; it < newtonIterations && !solved; it++ {
@@ -363,11 +409,10 @@ func (m *MultiTable) solveOrbit(p []int, sc *multiScratch) float64 {
 	}
 	change := 0.0
 	for i := range size {
-		v := m.at(sc.members[i])
 		for r := range n {
 			change = max(change, math.Abs(sc.sol[i][r]-before[i*n+r]))
 		}
-		copy(v, sc.sol[i])
+		m.keep(m.index(sc.members[i]), sc.sol[i])
 	}
 	return change
 }
@@ -376,9 +421,9 @@ func (m *MultiTable) solveOrbit(p []int, sc *multiScratch) float64 {
 // earlier pass), else the guess from the layer above or even chances.
 func (m *MultiTable) estimate(size int, sc *multiScratch, guess bool) {
 	for i := range size {
-		switch v := m.at(sc.members[i]); {
-		case sumOf(v) > 0.5:
-			copy(sc.sol[i], v)
+		switch {
+		case m.pass > 0:
+			m.load(m.index(sc.members[i]), sc.sol[i])
 		case guess:
 			m.guess(sc.members[i], sc.sol[i], sc)
 		default:
@@ -389,32 +434,34 @@ func (m *MultiTable) estimate(size int, sc *multiScratch, guess bool) {
 	}
 }
 
-// guess writes into v the mean of the chances at the turn starts one
-// point above p (one player's score raised, a layer solved), or even
-// chances where every score is one short of the target.
+// guess writes into v an estimate of the chances at the turn start p for
+// Newton's first step, which asks of it only the chance of the player
+// before p's mover (v[n-1], the pass value of that player's turn): the
+// mean of theirs at the turn starts a point above (one player's score
+// raised, a layer solved), the rest shared evenly; even chances where
+// every score is one short of the target.
 func (m *MultiTable) guess(p []int, v []float64, sc *multiScratch) {
 	n := m.n
-	clear(v)
-	count := 0
+	last := m.cols[n-2]
+	sum, count := 0.0, 0
 	copy(sc.pos, p)
 	for r := range n {
 		if p[r]+1 >= m.t {
 			continue
 		}
 		sc.pos[r]++
-		for rr, c := range m.at(sc.pos) {
-			v[rr] += c
-		}
+		sum += last[m.index(sc.pos)]
 		sc.pos[r]--
 		count++
 	}
-	for r := range n {
-		if count == 0 {
-			v[r] = 1 / float64(n)
-		} else {
-			v[r] /= float64(count)
-		}
+	c := 1 / float64(n)
+	if count > 0 {
+		c = sum / float64(count)
 	}
+	for r := range n - 1 {
+		v[r] = (1 - c) / float64(n-1)
+	}
+	v[n-1] = c
 }
 
 // orbitOf puts p and its rotations, until p again, in sc.members and
@@ -756,7 +803,7 @@ func (m *MultiTable) sweep(p []int, est []float64, sc *multiScratch, a []float64
 		// is taken).
 		hB, h0 := 1.0, 0.0
 		if k > 0 {
-			hB, h0 = 0, m.w[(hold0+k)*n+n-1]
+			hB, h0 = 0, m.cols[n-2][hold0+k]
 		}
 		dA, dB := rA[0]-h0, rB-hB
 		roll := dA+dB*x > 0
@@ -764,8 +811,7 @@ func (m *MultiTable) sweep(p []int, est []float64, sc *multiScratch, a []float64
 		if !roll || k == sc.mixK {
 			clear(hA)
 			if k > 0 {
-				i := (hold0 + k) * n
-				fromNext(hA, m.w[i:i+n])
+				m.loadNext(hold0+k, hA)
 			}
 		}
 		if k == sc.mixK {
@@ -849,14 +895,14 @@ func (m *MultiTable) wiped(p []int, sc *multiScratch) (wipeV []float64, bust flo
 	if p[0] == 0 {
 		return wipeV, d.bust
 	}
-	m.nextStart(p, sc, 0)
-	fromNext(wipeV, m.at(sc.nxt))
-	if sum := sumOf(wipeV); sum < 0.5 {
+	if m.pass == 0 {
 		// Not solved yet (the first pass): even chances.
 		for r := range n {
 			wipeV[r] = 1 / float64(n)
 		}
+		return wipeV, bust
 	}
+	m.loadNext(m.nextStart(p, sc, 0), wipeV)
 	return wipeV, bust
 }
 
@@ -896,7 +942,7 @@ func (m *MultiTable) sweepHog(p []int, est []float64, sc *multiScratch, a []floa
 				sc.nxt[r-1] = p[r]
 			}
 			sc.nxt[n-1] = s0 + sum
-			fromNext(sc.hv, m.at(sc.nxt))
+			m.loadNext(m.index(sc.nxt), sc.hv)
 			for r := range n {
 				opt[r] += q * sc.hv[r]
 			}
@@ -934,7 +980,7 @@ func (m *MultiTable) Residual() float64 {
 func (m *MultiTable) residual() float64 {
 	cores := max(1, m.cores)
 	worst := make([]float64, cores)
-	count := len(m.w) / m.n
+	count := m.starts()
 	var wg sync.WaitGroup
 	for w := range cores {
 		wg.Go(func() {
@@ -947,10 +993,11 @@ func (m *MultiTable) residual() float64 {
 				for r := range m.n {
 					sc.nxt[r] = p[(r+1)%m.n]
 				}
-				fromNext(sc.vec, m.at(sc.nxt))
+				m.loadNext(m.index(sc.nxt), sc.vec)
 				var b float64
 				m.sweep(p, sc.vec, sc, v, &b)
-				worst[w] = max(worst[w], math.Abs(v[0]+b*sc.vec[0]-m.at(p)[0]))
+				m.load(x, sc.tmp)
+				worst[w] = max(worst[w], math.Abs(v[0]+b*sc.vec[0]-sc.tmp[0]))
 			}
 		})
 	}
@@ -981,7 +1028,7 @@ func (m *MultiTable) turn(p []int) *multiTurn {
 	for r := range n {
 		t.sc.nxt[r] = p[(r+1)%n]
 	}
-	fromNext(t.pass, m.at(t.sc.nxt))
+	m.loadNext(m.index(t.sc.nxt), t.pass)
 	var b float64
 	v := make([]float64, n)
 	if m.variant.Game.ChoosesDice() {
@@ -1024,7 +1071,7 @@ func (t *multiTurn) advise(k int) Advice {
 			sc.nxt[r-1] = p[r]
 		}
 		sc.nxt[n-1] = 0
-		fromNext(sc.vec, m.at(sc.nxt))
+		m.loadNext(m.index(sc.nxt), sc.vec)
 		wipe = d.wipe * sc.vec[0]
 	}
 	bust := d.bust - d.wipe
@@ -1041,7 +1088,7 @@ func (t *multiTurn) advise(k int) Advice {
 			sc.nxt[r-1] = p[r]
 		}
 		sc.nxt[n-1] = s0 + k
-		fromNext(sc.vec, m.at(sc.nxt))
+		m.loadNext(m.index(sc.nxt), sc.vec)
 		a.Hold = sc.vec[0]
 	}
 	a.Best = sim.Hold

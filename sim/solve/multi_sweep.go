@@ -21,6 +21,8 @@ func (m *MultiTable) sweepFast(p []int, est []float64, sc *multiScratch, a []flo
 	wipe0 := wipeV[0] * d.wipe
 	hold0 := m.nextStart(p, sc, s0)
 	top := T - s0
+	// The mover's chances at the turn starts after a hold, side by side.
+	held := m.cols[n-2][hold0:]
 	for k := top; k < len(B); k++ {
 		A0[k], B[k] = 1, 0
 	}
@@ -48,7 +50,7 @@ func (m *MultiTable) sweepFast(p []int, est []float64, sc *multiScratch, a []flo
 		}
 		hB, h0 := 1.0, 0.0
 		if k > 0 {
-			hB, h0 = 0, m.w[(hold0+k)*n+n-1]
+			hB, h0 = 0, held[k]
 		}
 		dA, dB := rA-h0, rB-hB
 		roll := dA+dB*x > 0
@@ -114,10 +116,10 @@ func (m *MultiTable) reachHolds(top, hold0 int, wipeV []float64, sc *multiScratc
 			reached = k + off
 		default:
 			if k > 0 {
-				h := m.w[(hold0+k)*n : (hold0+k)*n+n]
-				a[0] += c * h[n-1]
-				for r := 1; r < n; r++ {
-					a[r] += c * h[r-1]
+				h := sc.hv
+				m.loadNext(hold0+k, h)
+				for r := range n {
+					a[r] += c * h[r]
 				}
 			}
 		}

@@ -54,13 +54,7 @@ const MaxDuelBytes = 512 << 20
 
 // duelBytes is the memory DuelMulti takes for v: every turn start (the
 // scores of all, the mover) with every player's chance.
-func duelBytes(v sim.Variant) int64 {
-	b := MultiBytes(v)
-	if b > math.MaxInt64/int64(v.Seats) {
-		return math.MaxInt64
-	}
-	return b * int64(v.Seats)
-}
+func duelBytes(v sim.Variant) int64 { return startsTimes(v, int64(8*v.Seats*v.Seats)) }
 
 // DuelMulti returns the exact chance of winning of each seat of a match of
 // v between the strategies, one a seat, seat 0 moving first: policy
