@@ -677,7 +677,7 @@ func MultiKey(v sim.Variant) sim.Variant {
 }
 
 // MultiBudget is the most memory one N-player table solved for a
-// classroom (Multi) may take, three players to 110: past it a variant is
+// classroom (Multi) may take, three players to 128, four to 34: past it a variant is
 // not solved there (its decisions stay approximate), so that a table being
 // solved and the cache's budget together stay well under the server's
 // heap limit (MultiReady). MultiWait (the command line) takes up to
