@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -125,4 +126,45 @@ func TestBrowserDashboardKeepsItsPlace(t *testing.T) {
 	clickJS(t, tc, `[data-testid="start-round"]`)
 	eventually(t, tc, `document.readyState === "complete" && /Round 1 started/.test(document.body.textContent)`, "the round starts")
 	eventually(t, tc, fmt.Sprintf(`Math.abs(window.scrollY - %v) < 80`, before), "the dashboard comes back where the teacher was")
+}
+
+// TestBrowserBigTableOnAPhone (issue 32, item 9): at a table of 6 and of
+// 10 seats the scores are compact cards, two a row on a 320 px phone and
+// on a 390 px one, and every score shows with Roll on the first screen
+// of the student's turn (at 320x568 and at 390x844).
+func TestBrowserBigTableOnAPhone(t *testing.T) {
+	t.Parallel()
+	person := newBrowser(t)
+	for _, seats := range []int{6, 10} {
+		a := newApp(t)
+		teacher := a.browser()
+		code := teacherStart(t, teacher)
+		ana := person()
+		run(t, ana, chromedp.EmulateViewport(320, 568))
+		joinIn(t, ana, a.url, code, "Ana")
+		teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {strconv.Itoa(seats)}, "deadline": {"60"}})
+		for _, vp := range [][2]int64{{320, 568}, {390, 844}} {
+			run(t, ana, chromedp.EmulateViewport(vp[0], vp[1]), chromedp.Navigate(a.url+paths.Student.For(code)))
+			eventually(t, ana, `!!document.querySelector('[data-testid="act-roll"]')`, "Ana's turn")
+			value(t, ana, chromedp.Evaluate[bool](`new Promise(function (r) { requestAnimationFrame(function () { requestAnimationFrame(function () { r(true); }); }); })`, chromedp.EvalAwaitPromise))
+			got := value(t, ana, chromedp.Evaluate[string](`(function () {
+				var out = [], h = window.innerHeight, tops = [], rows = 0;
+				document.querySelectorAll('[data-testid="score"]').forEach(function (el) {
+					var r = el.getBoundingClientRect();
+					tops.push(r.top);
+					if (r.top < 0 || r.bottom > h + 0.5) out.push("a score at " + Math.round(r.top) + "-" + Math.round(r.bottom));
+				});
+				var b = document.querySelector('[data-testid="act-roll"]').getBoundingClientRect();
+				if (b.top < 0 || b.bottom > h + 0.5) out.push("Roll at " + Math.round(b.top) + "-" + Math.round(b.bottom));
+				tops.sort(function (x, y) { return x - y; });
+				tops.forEach(function (top, i) { if (i === 0 || top - tops[i - 1] > 10) rows++; });
+				return tops.length + " cards in " + rows + " rows" + (out.length ? ": " + out.join("; ") + " of " + h : "");
+			})()`))
+			want := fmt.Sprintf("%d cards in %d rows", seats, seats/2)
+			if got != want {
+				t.Errorf("%d seats at %dx%d: %s, want %s, every one in view with Roll", seats, vp[0], vp[1], got, want)
+				shot(t, ana, fmt.Sprintf("big-table-%d-%d", seats, vp[0]))
+			}
+		}
+	}
 }
