@@ -83,8 +83,8 @@ func TestBusyClassEveryDecisionExact(t *testing.T) {
 		}
 		noneWaits()
 	}
-	play("pig", 60, 3, "pairs")    // a three-player table, 5 MB: the three students together
-	play("pig", 24, 4, "bot")      // a four-player table (10.6 MB): the first is forgotten
+	play("pig", 60, 3, "pairs")    // a three-player table, 3.3 MB: the three students together
+	play("pig", 26, 4, "bot")      // a four-player table (10.5 MB): the first is forgotten
 	play("hog", 50, 3, "pairs")    // Hog for three, up to 6 dice
 	play("two-dice", 40, 3, "bot") // a throw that wipes
 	play("pig", 60, 3, "bot")      // the first kind again: solved again, since it was forgotten
@@ -127,16 +127,16 @@ func TestBusyClassEveryDecisionExact(t *testing.T) {
 	}
 
 	// A round whose tables cannot fit beside those another class's round
-	// plays on is refused before it starts: Hog for three (3 MB) beside
-	// the four-player table of Pig to 24 (10.6 MB) being played.
+	// plays on is refused before it starts: Hog for three (1.9 MB) beside
+	// the four-player table of Pig to 26 (10.5 MB) being played.
 	resume := tables.Pause()
-	start("pig", 24, 4, "bot")
+	start("pig", 26, 4, "bot")
 	resume()
 	other := a.browser()
 	code2 := teacherStart(t, other)
 	join(t, a, code2, "Di")
 	other.post(paths.Rounds.For(code2), url.Values{"game": {"hog"}, "target": {"50"}, "max_dice": {"7"}, "mode": {"bot"}, "bot": {"optimal"}, "seats": {"3"}})
-	if !strings.Contains(other.body, "this kind of round needs 4 MB more and 1 MB are free") {
+	if !strings.Contains(other.body, "this kind of round needs 3 MB more and 1 MB are free") {
 		t.Errorf("a round of Hog for three beside another class's four-player table: not refused\n%s", other.body)
 	}
 }
