@@ -47,6 +47,7 @@ func (w *views) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.V
 		JoinsUnlimited: class.JoinsUnlimited}
 	playing := map[int64]string{}
 	forfeited := map[int64]bool{}
+	kinds := map[int64]string{} // the pacing view's, waiting where none
 	done := 0
 	for _, m := range w.room.Matches(who) {
 		if m.Over() {
@@ -55,6 +56,9 @@ func (w *views) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.V
 			for _, seat := range m.Seats {
 				if seat.StudentID != 0 && m.State.Out[seat.Seat] && m.State.Timeouts[seat.Seat] >= sim.TimeoutsResign {
 					forfeited[seat.StudentID] = true
+				}
+				if seat.StudentID != 0 && kinds[seat.StudentID] == "" {
+					kinds[seat.StudentID] = pick(forfeited[seat.StudentID], "forfeited", "done")
 				}
 			}
 			continue
@@ -71,6 +75,7 @@ func (w *views) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.V
 			names[seat.Seat] += " " + l.Int(st.Scores[seat.Seat])
 			if seat.StudentID != 0 {
 				playing[seat.StudentID] = l.T("status.playing", "Score", l.Int(st.Scores[seat.Seat]), "Other", l.Int(st.Leader(seat.Seat)))
+				kinds[seat.StudentID] = pick(st.Timeouts[seat.Seat] > 0, "stuck", "playing")
 			}
 		}
 		if len(v.Matches) < maxMatchRows {
@@ -91,10 +96,31 @@ func (w *views) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.V
 		}
 		v.Students = append(v.Students, studentRow(l, class.Code, st, stats[st.ID], status, isPlaying))
 	}
+	v.Pace = paceOf(l, v.Students, kinds)
 	for _, st := range class.Removed {
 		v.Removed = append(v.Removed, templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: anonIn(l, st.AnonName), Status: l.T("status.removed")})
 	}
 	return v, nil
+}
+
+// paceOf is the pacing view of the roster's students, each of the kind
+// kinds gives (waiting where it gives none): a chip each, in the roster's
+// order, and how many of each kind.
+func paceOf(l *i18n.Localizer, students []templates.StudentRow, kinds map[int64]string) templates.Pace {
+	var p templates.Pace
+	count := map[string]int{}
+	for _, s := range students {
+		kind := kinds[s.ID]
+		if kind == "" {
+			kind = "waiting"
+		}
+		count[kind]++
+		p.Chips = append(p.Chips, templates.PaceChip{Name: s.Name, Kind: kind, Says: l.T("pace."+kind) + pick(kind == "playing" || kind == "stuck", " ("+s.Status+")", "")})
+	}
+	for _, kind := range templates.PaceKinds {
+		p.Counts = append(p.Counts, templates.PaceCount{Kind: kind, Label: l.T("pace." + kind), N: count[kind]})
+	}
+	return p
 }
 
 // defaultRoundForm is the round form of a game with a default that

@@ -226,49 +226,28 @@ func Simulate(ctx context.Context, c SimConfig) (SimResult, error) {
 	}
 	var wg sync.WaitGroup
 	for range workers {
-		players := forks(c.Players)
-		plans := planners(players)
-		if outcomes == nil {
-			plans = nil
+		w := &simWorker{c: &c, players: forks(c.Players), outcomes: outcomes, part: SimResult{Wins: make([]int, c.Variant.Seats)}}
+		if outcomes != nil {
+			w.plans = planners(w.players)
 		}
 		wg.Go(func() {
-			part := SimResult{Wins: make([]int, c.Variant.Seats)}
-			var d FastDice
-			var f Faces
-			var p Position
 			for ctx.Err() == nil {
 				b := int(next.Add(1) - 1)
 				if b >= blocks {
 					break
 				}
 				end := min((b+1)*simBlock, c.Games)
-				for g := b * simBlock; g < end; g++ {
-					d.Reset(c.Key, uint64(g))
-					var s State
-					if plans != nil {
-						s = playPlanned(c.Variant, plans, outcomes, &d, &p)
-					} else {
-						s = playFast(c.Variant, players, &d, &f)
-					}
-					for seat := range c.Variant.Seats {
-						part.Turns += int64(s.Turns[seat])
-					}
-					if s.Over {
-						part.Wins[s.Winner]++
-					} else {
-						part.Unfinished++
-					}
-				}
+				w.play(b*simBlock, end)
 				if n := done.Add(int64(end - b*simBlock)); c.Progress != nil {
 					c.Progress(int(n))
 				}
 			}
 			mu.Lock()
 			defer mu.Unlock()
-			total.Turns += part.Turns
-			total.Unfinished += part.Unfinished
-			for i, w := range part.Wins {
-				total.Wins[i] += w
+			total.Turns += w.part.Turns
+			total.Unfinished += w.part.Unfinished
+			for i, n := range w.part.Wins {
+				total.Wins[i] += n
 			}
 		})
 	}
@@ -277,6 +256,42 @@ func Simulate(ctx context.Context, c SimConfig) (SimResult, error) {
 		return SimResult{}, fmt.Errorf("simulate: %w", err)
 	}
 	return total, nil
+}
+
+// simWorker is one of Simulate's workers: its own players (forked), their
+// plans where every one plans its turns (else nil), and the dice and
+// position it reuses from game to game, so that a game allocates nothing.
+type simWorker struct {
+	c        *SimConfig
+	players  []Strategy
+	plans    []TurnPlanner
+	outcomes []throwOutcome
+	d        FastDice
+	f        Faces
+	p        Position
+	part     SimResult
+}
+
+// play plays the games numbered from to end (not included) into w.part.
+func (w *simWorker) play(from, end int) {
+	v := w.c.Variant
+	for g := from; g < end; g++ {
+		w.d.Reset(w.c.Key, uint64(g))
+		var s State
+		if w.plans != nil {
+			s = playPlanned(v, w.plans, w.outcomes, &w.d, &w.p)
+		} else {
+			s = playFast(v, w.players, &w.d, &w.f)
+		}
+		for seat := range v.Seats {
+			w.part.Turns += int64(s.Turns[seat])
+		}
+		if s.Over {
+			w.part.Wins[s.Winner]++
+		} else {
+			w.part.Unfinished++
+		}
+	}
 }
 
 // Forker is a strategy that keeps something between its decisions (the

@@ -122,7 +122,35 @@ type DashLive struct {
 	// Joins in the last minute against the class's cap, unless lifted.
 	JoinsLastMinute, JoinCap int
 	JoinsUnlimited           bool
+	// Pace is the pacing view: every student at a glance, at the top of
+	// the dashboard (redrawn with the poll's answer).
+	Pace Pace
 }
+
+// Pace is where every student of the class is, a chip each, with the
+// number of each kind.
+type Pace struct {
+	Chips  []PaceChip
+	Counts []PaceCount
+}
+
+// PaceChip is one student in the pacing view. Kind is one of PaceKinds;
+// Says is where they are in words (the status of the roster).
+type PaceChip struct {
+	Name, Kind, Says string
+}
+
+// PaceCount is how many students are of one kind, and the kind's words.
+type PaceCount struct {
+	Kind, Label string
+	N           int
+}
+
+// PaceKinds are the pacing view's kinds, in the order its counts go:
+// playing; out of time (playing, and the clock has moved for them in this
+// match); done (their match of the open round is over); waiting (for a
+// match); forfeited (their last match, on time-outs).
+var PaceKinds = []string{"playing", "stuck", "done", "waiting", "forfeited"}
 
 // StudentRow is one student on the dashboard.
 type StudentRow struct {

@@ -808,15 +808,7 @@ func (m *MultiTable) sweep(p []int, est []float64, sc *multiScratch, a []float64
 			}
 		}
 		if k == sc.mixK {
-			// Mixed: roll with probability mixP (choices elsewhere made
-			// as ever; this one is held, not narrowed).
-			sc.mixD = dA + dB*x
-			q := sc.mixP
-			for r := range n {
-				A[k*n+r] = q*rA[r] + (1-q)*hA[r]
-			}
-			B[k] = q*rB + (1-q)*hB
-			sc.a0[k] = A[k*n]
+			m.mixAt(k, sc, rB, hB, dA+dB*x) // held, not narrowed
 			continue
 		}
 		lo, hi = narrow(lo, hi, dA, dB, roll)
@@ -832,6 +824,20 @@ func (m *MultiTable) sweep(p []int, est []float64, sc *multiScratch, a []float64
 	copy(a, A[:n])
 	*b = B[0]
 	return lo, hi
+}
+
+// mixAt writes the values of turn total k where the mover rolls with
+// probability sc.mixP (choices elsewhere made as ever): the roll's (sc.ra,
+// slope rB) and the hold's (sc.ha, hB) mixed; d, the mover's roll minus
+// hold there, is kept in sc.mixD.
+func (m *MultiTable) mixAt(k int, sc *multiScratch, rB, hB, d float64) {
+	n, q := m.n, sc.mixP
+	sc.mixD = d
+	for r := range n {
+		sc.a[k*n+r] = q*sc.ra[r] + (1-q)*sc.ha[r]
+	}
+	sc.b[k] = q*rB + (1-q)*hB
+	sc.a0[k] = sc.a[k*n]
 }
 
 // rollInto sets rA to the value of a roll at turn total k, affine in the

@@ -1,0 +1,108 @@
+package server
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/chromedp/chromedp"
+
+	"pigclass/templates/paths"
+)
+
+// paceKinds reads the dashboard's pacing view: each chip's name and kind,
+// and each kind's count.
+func paceKinds(teacher *browser, code string) (chips map[string]string, counts map[string]string) {
+	page := teacher.get(paths.Teacher.For(code))
+	chips, counts = map[string]string{}, map[string]string{}
+	page.Find(`[data-testid="pace-chip"]`).Each(func(_ int, s *goquery.Selection) {
+		chips[strings.TrimSpace(s.Find("span[translate]").Text())] = s.AttrOr("data-kind", "")
+	})
+	for _, kind := range []string{"playing", "stuck", "done", "waiting", "forfeited"} {
+		counts[kind] = page.Find(`[data-testid="pace-count-` + kind + `"] strong`).Text()
+	}
+	return chips, counts
+}
+
+// TestPaceSaysWhereEveryoneIs (issue 32, item 7): the dashboard's pacing
+// view names every student's place: waiting before a round, playing in
+// one, out of time once the clock has moved for them, done when their
+// match is over, forfeited after three time-outs; the counts follow.
+func TestPaceSaysWhereEveryoneIs(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}
+	sleepy := join(t, a, code, "Sleepy")
+	want := func(what string, kinds map[string]string, counts map[string]string) {
+		t.Helper()
+		got, n := paceKinds(teacher, code)
+		for name, kind := range kinds {
+			if got[name] != kind {
+				t.Errorf("%s: %s is %q in the pacing view, want %q (%v)", what, name, got[name], kind, got)
+			}
+		}
+		for kind, c := range counts {
+			if n[kind] != c {
+				t.Errorf("%s: %s counts %q, want %q", what, kind, n[kind], c)
+			}
+		}
+	}
+	want("before a round", map[string]string{"Ana": "waiting", "Sleepy": "waiting"}, map[string]string{"waiting": "2", "playing": "0"})
+	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "deadline": {"10"}})
+	want("the round started", map[string]string{"Ana": "playing", "Sleepy": "playing"}, map[string]string{"playing": "2", "waiting": "0"})
+	playRound(t, code, []*student{ana})
+	want("Ana's match over", map[string]string{"Ana": "done", "Sleepy": "playing"}, map[string]string{"done": "1", "playing": "1"})
+	for n := 1; n <= 3; n++ {
+		waitFor(t, func() bool { st, ok := readBoard(sleepy.get(paths.Student.For(code))); return ok && st.yourTurn })
+		a.clock.add(11 * time.Second)
+		waitFor(t, func() bool { return countBy(teacher.csvRows(paths.DecisionsCSV.For(code)), "timeout") == n })
+		if n < 3 {
+			want("a time-out", map[string]string{"Sleepy": "stuck"}, map[string]string{"stuck": "1", "playing": "0"})
+		}
+	}
+	want("three time-outs", map[string]string{"Ana": "done", "Sleepy": "forfeited"}, map[string]string{"done": "1", "forfeited": "1"})
+	chip := teacher.get(paths.Teacher.For(code)).Find(`[data-testid="pace-chip"][data-kind="forfeited"]`)
+	if title := chip.AttrOr("title", ""); title != "Sleepy: forfeited" {
+		t.Errorf("the forfeited chip's title: %q", title)
+	}
+}
+
+// TestBrowserPaceFitsAClassOf36 (issue 32, item 7): with 36 students, a
+// round playing, every student's chip of the pacing view is on the first
+// screen of a 1366x768 laptop, whole, and the poll redraws it.
+func TestBrowserPaceFitsAClassOf36(t *testing.T) {
+	t.Parallel()
+	person := newBrowser(t)
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	a.srv.room.SetLesson(t.Context(), operator(t, a, code), "1-roll-or-hold", 0)
+	for i := range 36 {
+		join(t, a, code, fmt.Sprintf("%s Pupil-%02d", []string{"Alexandra", "Bartholomew", "Constantine", "Dorothea"}[i%4], i))
+	}
+	link := teacher.get(paths.Teacher.For(code)).Find(`[data-testid="teacher-link"]`).AttrOr("href", "")
+	laptop := person()
+	run(t, laptop, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(link), chromedp.WaitVisible(q(`[data-testid="pace"]`)))
+	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	eventually(t, laptop, `document.querySelectorAll('[data-testid="pace-chip"][data-kind="playing"]').length === 36`, "the poll redraws the pacing view")
+	bad := value(t, laptop, chromedp.Evaluate[string](`(function () {
+		var out = [], h = window.innerHeight, w = window.innerWidth;
+		if (window.scrollY !== 0) out.push("scrolled to " + window.scrollY);
+		if (document.documentElement.scrollWidth > w) out.push("the page is " + document.documentElement.scrollWidth + " px wide");
+		var chips = document.querySelectorAll('[data-testid="pace-chip"]');
+		if (chips.length !== 36) out.push(chips.length + " chips");
+		chips.forEach(function (el) {
+			var r = el.getBoundingClientRect();
+			if (r.top < 0 || r.bottom > h + 0.5 || r.left < 0 || r.right > w + 0.5) out.push(el.title + " at " + Math.round(r.top) + "-" + Math.round(r.bottom));
+		});
+		return out.join("; ");
+	})()`))
+	if bad != "" {
+		t.Errorf("the pacing view at 1366x768: %s", bad)
+	}
+	shot(t, laptop, "dashboard-pace-36")
+}
