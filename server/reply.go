@@ -66,6 +66,8 @@ func explain(l *i18n.Localizer, err error) (int, string) {
 		return http.StatusConflict, l.T("error.skunkover")
 	case errors.Is(err, store.ErrNotSaved):
 		return http.StatusServiceUnavailable, l.T("error.notsaved")
+	case errors.Is(err, classroom.ErrMysteryWaits):
+		return http.StatusConflict, l.T("error.mystery_wait")
 	}
 	return http.StatusInternalServerError, l.T("error.internal")
 }

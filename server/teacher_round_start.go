@@ -34,8 +34,8 @@ func (s *Server) startRound(c *gin.Context) {
 	}
 	fresh := !s.room.Kept(v)
 	round, n, err := s.room.StartRound(ctx, viewerFrom(c), classroom.RoundSpec{Variant: v, Mode: store.Mode(form.Mode.Value), Bot: form.Bot.Value, SameSeed: form.SameSeed})
-	if errors.Is(err, classroom.ErrNoStudents) {
-		form.Error = loc(c).T("notice.nostudents")
+	if errors.Is(err, classroom.ErrNoStudents) || errors.Is(err, classroom.ErrMysteryWaits) {
+		form.Error = loc(c).T(pick(errors.Is(err, classroom.ErrMysteryWaits), "error.mystery_wait", "notice.nostudents"))
 		d, err := s.dashboardView(c, form)
 		if err != nil {
 			fail(c, err)

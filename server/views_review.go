@@ -11,6 +11,21 @@ import (
 	"pigclass/templates/paths"
 )
 
+// mysteryWords says the strength each mystery bot of the match played at
+// (the seed drew it: sim.MysteryStrength), for the review once the seed
+// is published.
+func mysteryWords(l *i18n.Localizer, mv *matchView) []string {
+	var out []string
+	names := seatWordsAll(mv.Match.Match, -1, false, i18n.Msg{})
+	for _, seat := range mv.Seats {
+		if seat.Bot == sim.MysteryBot {
+			strength := sim.MysteryStrength(mv.Variant.Game, &mv.Seed, seat.Seat)
+			out = append(out, l.T("review.mystery", "Bot", l.Say(names[seat.Seat]), "Strength", botLabel(l, strength, mv.Variant.Game.Rules().HoldAt)))
+		}
+	}
+	return out
+}
+
 // reviewView lists the viewer's decisions beside the rule of thumb and
 // perfect play, in words a student reads: chances in percent, the same
 // mistake made again and again said once.
@@ -28,6 +43,7 @@ func (w *views) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 		v.SeedLater = l.N("review.seedlater", mv.SharingDice)
 	default:
 		v.Seed = mv.Seed.String()
+		v.Mystery = mysteryWords(l, mv)
 	}
 	if code != "" {
 		v.BackURL = paths.Student.For(code)

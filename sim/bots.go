@@ -13,14 +13,32 @@ const (
 	EVBot       = "ev"      // expected-value play: the most points this turn (package solve)
 	KeepPaceBot = "kper"    // keep pace and end race (KeepPace)
 	BeginnerBot = "hold:10" // the beginner: holds at 10
+	// MysteryBot plays at one of MysteryStrengths, drawn for each match and
+	// seat from the match's seed (Seed.Mystery), hidden until the seed is.
+	MysteryBot = "mystery"
 )
+
+// MysteryStrengths are the strengths the mystery bot may play at in a game
+// of many rolls, weakest first: the beginner, the game's rule of thumb
+// (GameRules.HoldAt) and perfect play.
+func MysteryStrengths(g Game) []string {
+	return []string{BeginnerBot, HoldAt(g.Rules().HoldAt).String(), PerfectBot}
+}
+
+// MysteryStrength is the strength the mystery bot at seat plays at in a
+// match of game g with seed (one of MysteryStrengths, one in three each).
+func MysteryStrength(g Game, seed *Seed, seat int) string {
+	all := MysteryStrengths(g)
+	return all[seed.Mystery(seat, len(all))]
+}
 
 // BotMenu lists the bots a menu offers, weakest first: the beginner, the
 // rule of thumb "hold at ruleOfThumb" (a game's own, GameRules.HoldAt),
-// keep pace and end race, perfect play, expected-value play, and Hog's
-// dice:3, dice:5 and dice:8. A menu for one game keeps those that play it.
+// keep pace and end race, perfect play, expected-value play, the mystery
+// bot, and Hog's dice:3, dice:5 and dice:8. A menu for one game keeps
+// those that play it.
 func BotMenu(ruleOfThumb int) []string {
-	return []string{BeginnerBot, HoldAt(ruleOfThumb).String(), KeepPaceBot, PerfectBot, EVBot, "dice:3", "dice:5", "dice:8"}
+	return []string{BeginnerBot, HoldAt(ruleOfThumb).String(), KeepPaceBot, PerfectBot, EVBot, MysteryBot, "dice:3", "dice:5", "dice:8"}
 }
 
 // BotWords names a bot for people: the words' key of its name and the
@@ -40,6 +58,8 @@ func BotWords(name string, ruleOfThumb int) (key string, n int, plural bool) {
 		return "bot.ev", 0, false
 	case KeepPaceBot:
 		return "bot.kper", 0, false
+	case MysteryBot:
+		return "bot.mystery", 0, false
 	}
 	kind, arg, _ := strings.Cut(name, ":")
 	n, err := strconv.Atoi(arg)
@@ -174,7 +194,7 @@ func ParseStrategy(name string, g Game) (Strategy, error) {
 // g: one that rolls and holds for a game of one throw of chosen dice, or
 // one that throws dice (or keeps pace) for a game of many rolls.
 func OtherGamesBot(g Game, bot string) bool {
-	holds := strings.HasPrefix(bot, "hold:") || bot == KeepPaceBot
+	holds := strings.HasPrefix(bot, "hold:") || bot == KeepPaceBot || bot == MysteryBot
 	switch {
 	case g.ChoosesDice():
 		return holds

@@ -56,8 +56,9 @@ func (s *Seed) UnmarshalText(b []byte) error {
 
 // Labels that separate the uses of a seed (see dice.md).
 const (
-	diceLabel  = "pigclass-dice-v1\x00"
-	firstLabel = "pigclass-first-v1\x00"
+	diceLabel    = "pigclass-dice-v1\x00"
+	firstLabel   = "pigclass-first-v1\x00"
+	mysteryLabel = "pigclass-mystery-v1\x00"
 )
 
 // Faces is one throw: the marks its pieces show, at most MaxDiceLimit of
@@ -252,6 +253,28 @@ func (st *drawStream) below(m int) int {
 		}
 		if x < limit {
 			return x % m
+		}
+	}
+}
+
+// Mystery returns which of n strengths (0 to n-1, n up to 256) the
+// mystery bot at seat plays at: SHA-256 over a label, the seed, the seat
+// and a block counter (each four bytes, big-endian), the first byte below
+// the largest multiple of n taken modulo n, so that each is exactly as
+// likely (dice.md).
+func (s *Seed) Mystery(seat, n int) int {
+	var msg [len(mysteryLabel) + 32 + 8]byte
+	copy(msg[:], mysteryLabel)
+	copy(msg[len(mysteryLabel):], s[:])
+	binary.BigEndian.PutUint32(msg[len(mysteryLabel)+32:], uint32(seat))
+	limit := 256 - 256%n
+	for block := uint32(0); ; block++ {
+		binary.BigEndian.PutUint32(msg[len(mysteryLabel)+36:], block)
+		sum := sha256.Sum256(msg[:])
+		for _, b := range sum {
+			if int(b) < limit {
+				return int(b) % n
+			}
 		}
 	}
 }

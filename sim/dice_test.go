@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -150,6 +151,52 @@ func TestPigsWorkedExample(t *testing.T) {
 		}
 		if !strings.Contains(string(doc), "| "+c.want+" |") {
 			t.Errorf("dice.md does not show the pigs %s", c.want)
+		}
+	}
+}
+
+// TestMysteryWorkedExample: the mystery bot's strengths of dice.md's
+// worked example (its Python gives the same), and the strength a seat is
+// given is one of MysteryStrengths.
+func TestMysteryWorkedExample(t *testing.T) {
+	var s Seed
+	for i := range s {
+		s[i] = byte(i)
+	}
+	var got []int
+	for seat := range 6 {
+		got = append(got, s.Mystery(seat, 3))
+	}
+	if want := []int{0, 1, 2, 2, 2, 1}; !slices.Equal(got, want) {
+		t.Errorf("strengths %v, want %v", got, want)
+	}
+	if got, want := MysteryStrength(Pig, &s, 2), PerfectBot; got != want {
+		t.Errorf("seat 2 plays %q, want %q", got, want)
+	}
+	if got, want := MysteryStrength(TwoDice, &s, 1), HoldAt(TwoDice.Rules().HoldAt).String(); got != want {
+		t.Errorf("seat 1 of Two-Dice Pig plays %q, want %q", got, want)
+	}
+}
+
+// TestMysteryIsOneInThree: over 30,000 seeds each strength is drawn a
+// third of the time (within five standard deviations), at seat 0 and 1
+// alike, and a seat's strength does not follow the other's.
+func TestMysteryIsOneInThree(t *testing.T) {
+	var counts [3][3]int
+	for i := range 30000 {
+		var s Seed
+		binary.BigEndian.PutUint64(s[:], uint64(i))
+		counts[s.Mystery(0, 3)][s.Mystery(1, 3)]++
+	}
+	for a := range 3 {
+		row := counts[a][0] + counts[a][1] + counts[a][2]
+		if math.Abs(float64(row)-10000) > 5*math.Sqrt(30000*2.0/9) {
+			t.Errorf("strength %d at seat 0: %d of 30000", a, row)
+		}
+		for b := range 3 {
+			if math.Abs(float64(counts[a][b])-30000/9.0) > 5*math.Sqrt(30000*8.0/81) {
+				t.Errorf("strengths %d and %d at seats 0 and 1: %d of 30000", a, b, counts[a][b])
+			}
 		}
 	}
 }

@@ -335,6 +335,9 @@ type Review struct {
 	// Student, on the teacher's look at a student's match, is the
 	// student's nickname; Others lists their matches.
 	Student string
+	// Mystery says the strength each mystery bot of the match played at,
+	// once the seed that drew it is published.
+	Mystery []string
 	Others  []HistoryRow
 	// InClass: a class's match (not practice).
 	InClass bool

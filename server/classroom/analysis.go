@@ -176,10 +176,17 @@ func (perfectBot) Decide(sim.Position) sim.Action {
 
 func (perfectBot) String() string { return sim.PerfectBot }
 
-// newBot returns the bot a seat names, without solving anything: the
-// perfect-play bot is checked against the rules and reads its table when
-// it moves.
-func newBot(name string, v sim.Variant) (sim.Strategy, error) {
+// newBot returns the bot a seat of a match with seed names, without
+// solving anything: the perfect-play bot is checked against the rules and
+// reads its table when it moves; the mystery bot is the strength the seed
+// draws for the seat (sim.MysteryStrength).
+func newBot(name string, v sim.Variant, seed *sim.Seed, seat int) (sim.Strategy, error) {
+	if name == sim.MysteryBot {
+		if err := solve.CheckStrategy(name, v); err != nil {
+			return nil, err
+		}
+		name = sim.MysteryStrength(v.Game, seed, seat)
+	}
 	if name == sim.PerfectBot {
 		if err := solve.CheckStrategy(name, v); err != nil {
 			return nil, err
@@ -203,6 +210,14 @@ func (r *Room) botMove(bot sim.Strategy, st *sim.State) (sim.Action, bool) {
 		return sim.Action{}, false
 	}
 	return adv.Best, true
+}
+
+// botReady reports whether a bot of v moves at once from the start: the
+// perfect play of the mystery bot's strongest strength has its table.
+func (r *Room) botReady(v sim.Variant) bool {
+	st := sim.NewState(v, 0)
+	_, _, err := Advise(r.tables, &st)
+	return err == nil
 }
 
 // ExactBots reports whether the perfect-play bot of a match of v plays

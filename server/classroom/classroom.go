@@ -63,16 +63,20 @@ import (
 
 // Errors a student or teacher can act on.
 var (
-	ErrNotPlaying  = errors.New("this match is no longer being played")
-	ErrNotSeated   = errors.New("you are not playing in this match")
-	ErrStale       = errors.New("that click was already counted")
-	ErrPaused      = errors.New("the teacher has paused play")
-	ErrNoStudents  = errors.New("no students have joined yet")
-	ErrLocked      = errors.New("joining is closed")
-	ErrNoSkunk     = errors.New("no game of Skunk is being played")
-	ErrLooksTaken  = errors.New("looks like a nickname already taken")
-	ErrRemoved     = errors.New("removed from the class by the teacher")
-	ErrSkunkIsOver = errors.New("this game of Skunk is over")
+	ErrNotPlaying = errors.New("this match is no longer being played")
+	ErrNotSeated  = errors.New("you are not playing in this match")
+	ErrStale      = errors.New("that click was already counted")
+	ErrPaused     = errors.New("the teacher has paused play")
+	ErrNoStudents = errors.New("no students have joined yet")
+	// ErrMysteryWaits: the mystery bot is offered only where its
+	// perfect-play table is ready when the round starts, so that nothing in
+	// its play (a wait for the table) tells its strength.
+	ErrMysteryWaits = errors.New("the mystery bot's perfect-play table is still being solved")
+	ErrLocked       = errors.New("joining is closed")
+	ErrNoSkunk      = errors.New("no game of Skunk is being played")
+	ErrLooksTaken   = errors.New("looks like a nickname already taken")
+	ErrRemoved      = errors.New("removed from the class by the teacher")
+	ErrSkunkIsOver  = errors.New("this game of Skunk is over")
 	// ErrNotSaved wraps a change the disk refused: nothing of it happened,
 	// and it may be tried again.
 	ErrNotSaved = store.ErrNotSaved

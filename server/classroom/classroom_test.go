@@ -417,7 +417,7 @@ func TestBotMovePlaysTheExactTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bot, err := newBot("optimal", v)
+	bot, err := newBot("optimal", v, &sim.Seed{}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

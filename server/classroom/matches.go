@@ -361,7 +361,7 @@ func (r *Room) newLive(row store.Match, m *sim.Match, rows []store.Event, c *cla
 		if seat.Bot == "" {
 			continue
 		}
-		bot, err := newBot(seat.Bot, row.Variant)
+		bot, err := newBot(seat.Bot, row.Variant, &row.Seed, seat.Seat)
 		if err != nil {
 			return nil, errorf(fmt.Sprintf("match %d seat %d", row.ID, seat.Seat), err)
 		}
@@ -418,6 +418,9 @@ func (r *Room) Practice(ctx context.Context, tokenHash string, v sim.Variant, bo
 	r.prepare(v)
 	if err := solve.CheckStrategy(bot, v); err != nil {
 		return nil, err
+	}
+	if bot == sim.MysteryBot && !r.botReady(v) {
+		return nil, ErrMysteryWaits
 	}
 	player, err := r.st.StudentByToken(ctx, 0, tokenHash)
 	if errors.Is(err, store.ErrNotFound) {

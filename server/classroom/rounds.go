@@ -262,6 +262,9 @@ func (r *Room) startRound(ctx context.Context, c *class, spec RoundSpec) (store.
 	if len(students) == 0 {
 		return store.Round{}, 0, ErrNoStudents // refused: nothing is solved for it
 	}
+	if spec.Bot == sim.MysteryBot && !r.botReady(spec.Variant) {
+		return store.Round{}, 0, ErrMysteryWaits // its table is now being solved
+	}
 	if err := r.endRound(ctx, c); err != nil {
 		return store.Round{}, 0, err
 	}

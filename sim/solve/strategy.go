@@ -2,6 +2,7 @@ package solve
 
 import (
 	"fmt"
+	"strings"
 
 	"pigclass/sim"
 )
@@ -70,6 +71,16 @@ const StrategyNames = "optimal, ev, hold:N, kper, dice:N (Hog)"
 // CheckStrategy reports why ParseStrategy would refuse name for v, without
 // solving anything: optimal asks only whether v's table can be solved.
 func CheckStrategy(name string, v sim.Variant) error {
+	if name == sim.MysteryBot {
+		// Its strongest strength is perfect play: it needs the table.
+		if v.Game.ChoosesDice() {
+			return fmt.Errorf("strategy %s: the mystery bot plays games of many rolls, not %s", name, v.Game.Title())
+		}
+		if err := CheckStrategy(sim.PerfectBot, v); err != nil {
+			return fmt.Errorf("strategy %s: %w", name, err)
+		}
+		return nil
+	}
 	if name != sim.PerfectBot {
 		_, err := ParseStrategy(name, v, nil)
 		return err
@@ -105,6 +116,8 @@ func ParseStrategy(name string, v sim.Variant, tables *Cache) (sim.Strategy, err
 		return Optimal{t}, nil
 	case sim.EVBot:
 		return NewEVPlay(v), nil
+	case sim.MysteryBot:
+		return nil, fmt.Errorf("strategy %s: its strength is drawn from a match's seed, so it plays in a class; here name one of its strengths: %s", name, strings.Join(sim.MysteryStrengths(v.Game), ", "))
 	}
 	s, err := sim.ParseStrategy(name, v.Game)
 	if err != nil {
