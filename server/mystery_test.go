@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"pigclass/sim"
 	"pigclass/sim/solve"
 	"pigclass/templates/paths"
@@ -75,6 +77,23 @@ func TestMysteryBot(t *testing.T) {
 	if got, want := review.Find(`[data-testid="mystery-reveal"]`).Text(), "Bot (mystery bot) played as: "+words+"."; got != want {
 		t.Errorf("the review says %q, want %q", got, want)
 	}
+	// The review asks for a guess first: the strength is inside the
+	// details the student opens; what each decision ruled out never names
+	// the strength it was.
+	if got := review.Find(`details[data-testid="mystery"] > summary`).Text(); !strings.HasPrefix(got, "Which strength was the mystery bot") {
+		t.Errorf("the review does not ask for a guess first: %q", got)
+	}
+	if review.Find(`details[data-testid="mystery"] [data-testid="mystery-reveal"]`).Length() != 1 {
+		t.Error("the strength is not inside the details")
+	}
+	review.Find(`[data-testid="mystery-trail"] li`).Each(func(_ int, li *goquery.Selection) {
+		step := li.Text()
+		ruled := step[strings.Index(step, "rules out")+len("rules out"):]
+		if !strings.Contains(step, "rules out") || strings.Contains(ruled[:strings.Index(ruled, ".")], words) {
+			t.Errorf("a decision rules out the strength it was (%s): %q", words, step)
+		}
+		t.Log(step)
+	})
 	// Every move of the bot is its strength's.
 	moves := 0
 	for _, r := range teacher.csvRows(paths.DecisionsCSV.For(code)) {

@@ -2,25 +2,66 @@ package server
 
 import (
 	"slices"
+	"strings"
 
 	"pigclass/server/charts"
 	"pigclass/server/report"
+	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/templates"
 	"pigclass/templates/i18n"
 	"pigclass/templates/paths"
 )
 
-// mysteryWords says the strength each mystery bot of the match played at
-// (the seed drew it: sim.MysteryStrength), for the review once the seed
-// is published.
-func mysteryWords(l *i18n.Localizer, mv *matchView) []string {
-	var out []string
+// mysteryWords says, for the review once the seed is published, what
+// each mystery bot's moves ruled out, decision by decision, and the
+// strength it played at (the seed drew it: sim.MysteryStrength).
+func mysteryWords(l *i18n.Localizer, mv *matchView) (said, trail []string) {
 	names := seatWordsAll(mv.Match.Match, -1, false, i18n.Msg{})
+	rule := mv.Variant.Game.Rules().HoldAt
 	for _, seat := range mv.Seats {
-		if seat.Bot == sim.MysteryBot {
-			strength := sim.MysteryStrength(mv.Variant.Game, &mv.Seed, seat.Seat)
-			out = append(out, l.T("review.mystery", "Bot", l.Say(names[seat.Seat]), "Strength", botLabel(l, strength, mv.Variant.Game.Rules().HoldAt)))
+		if seat.Bot != sim.MysteryBot {
+			continue
+		}
+		trail = append(trail, mysteryTrail(l, mv, seat.Seat)...)
+		strength := sim.MysteryStrength(mv.Variant.Game, &mv.Seed, seat.Seat)
+		said = append(said, l.T("review.mystery", "Bot", l.Say(names[seat.Seat]), "Strength", botLabel(l, strength, rule)))
+	}
+	return said, trail
+}
+
+// mysteryTrail is what the moves of the mystery bot at seat ruled out,
+// each decision that ruled out a strength in a line (one in three each at
+// the start; those that agree with every move so far share the chance).
+func mysteryTrail(l *i18n.Localizer, mv *matchView, seat int) []string {
+	g := mv.Variant.Game
+	strengths := sim.MysteryStrengths(g)
+	possible := make([]bool, len(strengths))
+	for i := range possible {
+		possible[i] = true
+	}
+	var out []string
+	n := 0
+	for _, e := range mv.Events {
+		if e.Seat != seat || e.By != store.ByBot || e.Analysis == nil {
+			continue
+		}
+		n++
+		p := sim.Position{Variant: mv.Variant, Score: e.Score, Opponent: e.OpponentScore, TurnTotal: e.TurnTotal}
+		var out1, left []string
+		for i, agrees := range sim.MysteryAgrees(p, e.Action, e.Analysis.Best) {
+			name := botLabel(l, strengths[i], g.Rules().HoldAt)
+			switch {
+			case possible[i] && !agrees:
+				possible[i] = false
+				out1 = append(out1, name)
+			case possible[i]:
+				left = append(left, name)
+			}
+		}
+		if len(out1) > 0 && len(left) > 0 {
+			out = append(out, l.T("review.mystery_step", "N", l.Int(n), "Move", charts.ActionWord(l, e.Action), "Total", l.Int(e.TurnTotal), "Out", strings.Join(out1, "; "))+" "+
+				l.N("review.mystery_left", len(left), "List", strings.Join(left, "; ")))
 		}
 	}
 	return out
@@ -43,7 +84,7 @@ func (w *views) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 		v.SeedLater = l.N("review.seedlater", mv.SharingDice)
 	default:
 		v.Seed = mv.Seed.String()
-		v.Mystery = mysteryWords(l, mv)
+		v.Mystery, v.MysteryTrail = mysteryWords(l, mv)
 	}
 	if code != "" {
 		v.BackURL = paths.Student.For(code)

@@ -32,6 +32,25 @@ func MysteryStrength(g Game, seed *Seed, seat int) string {
 	return all[seed.Mystery(seat, len(all))]
 }
 
+// MysteryAgrees reports, for each of MysteryStrengths in order, whether
+// that strength makes the move a at position p (a game of many rolls):
+// the hold points by their rule, perfect play where a is best, the solved
+// table's best option there. The review rules strengths out by it.
+func MysteryAgrees(p Position, a, best Action) []bool {
+	all := MysteryStrengths(p.Variant.Game)
+	out := make([]bool, len(all))
+	for i, name := range all {
+		if name == PerfectBot {
+			out[i] = a == best
+			continue
+		}
+		if s, err := ParseStrategy(name, p.Variant.Game); err == nil {
+			out[i] = s.Decide(p) == a
+		}
+	}
+	return out
+}
+
 // BotMenu lists the bots a menu offers, weakest first: the beginner, the
 // rule of thumb "hold at ruleOfThumb" (a game's own, GameRules.HoldAt),
 // keep pace and end race, perfect play, expected-value play, the mystery

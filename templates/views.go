@@ -336,8 +336,10 @@ type Review struct {
 	// student's nickname; Others lists their matches.
 	Student string
 	// Mystery says the strength each mystery bot of the match played at,
-	// once the seed that drew it is published.
-	Mystery []string
+	// once the seed that drew it is published; MysteryTrail what its
+	// moves ruled out, decision by decision, shown with it once the
+	// student has made their guess.
+	Mystery, MysteryTrail []string
 	Others  []HistoryRow
 	// InClass: a class's match (not practice).
 	InClass bool
