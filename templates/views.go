@@ -340,7 +340,7 @@ type Review struct {
 	// moves ruled out, decision by decision, shown with it once the
 	// student has made their guess.
 	Mystery, MysteryTrail []string
-	Others  []HistoryRow
+	Others                []HistoryRow
 	// InClass: a class's match (not practice).
 	InClass bool
 	Title   string
