@@ -1,8 +1,10 @@
 package server
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -94,6 +96,18 @@ func TestMysteryBot(t *testing.T) {
 		}
 		t.Log(step)
 	})
+	// The signed record names the strength, and verify checks it.
+	ana.b.get(paths.Record(code, id))
+	var rec sim.Record
+	if err := json.Unmarshal([]byte(ana.b.body), &rec); err != nil {
+		t.Fatalf("the record: %v", err)
+	}
+	if want := []sim.MysterySeat{{Seat: bot, Strength: strength}}; !slices.Equal(rec.Mystery, want) {
+		t.Errorf("the record's mystery %v, want %v", rec.Mystery, want)
+	}
+	if v, err := sim.VerifyJSON([]byte(ana.b.body)); err != nil || !v.Signature.Valid() {
+		t.Errorf("the record does not verify: %v (signature %v)", err, v.Signature)
+	}
 	// Every move of the bot is its strength's.
 	moves := 0
 	for _, r := range teacher.csvRows(paths.DecisionsCSV.For(code)) {

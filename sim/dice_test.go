@@ -2,6 +2,8 @@ package sim
 
 import (
 	"encoding/binary"
+	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"slices"
@@ -199,4 +201,43 @@ func TestMysteryIsOneInThree(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestRecordCarriesTheMystery: a record names its mystery bot's strength,
+// verify checks it against the seed's draw for the seat (a forged one, a
+// seat that does not exist and a mystery bot in Hog are refused, naming
+// the problem), whether the record is read as a value or as its JSON.
+func TestRecordCarriesTheMystery(t *testing.T) {
+	var seed Seed
+	for i := range seed {
+		seed[i] = byte(i)
+	}
+	record := func(v Variant, seats ...MysterySeat) Record {
+		m, err := NewMatch(v, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := m.Record()
+		r.Events = []Event{} // no move yet: an empty list, not a missing one
+		r.Mystery = seats
+		return r
+	}
+	check := func(name string, r Record, ok bool) {
+		t.Helper()
+		_, err := Verify(r)
+		data, _ := json.Marshal(r)
+		_, errJSON := VerifyJSON(data)
+		var ve *VerifyError
+		switch {
+		case ok && (err != nil || errJSON != nil):
+			t.Errorf("%s: refused: %v / %v", name, err, errJSON)
+		case !ok && (!errors.As(err, &ve) || ve.Problem != ProblemMystery || !errors.As(errJSON, &ve) || ve.Problem != ProblemMystery):
+			t.Errorf("%s: %v / %v, want the mystery's problem", name, err, errJSON)
+		}
+	}
+	pig := Standard(Pig)
+	check("the seed's strengths", record(pig, MysterySeat{1, HoldAt(20).String()}, MysterySeat{0, BeginnerBot}), true)
+	check("a forged strength", record(pig, MysterySeat{1, PerfectBot}), false)
+	check("no such seat", record(pig, MysterySeat{2, PerfectBot}), false)
+	check("Hog", record(Standard(Hog), MysterySeat{1, PerfectBot}), false)
 }

@@ -32,13 +32,40 @@ func (s *State) Result() *Result {
 type Record struct {
 	// Format is RecordFormat for the records this release writes; 0 (no
 	// field) for the earlier ones, which carry no times or signature.
-	Format     int        `json:"format,omitempty"`
-	Variant    Variant    `json:"variant"`
-	Seed       Seed       `json:"seed"`
-	Commitment string     `json:"commitment,omitempty"`
-	Events     []Event    `json:"events"`
-	Result     *Result    `json:"result,omitempty"`
-	Signature  *Signature `json:"signature,omitempty"`
+	Format     int     `json:"format,omitempty"`
+	Variant    Variant `json:"variant"`
+	Seed       Seed    `json:"seed"`
+	Commitment string  `json:"commitment,omitempty"`
+	Events     []Event `json:"events"`
+	Result     *Result `json:"result,omitempty"`
+	// Mystery names the strength of each mystery bot of the match, which
+	// the seed draws (MysteryStrength): verify checks it.
+	Mystery   []MysterySeat `json:"mystery,omitempty"`
+	Signature *Signature    `json:"signature,omitempty"`
+}
+
+// MysterySeat is the strength the mystery bot at Seat played at (one of
+// MysteryStrengths).
+type MysterySeat struct {
+	Seat     int    `json:"seat"`
+	Strength string `json:"strength"`
+}
+
+// checkMystery is the error of a recorded mystery bot's strength that the
+// seed does not draw for its seat, or nil.
+func checkMystery(v Variant, seed *Seed, seats []MysterySeat) error {
+	for _, m := range seats {
+		want := ""
+		if m.Seat >= 0 && m.Seat < v.Seats && !v.Game.ChoosesDice() {
+			want = MysteryStrength(v.Game, seed, m.Seat)
+		}
+		if m.Strength != want || want == "" {
+			return verifyErr(0, "mystery", ProblemMystery,
+				fmt.Sprintf("mystery: the mystery bot of seat %d is recorded at %q, but the seed draws %q for that seat", m.Seat, m.Strength, want),
+				"Seat", m.Seat, "Recorded", m.Strength, "Seed", want)
+		}
+	}
+	return nil
 }
 
 // Record returns the match as a record (with the seed: publish it only once
@@ -73,6 +100,9 @@ type Verified struct {
 func Verify(r Record) (Verified, error) {
 	if r.Commitment != "" && r.Commitment != r.Seed.Commitment() {
 		return Verified{}, fmt.Errorf("commitment %s is not SHA-256 of the seed (%s)", r.Commitment, r.Seed.Commitment())
+	}
+	if err := checkMystery(r.Variant, &r.Seed, r.Mystery); err != nil {
+		return Verified{}, err
 	}
 	m, err := Replay(r.Variant, r.Seed, r.Events)
 	if err != nil {

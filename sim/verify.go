@@ -47,6 +47,7 @@ type recordFields struct {
 	Commitment *string        `json:"commitment"`
 	Events     *[]eventFields `json:"events"`
 	Result     *Result        `json:"result"`
+	Mystery    *[]MysterySeat `json:"mystery"`
 }
 
 type eventFields struct {
@@ -95,6 +96,7 @@ const (
 	ProblemResult     = "result"    // the result differs: Args Winner, Scores, Places, Actual...
 	ProblemFormat     = "format"    // a format this release does not read: Args Recorded, Known
 	ProblemTime       = "time"      // an event stored before the one before it: Args Recorded, Before
+	ProblemMystery    = "mystery"   // a mystery bot's strength the seed does not draw: Args Seat, Recorded, Seed
 )
 
 // Dice says the problem is with the dice (the seed's commitment or the
@@ -180,6 +182,11 @@ func VerifyJSON(data []byte) (Verified, error) {
 	m, err := NewMatch(*r.Variant, *r.Seed)
 	if err != nil {
 		return v, badRules("variant", err)
+	}
+	if r.Mystery != nil {
+		if err := checkMystery(*r.Variant, r.Seed, *r.Mystery); err != nil {
+			return v, err
+		}
 	}
 	var before time.Time
 	for i, want := range *r.Events {

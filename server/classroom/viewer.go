@@ -292,6 +292,11 @@ func (r *Room) Record(ctx context.Context, v Viewer, id int64) (sim.Record, *Mat
 	for i := range rec.Events {
 		rec.Events[i].At = mv.Events[i].At.UTC().Truncate(time.Millisecond)
 	}
+	for _, seat := range mv.Seats {
+		if seat.Bot == sim.MysteryBot {
+			rec.Mystery = append(rec.Mystery, sim.MysterySeat{Seat: seat.Seat, Strength: sim.MysteryStrength(mv.Variant.Game, &mv.Seed, seat.Seat)})
+		}
+	}
 	rec, err = rec.Sign(r.signer)
 	if err != nil {
 		return sim.Record{}, mv, errorf(fmt.Sprintf("sign match %d", id), err)
