@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -54,6 +55,9 @@ func TestPaceSaysWhereEveryoneIs(t *testing.T) {
 	want("before a round", map[string]string{"Ana": "waiting", "Sleepy": "waiting"}, map[string]string{"waiting": "2", "playing": "0"})
 	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "deadline": {"10"}})
 	want("the round started", map[string]string{"Ana": "playing", "Sleepy": "playing"}, map[string]string{"playing": "2", "waiting": "0"})
+	if title := teacher.get(paths.Teacher.For(code)).Find(`[data-testid="pace-chip"][data-kind="playing"]`).First().AttrOr("title", ""); !regexp.MustCompile(`^(Ana|Sleepy): playing, \d+ to \d+$`).MatchString(title) {
+		t.Errorf("a playing chip's title: %q", title)
+	}
 	playRound(t, code, []*student{ana})
 	want("Ana's match over", map[string]string{"Ana": "done", "Sleepy": "playing"}, map[string]string{"done": "1", "playing": "1"})
 	for n := 1; n <= 3; n++ {

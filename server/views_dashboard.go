@@ -115,7 +115,14 @@ func paceOf(l *i18n.Localizer, students []templates.StudentRow, kinds map[int64]
 			kind = "waiting"
 		}
 		count[kind]++
-		p.Chips = append(p.Chips, templates.PaceChip{Name: s.Name, Kind: kind, Says: l.T("pace."+kind) + pick(kind == "playing" || kind == "stuck", " ("+s.Status+")", "")})
+		says := l.T("pace." + kind)
+		switch kind {
+		case "playing":
+			says = s.Status // "playing, 12 to 30"
+		case "stuck":
+			says += " (" + s.Status + ")"
+		}
+		p.Chips = append(p.Chips, templates.PaceChip{Name: s.Name, Kind: kind, Says: says})
 	}
 	for _, kind := range templates.PaceKinds {
 		p.Counts = append(p.Counts, templates.PaceCount{Kind: kind, Label: l.T("pace." + kind), N: count[kind]})
