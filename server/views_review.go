@@ -17,11 +17,14 @@ import (
 // each mystery bot's moves ruled out, decision by decision, and the
 // strength it played at (the seed drew it: sim.MysteryStrength).
 func mysteryWords(l *i18n.Localizer, mv *matchView) (said, trail []string) {
-	names := seatWordsAll(mv.Match.Match, -1, false, i18n.Msg{})
+	var names []i18n.Msg
 	rule := mv.Variant.Game.Rules().HoldAt
 	for _, seat := range mv.Seats {
 		if seat.Bot != sim.MysteryBot {
 			continue
+		}
+		if names == nil {
+			names = seatWordsAll(mv.Match.Match, -1, false, i18n.Msg{})
 		}
 		trail = append(trail, mysteryTrail(l, mv, seat.Seat)...)
 		strength := sim.MysteryStrength(mv.Variant.Game, &mv.Seed, seat.Seat)

@@ -210,7 +210,7 @@ type multiScratch struct {
 	a        []float64 // a[k*n + r]: the turn's values, affine in the pass vector
 	b        []float64 // b[k]
 	a0       []float64 // a0[k]: the mover's a[k*n] (all the fast sweep keeps)
-	reach    []float64 // reach[k]: the chance that the turn comes to k (fast sweep)
+	reach    []float64 // the fast sweep's chance of rolling at each turn total (reachHolds)
 	pos, nxt []int
 	vec, tmp []float64
 	ra, ha   []float64 // a roll's and a hold's values
@@ -382,11 +382,9 @@ func (m *MultiTable) solveOrbit(p []int, sc *multiScratch) float64 {
 	// else those of the turn starts a point above, solved in the layer
 	// above (a fifth fewer sweeps than even chances).
 	m.estimate(size, sc, true)
-	before := sc.before[:size*n]
-	for i := range size {
-		if m.pass > 0 {
-			m.load(m.index(sc.members[i]), before[i*n:i*n+n])
-		}
+	before := sc.before[:size*n] // the first pass has none: solve does not ask its change
+	for i := 0; i < size && m.pass > 0; i++ {
+		m.load(m.index(sc.members[i]), before[i*n:i*n+n])
 	}
 	solved := false
 	for it := 0; it < newtonIterations && !solved; it++ {
@@ -739,14 +737,6 @@ func (m *MultiTable) newtonStepMixed(size int, sc *multiScratch, flips []flip) b
 // maxOrbitIterations bounds the value iteration behind Newton's method:
 // an orbit that needs more cycles (its best responses flip for ever).
 const maxOrbitIterations = 2000
-
-func sumOf(v []float64) float64 {
-	sum := 0.0
-	for _, x := range v {
-		sum += x
-	}
-	return sum
-}
 
 func gcd(a, b int) int {
 	for b != 0 {
