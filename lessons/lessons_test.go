@@ -7,6 +7,7 @@ import (
 
 	"pigclass/lessons/figures"
 	"pigclass/sim"
+	"pigclass/sim/solve"
 )
 
 // computedFigures are the figures lessons/figures computes.
@@ -20,15 +21,9 @@ func computedFigures() map[string]bool {
 
 func testRules() Rules {
 	return Rules{
-		Charts:  map[string]bool{"hold-points": true, "class-dice": true, "decision-map": true, "skill-luck": true, "ladder": true, "first-player": true, "hog-curve": true, "hog-dice": true, "share-of-ones": true, "skunk-sits": true, "pig-landings": true},
-		Figures: computedFigures(),
-		Strategy: func(name string, v sim.Variant) error {
-			if name == "optimal" || name == "ev" {
-				return nil
-			}
-			_, err := sim.ParseStrategy(name, v.Game)
-			return err
-		},
+		Charts:   map[string]bool{"hold-points": true, "class-dice": true, "decision-map": true, "skill-luck": true, "ladder": true, "first-player": true, "hog-curve": true, "hog-dice": true, "share-of-ones": true, "skunk-sits": true, "pig-landings": true, "mystery-guesses": true},
+		Figures:  computedFigures(),
+		Strategy: solve.CheckStrategy, // as the app checks them (server/views_lesson.go)
 	}
 }
 

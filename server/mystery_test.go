@@ -76,18 +76,66 @@ func TestMysteryBot(t *testing.T) {
 	}
 	strength := sim.MysteryStrength(sim.Pig, &seed, bot)
 	words := map[string]string{sim.BeginnerBot: "beginner, hold at 10", "hold:20": "rule of thumb, hold at 20", sim.PerfectBot: "perfect play"}[strength]
+	// The review asks for a guess first, and tells nothing else of the bot
+	// until it is made: its three strengths are the choices.
+	ask := review.Find(`[data-testid="mystery-ask"]`)
+	if got := ask.Find("strong").Text(); !strings.HasPrefix(got, "Which strength did Bot (mystery bot) play at?") {
+		t.Errorf("the review does not ask for a guess first: %q", got)
+	}
+	var choices []string
+	ask.Find(`[data-testid="mystery-guess"]`).Each(func(_ int, b *goquery.Selection) { choices = append(choices, b.AttrOr("value", "")) })
+	if want := []string{sim.BeginnerBot, "hold:20", sim.PerfectBot}; !slices.Equal(choices, want) {
+		t.Errorf("the guesses offered are %v, want %v", choices, want)
+	}
+	if n := review.Find(`[data-testid="mystery-reveal"], [data-testid="mystery-trail"]`).Length(); n != 0 {
+		t.Error("the review tells the strength before the guess")
+	}
+	guessURL := ask.AttrOr("action", "")
+	// A guess names one of the three strengths; anything else is refused
+	// with the three named, and nothing is stored.
+	ana.b.post(guessURL, url.Values{"seat": {strconv.Itoa(bot)}, "strength": {"hold:15"}})
+	if ana.b.status() != http.StatusBadRequest || !strings.Contains(ana.b.body, "Pick one of the mystery bot&#39;s strengths: beginner, hold at 10; rule of thumb, hold at 20; perfect play.") {
+		t.Errorf("a guess of no strength: %d %s", ana.b.status(), ana.b.body)
+	}
+	ana.b.post(guessURL, url.Values{"seat": {strconv.Itoa(1 - bot)}, "strength": {strength}})
+	if ana.b.status() != http.StatusBadRequest {
+		t.Errorf("a guess of the student's own seat: %d", ana.b.status())
+	}
+	// A stranger (another class's student) cannot guess, and is told what
+	// anyone is told of a match that does not exist.
+	other := a.browser()
+	otherCode := teacherStart(t, other)
+	eve := join(t, a, otherCode, "Eve")
+	eve.post(paths.Guess(otherCode, id), url.Values{"seat": {strconv.Itoa(bot)}, "strength": {strength}})
+	stranger := eve.status()
+	eve.post(paths.Guess(otherCode, id+1000), url.Values{"seat": {strconv.Itoa(bot)}, "strength": {strength}})
+	if stranger == http.StatusSeeOther || stranger != eve.status() {
+		t.Errorf("a stranger's guess: %d, a match that does not exist: %d", stranger, eve.status())
+	}
+	// The teacher's look before the guess: the student has not guessed;
+	// the teacher is not asked, and reads the strength.
+	look := paths.TeacherStudent.With(code, studentID(t, a, code, "Ana"))
+	before := teacher.get(look)
+	if got := before.Find(`[data-testid="mystery-verdict"]`).Text(); got != "Ana has not guessed yet." || before.Find(`[data-testid="mystery-ask"]`).Length() != 0 || before.Find(`[data-testid="mystery-reveal"]`).Length() != 1 {
+		t.Errorf("the teacher's look before the guess: %q", got)
+	}
+	// The wrong guess first (the one after the truth), then the right one:
+	// the first stands.
+	wrong := choices[(slices.Index(choices, strength)+1)%3]
+	ana.b.post(guessURL, url.Values{"seat": {strconv.Itoa(bot)}, "strength": {wrong}})
+	ana.b.post(guessURL, url.Values{"seat": {strconv.Itoa(bot)}, "strength": {strength}})
+	review = ana.b.get(paths.Match(code, id))
+	wrongWords := map[string]string{sim.BeginnerBot: "beginner, hold at 10", "hold:20": "rule of thumb, hold at 20", sim.PerfectBot: "perfect play"}[wrong]
+	if got, want := review.Find(`[data-testid="mystery-verdict"]`).Text(), "You guessed "+wrongWords+". Not this time"; !strings.HasPrefix(got, want) {
+		t.Errorf("the verdict %q, want %q...", got, want)
+	}
 	if got, want := review.Find(`[data-testid="mystery-reveal"]`).Text(), "Bot (mystery bot) played as: "+words+"."; got != want {
 		t.Errorf("the review says %q, want %q", got, want)
 	}
-	// The review asks for a guess first: the strength is inside the
-	// details the student opens; what each decision ruled out never names
-	// the strength it was.
-	if got := review.Find(`details[data-testid="mystery"] > summary`).Text(); !strings.HasPrefix(got, "Which strength was the mystery bot") {
-		t.Errorf("the review does not ask for a guess first: %q", got)
+	if review.Find(`[data-testid="mystery-ask"]`).Length() != 0 {
+		t.Error("the review asks again after the guess")
 	}
-	if review.Find(`details[data-testid="mystery"] [data-testid="mystery-reveal"]`).Length() != 1 {
-		t.Error("the strength is not inside the details")
-	}
+	// What each decision ruled out never names the strength it was.
 	review.Find(`[data-testid="mystery-trail"] li`).Each(func(_ int, li *goquery.Selection) {
 		step := li.Text()
 		ruled := step[strings.Index(step, "rules out")+len("rules out"):]
@@ -96,6 +144,27 @@ func TestMysteryBot(t *testing.T) {
 		}
 		t.Log(step)
 	})
+	// The teacher's look at the match reads the student's guess.
+	if got, want := teacher.get(look).Find(`[data-testid="mystery-verdict"]`).Text(), "Ana guessed "+wrongWords+"."; got != want {
+		t.Errorf("the teacher reads %q, want %q", got, want)
+	}
+	// The class chart of guesses: one bot, at its strength; one guess,
+	// wrong.
+	src := teacher.get(paths.Query(paths.TeacherCharts.For(code), "chart", "mystery-guesses"))
+	rows := map[string]string{}
+	src.Find(`[data-testid="chart-mystery-guesses"] tbody tr`).Each(func(_ int, tr *goquery.Selection) {
+		var cells []string
+		tr.Find("td").Each(func(_ int, td *goquery.Selection) { cells = append(cells, td.Text()) })
+		rows[cells[0]] = strings.Join(cells[1:], " ")
+	})
+	kind := map[string]string{sim.BeginnerBot: "beginner", "hold:20": "rule of thumb", sim.PerfectBot: "perfect play"}
+	t.Logf("the chart's table: %v", rows)
+	if got := rows[kind[strength]]; !strings.HasPrefix(got, "1 ") || strings.HasSuffix(got, " 1") {
+		t.Errorf("the chart's row for %s: %q (played 1, right 0)", kind[strength], got)
+	}
+	if got := rows[kind[wrong]]; got != "0 1 0" {
+		t.Errorf("the chart's row for %s: %q, want 0 1 0", kind[wrong], got)
+	}
 	// The signed record names the strength, and verify checks it.
 	ana.b.get(paths.Record(code, id))
 	var rec sim.Record
@@ -127,6 +196,26 @@ func TestMysteryBot(t *testing.T) {
 		}
 		if r["action"] != want {
 			t.Errorf("the mystery bot (%s) played %s where its strength plays %s: %v", strength, r["action"], want, r)
+		}
+		// With each decision the strengths that would have made it are
+		// stored: the hold points by their rule, perfect play by the
+		// table's best option.
+		var agree []string
+		for _, s := range []string{sim.BeginnerBot, "hold:20", sim.PerfectBot} {
+			play := r["best_action"]
+			if s != sim.PerfectBot {
+				n, _ := strconv.Atoi(strings.TrimPrefix(s, "hold:"))
+				play = "hold"
+				if total < n && score+total < 30 {
+					play = "roll"
+				}
+			}
+			if play == r["action"] {
+				agree = append(agree, s)
+			}
+		}
+		if got := r["mystery_agrees"]; got != strings.Join(agree, " ") {
+			t.Errorf("decision %s stores %q as agreeing, want %q", r["turn"], got, strings.Join(agree, " "))
 		}
 	}
 	if moves == 0 {

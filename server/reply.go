@@ -45,6 +45,7 @@ var errNotSeated = classroom.ErrNotSeated
 func explain(l *i18n.Localizer, err error) (int, string) {
 	var ae *sim.ActionError
 	var later *classroom.SeedLaterError
+	var guess *classroom.BadGuessError
 	switch {
 	case errors.As(err, &later) && later.Playing == 0:
 		return http.StatusConflict, l.T("error.seedlater")
@@ -68,6 +69,14 @@ func explain(l *i18n.Localizer, err error) (int, string) {
 		return http.StatusServiceUnavailable, l.T("error.notsaved")
 	case errors.Is(err, classroom.ErrMysteryWaits):
 		return http.StatusConflict, l.T("error.mystery_wait")
+	case errors.Is(err, classroom.ErrNotMystery):
+		return http.StatusBadRequest, l.T("error.not_mystery")
+	case errors.As(err, &guess):
+		names := make([]string, len(guess.Strengths))
+		for i, s := range guess.Strengths {
+			names[i] = botLabel(l, s, guess.Game.Rules().HoldAt)
+		}
+		return http.StatusBadRequest, l.T("error.mystery_guess", "List", strings.Join(names, "; "))
 	}
 	return http.StatusInternalServerError, l.T("error.internal")
 }

@@ -116,6 +116,7 @@ func (s *Server) publicRoutes(r *gin.Engine) {
 	vget(paths.PracticeBoard, s.board)
 	vpost(paths.PracticeAct, s.act)
 	vget(paths.PracticeRecord, s.record)
+	vpost(paths.PracticeGuess, s.guessMystery)
 	vget(paths.Verify, s.verifyPage)
 	get(paths.Glossary, s.glossary)
 	post(paths.Lang, s.pickLanguage)
@@ -137,6 +138,7 @@ func (s *Server) studentRoutes(r *gin.Engine) {
 	sget(paths.ClassBoard, s.board)
 	spost(paths.ClassAct, s.act)
 	sget(paths.ClassRecord, s.record)
+	spost(paths.ClassGuess, s.guessMystery)
 	sget(paths.SkunkRecord, s.skunkRecord)
 	sget(paths.ClassVerify, s.verifyPage)
 }

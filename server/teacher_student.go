@@ -52,7 +52,7 @@ func (s *Server) teacherStudent(c *gin.Context) {
 		}
 	}
 	mv := s.drawMatch(c, m)
-	mv.board.NextURL = ""
+	mv.board.NextURL, mv.teacher = "", true
 	v := s.views.reviewView(l, mv)
 	v.Student, v.BackURL = student.Nickname, paths.Teacher.For(class.Code)
 	for j := len(ms) - 1; j >= 0; j-- {

@@ -551,6 +551,9 @@ func bestOther(scores []int, seat int) int {
 type matchView struct {
 	*classroom.MatchView
 	board templates.Board
+	// teacher: the teacher's look at the match from a student's seat
+	// (Seat): it reads the student's guesses, and guesses nothing.
+	teacher bool
 }
 
 // code is the join code of the match's class, "" for practice.

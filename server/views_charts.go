@@ -122,6 +122,11 @@ func (c *chartSource) FirstPlayer() ([]charts.FirstResults, error) {
 	return c.w.firstPlayerResults(c.ctx, c.l, c.who, c.v, c.table)
 }
 
+// Mysteries are the class's mystery bots whose seed is published.
+func (c *chartSource) Mysteries() ([]store.MysterySeat, error) {
+	return c.w.reports.MysterySeats(c.ctx, c.who)
+}
+
 // Ladder is the strategy ladder, nil while it is computed.
 func (c *chartSource) Ladder() []charts.Rung { return c.w.ladder.rungs() }
 

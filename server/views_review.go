@@ -13,10 +13,13 @@ import (
 	"pigclass/templates/paths"
 )
 
-// mysteryWords says, for the review once the seed is published, what
-// each mystery bot's moves ruled out, decision by decision, and the
-// strength it played at (the seed drew it: sim.MysteryStrength).
-func mysteryWords(l *i18n.Localizer, mv *matchView) (said, trail []string) {
+// mysteries are the review's mystery bots, once the seed that drew their
+// strengths is published (sim.MysteryStrength). A player who has not
+// guessed a bot is asked first, and told nothing else of it; then, and
+// on the teacher's look, the guesses, what each of the bot's moves ruled
+// out and the strength it played at.
+func mysteries(l *i18n.Localizer, mv *matchView) []templates.MysteryReview {
+	var out []templates.MysteryReview
 	var names []i18n.Msg
 	rule := mv.Variant.Game.Rules().HoldAt
 	for _, seat := range mv.Seats {
@@ -26,16 +29,55 @@ func mysteryWords(l *i18n.Localizer, mv *matchView) (said, trail []string) {
 		if names == nil {
 			names = seatWordsAll(mv.Match.Match, -1, false, i18n.Msg{})
 		}
-		trail = append(trail, mysteryTrail(l, mv, seat.Seat)...)
+		bot := l.Say(names[seat.Seat])
 		strength := sim.MysteryStrength(mv.Variant.Game, &mv.Seed, seat.Seat)
-		said = append(said, l.T("review.mystery", "Bot", l.Say(names[seat.Seat]), "Strength", botLabel(l, strength, rule)))
+		m := templates.MysteryReview{Seat: seat.Seat, Reveal: l.T("review.mystery", "Bot", bot, "Strength", botLabel(l, strength, rule))}
+		guessed := false
+		for _, g := range mv.Guesses {
+			if g.Seat != seat.Seat || seatOf(mv, g.StudentID) != mv.Seat {
+				continue
+			}
+			guessed, m.Right = true, g.Guess == strength
+			words := botLabel(l, g.Guess, rule)
+			switch {
+			case mv.teacher:
+				m.Verdict = []string{l.T("review.mystery_guessed", "Name", l.Say(names[mv.Seat]), "Guess", words)}
+			default:
+				m.Verdict = []string{l.T(pick(m.Right, "review.mystery_right", "review.mystery_wrong"), "Guess", words)}
+			}
+		}
+		switch {
+		case mv.Seat >= 0 && !guessed && !mv.teacher:
+			m.Ask, m.GuessURL = l.T("review.mystery_ask", "Bot", bot), paths.Guess(mv.code(), mv.ID)
+			for _, s := range sim.MysteryStrengths(mv.Variant.Game) {
+				m.Choices = append(m.Choices, templates.Choice{Value: s, Label: botLabel(l, s, rule)})
+			}
+		case mv.Seat >= 0 && !guessed:
+			m.Verdict = []string{l.T("review.mystery_unguessed", "Name", l.Say(names[mv.Seat]))}
+			fallthrough
+		default:
+			m.Trail = mysteryTrail(l, mv, seat.Seat)
+		}
+		out = append(out, m)
 	}
-	return said, trail
+	return out
+}
+
+// seatOf is the seat of a student in the match, or -1.
+func seatOf(mv *matchView, studentID int64) int {
+	for _, s := range mv.Seats {
+		if s.StudentID == studentID && studentID != 0 {
+			return s.Seat
+		}
+	}
+	return -1
 }
 
 // mysteryTrail is what the moves of the mystery bot at seat ruled out,
 // each decision that ruled out a strength in a line (one in three each at
 // the start; those that agree with every move so far share the chance).
+// It reads the strengths stored with each decision (store.Analysis's
+// Agrees), and works them out for a decision stored without them.
 func mysteryTrail(l *i18n.Localizer, mv *matchView, seat int) []string {
 	g := mv.Variant.Game
 	strengths := sim.MysteryStrengths(g)
@@ -50,9 +92,8 @@ func mysteryTrail(l *i18n.Localizer, mv *matchView, seat int) []string {
 			continue
 		}
 		n++
-		p := sim.Position{Variant: mv.Variant, Score: e.Score, Opponent: e.OpponentScore, TurnTotal: e.TurnTotal}
 		var out1, left []string
-		for i, agrees := range sim.MysteryAgrees(p, e.Action, e.Analysis.Best) {
+		for i, agrees := range agreesWith(mv.Variant, e, strengths) {
 			name := botLabel(l, strengths[i], g.Rules().HoldAt)
 			switch {
 			case possible[i] && !agrees:
@@ -68,6 +109,21 @@ func mysteryTrail(l *i18n.Localizer, mv *matchView, seat int) []string {
 		}
 	}
 	return out
+}
+
+// agreesWith says, for each of strengths, whether it would have made the
+// bot's decision e: as stored with it, or (a decision stored before the
+// strengths were) worked out again from its position.
+func agreesWith(v sim.Variant, e store.Event, strengths []string) []bool {
+	if stored := e.Analysis.Agrees; stored != nil {
+		out := make([]bool, len(strengths))
+		for i, s := range strengths {
+			out[i] = slices.Contains(stored, s)
+		}
+		return out
+	}
+	p := sim.Position{Variant: v, Score: e.Score, Opponent: e.OpponentScore, TurnTotal: e.TurnTotal}
+	return sim.MysteryAgrees(p, e.Action, e.Analysis.Best)
 }
 
 // reviewView lists the viewer's decisions beside the rule of thumb and
@@ -87,7 +143,7 @@ func (w *views) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 		v.SeedLater = l.N("review.seedlater", mv.SharingDice)
 	default:
 		v.Seed = mv.Seed.String()
-		v.Mystery, v.MysteryTrail = mysteryWords(l, mv)
+		v.Mysteries = mysteries(l, mv)
 	}
 	if code != "" {
 		v.BackURL = paths.Student.For(code)

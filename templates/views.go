@@ -329,18 +329,34 @@ type ActionButton struct {
 	Primary            bool
 }
 
+// MysteryReview is one mystery bot on a match's review.
+type MysteryReview struct {
+	// Ask asks the student which strength the bot played at; Choices are
+	// the strengths to pick from (value and words), posted to GuessURL
+	// with Seat. Until the student has guessed nothing else is shown.
+	Ask      string
+	Choices  []Choice
+	GuessURL string
+	Seat     int
+	// Verdict says the student's guess and whether it was right (the
+	// teacher reads the students' guesses); Trail what the bot's moves
+	// ruled out, decision by decision; Reveal the strength it played at.
+	Verdict []string
+	Right   bool
+	Trail   []string
+	Reveal  string
+}
+
 // Review is the after-match page: each of the student's decisions beside
 // hold-at-20 and optimal play.
 type Review struct {
 	// Student, on the teacher's look at a student's match, is the
 	// student's nickname; Others lists their matches.
 	Student string
-	// Mystery says the strength each mystery bot of the match played at,
-	// once the seed that drew it is published; MysteryTrail what its
-	// moves ruled out, decision by decision, shown with it once the
-	// student has made their guess.
-	Mystery, MysteryTrail []string
-	Others                []HistoryRow
+	// Mysteries are the match's mystery bots, once the seed that drew
+	// their strengths is published.
+	Mysteries []MysteryReview
+	Others    []HistoryRow
 	// InClass: a class's match (not practice).
 	InClass bool
 	Title   string

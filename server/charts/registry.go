@@ -34,6 +34,9 @@ type Source interface {
 	Marks(piece string) ([]int, error)
 	SkunkDecisions() ([]store.SkunkDecision, error)
 	Rounds() ([]store.Round, error)
+	// Mysteries are the class's mystery bots whose seed is published,
+	// with their players' guesses.
+	Mysteries() ([]store.MysterySeat, error)
 	FirstPlayer() ([]FirstResults, error)
 	// Ladder is the strategy ladder, nil while it is being computed.
 	Ladder() []Rung
@@ -82,6 +85,10 @@ var registry = []entry{
 	{PigLandingsKey, func(s Source) (templates.Chart, error) {
 		marks, err := s.Marks(sim.PassPigs.Rules().Piece.Name)
 		return PigLandings(s.Localizer(), sim.PassPigs, marks), err
+	}},
+	{MysteryKey, func(s Source) (templates.Chart, error) {
+		seats, err := s.Mysteries()
+		return MysteryGuesses(s.Localizer(), seats), err
 	}},
 }
 

@@ -26,6 +26,7 @@ func (emptySource) SkunkDecisions() ([]store.SkunkDecision, error)   { return ni
 func (emptySource) Rounds() ([]store.Round, error)                   { return nil, nil }
 func (emptySource) FirstPlayer() ([]FirstResults, error)             { return nil, nil }
 func (emptySource) Ladder() []Rung                                   { return nil }
+func (emptySource) Mysteries() ([]store.MysterySeat, error)          { return nil, nil }
 
 // TestEveryChartBuilds: every chart of the registry builds from a class
 // with nothing played, under its own key, with its words in every

@@ -196,6 +196,23 @@ func newBot(name string, v sim.Variant, seed *sim.Seed, seat int) (sim.Strategy,
 	return solve.ParseStrategy(name, v, nil)
 }
 
+// mysteryAgrees keeps with a mystery bot's analysed decision e, made
+// from pre in match row, the strengths that would have made the same one
+// (sim.MysteryAgrees): the review rules strengths out by them.
+func mysteryAgrees(row store.Match, pre *sim.State, e *store.Event) {
+	a := e.Analysis
+	if a == nil || e.By != store.ByBot || !slices.ContainsFunc(row.Seats, func(s store.Seat) bool { return s.Seat == e.Seat && s.Bot == sim.MysteryBot }) {
+		return
+	}
+	names := sim.MysteryStrengths(pre.Variant.Game)
+	a.Agrees = []string{}
+	for i, agrees := range sim.MysteryAgrees(pre.Position(), e.Action, a.Best) {
+		if agrees {
+			a.Agrees = append(a.Agrees, names[i])
+		}
+	}
+}
+
 // botMove is a bot's move in st, and false if the bot waits for its table
 // (the perfect-play bot of a kind of round being solved: it moves when the
 // table is ready, from fillIn). The perfect-play bot plays Advise's best

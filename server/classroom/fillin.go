@@ -124,7 +124,7 @@ func (r *Room) fillIn(ctx context.Context, key sim.Variant) error {
 
 // fillLive fills in a live match's pending analyses. lm.mu must be held.
 func (r *Room) fillLive(ctx context.Context, lm *match) error {
-	filled, at := r.analyseds(lm.row.Variant, lm.row.Seed, lm.rows)
+	filled, at := r.analyseds(lm.row, lm.rows)
 	if len(filled) == 0 {
 		return nil
 	}
@@ -155,7 +155,7 @@ func (r *Room) fillStored(ctx context.Context, id int64, key sim.Variant) error 
 	if err != nil {
 		return err
 	}
-	filled, _ := r.analyseds(row.Variant, row.Seed, events)
+	filled, _ := r.analyseds(row, events)
 	if len(filled) == 0 {
 		return nil
 	}
@@ -173,12 +173,12 @@ func (r *Room) fillStored(ctx context.Context, id int64, key sim.Variant) error 
 
 // analyseds returns the pending decisions of a match's log with their
 // analysis now that the table is ready, and where they are in the log.
-// The state before each is rebuilt from the seed.
-func (r *Room) analyseds(v sim.Variant, seed sim.Seed, rows []store.Event) ([]store.Event, []int) {
+// The state before each is rebuilt from the match's seed.
+func (r *Room) analyseds(row store.Match, rows []store.Event) ([]store.Event, []int) {
 	if !slices.ContainsFunc(rows, func(e store.Event) bool { return e.Pending }) {
 		return nil, nil
 	}
-	m, err := sim.NewMatch(v, seed)
+	m, err := sim.NewMatch(row.Variant, row.Seed)
 	if err != nil {
 		return nil, nil
 	}
@@ -189,6 +189,7 @@ func (r *Room) analyseds(v sim.Variant, seed sim.Seed, rows []store.Event) ([]st
 		if e.Pending {
 			if a, pending := Analyse(r.tables, &pre, e.Action); !pending {
 				e.Analysis, e.Pending = a, false
+				mysteryAgrees(row, &pre, &e)
 				out, at = append(out, e), append(at, i)
 			}
 		}

@@ -340,6 +340,7 @@ func (r *Room) eventRow(lm *match, pre *sim.State, e sim.Event, by store.Decider
 	}
 	if seat == pre.Seat {
 		row.Analysis, row.Pending = Analyse(r.tables, pre, e.Action)
+		mysteryAgrees(lm.row, pre, &row)
 		if row.Pending {
 			r.awaiting(keyFor(pre))
 		}

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"pigclass/server/store"
@@ -187,7 +188,14 @@ type MatchView struct {
 	// SharingDice counts the other matches still being played with the
 	// same dice (a same-dice round): until it is 0 the seed stays secret.
 	SharingDice int
+	// Guesses are the guesses of the match's mystery bots, once its seed
+	// is published (Guess).
+	Guesses []store.MysteryGuess
 }
+
+// Published reports whether the match's seed is published: it is over
+// and no other match still plays with its dice.
+func (mv *MatchView) Published() bool { return mv.Over() && mv.SharingDice == 0 }
 
 // MovedError answers one of a class match's players who asked for it at
 // its practice address (/m/{id}): the match lives under its class's code.
@@ -269,6 +277,13 @@ func (r *Room) SeeMatch(ctx context.Context, v Viewer, id int64, teacher bool) (
 	}
 	if mv.Over() {
 		mv.SharingDice = r.sharingDice(mv.Seed, id)
+	}
+	if mv.Published() && slices.ContainsFunc(row.Seats, func(s store.Seat) bool { return s.Bot == sim.MysteryBot }) {
+		guesses, err := r.st.Guesses(ctx, id)
+		if err != nil {
+			return nil, errorf("see match", err)
+		}
+		mv.Guesses = guesses
 	}
 	return mv, nil
 }

@@ -203,7 +203,17 @@ func decisionRow(code string, m store.Match, e *store.Event, real bool) []string
 		set("best_action", best).set("ev_action", ev).set("cost_pct_points", ftoa(cost)).
 		set("agrees_with_optimal", btoa(a != nil, a != nil && ChosenAction(*e) == a.Best)).
 		set("agrees_with_ev", btoa(a != nil, a != nil && ChosenAction(*e) == a.EV)).
+		set("mystery_agrees", agreesCell(a)).
 		set("by", string(e.By)).set("at", at).set("local_time", local).cells
+}
+
+// agreesCell is the mystery_agrees cell of an analysis: the strengths
+// that would have made a mystery bot's decision, separated by spaces.
+func agreesCell(a *store.Analysis) string {
+	if a == nil {
+		return ""
+	}
+	return strings.Join(a.Agrees, " ")
 }
 
 // skunkDecisionRows are the stand and sit decisions of the class's Skunk

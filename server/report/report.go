@@ -107,6 +107,16 @@ func (r *Reports) RoundMatches(ctx context.Context, v classroom.Viewer, roundID 
 	return r.st.Matches(ctx, store.MatchFilter{ClassID: c.ID, RoundID: roundID})
 }
 
+// MysterySeats are the class's mystery bots whose seed is published, with
+// their players' guesses, for its members.
+func (r *Reports) MysterySeats(ctx context.Context, v classroom.Viewer) ([]store.MysterySeat, error) {
+	c, err := member(v)
+	if err != nil {
+		return nil, err
+	}
+	return r.st.MysterySeats(ctx, c.ID)
+}
+
 // PigTargets are the targets of the class's Pig matches, most played first.
 func (r *Reports) PigTargets(ctx context.Context, v classroom.Viewer) ([]int, error) {
 	c, err := member(v)

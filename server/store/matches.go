@@ -94,6 +94,10 @@ type Analysis struct {
 	// against the leading opponent (their exact table was not solved
 	// yet, or is not solved for that many); else exact.
 	Approximate bool
+	// Agrees, for a mystery bot's decision, are the strengths
+	// (sim.MysteryStrengths) that would have made the same one; nil for
+	// every other decision.
+	Agrees []string
 }
 
 // Event is one row of a match's log: the action, its dice, who made it, and
@@ -199,8 +203,8 @@ func (s *Store) insertMatch(ctx context.Context, tx *sql.Tx, m Match) (int64, er
 // The hot statements of the decision path, prepared once (Store.prepare).
 const (
 	insertEventSQL = `INSERT INTO events (match_id, seq, seat, action, turn, roll, faces, by, at,
-		score, scores, opponent_score, turn_total, dice, win_if_roll, win_if_hold, win_if_chosen, options, best_action, ev_action, cost, approximate, pending)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+		score, scores, opponent_score, turn_total, dice, win_if_roll, win_if_hold, win_if_chosen, options, best_action, ev_action, cost, approximate, agrees, pending)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	markOverSQL = `UPDATE matches SET status = 'over', winner = ?, result = ?, ended_at = ? WHERE id = ?`
 )
 
@@ -215,7 +219,7 @@ func (s *Store) AppendEvents(ctx context.Context, matchID int64, events []Event,
 			scores, _ := json.Marshal(e.Scores)
 			a := analysisCells(e.Analysis)
 			if _, err := ins.ExecContext(ctx, matchID, e.Seq, e.Seat, e.Action.String(), e.Turn, e.Roll, e.Faces.String(), e.By, e.At.UTC().Format(time.RFC3339Nano),
-				e.Score, string(scores), e.OpponentScore, e.TurnTotal, e.Dice, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], e.Pending); err != nil {
+				e.Score, string(scores), e.OpponentScore, e.TurnTotal, e.Dice, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], e.Pending); err != nil {
 				return err
 			}
 		}
@@ -234,14 +238,18 @@ func (s *Store) AppendEvents(ctx context.Context, matchID int64, events []Event,
 }
 
 // analysisCells returns the columns win_if_roll, win_if_hold,
-// win_if_chosen, options, best_action, ev_action, cost and approximate of
-// an analysis (NULL but approximate for none).
-func analysisCells(a *Analysis) [8]any {
+// win_if_chosen, options, best_action, ev_action, cost, approximate and
+// agrees of an analysis (NULL but approximate for none).
+func analysisCells(a *Analysis) [9]any {
 	if a == nil {
-		return [8]any{7: false}
+		return [9]any{7: false}
 	}
 	b, _ := json.Marshal(a.Options)
-	return [8]any{floatOrNil(a.WinIfRoll), floatOrNil(a.WinIfHold), a.WinIfChosen, string(b), a.Best.String(), a.EV.String(), a.Cost, a.Approximate}
+	var agrees any
+	if a.Agrees != nil {
+		agrees = strings.Join(a.Agrees, ",")
+	}
+	return [9]any{floatOrNil(a.WinIfRoll), floatOrNil(a.WinIfHold), a.WinIfChosen, string(b), a.Best.String(), a.EV.String(), a.Cost, a.Approximate, agrees}
 }
 
 // FillAnalyses stores the analyses of decisions stored pending (each
@@ -250,7 +258,7 @@ func analysisCells(a *Analysis) [8]any {
 func (s *Store) FillAnalyses(ctx context.Context, events []Event) error {
 	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		st, err := tx.PrepareContext(ctx, `UPDATE events SET win_if_roll = ?, win_if_hold = ?, win_if_chosen = ?, options = ?,
-			best_action = ?, ev_action = ?, cost = ?, approximate = ?, pending = 0 WHERE match_id = ? AND seq = ? AND pending = 1`)
+			best_action = ?, ev_action = ?, cost = ?, approximate = ?, agrees = ?, pending = 0 WHERE match_id = ? AND seq = ? AND pending = 1`)
 		if err != nil {
 			return err
 		}
@@ -525,7 +533,7 @@ func (s *Store) EachEvent(ctx context.Context, f EventFilter, fn func(e *Event) 
 	}
 	rows, err := s.rd.QueryContext(ctx, `SELECT e.match_id, e.seq, e.seat, e.action, e.turn, e.roll, e.faces, e.by, e.at,
 		e.score, e.scores, e.opponent_score, e.turn_total, e.dice, e.win_if_roll, e.win_if_hold, e.win_if_chosen,
-		COALESCE(e.options, ''), COALESCE(e.best_action, ''), COALESCE(e.ev_action, ''), e.cost, e.approximate, e.pending
+		COALESCE(e.options, ''), COALESCE(e.best_action, ''), COALESCE(e.ev_action, ''), e.cost, e.approximate, e.agrees, e.pending
 		FROM events e JOIN matches m ON m.id = e.match_id WHERE `+where+` ORDER BY e.match_id, e.seq`, arg)
 	if err != nil {
 		return fmt.Errorf("store: events: %w", err)
@@ -537,8 +545,9 @@ func (s *Store) EachEvent(ctx context.Context, f EventFilter, fn func(e *Event) 
 		var best, ev sim.Action
 		var approximate bool
 		var roll, hold, chosen, cost sql.NullFloat64
+		var agrees sql.NullString
 		if err := rows.Scan(&e.MatchID, &e.Seq, &e.Seat, &action, &e.Turn, &e.Roll, &faces, &e.By, &at,
-			&e.Score, &scores, &e.OpponentScore, &e.TurnTotal, &e.Dice, &roll, &hold, &chosen, &options, actionCell{&best}, actionCell{&ev}, &cost, &approximate, &e.Pending); err != nil {
+			&e.Score, &scores, &e.OpponentScore, &e.TurnTotal, &e.Dice, &roll, &hold, &chosen, &options, actionCell{&best}, actionCell{&ev}, &cost, &approximate, &agrees, &e.Pending); err != nil {
 			return fmt.Errorf("store: events: %w", err)
 		}
 		e.At = parseTime(at)
@@ -558,6 +567,12 @@ func (s *Store) EachEvent(ctx context.Context, f EventFilter, fn func(e *Event) 
 			}
 			if hold.Valid {
 				a.WinIfHold = &hold.Float64
+			}
+			if agrees.Valid {
+				a.Agrees = strings.Split(agrees.String, ",")
+				if agrees.String == "" {
+					a.Agrees = []string{}
+				}
 			}
 			if options != "" {
 				if err := json.Unmarshal([]byte(options), &a.Options); err != nil {

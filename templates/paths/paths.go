@@ -51,6 +51,7 @@ const (
 	PracticeBoard  Route = "/m/:id/board"
 	PracticeAct    Route = "/m/:id/act"
 	PracticeRecord Route = "/m/:id/record.json"
+	PracticeGuess  Route = "/m/:id/guess" // POST: a guess of a mystery bot's strength
 )
 
 // A class's addresses for anyone with its code, and for its students.
@@ -67,6 +68,7 @@ const (
 	ClassBoard    Route = "/c/:code/m/:id/board"
 	ClassAct      Route = "/c/:code/m/:id/act"
 	ClassRecord   Route = "/c/:code/m/:id/record.json"
+	ClassGuess    Route = "/c/:code/m/:id/guess"
 	ClassVerify   Route = "/c/:code/verify"
 )
 
@@ -147,6 +149,14 @@ func Act(code string, id int64) string {
 		return PracticeAct.With("", id)
 	}
 	return ClassAct.With(code, id)
+}
+
+// Guess is where a guess of a match's mystery bot is posted.
+func Guess(code string, id int64) string {
+	if code == "" {
+		return PracticeGuess.With("", id)
+	}
+	return ClassGuess.With(code, id)
 }
 
 // Record is a finished match's record, for verify.
