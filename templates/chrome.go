@@ -2,6 +2,7 @@ package templates
 
 import (
 	"context"
+	"strings"
 
 	"pigclass/templates/i18n"
 )
@@ -55,3 +56,12 @@ func langName(code string) string {
 }
 
 func langs() []i18n.Lang { return i18n.Langs }
+
+// sentence ends a title with a full stop where it has no stop of its own
+// ("Class dice." but "Which bot did you play?").
+func sentence(s string) string {
+	if strings.HasSuffix(s, ".") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {
+		return s
+	}
+	return s + "."
+}

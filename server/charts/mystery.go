@@ -60,7 +60,7 @@ func MysteryGuesses(l *i18n.Localizer, seats []store.MysterySeat) templates.Char
 	}
 	bar := charts.NewBar()
 	bar.SetGlobalOptions(append(global(MysteryKey, "320px"),
-		charts.WithXAxisOpts(opts.XAxis{Name: t(l, MysteryKey, "strength")}),
+		charts.WithXAxisOpts(opts.XAxis{AxisLabel: &opts.AxisLabel{Interval: "0"}}), // every strength named; the names say what the axis is
 		charts.WithYAxisOpts(opts.YAxis{Name: t(l, MysteryKey, "bots"), MinInterval: 1}))...)
 	bar.SetXAxis(labels).
 		AddSeries(t(l, MysteryKey, "played"), p).
