@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/chromedp/chromedp"
 
+	"pigclass/server/classroom"
 	"pigclass/templates/paths"
 )
 
@@ -109,4 +111,44 @@ func TestBrowserPaceFitsAClassOf36(t *testing.T) {
 		t.Errorf("the pacing view at 1366x768: %s", bad)
 	}
 	shot(t, laptop, "dashboard-pace-36")
+}
+
+// TestSecondNameFromADeviceShows (issue 32, item 9): a device that joined
+// the class under one name may join under another once its window has
+// passed (classroom.DeviceJoinWindow); the dashboard then names, by each
+// of the two, the other name of its device. A name from another device,
+// and a class that takes every name from one address (joins unlimited,
+// a school behind one address), show nothing.
+func TestSecondNameFromADeviceShows(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	knock := func(nick, device string) {
+		t.Helper()
+		k := classroom.Knock{Code: code, Nickname: nick, Guesser: device, Device: device, NewTokenHash: classroom.HashToken(nick + "-token")}
+		if _, err := a.srv.room.Enter(t.Context(), k); err != nil {
+			t.Fatalf("%s joins from %s: %v", nick, device, err)
+		}
+	}
+	knock("Ana", "198.51.100.7")
+	knock("Leo", "198.51.100.8")
+	a.clock.add(classroom.DeviceJoinWindow + time.Minute)
+	knock("Bea", "198.51.100.7") // Ana's device, a new window later
+	tags := func() map[string]string {
+		out := map[string]string{}
+		teacher.get(paths.Teacher.For(code)).Find(`[data-testid="student-row"]`).Each(func(_ int, s *goquery.Selection) {
+			out[s.Find(".name").Text()] = s.Find(`[data-testid="same-device"]`).Text()
+		})
+		return out
+	}
+	want := map[string]string{"Ana": "joined from the same device as Bea", "Leo": "", "Bea": "joined from the same device as Ana"}
+	if got := tags(); !maps.Equal(got, want) {
+		t.Errorf("the roster's device tags: %v, want %v", got, want)
+	}
+	teacher.post(paths.JoinsUnlimited.For(code), nil)
+	a.clock.add(classroom.DeviceJoinWindow + time.Minute)
+	knock("Cy", "198.51.100.8") // Leo's address, the class open to any number a device
+	if got := tags()["Cy"] + tags()["Leo"]; got != "" {
+		t.Errorf("a class taking every name from one address tags %q", got)
+	}
 }

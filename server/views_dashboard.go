@@ -89,12 +89,26 @@ func (w *views) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.V
 	if class.Round != nil {
 		v.Progress = l.T("live.progress", "Round", l.Int(class.Round.Number), "Playing", l.N("projector.playing", going), "Finished", l.N("projector.finished", done))
 	}
+	shared, nick := w.room.SharedDevices(who), map[int64]string{}
+	for _, st := range class.Students {
+		nick[st.ID] = st.Nickname
+	}
 	for _, st := range class.Students {
 		status, isPlaying := playing[st.ID]
 		if !isPlaying {
 			status = pick(forfeited[st.ID], l.T("status.forfeited"), l.T("status.waiting"))
 		}
-		v.Students = append(v.Students, studentRow(l, class.Code, st, stats[st.ID], status, isPlaying))
+		row := studentRow(l, class.Code, st, stats[st.ID], status, isPlaying)
+		var others []string
+		for _, id := range shared[st.ID] {
+			if n, ok := nick[id]; ok { // a removed student is not named
+				others = append(others, n)
+			}
+		}
+		if len(others) > 0 {
+			row.SameDevice = l.T("live.same_device", "Names", strings.Join(others, ", "))
+		}
+		v.Students = append(v.Students, row)
 	}
 	v.Pace = paceOf(l, v.Students, kinds)
 	for _, st := range class.Removed {

@@ -169,6 +169,9 @@ type StudentRow struct {
 	// the teacher ("" before their first).
 	Playing   bool
 	ReviewURL string
+	// SameDevice names the other students who joined from the student's
+	// device ("" for none): a second name of one child, or a shared seat.
+	SameDevice string
 }
 
 // MatchRow is one match in progress on the dashboard.

@@ -163,6 +163,13 @@ type class struct {
 	total   int // decisions of anyone in the class
 
 	skunk atomic.Pointer[skunk] // the game being played, or nil
+
+	// devices are the students who joined from each device (the address a
+	// join came from, where it names one: Knock.Device) while the class
+	// took one name a device, in join order: in memory only, so that the
+	// teacher sees a second name from a device (SharedDevices).
+	devMu   sync.Mutex
+	devices map[string][]int64
 }
 
 // Class is a class as last changed. Do not modify it.

@@ -242,9 +242,54 @@ func (r *Room) joinNew(ctx context.Context, e Entry, k Knock, nick string) (Entr
 	r.doors.classJoins.Hit(snap.Code)
 	if k.Device != "" {
 		r.doors.deviceJoins.Hit(device)
+		if !snap.JoinsUnlimited {
+			r.sawDevice(ctx, snap.ID, k.Device, st.ID)
+		}
 	}
 	e.Student = st
 	return e, nil
+}
+
+// sawDevice notes that a student joined the class from device.
+func (r *Room) sawDevice(ctx context.Context, classID int64, device string, studentID int64) {
+	c, err := r.load(ctx, classID)
+	if err != nil {
+		return // the class is gone: nothing to tell its teacher
+	}
+	c.devMu.Lock()
+	defer c.devMu.Unlock()
+	if c.devices == nil {
+		c.devices = map[string][]int64{}
+	}
+	c.devices[device] = append(c.devices[device], studentID)
+}
+
+// SharedDevices tells the class's teacher, for each student who joined
+// from a device another name of the class joined from (one name a device:
+// the class did not take every name from one address), the others of
+// that device in join order. Only joins since the server started are
+// known: the devices are never stored.
+func (r *Room) SharedDevices(v Viewer) map[int64][]int64 {
+	if !v.teacher || v.cls == nil {
+		return nil
+	}
+	c := v.cls
+	c.devMu.Lock()
+	defer c.devMu.Unlock()
+	out := map[int64][]int64{}
+	for _, ids := range c.devices {
+		if len(ids) < 2 {
+			continue
+		}
+		for _, id := range ids {
+			for _, other := range ids {
+				if other != id {
+					out[id] = append(out[id], other)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // RejoinCode is a student's personal code for getting back to their seat
