@@ -85,6 +85,20 @@ func TestBrowserWholeLesson(t *testing.T) {
 		eventually(t, projector, fmt.Sprintf(`((document.querySelector('[data-testid="projector-phase"]') || {}).textContent || "").includes(%q)`, want), "the projector follows the lesson to "+want)
 	}
 
+	// The join code in the bar is whole at each laptop's width, with the
+	// lesson's buttons beside it.
+	for _, w := range []int64{1366, 1024, 768} {
+		run(t, laptop, chromedp.EmulateViewport(w, 768))
+		if bad := value(t, laptop, chromedp.Evaluate[string](`(function () {
+			var c = document.querySelector('[data-testid="dash-bar"] .code'), r = c.getBoundingClientRect();
+			if (c.textContent.trim() !== ` + fmt.Sprintf("%q", code) + `) return "the bar's code reads " + c.textContent;
+			if (c.scrollWidth > c.clientWidth + 1 || r.right > window.innerWidth + 0.5 || r.width < 20) return "the bar's code is clipped: " + JSON.stringify(r);
+			return "";
+		})()`)); bad != "" {
+			t.Errorf("at %d px: %s", w, bad)
+		}
+	}
+	run(t, laptop, chromedp.EmulateViewport(1366, 768))
 	step("Start phase 1: Against perfect play", false)
 	eventually(t, pia, fmt.Sprintf(`location.pathname === "/c/%s" && !!document.querySelector('#board')`, code), "Pia is brought from her front-page practice to the class's round")
 	phase("Phase 1 of 5")
