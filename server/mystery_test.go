@@ -75,7 +75,8 @@ func TestMysteryBot(t *testing.T) {
 		}
 	}
 	strength := sim.MysteryStrength(sim.Pig, &seed, bot)
-	words := map[string]string{sim.BeginnerBot: "beginner, hold at 10", "hold:20": "rule of thumb, hold at 20", sim.PerfectBot: "perfect play"}[strength]
+	said := map[string]string{sim.BeginnerBot: "beginner, hold at 10", "hold:20": "rule of thumb, hold at 20", sim.PerfectBot: "perfect play"}
+	words := said[strength]
 	// The review asks for a guess first, and tells nothing else of the bot
 	// until it is made: its three strengths are the choices.
 	ask := review.Find(`[data-testid="mystery-ask"]`)
@@ -125,7 +126,7 @@ func TestMysteryBot(t *testing.T) {
 	ana.b.post(guessURL, url.Values{"seat": {strconv.Itoa(bot)}, "strength": {wrong}})
 	ana.b.post(guessURL, url.Values{"seat": {strconv.Itoa(bot)}, "strength": {strength}})
 	review = ana.b.get(paths.Match(code, id))
-	wrongWords := map[string]string{sim.BeginnerBot: "beginner, hold at 10", "hold:20": "rule of thumb, hold at 20", sim.PerfectBot: "perfect play"}[wrong]
+	wrongWords := said[wrong]
 	if got, want := review.Find(`[data-testid="mystery-verdict"]`).Text(), "You guessed "+wrongWords+". Not this time"; !strings.HasPrefix(got, want) {
 		t.Errorf("the verdict %q, want %q...", got, want)
 	}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -89,32 +90,44 @@ func (w *views) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.V
 	if class.Round != nil {
 		v.Progress = l.T("live.progress", "Round", l.Int(class.Round.Number), "Playing", l.N("projector.playing", going), "Finished", l.N("projector.finished", done))
 	}
-	shared, nick := w.room.SharedDevices(who), map[int64]string{}
-	for _, st := range class.Students {
-		nick[st.ID] = st.Nickname
+	v.Students = roster(l, class, stats, playing, forfeited, w.room.SharedDevices(who))
+	v.Pace = paceOf(l, v.Students, kinds)
+	for _, st := range class.Removed {
+		v.Removed = append(v.Removed, templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: anonIn(l, st.AnonName), Status: l.T("status.removed")})
 	}
+	return v, nil
+}
+
+// roster is a row for each of the class's students: playing (with the
+// score playing gives), forfeited or waiting, their figures, and the
+// other names of their device (shared).
+func roster(l *i18n.Localizer, class *classroom.Class, stats map[int64]store.StudentStats, playing map[int64]string, forfeited map[int64]bool, shared map[int64][]int64) []templates.StudentRow {
+	var rows []templates.StudentRow
 	for _, st := range class.Students {
 		status, isPlaying := playing[st.ID]
 		if !isPlaying {
 			status = pick(forfeited[st.ID], l.T("status.forfeited"), l.T("status.waiting"))
 		}
 		row := studentRow(l, class.Code, st, stats[st.ID], status, isPlaying)
-		var others []string
-		for _, id := range shared[st.ID] {
-			if n, ok := nick[id]; ok { // a removed student is not named
-				others = append(others, n)
-			}
-		}
-		if len(others) > 0 {
-			row.SameDevice = l.T("live.same_device", "Names", strings.Join(others, ", "))
-		}
-		v.Students = append(v.Students, row)
+		row.SameDevice = sameDevice(l, class, shared[st.ID])
+		rows = append(rows, row)
 	}
-	v.Pace = paceOf(l, v.Students, kinds)
-	for _, st := range class.Removed {
-		v.Removed = append(v.Removed, templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: anonIn(l, st.AnonName), Status: l.T("status.removed")})
+	return rows
+}
+
+// sameDevice names the students of the class among ids, who joined from
+// a student's device (classroom's SharedDevices), or "" for none.
+func sameDevice(l *i18n.Localizer, class *classroom.Class, ids []int64) string {
+	var names []string
+	for _, st := range class.Students { // a removed student is not named
+		if slices.Contains(ids, st.ID) {
+			names = append(names, st.Nickname)
+		}
 	}
-	return v, nil
+	if len(names) == 0 {
+		return ""
+	}
+	return l.T("live.same_device", "Names", strings.Join(names, ", "))
 }
 
 // paceOf is the pacing view of the roster's students, each of the kind
