@@ -29,7 +29,7 @@ const (
 
 // doors are the rate limits of joining.
 type doors struct {
-	guesses     *limit.Limiter // wrong codes and rejoin codes, by guesser
+	guesses     *limit.Limiter // wrong codes, rejoin codes and taken names, by guesser
 	classJoins  *limit.Limiter // joins, by class: a script cannot fill a class
 	deviceJoins *limit.Limiter // joins, by class and device: one name a device
 	perClass    int
@@ -237,6 +237,12 @@ func (r *Room) joinNew(ctx context.Context, e Entry, k Knock, nick string) (Entr
 		return e, err
 	}
 	if ref != nil {
+		if ref.Reason == NicknameTaken || ref.Reason == LooksTaken {
+			// An answer that a name is taken tells a name of the class:
+			// it counts as a guess, so that a code holder cannot list the
+			// class's names (in anonymous mode above all).
+			r.doors.guesses.Hit(k.Guesser)
+		}
 		return e, ref
 	}
 	r.doors.classJoins.Hit(snap.Code)

@@ -65,9 +65,24 @@ func TestEnterDecidesJoins(t *testing.T) {
 		nick string
 		want JoinReason
 	}{{"Ana", NicknameTaken}, {"ANA", LooksTaken}, {"A\u200bna", BadNickname}, {"", BadNickname}} {
-		if _, why := enter(t, r, knock(tc.nick, "other"+tc.nick, "")); why != tc.want {
+		k := knock(tc.nick, "other"+tc.nick, "")
+		k.Guesser = "192.0.2.50"
+		if _, why := enter(t, r, k); why != tc.want {
 			t.Errorf("nickname %q: %v, want %v", tc.nick, why, tc.want)
 		}
+	}
+	// A taken name, or one that looks taken, counts as a guess (a bad
+	// nickname does not): two spent of four, two more and that guesser can
+	// no longer ask which names the class has.
+	for _, nick := range []string{"Ana", "ANA"} {
+		k := knock(nick, "again"+nick, "")
+		k.Guesser = "192.0.2.50"
+		enter(t, r, k)
+	}
+	zed := knock("Zed", "zed", "")
+	zed.Guesser = "192.0.2.50"
+	if _, why := enter(t, r, zed); why != TooManyGuesses {
+		t.Errorf("after four taken names: %v, want TooManyGuesses", why)
 	}
 	code := r.RejoinCode(ana.Class, ana.Student.TokenHash)
 	if _, why := enter(t, r, Knock{Code: c.Code, Nickname: "Ana", Rejoin: "AAAA-AAAA", NewTokenHash: HashToken("x"), Guesser: "203.0.113.9"}); why != WrongRejoin {
@@ -83,8 +98,8 @@ func TestEnterDecidesJoins(t *testing.T) {
 	if _, why := enter(t, r, knock("Cy", "cy", "")); why != TooManyGuesses {
 		t.Errorf("after four wrong guesses: %v, want TooManyGuesses", why)
 	}
-	if r.Guessers() != 1 {
-		t.Errorf("%d guessers remembered, want 1", r.Guessers())
+	if r.Guessers() != 2 {
+		t.Errorf("%d guessers remembered, want 2 (one of wrong codes, one of taken names)", r.Guessers())
 	}
 	// Another address; the class takes three joins a minute (Ana and two).
 	knock2 := func(nick string) Knock { k := knock(nick, nick, ""); k.Guesser = "198.51.100.1"; return k }
