@@ -91,7 +91,7 @@ func TestBrowserWholeLesson(t *testing.T) {
 		run(t, laptop, chromedp.EmulateViewport(w, 768))
 		if bad := value(t, laptop, chromedp.Evaluate[string](`(function () {
 			var c = document.querySelector('[data-testid="dash-bar"] .code'), r = c.getBoundingClientRect();
-			if (c.textContent.trim() !== ` + fmt.Sprintf("%q", code) + `) return "the bar's code reads " + c.textContent;
+			if (c.textContent.trim() !== `+fmt.Sprintf("%q", code)+`) return "the bar's code reads " + c.textContent;
 			if (c.scrollWidth > c.clientWidth + 1 || r.right > window.innerWidth + 0.5 || r.width < 20) return "the bar's code is clipped: " + JSON.stringify(r);
 			return "";
 		})()`)); bad != "" {

@@ -52,6 +52,10 @@ type Config struct {
 	Tables *solve.Cache
 	// TablesBudget bounds the tables kept (0: TablesBudget).
 	TablesBudget int64
+	// Retain is how long a class is kept after its last activity, then
+	// erased (README, "How long a class is kept"); 0 keeps every class
+	// until its teacher deletes it.
+	Retain time.Duration
 }
 
 // DefaultClassJoins is the joins a class takes per minute before the

@@ -106,6 +106,10 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 			next = &templates.Step{Label: lesson.NextLabel, URL: paths.LessonNext.For(class.Code)}
 		}
 	}
+	retention, err := s.retention(c)
+	if err != nil {
+		return templates.Dashboard{}, err
+	}
 	var exports []templates.Export
 	for _, f := range report.Files {
 		u := paths.CSV(class.Code, f.Name)
@@ -119,8 +123,25 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		Locked:     class.Locked, Paused: class.Paused, Anonymous: class.Anonymous,
 		Live: live, Games: gameChoices(l, form.Game.Value), Bots: s.views.roundBots(l, form.Game.Value, form.Bot.Value), Round: form,
 		// Ending a round applies while any of its matches still plays.
-		RoundActive: live.RoundActive, Notice: takeFlash(c, class.Code), Language: class.Language,
+		RoundActive: live.RoundActive, Notice: takeFlash(c, class.Code), Language: class.Language, Retention: retention,
 	}, nil
+}
+
+// retention says when the class is erased unless it is used again: its
+// last activity and the server's --retain-days ("" when it keeps classes
+// until they are deleted).
+func (s *Server) retention(c *gin.Context) (string, error) {
+	keep := s.room.Retention()
+	if keep <= 0 {
+		return "", nil
+	}
+	last, err := s.reports.LastActive(c.Request.Context(), viewerFrom(c))
+	if err != nil {
+		return "", err
+	}
+	l := loc(c)
+	days := int(keep / (24 * time.Hour))
+	return l.N("dash.retention", days, "Date", last.Add(keep).UTC().Format(time.DateOnly), "Last", last.UTC().Format(time.DateOnly)), nil
 }
 
 // liveEvery is how often a class's live part is drawn at most: every

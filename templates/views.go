@@ -46,6 +46,9 @@ type Join struct {
 
 // Dashboard is the teacher's class page.
 type Dashboard struct {
+	// Retention says when the class is erased unless used again ("" when
+	// the server keeps classes until they are deleted).
+	Retention string
 	// NextStep, while a lesson runs, is its next step (the bar's primary
 	// button): starting the current phase if it has not started, else
 	// the next phase; nil after the last.

@@ -27,6 +27,7 @@ type serveConfig struct {
 	publicURL  string
 	codePrefix string
 	moves      int    // moves a player may make a second (0: the server's default)
+	retainDays int    // days a class is kept after its last activity (0: until deleted)
 	metrics    string // where the metrics are served ("" for nowhere)
 	// metricsHosts are the names, comma-separated, the metrics answer for
 	// besides their address and localhost.
@@ -92,10 +93,14 @@ func parseServe(e env, name string, args []string) (serveConfig, error) {
 	fs.StringVar(&cfg.logFormat, "log-format", envOr(e, "PIGCLASS_LOG_FORMAT", "text"), "the log's format: text, or json for a school's log tools (env PIGCLASS_LOG_FORMAT)")
 	fs.StringVar(&cfg.logLevel, "log-level", envOr(e, "PIGCLASS_LOG_LEVEL", "info"), "info, or debug for a line a request (its route's pattern, status and time; env PIGCLASS_LOG_LEVEL)")
 	moves := fs.String("moves-per-second", e.getenv("PIGCLASS_MOVES_PER_SECOND"), fmt.Sprintf("moves a player may make a second (env PIGCLASS_MOVES_PER_SECOND; default %d: faster than a hand; raise it only for a load test without think time)", server.DefaultMovesPerSecond))
+	retain := fs.String("retain-days", envOr(e, "PIGCLASS_RETAIN_DAYS", strconv.Itoa(DefaultRetainDays)), "days a class and everything in it is kept after its last activity, then erased; 0 keeps classes until their teacher deletes them (env PIGCLASS_RETAIN_DAYS)")
 	if err := parse(fs, args); err != nil {
 		return cfg, err
 	}
 	var err error
+	if cfg.retainDays, err = strconv.Atoi(*retain); err != nil || cfg.retainDays < 0 || cfg.retainDays > maxRetainDays {
+		return cfg, usagef("serve: --retain-days %q: a whole number of days, 0 (keep until deleted) to %d", *retain, maxRetainDays)
+	}
 	if *moves != "" {
 		if cfg.moves, err = strconv.Atoi(*moves); err != nil || cfg.moves < 1 {
 			return cfg, usagef("serve: --moves-per-second %q: a whole number, at least 1", *moves)
@@ -134,6 +139,15 @@ func newLog(w io.Writer, format, level string) (*slog.Logger, error) {
 	return nil, usagef("serve: --log-format %q: text or json", format)
 }
 
+// DefaultRetainDays is how long a class is kept after its last activity
+// (README, "How long a class is kept"): a unit, a term's reports and a
+// summer holiday fit in it; last school year's classes are gone before the
+// next year's first lesson. maxRetainDays is ten years.
+const (
+	DefaultRetainDays = 180
+	maxRetainDays     = 3650
+)
+
 // defaultMemoryLimit is the Go heap's soft limit unless GOMEMLIMIT says
 // otherwise: with SQLite's own memory beside it, the server stays under
 // 300 MB with a thousand students playing.
@@ -159,7 +173,8 @@ func serve(ctx context.Context, cfg serveConfig, ln net.Listener, log *slog.Logg
 		ln.Close()
 		return err
 	}
-	srv, err := server.New(ctx, server.Config{PublicURL: cfg.publicURL, Listen: ln.Addr().String(), Key: key, MovesPerSecond: cfg.moves, CodePrefix: cfg.codePrefix, TrustedProxies: cfg.proxies}, st, log)
+	srv, err := server.New(ctx, server.Config{PublicURL: cfg.publicURL, Listen: ln.Addr().String(), Key: key, MovesPerSecond: cfg.moves, CodePrefix: cfg.codePrefix, TrustedProxies: cfg.proxies,
+		Retain: time.Duration(cfg.retainDays) * 24 * time.Hour}, st, log)
 	if err != nil {
 		ln.Close()
 		return err

@@ -115,6 +115,12 @@ type Room struct {
 
 	doors doors // the rate limits of joining (LimitJoins)
 
+	// retain is how long a class is kept after its last activity (0:
+	// until its teacher deletes it); retained is when the sweep last
+	// looked for idle classes (Retain, Sweep).
+	retain   time.Duration
+	retained time.Time
+
 	watching   atomic.Bool
 	stop, done chan struct{}
 }

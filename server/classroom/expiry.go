@@ -2,7 +2,10 @@ package classroom
 
 import (
 	"context"
+	"errors"
 	"time"
+
+	"pigclass/server/store"
 )
 
 // What nobody uses expires (README, "What expires"): a practice match
@@ -41,6 +44,9 @@ func (r *Room) Sweep(ctx context.Context) error {
 	if _, err := r.st.DeletePractice(ctx, now.Add(-PracticeKept)); err != nil {
 		return err
 	}
+	if err := r.retainOnly(ctx, now); err != nil {
+		return err
+	}
 	ids, err := r.st.DeleteAbandonedClasses(ctx, now.Add(-AbandonedClass))
 	if err != nil {
 		return err
@@ -53,6 +59,46 @@ func (r *Room) Sweep(ctx context.Context) error {
 		}
 	}
 	r.mu.Unlock()
+	return nil
+}
+
+// retainEvery is how often the sweep looks for classes past their time.
+const retainEvery = time.Hour
+
+// Retain sets how long a class is kept after its last activity
+// (store.LastActive); 0 keeps every class until its teacher deletes it.
+// Call it before the room serves.
+func (r *Room) Retain(d time.Duration) { r.retain = d }
+
+// Retention is how long a class is kept after its last activity (0:
+// until its teacher deletes it).
+func (r *Room) Retention() time.Duration { return r.retain }
+
+// retainOnly erases, at most once every retainEvery, each class whose last
+// activity is r.retain ago or more: the same erasure as "Delete the class"
+// (its matches being played ended, its rows overwritten: secure_delete).
+func (r *Room) retainOnly(ctx context.Context, now time.Time) error {
+	if r.retain <= 0 || now.Sub(r.retained) < retainEvery {
+		return nil
+	}
+	ids, err := r.st.IdleClasses(ctx, now.Add(-r.retain))
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		c, err := r.load(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			continue // deleted meanwhile
+		}
+		if err != nil {
+			return err
+		}
+		if err := r.erase(ctx, c); err != nil {
+			return err
+		}
+		r.log.Info("class erased after its time", "class", id, "days", r.retain.Hours()/24)
+	}
+	r.retained = now
 	return nil
 }
 

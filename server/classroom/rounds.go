@@ -531,6 +531,12 @@ func (r *Room) DeleteClass(ctx context.Context, v Viewer) error {
 	if err != nil {
 		return err
 	}
+	return r.erase(ctx, c)
+}
+
+// erase deletes a class and everything in it, its matches being played
+// ended first (DeleteClass, and retention: Sweep).
+func (r *Room) erase(ctx context.Context, c *class) error {
 	return c.change(func() error {
 		lms := uniqueMatches(*c.live.Load())
 		if err := r.end(lms, func() error { return r.st.DeleteClass(ctx, c.id) }); err != nil {

@@ -10,6 +10,7 @@ package report
 import (
 	"context"
 	"io"
+	"time"
 
 	"pigclass/server/classroom"
 	"pigclass/server/store"
@@ -115,6 +116,16 @@ func (r *Reports) MysterySeats(ctx context.Context, v classroom.Viewer) ([]store
 		return nil, err
 	}
 	return r.st.MysterySeats(ctx, c.ID)
+}
+
+// LastActive is when the viewer's class was last active, for its
+// teacher (store.LastActive).
+func (r *Reports) LastActive(ctx context.Context, v classroom.Viewer) (time.Time, error) {
+	c, err := member(v)
+	if err != nil || !v.Teacher() {
+		return time.Time{}, classroom.ErrNotTeacher
+	}
+	return r.st.LastActive(ctx, c.ID)
 }
 
 // PigTargets are the targets of the class's Pig matches, most played first.
