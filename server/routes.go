@@ -141,6 +141,7 @@ func (s *Server) studentRoutes(r *gin.Engine) {
 	spost(paths.ClassGuess, s.guessMystery)
 	sget(paths.SkunkRecord, s.skunkRecord)
 	sget(paths.ClassVerify, s.verifyPage)
+	sget(paths.MyData, s.myData)
 }
 
 // teacherRoutes are a class's teacher's pages and controls.
@@ -175,6 +176,9 @@ func (s *Server) teacherRoutes(r *gin.Engine) {
 	tget(paths.TeacherStudent, s.teacherStudent)
 	tpost(paths.RemoveStudent, s.removeStudent)
 	tpost(paths.ReadmitStudent, s.readmitStudent)
+	tget(paths.StudentData, s.studentData)
+	tpost(paths.EraseStudent, s.eraseStudent)
+	tget(paths.ConfirmErase, s.confirmErase)
 	tpost(paths.DeleteClass, s.deleteClass)
 	tget(paths.ConfirmEndRound, s.confirmPage("end-round"))
 	tget(paths.ConfirmStep, s.confirmStep)

@@ -55,6 +55,9 @@ func (s *Server) teacherStudent(c *gin.Context) {
 	mv.board.NextURL, mv.teacher = "", true
 	v := s.views.reviewView(l, mv)
 	v.Student, v.BackURL = student.Nickname, paths.Teacher.For(class.Code)
+	if !student.Erased {
+		v.DataURL, v.EraseURL = paths.StudentData.With(class.Code, id), paths.EraseStudent.With(class.Code, id)
+	}
 	for j := len(ms) - 1; j >= 0; j-- {
 		v.Others = append(v.Others, templates.HistoryRow{
 			URL:    paths.Query(paths.TeacherStudent.With(class.Code, id), "match", strconv.FormatInt(ms[j].ID, 10)),

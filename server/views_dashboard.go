@@ -93,7 +93,7 @@ func (w *views) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.V
 	v.Students = roster(l, class, stats, playing, forfeited, w.room.SharedDevices(who))
 	v.Pace = paceOf(l, v.Students, kinds)
 	for _, st := range class.Removed {
-		v.Removed = append(v.Removed, templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: anonIn(l, st.AnonName), Status: l.T("status.removed")})
+		v.Removed = append(v.Removed, templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: anonIn(l, st.AnonName), Status: l.T(pick(st.Erased, "status.erased", "status.removed")), Erased: st.Erased})
 	}
 	return v, nil
 }

@@ -27,5 +27,6 @@ func (w *views) history(ctx context.Context, l *i18n.Localizer, who classroom.Vi
 	if len(v.History) > 0 {
 		v.ChartsURL = paths.StudentCharts.For(class.Code)
 	}
+	v.MyDataURL = paths.MyData.For(class.Code)
 	return nil
 }

@@ -172,6 +172,9 @@ type StudentRow struct {
 	// the teacher ("" before their first).
 	Playing   bool
 	ReviewURL string
+	// Erased: a removed student the teacher erased (Name is "erased
+	// student N"): not to be let back in.
+	Erased bool
 	// SameDevice names the other students who joined from the student's
 	// device ("" for none): a second name of one child, or a shared seat.
 	SameDevice string
@@ -240,6 +243,8 @@ type StudentHome struct {
 	SharedName string
 	// RejoinCode gets the student back to their seat on another device.
 	RejoinCode string
+	// MyDataURL is everything stored about the student, to download.
+	MyDataURL string
 }
 
 // StudentCharts is a student's play beside the class's.
@@ -357,8 +362,11 @@ type MysteryReview struct {
 // hold-at-20 and optimal play.
 type Review struct {
 	// Student, on the teacher's look at a student's match, is the
-	// student's nickname; Others lists their matches.
-	Student string
+	// student's nickname; Others lists their matches; DataURL is
+	// everything stored about the student, EraseURL erases them (asking
+	// first).
+	Student           string
+	DataURL, EraseURL string
 	// Mysteries are the match's mystery bots, once the seed that drew
 	// their strengths is published.
 	Mysteries []MysteryReview
@@ -597,6 +605,9 @@ type Confirm struct {
 	Action, Button       string // the post that does it
 	CancelURL            string
 	Danger               bool
+	// Before, at BeforeURL, is what to do first ("Download their data
+	// first"), "" for nothing.
+	Before, BeforeURL string
 }
 
 // Results is the podium of a round, for the projector.

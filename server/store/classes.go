@@ -147,6 +147,9 @@ type Student struct {
 	TokenHash string
 	Removed   bool
 	JoinedAt  time.Time
+	// Erased: the teacher erased the student (EraseStudent); Nickname and
+	// AnonName are then "erased student N", and the token is gone.
+	Erased bool
 }
 
 // AddStudent stores a student. A nickname already used in the class returns
@@ -175,12 +178,12 @@ func (s *Store) AddStudent(ctx context.Context, st Student) (Student, error) {
 	return st, nil
 }
 
-const studentColumns = `id, COALESCE(class_id, 0), nickname, anon_name, token_hash, removed, joined_at`
+const studentColumns = `id, COALESCE(class_id, 0), nickname, anon_name, token_hash, removed, joined_at, erased_at IS NOT NULL`
 
 func scanStudent(row interface{ Scan(...any) error }) (Student, error) {
 	var st Student
 	var joined string
-	err := row.Scan(&st.ID, &st.ClassID, &st.Nickname, &st.AnonName, &st.TokenHash, &st.Removed, &joined)
+	err := row.Scan(&st.ID, &st.ClassID, &st.Nickname, &st.AnonName, &st.TokenHash, &st.Removed, &joined, &st.Erased)
 	st.JoinedAt = parseTime(joined)
 	return st, err
 }
@@ -241,7 +244,7 @@ func (s *Store) studentsOf(ctx context.Context, classID int64, removed bool) ([]
 // ReadmitStudent lets a removed student back into the class. Their
 // nickname taken meanwhile by another is ErrNicknameTaken.
 func (s *Store) ReadmitStudent(ctx context.Context, classID, studentID int64) error {
-	res, err := s.exec(ctx, `UPDATE students SET removed = 0 WHERE id = ? AND class_id = ? AND removed = 1`, studentID, classID)
+	res, err := s.exec(ctx, `UPDATE students SET removed = 0 WHERE id = ? AND class_id = ? AND removed = 1 AND erased_at IS NULL`, studentID, classID)
 	if isUnique(err) {
 		return ErrNicknameTaken
 	}
@@ -265,6 +268,40 @@ func (s *Store) RemoveStudent(ctx context.Context, classID, studentID int64) err
 		return ErrNotFound
 	}
 	return nil
+}
+
+// ErasedName is the name an erased student's moves stay under: "erased
+// student" and their number among the class's erased students.
+func ErasedName(n int) string { return fmt.Sprintf("erased student %d", n) }
+
+// EraseStudent erases a student of a class: their nickname, generated
+// name and device token go (overwritten in the file: secure_delete),
+// replaced by ErasedName; the student stays removed, and their matches,
+// moves and guesses stay under that name. It returns the student as now
+// stored; ErrNotFound for no such student, or one erased already.
+func (s *Store) EraseStudent(ctx context.Context, classID, studentID int64) (Student, error) {
+	var st Student
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM students WHERE class_id = ? AND erased_at IS NOT NULL`, classID).Scan(&n); err != nil {
+			return err
+		}
+		name := ErasedName(n + 1)
+		res, err := tx.ExecContext(ctx, `UPDATE students SET nickname = ?, anon_name = ?, token_hash = '', removed = 1, erased_at = ?
+			WHERE id = ? AND class_id = ? AND erased_at IS NULL`, name, name, s.stamp(), studentID, classID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		st, err = scanStudent(tx.QueryRowContext(ctx, `SELECT `+studentColumns+` FROM students WHERE id = ?`, studentID))
+		return err
+	})
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return st, fmt.Errorf("store: erase student: %w", err)
+	}
+	return st, err
 }
 
 // ClassByID finds a class by its ID.

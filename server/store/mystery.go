@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -43,6 +44,11 @@ func (s *Store) Guesses(ctx context.Context, matchID int64) ([]MysteryGuess, err
 	if err != nil {
 		return nil, fmt.Errorf("store: guesses: %w", err)
 	}
+	return scanGuesses(rows)
+}
+
+// scanGuesses reads the guesses rows holds, and closes it.
+func scanGuesses(rows *sql.Rows) ([]MysteryGuess, error) {
 	defer rows.Close()
 	var out []MysteryGuess
 	for rows.Next() {
@@ -58,6 +64,15 @@ func (s *Store) Guesses(ctx context.Context, matchID int64) ([]MysteryGuess, err
 		return nil, fmt.Errorf("store: guesses: %w", err)
 	}
 	return out, nil
+}
+
+// GuessesOf are one student's guesses, in match and seat order.
+func (s *Store) GuessesOf(ctx context.Context, studentID int64) ([]MysteryGuess, error) {
+	rows, err := s.rd.QueryContext(ctx, `SELECT match_id, seat, student_id, guess, at FROM mystery_guesses WHERE student_id = ? ORDER BY match_id, seat`, studentID)
+	if err != nil {
+		return nil, fmt.Errorf("store: guesses: %w", err)
+	}
+	return scanGuesses(rows)
 }
 
 // MysterySeat is a mystery bot of a class's match whose seed is

@@ -70,6 +70,7 @@ const (
 	ClassRecord   Route = "/c/:code/m/:id/record.json"
 	ClassGuess    Route = "/c/:code/m/:id/guess"
 	ClassVerify   Route = "/c/:code/verify"
+	MyData        Route = "/c/:code/my-data.json"
 )
 
 // The teacher's addresses.
@@ -100,6 +101,9 @@ const (
 	TeacherStudent  Route = "/t/:code/students/:id"
 	RemoveStudent   Route = "/t/:code/students/:id/remove"
 	ReadmitStudent  Route = "/t/:code/students/:id/readmit"
+	StudentData     Route = "/t/:code/students/:id/data.json"
+	EraseStudent    Route = "/t/:code/students/:id/erase"
+	ConfirmErase    Route = "/t/:code/confirm/erase/:id"
 	DeleteClass     Route = "/t/:code/delete"
 	ConfirmEndRound Route = "/t/:code/confirm/end-round"
 	ConfirmStep     Route = "/t/:code/confirm/step"  // a lesson step that ends a round being played

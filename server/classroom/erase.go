@@ -1,0 +1,92 @@
+package classroom
+
+import (
+	"context"
+	"slices"
+
+	"pigclass/server/store"
+)
+
+// EraseStudent erases one student of the class, for its teacher: a student
+// still in the class is removed first (their match being played ends,
+// they leave a game of Skunk), then their nickname, generated name and
+// device token go everywhere (store.EraseStudent). Their moves stay under
+// "erased student N", so that classmates' matches replay and their
+// records are issued afresh with that name. It returns the student as now
+// stored.
+func (r *Room) EraseStudent(ctx context.Context, v Viewer, studentID int64) (store.Student, error) {
+	c, err := v.teaching()
+	if err != nil {
+		return store.Student{}, err
+	}
+	var erased store.Student
+	err = c.change(func() error {
+		snap := c.snap.Load()
+		if slices.ContainsFunc(snap.Students, func(s store.Student) bool { return s.ID == studentID }) {
+			if err := r.removeStudent(ctx, c, studentID); err != nil {
+				return err
+			}
+		}
+		st, err := r.st.EraseStudent(ctx, c.id, studentID)
+		if err != nil {
+			return err
+		}
+		erased = st
+		r.renameSeats(st)
+		if k := c.skunk.Load(); k != nil {
+			k.rename(st)
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.publish(true, func(next *Class) {
+			removed := slices.Clone(next.Removed)
+			for i := range removed {
+				if removed[i].ID == studentID {
+					removed[i] = st
+				}
+			}
+			next.Removed = removed
+		})
+		return nil
+	})
+	return erased, err
+}
+
+// renameSeats gives the matches in memory the student's seats are in the
+// student's names and token as now stored (an erasure's).
+func (r *Room) renameSeats(st store.Student) {
+	r.mu.RLock()
+	var lms []*match
+	for _, lm := range r.matches {
+		if slices.ContainsFunc(lm.row.Seats, func(s store.Seat) bool { return s.StudentID == st.ID }) {
+			lms = append(lms, lm)
+		}
+	}
+	r.mu.RUnlock()
+	for _, lm := range lms {
+		lm.mu.Lock()
+		seats := slices.Clone(lm.row.Seats)
+		for i := range seats {
+			if seats[i].StudentID == st.ID {
+				seats[i].Nickname, seats[i].AnonName, seats[i].TokenHash = st.Nickname, st.AnonName, st.TokenHash
+			}
+		}
+		lm.row.Seats = seats
+		lm.publish()
+		lm.mu.Unlock()
+	}
+}
+
+// rename gives the game's participant who is the student the student's
+// names as now stored (an erasure's).
+func (k *skunk) rename(st store.Student) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	p := slices.Index(k.game.Students, st.ID)
+	if p < 0 {
+		return
+	}
+	k.game.Names, k.game.Anon = slices.Clone(k.game.Names), slices.Clone(k.game.Anon)
+	k.game.Names[p], k.game.Anon[p] = st.Nickname, st.AnonName
+	k.publish()
+}

@@ -1,0 +1,103 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/server/classroom"
+	"pigclass/server/store"
+	"pigclass/templates"
+	"pigclass/templates/paths"
+)
+
+// studentData is everything stored about one student of the class, for
+// its teacher: one JSON file (report.StudentData).
+func (s *Server) studentData(c *gin.Context) {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		refuse(c, http.StatusNotFound, loc(c).T("error.nostudent_class"))
+		return
+	}
+	s.sendStudentData(c, id)
+}
+
+// myData is everything stored about the student asking, from their page.
+func (s *Server) myData(c *gin.Context) {
+	me, ok := viewerFrom(c).Student()
+	if !ok {
+		fail(c, classroom.ErrNotStudent)
+		return
+	}
+	s.sendStudentData(c, me.ID)
+}
+
+// sendStudentData answers with the file of student id of the viewer's
+// class.
+func (s *Server) sendStudentData(c *gin.Context, id int64) {
+	who := viewerFrom(c)
+	data, err := s.reports.StudentData(c.Request.Context(), who, id, s.cfg.Now())
+	if errors.Is(err, store.ErrNotFound) {
+		refuse(c, http.StatusNotFound, loc(c).T("error.nostudent_class"))
+		return
+	}
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	b, _ := json.MarshalIndent(data, "", "  ")
+	c.Header("Content-Disposition", fmt.Sprintf(`attachment; filename="pigclass-%s-student-%d.json"`, who.Class().Code, id))
+	c.Data(http.StatusOK, "application/json; charset=utf-8", b)
+}
+
+// erasable finds a student of the class the teacher may erase (in the
+// class or removed, not erased yet).
+func erasable(class *classroom.Class, id int64) (store.Student, bool) {
+	all := append(slices.Clone(class.Students), class.Removed...)
+	i := slices.IndexFunc(all, func(st store.Student) bool { return st.ID == id && !st.Erased })
+	if i < 0 {
+		return store.Student{}, false
+	}
+	return all[i], true
+}
+
+// confirmErase says what erasing a student does, with their data to
+// download first, and asks.
+func (s *Server) confirmErase(c *gin.Context) {
+	class, l := classFrom(c), loc(c)
+	id, _ := strconv.ParseInt(c.Param("id"), 10, 64)
+	st, ok := erasable(class, id)
+	if !ok {
+		refuse(c, http.StatusNotFound, l.T("error.nostudent_class"))
+		return
+	}
+	render(c, http.StatusOK, templates.ConfirmView(templates.Confirm{Code: class.Code, CancelURL: paths.Teacher.For(class.Code),
+		Title: l.T("confirm.erase.title", "Name", st.Nickname), Message: l.T("confirm.erase.message", "Name", st.Nickname),
+		Action: paths.EraseStudent.With(class.Code, id), Button: l.T("confirm.erase.button", "Name", st.Nickname), Danger: true,
+		Before: l.T("confirm.erase.download", "Name", st.Nickname), BeforeURL: paths.StudentData.With(class.Code, id)}))
+}
+
+// eraseStudent erases one student, once confirmed (Room.EraseStudent).
+func (s *Server) eraseStudent(c *gin.Context) {
+	class, l := classFrom(c), loc(c)
+	id, _ := strconv.ParseInt(c.Param("id"), 10, 64)
+	st, ok := erasable(class, id)
+	if !ok {
+		refuse(c, http.StatusNotFound, l.T("error.nostudent_class"))
+		return
+	}
+	if !confirmed(c, paths.ConfirmErase.With(class.Code, id)) {
+		return
+	}
+	erased, err := s.room.EraseStudent(c.Request.Context(), viewerFrom(c), id)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	done(c, class.Code, l.T("notice.erased", "Name", st.Nickname, "New", erased.Nickname))
+}
