@@ -251,6 +251,7 @@ func walkEveryPage(t *testing.T, lang string, widths []int64, all bool, check fu
 	visit(visitor, "/join/"+code, "join")
 	visit(visitor, "/verify", "verify")
 	visit(visitor, "/glossary", "glossary")
+	visit(visitor, "/privacy", "privacy")
 	if all {
 		run(t, visitor, chromedp.Navigate(a.url+"/"))
 		value(t, visitor, chromedp.Evaluate[bool](`(document.querySelector('form[action="/practice"]').submit(), true)`))

@@ -119,6 +119,7 @@ func (s *Server) publicRoutes(r *gin.Engine) {
 	vpost(paths.PracticeGuess, s.guessMystery)
 	vget(paths.Verify, s.verifyPage)
 	get(paths.Glossary, s.glossary)
+	get(paths.Privacy, s.privacy)
 	post(paths.Lang, s.pickLanguage)
 	post(paths.Verify, s.verify)
 }

@@ -29,9 +29,8 @@ func (s *Server) studentData(c *gin.Context) {
 
 // myData is everything stored about the student asking, from their page.
 func (s *Server) myData(c *gin.Context) {
-	me, ok := viewerFrom(c).Student()
+	_, me, ok := s.studentOf(c)
 	if !ok {
-		fail(c, classroom.ErrNotStudent)
 		return
 	}
 	s.sendStudentData(c, me.ID)

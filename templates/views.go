@@ -358,6 +358,22 @@ type MysteryReview struct {
 	Reveal  string
 }
 
+// Privacy is the page of what pigclass stores: each table with its
+// columns in plain words, and how long a class is kept on this server.
+type Privacy struct {
+	Tables []PrivacyTable
+	Kept   string
+}
+
+// PrivacyTable is one table of the database.
+type PrivacyTable struct {
+	Name, About string
+	Columns     []PrivacyColumn
+}
+
+// PrivacyColumn is one column and what it holds.
+type PrivacyColumn struct{ Name, Means string }
+
 // Review is the after-match page: each of the student's decisions beside
 // hold-at-20 and optimal play.
 type Review struct {

@@ -41,6 +41,7 @@ const (
 	Join     Route = "/join"     // the join form; its post goes on to JoinCode
 	Verify   Route = "/verify"
 	Glossary Route = "/glossary"
+	Privacy  Route = "/privacy"
 	Lang     Route = "/lang" // POST: the language switcher
 	Healthz  Route = "/healthz"
 )

@@ -1,0 +1,178 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/templates"
+	"pigclass/templates/i18n"
+)
+
+// privacyTable is a table of the database as the privacy page names it:
+// its words are the catalog's privacy.table.NAME.
+type privacyTable struct {
+	Name    string
+	Columns []privacyColumn
+}
+
+// privacyColumn is a column and the catalog key of its words
+// (privacy.col.KEY): the column's own name where every table means the
+// same by it, else TABLE-COLUMN.
+type privacyColumn struct{ Name, Key string }
+
+// privacyTables are every table and column of the database, in the order
+// the privacy page names them. A new column is named here, with its words
+// in the five catalogs: TestPrivacyPageNamesEveryColumn holds this list
+// to the schema the migrations make.
+var privacyTables = []privacyTable{
+	{"classes", []privacyColumn{
+		{"id", "classes-id"},
+		{"code", "code"},
+		{"teacher_hash", "teacher_hash"},
+		{"locked", "locked"},
+		{"paused", "paused"},
+		{"anonymous", "anonymous"},
+		{"created_at", "classes-created_at"},
+		{"projector_chart", "projector_chart"},
+		{"lesson", "lesson"},
+		{"phase", "phase"},
+		{"language", "language"},
+		{"off_lesson", "off_lesson"},
+		{"retain_from", "retain_from"},
+	}},
+	{"students", []privacyColumn{
+		{"id", "students-id"},
+		{"class_id", "students-class_id"},
+		{"nickname", "nickname"},
+		{"anon_name", "anon_name"},
+		{"token_hash", "token_hash"},
+		{"removed", "removed"},
+		{"joined_at", "joined_at"},
+		{"erased_at", "erased_at"},
+	}},
+	{"rounds", []privacyColumn{
+		{"id", "rounds-id"},
+		{"class_id", "class_id"},
+		{"number", "number"},
+		{"variant", "variant"},
+		{"mode", "mode"},
+		{"bot", "bot"},
+		{"same_seed", "same_seed"},
+		{"started_at", "started_at"},
+		{"ended_at", "ended_at"},
+	}},
+	{"matches", []privacyColumn{
+		{"id", "matches-id"},
+		{"class_id", "class_id"},
+		{"round_id", "round_id"},
+		{"variant", "variant"},
+		{"seed", "seed"},
+		{"commitment", "commitment"},
+		{"first_seat", "first_seat"},
+		{"status", "status"},
+		{"winner", "winner"},
+		{"result", "result"},
+		{"created_at", "created_at"},
+		{"ended_at", "ended_at"},
+	}},
+	{"seats", []privacyColumn{
+		{"match_id", "match_id"},
+		{"seat", "seat"},
+		{"student_id", "student_id"},
+		{"bot", "seats-bot"},
+	}},
+	{"events", []privacyColumn{
+		{"match_id", "match_id"},
+		{"seq", "seq"},
+		{"seat", "events-seat"},
+		{"action", "action"},
+		{"turn", "turn"},
+		{"roll", "roll"},
+		{"faces", "faces"},
+		{"by", "by"},
+		{"at", "at"},
+		{"score", "score"},
+		{"scores", "scores"},
+		{"opponent_score", "opponent_score"},
+		{"turn_total", "turn_total"},
+		{"dice", "dice"},
+		{"win_if_roll", "win_if_roll"},
+		{"win_if_hold", "win_if_hold"},
+		{"win_if_chosen", "win_if_chosen"},
+		{"options", "options"},
+		{"best_action", "best_action"},
+		{"ev_action", "ev_action"},
+		{"cost", "cost"},
+		{"approximate", "approximate"},
+		{"pending", "pending"},
+		{"agrees", "agrees"},
+	}},
+	{"skunk_games", []privacyColumn{
+		{"id", "skunk_games-id"},
+		{"class_id", "class_id"},
+		{"seed", "seed"},
+		{"commitment", "commitment"},
+		{"rounds", "rounds"},
+		{"status", "status"},
+		{"created_at", "created_at"},
+	}},
+	{"skunk_players", []privacyColumn{
+		{"game_id", "game_id"},
+		{"participant", "participant"},
+		{"student_id", "student_id"},
+	}},
+	{"skunk_events", []privacyColumn{
+		{"game_id", "game_id"},
+		{"seq", "seq"},
+		{"action", "skunk_events-action"},
+		{"participant", "participant"},
+		{"round", "round"},
+		{"roll", "skunk_events-roll"},
+		{"faces", "faces"},
+		{"round_total", "round_total"},
+		{"score", "skunk_events-score"},
+		{"ev_action", "ev_action"},
+		{"at", "at"},
+	}},
+	{"mystery_guesses", []privacyColumn{
+		{"match_id", "match_id"},
+		{"seat", "mystery_guesses-seat"},
+		{"student_id", "student_id"},
+		{"guess", "guess"},
+		{"at", "at"},
+	}},
+	{"migrations", []privacyColumn{
+		{"name", "name"},
+		{"applied_at", "applied_at"},
+	}},
+	{"started", []privacyColumn{
+		{"id", "started-id"},
+		{"at", "at"},
+	}},
+}
+
+// privacy is the page that says what pigclass stores, table by table and
+// column by column, what the log holds, who sees it, where it lives, how
+// long it is kept and how to get it or erase it. Linked from every page's
+// footer; it reads nothing of any class.
+func (s *Server) privacy(c *gin.Context) {
+	render(c, http.StatusOK, templates.PrivacyView(privacyView(loc(c), int(s.room.Retention().Hours()/24))))
+}
+
+// privacyView says the page in the reader's language; days is how long a
+// class is kept after its last activity (0: until deleted).
+func privacyView(l *i18n.Localizer, days int) templates.Privacy {
+	v := templates.Privacy{Kept: l.T("privacy.kept.forever")}
+	if days > 0 {
+		v.Kept = l.N("privacy.kept.days", days)
+	}
+	for _, t := range privacyTables {
+		pt := templates.PrivacyTable{Name: t.Name, About: l.T("privacy.table." + t.Name)}
+		for _, col := range t.Columns {
+			pt.Columns = append(pt.Columns, templates.PrivacyColumn{Name: col.Name, Means: l.T("privacy.col." + col.Key)})
+		}
+		v.Tables = append(v.Tables, pt)
+	}
+	return v
+}

@@ -1,0 +1,79 @@
+package server
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"pigclass/templates/paths"
+)
+
+// TestPrivacyPageNamesEveryColumn (issue 33, item 4): the privacy page
+// names every table and every column the migrations make, each with its
+// words, and nothing the database does not hold; it says how long this
+// server keeps a class; every page but the projector's links it from
+// its footer.
+func TestPrivacyPageNamesEveryColumn(t *testing.T) {
+	a := newAppConfig(t, func(c *Config) { c.Retain = 180 * 24 * time.Hour })
+	schema := map[string]bool{}
+	rows, err := a.store.DB().Query(`SELECT m.name, p.name FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var table, column string
+		if err := rows.Scan(&table, &column); err != nil {
+			t.Fatal(err)
+		}
+		schema[table+"."+column] = true
+	}
+	rows.Close()
+	if len(schema) < 90 {
+		t.Fatalf("the schema has only %d columns: not read whole?", len(schema))
+	}
+	anyone := a.browser()
+	page := anyone.get(paths.Privacy.String())
+	named := map[string]bool{}
+	page.Find(`[data-testid="privacy-column"]`).Each(func(_ int, dt *goquery.Selection) {
+		key := dt.AttrOr("data-table", "") + "." + dt.AttrOr("data-column", "")
+		if means := strings.TrimSpace(dt.Next().Text()); means == "" || strings.HasPrefix(means, "privacy.") {
+			t.Errorf("%s is named without words: %q", key, means)
+		}
+		named[key] = true
+	})
+	for _, col := range slices.Sorted(maps.Keys(schema)) {
+		if !named[col] {
+			t.Errorf("the privacy page does not name the column %s", col)
+		}
+	}
+	for _, col := range slices.Sorted(maps.Keys(named)) {
+		if !schema[col] {
+			t.Errorf("the privacy page names %s, which the database does not hold", col)
+		}
+	}
+	page.Find(`[data-testid="privacy-table"]`).Each(func(_ int, s *goquery.Selection) {
+		if about := s.Find("p").First().Text(); about == "" || strings.HasPrefix(about, "privacy.") {
+			t.Errorf("the table %s has no words", s.AttrOr("data-table", ""))
+		}
+	})
+	if got := page.Find(`[data-testid="privacy-kept"]`).Text(); !strings.Contains(got, "180 days after its last activity") {
+		t.Errorf("how long a class is kept: %q", got)
+	}
+	anyone.accept = "es"
+	if got := anyone.get(paths.Privacy.String()).Find("h1").Text(); got != "Privacidad: qué guarda pigclass" {
+		t.Errorf("the page in Spanish: %q", got)
+	}
+	anyone.accept = ""
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := join(t, a, code, "Ana")
+	for b, path := range map[*browser]string{anyone: "/", teacher: paths.Teacher.For(code), ana: paths.Student.For(code), a.browser(): paths.Join.String()} {
+		if href := b.get(path).Find(`footer [data-testid="privacy-link"]`).AttrOr("href", ""); href != paths.Privacy.String() {
+			t.Errorf("%s's footer links %q", path, href)
+		}
+	}
+}
