@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"pigclass/server/report"
 	"pigclass/sim"
 	"pigclass/templates/paths"
@@ -140,4 +142,49 @@ func anaMatchOf(t *testing.T, a *app, nick string) int64 {
 	}
 	t.Fatalf("%s has no match", nick)
 	return 0
+}
+
+// TestTeacherRenewsARejoinCode (issue 33, item 1): a student whose cookie
+// is gone gets back through the teacher. The roster's name opens the
+// student's page even before their first match; it shows the rejoin code
+// the student's own page shows. A new code asks first, then the old code
+// and the browser that had the seat no longer reach it, and the student
+// gets back on another device with their nickname and the new code.
+func TestTeacherRenewsARejoinCode(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := join(t, a, code, "Ana")
+	old := ana.get(paths.Student.For(code)).Find(`[data-testid="rejoin-code"]`).Text()
+	link := ""
+	teacher.get(paths.Teacher.For(code)).Find(`[data-testid="student-review"]`).Each(func(_ int, s *goquery.Selection) {
+		if s.Text() == "Ana" {
+			link = s.AttrOr("href", "")
+		}
+	})
+	page := teacher.get(link)
+	if got := page.Find(`[data-testid="student-rejoin-code"]`).Text(); teacher.status() != http.StatusOK || got != old || old == "" {
+		t.Fatalf("Ana's page for the teacher: %d, code %q, Ana's page says %q", teacher.status(), got, old)
+	}
+	id := studentID(t, a, code, "Ana")
+	if got := teacher.post(paths.RenewRejoin.With(code, id), nil).Find(`[data-testid="confirm"] h1`).Text(); got != "A new rejoin code for Ana?" {
+		t.Fatalf("a new code without confirming: %q", got)
+	}
+	page = teacher.post(paths.RenewRejoin.With(code, id), url.Values{"confirm": {"yes"}})
+	renewed := page.Find(`[data-testid="student-rejoin-code"]`).Text()
+	if renewed == "" || renewed == old || !strings.Contains(page.Find(".notice").Text(), "Ana has a new rejoin code") {
+		t.Fatalf("after renewing: code %q (was %q), notice %q", renewed, old, page.Find(".notice").Text())
+	}
+	if ana.get(paths.Student.For(code)); ana.path() != paths.JoinCode.For(code) {
+		t.Errorf("the browser that had the seat went to %s", ana.path())
+	}
+	phone := a.browser()
+	phone.post(paths.JoinCode.For(code), url.Values{"nickname": {"Ana"}, "rejoin": {old}})
+	if phone.status() == http.StatusOK && phone.path() == paths.Student.For(code) {
+		t.Error("the old code still reaches the seat")
+	}
+	phone.post(paths.JoinCode.For(code), url.Values{"nickname": {"Ana"}, "rejoin": {renewed}})
+	if phone.path() != paths.Student.For(code) || studentID(t, a, code, "Ana") != id {
+		t.Errorf("the new code: at %s", phone.path())
+	}
 }

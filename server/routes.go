@@ -180,6 +180,8 @@ func (s *Server) teacherRoutes(r *gin.Engine) {
 	tget(paths.StudentData, s.studentData)
 	tpost(paths.EraseStudent, s.eraseStudent)
 	tget(paths.ConfirmErase, s.confirmErase)
+	tpost(paths.RenewRejoin, s.renewRejoin)
+	tget(paths.ConfirmRenew, s.confirmRenew)
 	tpost(paths.DeleteClass, s.deleteClass)
 	tget(paths.ConfirmEndRound, s.confirmPage("end-round"))
 	tget(paths.ConfirmStep, s.confirmStep)

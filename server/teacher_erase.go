@@ -100,3 +100,46 @@ func (s *Server) eraseStudent(c *gin.Context) {
 	}
 	done(c, class.Code, l.T("notice.erased", "Name", st.Nickname, "New", erased.Nickname))
 }
+
+// inClass finds a student still in the class.
+func inClass(class *classroom.Class, id int64) (store.Student, bool) {
+	i := slices.IndexFunc(class.Students, func(st store.Student) bool { return st.ID == id })
+	if i < 0 {
+		return store.Student{}, false
+	}
+	return class.Students[i], true
+}
+
+// confirmRenew says what a new rejoin code does, and asks.
+func (s *Server) confirmRenew(c *gin.Context) {
+	class, l := classFrom(c), loc(c)
+	id, _ := strconv.ParseInt(c.Param("id"), 10, 64)
+	st, ok := inClass(class, id)
+	if !ok {
+		refuse(c, http.StatusNotFound, l.T("error.nostudent_class"))
+		return
+	}
+	render(c, http.StatusOK, templates.ConfirmView(templates.Confirm{Code: class.Code, CancelURL: paths.TeacherStudent.With(class.Code, id),
+		Title: l.T("confirm.renew.title", "Name", st.Nickname), Message: l.T("confirm.renew.message", "Name", st.Nickname),
+		Action: paths.RenewRejoin.With(class.Code, id), Button: l.T("confirm.renew.button")}))
+}
+
+// renewRejoin gives a student a new rejoin code, once confirmed
+// (Room.RenewRejoin), and shows it on their page.
+func (s *Server) renewRejoin(c *gin.Context) {
+	class, l := classFrom(c), loc(c)
+	id, _ := strconv.ParseInt(c.Param("id"), 10, 64)
+	st, ok := inClass(class, id)
+	if !ok {
+		refuse(c, http.StatusNotFound, l.T("error.nostudent_class"))
+		return
+	}
+	if !confirmed(c, paths.ConfirmRenew.With(class.Code, id)) {
+		return
+	}
+	if _, err := s.room.RenewRejoin(c.Request.Context(), viewerFrom(c), id); err != nil {
+		fail(c, err)
+		return
+	}
+	doneAt(c, paths.TeacherStudent.With(class.Code, id), l.T("notice.renewed", "Name", st.Nickname))
+}

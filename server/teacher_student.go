@@ -7,6 +7,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"pigclass/server/classroom"
 	"pigclass/server/store"
 	"pigclass/templates"
 	"pigclass/templates/paths"
@@ -31,7 +32,7 @@ func (s *Server) teacherStudent(c *gin.Context) {
 		return
 	}
 	if len(ms) == 0 {
-		refuse(c, http.StatusNotFound, l.T("teacher.student.none", "Name", student.Nickname))
+		render(c, http.StatusOK, templates.TeacherStudentView(templates.TeacherStudent{Name: student.Nickname, BackURL: paths.Teacher.For(class.Code), Admin: s.studentAdmin(c, class, student)}))
 		return
 	}
 	shown := ms[len(ms)-1]
@@ -56,7 +57,8 @@ func (s *Server) teacherStudent(c *gin.Context) {
 	v := s.views.reviewView(l, mv)
 	v.Student, v.BackURL = student.Nickname, paths.Teacher.For(class.Code)
 	if !student.Erased {
-		v.DataURL, v.EraseURL = paths.StudentData.With(class.Code, id), paths.EraseStudent.With(class.Code, id)
+		admin := s.studentAdmin(c, class, student)
+		v.Admin = &admin
 	}
 	for j := len(ms) - 1; j >= 0; j-- {
 		v.Others = append(v.Others, templates.HistoryRow{
@@ -66,4 +68,16 @@ func (s *Server) teacherStudent(c *gin.Context) {
 		})
 	}
 	render(c, http.StatusOK, templates.ReviewView(v))
+}
+
+// studentAdmin is what the teacher may do about a student: a student
+// still in the class has their rejoin code shown, and renewable (a
+// Chromebook whose cookie is gone gets back through it); anyone not
+// erased has their data and their erasure.
+func (s *Server) studentAdmin(c *gin.Context, class *classroom.Class, st store.Student) templates.StudentAdmin {
+	v := templates.StudentAdmin{Notice: takeFlashAt(c, paths.TeacherStudent.With(class.Code, st.ID)), Name: st.Nickname, DataURL: paths.StudentData.With(class.Code, st.ID), EraseURL: paths.EraseStudent.With(class.Code, st.ID)}
+	if !st.Removed {
+		v.RejoinCode, v.RenewURL = s.room.RejoinCode(class, st.TokenHash), paths.RenewRejoin.With(class.Code, st.ID)
+	}
+	return v
 }

@@ -200,9 +200,7 @@ func studentRow(l *i18n.Localizer, code string, st store.Student, stat store.Stu
 			row.CostPerGame = percent(l, stat.Cost/float64(stat.Games))
 		}
 	}
-	if stat.Games > 0 || playing {
-		row.ReviewURL = paths.TeacherStudent.With(code, st.ID)
-	}
+	row.ReviewURL = paths.TeacherStudent.With(code, st.ID) // their matches, rejoin code and data
 	return row
 }
 

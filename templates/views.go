@@ -340,6 +340,22 @@ type ActionButton struct {
 	Primary            bool
 }
 
+// StudentAdmin is what a teacher may do about one student: show their
+// rejoin code (a student still in the class) and renew it, download
+// everything stored about them, erase them (asking first).
+type StudentAdmin struct {
+	Notice               string // what the teacher's last action did
+	Name                 string
+	RejoinCode, RenewURL string
+	DataURL, EraseURL    string
+}
+
+// TeacherStudent is the teacher's page of a student with no match yet.
+type TeacherStudent struct {
+	Name, BackURL string
+	Admin         StudentAdmin
+}
+
 // MysteryReview is one mystery bot on a match's review.
 type MysteryReview struct {
 	// Ask asks the student which strength the bot played at; Choices are
@@ -378,11 +394,10 @@ type PrivacyColumn struct{ Name, Means string }
 // hold-at-20 and optimal play.
 type Review struct {
 	// Student, on the teacher's look at a student's match, is the
-	// student's nickname; Others lists their matches; DataURL is
-	// everything stored about the student, EraseURL erases them (asking
-	// first).
-	Student           string
-	DataURL, EraseURL string
+	// student's nickname; Others lists their matches; Admin is what the
+	// teacher may do about the student.
+	Student string
+	Admin   *StudentAdmin
 	// Mysteries are the match's mystery bots, once the seed that drew
 	// their strengths is published.
 	Mysteries []MysteryReview

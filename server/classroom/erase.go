@@ -2,6 +2,8 @@ package classroom
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"slices"
 
 	"pigclass/server/store"
@@ -89,4 +91,27 @@ func (k *skunk) rename(st store.Student) {
 	k.game.Names, k.game.Anon = slices.Clone(k.game.Names), slices.Clone(k.game.Anon)
 	k.game.Names[p], k.game.Anon[p] = st.Nickname, st.AnonName
 	k.publish()
+}
+
+// RenewRejoin gives a student of the class, for its teacher, a new rejoin
+// code: their browser's token is replaced by one nobody holds, so that the
+// old code, and the browser that had the seat, no longer reach it; the
+// student gets back with their nickname and the new code (on a shared
+// Chromebook whose cookie is gone, or after a code was seen by others).
+// It returns the new code.
+func (r *Room) RenewRejoin(ctx context.Context, v Viewer, studentID int64) (string, error) {
+	c, err := v.teaching()
+	if err != nil {
+		return "", err
+	}
+	if !slices.ContainsFunc(c.snap.Load().Students, func(s store.Student) bool { return s.ID == studentID }) {
+		return "", store.ErrNotFound
+	}
+	b := make([]byte, 32)
+	rand.Read(b)
+	hash := HashToken(hex.EncodeToString(b))
+	if err := r.retokenStudent(ctx, c.id, studentID, hash); err != nil {
+		return "", err
+	}
+	return r.RejoinCode(c.snap.Load(), hash), nil
 }

@@ -104,6 +104,8 @@ const (
 	ReadmitStudent  Route = "/t/:code/students/:id/readmit"
 	StudentData     Route = "/t/:code/students/:id/data.json"
 	EraseStudent    Route = "/t/:code/students/:id/erase"
+	RenewRejoin     Route = "/t/:code/students/:id/rejoin"
+	ConfirmRenew    Route = "/t/:code/confirm/rejoin/:id"
 	ConfirmErase    Route = "/t/:code/confirm/erase/:id"
 	DeleteClass     Route = "/t/:code/delete"
 	ConfirmEndRound Route = "/t/:code/confirm/end-round"
