@@ -61,6 +61,7 @@ var privacyTables = []privacyTable{
 		{"same_seed", "same_seed"},
 		{"started_at", "started_at"},
 		{"ended_at", "ended_at"},
+		{"day", "day"},
 	}},
 	{"matches", []privacyColumn{
 		{"id", "matches-id"},
@@ -116,6 +117,7 @@ var privacyTables = []privacyTable{
 		{"rounds", "rounds"},
 		{"status", "status"},
 		{"created_at", "created_at"},
+		{"day", "day"},
 	}},
 	{"skunk_players", []privacyColumn{
 		{"game_id", "game_id"},
@@ -141,6 +143,11 @@ var privacyTables = []privacyTable{
 		{"student_id", "student_id"},
 		{"guess", "guess"},
 		{"at", "at"},
+	}},
+	{"class_days", []privacyColumn{
+		{"class_id", "class_id"},
+		{"day", "day"},
+		{"lesson", "class_days-lesson"},
 	}},
 	{"migrations", []privacyColumn{
 		{"name", "name"},

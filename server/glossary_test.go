@@ -46,6 +46,9 @@ func checkCell(c report.Column, v string) string {
 		ok = err == nil
 	case report.KindChoice:
 		ok = slices.Contains(c.Choices, v)
+	case report.KindDate:
+		_, err := time.Parse(time.DateOnly, v)
+		ok = err == nil
 	}
 	if !ok {
 		return "not " + i18n.For("en").T(c.Kind.ID())

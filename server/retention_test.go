@@ -5,8 +5,12 @@ import (
 	"errors"
 	"net/url"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"pigclass/server/store"
 	"pigclass/templates/paths"
@@ -60,6 +64,41 @@ func TestRetentionErasesIdleClasses(t *testing.T) {
 		}
 		if bytes.Contains(b, []byte(nick)) {
 			t.Errorf("%s still holds the erased class's nickname", f)
+		}
+	}
+}
+
+// TestDaysOfAClass (issue 33, item 1): a class kept over a unit has its
+// days: the dashboard lists each with its lesson plan and what was
+// played, today marked, and every row of decisions.csv, matches.csv and
+// match_players.csv says its day.
+func TestDaysOfAClass(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStartLesson(t, teacher, "1-roll-or-hold")
+	kids := []*student{{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}, {b: join(t, a, code, "Bo"), nick: "Bo", holdAt: 15}}
+	teacher.post(paths.LessonStart.For(code), nil)
+	playRound(t, code, kids)
+	first := a.clock.now().In(time.Local).Format(time.DateOnly)
+	a.clock.add(7 * 24 * time.Hour)
+	second := a.clock.now().In(time.Local).Format(time.DateOnly)
+	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	playRound(t, code, kids)
+	teacher.post(paths.SkunkStart.For(code), url.Values{"rounds": {"1"}})
+	var days []string
+	teacher.get(paths.Teacher.For(code)).Find(`[data-testid="day"]`).Each(func(_ int, s *goquery.Selection) {
+		days = append(days, strings.Join(strings.Fields(s.Text()), " "))
+	})
+	want := []string{first + " · Roll or hold? · 1 round", second + " today · 1 round, 1 game of Skunk"}
+	if !slices.Equal(days, want) {
+		t.Errorf("the dashboard's days: %q, want %q", days, want)
+	}
+	byRound := map[string]string{"1": first, "2": second}
+	for _, f := range []string{paths.DecisionsCSV.For(code), paths.MatchesCSV.For(code), paths.PlayersCSV.For(code)} {
+		for _, r := range teacher.csvRows(f) {
+			if w, ok := byRound[r["round"]]; r["game"] != "skunk" && (!ok || r["day"] != w) || r["game"] == "skunk" && r["day"] != second {
+				t.Errorf("%s: round %s of %s on day %q", f, r["round"], r["game"], r["day"])
+			}
 		}
 	}
 }

@@ -110,6 +110,10 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 	if err != nil {
 		return templates.Dashboard{}, err
 	}
+	days, err := s.views.days(c.Request.Context(), l, viewerFrom(c))
+	if err != nil {
+		return templates.Dashboard{}, err
+	}
 	var exports []templates.Export
 	for _, f := range report.Files {
 		u := paths.CSV(class.Code, f.Name)
@@ -123,7 +127,7 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		Locked:     class.Locked, Paused: class.Paused, Anonymous: class.Anonymous,
 		Live: live, Games: gameChoices(l, form.Game.Value), Bots: s.views.roundBots(l, form.Game.Value, form.Bot.Value), Round: form,
 		// Ending a round applies while any of its matches still plays.
-		RoundActive: live.RoundActive, Notice: takeFlash(c, class.Code), Language: class.Language, Retention: retention,
+		RoundActive: live.RoundActive, Notice: takeFlash(c, class.Code), Language: class.Language, Retention: retention, Days: days,
 	}, nil
 }
 

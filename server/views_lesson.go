@@ -1,12 +1,14 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
 	"pigclass/lessons"
 	"pigclass/lessons/figures"
 	"pigclass/server/charts"
+	"pigclass/server/classroom"
 	"pigclass/server/store"
 	"pigclass/sim/solve"
 	"pigclass/templates"
@@ -149,4 +151,26 @@ func (w *views) checkLessonField(v string) (string, bool) {
 	}
 	_, ok := w.lesson(v)
 	return v, ok
+}
+
+// days are the days the class played, oldest first, each with the title
+// of its lesson plan in the reader's language and what was played.
+func (w *views) days(ctx context.Context, l *i18n.Localizer, who classroom.Viewer) ([]templates.DayRow, error) {
+	ds, err := w.reports.ClassDays(ctx, who)
+	if err != nil {
+		return nil, err
+	}
+	today := w.reports.Today()
+	var out []templates.DayRow
+	for _, d := range ds {
+		row := templates.DayRow{Date: d.Day, Today: d.Day == today, Played: l.N("dash.days.rounds", d.Rounds)}
+		if d.Skunks > 0 {
+			row.Played += ", " + l.N("dash.days.skunks", d.Skunks)
+		}
+		if ls, ok := w.lesson(d.Lesson); ok {
+			row.Lesson = l.Own(ls.In(l.Lang()).Title)
+		}
+		out = append(out, row)
+	}
+	return out, nil
 }

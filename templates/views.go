@@ -46,6 +46,9 @@ type Join struct {
 
 // Dashboard is the teacher's class page.
 type Dashboard struct {
+	// Days are the days the class played, oldest first: a unit of
+	// several lessons.
+	Days []DayRow
 	// Retention says when the class is erased unless used again ("" when
 	// the server keeps classes until they are deleted).
 	Retention string
@@ -338,6 +341,13 @@ type BoardPlayer struct {
 type ActionButton struct {
 	Action, Label, Key string
 	Primary            bool
+}
+
+// DayRow is one day of a class: its date, the lesson plan it used (""
+// for none), what was played, and whether it is today.
+type DayRow struct {
+	Date, Lesson, Played string
+	Today                bool
 }
 
 // StudentAdmin is what a teacher may do about one student: show their

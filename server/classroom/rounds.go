@@ -177,9 +177,11 @@ func (r *Room) StartPhase(ctx context.Context, v Viewer, p PhaseStart) (store.Ro
 	n := 0
 	switch {
 	case p.Round != nil:
-		round, n, err = r.startRoundOf(ctx, v, *p.Round, false)
+		spec := *p.Round
+		spec.Lesson = p.Lesson
+		round, n, err = r.startRoundOf(ctx, v, spec, false)
 	case p.Skunk > 0:
-		err = r.StartSkunk(ctx, v, p.Skunk)
+		err = r.startSkunkOf(ctx, v, p.Skunk, p.Lesson)
 	default:
 		err = r.EndRound(ctx, v)
 	}
@@ -202,6 +204,9 @@ type RoundSpec struct {
 	Mode     store.Mode
 	Bot      string
 	SameSeed bool
+	// Lesson is the lesson plan whose phase the round plays ("" for the
+	// teacher's own round): the class's day keeps it.
+	Lesson string
 }
 
 // StartRound ends the open round and starts a new one: every student in a
@@ -227,6 +232,9 @@ func (r *Room) LeaveLesson(ctx context.Context, v Viewer) error {
 // StartRoundAgain starts a round like one played before ("Play again"):
 // a class following a lesson stays where it was in it, on or off.
 func (r *Room) StartRoundAgain(ctx context.Context, v Viewer, spec RoundSpec) (store.Round, int, error) {
+	if snap := v.Class(); snap != nil && !snap.OffLesson {
+		spec.Lesson = snap.Lesson // a phase's round again: the lesson's still
+	}
 	return r.startRoundOf(ctx, v, spec, false)
 }
 
@@ -295,7 +303,7 @@ func (r *Room) startRound(ctx context.Context, c *class, spec RoundSpec) (store.
 		row.ClassID = classID
 		rows = append(rows, row)
 	}
-	round := store.Round{ClassID: classID, Variant: spec.Variant, Mode: spec.Mode, Bot: spec.Bot, SameSeed: spec.SameSeed}
+	round := store.Round{ClassID: classID, Variant: spec.Variant, Mode: spec.Mode, Bot: spec.Bot, SameSeed: spec.SameSeed, Lesson: spec.Lesson}
 	round, ids, err := r.st.CreateRound(ctx, round, rows)
 	if err != nil {
 		return round, 0, err

@@ -171,15 +171,21 @@ func (r *Room) restoreSkunk(ctx context.Context) error {
 // StartSkunk ends the class's open round and its game of Skunk, if any,
 // and starts a game with every student.
 func (r *Room) StartSkunk(ctx context.Context, v Viewer, rounds int) error {
+	return r.startSkunkOf(ctx, v, rounds, "")
+}
+
+// startSkunkOf is StartSkunk for a phase of lesson ("" for the teacher's
+// own game).
+func (r *Room) startSkunkOf(ctx context.Context, v Viewer, rounds int, lesson string) error {
 	c, err := v.teaching()
 	if err != nil {
 		return err
 	}
-	return c.change(func() error { return r.startSkunk(ctx, c, rounds) })
+	return c.change(func() error { return r.startSkunk(ctx, c, rounds, lesson) })
 }
 
 // startSkunk is StartSkunk within a change of the class.
-func (r *Room) startSkunk(ctx context.Context, c *class, rounds int) error {
+func (r *Room) startSkunk(ctx context.Context, c *class, rounds int, lesson string) error {
 	classID := c.id
 	if err := r.endRound(ctx, c); err != nil {
 		return err
@@ -196,7 +202,7 @@ func (r *Room) startSkunk(ctx context.Context, c *class, rounds int) error {
 	for i, st := range students {
 		ids[i] = st.ID
 	}
-	id, err := r.st.CreateSkunk(ctx, classID, sim.NewSeed(), rounds, ids)
+	id, err := r.st.CreateSkunk(ctx, classID, sim.NewSeed(), rounds, ids, lesson)
 	if err != nil {
 		return err
 	}

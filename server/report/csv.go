@@ -193,7 +193,7 @@ func decisionRow(code string, m store.Match, e *store.Event, real bool) []string
 	}
 	at, local := timeCells(e.At)
 	return DecisionsFile.row().
-		set("class", code).set("match", strconv.FormatInt(m.ID, 10)).set("round", strconv.Itoa(m.RoundIndex)).
+		set("class", code).set("match", strconv.FormatInt(m.ID, 10)).set("round", strconv.Itoa(m.RoundIndex)).set("day", m.Day).
 		set("game", m.Variant.Game.String()).set("target", strconv.Itoa(m.Variant.Target)).set("seats", strconv.Itoa(m.Variant.Seats)).
 		set("student", exportName(m.Seats[e.Seat], real)).set("seat", strconv.Itoa(ExportSeat(e.Seat, m.FirstSeat, m.Variant.Seats))).
 		set("turn", strconv.Itoa(e.Turn+1)).set("roll_in_turn", strconv.Itoa(e.Roll+1)).
@@ -245,7 +245,7 @@ func skunkDecisionRows(code string, k skunkData, real bool) [][]string {
 				agrees = strconv.FormatBool(chosen >= top) // a tie: either choice is perfect play's
 			}
 			rows = append(rows, DecisionsFile.row().
-				set("class", code).set("match", fmt.Sprintf("skunk-%d", g.ID)).set("round", strconv.Itoa(e.Round+1)).set("game", "skunk").
+				set("class", code).set("match", fmt.Sprintf("skunk-%d", g.ID)).set("round", strconv.Itoa(e.Round+1)).set("day", g.Day).set("game", "skunk").
 				set("seats", strconv.Itoa(len(g.Students))).set("student", names[e.Participant]).set("seat", strconv.Itoa(e.Participant+1)).
 				set("turn", strconv.Itoa(e.Round+1)).set("roll_in_turn", strconv.Itoa(e.Roll+1)).set("score", strconv.Itoa(e.Score)).
 				set("turn_total", strconv.Itoa(e.RoundTotal)).set("action", string(e.Action)).set("dice", "2").set("faces", facesCell(e.Faces)).
@@ -295,7 +295,7 @@ func matchRows(d *classData, real bool) [][]string {
 			placeCells = nil
 		}
 		rows = append(rows, MatchesFile.row().
-			set("class", d.class.Code).set("match", strconv.FormatInt(m.ID, 10)).set("round", strconv.Itoa(m.RoundIndex)).
+			set("class", d.class.Code).set("match", strconv.FormatInt(m.ID, 10)).set("round", strconv.Itoa(m.RoundIndex)).set("day", m.Day).
 			set("game", m.Variant.Game.String()).set("target", strconv.Itoa(m.Variant.Target)).set("equal_turns", strconv.FormatBool(m.Variant.EqualTurns)).
 			set("seats", strconv.Itoa(m.Variant.Seats)).set("status", string(m.Status)).set("seed", seed).set("commitment", m.Seed.Commitment()).
 			set("players", strings.Join(players, "; ")).set("places", strings.Join(placeCells, "; ")).set("scores", strings.Join(scores, "; ")).
@@ -349,7 +349,7 @@ func skunkRows(code string, k skunkData, real bool) [][]string {
 			winner = strings.Join(ws, "; ")
 		}
 		rows = append(rows, MatchesFile.row().
-			set("class", code).set("match", fmt.Sprintf("skunk-%d", game.ID)).set("round", "0").
+			set("class", code).set("match", fmt.Sprintf("skunk-%d", game.ID)).set("round", "0").set("day", game.Day).
 			set("game", "skunk").set("target", "").set("equal_turns", "false").
 			set("seats", strconv.Itoa(len(game.Students))).set("status", string(game.Status)).set("seed", seed).set("commitment", game.Seed.Commitment()).
 			set("players", strings.Join(names, "; ")).set("places", strings.Join(placeCells, "; ")).set("scores", strings.Join(scoreCells, "; ")).
@@ -375,7 +375,7 @@ func skunkPlayerRows(code string, k skunkData, real bool) [][]string {
 				place = strconv.Itoa(places[p])
 			}
 			rows = append(rows, PlayersFile.row().
-				set("class", code).set("match", fmt.Sprintf("skunk-%d", game.ID)).set("round", "0").
+				set("class", code).set("match", fmt.Sprintf("skunk-%d", game.ID)).set("round", "0").set("day", game.Day).
 				set("game", "skunk").set("seat", strconv.Itoa(p+1)).set("player", name).
 				set("place", place).set("final_score", strconv.Itoa(g.Score(p))).
 				set("won", strconv.FormatBool(won[p])).cells)
@@ -424,7 +424,7 @@ func playerRows(d *classData, real bool) [][]string {
 				place = strconv.Itoa(places[seat.Seat])
 			}
 			rows = append(rows, PlayersFile.row().
-				set("class", d.class.Code).set("match", strconv.FormatInt(m.ID, 10)).set("round", strconv.Itoa(m.RoundIndex)).
+				set("class", d.class.Code).set("match", strconv.FormatInt(m.ID, 10)).set("round", strconv.Itoa(m.RoundIndex)).set("day", m.Day).
 				set("game", m.Variant.Game.String()).set("seat", strconv.Itoa(i+1)).set("player", exportName(seat, real)).
 				set("place", place).set("final_score", strconv.Itoa(st.Scores[seat.Seat])).
 				set("won", strconv.FormatBool(st.Over && st.Winner == seat.Seat)).cells)

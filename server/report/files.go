@@ -23,11 +23,12 @@ const (
 	KindTime                // ISO 8601 with the server's UTC offset
 	KindLocal               // local date and time, as spreadsheets read dates
 	KindChoice              // one of a few words
+	KindDate                // a date, YYYY-MM-DD
 )
 
 // ID is the kind's catalog message.
 func (k Kind) ID() string {
-	return "csv.kind." + [...]string{"text", "integer", "number", "boolean", "time", "local", "choice"}[k]
+	return "csv.kind." + [...]string{"text", "integer", "number", "boolean", "time", "local", "choice", "date"}[k]
 }
 
 // Column is one Column of a file. What it means is the catalog's
@@ -101,13 +102,14 @@ var (
 	colClass = Column{"class", KindText, false, nil}
 	colMatch = Column{"match", KindText, false, nil}
 	colRound = Column{"round", KindInteger, false, nil}
+	colDay   = Column{"day", KindDate, false, nil}
 	colGame  = Column{"game", KindChoice, false, games}
 	colSeat  = Column{"seat", KindInteger, false, nil}
 )
 
 // DecisionsFile is one row per decision.
 var DecisionsFile = newFile("decisions",
-	colClass, colMatch, colRound, colGame,
+	colClass, colMatch, colRound, colDay, colGame,
 	Column{"target", KindInteger, true, nil},
 	Column{"seats", KindInteger, false, nil},
 	Column{"student", KindText, false, nil},
@@ -140,7 +142,7 @@ var DecisionsFile = newFile("decisions",
 
 // MatchesFile is one row per match.
 var MatchesFile = newFile("matches",
-	colClass, colMatch, colRound, colGame,
+	colClass, colMatch, colRound, colDay, colGame,
 	Column{"target", KindInteger, true, nil},
 	Column{"equal_turns", KindBoolean, false, nil},
 	Column{"seats", KindInteger, false, nil},
@@ -157,7 +159,7 @@ var MatchesFile = newFile("matches",
 // PlayersFile is one row per player of a match: the long form of
 // matches.csv, for pivot tables.
 var PlayersFile = newFile("match_players",
-	colClass, colMatch, colRound, colGame, colSeat,
+	colClass, colMatch, colRound, colDay, colGame, colSeat,
 	Column{"player", KindText, false, nil},
 	Column{"place", KindInteger, true, nil},
 	Column{"final_score", KindInteger, false, nil},
@@ -204,7 +206,7 @@ func timeCells(t time.Time) (iso, local string) {
 }
 
 // sharedColumns are the columns every file has, with one meaning.
-var sharedColumns = map[string]bool{colClass.Name: true, colMatch.Name: true, colRound.Name: true, colGame.Name: true, colSeat.Name: true}
+var sharedColumns = map[string]bool{colClass.Name: true, colMatch.Name: true, colRound.Name: true, colDay.Name: true, colGame.Name: true, colSeat.Name: true}
 
 // MeansID is the catalog message of what a column of f means.
 func (f *File) MeansID(c Column) string {

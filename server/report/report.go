@@ -118,6 +118,19 @@ func (r *Reports) MysterySeats(ctx context.Context, v classroom.Viewer) ([]store
 	return r.st.MysterySeats(ctx, c.ID)
 }
 
+// Today is the date now in the server's time zone, as days are written.
+func (r *Reports) Today() string { return r.st.Today() }
+
+// ClassDays are the days the viewer's class played, with the lesson plan
+// of each, for its teacher.
+func (r *Reports) ClassDays(ctx context.Context, v classroom.Viewer) ([]store.ClassDay, error) {
+	c, err := member(v)
+	if err != nil || !v.Teacher() {
+		return nil, classroom.ErrNotTeacher
+	}
+	return r.st.ClassDays(ctx, c.ID)
+}
+
 // LastActive is when the viewer's class was last active, for its
 // teacher (store.LastActive).
 func (r *Reports) LastActive(ctx context.Context, v classroom.Viewer) (time.Time, error) {

@@ -24,6 +24,12 @@ type Round struct {
 	SameSeed  bool
 	StartedAt time.Time
 	Ended     bool
+	// Day is the date it was started on, in the server's time zone
+	// (YYYY-MM-DD): the class's day it belongs to.
+	Day string
+	// Lesson, for a round to create, is the lesson plan whose phase it
+	// plays ("" for the teacher's own): its day keeps it (ClassDays).
+	Lesson string
 }
 
 // Match is a stored match. Winner is -1 until it is over.
@@ -39,7 +45,8 @@ type Match struct {
 	Result     *sim.Result
 	CreatedAt  time.Time
 	Seats      []Seat
-	RoundIndex int // the round's number, 0 for practice
+	RoundIndex int    // the round's number, 0 for practice
+	Day        string // the round's day (Round.Day), "" for practice
 }
 
 // Status is where a match (or a game of Skunk) is, as stored and
@@ -132,9 +139,13 @@ func (s *Store) CreateRound(ctx context.Context, r Round, matches []Match) (Roun
 		}
 		v, _ := json.Marshal(r.Variant)
 		r.StartedAt = s.now()
-		res, err := tx.ExecContext(ctx, `INSERT INTO rounds (class_id, number, variant, mode, bot, same_seed, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			r.ClassID, r.Number, string(v), r.Mode, r.Bot, r.SameSeed, r.StartedAt.Format(time.RFC3339Nano))
+		r.Day = s.day(r.StartedAt)
+		res, err := tx.ExecContext(ctx, `INSERT INTO rounds (class_id, number, variant, mode, bot, same_seed, started_at, day) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			r.ClassID, r.Number, string(v), r.Mode, r.Bot, r.SameSeed, r.StartedAt.Format(time.RFC3339Nano), r.Day)
 		if err != nil {
+			return err
+		}
+		if err := markDay(ctx, tx, r.ClassID, r.Day, r.Lesson); err != nil {
 			return err
 		}
 		if r.ID, err = res.LastInsertId(); err != nil {
@@ -327,7 +338,7 @@ func (s *Store) EndRound(ctx context.Context, roundID int64) error {
 
 // Rounds lists a class's rounds, the newest last.
 func (s *Store) Rounds(ctx context.Context, classID int64) ([]Round, error) {
-	rows, err := s.rd.QueryContext(ctx, `SELECT id, class_id, number, variant, mode, bot, same_seed, started_at, ended_at IS NOT NULL
+	rows, err := s.rd.QueryContext(ctx, `SELECT id, class_id, number, variant, mode, bot, same_seed, started_at, ended_at IS NOT NULL, day
 		FROM rounds WHERE class_id = ? ORDER BY number`, classID)
 	if err != nil {
 		return nil, fmt.Errorf("store: rounds: %w", err)
@@ -337,7 +348,7 @@ func (s *Store) Rounds(ctx context.Context, classID int64) ([]Round, error) {
 	for rows.Next() {
 		var r Round
 		var v, started string
-		if err := rows.Scan(&r.ID, &r.ClassID, &r.Number, &v, &r.Mode, &r.Bot, &r.SameSeed, &started, &r.Ended); err != nil {
+		if err := rows.Scan(&r.ID, &r.ClassID, &r.Number, &v, &r.Mode, &r.Bot, &r.SameSeed, &started, &r.Ended, &r.Day); err != nil {
 			return nil, fmt.Errorf("store: rounds: %w", err)
 		}
 		if err := json.Unmarshal([]byte(v), &r.Variant); err != nil {
@@ -350,7 +361,7 @@ func (s *Store) Rounds(ctx context.Context, classID int64) ([]Round, error) {
 }
 
 const matchColumns = `m.id, COALESCE(m.class_id, 0), COALESCE(m.round_id, 0), COALESCE(r.number, 0), m.variant, m.seed, m.first_seat,
-	m.status, COALESCE(m.winner, -1), COALESCE(m.result, ''), m.created_at`
+	m.status, COALESCE(m.winner, -1), COALESCE(m.result, ''), m.created_at, COALESCE(r.day, '')`
 
 // MatchFilter chooses matches.
 type MatchFilter struct {
@@ -395,7 +406,7 @@ func (s *Store) Matches(ctx context.Context, f MatchFilter) ([]Match, error) {
 		for rows.Next() {
 			var m Match
 			var v, seed, result, created string
-			if err := rows.Scan(&m.ID, &m.ClassID, &m.RoundID, &m.RoundIndex, &v, &seed, &m.FirstSeat, &m.Status, &m.Winner, &result, &created); err != nil {
+			if err := rows.Scan(&m.ID, &m.ClassID, &m.RoundID, &m.RoundIndex, &v, &seed, &m.FirstSeat, &m.Status, &m.Winner, &result, &created, &m.Day); err != nil {
 				return err
 			}
 			if err := json.Unmarshal([]byte(v), &m.Variant); err != nil {

@@ -30,6 +30,7 @@ type SkunkGame struct {
 	Students []int64 // by participant number
 	Names    []string
 	Anon     []string
+	Day      string // the day of the class it was started on (Round.Day)
 }
 
 // SkunkEvent is one row of a Skunk log. Participant is -1 for a roll.
@@ -46,13 +47,19 @@ type SkunkEvent struct {
 	At          time.Time
 }
 
-// CreateSkunk stores a new game of Skunk for the given students.
-func (s *Store) CreateSkunk(ctx context.Context, classID int64, seed sim.Seed, rounds int, students []int64) (int64, error) {
+// CreateSkunk stores a new game of Skunk for the given students; lesson
+// is the lesson plan whose phase it plays ("" for the teacher's own).
+func (s *Store) CreateSkunk(ctx context.Context, classID int64, seed sim.Seed, rounds int, students []int64, lesson string) (int64, error) {
 	var id int64
 	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO skunk_games (class_id, seed, commitment, rounds, status, created_at) VALUES (?, ?, ?, ?, 'playing', ?)`,
-			classID, seed.String(), seed.Commitment(), rounds, s.stamp())
+		now := s.now()
+		day := s.day(now)
+		res, err := tx.ExecContext(ctx, `INSERT INTO skunk_games (class_id, seed, commitment, rounds, status, created_at, day) VALUES (?, ?, ?, ?, 'playing', ?, ?)`,
+			classID, seed.String(), seed.Commitment(), rounds, now.Format(time.RFC3339Nano), day)
 		if err != nil {
+			return err
+		}
+		if err := markDay(ctx, tx, classID, day, lesson); err != nil {
 			return err
 		}
 		if id, err = res.LastInsertId(); err != nil {
@@ -108,7 +115,7 @@ func (s *Store) EndSkunk(ctx context.Context, classID int64) error {
 func (s *Store) SkunkGames(ctx context.Context, classID int64, status Status) ([]SkunkGame, error) {
 	var out []SkunkGame
 	err := s.readTx(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT id, class_id, seed, rounds, status FROM skunk_games
+		rows, err := tx.QueryContext(ctx, `SELECT id, class_id, seed, rounds, status, day FROM skunk_games
 			WHERE (? = 0 OR class_id = ?) AND (? = '' OR status = ?) ORDER BY id`, classID, classID, status, status)
 		if err != nil {
 			return err
@@ -117,7 +124,7 @@ func (s *Store) SkunkGames(ctx context.Context, classID int64, status Status) ([
 		for rows.Next() {
 			var g SkunkGame
 			var seed string
-			if err := rows.Scan(&g.ID, &g.ClassID, &seed, &g.Rounds, &g.Status); err != nil {
+			if err := rows.Scan(&g.ID, &g.ClassID, &seed, &g.Rounds, &g.Status, &g.Day); err != nil {
 				return err
 			}
 			if g.Seed, err = sim.ParseSeed(seed); err != nil {

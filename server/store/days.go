@@ -1,0 +1,54 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// day is the date of t in the server's time zone (YYYY-MM-DD): the day of
+// a class a round or a game of Skunk started then belongs to.
+func (s *Store) day(t time.Time) string { return t.In(time.Local).Format(time.DateOnly) }
+
+// Today is the date now in the server's time zone, as days are written.
+func (s *Store) Today() string { return s.day(s.now()) }
+
+// markDay keeps day among the class's days, with lesson, the lesson plan
+// a phase of which was played ("" for the teacher's own round or game); a
+// day keeps the first lesson it was given.
+func markDay(ctx context.Context, tx *sql.Tx, classID int64, day, lesson string) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO class_days (class_id, day, lesson) VALUES (?, ?, ?)
+		ON CONFLICT (class_id, day) DO UPDATE SET lesson = excluded.lesson WHERE class_days.lesson = '' AND excluded.lesson <> ''`, classID, day, lesson)
+	return err
+}
+
+// ClassDay is one day a class played: its date, the lesson plan it used
+// ("" for none), and how many rounds and games of Skunk were started.
+type ClassDay struct {
+	Day    string
+	Lesson string
+	Rounds int
+	Skunks int
+}
+
+// ClassDays are the days of a class, oldest first.
+func (s *Store) ClassDays(ctx context.Context, classID int64) ([]ClassDay, error) {
+	rows, err := s.rd.QueryContext(ctx, `SELECT d.day, d.lesson,
+		(SELECT COUNT(*) FROM rounds r WHERE r.class_id = d.class_id AND r.day = d.day),
+		(SELECT COUNT(*) FROM skunk_games g WHERE g.class_id = d.class_id AND g.day = d.day)
+		FROM class_days d WHERE d.class_id = ? ORDER BY d.day`, classID)
+	if err != nil {
+		return nil, fmt.Errorf("store: class days: %w", err)
+	}
+	defer rows.Close()
+	var out []ClassDay
+	for rows.Next() {
+		var d ClassDay
+		if err := rows.Scan(&d.Day, &d.Lesson, &d.Rounds, &d.Skunks); err != nil {
+			return nil, fmt.Errorf("store: class days: %w", err)
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
