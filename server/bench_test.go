@@ -203,7 +203,7 @@ func BenchmarkClassCharts(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := a.srv.views.classCharts(ctx, i18n.For("en"), teacher, charts.ClassKeys, 0); err != nil {
+		if _, err := a.srv.views.classCharts(ctx, i18n.For("en"), teacher, charts.ClassKeys, 0, ""); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -80,6 +81,21 @@ func TestDaysOfAClass(t *testing.T) {
 	teacher.post(paths.LessonStart.For(code), nil)
 	playRound(t, code, kids)
 	first := a.clock.now().In(time.Local).Format(time.DateOnly)
+	// dice is how many dice the class chart counts, of today or the unit.
+	dice := func(scope string) int {
+		t.Helper()
+		n := 0
+		page := teacher.get(paths.Query(paths.TeacherCharts.For(code), "chart", "class-dice", "scope", scope))
+		page.Find(`[data-testid="chart-class-dice"] tbody tr`).Each(func(_ int, tr *goquery.Selection) {
+			c, _ := strconv.Atoi(strings.ReplaceAll(tr.Find("td").Eq(1).Text(), ",", ""))
+			n += c
+		})
+		return n
+	}
+	day1 := dice("today")
+	if day1 == 0 || dice("unit") != day1 {
+		t.Fatalf("the first day's dice: %d today, %d in the unit", day1, dice("unit"))
+	}
 	a.clock.add(7 * 24 * time.Hour)
 	second := a.clock.now().In(time.Local).Format(time.DateOnly)
 	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}})
@@ -92,6 +108,14 @@ func TestDaysOfAClass(t *testing.T) {
 	want := []string{first + " · Roll or hold? · 1 round", second + " today · 1 round, 1 game of Skunk"}
 	if !slices.Equal(days, want) {
 		t.Errorf("the dashboard's days: %q, want %q", days, want)
+	}
+	// The dashboard's charts: today's by default, the whole unit asked.
+	day2, unit := dice(""), dice("unit")
+	if day2 == 0 || unit != day1+day2 {
+		t.Errorf("the dice charts: %d on day 1, %d today (the default), %d in the unit", day1, day2, unit)
+	}
+	if got := teacher.get(paths.Teacher.For(code)).Find(`[data-testid="chart-scope"] [aria-current="page"]`).Text(); got != "Today ("+second+")" {
+		t.Errorf("the charts' scope by default: %q", got)
 	}
 	byRound := map[string]string{"1": first, "2": second}
 	for _, f := range []string{paths.DecisionsCSV.For(code), paths.MatchesCSV.For(code), paths.PlayersCSV.For(code)} {

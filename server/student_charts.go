@@ -18,7 +18,7 @@ func (s *Server) studentCharts(c *gin.Context) {
 	if !ok {
 		return
 	}
-	cs, err := s.views.classCharts(c.Request.Context(), loc(c), viewerFrom(c), []string{charts.HoldPointsKey, charts.SkillLuckKey}, me.ID)
+	cs, err := s.views.classCharts(c.Request.Context(), loc(c), viewerFrom(c), []string{charts.HoldPointsKey, charts.SkillLuckKey}, me.ID, "")
 	if err != nil {
 		fail(c, err)
 		return

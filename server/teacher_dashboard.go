@@ -36,9 +36,19 @@ func (s *Server) dashboard(c *gin.Context) {
 	render(c, http.StatusOK, templates.DashboardView(v))
 }
 
+// chartsView is the dashboard's charts section: the chart shown, the tabs
+// of every chart and of the two scopes (today, the unit), the one shown.
+type chartsView struct {
+	Tabs, Scopes []templates.Choice
+	Scope        string
+	Charts       []templates.Chart
+}
+
 // dashChartsOf is the dashboard's one chart at a time: the one asked for
-// (?chart=), or the projector's, or the first; the others are a tab away.
-func (s *Server) dashChartsOf(c *gin.Context) ([]templates.Choice, []templates.Chart, error) {
+// (?chart=), else the projector's, else the first; of today once the
+// class has played today, or of the whole unit (?scope=unit, or before
+// the class plays today): tabs for the charts and for the two scopes.
+func (s *Server) dashChartsOf(c *gin.Context) (chartsView, error) {
 	class, l := classFrom(c), loc(c)
 	shown := c.Query("chart")
 	if !slices.Contains(charts.ClassKeys, shown) {
@@ -47,23 +57,33 @@ func (s *Server) dashChartsOf(c *gin.Context) ([]templates.Choice, []templates.C
 	if !slices.Contains(charts.ClassKeys, shown) {
 		shown = charts.ClassKeys[0]
 	}
-	var tabs []templates.Choice
+	var v chartsView
 	for _, k := range charts.ClassKeys {
-		tabs = append(tabs, templates.Choice{Value: k, Label: charts.Title(l, k), Selected: k == shown})
+		v.Tabs = append(v.Tabs, templates.Choice{Value: k, Label: charts.Title(l, k), Selected: k == shown})
 	}
-	cs, err := s.views.classCharts(c.Request.Context(), l, viewerFrom(c), []string{shown}, 0)
-	return tabs, cs, err
+	day, err := s.views.chartDay(c.Request.Context(), viewerFrom(c), c.Query("scope") == "unit")
+	if err != nil {
+		return v, err
+	}
+	if c.Query("scope") == "today" {
+		day = s.reports.Today()
+	}
+	v.Scope = pick(day == "", "unit", "today")
+	v.Scopes = []templates.Choice{{Value: "today", Label: l.T("dash.scope.today", "Date", s.reports.Today()), Selected: day != ""},
+		{Value: "unit", Label: l.T("dash.scope.unit"), Selected: day == ""}}
+	v.Charts, err = s.views.classCharts(c.Request.Context(), l, viewerFrom(c), []string{shown}, 0, day)
+	return v, err
 }
 
 // dashboardCharts is the dashboard's charts section alone, for its tabs.
 func (s *Server) dashboardCharts(c *gin.Context) {
-	tabs, cs, err := s.dashChartsOf(c)
+	cv, err := s.dashChartsOf(c)
 	if err != nil {
 		fail(c, err)
 		return
 	}
 	class := classFrom(c)
-	render(c, http.StatusOK, templates.DashCharts(templates.Dashboard{Code: class.Code, Charts: cs, ChartTabs: tabs, Projector: class.Projector}))
+	render(c, http.StatusOK, templates.DashCharts(templates.Dashboard{Code: class.Code, Charts: cv.Charts, ChartTabs: cv.Tabs, ChartScopes: cv.Scopes, ChartScope: cv.Scope, Projector: class.Projector}))
 }
 
 func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templates.Dashboard, error) {
@@ -81,7 +101,7 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 	for _, r := range rounds {
 		approximate = approximate || r.Variant.Seats > 2
 	}
-	tabs, cs, err := s.dashChartsOf(c)
+	cv, err := s.dashChartsOf(c)
 	if err != nil {
 		return templates.Dashboard{}, err
 	}
@@ -120,7 +140,7 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		exports = append(exports, templates.Export{Name: f.Name + ".csv", URL: u, ExcelURL: u + "?excel=1", About: l.T("csv." + f.Name + ".about")})
 	}
 	return templates.Dashboard{
-		NextStep: next, Exports: exports, Approximate: approximate, Charts: cs, ChartTabs: tabs, Projector: class.Projector, Lesson: lesson, Skunk: sk,
+		NextStep: next, Exports: exports, Approximate: approximate, Charts: cv.Charts, ChartTabs: cv.Tabs, ChartScopes: cv.Scopes, ChartScope: cv.Scope, Projector: class.Projector, Lesson: lesson, Skunk: sk,
 		ProjectorURL: s.publicURL(c.Request) + paths.ReadOnlyProjector.Page.For(class.Code) + "?key=" + s.room.ProjectorKey(class), CanPlayAgain: len(rounds) > 0,
 		Code: class.Code, JoinURL: s.publicURL(c.Request) + paths.JoinCode.For(class.Code),
 		TeacherURL: s.publicURL(c.Request) + paths.Teacher.For(class.Code) + "?key=" + secret,

@@ -48,7 +48,8 @@ type chartSource struct {
 	who       classroom.Viewer // who asks: the class's reads are theirs
 	l         *i18n.Localizer
 	class     store.Class
-	studentID int64 // 0: the whole class; else that student's own page
+	studentID int64  // 0: the whole class; else that student's own page
+	day       string // the day of the class the charts show ("" every day)
 	v         sim.Variant
 	table     *solve.Table
 	pig       map[int64][]store.Decision // students' Pig decisions, by student (0: all)
@@ -57,12 +58,12 @@ type chartSource struct {
 
 // chartSource prepares the charts of a class (studentID 0) or of one
 // student's page.
-func (w *views) chartSource(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, studentID int64) (*chartSource, error) {
+func (w *views) chartSource(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, studentID int64, day string) (*chartSource, error) {
 	v, table, err := w.pigVariant(ctx, who)
 	if err != nil {
 		return nil, err
 	}
-	return &chartSource{w: w, ctx: ctx, who: who, l: l, class: who.Class().Class, studentID: studentID, v: v, table: table, pig: map[int64][]store.Decision{}, marks: map[string][]int{}}, nil
+	return &chartSource{w: w, ctx: ctx, who: who, l: l, class: who.Class().Class, studentID: studentID, day: day, v: v, table: table, pig: map[int64][]store.Decision{}, marks: map[string][]int{}}, nil
 }
 
 // The chartSource is the charts' Source (charts.Build): each of its reads
@@ -83,20 +84,20 @@ func (c *chartSource) PigDecisions(studentID int64) ([]store.Decision, error) {
 	if ds, ok := c.pig[studentID]; ok {
 		return ds, nil
 	}
-	ds, err := c.w.reports.Decisions(c.ctx, c.who, store.ChartFilter{Game: store.OnlyGame(sim.Pig), Target: c.v.Target, StudentID: studentID}, true)
+	ds, err := c.w.reports.Decisions(c.ctx, c.who, store.ChartFilter{Game: store.OnlyGame(sim.Pig), Target: c.v.Target, StudentID: studentID, Day: c.day}, true)
 	c.pig[studentID] = ds
 	return ds, err
 }
 
 // Decisions are every decision of the class's students.
 func (c *chartSource) Decisions() ([]store.Decision, error) {
-	return c.w.reports.Decisions(c.ctx, c.who, store.ChartFilter{}, true)
+	return c.w.reports.Decisions(c.ctx, c.who, store.ChartFilter{Day: c.day}, true)
 }
 
 // GameDecisions are the page's decisions of one game (one student's on
 // their page).
 func (c *chartSource) GameDecisions(g sim.Game) ([]store.Decision, error) {
-	return c.w.reports.Decisions(c.ctx, c.who, store.ChartFilter{Game: store.OnlyGame(g), StudentID: c.studentID}, true)
+	return c.w.reports.Decisions(c.ctx, c.who, store.ChartFilter{Game: store.OnlyGame(g), StudentID: c.studentID, Day: c.day}, true)
 }
 
 // Marks are the marks the class's pieces of one kind showed.
@@ -104,14 +105,14 @@ func (c *chartSource) Marks(piece string) ([]int, error) {
 	if m, ok := c.marks[piece]; ok {
 		return m, nil
 	}
-	m, err := c.w.reports.Marks(c.ctx, c.who, piece)
+	m, err := c.w.reports.Marks(c.ctx, c.who, piece, c.day)
 	c.marks[piece] = m
 	return m, err
 }
 
 // SkunkDecisions are the stands and sits of the class's games of Skunk.
 func (c *chartSource) SkunkDecisions() ([]store.SkunkDecision, error) {
-	return c.w.reports.SkunkDecisions(c.ctx, c.who)
+	return c.w.reports.SkunkDecisions(c.ctx, c.who, c.day)
 }
 
 // Rounds are the class's rounds.
@@ -119,12 +120,12 @@ func (c *chartSource) Rounds() ([]store.Round, error) { return c.w.reports.Round
 
 // FirstPlayer is the first-player chart's results.
 func (c *chartSource) FirstPlayer() ([]charts.FirstResults, error) {
-	return c.w.firstPlayerResults(c.ctx, c.l, c.who, c.v, c.table)
+	return c.w.firstPlayerResults(c.ctx, c.l, c.who, c.v, c.table, c.day)
 }
 
 // Mysteries are the class's mystery bots whose seed is published.
 func (c *chartSource) Mysteries() ([]store.MysterySeat, error) {
-	return c.w.reports.MysterySeats(c.ctx, c.who)
+	return c.w.reports.MysterySeats(c.ctx, c.who, c.day)
 }
 
 // Ladder is the strategy ladder, nil while it is computed.
@@ -153,8 +154,8 @@ func (c *chartSource) chart(key string) (templates.Chart, error) {
 
 // classChart builds one class chart; studentID limits the decision charts
 // to one student (their page), 0 for the whole class.
-func (w *views) classChart(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, key string, studentID int64) (templates.Chart, error) {
-	src, err := w.chartSource(ctx, l, who, studentID)
+func (w *views) classChart(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, key string, studentID int64, day string) (templates.Chart, error) {
+	src, err := w.chartSource(ctx, l, who, studentID, day)
 	if err != nil {
 		return templates.Chart{}, err
 	}
@@ -162,8 +163,8 @@ func (w *views) classChart(ctx context.Context, l *i18n.Localizer, who classroom
 }
 
 // classCharts builds the charts named by keys from one chartSource.
-func (w *views) classCharts(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, keys []string, studentID int64) ([]templates.Chart, error) {
-	src, err := w.chartSource(ctx, l, who, studentID)
+func (w *views) classCharts(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, keys []string, studentID int64, day string) ([]templates.Chart, error) {
+	src, err := w.chartSource(ctx, l, who, studentID, day)
 	if err != nil {
 		return nil, err
 	}
@@ -186,16 +187,16 @@ func timeline(l *i18n.Localizer, mv *matchView) templates.Chart {
 
 // firstPlayerResults are chart 7's results for the class's Pig target:
 // the standard rules, and equal turns when the class played them.
-func (w *views) firstPlayerResults(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, v sim.Variant, table *solve.Table) ([]charts.FirstResults, error) {
+func (w *views) firstPlayerResults(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, v sim.Variant, table *solve.Table, day string) ([]charts.FirstResults, error) {
 	rules := gameTitle(l, v)
 	ev := v
 	ev.EqualTurns = true
-	games, wins, err := w.reports.FirstPlayerResults(ctx, who, store.ChartFilter{Game: store.OnlyGame(sim.Pig), Target: v.Target})
+	games, wins, err := w.reports.FirstPlayerResults(ctx, who, store.ChartFilter{Game: store.OnlyGame(sim.Pig), Target: v.Target, Day: day})
 	if err != nil {
 		return nil, err
 	}
 	results := []charts.FirstResults{{Rules: rules, Games: games, FirstWins: wins, Exact: table.FirstPlayerWin()}}
-	eg, ew, err := w.reports.FirstPlayerResults(ctx, who, store.ChartFilter{Game: store.OnlyGame(sim.Pig), Target: v.Target, EqualTurns: true})
+	eg, ew, err := w.reports.FirstPlayerResults(ctx, who, store.ChartFilter{Game: store.OnlyGame(sim.Pig), Target: v.Target, EqualTurns: true, Day: day})
 	if err != nil {
 		return nil, err
 	}
@@ -220,10 +221,28 @@ func (w *views) projectorChart(ctx context.Context, l *i18n.Localizer, who class
 	if class.Projector == "" {
 		return v, nil
 	}
-	ch, err := w.classChart(ctx, l, who, class.Projector, 0)
+	day, err := w.chartDay(ctx, who, false)
+	if err != nil {
+		return v, err
+	}
+	ch, err := w.classChart(ctx, l, who, class.Projector, 0, day)
 	if err != nil {
 		return v, err
 	}
 	v.Chart = &ch
 	return v, nil
+}
+
+// chartDay is the day of the class its charts show: today once the class
+// has played today, else (or asked for the unit) every day, "".
+func (w *views) chartDay(ctx context.Context, who classroom.Viewer, unit bool) (string, error) {
+	if unit {
+		return "", nil
+	}
+	today := w.reports.Today()
+	played, err := w.reports.PlayedOn(ctx, who, today)
+	if err != nil || !played {
+		return "", err
+	}
+	return today, nil
 }

@@ -65,3 +65,13 @@ func sentence(s string) string {
 	}
 	return s + "."
 }
+
+// shownChart is the key of the chart a dashboard shows.
+func shownChart(v Dashboard) string {
+	for _, t := range v.ChartTabs {
+		if t.Selected {
+			return t.Value
+		}
+	}
+	return ""
+}

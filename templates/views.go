@@ -74,7 +74,11 @@ type Dashboard struct {
 	Notice      string
 	Charts      []Chart  // the chart shown (one at a time)
 	ChartTabs   []Choice // every chart, the shown one selected
-	Projector   string   // the key of the chart on the projector
+	// ChartScopes are today and the whole unit, the shown one selected
+	// (ChartScope: "today" or "unit").
+	ChartScopes []Choice
+	ChartScope  string
+	Projector   string // the key of the chart on the projector
 	// ProjectorURL is the read-only projector link, with its key.
 	ProjectorURL string
 	// CanPlayAgain: a round was played; "Play again" starts one like it.

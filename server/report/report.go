@@ -79,7 +79,7 @@ func (r *Reports) StudentMatches(ctx context.Context, v classroom.Viewer, studen
 
 // SkunkDecisions are the stand and sit decisions of the class's games of
 // whole-class Skunk, for its members.
-func (r *Reports) SkunkDecisions(ctx context.Context, v classroom.Viewer) ([]store.SkunkDecision, error) {
+func (r *Reports) SkunkDecisions(ctx context.Context, v classroom.Viewer, day string) ([]store.SkunkDecision, error) {
 	c, err := member(v)
 	if err != nil {
 		return nil, err
@@ -90,6 +90,9 @@ func (r *Reports) SkunkDecisions(ctx context.Context, v classroom.Viewer) ([]sto
 	}
 	var out []store.SkunkDecision
 	for _, g := range k.games {
+		if day != "" && g.Day != day {
+			continue
+		}
 		for _, e := range k.log[g.ID] {
 			if e.Action == store.SkunkStand || e.Action == store.SkunkSit {
 				out = append(out, store.SkunkDecision{SkunkEvent: e, Rounds: g.Rounds})
@@ -110,16 +113,26 @@ func (r *Reports) RoundMatches(ctx context.Context, v classroom.Viewer, roundID 
 
 // MysterySeats are the class's mystery bots whose seed is published, with
 // their players' guesses, for its members.
-func (r *Reports) MysterySeats(ctx context.Context, v classroom.Viewer) ([]store.MysterySeat, error) {
+func (r *Reports) MysterySeats(ctx context.Context, v classroom.Viewer, day string) ([]store.MysterySeat, error) {
 	c, err := member(v)
 	if err != nil {
 		return nil, err
 	}
-	return r.st.MysterySeats(ctx, c.ID)
+	return r.st.MysterySeats(ctx, c.ID, day)
 }
 
 // Today is the date now in the server's time zone, as days are written.
 func (r *Reports) Today() string { return r.st.Today() }
+
+// PlayedOn reports whether the viewer's class started a round or a game
+// of Skunk on day, for its members.
+func (r *Reports) PlayedOn(ctx context.Context, v classroom.Viewer, day string) (bool, error) {
+	c, err := member(v)
+	if err != nil {
+		return false, err
+	}
+	return r.st.PlayedOn(ctx, c.ID, day)
+}
 
 // ClassDays are the days the viewer's class played, with the lesson plan
 // of each, for its teacher.
@@ -163,17 +176,17 @@ func (r *Reports) Decisions(ctx context.Context, v classroom.Viewer, f store.Cha
 
 // Faces are the class's dice, face by face.
 func (r *Reports) Faces(ctx context.Context, v classroom.Viewer) ([]int, error) {
-	return r.Marks(ctx, v, sim.DieName)
+	return r.Marks(ctx, v, sim.DieName, "")
 }
 
 // Marks are the marks the class's pieces of one kind showed ("pig": the
 // pigs' landings), piece by piece.
-func (r *Reports) Marks(ctx context.Context, v classroom.Viewer, piece string) ([]int, error) {
+func (r *Reports) Marks(ctx context.Context, v classroom.Viewer, piece, day string) ([]int, error) {
 	c, err := member(v)
 	if err != nil {
 		return nil, err
 	}
-	return r.st.Marks(ctx, c.ID, piece)
+	return r.st.Marks(ctx, c.ID, piece, day)
 }
 
 // FirstPlayerResults counts the class's finished matches that f picks and

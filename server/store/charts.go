@@ -19,6 +19,9 @@ type ChartFilter struct {
 	EqualTurns bool
 	MatchID    int64
 	RoundID    int64
+	// Day keeps the matches of the rounds of one day of the class
+	// (Round.Day); "" keeps every day.
+	Day string
 }
 
 // GameFilter picks the matches of one game; the zero value picks every
@@ -47,6 +50,9 @@ func (f ChartFilter) where() (string, []any) {
 	}
 	if f.RoundID != 0 {
 		add("m.round_id = ?", f.RoundID)
+	}
+	if f.Day != "" {
+		add("m.round_id IN (SELECT id FROM rounds WHERE day = ?)", f.Day)
 	}
 	if f.StudentID != 0 {
 		add("s.student_id = ?", f.StudentID)
@@ -157,14 +163,14 @@ func (s *Store) Decisions(ctx context.Context, f ChartFilter, studentsOnly bool)
 // whole-class Skunk, in the order they were thrown: the query behind the
 // class dice charts.
 func (s *Store) Faces(ctx context.Context, classID int64) ([]int, error) {
-	return s.Marks(ctx, classID, sim.DieName)
+	return s.Marks(ctx, classID, sim.DieName, "")
 }
 
 // Marks returns the marks shown by the class's pieces of one kind (a
 // GameRules' Piece.Name: "die", "pig"), in the order they were thrown, from
 // the matches of every game whose pieces they are (and from Skunk, whose
-// pieces are dice).
-func (s *Store) Marks(ctx context.Context, classID int64, piece string) ([]int, error) {
+// pieces are dice); of one day of the class, or of every day ("").
+func (s *Store) Marks(ctx context.Context, classID int64, piece, day string) ([]int, error) {
 	games := []any{classID}
 	for _, g := range sim.Games {
 		if g.Rules().Piece.Name == piece {
@@ -178,10 +184,11 @@ func (s *Store) Marks(ctx context.Context, classID int64, piece string) ([]int, 
 	rows, err := s.rd.QueryContext(ctx, `SELECT faces FROM (
 		SELECT e.faces, e.at, e.match_id AS g, e.seq FROM events e JOIN matches m ON m.id = e.match_id
 			WHERE m.class_id = ? AND e.faces <> '' AND json_extract(m.variant, '$.game') IN (?`+strings.Repeat(", ?", len(games)-2)+`)
+			AND (? = '' OR m.round_id IN (SELECT id FROM rounds WHERE day = ?))
 		UNION ALL
 		SELECT k.faces, k.at, -k.game_id AS g, k.seq FROM skunk_events k JOIN skunk_games sg ON sg.id = k.game_id
-			WHERE sg.class_id = ? AND ? AND k.action = 'roll' AND k.faces <> ''
-	) ORDER BY at, g, seq`, append(games, classID, skunk)...)
+			WHERE sg.class_id = ? AND ? AND k.action = 'roll' AND k.faces <> '' AND (? = '' OR sg.day = ?)
+	) ORDER BY at, g, seq`, append(games, day, day, classID, skunk, day, day)...)
 	if err != nil {
 		return nil, fmt.Errorf("store: faces: %w", err)
 	}
@@ -209,7 +216,8 @@ func (s *Store) FirstPlayerResults(ctx context.Context, f ChartFilter) (games, f
 	err = s.rd.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(m.winner = m.first_seat), 0) FROM matches m
 		WHERE m.class_id = ? AND m.status = 'over' AND json_extract(m.variant, '$.seats') = 2
 		AND json_extract(m.variant, '$.game') = ? AND json_extract(m.variant, '$.target') = ?
-		AND COALESCE(json_extract(m.variant, '$.equal_turns'), 0) = ?`, f.ClassID, g.String(), f.Target, f.EqualTurns).Scan(&games, &firstWins)
+		AND COALESCE(json_extract(m.variant, '$.equal_turns'), 0) = ?
+		AND (? = '' OR m.round_id IN (SELECT id FROM rounds WHERE day = ?))`, f.ClassID, g.String(), f.Target, f.EqualTurns, f.Day, f.Day).Scan(&games, &firstWins)
 	if err != nil && err != sql.ErrNoRows {
 		return 0, 0, fmt.Errorf("store: first player results: %w", err)
 	}

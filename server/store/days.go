@@ -52,3 +52,14 @@ func (s *Store) ClassDays(ctx context.Context, classID int64) ([]ClassDay, error
 	}
 	return out, rows.Err()
 }
+
+// PlayedOn reports whether the class started a round or a game of Skunk
+// on day.
+func (s *Store) PlayedOn(ctx context.Context, classID int64, day string) (bool, error) {
+	var played bool
+	err := s.rd.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM class_days WHERE class_id = ? AND day = ?)`, classID, day).Scan(&played)
+	if err != nil {
+		return false, fmt.Errorf("store: played on: %w", err)
+	}
+	return played, nil
+}

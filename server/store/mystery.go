@@ -87,15 +87,16 @@ type MysterySeat struct {
 }
 
 // MysterySeats are the class's mystery bots whose seed is published, in
-// match and seat order: the class chart of guesses against the truth
-// reads them.
-func (s *Store) MysterySeats(ctx context.Context, classID int64) ([]MysterySeat, error) {
+// match and seat order, of one day of the class (or every day, ""): the
+// class chart of guesses against the truth reads them.
+func (s *Store) MysterySeats(ctx context.Context, classID int64, day string) ([]MysterySeat, error) {
 	rows, err := s.rd.QueryContext(ctx, `SELECT m.id, s.seat, m.variant, m.seed, COALESCE(g.guess, '')
 		FROM seats s JOIN matches m ON m.id = s.match_id
 		LEFT JOIN mystery_guesses g ON g.match_id = s.match_id AND g.seat = s.seat
 		WHERE m.class_id = ? AND s.bot = ? AND m.status <> 'playing'
 		  AND NOT EXISTS (SELECT 1 FROM matches o WHERE o.class_id = m.class_id AND o.seed = m.seed AND o.status = 'playing')
-		ORDER BY m.id, s.seat, g.student_id`, classID, sim.MysteryBot)
+		  AND (? = '' OR m.round_id IN (SELECT id FROM rounds WHERE day = ?))
+		ORDER BY m.id, s.seat, g.student_id`, classID, sim.MysteryBot, day, day)
 	if err != nil {
 		return nil, fmt.Errorf("store: mystery seats: %w", err)
 	}
