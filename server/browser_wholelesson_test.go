@@ -144,7 +144,10 @@ func TestBrowserWholeLesson(t *testing.T) {
 	// The projector: the phase's question whole, the class's guesses
 	// against the truth at a third of the screen or more, at each size.
 	run(t, projector, chromedp.Navigate(teacher.get("/t/"+code).Find(`[data-testid="projector-link"]`).AttrOr("href", "")))
-	eventually(t, projector, `!!document.querySelector('[data-testid="chart-mystery-guesses"] .echart')`, "the class's guesses on the projector")
+	eventually(t, laptop, `!document.querySelector('[data-testid="end-round"]')`, "the round ended")
+	eventually(t, projector, `(document.querySelector('[data-testid="projector"]') || {}).dataset.state === "results"`, "the round's end on the projector")
+	eventually(t, projector, `!!document.querySelector('[data-testid="chart-mystery-guesses"] .echart') && Array.from(document.querySelectorAll('[data-testid="chart-mystery-guesses"] tbody tr td:nth-child(2)')).reduce(function (n, td) { return n + Number(td.textContent) }, 0) === 7`,
+		"the class's guesses on the projector, Pia's bot among them")
 	fitsEverySize("mystery")
 	// The chart's table: every bot of the phase (six and Pia's), each
 	// kid's guess.

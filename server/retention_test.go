@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"net/url"
 	"os"
 	"slices"
@@ -124,5 +125,84 @@ func TestDaysOfAClass(t *testing.T) {
 				t.Errorf("%s: round %s of %s on day %q", f, r["round"], r["game"], r["day"])
 			}
 		}
+	}
+}
+
+// TestProgressDayByDay (issue 33, item 3): a student's page, and the
+// teacher's page of the student, say day by day the chance of winning
+// the student's choices gave away a decision (as decisions.csv's costs
+// average, day by day) with the number of decisions, and the change since
+// the first day; the class chart of the unit has a row a day with all
+// the class's decisions.
+func TestProgressDayByDay(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 8}
+	bo := &student{b: join(t, a, code, "Bo"), nick: "Bo", holdAt: 25}
+	round := url.Values{"game": {"pig"}, "target": {"50"}, "mode": {"bot"}, "bot": {"hold:20"}}
+	teacher.post(paths.Rounds.For(code), round)
+	playRound(t, code, []*student{ana, bo})
+	a.clock.add(2 * 24 * time.Hour)
+	ana.holdAt = 20
+	teacher.post(paths.Rounds.For(code), round)
+	playRound(t, code, []*student{ana, bo})
+
+	type day struct {
+		n    int
+		cost float64
+	}
+	mine, class := map[string]*day{}, map[string]*day{}
+	var order []string
+	for _, r := range teacher.csvRows(paths.DecisionsCSV.For(code)) {
+		if r["by"] != "student" || r["cost_pct_points"] == "" {
+			continue
+		}
+		c, _ := strconv.ParseFloat(r["cost_pct_points"], 64)
+		if class[r["day"]] == nil {
+			class[r["day"]], mine[r["day"]] = &day{}, &day{}
+			order = append(order, r["day"])
+		}
+		class[r["day"]].n++
+		class[r["day"]].cost += c
+		if r["student"] == "Ana" {
+			mine[r["day"]].n++
+			mine[r["day"]].cost += c
+		}
+	}
+	if len(order) != 2 {
+		t.Fatalf("decisions on %d days: %v", len(order), order)
+	}
+	check := func(who string, page *goquery.Document, heading string) {
+		t.Helper()
+		card := page.Find(`[data-testid="progress"]`)
+		if got := card.Find("h2").Text(); got != heading {
+			t.Errorf("%s: the heading %q, want %q", who, got, heading)
+		}
+		lines := card.Find(`[data-testid="progress-day"]`)
+		if lines.Length() != 2 {
+			t.Fatalf("%s: %d days", who, lines.Length())
+		}
+		for i, d := range order {
+			line := lines.Eq(i).Text()
+			want := fmt.Sprintf("each decision %.2f%%", mine[d].cost/float64(mine[d].n))
+			if !strings.HasPrefix(line, d+":") || !strings.Contains(line, want) || !strings.Contains(line, fmt.Sprintf("(%d decision", mine[d].n)) {
+				t.Errorf("%s, %s: %q, want %q over %d decisions", who, d, line, want, mine[d].n)
+			}
+		}
+		if change := card.Find(`[data-testid="progress-change"]`).Text(); !strings.Contains(change, "first day") {
+			t.Errorf("%s: the change %q", who, change)
+		}
+		t.Logf("%s: %s", who, strings.Join(strings.Fields(card.Text()), " "))
+	}
+	check("Ana", ana.b.get(paths.Student.For(code)), "How your choices went, day by day")
+	check("the teacher", teacher.get(paths.TeacherStudent.With(code, studentID(t, a, code, "Ana"))), "How Ana's choices went, day by day")
+	var rows []string
+	teacher.get(paths.Query(paths.TeacherCharts.For(code), "chart", "progress")).Find(`[data-testid="chart-progress"] tbody tr`).Each(func(_ int, tr *goquery.Selection) {
+		rows = append(rows, tr.Find("td").Eq(0).Text()+" "+tr.Find("td").Eq(1).Text())
+	})
+	want := []string{order[0] + " " + strconv.Itoa(class[order[0]].n), order[1] + " " + strconv.Itoa(class[order[1]].n)}
+	if !slices.Equal(rows, want) {
+		t.Errorf("the class chart of the unit: %v, want %v", rows, want)
 	}
 }

@@ -79,5 +79,10 @@ func (s *Server) studentAdmin(c *gin.Context, class *classroom.Class, st store.S
 	if !st.Removed {
 		v.RejoinCode, v.RenewURL = s.room.RejoinCode(class, st.TokenHash), paths.RenewRejoin.With(class.Code, st.ID)
 	}
+	if p, err := s.reports.StudentProgress(c.Request.Context(), viewerFrom(c), st.ID); err == nil {
+		v.Progress = progressWords(loc(c), p, st.Nickname)
+	} else {
+		c.Error(err) // the page is drawn without it; the log says why
+	}
 	return v
 }

@@ -128,6 +128,17 @@ func (c *chartSource) Mysteries() ([]store.MysterySeat, error) {
 	return c.w.reports.MysterySeats(c.ctx, c.who, c.day)
 }
 
+// Progress is the class's play day by day over the unit (every day,
+// whatever day the other charts show).
+func (c *chartSource) Progress() ([]charts.ProgressDay, error) {
+	p, err := c.w.reports.ClassProgress(c.ctx, c.who)
+	var out []charts.ProgressDay
+	for _, d := range p.Days {
+		out = append(out, charts.ProgressDay{Day: d.Day, Decisions: d.Decisions, Mean: d.PerDecision, Lo: d.Lo, Hi: d.Hi, PerGame: d.PerGame})
+	}
+	return out, err
+}
+
 // Ladder is the strategy ladder, nil while it is computed.
 func (c *chartSource) Ladder() []charts.Rung { return c.w.ladder.rungs() }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"pigclass/server/classroom"
+	"pigclass/server/report"
 	"pigclass/server/store"
 	"pigclass/templates"
 	"pigclass/templates/i18n"
@@ -28,5 +29,37 @@ func (w *views) history(ctx context.Context, l *i18n.Localizer, who classroom.Vi
 		v.ChartsURL = paths.StudentCharts.For(class.Code)
 	}
 	v.MyDataURL = paths.MyData.For(class.Code)
+	p, err := w.reports.StudentProgress(ctx, who, studentID)
+	if err != nil {
+		return err
+	}
+	v.Progress = progressWords(l, p, "")
 	return nil
+}
+
+// progressWords says a student's play day by day in plain words, to the
+// student ("your choices"), or to the teacher (name given): the chance
+// of winning given away a game and a decision, with the range chance
+// leaves, and whether the change since the first day is more than luck.
+// Nil before any analysed decision.
+func progressWords(l *i18n.Localizer, p report.Progress, name string) *templates.ProgressView {
+	if len(p.Days) == 0 {
+		return nil
+	}
+	prefix, who := "progress.", []any{}
+	if name != "" {
+		prefix, who = "progress.teacher.", []any{"Name", name}
+	}
+	v := &templates.ProgressView{Heading: l.T(prefix+"heading", who...)}
+	for _, d := range p.Days {
+		args := append([]any{"Date", d.Day, "PerGame", l.Pct(d.PerGame, 1), "PerDecision", l.Pct(d.PerDecision, 2), "Lo", l.Pct(d.Lo, 2), "Hi", l.Pct(d.Hi, 2)}, who...)
+		v.Days = append(v.Days, l.N(prefix+"day", d.Decisions, args...))
+	}
+	if p.Compared {
+		first, last := p.Days[0], p.Days[len(p.Days)-1]
+		v.Better = p.Change <= 0
+		key := prefix + pick(v.Better, "less.", "more.") + pick(p.Sure, "sure", "maybe")
+		v.Change = l.T(key, append([]any{"First", l.Pct(first.PerDecision, 2), "Last", l.Pct(last.PerDecision, 2)}, who...)...)
+	}
+	return v
 }

@@ -159,3 +159,50 @@ document.addEventListener("htmx:responseError", function (e) {
     window.scrollTo(0, place.y);
   });
 })();
+
+// "My classes": the dashboard keeps its class's teacher link in this
+// browser alone (localStorage, never sent to the server); the front page
+// lists them, newest first, so that a teacher reopens a class on another
+// day of the unit. "Forget this list" empties it.
+(function () {
+  "use strict";
+  var key = "pigclass-classes";
+  function load() {
+    try { return JSON.parse(localStorage.getItem(key) || "[]") || []; } catch (e) { return []; }
+  }
+  function save(list) {
+    try { localStorage.setItem(key, JSON.stringify(list.slice(0, 20))); } catch (e) {}
+  }
+  (function () { // the script is deferred: the page is parsed
+    var link = document.querySelector('[data-testid="teacher-link"]');
+    var code = document.querySelector('[data-testid="dash-bar"] [data-testid="join-code"]');
+    if (link && code) {
+      var c = code.textContent.trim();
+      var list = load().filter(function (x) { return x.code !== c; });
+      list.unshift({ code: c, url: link.getAttribute("href"), seen: new Date().toISOString().slice(0, 10) });
+      save(list);
+    }
+    var box = document.getElementById("my-classes");
+    if (!box) return;
+    var classes = load();
+    if (!classes.length) return;
+    var ul = box.querySelector("ul");
+    classes.forEach(function (x) {
+      var li = document.createElement("li");
+      var a = document.createElement("a");
+      a.href = x.url;
+      a.textContent = x.code;
+      a.setAttribute("translate", "no");
+      a.setAttribute("data-testid", "my-class");
+      li.appendChild(a);
+      li.appendChild(document.createTextNode(" · " + (box.dataset.seen || "{date}").replace("{date}", x.seen)));
+      ul.appendChild(li);
+    });
+    box.hidden = false;
+    var forget = box.querySelector("button");
+    if (forget) forget.addEventListener("click", function () {
+      try { localStorage.removeItem(key); } catch (e) {}
+      box.hidden = true;
+    });
+  })();
+})();

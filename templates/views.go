@@ -252,6 +252,19 @@ type StudentHome struct {
 	RejoinCode string
 	// MyDataURL is everything stored about the student, to download.
 	MyDataURL string
+	// Progress is the student's play day by day (nil before any analysed
+	// decision).
+	Progress *ProgressView
+}
+
+// ProgressView is a student's play day by day in plain words: a line a
+// day, and the change since the first day (Better: fewer chances given
+// away).
+type ProgressView struct {
+	Heading string
+	Days    []string
+	Change  string
+	Better  bool
 }
 
 // StudentCharts is a student's play beside the class's.
@@ -358,7 +371,8 @@ type DayRow struct {
 // rejoin code (a student still in the class) and renew it, download
 // everything stored about them, erase them (asking first).
 type StudentAdmin struct {
-	Notice               string // what the teacher's last action did
+	Progress             *ProgressView // the student's play day by day
+	Notice               string        // what the teacher's last action did
 	Name                 string
 	RejoinCode, RenewURL string
 	DataURL, EraseURL    string

@@ -37,6 +37,8 @@ type Source interface {
 	// Mysteries are the class's mystery bots whose seed is published,
 	// with their players' guesses.
 	Mysteries() ([]store.MysterySeat, error)
+	// Progress is the class's play day by day over the unit.
+	Progress() ([]ProgressDay, error)
 	FirstPlayer() ([]FirstResults, error)
 	// Ladder is the strategy ladder, nil while it is being computed.
 	Ladder() []Rung
@@ -85,6 +87,10 @@ var registry = []entry{
 	{PigLandingsKey, func(s Source) (templates.Chart, error) {
 		marks, err := s.Marks(sim.PassPigs.Rules().Piece.Name)
 		return PigLandings(s.Localizer(), sim.PassPigs, marks), err
+	}},
+	{ProgressKey, func(s Source) (templates.Chart, error) {
+		days, err := s.Progress()
+		return Progress(s.Localizer(), days), err
 	}},
 	{MysteryKey, func(s Source) (templates.Chart, error) {
 		seats, err := s.Mysteries()

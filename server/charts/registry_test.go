@@ -27,6 +27,7 @@ func (emptySource) Rounds() ([]store.Round, error)                   { return ni
 func (emptySource) FirstPlayer() ([]FirstResults, error)             { return nil, nil }
 func (emptySource) Ladder() []Rung                                   { return nil }
 func (emptySource) Mysteries() ([]store.MysterySeat, error)          { return nil, nil }
+func (emptySource) Progress() ([]ProgressDay, error)                 { return nil, nil }
 
 // TestEveryChartBuilds: every chart of the registry builds from a class
 // with nothing played, under its own key, with its words in every

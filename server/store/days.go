@@ -63,3 +63,38 @@ func (s *Store) PlayedOn(ctx context.Context, classID int64, day string) (bool, 
 	}
 	return played, nil
 }
+
+// DayCost is what one day's analysed decisions cost, for one student or
+// the class: how many decisions, in how many games, and the sum of their
+// costs and of their squares (chances of winning given away: 0.01 is one
+// percentage point), from which a mean and its interval follow.
+type DayCost struct {
+	Day         string
+	Decisions   int
+	Games       int
+	Cost, Cost2 float64
+}
+
+// DayCosts are the costs of the analysed decisions of a class's students
+// day by day, oldest first: of one student, or of every student (0).
+// A game is one student's match.
+func (s *Store) DayCosts(ctx context.Context, classID, studentID int64) ([]DayCost, error) {
+	rows, err := s.rd.QueryContext(ctx, `SELECT r.day, COUNT(*), COUNT(DISTINCT e.match_id * 16 + e.seat), SUM(e.cost), SUM(e.cost * e.cost)
+		FROM events e JOIN matches m ON m.id = e.match_id JOIN rounds r ON r.id = m.round_id
+		JOIN seats st ON st.match_id = e.match_id AND st.seat = e.seat
+		WHERE m.class_id = ? AND (? = 0 OR st.student_id = ?) AND e.by = 'student' AND e.cost IS NOT NULL
+		GROUP BY r.day ORDER BY r.day`, classID, studentID, studentID)
+	if err != nil {
+		return nil, fmt.Errorf("store: day costs: %w", err)
+	}
+	defer rows.Close()
+	var out []DayCost
+	for rows.Next() {
+		var d DayCost
+		if err := rows.Scan(&d.Day, &d.Decisions, &d.Games, &d.Cost, &d.Cost2); err != nil {
+			return nil, fmt.Errorf("store: day costs: %w", err)
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
