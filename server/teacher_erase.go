@@ -69,12 +69,11 @@ func erasable(class *classroom.Class, id int64) (store.Student, bool) {
 // download first, and asks.
 func (s *Server) confirmErase(c *gin.Context) {
 	class, l := classFrom(c), loc(c)
-	id, _ := strconv.ParseInt(c.Param("id"), 10, 64)
-	st, ok := erasable(class, id)
+	st, ok := studentAsked(c, erasable)
 	if !ok {
-		refuse(c, http.StatusNotFound, l.T("error.nostudent_class"))
 		return
 	}
+	id := st.ID
 	render(c, http.StatusOK, templates.ConfirmView(templates.Confirm{Code: class.Code, CancelURL: paths.Teacher.For(class.Code),
 		Title: l.T("confirm.erase.title", "Name", st.Nickname), Message: l.T("confirm.erase.message", "Name", st.Nickname),
 		Action: paths.EraseStudent.With(class.Code, id), Button: l.T("confirm.erase.button", "Name", st.Nickname), Danger: true,
@@ -84,12 +83,11 @@ func (s *Server) confirmErase(c *gin.Context) {
 // eraseStudent erases one student, once confirmed (Room.EraseStudent).
 func (s *Server) eraseStudent(c *gin.Context) {
 	class, l := classFrom(c), loc(c)
-	id, _ := strconv.ParseInt(c.Param("id"), 10, 64)
-	st, ok := erasable(class, id)
+	st, ok := studentAsked(c, erasable)
 	if !ok {
-		refuse(c, http.StatusNotFound, l.T("error.nostudent_class"))
 		return
 	}
+	id := st.ID
 	if !confirmed(c, paths.ConfirmErase.With(class.Code, id)) {
 		return
 	}
@@ -99,6 +97,18 @@ func (s *Server) eraseStudent(c *gin.Context) {
 		return
 	}
 	done(c, class.Code, l.T("notice.erased", "Name", st.Nickname, "New", erased.Nickname))
+}
+
+// studentAsked finds the student :id of the class with find, or refuses
+// (404, the same words for a student that is not there as for a number
+// that names nobody).
+func studentAsked(c *gin.Context, find func(*classroom.Class, int64) (store.Student, bool)) (store.Student, bool) {
+	id, _ := strconv.ParseInt(c.Param("id"), 10, 64)
+	st, ok := find(classFrom(c), id)
+	if !ok {
+		refuse(c, http.StatusNotFound, loc(c).T("error.nostudent_class"))
+	}
+	return st, ok
 }
 
 // inClass finds a student still in the class.
@@ -113,12 +123,11 @@ func inClass(class *classroom.Class, id int64) (store.Student, bool) {
 // confirmRenew says what a new rejoin code does, and asks.
 func (s *Server) confirmRenew(c *gin.Context) {
 	class, l := classFrom(c), loc(c)
-	id, _ := strconv.ParseInt(c.Param("id"), 10, 64)
-	st, ok := inClass(class, id)
+	st, ok := studentAsked(c, inClass)
 	if !ok {
-		refuse(c, http.StatusNotFound, l.T("error.nostudent_class"))
 		return
 	}
+	id := st.ID
 	render(c, http.StatusOK, templates.ConfirmView(templates.Confirm{Code: class.Code, CancelURL: paths.TeacherStudent.With(class.Code, id),
 		Title: l.T("confirm.renew.title", "Name", st.Nickname), Message: l.T("confirm.renew.message", "Name", st.Nickname),
 		Action: paths.RenewRejoin.With(class.Code, id), Button: l.T("confirm.renew.button")}))
@@ -128,12 +137,11 @@ func (s *Server) confirmRenew(c *gin.Context) {
 // (Room.RenewRejoin), and shows it on their page.
 func (s *Server) renewRejoin(c *gin.Context) {
 	class, l := classFrom(c), loc(c)
-	id, _ := strconv.ParseInt(c.Param("id"), 10, 64)
-	st, ok := inClass(class, id)
+	st, ok := studentAsked(c, inClass)
 	if !ok {
-		refuse(c, http.StatusNotFound, l.T("error.nostudent_class"))
 		return
 	}
+	id := st.ID
 	if !confirmed(c, paths.ConfirmRenew.With(class.Code, id)) {
 		return
 	}
