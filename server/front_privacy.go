@@ -76,6 +76,7 @@ var privacyTables = []privacyTable{
 		{"result", "result"},
 		{"created_at", "created_at"},
 		{"ended_at", "ended_at"},
+		{"assignment_id", "assignment_id"},
 	}},
 	{"seats", []privacyColumn{
 		{"match_id", "match_id"},
@@ -143,6 +144,16 @@ var privacyTables = []privacyTable{
 		{"student_id", "student_id"},
 		{"guess", "guess"},
 		{"at", "at"},
+	}},
+	{"assignments", []privacyColumn{
+		{"id", "assignments-id"},
+		{"class_id", "class_id"},
+		{"variant", "variant"},
+		{"bot", "bot"},
+		{"games", "games"},
+		{"due_at", "due_at"},
+		{"created_at", "created_at"},
+		{"closed_at", "closed_at"},
 	}},
 	{"class_days", []privacyColumn{
 		{"class_id", "class_id"},

@@ -143,6 +143,7 @@ func (s *Server) studentRoutes(r *gin.Engine) {
 	sget(paths.SkunkRecord, s.skunkRecord)
 	sget(paths.ClassVerify, s.verifyPage)
 	sget(paths.MyData, s.myData)
+	spost(paths.PlayHomework, s.playHomework)
 }
 
 // teacherRoutes are a class's teacher's pages and controls.
@@ -180,6 +181,10 @@ func (s *Server) teacherRoutes(r *gin.Engine) {
 	tget(paths.StudentData, s.studentData)
 	tpost(paths.EraseStudent, s.eraseStudent)
 	tget(paths.ConfirmErase, s.confirmErase)
+	tpost(paths.Homework, s.setHomework)
+	tpost(paths.HomeworkClose, s.closeHomework(true))
+	tpost(paths.HomeworkOpen, s.closeHomework(false))
+	tpost(paths.HomeworkDue, s.moveHomework)
 	tpost(paths.RenewRejoin, s.renewRejoin)
 	tget(paths.ConfirmRenew, s.confirmRenew)
 	tpost(paths.DeleteClass, s.deleteClass)

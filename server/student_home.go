@@ -50,7 +50,11 @@ func (s *Server) studentHome(c *gin.Context) {
 		v.Board = &b
 	}
 	if v.Board == nil && v.Skunk == nil {
-		if err := s.views.history(ctx, l, viewer, me.ID, &v); err != nil {
+		err := s.views.history(ctx, l, viewer, me.ID, &v)
+		if err == nil {
+			v.Homework, err = s.studentHomework(c, class.Code)
+		}
+		if err != nil {
 			fail(c, err)
 			return
 		}

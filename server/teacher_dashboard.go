@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"cmp"
 	"net/http"
 	"slices"
 	"strconv"
@@ -126,14 +127,11 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 			next = &templates.Step{Label: lesson.NextLabel, URL: paths.LessonNext.For(class.Code)}
 		}
 	}
-	retention, err := s.retention(c)
+	unit, err := s.unitOf(c)
 	if err != nil {
 		return templates.Dashboard{}, err
 	}
-	days, err := s.views.days(c.Request.Context(), l, viewerFrom(c))
-	if err != nil {
-		return templates.Dashboard{}, err
-	}
+	form.Due.Value = cmp.Or(form.Due.Value, defaultDue(s.cfg.Now()))
 	var exports []templates.Export
 	for _, f := range report.Files {
 		u := paths.CSV(class.Code, f.Name)
@@ -147,7 +145,7 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		Locked:     class.Locked, Paused: class.Paused, Anonymous: class.Anonymous,
 		Live: live, Games: gameChoices(l, form.Game.Value), Bots: s.views.roundBots(l, form.Game.Value, form.Bot.Value), Round: form,
 		// Ending a round applies while any of its matches still plays.
-		RoundActive: live.RoundActive, Notice: takeFlash(c, class.Code), Language: class.Language, Retention: retention, Days: days,
+		RoundActive: live.RoundActive, Notice: takeFlash(c, class.Code), Language: class.Language, Retention: unit.retention, Days: unit.days, Homework: unit.homework,
 	}, nil
 }
 
@@ -222,4 +220,26 @@ func (s *Server) dashboardLive(c *gin.Context) {
 func liveCacheOf(class *classroom.Class, lang string) *liveCache {
 	lc, _ := class.Drawings().LoadOrStore(lang, &liveCache{})
 	return lc.(*liveCache)
+}
+
+// unit is what the dashboard says of the class over its unit: when it is
+// erased unless used again, its days, its homework.
+type unit struct {
+	retention string
+	days      []templates.DayRow
+	homework  []templates.HomeworkRow
+}
+
+// unitOf reads the class's unit for its dashboard.
+func (s *Server) unitOf(c *gin.Context) (unit, error) {
+	var u unit
+	var err error
+	if u.retention, err = s.retention(c); err != nil {
+		return u, err
+	}
+	if u.days, err = s.views.days(c.Request.Context(), loc(c), viewerFrom(c)); err != nil {
+		return u, err
+	}
+	u.homework, err = s.homeworkPanel(c)
+	return u, err
 }

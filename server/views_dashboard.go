@@ -169,6 +169,7 @@ func defaultRoundForm(g sim.Game) templates.RoundForm {
 	return templates.RoundForm{
 		Game: templates.Field{Value: g.String()}, Target: templates.Field{Value: strconv.Itoa(r.Target)}, MaxDice: templates.Field{Value: dice},
 		Mode: templates.Field{Value: "bot"}, Bot: templates.Field{Value: bot}, Seats: templates.Field{Value: "2"}, ChoosesDice: g.ChoosesDice(),
+		Games: templates.Field{Value: "3"},
 	}
 }
 

@@ -46,6 +46,8 @@ type Join struct {
 
 // Dashboard is the teacher's class page.
 type Dashboard struct {
+	// Homework are the class's assignments, newest first.
+	Homework []HomeworkRow
 	// Days are the days the class played, oldest first: a unit of
 	// several lessons.
 	Days []DayRow
@@ -102,7 +104,9 @@ type ThrownPiece struct {
 // RoundForm is the start-a-round form with its values and errors.
 type RoundForm struct {
 	Game, Target, MaxDice, Deadline, Mode, Bot, Seats Field
-	EqualTurns, SameSeed                              bool
+	// Games and Due set the same game against the bot as homework.
+	Games, Due           Field
+	EqualTurns, SameSeed bool
 	// ChoosesDice: the game is one throw of chosen dice a turn (Hog), so
 	// the form asks for the most dice.
 	ChoosesDice bool
@@ -252,6 +256,8 @@ type StudentHome struct {
 	RejoinCode string
 	// MyDataURL is everything stored about the student, to download.
 	MyDataURL string
+	// Homework are the class's assignments, newest first.
+	Homework []StudentHomework
 	// Progress is the student's play day by day (nil before any analysed
 	// decision).
 	Progress *ProgressView
@@ -358,6 +364,30 @@ type BoardPlayer struct {
 type ActionButton struct {
 	Action, Label, Key string
 	Primary            bool
+}
+
+// HomeworkRow is one assignment on the dashboard: its title and due
+// time, what each student did of it, and its controls (close or reopen,
+// move the due time: DueValue is a day later).
+type HomeworkRow struct {
+	Title, Due, Summary       string
+	Closed                    bool
+	CloseURL, OpenURL, DueURL string
+	DueValue                  string
+	Students                  []HomeworkStudent
+}
+
+// HomeworkStudent is what one student did of an assignment.
+type HomeworkStudent struct {
+	Name, Done string
+	Finished   bool
+}
+
+// StudentHomework is one assignment on a student's page: what they did of
+// it and the button that plays it (a game being played goes on).
+type StudentHomework struct {
+	Title, Due, Done, PlayURL string
+	Closed, Finished, Playing bool
 }
 
 // DayRow is one day of a class: its date, the lesson plan it used (""

@@ -8,8 +8,9 @@ import (
 	"pigclass/server/store"
 )
 
-// What nobody uses expires (README, "What expires"): a practice match
-// without a move for PracticeIdle ends and leaves memory, and PracticeKept
+// What nobody uses expires (README, "What expires"): a practice match (or
+// a game of homework) without a move for PracticeIdle ends and leaves
+// memory, and PracticeKept
 // after it ended is deleted with its events (and its player, once they
 // have no match left); a class that no student joined within
 // AbandonedClass of its start is deleted.
@@ -29,7 +30,7 @@ func (r *Room) Sweep(ctx context.Context) error {
 	r.mu.RLock()
 	var idle []*match
 	for _, lm := range r.matches {
-		if lm.cls == nil && now.Sub(lm.snap.Load().Last) >= PracticeIdle {
+		if (lm.cls == nil || lm.row.AssignmentID != 0) && now.Sub(lm.snap.Load().Last) >= PracticeIdle {
 			idle = append(idle, lm)
 		}
 	}

@@ -546,7 +546,7 @@ func (r *Room) DeleteClass(ctx context.Context, v Viewer) error {
 // ended first (DeleteClass, and retention: Sweep).
 func (r *Room) erase(ctx context.Context, c *class) error {
 	return c.change(func() error {
-		lms := uniqueMatches(*c.live.Load())
+		lms := append(uniqueMatches(*c.live.Load()), r.homeworkOf(c)...)
 		if err := r.end(lms, func() error { return r.st.DeleteClass(ctx, c.id) }); err != nil {
 			return err
 		}

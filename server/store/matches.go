@@ -47,6 +47,9 @@ type Match struct {
 	Seats      []Seat
 	RoundIndex int    // the round's number, 0 for practice
 	Day        string // the round's day (Round.Day), "" for practice
+	// AssignmentID is the homework the match was played for (no round),
+	// 0 for none.
+	AssignmentID int64
 }
 
 // Status is where a match (or a game of Skunk) is, as stored and
@@ -189,9 +192,9 @@ func nullID(id int64) any {
 
 func (s *Store) insertMatch(ctx context.Context, tx *sql.Tx, m Match) (int64, error) {
 	v, _ := json.Marshal(m.Variant)
-	res, err := tx.ExecContext(ctx, `INSERT INTO matches (class_id, round_id, variant, seed, commitment, first_seat, status, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, 'playing', ?)`,
-		nullID(m.ClassID), nullID(m.RoundID), string(v), m.Seed.String(), m.Seed.Commitment(), m.FirstSeat, s.stamp())
+	res, err := tx.ExecContext(ctx, `INSERT INTO matches (class_id, round_id, assignment_id, variant, seed, commitment, first_seat, status, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, 'playing', ?)`,
+		nullID(m.ClassID), nullID(m.RoundID), nullID(m.AssignmentID), string(v), m.Seed.String(), m.Seed.Commitment(), m.FirstSeat, s.stamp())
 	if err != nil {
 		return 0, err
 	}
@@ -361,7 +364,7 @@ func (s *Store) Rounds(ctx context.Context, classID int64) ([]Round, error) {
 }
 
 const matchColumns = `m.id, COALESCE(m.class_id, 0), COALESCE(m.round_id, 0), COALESCE(r.number, 0), m.variant, m.seed, m.first_seat,
-	m.status, COALESCE(m.winner, -1), COALESCE(m.result, ''), m.created_at, COALESCE(r.day, '')`
+	m.status, COALESCE(m.winner, -1), COALESCE(m.result, ''), m.created_at, COALESCE(r.day, ''), COALESCE(m.assignment_id, 0)`
 
 // MatchFilter chooses matches.
 type MatchFilter struct {
@@ -406,7 +409,7 @@ func (s *Store) Matches(ctx context.Context, f MatchFilter) ([]Match, error) {
 		for rows.Next() {
 			var m Match
 			var v, seed, result, created string
-			if err := rows.Scan(&m.ID, &m.ClassID, &m.RoundID, &m.RoundIndex, &v, &seed, &m.FirstSeat, &m.Status, &m.Winner, &result, &created, &m.Day); err != nil {
+			if err := rows.Scan(&m.ID, &m.ClassID, &m.RoundID, &m.RoundIndex, &v, &seed, &m.FirstSeat, &m.Status, &m.Winner, &result, &created, &m.Day, &m.AssignmentID); err != nil {
 				return err
 			}
 			if err := json.Unmarshal([]byte(v), &m.Variant); err != nil {
@@ -422,6 +425,9 @@ func (s *Store) Matches(ctx context.Context, f MatchFilter) ([]Match, error) {
 				}
 			}
 			m.CreatedAt = parseTime(created)
+			if m.Day == "" && m.ClassID != 0 {
+				m.Day = s.day(m.CreatedAt) // homework: the day it was played
+			}
 			out = append(out, m)
 		}
 		if err := rows.Err(); err != nil {

@@ -72,6 +72,7 @@ const (
 	ClassGuess    Route = "/c/:code/m/:id/guess"
 	ClassVerify   Route = "/c/:code/verify"
 	MyData        Route = "/c/:code/my-data.json"
+	PlayHomework  Route = "/c/:code/homework/:id/play"
 )
 
 // The teacher's addresses.
@@ -104,6 +105,10 @@ const (
 	ReadmitStudent  Route = "/t/:code/students/:id/readmit"
 	StudentData     Route = "/t/:code/students/:id/data.json"
 	EraseStudent    Route = "/t/:code/students/:id/erase"
+	Homework        Route = "/t/:code/homework"
+	HomeworkClose   Route = "/t/:code/homework/:id/close"
+	HomeworkOpen    Route = "/t/:code/homework/:id/open"
+	HomeworkDue     Route = "/t/:code/homework/:id/due"
 	RenewRejoin     Route = "/t/:code/students/:id/rejoin"
 	ConfirmRenew    Route = "/t/:code/confirm/rejoin/:id"
 	ConfirmErase    Route = "/t/:code/confirm/erase/:id"

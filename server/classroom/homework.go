@@ -1,0 +1,165 @@
+package classroom
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"pigclass/server/store"
+	"pigclass/sim"
+	"pigclass/sim/solve"
+)
+
+// Homework is set, played and followed here (README, "Homework"): an
+// assignment is a number of games of a game against a bot, due at a time;
+// its students play it whenever the server is reachable, each game a
+// match of the class with no round; a game started after the due time
+// counts as late; the teacher closes it, reopens it, or moves its due
+// time.
+
+// MaxHomeworkGames is the most games an assignment asks.
+const MaxHomeworkGames = 20
+
+// ErrHomeworkClosed refuses a game of an assignment its teacher closed.
+var ErrHomeworkClosed = errors.New("this homework is closed")
+
+// HomeworkSpec is an assignment to set.
+type HomeworkSpec struct {
+	Variant sim.Variant
+	Bot     string
+	Games   int
+	Due     time.Time
+}
+
+// SetHomework sets an assignment for the class, for its teacher: its bot
+// must play the game (solve.CheckStrategy), its games be 1 to
+// MaxHomeworkGames.
+func (r *Room) SetHomework(ctx context.Context, v Viewer, spec HomeworkSpec) (store.Assignment, error) {
+	c, err := v.teaching()
+	if err != nil {
+		return store.Assignment{}, err
+	}
+	if err := solve.CheckStrategy(spec.Bot, spec.Variant); err != nil {
+		return store.Assignment{}, err
+	}
+	if spec.Games < 1 || spec.Games > MaxHomeworkGames {
+		return store.Assignment{}, errors.New("an assignment asks 1 to 20 games")
+	}
+	a, err := r.st.CreateAssignment(ctx, store.Assignment{ClassID: c.id, Variant: spec.Variant, Bot: spec.Bot, Games: spec.Games, Due: spec.Due})
+	if err == nil {
+		r.prepare(spec.Variant) // its perfect-play table, for the games to come
+		c.activity.Add(1)
+	}
+	return a, err
+}
+
+// SetAssignment closes or reopens an assignment of the class, for its
+// teacher, with a new due time unless due is zero.
+func (r *Room) SetAssignment(ctx context.Context, v Viewer, id int64, closed bool, due time.Time) error {
+	c, err := v.teaching()
+	if err != nil {
+		return err
+	}
+	err = r.st.SetAssignment(ctx, c.id, id, closed, due)
+	c.activity.Add(1)
+	return err
+}
+
+// Assignments are the class's assignments, newest first, for its members.
+func (r *Room) Assignments(ctx context.Context, v Viewer) ([]store.Assignment, error) {
+	if v.cls == nil || !v.teacher && v.student == 0 {
+		return nil, ErrNotStudent
+	}
+	return r.st.Assignments(ctx, v.cls.id)
+}
+
+// PlayHomework is the viewer student's game of assignment id: the one
+// they are playing, or a new one against the assignment's bot. A closed
+// assignment starts no game.
+func (r *Room) PlayHomework(ctx context.Context, v Viewer, id int64) (*Match, error) {
+	c, studentID, err := v.studying()
+	if err != nil {
+		return nil, err
+	}
+	as, err := r.st.Assignments(ctx, c.id)
+	if err != nil {
+		return nil, err
+	}
+	i := slices.IndexFunc(as, func(a store.Assignment) bool { return a.ID == id })
+	switch {
+	case i < 0:
+		return nil, store.ErrNotFound
+	case as[i].Closed:
+		return nil, ErrHomeworkClosed
+	}
+	a := as[i]
+	if m := r.homeworkPlaying(id, studentID); m != nil {
+		return m, nil
+	}
+	if a.Bot == sim.MysteryBot && !r.botReady(a.Variant) {
+		return nil, ErrMysteryWaits
+	}
+	r.prepare(a.Variant)
+	st, ok := c.snap.Load().Student(v.token)
+	if !ok {
+		return nil, ErrNotStudent
+	}
+	seats := []store.Seat{{Seat: 0, StudentID: st.ID, Nickname: st.Nickname, AnonName: st.AnonName, TokenHash: st.TokenHash}}
+	for seat := 1; seat < a.Variant.Seats; seat++ {
+		seats = append(seats, store.Seat{Seat: seat, Bot: a.Bot})
+	}
+	row := NewMatchRow(a.Variant, sim.NewSeed(), seats)
+	row.ClassID, row.AssignmentID = c.id, id
+	if row.ID, err = r.st.CreateMatch(ctx, row); err != nil {
+		return nil, err
+	}
+	lms, err := r.begin(ctx, []store.Match{row}, c)
+	if err != nil {
+		return nil, err
+	}
+	c.activity.Add(1)
+	return lms[0].snap.Load(), nil
+}
+
+// homeworkPlaying is the student's game of an assignment being played, or
+// nil.
+func (r *Room) homeworkPlaying(id, studentID int64) *Match {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	for _, lm := range r.matches {
+		if lm.row.AssignmentID != id || !slices.ContainsFunc(lm.row.Seats, func(s store.Seat) bool { return s.StudentID == studentID }) {
+			continue
+		}
+		if m := lm.snap.Load(); m != nil && !m.Over() {
+			return m
+		}
+	}
+	return nil
+}
+
+// Homework is what each student did of each of the class's assignments,
+// for its members (a student reads their own rows).
+func (r *Room) Homework(ctx context.Context, v Viewer) ([]store.HomeworkDone, error) {
+	if v.cls == nil || !v.teacher && v.student == 0 {
+		return nil, ErrNotStudent
+	}
+	done, err := r.st.Homework(ctx, v.cls.id)
+	if err != nil || v.teacher {
+		return done, err
+	}
+	return slices.DeleteFunc(done, func(h store.HomeworkDone) bool { return h.StudentID != v.student }), nil
+}
+
+// homeworkOf are the class's games of homework in memory.
+func (r *Room) homeworkOf(c *class) []*match {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	var out []*match
+	for _, lm := range r.matches {
+		if lm.cls == c && lm.row.AssignmentID != 0 {
+			out = append(out, lm)
+		}
+	}
+	return out
+}

@@ -1,0 +1,129 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"pigclass/templates/paths"
+)
+
+// playAt plays the match at path for the student to its end, holding at
+// their hold point; it returns how many moves they made.
+func (s *student) playAt(t *testing.T, path string) int {
+	t.Helper()
+	moves := 0
+	for range 2000 {
+		st, ok := readBoard(s.b.get(path))
+		if !ok || st.over {
+			return moves
+		}
+		if !st.yourTurn {
+			continue
+		}
+		action := "hold"
+		if st.turnTot < s.holdAt {
+			action = "roll"
+		}
+		if s.b.post(st.act, url.Values{"seq": {strconv.Itoa(st.seq)}, "action": {action}}); s.b.status() != http.StatusOK {
+			t.Fatalf("%s %s at %s: %d", s.nick, action, path, s.b.status())
+		}
+		moves++
+	}
+	t.Fatalf("%s's match at %s did not end", s.nick, path)
+	return moves
+}
+
+// TestHomework (issue 33, item 2): the teacher sets a game against a bot
+// as homework (a bad number of games or due time comes back on the form,
+// saying what to type); students see it on their class page and play it
+// whenever they like, a game a match of the class with its review; a
+// game started after the due time counts as late; the dashboard says who
+// did what; the teacher moves the due time and closes it (no new game
+// starts, and the student is told why); matches.csv lists the games with
+// their day.
+func TestHomework(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}
+	join(t, a, code, "Bo")
+	due := a.clock.now().In(time.Local).Add(48 * time.Hour).Format("2006-01-02T15:04")
+	form := url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}, "games": {"0"}, "due": {due}}
+	page := teacher.post(paths.Homework.For(code), form)
+	if teacher.status() != http.StatusUnprocessableEntity || page.Find("#hw-games-error").Text() != "A number of games from 1 to 20." {
+		t.Errorf("0 games: %d %q", teacher.status(), page.Find("#hw-games-error").Text())
+	}
+	form.Set("games", "2")
+	form.Set("due", "")
+	if page = teacher.post(paths.Homework.For(code), form); !strings.HasPrefix(page.Find("#hw-due-error").Text(), "Say when it is due") {
+		t.Errorf("no due time: %q", page.Find("#hw-due-error").Text())
+	}
+	form.Set("due", due)
+	page = teacher.post(paths.Homework.For(code), form)
+	if got := page.Find(".notice").Text(); !strings.HasPrefix(got, "Homework set: Pig to 30 against rule of thumb, hold at 20: 2 games, due ") {
+		t.Fatalf("setting homework: %q", got)
+	}
+	done := func() map[string]string {
+		out := map[string]string{}
+		teacher.get(paths.Teacher.For(code)).Find(`[data-testid="homework-student"]`).Each(func(_ int, s *goquery.Selection) {
+			name := s.Find("span").Text()
+			out[name] = strings.TrimPrefix(s.Text(), name+": ")
+		})
+		return out
+	}
+	if got := done(); got["Ana"] != "0 of 2 played" || got["Bo"] != "0 of 2 played" {
+		t.Errorf("before any game: %v", got)
+	}
+	play := func() string {
+		t.Helper()
+		home := ana.b.get(paths.Student.For(code))
+		button := home.Find(`[data-testid="student-assignment"] form`)
+		ana.b.post(button.AttrOr("action", ""), nil)
+		if !strings.HasPrefix(ana.b.path(), "/c/"+code+"/m/") {
+			t.Fatalf("playing homework went to %s (%d)", ana.b.path(), ana.b.status())
+		}
+		return ana.b.path()
+	}
+	first := play()
+	ana.playAt(t, first)
+	if review := ana.b.get(first); review.Find(`[data-testid="result"]`).Length() == 0 {
+		t.Error("the homework game has no review")
+	}
+	a.clock.add(72 * time.Hour) // past the due time
+	ana.playAt(t, play())
+	if got := done(); got["Ana"] != "2 of 2 played, 1 late" || got["Bo"] != "0 of 2 played" {
+		t.Errorf("after two games, one late: %v", got)
+	}
+	if got := ana.b.get(paths.Student.For(code)).Find(`[data-testid="student-assignment-done"]`).Text(); got != "So far: 2 of 2 played, 1 late." {
+		t.Errorf("Ana's page: %q", got)
+	}
+	rows := 0
+	for _, r := range teacher.csvRows(paths.MatchesCSV.For(code)) {
+		if r["round"] == "0" && r["game"] == "pig" && r["day"] != "" {
+			rows++
+		}
+	}
+	if rows != 2 {
+		t.Errorf("matches.csv lists %d homework games with their day, want 2", rows)
+	}
+	assignment := teacher.get(paths.Teacher.For(code)).Find(`[data-testid="assignment"]`)
+	moved := a.clock.now().In(time.Local).Add(24 * time.Hour).Format("2006-01-02T15:04")
+	if got := teacher.post(assignment.Find(`form:has([data-testid="homework-move"])`).AttrOr("action", ""), url.Values{"due": {moved}}).Find(".notice").Text(); !strings.Contains(got, "Homework now due") {
+		t.Errorf("moving the due time: %q", got)
+	}
+	teacher.post(assignment.Find(`form:has([data-testid="homework-close"])`).AttrOr("action", ""), nil)
+	home := ana.b.get(paths.Student.For(code))
+	if home.Find(`[data-testid="play-homework"]`).Length() != 0 {
+		t.Error("a closed homework offers a game")
+	}
+	ana.b.post(paths.PlayHomework.With(code, 1), nil)
+	if ana.b.status() != http.StatusConflict || !strings.Contains(ana.b.body, "Your teacher closed this homework") {
+		t.Errorf("a game of a closed homework: %d", ana.b.status())
+	}
+}

@@ -1,0 +1,105 @@
+package server
+
+import (
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/server/store"
+	"pigclass/sim"
+	"pigclass/templates"
+	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
+)
+
+// dueLayout is how a due time is typed (a datetime-local field) and read,
+// in the server's time zone.
+const dueLayout = "2006-01-02T15:04"
+
+// dueShown is how a due time is shown, in the server's time zone.
+const dueShown = "2006-01-02 15:04"
+
+// homeworkTitle names an assignment: its game, its bot, its games.
+func homeworkTitle(l *i18n.Localizer, v sim.Variant, bot string, games int) string {
+	return l.N("homework.title", games, "Game", gameTitle(l, v), "Bot", botLabel(l, bot, v.Game.Rules().HoldAt))
+}
+
+// homeworkPanel is the dashboard's homework: each assignment with what
+// each student did of it, and its controls.
+func (s *Server) homeworkPanel(c *gin.Context) ([]templates.HomeworkRow, error) {
+	ctx, class, l, who := c.Request.Context(), classFrom(c), loc(c), viewerFrom(c)
+	as, err := s.room.Assignments(ctx, who)
+	if err != nil {
+		return nil, err
+	}
+	done, err := s.room.Homework(ctx, who)
+	if err != nil {
+		return nil, err
+	}
+	var out []templates.HomeworkRow
+	for _, a := range as {
+		row := templates.HomeworkRow{Title: homeworkTitle(l, a.Variant, a.Bot, a.Games), Due: l.T("homework.due", "Due", a.Due.In(time.Local).Format(dueShown)), Closed: a.Closed,
+			CloseURL: paths.HomeworkClose.With(class.Code, a.ID), OpenURL: paths.HomeworkOpen.With(class.Code, a.ID), DueURL: paths.HomeworkDue.With(class.Code, a.ID),
+			DueValue: a.Due.In(time.Local).Add(24 * time.Hour).Format(dueLayout)}
+		finished := 0
+		for _, st := range class.Students {
+			h := homeworkOf(done, a.ID, st.ID)
+			row.Students = append(row.Students, templates.HomeworkStudent{Name: st.Nickname, Done: homeworkDone(l, h, a.Games), Finished: h.Done >= a.Games})
+			if h.Done >= a.Games {
+				finished++
+			}
+		}
+		row.Summary = l.T("homework.summary", "Finished", l.Int(finished), "Students", l.Int(len(class.Students)))
+		out = append(out, row)
+	}
+	return out, nil
+}
+
+// homeworkOf is what a student did of an assignment.
+func homeworkOf(done []store.HomeworkDone, assignment, student int64) store.HomeworkDone {
+	for _, h := range done {
+		if h.AssignmentID == assignment && h.StudentID == student {
+			return h
+		}
+	}
+	return store.HomeworkDone{}
+}
+
+// homeworkDone says how many of an assignment's games a student finished,
+// and how many of those late.
+func homeworkDone(l *i18n.Localizer, h store.HomeworkDone, games int) string {
+	if h.Late > 0 {
+		return l.T("homework.done_late", "Done", l.Int(h.Done), "Games", l.Int(games), "Late", l.Int(h.Late))
+	}
+	return l.T("homework.done", "Done", l.Int(h.Done), "Games", l.Int(games))
+}
+
+// studentHomework is the student's list of the class's assignments, with
+// what they did of each and the button to play.
+func (s *Server) studentHomework(c *gin.Context, code string) ([]templates.StudentHomework, error) {
+	ctx, l, who := c.Request.Context(), loc(c), viewerFrom(c)
+	as, err := s.room.Assignments(ctx, who)
+	if err != nil {
+		return nil, err
+	}
+	done, err := s.room.Homework(ctx, who)
+	if err != nil {
+		return nil, err
+	}
+	me, _ := who.Student()
+	var out []templates.StudentHomework
+	for _, a := range as {
+		h := homeworkOf(done, a.ID, me.ID)
+		out = append(out, templates.StudentHomework{Title: homeworkTitle(l, a.Variant, a.Bot, a.Games), Due: l.T("homework.due", "Due", a.Due.In(time.Local).Format(dueShown)),
+			Done: homeworkDone(l, h, a.Games), Closed: a.Closed, Finished: h.Done >= a.Games, Playing: h.Playing != 0,
+			PlayURL: paths.PlayHomework.With(code, a.ID)})
+	}
+	return out, nil
+}
+
+// defaultDue is the homework form's due time until the teacher types
+// one: tomorrow at 6 pm, in the server's time zone.
+func defaultDue(now time.Time) string {
+	t := now.In(time.Local).AddDate(0, 0, 1)
+	return time.Date(t.Year(), t.Month(), t.Day(), 18, 0, 0, 0, time.Local).Format(dueLayout)
+}
