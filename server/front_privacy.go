@@ -77,6 +77,7 @@ var privacyTables = []privacyTable{
 		{"created_at", "created_at"},
 		{"ended_at", "ended_at"},
 		{"assignment_id", "assignment_id"},
+		{"day", "day"},
 	}},
 	{"seats", []privacyColumn{
 		{"match_id", "match_id"},

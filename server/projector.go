@@ -8,6 +8,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
+	"pigclass/server/report"
 	"pigclass/templates"
 	"pigclass/templates/i18n"
 	"pigclass/templates/paths"
@@ -162,7 +163,7 @@ func (b projectorBase) screen(s *Server, c *gin.Context, shown string) (*templat
 		v.State, v.Heading = "round", roundLabel(l, class.Round)
 		v.Progress = l.N("projector.playing", playing) + " · " + l.N("projector.finished", finished)
 	default:
-		res, err := s.views.results(ctx, l, who, true)
+		res, err := s.views.results(ctx, l, who, true, report.PodiumScope{})
 		if err != nil {
 			return nil, err
 		}
@@ -235,8 +236,13 @@ func projectorData(l *i18n.Localizer, class *classroom.Class) templates.Projecto
 // resultsPage shows the podium of the last round, on the projector.
 func (b projectorBase) resultsPage(s *Server) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		class := classFrom(c)
-		v, err := s.views.results(c.Request.Context(), loc(c), viewerFrom(c), true)
+		class, l := classFrom(c), loc(c)
+		scope := c.Query("scope")
+		sc := report.PodiumScope{Unit: scope == "unit"}
+		if scope == "today" {
+			sc.Day = s.reports.Today()
+		}
+		v, err := s.views.results(c.Request.Context(), l, viewerFrom(c), true, sc)
 		if err != nil {
 			fail(c, err)
 			return
@@ -245,6 +251,11 @@ func (b projectorBase) resultsPage(s *Server) gin.HandlerFunc {
 			v = &templates.Results{}
 		}
 		v.Code, v.BackURL = class.Code, b.paths().Page.For(class.Code)
+		if b.teacher && v.Round > 0 {
+			for _, o := range []struct{ value, id string }{{"", "results.scope.round"}, {"today", "results.scope.today"}, {"unit", "results.scope.unit"}} {
+				v.Scopes = append(v.Scopes, templates.Choice{Value: b.paths().Results.For(class.Code) + pick(o.value == "", "", "?scope="+o.value), Label: l.T(o.id), Selected: o.value == scope})
+			}
+		}
 		render(c, http.StatusOK, templates.ResultsView(*v))
 	}
 }

@@ -206,3 +206,67 @@ func TestProgressDayByDay(t *testing.T) {
 		t.Errorf("the class chart of the unit: %v, want %v", rows, want)
 	}
 }
+
+// TestPodiumOfTheUnit (issue 33, item 1): the teacher's podium page shows
+// the last round's podium, today's or the whole unit's on request; the
+// most wins of each count the wins of its own matches (as matches.csv
+// has them, day by day).
+func TestPodiumOfTheUnit(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	kids := []*student{{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}, {b: join(t, a, code, "Bo"), nick: "Bo", holdAt: 25}}
+	round := url.Values{"game": {"pig"}, "target": {"20"}, "mode": {"bot"}, "bot": {"hold:10"}}
+	for range 2 {
+		teacher.post(paths.Rounds.For(code), round)
+		playRound(t, code, kids)
+	}
+	a.clock.add(24 * time.Hour)
+	teacher.post(paths.Rounds.For(code), round)
+	playRound(t, code, kids)
+	today := a.clock.now().In(time.Local).Format(time.DateOnly)
+	wins := map[string]map[string]int{"unit": {}, "today": {}}
+	for _, r := range teacher.csvRows(paths.MatchesCSV.For(code) + "?names=real") {
+		if w := r["winner"]; w == "Ana" || w == "Bo" {
+			wins["unit"][w]++
+			if r["day"] == today {
+				wins["today"][w]++
+			}
+		}
+	}
+	for _, scope := range []string{"today", "unit"} {
+		page := teacher.get(paths.TeacherProjector.Results.For(code) + "?scope=" + scope)
+		want := map[string]string{"today": "Today's podium (" + today + ")", "unit": "The podium of the whole unit"}[scope]
+		if got := page.Find("h1").Text(); got != want {
+			t.Errorf("%s: the heading %q, want %q", scope, got, want)
+		}
+		top, names := 0, []string{}
+		for _, name := range []string{"Ana", "Bo"} {
+			switch n := wins[scope][name]; {
+			case n > top:
+				top, names = n, []string{name}
+			case n == top && n > 0:
+				names = append(names, name)
+			}
+		}
+		var most *goquery.Selection
+		page.Find(`[data-testid="award"]`).Each(func(_ int, s *goquery.Selection) {
+			if s.Find(".award-label").Text() == "Most wins" {
+				most = s
+			}
+		})
+		if top == 0 {
+			if most != nil {
+				t.Errorf("%s: a most wins award with no win", scope)
+			}
+			continue
+		}
+		if most == nil || most.Find(".award-name").Text() != strings.Join(names, ", ") || most.Find(".award-value").Text() != strconv.Itoa(top)+" won" {
+			t.Errorf("%s: most wins %v with %d, the page says %q", scope, names, top, most.Text())
+		}
+		t.Logf("%s: %v", scope, wins[scope])
+	}
+	if n := teacher.get(paths.TeacherProjector.Results.For(code)).Find(`[data-testid="podium-scope"] a`).Length(); n != 3 {
+		t.Errorf("the podium page links %d scopes, want 3", n)
+	}
+}

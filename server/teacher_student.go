@@ -63,7 +63,7 @@ func (s *Server) teacherStudent(c *gin.Context) {
 	for j := len(ms) - 1; j >= 0; j-- {
 		v.Others = append(v.Others, templates.HistoryRow{
 			URL:    paths.Query(paths.TeacherStudent.With(class.Code, id), "match", strconv.FormatInt(ms[j].ID, 10)),
-			Title:  l.T("round.title", "N", l.Int(ms[j].RoundIndex), "Game", gameTitle(l, ms[j].Variant)),
+			Title:  matchTitle(l, ms[j]),
 			Result: pick(ms[j].ID == shown.ID, l.T("teacher.student.shown"), historyResult(l, ms[j], id)),
 		})
 	}

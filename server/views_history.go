@@ -23,7 +23,7 @@ func (w *views) history(ctx context.Context, l *i18n.Localizer, who classroom.Vi
 		if m.Status == store.Playing {
 			continue
 		}
-		v.History = append(v.History, templates.HistoryRow{URL: paths.Match(class.Code, m.ID), Title: l.T("round.title", "N", l.Int(m.RoundIndex), "Game", gameTitle(l, m.Variant)), Result: historyResult(l, m, studentID)})
+		v.History = append(v.History, templates.HistoryRow{URL: paths.Match(class.Code, m.ID), Title: matchTitle(l, m), Result: historyResult(l, m, studentID)})
 	}
 	if len(v.History) > 0 {
 		v.ChartsURL = paths.StudentCharts.For(class.Code)

@@ -103,3 +103,12 @@ func defaultDue(now time.Time) string {
 	t := now.In(time.Local).AddDate(0, 0, 1)
 	return time.Date(t.Year(), t.Month(), t.Day(), 18, 0, 0, 0, time.Local).Format(dueLayout)
 }
+
+// matchTitle names a class's match in a list: its round and game, or, a
+// game of homework, that and its game.
+func matchTitle(l *i18n.Localizer, m store.Match) string {
+	if m.AssignmentID != 0 {
+		return l.T("homework.match", "Game", gameTitle(l, m.Variant))
+	}
+	return l.T("round.title", "N", l.Int(m.RoundIndex), "Game", gameTitle(l, m.Variant))
+}

@@ -16,13 +16,19 @@ import (
 // on approximate analyses: the teacher's dashboard explains those), tied
 // winners are named in alphabetical order, and a prize too many share
 // says there is no winner this time.
-func (w *views) results(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, shared bool) (*templates.Results, error) {
-	p, err := w.reports.Podium(ctx, who)
+func (w *views) results(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, shared bool, sc report.PodiumScope) (*templates.Results, error) {
+	p, err := w.reports.PodiumOf(ctx, who, sc)
 	if err != nil || p == nil {
 		return nil, err
 	}
 	anonymous := shared && who.Class().Anonymous
 	v := &templates.Results{Round: p.Round.Number, Title: gameTitle(l, p.Round.Variant), Playing: p.Playing}
+	switch {
+	case sc.Unit:
+		v.Heading = l.T("results.unit")
+	case sc.Day != "":
+		v.Heading = l.T("results.day", "Date", sc.Day)
+	}
 	if !shared {
 		v.Approximate = p.Approximate // explained to the teacher, not to the class's screen
 	}

@@ -711,6 +711,11 @@ type Results struct {
 	// approximately, which the best decision-maker and the luckiest dice
 	// mix with exact ones.
 	Approximate int
+	// Heading, for a podium of a day or of the unit, says which (else the
+	// round's heading); Scopes link the last round's, today's and the
+	// unit's podiums (the teacher's page), the shown one selected.
+	Heading string
+	Scopes  []Choice
 }
 
 // Award is one place on the podium: Name lists everyone who shares it

@@ -70,16 +70,42 @@ type Podium struct {
 // Podium returns the podium of the class's last round, nil when it has
 // played none, for its members.
 func (r *Reports) Podium(ctx context.Context, v classroom.Viewer) (*Podium, error) {
+	return r.PodiumOf(ctx, v, PodiumScope{})
+}
+
+// PodiumScope is what a podium counts: the class's last round (the zero
+// value), one day of the class (its rounds and its homework), or the
+// whole unit.
+type PodiumScope struct {
+	Day  string
+	Unit bool
+}
+
+// PodiumOf returns the podium of the scope's matches, nil when the class
+// has played no round, for its members. Its Round is the last round.
+func (r *Reports) PodiumOf(ctx context.Context, v classroom.Viewer, sc PodiumScope) (*Podium, error) {
 	rounds, err := r.Rounds(ctx, v)
 	if err != nil || len(rounds) == 0 {
 		return nil, err
 	}
 	round := rounds[len(rounds)-1]
-	ms, err := r.RoundMatches(ctx, v, round.ID)
-	if err != nil {
+	f := store.ChartFilter{RoundID: round.ID}
+	var ms []store.Match
+	if sc.Unit || sc.Day != "" {
+		f = store.ChartFilter{Day: sc.Day}
+		all, err := r.ClassMatches(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range all {
+			if sc.Unit || m.Day == sc.Day {
+				ms = append(ms, m)
+			}
+		}
+	} else if ms, err = r.RoundMatches(ctx, v, round.ID); err != nil {
 		return nil, err
 	}
-	ds, err := r.Decisions(ctx, v, store.ChartFilter{RoundID: round.ID}, true)
+	ds, err := r.Decisions(ctx, v, f, true)
 	if err != nil {
 		return nil, err
 	}

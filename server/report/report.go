@@ -67,6 +67,16 @@ func (r *Reports) History(ctx context.Context, v classroom.Viewer) ([]store.Matc
 	return r.st.Matches(ctx, store.MatchFilter{ClassID: c.ID, StudentID: me.ID})
 }
 
+// ClassMatches are every match of the class, oldest first, for its
+// members (a podium of a day or of the unit counts them).
+func (r *Reports) ClassMatches(ctx context.Context, v classroom.Viewer) ([]store.Match, error) {
+	c, err := member(v)
+	if err != nil {
+		return nil, err
+	}
+	return r.st.Matches(ctx, store.MatchFilter{ClassID: c.ID})
+}
+
 // StudentMatches are one student's matches in the class, oldest first,
 // for the class's teacher.
 func (r *Reports) StudentMatches(ctx context.Context, v classroom.Viewer, studentID int64) ([]store.Match, error) {

@@ -52,7 +52,7 @@ func (f ChartFilter) where() (string, []any) {
 		add("m.round_id = ?", f.RoundID)
 	}
 	if f.Day != "" {
-		add("m.round_id IN (SELECT id FROM rounds WHERE day = ?)", f.Day)
+		add(dayCond, f.Day, f.Day)
 	}
 	if f.StudentID != 0 {
 		add("s.student_id = ?", f.StudentID)
@@ -71,6 +71,10 @@ func (f ChartFilter) where() (string, []any) {
 	}
 	return strings.Join(conds, " AND "), args
 }
+
+// dayCond keeps the matches of a match m played on one day of its class
+// (its round's day, or its own for homework); two arguments, the day.
+const dayCond = `(m.day = ? OR m.round_id IN (SELECT id FROM rounds WHERE day = ?))`
 
 const chartJoin = ` FROM events e JOIN matches m ON m.id = e.match_id JOIN seats s ON s.match_id = e.match_id AND s.seat = e.seat `
 
@@ -184,11 +188,11 @@ func (s *Store) Marks(ctx context.Context, classID int64, piece, day string) ([]
 	rows, err := s.rd.QueryContext(ctx, `SELECT faces FROM (
 		SELECT e.faces, e.at, e.match_id AS g, e.seq FROM events e JOIN matches m ON m.id = e.match_id
 			WHERE m.class_id = ? AND e.faces <> '' AND json_extract(m.variant, '$.game') IN (?`+strings.Repeat(", ?", len(games)-2)+`)
-			AND (? = '' OR m.round_id IN (SELECT id FROM rounds WHERE day = ?))
+			AND (? = '' OR `+dayCond+`)
 		UNION ALL
 		SELECT k.faces, k.at, -k.game_id AS g, k.seq FROM skunk_events k JOIN skunk_games sg ON sg.id = k.game_id
 			WHERE sg.class_id = ? AND ? AND k.action = 'roll' AND k.faces <> '' AND (? = '' OR sg.day = ?)
-	) ORDER BY at, g, seq`, append(games, day, day, classID, skunk, day, day)...)
+	) ORDER BY at, g, seq`, append(games, day, day, day, classID, skunk, day, day)...)
 	if err != nil {
 		return nil, fmt.Errorf("store: faces: %w", err)
 	}
@@ -217,7 +221,7 @@ func (s *Store) FirstPlayerResults(ctx context.Context, f ChartFilter) (games, f
 		WHERE m.class_id = ? AND m.status = 'over' AND json_extract(m.variant, '$.seats') = 2
 		AND json_extract(m.variant, '$.game') = ? AND json_extract(m.variant, '$.target') = ?
 		AND COALESCE(json_extract(m.variant, '$.equal_turns'), 0) = ?
-		AND (? = '' OR m.round_id IN (SELECT id FROM rounds WHERE day = ?))`, f.ClassID, g.String(), f.Target, f.EqualTurns, f.Day, f.Day).Scan(&games, &firstWins)
+		AND (? = '' OR `+dayCond+`)`, f.ClassID, g.String(), f.Target, f.EqualTurns, f.Day, f.Day, f.Day).Scan(&games, &firstWins)
 	if err != nil && err != sql.ErrNoRows {
 		return 0, 0, fmt.Errorf("store: first player results: %w", err)
 	}

@@ -79,11 +79,11 @@ type DayCost struct {
 // day by day, oldest first: of one student, or of every student (0).
 // A game is one student's match.
 func (s *Store) DayCosts(ctx context.Context, classID, studentID int64) ([]DayCost, error) {
-	rows, err := s.rd.QueryContext(ctx, `SELECT r.day, COUNT(*), COUNT(DISTINCT e.match_id * 16 + e.seat), SUM(e.cost), SUM(e.cost * e.cost)
-		FROM events e JOIN matches m ON m.id = e.match_id JOIN rounds r ON r.id = m.round_id
+	rows, err := s.rd.QueryContext(ctx, `SELECT COALESCE(r.day, NULLIF(m.day, ''), date(m.created_at, 'localtime')) d, COUNT(*), COUNT(DISTINCT e.match_id * 16 + e.seat), SUM(e.cost), SUM(e.cost * e.cost)
+		FROM events e JOIN matches m ON m.id = e.match_id LEFT JOIN rounds r ON r.id = m.round_id
 		JOIN seats st ON st.match_id = e.match_id AND st.seat = e.seat
 		WHERE m.class_id = ? AND (? = 0 OR st.student_id = ?) AND e.by = 'student' AND e.cost IS NOT NULL
-		GROUP BY r.day ORDER BY r.day`, classID, studentID, studentID)
+		GROUP BY d ORDER BY d`, classID, studentID, studentID)
 	if err != nil {
 		return nil, fmt.Errorf("store: day costs: %w", err)
 	}

@@ -192,9 +192,10 @@ func nullID(id int64) any {
 
 func (s *Store) insertMatch(ctx context.Context, tx *sql.Tx, m Match) (int64, error) {
 	v, _ := json.Marshal(m.Variant)
-	res, err := tx.ExecContext(ctx, `INSERT INTO matches (class_id, round_id, assignment_id, variant, seed, commitment, first_seat, status, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, 'playing', ?)`,
-		nullID(m.ClassID), nullID(m.RoundID), nullID(m.AssignmentID), string(v), m.Seed.String(), m.Seed.Commitment(), m.FirstSeat, s.stamp())
+	now := s.now()
+	res, err := tx.ExecContext(ctx, `INSERT INTO matches (class_id, round_id, assignment_id, variant, seed, commitment, first_seat, status, created_at, day)
+		VALUES (?, ?, ?, ?, ?, ?, ?, 'playing', ?, ?)`,
+		nullID(m.ClassID), nullID(m.RoundID), nullID(m.AssignmentID), string(v), m.Seed.String(), m.Seed.Commitment(), m.FirstSeat, now.Format(time.RFC3339Nano), s.day(now))
 	if err != nil {
 		return 0, err
 	}
@@ -364,7 +365,7 @@ func (s *Store) Rounds(ctx context.Context, classID int64) ([]Round, error) {
 }
 
 const matchColumns = `m.id, COALESCE(m.class_id, 0), COALESCE(m.round_id, 0), COALESCE(r.number, 0), m.variant, m.seed, m.first_seat,
-	m.status, COALESCE(m.winner, -1), COALESCE(m.result, ''), m.created_at, COALESCE(r.day, ''), COALESCE(m.assignment_id, 0)`
+	m.status, COALESCE(m.winner, -1), COALESCE(m.result, ''), m.created_at, COALESCE(r.day, NULLIF(m.day, ''), ''), COALESCE(m.assignment_id, 0)`
 
 // MatchFilter chooses matches.
 type MatchFilter struct {
@@ -426,7 +427,7 @@ func (s *Store) Matches(ctx context.Context, f MatchFilter) ([]Match, error) {
 			}
 			m.CreatedAt = parseTime(created)
 			if m.Day == "" && m.ClassID != 0 {
-				m.Day = s.day(m.CreatedAt) // homework: the day it was played
+				m.Day = s.day(m.CreatedAt) // homework stored before matches kept their day
 			}
 			out = append(out, m)
 		}

@@ -95,8 +95,8 @@ func (s *Store) MysterySeats(ctx context.Context, classID int64, day string) ([]
 		LEFT JOIN mystery_guesses g ON g.match_id = s.match_id AND g.seat = s.seat
 		WHERE m.class_id = ? AND s.bot = ? AND m.status <> 'playing'
 		  AND NOT EXISTS (SELECT 1 FROM matches o WHERE o.class_id = m.class_id AND o.seed = m.seed AND o.status = 'playing')
-		  AND (? = '' OR m.round_id IN (SELECT id FROM rounds WHERE day = ?))
-		ORDER BY m.id, s.seat, g.student_id`, classID, sim.MysteryBot, day, day)
+		  AND (? = '' OR `+dayCond+`)
+		ORDER BY m.id, s.seat, g.student_id`, classID, sim.MysteryBot, day, day, day)
 	if err != nil {
 		return nil, fmt.Errorf("store: mystery seats: %w", err)
 	}
