@@ -94,10 +94,13 @@ func TestBrowserTwoDaysOfAClass(t *testing.T) {
 	phone := person()
 	run(t, phone, chromedp.EmulateViewport(390, 844))
 	asStudent(t, phone, a, kids[0], code)
-	eventually(t, phone, `document.querySelectorAll('[data-testid="progress-day"]').length === 2`, "Ana's progress, day by day")
+	eventually(t, phone, `document.querySelectorAll('[data-testid="progress-day"]').length === 3`, "Ana's progress, day by day and her homework")
 	lines := value(t, phone, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('[data-testid="progress-day"]')).map(function (d) { return d.textContent })`))
-	if !strings.HasPrefix(lines[0], day1+":") || !strings.HasPrefix(lines[1], day2+":") {
+	if !strings.HasPrefix(lines[0], day1+":") || !strings.HasPrefix(lines[1], day1+", homework:") || !strings.HasPrefix(lines[2], day2+":") {
 		t.Errorf("Ana's progress: %q", lines)
+	}
+	if change := textOf(t, phone, `[data-testid="progress-change"]`); !strings.Contains(change, "Since your first day") {
+		t.Errorf("Ana's change since the first day: %q", change)
 	}
 	if got := textOf(t, phone, `[data-testid="student-assignment-done"]`); got != "So far: 1 of 1 played." {
 		t.Errorf("Ana's homework on her page: %q", got)

@@ -134,7 +134,11 @@ func (c *chartSource) Progress() ([]charts.ProgressDay, error) {
 	p, err := c.w.reports.ClassProgress(c.ctx, c.who)
 	var out []charts.ProgressDay
 	for _, d := range p.Days {
-		out = append(out, charts.ProgressDay{Day: d.Day, Decisions: d.Decisions, Mean: d.PerDecision, Lo: d.Lo, Hi: d.Hi, PerGame: d.PerGame})
+		day := d.Day
+		if d.Homework {
+			day = c.l.T("progress.homework_day", "Date", d.Day)
+		}
+		out = append(out, charts.ProgressDay{Day: day, Decisions: d.Decisions, Mean: d.PerDecision, Lo: d.Lo, Hi: d.Hi, PerGame: d.PerGame})
 	}
 	return out, err
 }

@@ -53,10 +53,10 @@ func progressWords(l *i18n.Localizer, p report.Progress, name string) *templates
 	v := &templates.ProgressView{Heading: l.T(prefix+"heading", who...)}
 	for _, d := range p.Days {
 		args := append([]any{"Date", d.Day, "PerGame", l.Pct(d.PerGame, 1), "PerDecision", l.Pct(d.PerDecision, 2), "Lo", l.Pct(d.Lo, 2), "Hi", l.Pct(d.Hi, 2)}, who...)
-		v.Days = append(v.Days, l.N(prefix+"day", d.Decisions, args...))
+		v.Days = append(v.Days, l.N(prefix+pick(d.Homework, "homework", "day"), d.Decisions, args...))
 	}
 	if p.Compared {
-		first, last := p.Days[0], p.Days[len(p.Days)-1]
+		first, last := p.ChangeFrom, p.ChangeTo
 		v.Better = p.Change <= 0
 		key := prefix + pick(v.Better, "less.", "more.") + pick(p.Sure, "sure", "maybe")
 		v.Change = l.T(key, append([]any{"First", l.Pct(first.PerDecision, 2), "Last", l.Pct(last.PerDecision, 2)}, who...)...)

@@ -17,6 +17,7 @@ const z95 = 1.959963984540054
 // equal to it below two decisions), and per game.
 type DayProgress struct {
 	Day              string
+	Homework         bool // the day's homework games, apart from its rounds
 	Decisions, Games int
 	PerDecision      float64
 	Lo, Hi           float64
@@ -28,12 +29,14 @@ type DayProgress struct {
 // change from the first day to the last.
 type Progress struct {
 	Days []DayProgress
-	// Change is the last day's cost per decision minus the first's (below
-	// zero: fewer chances given away), with its 95% interval; Sure says
-	// the interval leaves out zero: more than chance would explain. Only
-	// with two days or more (Compared).
+	// Change is the last class day's cost per decision minus the first's
+	// (below zero: fewer chances given away; homework apart), with its 95%
+	// interval; Sure says the interval leaves out zero: more than chance
+	// would explain. Only with two class days or more (Compared).
 	Change, ChangeLo, ChangeHi float64
 	Compared, Sure             bool
+	// ChangeFrom and ChangeTo are the first and the last class days.
+	ChangeFrom, ChangeTo DayProgress
 }
 
 // progressOf works the days' means and intervals out from their sums.
@@ -45,7 +48,7 @@ func progressOf(days []store.DayCost) Progress {
 		}
 		n := float64(d.Decisions)
 		mean := d.Cost / n
-		dp := DayProgress{Day: d.Day, Decisions: d.Decisions, Games: d.Games, PerDecision: mean, Lo: mean, Hi: mean}
+		dp := DayProgress{Day: d.Day, Homework: d.Homework, Decisions: d.Decisions, Games: d.Games, PerDecision: mean, Lo: mean, Hi: mean}
 		if d.Games > 0 {
 			dp.PerGame = d.Cost / float64(d.Games)
 		}
@@ -57,9 +60,15 @@ func progressOf(days []store.DayCost) Progress {
 		}
 		p.Days = append(p.Days, dp)
 	}
-	if len(p.Days) >= 2 {
-		first, last := p.Days[0], p.Days[len(p.Days)-1]
-		p.Compared = true
+	var class []DayProgress // the days in class: the change compares them
+	for _, d := range p.Days {
+		if !d.Homework {
+			class = append(class, d)
+		}
+	}
+	if len(class) >= 2 {
+		first, last := class[0], class[len(class)-1]
+		p.Compared, p.ChangeFrom, p.ChangeTo = true, first, last
 		p.Change = last.PerDecision - first.PerDecision
 		se := math.Sqrt(first.sd*first.sd/float64(first.Decisions) + last.sd*last.sd/float64(last.Decisions))
 		p.ChangeLo, p.ChangeHi = p.Change-z95*se, p.Change+z95*se

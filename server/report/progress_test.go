@@ -60,6 +60,13 @@ func TestProgressFromSums(t *testing.T) {
 	if alike.Sure || alike.ChangeLo > 0 || alike.ChangeHi < 0 {
 		t.Errorf("two days alike: change %.4f [%.4f, %.4f] called sure", alike.Change, alike.ChangeLo, alike.ChangeHi)
 	}
+	// Homework is a line of its own, and the change compares class days.
+	hw := sumsOf("2026-11-29", 1, draw(10, 0.2))
+	hw.Homework = true
+	mixed := progressOf([]store.DayCost{sumsOf("2026-11-29", 4, first), hw, sumsOf("2026-12-06", 5, last)})
+	if len(mixed.Days) != 3 || !mixed.Days[1].Homework || mixed.Change != p.Change || mixed.ChangeFrom.Day != "2026-11-29" || mixed.ChangeFrom.Homework {
+		t.Errorf("with homework between: %d days, change %.4f (want %.4f) from %+v", len(mixed.Days), mixed.Change, p.Change, mixed.ChangeFrom)
+	}
 	one := progressOf([]store.DayCost{sumsOf("a", 1, []float64{0.02})})
 	if one.Compared || one.Days[0].Lo != 0.02 || one.Days[0].Hi != 0.02 {
 		t.Errorf("a lone decision: %+v", one)

@@ -70,20 +70,22 @@ func (s *Store) PlayedOn(ctx context.Context, classID int64, day string) (bool, 
 // percentage point), from which a mean and its interval follow.
 type DayCost struct {
 	Day         string
+	Homework    bool // the day's homework games, apart from its rounds
 	Decisions   int
 	Games       int
 	Cost, Cost2 float64
 }
 
 // DayCosts are the costs of the analysed decisions of a class's students
-// day by day, oldest first: of one student, or of every student (0).
-// A game is one student's match.
+// day by day, oldest first, each day's homework apart from its rounds: of
+// one student, or of every student (0). A game is one student's match.
 func (s *Store) DayCosts(ctx context.Context, classID, studentID int64) ([]DayCost, error) {
-	rows, err := s.rd.QueryContext(ctx, `SELECT COALESCE(r.day, NULLIF(m.day, ''), date(m.created_at, 'localtime')) d, COUNT(*), COUNT(DISTINCT e.match_id * 16 + e.seat), SUM(e.cost), SUM(e.cost * e.cost)
+	rows, err := s.rd.QueryContext(ctx, `SELECT COALESCE(r.day, NULLIF(m.day, ''), date(m.created_at, 'localtime')) d, m.assignment_id IS NOT NULL hw,
+		COUNT(*), COUNT(DISTINCT e.match_id * 16 + e.seat), SUM(e.cost), SUM(e.cost * e.cost)
 		FROM events e JOIN matches m ON m.id = e.match_id LEFT JOIN rounds r ON r.id = m.round_id
 		JOIN seats st ON st.match_id = e.match_id AND st.seat = e.seat
 		WHERE m.class_id = ? AND (? = 0 OR st.student_id = ?) AND e.by = 'student' AND e.cost IS NOT NULL
-		GROUP BY d ORDER BY d`, classID, studentID, studentID)
+		GROUP BY d, hw ORDER BY d, hw`, classID, studentID, studentID)
 	if err != nil {
 		return nil, fmt.Errorf("store: day costs: %w", err)
 	}
@@ -91,7 +93,7 @@ func (s *Store) DayCosts(ctx context.Context, classID, studentID int64) ([]DayCo
 	var out []DayCost
 	for rows.Next() {
 		var d DayCost
-		if err := rows.Scan(&d.Day, &d.Decisions, &d.Games, &d.Cost, &d.Cost2); err != nil {
+		if err := rows.Scan(&d.Day, &d.Homework, &d.Decisions, &d.Games, &d.Cost, &d.Cost2); err != nil {
 			return nil, fmt.Errorf("store: day costs: %w", err)
 		}
 		out = append(out, d)
