@@ -127,3 +127,29 @@ func TestHomework(t *testing.T) {
 		t.Errorf("a game of a closed homework: %d", ana.b.status())
 	}
 }
+
+// TestHomeworkFromALessonPhase (issue 33, item 2): a class following a
+// lesson can set one of its phases that play a game as homework: the
+// phase's game and bot, whatever the round form says; a phase that plays
+// none is refused, saying what to pick.
+func TestHomeworkFromALessonPhase(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStartLesson(t, teacher, "1-roll-or-hold")
+	var phases []string
+	teacher.get(paths.Teacher.For(code)).Find(`[data-testid="homework-phase"] option`).Each(func(_ int, o *goquery.Selection) {
+		phases = append(phases, o.AttrOr("value", "")+" "+o.Text())
+	})
+	if strings.Join(phases, "; ") != " the form's game and bot, above; 1 phase 1 of the lesson, Learn the rules against a beginner (Pig to 50); 2 phase 2 of the lesson, Play the rule of thumb (Pig to 100)" {
+		t.Errorf("the phases offered: %q", phases)
+	}
+	due := a.clock.now().In(time.Local).Add(24 * time.Hour).Format("2006-01-02T15:04")
+	form := url.Values{"game": {"hog"}, "target": {"100"}, "max_dice": {"10"}, "mode": {"bot"}, "bot": {"dice:5"}, "games": {"2"}, "due": {due}, "phase": {"3"}}
+	if page := teacher.post(paths.Homework.For(code), form); teacher.status() != http.StatusUnprocessableEntity || !strings.Contains(page.Text(), "Pick a phase of the class's lesson that plays a game.") {
+		t.Errorf("a phase that plays no game: %d", teacher.status())
+	}
+	form.Set("phase", "2")
+	if got := teacher.post(paths.Homework.For(code), form).Find(".notice").Text(); !strings.HasPrefix(got, "Homework set: Pig to 100 against rule of thumb, hold at 20: 2 games") {
+		t.Errorf("phase 2 as homework: %q", got)
+	}
+}

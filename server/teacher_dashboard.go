@@ -132,6 +132,7 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		return templates.Dashboard{}, err
 	}
 	form.Due.Value = cmp.Or(form.Due.Value, defaultDue(s.cfg.Now()))
+	form.HomeworkPhases = s.views.homeworkPhases(l, class.Class, form.Phase.Value)
 	var exports []templates.Export
 	for _, f := range report.Files {
 		u := paths.CSV(class.Code, f.Name)

@@ -29,6 +29,15 @@ func (s *Server) setHomework(c *gin.Context) {
 	if err != nil {
 		form.Due.Error, ok = l.T("homework.error.due"), false
 	}
+	if form.Phase.Value = c.PostForm("phase"); form.Phase.Value != "" {
+		// A phase of the class's lesson: its game and its bot, whatever the
+		// form's game says.
+		p, found := s.views.playingPhase(class.Class, form.Phase.Value)
+		if !found {
+			form.Phase.Error = l.T("homework.error.phase")
+		}
+		v, form.Bot.Value, ok = p.Variant, p.Bot, found && form.Games.Error == "" && form.Due.Error == ""
+	}
 	if ok {
 		v.Seats = max(v.Seats, 2)
 		_, err = s.room.SetHomework(c.Request.Context(), viewerFrom(c), classroom.HomeworkSpec{Variant: v, Bot: form.Bot.Value, Games: games, Due: due})

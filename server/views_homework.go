@@ -1,10 +1,12 @@
 package server
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
+	"pigclass/lessons"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/templates"
@@ -111,4 +113,34 @@ func matchTitle(l *i18n.Localizer, m store.Match) string {
 		return l.T("homework.match", "Game", gameTitle(l, m.Variant))
 	}
 	return l.T("round.title", "N", l.Int(m.RoundIndex), "Game", gameTitle(l, m.Variant))
+}
+
+// playingPhase is the phase of the class's lesson numbered phase (from 1)
+// if it plays a game.
+func (w *views) playingPhase(class store.Class, phase string) (lessons.Phase, bool) {
+	l, ok := w.lesson(class.Lesson)
+	n, err := strconv.Atoi(phase)
+	if !ok || err != nil || n < 1 || n > len(l.Phases) || !l.Phases[n-1].Plays() {
+		return lessons.Phase{}, false
+	}
+	return l.Phases[n-1], true
+}
+
+// homeworkPhases are the phases of the class's lesson that play a game, to
+// set as homework: "Phase 2: Play the rule of thumb (Pig to 100)".
+func (w *views) homeworkPhases(l *i18n.Localizer, class store.Class, selected string) []templates.Choice {
+	ls, ok := w.lesson(class.Lesson)
+	if !ok {
+		return nil
+	}
+	text := ls.In(l.Lang())
+	var out []templates.Choice
+	for i, p := range ls.Phases {
+		if p.Plays() {
+			n := strconv.Itoa(i + 1)
+			out = append(out, templates.Choice{Value: n, Selected: n == selected,
+				Label: l.T("homework.set.phase_item", "N", l.Int(i+1), "Name", l.Own(text.Phases[i].Name), "Game", gameTitle(l, p.Variant))})
+		}
+	}
+	return out
 }

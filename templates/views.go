@@ -104,8 +104,11 @@ type ThrownPiece struct {
 // RoundForm is the start-a-round form with its values and errors.
 type RoundForm struct {
 	Game, Target, MaxDice, Deadline, Mode, Bot, Seats Field
-	// Games and Due set the same game against the bot as homework.
-	Games, Due           Field
+	// Games and Due set the same game against the bot as homework, or
+	// Phase's (HomeworkPhases: the class's lesson's phases that play a
+	// game, "" for the form's own game).
+	Games, Due, Phase    Field
+	HomeworkPhases       []Choice
 	EqualTurns, SameSeed bool
 	// ChoosesDice: the game is one throw of chosen dice a turn (Hog), so
 	// the form asks for the most dice.
