@@ -29,12 +29,8 @@ func homeworkTitle(l *i18n.Localizer, v sim.Variant, bot string, games int) stri
 // homeworkPanel is the dashboard's homework: each assignment with what
 // each student did of it, and its controls.
 func (s *Server) homeworkPanel(c *gin.Context) ([]templates.HomeworkRow, error) {
-	ctx, class, l, who := c.Request.Context(), classFrom(c), loc(c), viewerFrom(c)
-	as, err := s.room.Assignments(ctx, who)
-	if err != nil {
-		return nil, err
-	}
-	done, err := s.room.Homework(ctx, who)
+	class, l := classFrom(c), loc(c)
+	as, done, err := s.assignments(c)
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +41,7 @@ func (s *Server) homeworkPanel(c *gin.Context) ([]templates.HomeworkRow, error) 
 			DueValue: a.Due.In(time.Local).Add(24 * time.Hour).Format(dueLayout)}
 		finished := 0
 		for _, st := range class.Students {
-			h := homeworkOf(done, a.ID, st.ID)
+			h := doneOf(done, a.ID, st.ID)
 			row.Students = append(row.Students, templates.HomeworkStudent{Name: st.Nickname, Done: homeworkDone(l, h, a.Games), Finished: h.Done >= a.Games})
 			if h.Done >= a.Games {
 				finished++
@@ -57,8 +53,8 @@ func (s *Server) homeworkPanel(c *gin.Context) ([]templates.HomeworkRow, error) 
 	return out, nil
 }
 
-// homeworkOf is what a student did of an assignment.
-func homeworkOf(done []store.HomeworkDone, assignment, student int64) store.HomeworkDone {
+// doneOf is what a student did of an assignment.
+func doneOf(done []store.HomeworkDone, assignment, student int64) store.HomeworkDone {
 	for _, h := range done {
 		if h.AssignmentID == assignment && h.StudentID == student {
 			return h
@@ -79,19 +75,15 @@ func homeworkDone(l *i18n.Localizer, h store.HomeworkDone, games int) string {
 // studentHomework is the student's list of the class's assignments, with
 // what they did of each and the button to play.
 func (s *Server) studentHomework(c *gin.Context, code string) ([]templates.StudentHomework, error) {
-	ctx, l, who := c.Request.Context(), loc(c), viewerFrom(c)
-	as, err := s.room.Assignments(ctx, who)
+	l := loc(c)
+	as, done, err := s.assignments(c)
 	if err != nil {
 		return nil, err
 	}
-	done, err := s.room.Homework(ctx, who)
-	if err != nil {
-		return nil, err
-	}
-	me, _ := who.Student()
+	me, _ := viewerFrom(c).Student()
 	var out []templates.StudentHomework
 	for _, a := range as {
-		h := homeworkOf(done, a.ID, me.ID)
+		h := doneOf(done, a.ID, me.ID)
 		out = append(out, templates.StudentHomework{Title: homeworkTitle(l, a.Variant, a.Bot, a.Games), Due: l.T("homework.due", "Due", a.Due.In(time.Local).Format(dueShown)),
 			Done: homeworkDone(l, h, a.Games), Closed: a.Closed, Finished: h.Done >= a.Games, Playing: h.Playing != 0,
 			PlayURL: paths.PlayHomework.With(code, a.ID)})
@@ -143,4 +135,16 @@ func (w *views) homeworkPhases(l *i18n.Localizer, class store.Class, selected st
 		}
 	}
 	return out
+}
+
+// assignments are the class's assignments and what its students (or the
+// student asking) did of each.
+func (s *Server) assignments(c *gin.Context) ([]store.Assignment, []store.HomeworkDone, error) {
+	ctx, who := c.Request.Context(), viewerFrom(c)
+	as, err := s.room.Assignments(ctx, who)
+	if err != nil {
+		return nil, nil, err
+	}
+	done, err := s.room.Homework(ctx, who)
+	return as, done, err
 }
