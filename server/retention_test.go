@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"slices"
@@ -72,8 +73,9 @@ func TestRetentionErasesIdleClasses(t *testing.T) {
 
 // TestDaysOfAClass (issue 33, item 1): a class kept over a unit has its
 // days: the dashboard lists each with its lesson plan and what was
-// played, today marked, and every row of decisions.csv, matches.csv and
-// match_players.csv says its day.
+// played, today marked; every row of decisions.csv, matches.csv and
+// match_players.csv says its day; the dashboard's files are today's,
+// the whole unit's a link away, and a day's students.csv counts that day.
 func TestDaysOfAClass(t *testing.T) {
 	a := newApp(t)
 	teacher := a.browser()
@@ -117,6 +119,46 @@ func TestDaysOfAClass(t *testing.T) {
 	}
 	if got := teacher.get(paths.Teacher.For(code)).Find(`[data-testid="chart-scope"] [aria-current="page"]`).Text(); got != "Today ("+second+")" {
 		t.Errorf("the charts' scope by default: %q", got)
+	}
+	// The files: the dashboard links today's, and the whole unit's; a
+	// day's file holds that day's rows, and students.csv that day's play.
+	dash := teacher.get(paths.Teacher.For(code))
+	if got := dash.Find(`[data-testid="export-decisions.csv"]`).AttrOr("href", ""); got != paths.DecisionsCSV.For(code)+"?day="+second {
+		t.Errorf("the dashboard's decisions.csv: %q, want today's", got)
+	}
+	if got := dash.Find(`[data-testid="unit-decisions.csv"]`).AttrOr("href", ""); got != paths.DecisionsCSV.For(code) {
+		t.Errorf("the dashboard's whole-unit decisions.csv: %q", got)
+	}
+	unitRows := teacher.csvRows(paths.DecisionsCSV.For(code))
+	for _, d := range []string{first, second} {
+		want, students := 0, 0
+		for _, r := range unitRows {
+			if r["day"] == d {
+				want++
+				if r["by"] == "student" {
+					students++
+				}
+			}
+		}
+		rows := teacher.csvRows(paths.DecisionsCSV.For(code) + "?day=" + d)
+		if len(rows) != want || want == 0 {
+			t.Errorf("decisions.csv of %s: %d rows, want %d", d, len(rows), want)
+		}
+		counted := 0
+		for _, r := range teacher.csvRows(paths.StudentsCSV.For(code) + "?day=" + d) {
+			n, _ := strconv.Atoi(r["decisions"])
+			counted += n
+			if r["day"] != d {
+				t.Errorf("students.csv of %s: a row of day %q", d, r["day"])
+			}
+		}
+		if counted != students {
+			t.Errorf("students.csv of %s counts %d decisions, decisions.csv %d", d, counted, students)
+		}
+	}
+	teacher.get(paths.DecisionsCSV.For(code) + "?day=yesterday")
+	if teacher.status() != http.StatusBadRequest || !strings.Contains(teacher.body, "A day is written YYYY-MM-DD, such as "+second) {
+		t.Errorf("a bad day: %d", teacher.status())
 	}
 	byRound := map[string]string{"1": first, "2": second}
 	for _, f := range []string{paths.DecisionsCSV.For(code), paths.MatchesCSV.For(code), paths.PlayersCSV.For(code)} {

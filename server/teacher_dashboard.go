@@ -133,10 +133,9 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 	}
 	form.Due.Value = cmp.Or(form.Due.Value, defaultDue(s.cfg.Now()))
 	form.HomeworkPhases = s.views.homeworkPhases(l, class.Class, form.Phase.Value)
-	var exports []templates.Export
-	for _, f := range report.Files {
-		u := paths.CSV(class.Code, f.Name)
-		exports = append(exports, templates.Export{Name: f.Name + ".csv", URL: u, ExcelURL: u + "?excel=1", About: l.T("csv." + f.Name + ".about")})
+	exports, err := s.exports(c)
+	if err != nil {
+		return templates.Dashboard{}, err
 	}
 	return templates.Dashboard{
 		NextStep: next, Exports: exports, Approximate: approximate, Charts: cv.Charts, ChartTabs: cv.Tabs, ChartScopes: cv.Scopes, ChartScope: cv.Scope, Projector: class.Projector, Lesson: lesson, Skunk: sk,
@@ -243,4 +242,25 @@ func (s *Server) unitOf(c *gin.Context) (unit, error) {
 	}
 	u.homework, err = s.homeworkPanel(c)
 	return u, err
+}
+
+// exports are the class's files on the dashboard: of today once the class
+// has played today (the whole unit a link away), else of the whole unit.
+func (s *Server) exports(c *gin.Context) ([]templates.Export, error) {
+	class, l := classFrom(c), loc(c)
+	day, err := s.views.chartDay(c.Request.Context(), viewerFrom(c), false)
+	if err != nil {
+		return nil, err
+	}
+	var out []templates.Export
+	for _, f := range report.Files {
+		unit := paths.CSV(class.Code, f.Name)
+		e := templates.Export{Name: f.Name + ".csv", URL: unit, ExcelURL: unit + "?excel=1", About: l.T("csv." + f.Name + ".about")}
+		if day != "" {
+			e.URL, e.ExcelURL, e.UnitURL = unit+"?day="+day, unit+"?excel=1&day="+day, unit
+			e.Day = l.T("dash.export_today", "Date", day)
+		}
+		out = append(out, e)
+	}
+	return out, nil
 }

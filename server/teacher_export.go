@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -12,11 +13,20 @@ import (
 
 // csvFile serves one export to the teacher; ?excel=1 starts it with the
 // byte-order mark Excel needs, ?names=real gives real nicknames in
-// anonymous mode.
+// anonymous mode, ?day=YYYY-MM-DD keeps one day of the class (else the
+// whole unit).
 func (s *Server) csvFile(what string) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class := classFrom(c)
+		day := c.Query("day")
+		if _, err := time.Parse(time.DateOnly, day); day != "" && err != nil {
+			refuse(c, http.StatusBadRequest, loc(c).T("error.csv_day", "Example", s.reports.Today()))
+			return
+		}
 		name := class.Code + "-" + what
+		if day != "" {
+			name += "-" + day
+		}
 		excel := c.Query("excel") == "1"
 		if excel {
 			name += "-excel"
@@ -27,7 +37,7 @@ func (s *Server) csvFile(what string) gin.HandlerFunc {
 		if excel {
 			io.WriteString(c.Writer, report.ByteOrderMark)
 		}
-		if err := s.reports.Export(c.Request.Context(), viewerFrom(c), what, !class.Anonymous || c.Query("names") == "real", c.Writer); err != nil {
+		if err := s.reports.Export(c.Request.Context(), viewerFrom(c), what, !class.Anonymous || c.Query("names") == "real", day, c.Writer); err != nil {
 			c.Error(err) // the header is sent: the file ends short, and the log says why
 		}
 	}

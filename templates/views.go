@@ -689,6 +689,9 @@ type GlossaryColumn struct {
 // Export is one CSV download on the dashboard.
 type Export struct {
 	Name, URL, ExcelURL, About string
+	// Day, for the file of today, says so; UnitURL is then the whole
+	// unit's.
+	Day, UnitURL string
 }
 
 // Confirm asks before an action that cannot be undone.

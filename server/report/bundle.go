@@ -45,7 +45,7 @@ func (r *Reports) StudentData(ctx context.Context, v classroom.Viewer, studentID
 	if me, ok := v.Student(); !v.Teacher() && (!ok || me.ID != studentID) {
 		return StudentData{}, classroom.ErrNotTeacher
 	}
-	people, err := loadStudents(ctx, r.st, c.Class)
+	people, err := loadStudents(ctx, r.st, c.Class, "")
 	if err != nil {
 		return StudentData{}, err
 	}

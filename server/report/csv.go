@@ -59,24 +59,24 @@ func writeCSV(w io.Writer, header []string, rows [][]string) error {
 
 // exports write the CSV files of a class, by name (the glossary's
 // files). decisions.csv streams from the store one event at a time.
-var exports = map[string]func(ctx context.Context, st *store.Store, class store.Class, real bool, w io.Writer) error{
+var exports = map[string]func(ctx context.Context, st *store.Store, class store.Class, real bool, day string, w io.Writer) error{
 	"decisions": writeDecisions,
-	"matches": func(ctx context.Context, st *store.Store, class store.Class, real bool, w io.Writer) error {
+	"matches": func(ctx context.Context, st *store.Store, class store.Class, real bool, day string, w io.Writer) error {
 		d, err := loadClassData(ctx, st, class)
 		if err != nil {
 			return err
 		}
-		return writeCSV(w, MatchesFile.Header(), matchRows(d, real))
+		return writeCSV(w, MatchesFile.Header(), matchRows(d.on(day), real))
 	},
-	"match_players": func(ctx context.Context, st *store.Store, class store.Class, real bool, w io.Writer) error {
+	"match_players": func(ctx context.Context, st *store.Store, class store.Class, real bool, day string, w io.Writer) error {
 		d, err := loadClassData(ctx, st, class)
 		if err != nil {
 			return err
 		}
-		return writeCSV(w, PlayersFile.Header(), playerRows(d, real))
+		return writeCSV(w, PlayersFile.Header(), playerRows(d.on(day), real))
 	},
-	"students": func(ctx context.Context, st *store.Store, class store.Class, real bool, w io.Writer) error {
-		d, err := loadStudents(ctx, st, class)
+	"students": func(ctx context.Context, st *store.Store, class store.Class, real bool, day string, w io.Writer) error {
+		d, err := loadStudents(ctx, st, class, day)
 		if err != nil {
 			return err
 		}
@@ -88,7 +88,7 @@ var exports = map[string]func(ctx context.Context, st *store.Store, class store.
 const ExportNames = "decisions, matches, match_players, students"
 
 // exporter is the writer of the file named what.
-func exporter(what string) (func(ctx context.Context, st *store.Store, class store.Class, real bool, w io.Writer) error, error) {
+func exporter(what string) (func(ctx context.Context, st *store.Store, class store.Class, real bool, day string, w io.Writer) error, error) {
 	write, ok := exports[what]
 	if !ok {
 		return nil, fmt.Errorf("export %q: choose one of %s", what, ExportNames)
@@ -109,7 +109,7 @@ func ExportClass(ctx context.Context, st *store.Store, code, what string, real b
 	if err != nil {
 		return fmt.Errorf("export: class %s: %w", code, err)
 	}
-	return write(ctx, st, class, real || !class.Anonymous, w)
+	return write(ctx, st, class, real || !class.Anonymous, "", w)
 }
 
 // ByteOrderMark starts the files for spreadsheets: Excel on Windows reads
@@ -144,7 +144,7 @@ func facesCell(f sim.Faces) string {
 // writeDecisions streams decisions.csv: one row per decision, bots' and
 // timeouts' included, with the state before it and its analysis, then the
 // class's Skunk decisions.
-func writeDecisions(ctx context.Context, st *store.Store, class store.Class, real bool, w io.Writer) error {
+func writeDecisions(ctx context.Context, st *store.Store, class store.Class, real bool, day string, w io.Writer) error {
 	ms, err := st.Matches(ctx, store.MatchFilter{ClassID: class.ID})
 	if err != nil {
 		return err
@@ -155,7 +155,7 @@ func writeDecisions(ctx context.Context, st *store.Store, class store.Class, rea
 	}
 	cw := newCSVWriter(w, DecisionsFile.Header())
 	err = st.EachEvent(ctx, store.EventFilter{ClassID: class.ID}, func(e *store.Event) error {
-		if !IsDecision(*e) {
+		if !IsDecision(*e) || day != "" && matches[e.MatchID].Day != day {
 			return nil
 		}
 		return cw.row(decisionRow(class.Code, matches[e.MatchID], e, real))
@@ -167,7 +167,7 @@ func writeDecisions(ctx context.Context, st *store.Store, class store.Class, rea
 	if err != nil {
 		return err
 	}
-	for _, r := range skunkDecisionRows(class.Code, skunks, real) {
+	for _, r := range skunkDecisionRows(class.Code, skunks.on(day), real) {
 		if err := cw.row(r); err != nil {
 			return err
 		}
@@ -453,7 +453,7 @@ func studentRows(d *classData, real bool) [][]string {
 			}
 		}
 		rows = append(rows, StudentsFile.row().
-			set("class", d.class.Code).set("student", name).set("removed", strconv.FormatBool(st.Removed)).
+			set("class", d.class.Code).set("day", d.day).set("student", name).set("removed", strconv.FormatBool(st.Removed)).
 			set("games", strconv.Itoa(x.Games)).set("wins", strconv.Itoa(x.Wins)).set("decisions", strconv.Itoa(x.Decisions)).
 			set("analysed", strconv.Itoa(x.Analysed)).set("approximate", strconv.Itoa(x.Approximate)).set("agreement_with_optimal_pct", agreeOpt).set("agreement_with_ev_pct", agreeEV).
 			set("cost_per_game_pct", perGame).set("cost_per_decision_pct_points", perDecision).set("sum_of_costs_pct_points", cost).cells)

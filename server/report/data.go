@@ -12,6 +12,7 @@ import (
 // classData is everything a class has, read for the dashboard and exports.
 type classData struct {
 	class    store.Class
+	day      string // the day the data counts ("" every day)
 	students []store.Student
 	matches  []store.Match
 	events   []store.Event
@@ -55,11 +56,12 @@ func (k *skunkData) replay() error {
 	return nil
 }
 
-// loadStudents reads a class's students and their totals.
-func loadStudents(ctx context.Context, st *store.Store, class store.Class) (*classData, error) {
-	d := &classData{class: class}
+// loadStudents reads a class's students and their totals: of one day of
+// the class, or of every day ("").
+func loadStudents(ctx context.Context, st *store.Store, class store.Class, day string) (*classData, error) {
+	d := &classData{class: class, day: day}
 	var err error
-	if d.stats, _, err = st.ClassStats(ctx, class.ID); err != nil {
+	if d.stats, _, err = st.ClassStatsOn(ctx, class.ID, day); err != nil {
 		return nil, err
 	}
 	if d.students, err = st.Students(ctx, class.ID); err != nil {
@@ -74,6 +76,7 @@ func loadStudents(ctx context.Context, st *store.Store, class store.Class) (*cla
 	if d.skunks, err = loadSkunks(ctx, st, class.ID); err != nil {
 		return nil, err
 	}
+	d.skunks = d.skunks.on(day)
 	if err := d.skunks.replay(); err != nil {
 		return nil, err
 	}
@@ -128,4 +131,34 @@ func ChosenAction(e store.Event) sim.Action {
 		return sim.Hold
 	}
 	return e.Action
+}
+
+// on keeps the games of Skunk of one day of the class ("" every day).
+func (k skunkData) on(day string) skunkData {
+	if day == "" {
+		return k
+	}
+	out := skunkData{log: k.log, played: k.played}
+	for _, g := range k.games {
+		if g.Day == day {
+			out.games = append(out.games, g)
+		}
+	}
+	return out
+}
+
+// on keeps the matches and games of Skunk of one day of the class (""
+// every day).
+func (d *classData) on(day string) *classData {
+	if day == "" {
+		return d
+	}
+	out := *d
+	out.day, out.matches, out.skunks = day, nil, d.skunks.on(day)
+	for _, m := range d.matches {
+		if m.Day == day {
+			out.matches = append(out.matches, m)
+		}
+	}
+	return &out
 }

@@ -169,6 +169,7 @@ var PlayersFile = newFile("match_players",
 // StudentsFile is one row per student.
 var StudentsFile = newFile("students",
 	colClass,
+	Column{"day", KindDate, true, nil},
 	Column{"student", KindText, false, nil},
 	Column{"removed", KindBoolean, false, nil},
 	Column{"games", KindInteger, false, nil},

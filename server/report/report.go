@@ -213,7 +213,7 @@ func (r *Reports) FirstPlayerResults(ctx context.Context, v classroom.Viewer, f 
 // Export writes one CSV file of the viewer's class, for its teacher:
 // decisions, matches, match_players or students. Names are the real
 // nicknames when real is set (else the generated ones of anonymous mode).
-func (r *Reports) Export(ctx context.Context, v classroom.Viewer, what string, real bool, w io.Writer) error {
+func (r *Reports) Export(ctx context.Context, v classroom.Viewer, what string, real bool, day string, w io.Writer) error {
 	if !v.Teacher() {
 		return classroom.ErrNotTeacher
 	}
@@ -221,5 +221,5 @@ func (r *Reports) Export(ctx context.Context, v classroom.Viewer, what string, r
 	if err != nil {
 		return err
 	}
-	return write(ctx, r.st, v.Class().Class, real, w)
+	return write(ctx, r.st, v.Class().Class, real, day, w)
 }

@@ -264,10 +264,15 @@ type StudentStats struct {
 // ClassStats returns every student's totals in a class, by student ID, and
 // the number of decisions (of anyone) in the class: two aggregate queries.
 func (s *Store) ClassStats(ctx context.Context, classID int64) (map[int64]StudentStats, int, error) {
+	return s.ClassStatsOn(ctx, classID, "")
+}
+
+// ClassStatsOn is ClassStats of one day of the class ("" every day).
+func (s *Store) ClassStatsOn(ctx context.Context, classID int64, day string) (map[int64]StudentStats, int, error) {
 	out := map[int64]StudentStats{}
 	rows, err := s.rd.QueryContext(ctx, `SELECT s.student_id, COUNT(*), COALESCE(SUM(m.winner = s.seat), 0)
 		FROM seats s JOIN matches m ON m.id = s.match_id
-		WHERE m.class_id = ? AND m.status = 'over' AND s.student_id IS NOT NULL GROUP BY s.student_id`, classID)
+		WHERE m.class_id = ? AND m.status = 'over' AND s.student_id IS NOT NULL AND (? = '' OR `+dayCond+`) GROUP BY s.student_id`, classID, day, day, day)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: class stats: %w", err)
 	}
@@ -291,7 +296,7 @@ func (s *Store) ClassStats(ctx context.Context, classID int64) (map[int64]Studen
 		COALESCE(SUM(e.win_if_chosen IS NOT NULL AND e.action = e.best_action), 0),
 		COALESCE(SUM(e.win_if_chosen IS NOT NULL AND e.action = e.ev_action), 0),
 		COALESCE(SUM(e.cost), 0), COALESCE(SUM(e.win_if_chosen IS NOT NULL AND e.approximate), 0)`+chartJoin+`
-		WHERE m.class_id = ? AND e.by = 'student' AND e.action <> 'resign' AND s.student_id IS NOT NULL GROUP BY s.student_id`, classID)
+		WHERE m.class_id = ? AND e.by = 'student' AND e.action <> 'resign' AND s.student_id IS NOT NULL AND (? = '' OR `+dayCond+`) GROUP BY s.student_id`, classID, day, day, day)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: class stats: %w", err)
 	}
