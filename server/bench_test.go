@@ -150,7 +150,7 @@ func BenchmarkDashboardLive(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := a.srv.views.dashLive(ctx, i18n.For("en"), op); err != nil {
+		if _, err := a.srv.views.dashLive(ctx, i18n.For("en"), op, false); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -233,11 +233,23 @@ func projectorData(l *i18n.Localizer, class *classroom.Class) templates.Projecto
 	return v
 }
 
-// resultsPage shows the podium of the last round, on the projector.
+// resultsPage shows a podium on the projector: today's once the class has
+// played today, else the last round's; the last round's, today's or the
+// whole unit's on request (?scope=round, today, unit).
 func (b projectorBase) resultsPage(s *Server) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class, l := classFrom(c), loc(c)
 		scope := c.Query("scope")
+		if scope != "round" && scope != "today" && scope != "unit" {
+			// Today's podium once the class has played today, else the
+			// last round's.
+			day, err := s.views.chartDay(c.Request.Context(), viewerFrom(c), false)
+			if err != nil {
+				fail(c, err)
+				return
+			}
+			scope = pick(day != "", "today", "round")
+		}
 		sc := report.PodiumScope{Unit: scope == "unit"}
 		if scope == "today" {
 			sc.Day = s.reports.Today()
@@ -252,8 +264,8 @@ func (b projectorBase) resultsPage(s *Server) gin.HandlerFunc {
 		}
 		v.Code, v.BackURL = class.Code, b.paths().Page.For(class.Code)
 		if b.teacher && v.Round > 0 {
-			for _, o := range []struct{ value, id string }{{"", "results.scope.round"}, {"today", "results.scope.today"}, {"unit", "results.scope.unit"}} {
-				v.Scopes = append(v.Scopes, templates.Choice{Value: b.paths().Results.For(class.Code) + pick(o.value == "", "", "?scope="+o.value), Label: l.T(o.id), Selected: o.value == scope})
+			for _, o := range []struct{ value, id string }{{"round", "results.scope.round"}, {"today", "results.scope.today"}, {"unit", "results.scope.unit"}} {
+				v.Scopes = append(v.Scopes, templates.Choice{Value: b.paths().Results.For(class.Code) + "?scope=" + o.value, Label: l.T(o.id), Selected: o.value == scope})
 			}
 		}
 		render(c, http.StatusOK, templates.ResultsView(*v))

@@ -120,6 +120,30 @@ func TestDaysOfAClass(t *testing.T) {
 	if got := teacher.get(paths.Teacher.For(code)).Find(`[data-testid="chart-scope"] [aria-current="page"]`).Text(); got != "Today ("+second+")" {
 		t.Errorf("the charts' scope by default: %q", got)
 	}
+	// The roster's figures: today's by default, the whole unit's a link
+	// away (Ana played a match each day).
+	games := func(path string) string {
+		out := ""
+		teacher.get(path).Find(`[data-testid="student-row"]`).Each(func(_ int, r *goquery.Selection) {
+			if r.Find(".name").Text() == "Ana" {
+				out = strings.Fields(r.Find(".figures").Text())[0]
+			}
+		})
+		return out
+	}
+	if today, unit := games(paths.Teacher.For(code)), games(paths.Query(paths.Teacher.For(code), "roster", "unit")); today != "1" || unit != "2" {
+		t.Errorf("Ana's games on the roster: %s today, %s in the unit; want 1 and 2", today, unit)
+	}
+	if got := teacher.get(paths.Teacher.For(code)).Find(`[data-testid="roster-scope"] [aria-current="page"]`).Text(); got != "Figures of today ("+second+")" {
+		t.Errorf("the roster's scope: %q", got)
+	}
+	poll := teacher.get(paths.Query(paths.Teacher.For(code), "roster", "unit")).Find(`[data-testid="dash-live"]`).AttrOr("hx-get", "")
+	if !strings.Contains(poll, "roster=unit") {
+		t.Errorf("the unit's roster polls %q", poll)
+	}
+	if got := games(strings.Replace(poll, "?v=", "?w=", 1)); got != "2" {
+		t.Errorf("the unit's roster poll shows %s games for Ana, want 2", got)
+	}
 	// The files: the dashboard links today's, and the whole unit's; a
 	// day's file holds that day's rows, and students.csv that day's play.
 	dash := teacher.get(paths.Teacher.For(code))
@@ -250,7 +274,7 @@ func TestProgressDayByDay(t *testing.T) {
 }
 
 // TestPodiumOfTheUnit (issue 33, item 1): the teacher's podium page shows
-// the last round's podium, today's or the whole unit's on request; the
+// today's podium, the last round's or the whole unit's on request; the
 // most wins of each count the wins of its own matches (as matches.csv
 // has them, day by day).
 func TestPodiumOfTheUnit(t *testing.T) {
@@ -308,7 +332,14 @@ func TestPodiumOfTheUnit(t *testing.T) {
 		}
 		t.Logf("%s: %v", scope, wins[scope])
 	}
-	if n := teacher.get(paths.TeacherProjector.Results.For(code)).Find(`[data-testid="podium-scope"] a`).Length(); n != 3 {
+	page := teacher.get(paths.TeacherProjector.Results.For(code))
+	if n := page.Find(`[data-testid="podium-scope"] a`).Length(); n != 3 {
 		t.Errorf("the podium page links %d scopes, want 3", n)
+	}
+	if got := page.Find("h1").Text(); got != "Today's podium ("+today+")" {
+		t.Errorf("the podium page by default: %q, want today's", got)
+	}
+	if got := teacher.get(paths.TeacherProjector.Results.For(code) + "?scope=round").Find("h1").Text(); !strings.HasPrefix(got, "Round 3: ") {
+		t.Errorf("the last round's podium: %q", got)
 	}
 }

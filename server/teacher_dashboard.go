@@ -89,7 +89,7 @@ func (s *Server) dashboardCharts(c *gin.Context) {
 
 func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templates.Dashboard, error) {
 	class, l := classFrom(c), loc(c)
-	live, err := s.views.dashLive(c.Request.Context(), l, viewerFrom(c))
+	live, err := s.views.dashLive(c.Request.Context(), l, viewerFrom(c), c.Query("roster") == "unit")
 	if err != nil {
 		return templates.Dashboard{}, err
 	}
@@ -189,12 +189,13 @@ func (s *Server) dashboardLive(c *gin.Context) {
 		c.Status(http.StatusNoContent)
 		return
 	}
-	lc := liveCacheOf(class, loc(c).Lang())
+	unit := c.Query("roster") == "unit"
+	lc := liveCacheOf(class, loc(c).Lang()+pick(unit, "/unit", ""))
 	lc.mu.Lock()
 	defer lc.mu.Unlock()
 	now := time.Now()
 	if lc.body == nil || lc.version != activity && now.Sub(lc.at) >= liveEvery {
-		live, err := s.views.dashLive(c.Request.Context(), loc(c), viewerFrom(c))
+		live, err := s.views.dashLive(c.Request.Context(), loc(c), viewerFrom(c), unit)
 		if err != nil {
 			fail(c, err)
 			return

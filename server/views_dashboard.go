@@ -34,7 +34,7 @@ func (w *views) roundBots(l *i18n.Localizer, game, selected string) []templates.
 
 // dashLive is the roster and the matches in progress, from memory alone:
 // the class's snapshot, its students' totals and its matches' snapshots.
-func (w *views) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.Viewer) (templates.DashLive, error) {
+func (w *views) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, unit bool) (templates.DashLive, error) {
 	class := who.Class()
 	activity := w.room.Activity(who)
 	stats, total := w.room.Stats(who)
@@ -44,7 +44,7 @@ func (w *views) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.V
 		students += st.Decisions
 	}
 	v := templates.DashLive{Code: class.Code, Paused: class.Paused, Locked: class.Locked, Round: roundLabel(l, class.Round), Decisions: students, OtherMoves: total - students,
-		PollURL: paths.Poll(paths.TeacherLive.For(class.Code), activity), JoinsLastMinute: joins, JoinCap: joinCap,
+		PollURL: paths.Poll(paths.TeacherLive.For(class.Code), activity) + pick(unit, "&roster=unit", ""), JoinsLastMinute: joins, JoinCap: joinCap,
 		JoinsUnlimited: class.JoinsUnlimited}
 	playing := map[int64]string{}
 	forfeited := map[int64]bool{}
@@ -90,7 +90,7 @@ func (w *views) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.V
 	if class.Round != nil {
 		v.Progress = l.T("live.progress", "Round", l.Int(class.Round.Number), "Playing", l.N("projector.playing", going), "Finished", l.N("projector.finished", done))
 	}
-	v.Students = roster(l, class, stats, playing, forfeited, w.room.SharedDevices(who))
+	v.Students = roster(l, class, w.rosterStats(l, who, stats, unit, &v), playing, forfeited, w.room.SharedDevices(who))
 	v.Pace = paceOf(l, v.Students, kinds)
 	for _, st := range class.Removed {
 		v.Removed = append(v.Removed, templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: anonIn(l, st.AnonName), Status: l.T(pick(st.Erased, "status.erased", "status.removed")), Erased: st.Erased})
@@ -113,6 +113,23 @@ func roster(l *i18n.Localizer, class *classroom.Class, stats map[int64]store.Stu
 		rows = append(rows, row)
 	}
 	return rows
+}
+
+// rosterStats are the figures the roster shows: today's once the class
+// has played today (the whole unit a link away), else the unit's; v gets
+// the two links.
+func (w *views) rosterStats(l *i18n.Localizer, who classroom.Viewer, unitStats map[int64]store.StudentStats, unit bool, v *templates.DashLive) map[int64]store.StudentStats {
+	today := w.room.DayStats(who)
+	if len(today) == 0 {
+		return unitStats
+	}
+	code := who.Class().Code
+	v.RosterScopes = []templates.Choice{{Value: paths.Teacher.For(code), Label: l.T("live.roster.today", "Date", w.reports.Today()), Selected: !unit},
+		{Value: paths.Query(paths.Teacher.For(code), "roster", "unit"), Label: l.T("live.roster.unit"), Selected: unit}}
+	if unit {
+		return unitStats
+	}
+	return today
 }
 
 // sameDevice names the students of the class among ids, who joined from

@@ -142,6 +142,9 @@ type DashLive struct {
 	// Pace is the pacing view: every student at a glance, at the top of
 	// the dashboard (redrawn with the poll's answer).
 	Pace Pace
+	// RosterScopes link the roster's figures of today and of the whole
+	// unit, the shown one selected (none before the class plays today).
+	RosterScopes []Choice
 }
 
 // Pace is where every student of the class is, a chip each, with the

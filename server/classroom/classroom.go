@@ -166,7 +166,12 @@ type class struct {
 
 	statsMu sync.Mutex
 	stats   map[int64]store.StudentStats
-	total   int // decisions of anyone in the class
+	// day and dayStats are the totals of one day of the class (today's,
+	// rolled over on the first move of a new day): the dashboard's roster
+	// shows them by default.
+	day      string
+	dayStats map[int64]store.StudentStats
+	total    int // decisions of anyone in the class
 
 	skunk atomic.Pointer[skunk] // the game being played, or nil
 
@@ -376,7 +381,15 @@ func (r *Room) readClass(ctx context.Context, id int64, known *store.Class) (*cl
 	}
 	// Whole-class Skunk counts as any game in the students' totals (the
 	// class's own total, of everyone's moves, is its matches').
-	if err := r.st.AddSkunkStats(ctx, id, stats); err != nil {
+	if err := r.st.AddSkunkStats(ctx, id, "", stats); err != nil {
+		return nil, err
+	}
+	today := r.today()
+	dayStats, _, err := r.st.ClassStatsOn(ctx, id, today)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.st.AddSkunkStats(ctx, id, today, dayStats); err != nil {
 		return nil, err
 	}
 	snap := &Class{Class: row, Students: students, Removed: removed, byToken: map[string]int{}, drawings: &sync.Map{}}
@@ -387,7 +400,7 @@ func (r *Room) readClass(ctx context.Context, id int64, known *store.Class) (*cl
 		open := rounds[n-1]
 		snap.Round = &open
 	}
-	c := &class{id: id, stats: stats, total: total}
+	c := &class{id: id, stats: stats, total: total, day: today, dayStats: dayStats}
 	c.idle = sync.NewCond(&c.mu)
 	c.snap.Store(snap)
 	c.live.Store(&map[int64]*match{})
@@ -437,6 +450,45 @@ func (r *Room) statsOf(classID int64) (map[int64]store.StudentStats, int) {
 		out[k] = v
 	}
 	return out, c.total
+}
+
+// today is the date now in the server's time zone, as days are written.
+func (r *Room) today() string { return r.now().In(time.Local).Format(time.DateOnly) }
+
+// todayStats are the class's totals of today, begun afresh on a new day.
+// c.statsMu must be held.
+func (c *class) todayStats(today string) map[int64]store.StudentStats {
+	if c.day != today {
+		c.day, c.dayStats = today, map[int64]store.StudentStats{}
+	}
+	return c.dayStats
+}
+
+// add applies f to a student's totals of the unit and of today. c.statsMu
+// must be held.
+func (c *class) add(today string, student int64, f func(*store.StudentStats)) {
+	for _, m := range []map[int64]store.StudentStats{c.stats, c.todayStats(today)} {
+		s := m[student]
+		f(&s)
+		m[student] = s
+	}
+}
+
+// DayStats returns a copy of every student's totals of today in the
+// class, for its teacher.
+func (r *Room) DayStats(v Viewer) map[int64]store.StudentStats {
+	c, err := v.teaching()
+	if err != nil {
+		return nil
+	}
+	c.statsMu.Lock()
+	defer c.statsMu.Unlock()
+	today := c.todayStats(r.today())
+	out := make(map[int64]store.StudentStats, len(today))
+	for k, v := range today {
+		out[k] = v
+	}
+	return out
 }
 
 // Close stops the deadline watcher, if it runs. Call it once.

@@ -206,6 +206,7 @@ func (r *Room) countFilled(c *class, row store.Match, filled []store.Event) {
 	if c == nil {
 		return
 	}
+	today := r.today()
 	c.statsMu.Lock()
 	defer c.statsMu.Unlock()
 	for i := range filled {
@@ -214,9 +215,7 @@ func (r *Room) countFilled(c *class, row store.Match, filled []store.Event) {
 		if e.By != store.ByStudent || student == 0 {
 			continue
 		}
-		s := c.stats[student]
-		addAnalysis(&s, e)
-		c.stats[student] = s
+		c.add(today, student, func(s *store.StudentStats) { addAnalysis(s, e) })
 	}
 }
 

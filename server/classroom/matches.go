@@ -268,6 +268,7 @@ func (r *Room) count(lm *match, rows []store.Event, st sim.State) {
 	if c == nil {
 		return
 	}
+	today := r.today()
 	c.statsMu.Lock()
 	defer c.statsMu.Unlock()
 	for _, e := range rows {
@@ -279,22 +280,22 @@ func (r *Room) count(lm *match, rows []store.Event, st sim.State) {
 		if e.By != store.ByStudent || student == 0 {
 			continue
 		}
-		s := c.stats[student]
-		s.Decisions++
-		addAnalysis(&s, &e)
-		c.stats[student] = s
+		c.add(today, student, func(s *store.StudentStats) {
+			s.Decisions++
+			addAnalysis(s, &e)
+		})
 	}
 	if st.Over {
 		for _, seat := range lm.row.Seats {
 			if seat.StudentID == 0 {
 				continue
 			}
-			s := c.stats[seat.StudentID]
-			s.Games++
-			if st.Winner == seat.Seat {
-				s.Wins++
-			}
-			c.stats[seat.StudentID] = s
+			c.add(today, seat.StudentID, func(s *store.StudentStats) {
+				s.Games++
+				if st.Winner == seat.Seat {
+					s.Wins++
+				}
+			})
 		}
 	}
 }

@@ -461,6 +461,11 @@ func (k *skunk) count(batch []store.SkunkEvent, over bool) {
 		done = k.g
 	}
 	c.statsMu.Lock()
+	today := c.day // the moves' day: the last one's, as the room's clock stamped it
+	if len(batch) > 0 {
+		today = batch[len(batch)-1].At.In(time.Local).Format(time.DateOnly)
+	}
 	store.AddSkunkGame(c.stats, k.game, done, batch)
+	store.AddSkunkGame(c.todayStats(today), k.game, done, batch)
 	c.statsMu.Unlock()
 }

@@ -221,15 +221,19 @@ func SkunkWinners(g *sim.Skunk) []int {
 	return w
 }
 
-// AddSkunkStats adds the class's games of whole-class Skunk to its
+// AddSkunkStats adds the class's games of whole-class Skunk (of one day,
+// or every day: "") to its
 // students' totals, as any game counts: each finished game played, each
 // win, each stand or sit decision.
-func (s *Store) AddSkunkStats(ctx context.Context, classID int64, stats map[int64]StudentStats) error {
+func (s *Store) AddSkunkStats(ctx context.Context, classID int64, day string, stats map[int64]StudentStats) error {
 	games, err := s.SkunkGames(ctx, classID, "")
 	if err != nil {
 		return err
 	}
 	for _, game := range games {
+		if day != "" && game.Day != day {
+			continue
+		}
 		log, err := s.SkunkEvents(ctx, game.ID)
 		if err != nil {
 			return err
