@@ -69,18 +69,7 @@ func TestPauseEndRoundAndRemove(t *testing.T) {
 
 func anaMatch(t *testing.T, a *app, code string) int64 {
 	t.Helper()
-	id := int64(0)
-	for _, m := range a.srv.room.Live() {
-		for _, s := range m.Seats {
-			if s.Nickname == "Ana" {
-				id = m.ID
-			}
-		}
-	}
-	if id == 0 {
-		t.Fatal("Ana has no match")
-	}
-	return id
+	return matchOf(t, a, "Ana")
 }
 
 func studentID(t *testing.T, a *app, code, nick string) int64 {

@@ -101,7 +101,7 @@ func TestEraseOneStudent(t *testing.T) {
 	if mine2 != mine || all2 != all {
 		t.Errorf("after erasing: %d of %d decisions under erased student 1, want %d of %d", mine2, all2, mine, all)
 	}
-	match := anaMatchOf(t, a, "Bo")
+	match := matchOf(t, a, "Bo")
 	bo.b.get(paths.Record(code, match))
 	if v, err := sim.VerifyJSON([]byte(bo.b.body)); err != nil || !v.Signature.Valid() || strings.Contains(bo.b.body, nick) {
 		t.Errorf("the classmate's record after erasing: %v", err)
@@ -130,18 +130,22 @@ func valuesOf(r map[string]string) []string {
 	return out
 }
 
-// anaMatchOf is the live match of the student with nickname nick.
-func anaMatchOf(t *testing.T, a *app, nick string) int64 {
+// matchOf is a live match of the student with nickname nick (the last
+// the room lists).
+func matchOf(t *testing.T, a *app, nick string) int64 {
 	t.Helper()
+	id := int64(0)
 	for _, m := range a.srv.room.Live() {
 		for _, s := range m.Seats {
 			if s.Nickname == nick {
-				return m.ID
+				id = m.ID
 			}
 		}
 	}
-	t.Fatalf("%s has no match", nick)
-	return 0
+	if id == 0 {
+		t.Fatalf("%s has no match", nick)
+	}
+	return id
 }
 
 // TestTeacherRenewsARejoinCode (issue 33, item 1): a student whose cookie

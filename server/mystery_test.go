@@ -185,16 +185,7 @@ func TestMysteryBot(t *testing.T) {
 			continue
 		}
 		moves++
-		total, _ := strconv.Atoi(r["turn_total"])
-		score, _ := strconv.Atoi(r["score"])
-		want := r["best_action"]
-		if strength != sim.PerfectBot {
-			n, _ := strconv.Atoi(strings.TrimPrefix(strength, "hold:"))
-			want = "hold"
-			if total < n && score+total < 30 {
-				want = "roll"
-			}
-		}
+		want := strengthPlays(strength, r)
 		if r["action"] != want {
 			t.Errorf("the mystery bot (%s) played %s where its strength plays %s: %v", strength, r["action"], want, r)
 		}
@@ -203,15 +194,7 @@ func TestMysteryBot(t *testing.T) {
 		// table's best option.
 		var agree []string
 		for _, s := range []string{sim.BeginnerBot, "hold:20", sim.PerfectBot} {
-			play := r["best_action"]
-			if s != sim.PerfectBot {
-				n, _ := strconv.Atoi(strings.TrimPrefix(s, "hold:"))
-				play = "hold"
-				if total < n && score+total < 30 {
-					play = "roll"
-				}
-			}
-			if play == r["action"] {
+			if strengthPlays(s, r) == r["action"] {
 				agree = append(agree, s)
 			}
 		}
@@ -223,4 +206,21 @@ func TestMysteryBot(t *testing.T) {
 		t.Error("the mystery bot never moved")
 	}
 	t.Logf("the mystery bot played as %s, %d moves", strength, moves)
+}
+
+// strengthPlays is what a strength of the mystery bot plays at the
+// decision r of decisions.csv (Pig to 30): a hold point holds from its
+// turn total or once the turn would win; perfect play plays the table's
+// best option.
+func strengthPlays(strength string, r map[string]string) string {
+	if strength == sim.PerfectBot {
+		return r["best_action"]
+	}
+	total, _ := strconv.Atoi(r["turn_total"])
+	score, _ := strconv.Atoi(r["score"])
+	n, _ := strconv.Atoi(strings.TrimPrefix(strength, "hold:"))
+	if total < n && score+total < 30 {
+		return "roll"
+	}
+	return "hold"
 }

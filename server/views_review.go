@@ -34,7 +34,7 @@ func mysteries(l *i18n.Localizer, mv *matchView) []templates.MysteryReview {
 		m := templates.MysteryReview{Seat: seat.Seat, Reveal: l.T("review.mystery", "Bot", bot, "Strength", botLabel(l, strength, rule))}
 		guessed := false
 		for _, g := range mv.Guesses {
-			if g.Seat != seat.Seat || seatOf(mv, g.StudentID) != mv.Seat {
+			if g.Seat != seat.Seat || mv.SeatOf(g.StudentID) != mv.Seat {
 				continue
 			}
 			guessed, m.Right = true, g.Guess == strength
@@ -61,16 +61,6 @@ func mysteries(l *i18n.Localizer, mv *matchView) []templates.MysteryReview {
 		out = append(out, m)
 	}
 	return out
-}
-
-// seatOf is the seat of a student in the match, or -1.
-func seatOf(mv *matchView, studentID int64) int {
-	for _, s := range mv.Seats {
-		if s.StudentID == studentID && studentID != 0 {
-			return s.Seat
-		}
-	}
-	return -1
 }
 
 // mysteryTrail is what the moves of the mystery bot at seat ruled out,

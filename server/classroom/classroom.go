@@ -453,7 +453,7 @@ func (r *Room) statsOf(classID int64) (map[int64]store.StudentStats, int) {
 }
 
 // today is the date now in the server's time zone, as days are written.
-func (r *Room) today() string { return r.now().In(time.Local).Format(time.DateOnly) }
+func (r *Room) today() string { return r.st.Today() }
 
 // todayStats are the class's totals of today, begun afresh on a new day.
 // c.statsMu must be held.

@@ -80,7 +80,7 @@ type DayCost struct {
 // day by day, oldest first, each day's homework apart from its rounds: of
 // one student, or of every student (0). A game is one student's match.
 func (s *Store) DayCosts(ctx context.Context, classID, studentID int64) ([]DayCost, error) {
-	rows, err := s.rd.QueryContext(ctx, `SELECT COALESCE(r.day, NULLIF(m.day, ''), date(m.created_at, 'localtime')) d, m.assignment_id IS NOT NULL hw,
+	rows, err := s.rd.QueryContext(ctx, `SELECT COALESCE(r.day, m.day) d, m.assignment_id IS NOT NULL hw,
 		COUNT(*), COUNT(DISTINCT e.match_id * 16 + e.seat), SUM(e.cost), SUM(e.cost * e.cost)
 		FROM events e JOIN matches m ON m.id = e.match_id LEFT JOIN rounds r ON r.id = m.round_id
 		JOIN seats st ON st.match_id = e.match_id AND st.seat = e.seat

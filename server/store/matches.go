@@ -426,9 +426,6 @@ func (s *Store) Matches(ctx context.Context, f MatchFilter) ([]Match, error) {
 				}
 			}
 			m.CreatedAt = parseTime(created)
-			if m.Day == "" && m.ClassID != 0 {
-				m.Day = s.day(m.CreatedAt) // homework stored before matches kept their day
-			}
 			out = append(out, m)
 		}
 		if err := rows.Err(); err != nil {
