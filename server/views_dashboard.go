@@ -135,6 +135,9 @@ func (w *views) rosterStats(l *i18n.Localizer, who classroom.Viewer, unitStats m
 // sameDevice names the students of the class among ids, who joined from
 // a student's device (classroom's SharedDevices), or "" for none.
 func sameDevice(l *i18n.Localizer, class *classroom.Class, ids []int64) string {
+	if len(ids) == 0 {
+		return "" // the roster's usual case: not a pass over the class a student
+	}
 	var names []string
 	for _, st := range class.Students { // a removed student is not named
 		if slices.Contains(ids, st.ID) {

@@ -142,8 +142,8 @@ func (w *views) homeworkPhases(l *i18n.Localizer, class store.Class, selected st
 func (s *Server) assignments(c *gin.Context) ([]store.Assignment, []store.HomeworkDone, error) {
 	ctx, who := c.Request.Context(), viewerFrom(c)
 	as, err := s.room.Assignments(ctx, who)
-	if err != nil {
-		return nil, nil, err
+	if err != nil || len(as) == 0 {
+		return nil, nil, err // no homework: nothing was done of it
 	}
 	done, err := s.room.Homework(ctx, who)
 	return as, done, err

@@ -80,12 +80,19 @@ type DayCost struct {
 // day by day, oldest first, each day's homework apart from its rounds: of
 // one student, or of every student (0). A game is one student's match.
 func (s *Store) DayCosts(ctx context.Context, classID, studentID int64) ([]DayCost, error) {
+	// One student's are read from their seats (the index on seats'
+	// students), not by filtering the whole class's moves: a student's
+	// page shows them.
+	who, args := "m.class_id = ?", []any{classID}
+	if studentID != 0 {
+		who, args = "st.student_id = ? AND m.class_id = ?", []any{studentID, classID}
+	}
 	rows, err := s.rd.QueryContext(ctx, `SELECT COALESCE(r.day, m.day) d, m.assignment_id IS NOT NULL hw,
 		COUNT(*), COUNT(DISTINCT e.match_id * 16 + e.seat), SUM(e.cost), SUM(e.cost * e.cost)
 		FROM events e JOIN matches m ON m.id = e.match_id LEFT JOIN rounds r ON r.id = m.round_id
 		JOIN seats st ON st.match_id = e.match_id AND st.seat = e.seat
-		WHERE m.class_id = ? AND (? = 0 OR st.student_id = ?) AND e.by = 'student' AND e.cost IS NOT NULL
-		GROUP BY d, hw ORDER BY d, hw`, classID, studentID, studentID)
+		WHERE `+who+` AND e.by = 'student' AND e.cost IS NOT NULL
+		GROUP BY d, hw ORDER BY d, hw`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: day costs: %w", err)
 	}
