@@ -11,6 +11,7 @@ import (
 
 	"pigclass/server/charts"
 	"pigclass/server/classroom"
+	"pigclass/server/play"
 	"pigclass/server/report"
 	"pigclass/server/store"
 	"pigclass/sim"
@@ -29,7 +30,7 @@ func BenchmarkAct(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	newMatch := func() *classroom.Match {
+	newMatch := func() *play.Match {
 		m, err := a.srv.room.Practice(ctx, player.TokenHash, sim.Standard(sim.Pig), "hold:20")
 		if err != nil {
 			b.Fatal(err)
@@ -79,7 +80,7 @@ func BenchmarkActParallel(b *testing.B) {
 			b.Error(err)
 			return
 		}
-		var m *classroom.Match
+		var m *play.Match
 		for pb.Next() {
 			if m == nil || m.Over() {
 				if m, err = a.srv.room.Practice(ctx, player.TokenHash, sim.Standard(sim.Pig), "hold:20"); err != nil {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"pigclass/server/play"
 	"pigclass/server/report"
 	"pigclass/server/store"
 	"pigclass/sim"
@@ -363,7 +364,7 @@ func TestThreeAndFourSeats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byMatch := map[int64]store.Match{}
+	byMatch := map[int64]play.Match{}
 	for _, m := range ms {
 		byMatch[m.ID] = m
 	}
@@ -421,7 +422,7 @@ func TestThreeAndFourSeats(t *testing.T) {
 	// (issue 32: words for the class); the teacher's dashboard does.
 	theirs := 0
 	for _, e := range events {
-		if m := byMatch[e.MatchID]; m.Variant.Seats == 4 && e.By == store.ByStudent && e.Analysis != nil {
+		if m := byMatch[e.MatchID]; m.Variant.Seats == 4 && e.By == play.ByStudent && e.Analysis != nil {
 			theirs++
 		}
 	}

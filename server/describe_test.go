@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"pigclass/server/store"
+	"pigclass/server/play"
 	"pigclass/sim"
 	"pigclass/templates/i18n"
 )
@@ -32,7 +32,7 @@ func TestEveryThrowSaysWhatItScored(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := store.Event{Seat: tc.seat, Action: sim.Dice(len(tc.dice)), Faces: faces}
+		e := play.Event{Seat: tc.seat, Action: sim.Dice(len(tc.dice)), Faces: faces}
 		if got := i18n.For(tc.lang).Say(describe(e, names, tc.viewer, sim.Hog)); got != tc.want {
 			t.Errorf("%s %v: %q, want %q", tc.lang, tc.dice, got, tc.want)
 		}

@@ -45,7 +45,7 @@ func TestWalkALesson(t *testing.T) {
 	}
 	for _, m := range a.srv.room.Live() {
 		if m.Seats[1].Bot != "ev" || m.Variant != sim.Standard(sim.Pig) {
-			t.Errorf("phase 1 match: %+v", m.Match)
+			t.Errorf("phase 1 match: %+v", m.Seats)
 		}
 	}
 	class := mustClass(t, a, code)

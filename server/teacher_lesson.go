@@ -9,6 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/templates"
 	"pigclass/templates/i18n"
@@ -31,7 +32,7 @@ func (s *Server) applyPhase(ctx context.Context, lc *i18n.Localizer, v classroom
 	}
 	switch {
 	case p.Plays():
-		start.Round = &classroom.RoundSpec{Variant: p.Variant, Mode: store.Mode(p.Mode), Bot: p.Bot, SameSeed: p.SameSeed}
+		start.Round = &classroom.RoundSpec{Variant: p.Variant, Mode: play.Mode(p.Mode), Bot: p.Bot, SameSeed: p.SameSeed}
 	case p.Game == "skunk":
 		start.Skunk = p.Rounds
 	}

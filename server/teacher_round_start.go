@@ -10,7 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
-	"pigclass/server/store"
+	"pigclass/server/play"
 	"pigclass/sim"
 	"pigclass/sim/solve"
 	"pigclass/templates"
@@ -33,7 +33,7 @@ func (s *Server) startRound(c *gin.Context) {
 		return
 	}
 	fresh := !s.room.Kept(v)
-	round, n, err := s.room.StartRound(ctx, viewerFrom(c), classroom.RoundSpec{Variant: v, Mode: store.Mode(form.Mode.Value), Bot: form.Bot.Value, SameSeed: form.SameSeed})
+	round, n, err := s.room.StartRound(ctx, viewerFrom(c), classroom.RoundSpec{Variant: v, Mode: play.Mode(form.Mode.Value), Bot: form.Bot.Value, SameSeed: form.SameSeed})
 	if errors.Is(err, classroom.ErrNoStudents) || errors.Is(err, classroom.ErrMysteryWaits) {
 		form.Error = loc(c).T(pick(errors.Is(err, classroom.ErrMysteryWaits), "error.mystery_wait", "notice.nostudents"))
 		d, err := s.dashboardView(c, form)
@@ -91,7 +91,7 @@ func (s *Server) parseRound(c *gin.Context) (templates.RoundForm, sim.Variant, b
 			v.Deadline = sim.Duration(time.Duration(n) * time.Second)
 		}
 	}
-	if m := store.Mode(f.Mode.Value); m != store.AgainstBots && m != store.InPairs {
+	if m := play.Mode(f.Mode.Value); m != play.AgainstBots && m != play.InPairs {
 		bad(&f.Mode, l.T("roundform.mode"))
 	}
 	if f.Seats.Value == "" {

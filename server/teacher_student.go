@@ -8,6 +8,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/templates"
 	"pigclass/templates/paths"
@@ -37,7 +38,7 @@ func (s *Server) teacherStudent(c *gin.Context) {
 	}
 	shown := ms[len(ms)-1]
 	if asked, err := strconv.ParseInt(c.Query("match"), 10, 64); err == nil {
-		if j := slices.IndexFunc(ms, func(m store.Match) bool { return m.ID == asked }); j >= 0 {
+		if j := slices.IndexFunc(ms, func(m play.Match) bool { return m.ID == asked }); j >= 0 {
 			shown = ms[j]
 		}
 	}

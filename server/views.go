@@ -12,8 +12,8 @@ import (
 	"pigclass/lessons/figures"
 	"pigclass/server/charts"
 	"pigclass/server/classroom"
+	"pigclass/server/play"
 	"pigclass/server/report"
-	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
 	"pigclass/templates"
@@ -42,7 +42,7 @@ type views struct {
 
 // seatWords is how a seat is shown: the nickname, the generated name on a
 // shared screen in anonymous mode, or the bot.
-func seatWords(seat store.Seat, anonymous bool, g sim.Game) i18n.Msg {
+func seatWords(seat play.Seat, anonymous bool, g sim.Game) i18n.Msg {
 	switch {
 	case seat.Bot != "":
 		return i18n.M("bot.seat", "Bot", botWords(seat.Bot, g.Rules().HoldAt))
@@ -94,7 +94,7 @@ func botLabel(l *i18n.Localizer, name string, ruleOfThumb int) string {
 // viewer's own seat (an empty you keeps the viewer's nickname).
 // Several bots in a match are numbered in seat order ("Bot 2 (...)"), so
 // that each can be told apart.
-func seatWordsAll(row store.Match, viewer int, anonymous bool, you i18n.Msg) []i18n.Msg {
+func seatWordsAll(row play.Match, viewer int, anonymous bool, you i18n.Msg) []i18n.Msg {
 	names := make([]i18n.Msg, row.Variant.Seats)
 	bots := 0
 	for _, seat := range row.Seats {
@@ -118,7 +118,7 @@ func seatWordsAll(row store.Match, viewer int, anonymous bool, you i18n.Msg) []i
 
 // seatNames is seatWordsAll in the reader's language ("" for you keeps
 // the viewer's nickname).
-func seatNames(l *i18n.Localizer, row store.Match, viewer int, anonymous bool, you string) []string {
+func seatNames(l *i18n.Localizer, row play.Match, viewer int, anonymous bool, you string) []string {
 	var y i18n.Msg
 	if you != "" {
 		y = i18n.Text(you)
@@ -140,7 +140,7 @@ type boardWords struct {
 // boardView builds the play area of a match for the viewer's seat; class is
 // nil for practice. Its words are put in the reader's language here, in
 // one place; the rest is boardFacts'.
-func (w *views) boardView(l *i18n.Localizer, class *classroom.Class, m *classroom.Match, viewer int) templates.Board {
+func (w *views) boardView(l *i18n.Localizer, class *classroom.Class, m *play.Match, viewer int) templates.Board {
 	b, words := w.boardFacts(class, m, viewer)
 	b.BoardURL += "&lang=" + l.Lang()
 	b.Title, b.ToMove, b.Result, b.Warning = l.Say(words.title), l.Say(words.toMove), l.Say(words.result), l.Say(words.warning)
@@ -173,7 +173,7 @@ func (w *views) boardView(l *i18n.Localizer, class *classroom.Class, m *classroo
 }
 
 // boardFacts is the board of boardView with its words still to be said.
-func (w *views) boardFacts(class *classroom.Class, m *classroom.Match, viewer int) (templates.Board, boardWords) {
+func (w *views) boardFacts(class *classroom.Class, m *play.Match, viewer int) (templates.Board, boardWords) {
 	st, v := m.State, m.Variant
 	code, anonymous, paused := "", false, false
 	if class != nil {
@@ -183,7 +183,7 @@ func (w *views) boardFacts(class *classroom.Class, m *classroom.Match, viewer in
 	if class == nil {
 		you = i18n.M("board.you_name") // practice: the player has no nickname
 	}
-	words := boardWords{title: titleWords(v), names: seatWordsAll(m.Match, viewer, anonymous, you)}
+	words := boardWords{title: titleWords(v), names: seatWordsAll(*m, viewer, anonymous, you)}
 	b := templates.Board{
 		MatchID: m.ID, Seq: m.Seq(), Commitment: m.Seed.Commitment(), Game: v.Game.String(), InClass: code != "", ClassCode: code,
 		Over: m.Over(), Paused: paused, TurnTotal: st.TurnTotal, HasTurnTotal: !v.Game.ChoosesDice(),
@@ -227,7 +227,7 @@ func (w *views) boardFacts(class *classroom.Class, m *classroom.Match, viewer in
 	switch {
 	case st.Over:
 		words.result = resultWords(st, words.names, viewer)
-	case m.Status == store.Ended:
+	case m.Status == play.Ended:
 		words.result, b.Ended = i18n.M("board.ended"), true
 	}
 	return b, words
@@ -236,7 +236,7 @@ func (w *views) boardFacts(class *classroom.Class, m *classroom.Match, viewer in
 // announceFrom is where the screen reader's announcement of a board
 // starts: the viewer's own last move, at most six events back, so that a
 // screen reader hears each move and consecutive announcements differ.
-func announceFrom(rows []store.Event, viewer int) int {
+func announceFrom(rows []play.Event, viewer int) int {
 	from := len(rows) - 1
 	for i := len(rows) - 1; i >= 0 && i >= len(rows)-6; i-- {
 		from = i
@@ -249,7 +249,7 @@ func announceFrom(rows []store.Event, viewer int) int {
 
 // describeAt tells event i of a log, counting a timeout among the ones in
 // a row of its seat.
-func describeAt(rows []store.Event, i int, names []i18n.Msg, viewer int, g sim.Game) i18n.Msg {
+func describeAt(rows []play.Event, i int, names []i18n.Msg, viewer int, g sim.Game) i18n.Msg {
 	e := rows[i]
 	if e.Action.Kind != sim.TimeoutKind {
 		return describe(e, names, viewer, g)
@@ -291,14 +291,14 @@ func thrownPieces(g sim.Game, f sim.Faces) ([]templates.ThrownPiece, []i18n.Msg)
 }
 
 // howTo is the rules in a few words, open until the viewer's first move.
-func howTo(m *classroom.Match, viewer int) ([]i18n.Msg, bool) {
+func howTo(m *play.Match, viewer int) ([]i18n.Msg, bool) {
 	v := m.Variant
 	lines := []i18n.Msg{i18n.M("howto."+v.Game.String(), "Target", v.Target, "Max", v.MaxDice)}
 	if v.Deadline > 0 {
 		lines = append(lines, i18n.M("howto.deadline", "N", int(time.Duration(v.Deadline).Seconds())))
 	}
 	for _, e := range m.Events {
-		if e.Seat == viewer && e.By == store.ByStudent {
+		if e.Seat == viewer && e.By == play.ByStudent {
 			return lines, false
 		}
 	}
@@ -308,7 +308,7 @@ func howTo(m *classroom.Match, viewer int) ([]i18n.Msg, bool) {
 // deadlineWords is the deadline of a student to move: theirs on their
 // board, and counting down on their partners' boards too; left and hurry
 // are the countdown's words, {n} the seconds left.
-func deadlineWords(m *classroom.Match, toMove i18n.Msg, yourTurn bool) (deadline, left, hurry i18n.Msg) {
+func deadlineWords(m *play.Match, toMove i18n.Msg, yourTurn bool) (deadline, left, hurry i18n.Msg) {
 	v := m.Variant
 	at := m.Last.Add(time.Duration(v.Deadline))
 	secs := int(time.Duration(v.Deadline).Seconds())
@@ -324,7 +324,7 @@ func deadlineWords(m *classroom.Match, toMove i18n.Msg, yourTurn bool) (deadline
 // own last move (at most six), and a time-out of the viewer's is said
 // until they move again. The last throw is drawn: it is returned with its
 // pieces' names.
-func movesInWords(words *boardWords, m *classroom.Match, viewer int) ([]templates.ThrownPiece, []i18n.Msg) {
+func movesInWords(words *boardWords, m *play.Match, viewer int) ([]templates.ThrownPiece, []i18n.Msg) {
 	v, rows := m.Variant, m.Events
 	n := len(rows)
 	first := max(0, n-8)
@@ -388,7 +388,7 @@ func actionsFor(v sim.Variant) ([]templates.ActionButton, []i18n.Msg) {
 // describe tells one event in words, for the move list and screen readers.
 // The viewer's own moves have their own messages ("You rolled"), since
 // many languages conjugate the verb for "you".
-func describe(e store.Event, names []i18n.Msg, viewer int, g sim.Game) i18n.Msg {
+func describe(e play.Event, names []i18n.Msg, viewer int, g sim.Game) i18n.Msg {
 	suffix := ""
 	if e.Seat == viewer {
 		suffix = "_you"
@@ -444,7 +444,7 @@ func resultWords(st sim.State, names []i18n.Msg, viewer int) i18n.Msg {
 func percent(l *i18n.Localizer, p float64) string { return l.Pct(p, 1) }
 
 // roundLabel describes the open round of a class, or "" when none is.
-func roundLabel(l *i18n.Localizer, r *store.Round) string {
+func roundLabel(l *i18n.Localizer, r *play.Round) string {
 	if r != nil {
 		return l.T("round.label", "N", l.Int(r.Number), "Game", gameTitle(l, r.Variant), "Against", against(l, r.Mode, r.Bot, r.Variant))
 	}
@@ -452,10 +452,10 @@ func roundLabel(l *i18n.Localizer, r *store.Round) string {
 }
 
 // against says whom a round's students play.
-func against(l *i18n.Localizer, mode store.Mode, bot string, v sim.Variant) string {
+func against(l *i18n.Localizer, mode play.Mode, bot string, v sim.Variant) string {
 	seats := v.Seats
 	id := "against.bot"
-	if mode == store.InPairs {
+	if mode == play.InPairs {
 		id = "against.pairs"
 	}
 	if seats > 2 {
@@ -466,7 +466,7 @@ func against(l *i18n.Localizer, mode store.Mode, bot string, v sim.Variant) stri
 
 // boardVersion names what a board shows: the match's version and its
 // class's (pause and names).
-func boardVersion(m *classroom.Match, class *classroom.Class) string {
+func boardVersion(m *play.Match, class *classroom.Class) string {
 	if class == nil {
 		return strconv.FormatInt(m.Version, 10)
 	}
@@ -522,8 +522,8 @@ func gameNamesIn(l *i18n.Localizer) []string {
 }
 
 // historyResult says how a past match went for a student.
-func historyResult(l *i18n.Localizer, m store.Match, studentID int64) string {
-	if m.Status == store.Ended {
+func historyResult(l *i18n.Localizer, m play.Match, studentID int64) string {
+	if m.Status == play.Ended {
 		return l.T("history.ended")
 	}
 	for _, s := range m.Seats {

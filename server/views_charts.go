@@ -7,6 +7,7 @@ import (
 
 	"pigclass/server/charts"
 	"pigclass/server/classroom"
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
@@ -116,7 +117,7 @@ func (c *chartSource) SkunkDecisions() ([]store.SkunkDecision, error) {
 }
 
 // Rounds are the class's rounds.
-func (c *chartSource) Rounds() ([]store.Round, error) { return c.w.reports.Rounds(c.ctx, c.who) }
+func (c *chartSource) Rounds() ([]play.Round, error) { return c.w.reports.Rounds(c.ctx, c.who) }
 
 // FirstPlayer is the first-player chart's results.
 func (c *chartSource) FirstPlayer() ([]charts.FirstResults, error) {
@@ -197,7 +198,7 @@ func (w *views) classCharts(ctx context.Context, l *i18n.Localizer, who classroo
 // timeline is chart 4 for a match.
 func timeline(l *i18n.Localizer, mv *matchView) templates.Chart {
 	anonymous := mv.Class != nil && mv.Class.Anonymous
-	return charts.Timeline(l, mv.Variant.Game, mv.Events, seatNames(l, mv.Match.Match, mv.Seat, anonymous, l.T("chart.you")))
+	return charts.Timeline(l, mv.Variant.Game, mv.Events, seatNames(l, *mv.Match, mv.Seat, anonymous, l.T("chart.you")))
 }
 
 // firstPlayerResults are chart 7's results for the class's Pig target:

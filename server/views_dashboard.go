@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"pigclass/server/classroom"
+	"pigclass/server/play"
 	"pigclass/server/report"
 	"pigclass/server/store"
 	"pigclass/sim"
@@ -71,7 +72,7 @@ func (w *views) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.V
 				decisions++
 			}
 		}
-		names := seatNames(l, m.Match, -1, false, "") // the teacher sees the nicknames
+		names := seatNames(l, *m, -1, false, "") // the teacher sees the nicknames
 		for _, seat := range m.Seats {
 			names[seat.Seat] += " " + l.Int(st.Scores[seat.Seat])
 			if seat.StudentID != 0 {
@@ -195,7 +196,7 @@ func defaultRoundForm(g sim.Game) templates.RoundForm {
 
 // roundFormOf is the round form filled in as round r was played: the
 // teacher's last choices, for the next round.
-func roundFormOf(r store.Round) templates.RoundForm {
+func roundFormOf(r play.Round) templates.RoundForm {
 	f := defaultRoundForm(r.Variant.Game)
 	v := r.Variant
 	f.Target.Value, f.Mode.Value, f.Bot.Value, f.Seats.Value = strconv.Itoa(v.Target), string(r.Mode), r.Bot, strconv.Itoa(v.Seats)

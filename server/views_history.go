@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"pigclass/server/classroom"
+	"pigclass/server/play"
 	"pigclass/server/report"
-	"pigclass/server/store"
 	"pigclass/templates"
 	"pigclass/templates/i18n"
 	"pigclass/templates/paths"
@@ -20,7 +20,7 @@ func (w *views) history(ctx context.Context, l *i18n.Localizer, who classroom.Vi
 	}
 	for i := len(past) - 1; i >= 0; i-- {
 		m := past[i]
-		if m.Status == store.Playing {
+		if m.Status == play.Playing {
 			continue
 		}
 		v.History = append(v.History, templates.HistoryRow{URL: paths.Match(class.Code, m.ID), Title: matchTitle(l, m), Result: historyResult(l, m, studentID)})

@@ -7,6 +7,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/lessons"
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/templates"
@@ -100,7 +101,7 @@ func defaultDue(now time.Time) string {
 
 // matchTitle names a class's match in a list: its round and game, or, a
 // game of homework, that and its game.
-func matchTitle(l *i18n.Localizer, m store.Match) string {
+func matchTitle(l *i18n.Localizer, m play.Match) string {
 	if m.AssignmentID != 0 {
 		return l.T("homework.match", "Game", gameTitle(l, m.Variant))
 	}

@@ -9,6 +9,7 @@ import (
 	"pigclass/lessons/figures"
 	"pigclass/server/charts"
 	"pigclass/server/classroom"
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim/solve"
 	"pigclass/templates"
@@ -140,7 +141,7 @@ func phaseSetup(l *i18n.Localizer, p lessons.Phase) string {
 	case "skunk":
 		return l.T("lesson.setup.skunk", "N", l.Int(p.Rounds))
 	}
-	return l.T("lesson.setup.game", "Game", gameTitle(l, p.Variant), "Against", against(l, store.Mode(p.Mode), p.Bot, p.Variant))
+	return l.T("lesson.setup.game", "Game", gameTitle(l, p.Variant), "Against", against(l, play.Mode(p.Mode), p.Bot, p.Variant))
 }
 
 // checkLessonField reads the front page's lesson field.

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"pigclass/server/charts"
+	"pigclass/server/play"
 	"pigclass/server/report"
-	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/templates"
 	"pigclass/templates/i18n"
@@ -27,7 +27,7 @@ func mysteries(l *i18n.Localizer, mv *matchView) []templates.MysteryReview {
 			continue
 		}
 		if names == nil {
-			names = seatWordsAll(mv.Match.Match, -1, false, i18n.Msg{})
+			names = seatWordsAll(*mv.Match, -1, false, i18n.Msg{})
 		}
 		bot := l.Say(names[seat.Seat])
 		strength := sim.MysteryStrength(mv.Variant.Game, &mv.Seed, seat.Seat)
@@ -66,7 +66,7 @@ func mysteries(l *i18n.Localizer, mv *matchView) []templates.MysteryReview {
 // mysteryTrail is what the moves of the mystery bot at seat ruled out,
 // each decision that ruled out a strength in a line (one in three each at
 // the start; those that agree with every move so far share the chance).
-// It reads the strengths stored with each decision (store.Analysis's
+// It reads the strengths stored with each decision (play.Analysis's
 // Agrees), and works them out for a decision stored without them.
 func mysteryTrail(l *i18n.Localizer, mv *matchView, seat int) []string {
 	g := mv.Variant.Game
@@ -78,7 +78,7 @@ func mysteryTrail(l *i18n.Localizer, mv *matchView, seat int) []string {
 	var out []string
 	n := 0
 	for _, e := range mv.Events {
-		if e.Seat != seat || e.By != store.ByBot || e.Analysis == nil {
+		if e.Seat != seat || e.By != play.ByBot || e.Analysis == nil {
 			continue
 		}
 		n++
@@ -104,7 +104,7 @@ func mysteryTrail(l *i18n.Localizer, mv *matchView, seat int) []string {
 // agreesWith says, for each of strengths, whether it would have made the
 // bot's decision e: as stored with it, or (a decision stored before the
 // strengths were) worked out again from its position.
-func agreesWith(v sim.Variant, e store.Event, strengths []string) []bool {
+func agreesWith(v sim.Variant, e play.Event, strengths []string) []bool {
 	if stored := e.Analysis.Agrees; stored != nil {
 		out := make([]bool, len(strengths))
 		for i, s := range strengths {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
@@ -194,9 +195,9 @@ func TestSkillLuck(t *testing.T) {
 func TestTimeline(t *testing.T) {
 	p := func(x float64) *float64 { return &x }
 	four, _ := sim.FacesOf(4)
-	events := []store.Event{
-		{Seat: 0, Action: sim.Roll, Faces: four, Analysis: &store.Analysis{WinIfRoll: p(.53), WinIfHold: p(.47), Options: map[sim.Action]float64{sim.Roll: .53, sim.Hold: .47}, Best: sim.Roll}},
-		{Seat: 0, Action: sim.Hold, Analysis: &store.Analysis{WinIfRoll: p(.55), WinIfHold: p(.48), Options: map[sim.Action]float64{sim.Roll: .55, sim.Hold: .48}, Best: sim.Roll}},
+	events := []play.Event{
+		{Seat: 0, Action: sim.Roll, Faces: four, Analysis: &play.Analysis{WinIfRoll: p(.53), WinIfHold: p(.47), Options: map[sim.Action]float64{sim.Roll: .53, sim.Hold: .47}, Best: sim.Roll}},
+		{Seat: 0, Action: sim.Hold, Analysis: &play.Analysis{WinIfRoll: p(.55), WinIfHold: p(.48), Options: map[sim.Action]float64{sim.Roll: .55, sim.Hold: .48}, Best: sim.Roll}},
 		{Seat: 1, Action: sim.Resign},
 	}
 	c := Timeline(en, sim.Pig, events, []string{"you", "Bot"})
@@ -323,7 +324,7 @@ func TestNamesWithTheFunctionMarker(t *testing.T) {
 	if cell(t, c, 1, 0) != "x__f__y" && cell(t, c, 0, 0) != "x__f__y" {
 		t.Errorf("the table: %v", c.Table.Rows)
 	}
-	tl := Timeline(en, sim.Pig, []store.Event{{Seat: 0, Action: sim.Hold, Analysis: &store.Analysis{Options: map[sim.Action]float64{sim.Hold: .5}, Best: sim.Hold}}}, []string{"a__f__b", "Bot"})
+	tl := Timeline(en, sim.Pig, []play.Event{{Seat: 0, Action: sim.Hold, Analysis: &play.Analysis{Options: map[sim.Action]float64{sim.Hold: .5}, Best: sim.Hold}}}, []string{"a__f__b", "Bot"})
 	if !strings.Contains(tl.Option, "a_\u2009_f_\u2009_b") && !strings.Contains(tl.Option, `a_\u2009_f_\u2009_b`) {
 		t.Errorf("the timeline lost the name: %s", tl.Option)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
@@ -299,7 +300,7 @@ func ThrowMsg(g sim.Game, f *sim.Faces) i18n.Msg {
 
 // Timeline is chart 4: both players' chances of winning under perfect play
 // from each decision of a match, with each decision marked by its shape.
-func Timeline(l *i18n.Localizer, g sim.Game, events []store.Event, names []string) templates.Chart {
+func Timeline(l *i18n.Localizer, g sim.Game, events []play.Event, names []string) templates.Chart {
 	caption := t(l, TimelineKey, "caption")
 	symbols := map[string]string{"roll": "circle", "hold": "triangle", "timeout": "rect"}
 	lines := make([][]opts.LineData, len(names))

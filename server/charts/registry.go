@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
@@ -33,7 +34,7 @@ type Source interface {
 	// Piece.Name), piece by piece.
 	Marks(piece string) ([]int, error)
 	SkunkDecisions() ([]store.SkunkDecision, error)
-	Rounds() ([]store.Round, error)
+	Rounds() ([]play.Round, error)
 	// Mysteries are the class's mystery bots whose seed is published,
 	// with their players' guesses.
 	Mysteries() ([]store.MysterySeat, error)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
@@ -23,7 +24,7 @@ func (emptySource) GameDecisions(sim.Game) ([]store.Decision, error) { return ni
 func (emptySource) Name(store.Decision) string                       { return "" }
 func (emptySource) Marks(string) ([]int, error)                      { return nil, nil }
 func (emptySource) SkunkDecisions() ([]store.SkunkDecision, error)   { return nil, nil }
-func (emptySource) Rounds() ([]store.Round, error)                   { return nil, nil }
+func (emptySource) Rounds() ([]play.Round, error)                    { return nil, nil }
 func (emptySource) FirstPlayer() ([]FirstResults, error)             { return nil, nil }
 func (emptySource) Ladder() []Rung                                   { return nil }
 func (emptySource) Mysteries() ([]store.MysterySeat, error)          { return nil, nil }

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"slices"
 
-	"pigclass/server/store"
+	"pigclass/server/play"
 	"pigclass/sim"
 	"pigclass/sim/solve"
 )
@@ -25,7 +25,7 @@ func DefaultVariants() []sim.Variant {
 // the table is being solved, or waits for room (the analysis is filled in
 // when it is ready: fillIn). A decision is never analysed with an
 // approximation where an exact table fits: it waits for that table.
-func Analyse(tables *solve.Cache, pre *sim.State, a sim.Action) (an *store.Analysis, pending bool) {
+func Analyse(tables *solve.Cache, pre *sim.State, a sim.Action) (an *play.Analysis, pending bool) {
 	v := pre.Variant
 	switch {
 	case a.Kind == sim.ResignKind, v.Target > solve.MaxTarget:
@@ -37,7 +37,7 @@ func Analyse(tables *solve.Cache, pre *sim.State, a sim.Action) (an *store.Analy
 	if err != nil {
 		return nil, waits(err)
 	}
-	out := &store.Analysis{Options: map[sim.Action]float64{}, Best: adv.Best, EV: adv.EV, Approximate: approximate}
+	out := &play.Analysis{Options: map[sim.Action]float64{}, Best: adv.Best, EV: adv.EV, Approximate: approximate}
 	for _, o := range adv.Options() {
 		out.Options[o.Action] = o.Win
 	}
@@ -199,9 +199,9 @@ func newBot(name string, v sim.Variant, seed *sim.Seed, seat int) (sim.Strategy,
 // mysteryAgrees keeps with a mystery bot's analysed decision e, made
 // from pre in match row, the strengths that would have made the same one
 // (sim.MysteryAgrees): the review rules strengths out by them.
-func mysteryAgrees(row store.Match, pre *sim.State, e *store.Event) {
+func mysteryAgrees(row play.Match, pre *sim.State, e *play.Event) {
 	a := e.Analysis
-	if a == nil || e.By != store.ByBot || !slices.ContainsFunc(row.Seats, func(s store.Seat) bool { return s.Seat == e.Seat && s.Bot == sim.MysteryBot }) {
+	if a == nil || e.By != play.ByBot || !slices.ContainsFunc(row.Seats, func(s play.Seat) bool { return s.Seat == e.Seat && s.Bot == sim.MysteryBot }) {
 		return
 	}
 	names := sim.MysteryStrengths(pre.Variant.Game)

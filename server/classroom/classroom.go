@@ -56,6 +56,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
@@ -192,7 +193,7 @@ type Class struct {
 	// join again until the teacher lets them back in.
 	Removed []store.Student
 	// Round is the open round, or nil.
-	Round *store.Round
+	Round *play.Round
 	// Version counts the changes of the class itself (roster, switches,
 	// rounds): a student's board depends on it through Paused.
 	Version int64

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
@@ -109,7 +110,7 @@ func TestFailedCommitLeavesMatchesAsBefore(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "fault.db")
 	r, st, f := openRoom(t, path)
 	c, students := classWithRound(t, r, 24)
-	before := map[int64]*Match{}
+	before := map[int64]*play.Match{}
 	for _, s := range students {
 		before[s.ID] = r.playingOf(c.ID, s.ID)
 	}
@@ -238,7 +239,7 @@ func TestEndRoundStopsEveryMatch(t *testing.T) {
 	if _, err := r.act(context.Background(), m.ID, students[0].ID, m.Seq(), sim.Roll); !errors.Is(err, ErrNotPlaying) {
 		t.Errorf("a move after the round ended: %v", err)
 	}
-	playing, err := st.Matches(context.Background(), store.MatchFilter{ClassID: c.ID, Status: store.Playing})
+	playing, err := st.Matches(context.Background(), store.MatchFilter{ClassID: c.ID, Status: play.Playing})
 	if err != nil || len(playing) != 0 {
 		t.Errorf("%d matches still playing on disk (%v)", len(playing), err)
 	}
@@ -273,7 +274,7 @@ func TestMatchTooLongEnds(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, _, err := r.StartRound(ctx, operator(t, r, c), RoundSpec{Variant: sim.Standard(sim.Pig), Mode: store.InPairs, Bot: "hold:20"}); err != nil {
+	if _, _, err := r.StartRound(ctx, operator(t, r, c), RoundSpec{Variant: sim.Standard(sim.Pig), Mode: play.InPairs, Bot: "hold:20"}); err != nil {
 		t.Fatal(err)
 	}
 	m := r.matchesOf(c.ID)[0]
@@ -286,13 +287,13 @@ func TestMatchTooLongEnds(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if m.Seq() != 12 || m.Status != store.Ended {
+	if m.Seq() != 12 || m.Status != play.Ended {
 		t.Fatalf("after %d events: status %s", m.Seq(), m.Status)
 	}
 	if _, err := r.act(ctx, m.ID, m.Seats[m.State.Seat].StudentID, m.Seq(), sim.Hold); !errors.Is(err, ErrNotPlaying) {
 		t.Errorf("a move after the end: %v", err)
 	}
-	if row, err := st.MatchByID(ctx, m.ID); err != nil || row.Status != store.Ended {
+	if row, err := st.MatchByID(ctx, m.ID); err != nil || row.Status != play.Ended {
 		t.Errorf("on disk: %v %v", row.Status, err)
 	}
 }

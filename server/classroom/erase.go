@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"slices"
 
+	"pigclass/server/play"
 	"pigclass/server/store"
 )
 
@@ -60,7 +61,7 @@ func (r *Room) renameSeats(st store.Student) {
 	r.mu.RLock()
 	var lms []*match
 	for _, lm := range r.matches {
-		if slices.ContainsFunc(lm.row.Seats, func(s store.Seat) bool { return s.StudentID == st.ID }) {
+		if slices.ContainsFunc(lm.row.Seats, func(s play.Seat) bool { return s.StudentID == st.ID }) {
 			lms = append(lms, lm)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
 )
@@ -174,15 +175,15 @@ func (r *Room) fillStored(ctx context.Context, id int64, key sim.Variant) error 
 // analyseds returns the pending decisions of a match's log with their
 // analysis now that the table is ready, and where they are in the log.
 // The state before each is rebuilt from the match's seed.
-func (r *Room) analyseds(row store.Match, rows []store.Event) ([]store.Event, []int) {
-	if !slices.ContainsFunc(rows, func(e store.Event) bool { return e.Pending }) {
+func (r *Room) analyseds(row play.Match, rows []play.Event) ([]play.Event, []int) {
+	if !slices.ContainsFunc(rows, func(e play.Event) bool { return e.Pending }) {
 		return nil, nil
 	}
 	m, err := sim.NewMatch(row.Variant, row.Seed)
 	if err != nil {
 		return nil, nil
 	}
-	var out []store.Event
+	var out []play.Event
 	var at []int
 	for i, e := range rows {
 		pre := m.State()
@@ -202,7 +203,7 @@ func (r *Room) analyseds(row store.Match, rows []store.Event) ([]store.Event, []
 
 // countFilled adds analyses filled in to the class's totals of its
 // students (count skipped them: they had none).
-func (r *Room) countFilled(c *class, row store.Match, filled []store.Event) {
+func (r *Room) countFilled(c *class, row play.Match, filled []play.Event) {
 	if c == nil {
 		return
 	}
@@ -212,7 +213,7 @@ func (r *Room) countFilled(c *class, row store.Match, filled []store.Event) {
 	for i := range filled {
 		e := &filled[i]
 		student := row.Seats[e.Seat].StudentID
-		if e.By != store.ByStudent || student == 0 {
+		if e.By != play.ByStudent || student == 0 {
 			continue
 		}
 		c.add(today, student, func(s *store.StudentStats) { addAnalysis(s, e) })
@@ -255,7 +256,7 @@ func (r *Room) restorePending(ctx context.Context) error {
 
 // pendingKeys returns the tables the pending decisions of a match's log
 // wait for, the state before each rebuilt from the seed.
-func pendingKeys(v sim.Variant, seed sim.Seed, rows []store.Event) []sim.Variant {
+func pendingKeys(v sim.Variant, seed sim.Seed, rows []play.Event) []sim.Variant {
 	m, err := sim.NewMatch(v, seed)
 	if err != nil {
 		return nil

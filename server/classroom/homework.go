@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
@@ -77,7 +78,7 @@ func (r *Room) Assignments(ctx context.Context, v Viewer) ([]store.Assignment, e
 // PlayHomework is the viewer student's game of assignment id: the one
 // they are playing, or a new one against the assignment's bot. A closed
 // assignment starts no game.
-func (r *Room) PlayHomework(ctx context.Context, v Viewer, id int64) (*Match, error) {
+func (r *Room) PlayHomework(ctx context.Context, v Viewer, id int64) (*play.Match, error) {
 	c, studentID, err := v.studying()
 	if err != nil {
 		return nil, err
@@ -105,16 +106,16 @@ func (r *Room) PlayHomework(ctx context.Context, v Viewer, id int64) (*Match, er
 	if !ok {
 		return nil, ErrNotStudent
 	}
-	seats := []store.Seat{{Seat: 0, StudentID: st.ID, Nickname: st.Nickname, AnonName: st.AnonName, TokenHash: st.TokenHash}}
+	seats := []play.Seat{{Seat: 0, StudentID: st.ID, Nickname: st.Nickname, AnonName: st.AnonName, TokenHash: st.TokenHash}}
 	for seat := 1; seat < a.Variant.Seats; seat++ {
-		seats = append(seats, store.Seat{Seat: seat, Bot: a.Bot})
+		seats = append(seats, play.Seat{Seat: seat, Bot: a.Bot})
 	}
-	row := NewMatchRow(a.Variant, sim.NewSeed(), seats)
+	row := play.NewMatch(a.Variant, sim.NewSeed(), seats)
 	row.ClassID, row.AssignmentID = c.id, id
 	if row.ID, err = r.st.CreateMatch(ctx, row); err != nil {
 		return nil, err
 	}
-	lms, err := r.begin(ctx, []store.Match{row}, c)
+	lms, err := r.begin(ctx, []play.Match{row}, c)
 	if err != nil {
 		return nil, err
 	}
@@ -124,11 +125,11 @@ func (r *Room) PlayHomework(ctx context.Context, v Viewer, id int64) (*Match, er
 
 // homeworkPlaying is the student's game of an assignment being played, or
 // nil.
-func (r *Room) homeworkPlaying(id, studentID int64) *Match {
+func (r *Room) homeworkPlaying(id, studentID int64) *play.Match {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	for _, lm := range r.matches {
-		if lm.row.AssignmentID != id || !slices.ContainsFunc(lm.row.Seats, func(s store.Seat) bool { return s.StudentID == studentID }) {
+		if lm.row.AssignmentID != id || !slices.ContainsFunc(lm.row.Seats, func(s play.Seat) bool { return s.StudentID == studentID }) {
 			continue
 		}
 		if m := lm.snap.Load(); m != nil && !m.Over() {

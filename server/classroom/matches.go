@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
@@ -20,64 +21,25 @@ import (
 // rebuilt from the log after a restart.
 type match struct {
 	mu    sync.Mutex
-	row   store.Match
+	row   play.Match
 	m     *sim.Match
 	bots  []sim.Strategy // per seat; nil for a student
-	rows  []store.Event  // the stored log, with analysis
+	rows  []play.Event   // the stored log, with analysis
 	last  time.Time      // when the deadline runs from: the last event, or the board's first showing to the player to move
 	shown int            // 1 + the events of the position whose board the player to move has been shown (0: none)
 	ended bool           // over, or ended by the teacher
 	cls   *class         // nil for practice
 	ver   int64
 
-	snap atomic.Pointer[Match]
-}
-
-// Match is a match as last committed. Do not modify it (Events is shared).
-type Match struct {
-	store.Match
-	// State is the position after the last event.
-	State sim.State
-	// Events is the stored log so far, with the analysis of each decision.
-	Events []store.Event
-	// Last is when the deadline of the player to move runs from: the last
-	// event, or the first showing of its board to them.
-	Last time.Time
-	// Version moves with every change of the match.
-	Version int64
-}
-
-// Seq is the number of events so far: a move answers the Seq it saw.
-func (m *Match) Seq() int { return len(m.Events) }
-
-// Over reports whether the match is no longer played: finished or ended.
-func (m *Match) Over() bool { return m.State.Over || m.Status != store.Playing }
-
-// SeatOf returns the seat of a student, or -1.
-func (m *Match) SeatOf(studentID int64) int {
-	for _, s := range m.Seats {
-		if s.StudentID == studentID && studentID != 0 {
-			return s.Seat
-		}
-	}
-	return -1
-}
-
-// SeatOfToken returns the seat of the browser with token hash h, or -1.
-func (m *Match) SeatOfToken(h string) int {
-	for _, s := range m.Seats {
-		if s.StudentID != 0 && s.TokenHash == h {
-			return s.Seat
-		}
-	}
-	return -1
+	snap atomic.Pointer[play.Match]
 }
 
 // publish makes the snapshot of the match as it is now. mu must be held.
 func (lm *match) publish() {
 	lm.ver++
 	row := lm.row
-	lm.snap.Store(&Match{Match: row, State: lm.m.State(), Events: lm.rows[:len(lm.rows):len(lm.rows)], Last: lm.last, Version: lm.ver})
+	row.State, row.Events, row.Last, row.Version = lm.m.State(), lm.rows[:len(lm.rows):len(lm.rows)], lm.last, lm.ver
+	lm.snap.Store(&row)
 	if lm.cls != nil {
 		lm.cls.activity.Add(1)
 	}
@@ -85,7 +47,7 @@ func (lm *match) publish() {
 
 // Match returns a live match (being played, or finished in the open round
 // or lately in practice), or nil.
-func (r *Room) Match(id int64) *Match {
+func (r *Room) Match(id int64) *play.Match {
 	r.mu.RLock()
 	lm := r.matches[id]
 	r.mu.RUnlock()
@@ -97,7 +59,7 @@ func (r *Room) Match(id int64) *Match {
 
 // Playing returns the match of a student in the class's open round (being
 // played, or finished), or nil.
-func (r *Room) playingOf(classID, studentID int64) *Match {
+func (r *Room) playingOf(classID, studentID int64) *play.Match {
 	c := r.loaded(classID)
 	if c == nil {
 		return nil
@@ -109,12 +71,12 @@ func (r *Room) playingOf(classID, studentID int64) *Match {
 }
 
 // Matches returns the class's matches of the open round, in ID order.
-func (r *Room) matchesOf(classID int64) []*Match {
+func (r *Room) matchesOf(classID int64) []*play.Match {
 	c := r.loaded(classID)
 	if c == nil {
 		return nil
 	}
-	var out []*Match
+	var out []*play.Match
 	for _, lm := range uniqueMatches(*c.live.Load()) {
 		out = append(out, lm.snap.Load())
 	}
@@ -122,8 +84,8 @@ func (r *Room) matchesOf(classID int64) []*Match {
 	return out
 }
 
-func sortMatches(ms []*Match) {
-	slices.SortFunc(ms, func(a, b *Match) int { return cmp.Compare(a.ID, b.ID) })
+func sortMatches(ms []*play.Match) {
+	slices.SortFunc(ms, func(a, b *play.Match) int { return cmp.Compare(a.ID, b.ID) })
 }
 
 // Act carries out the viewer's action in match id, for one of its
@@ -150,7 +112,7 @@ func (r *Room) Act(ctx context.Context, v Viewer, id int64, seq int, a sim.Actio
 }
 
 // act carries out a student's action in a live match (see Act).
-func (r *Room) act(ctx context.Context, matchID, studentID int64, seq int, a sim.Action) (*Match, error) {
+func (r *Room) act(ctx context.Context, matchID, studentID int64, seq int, a sim.Action) (*play.Match, error) {
 	r.mu.RLock()
 	lm := r.matches[matchID]
 	r.mu.RUnlock()
@@ -180,7 +142,7 @@ func (r *Room) act(ctx context.Context, matchID, studentID int64, seq int, a sim
 	if a.Kind == sim.TimeoutKind {
 		return lm.snap.Load(), &sim.ActionError{Code: sim.CodeUnknown, Seat: seat, Action: a, Reason: "a timeout is made by the server, not sent"}
 	}
-	err := r.advance(ctx, lm, &pending{seat: seat, action: a, by: store.ByStudent})
+	err := r.advance(ctx, lm, &pending{seat: seat, action: a, by: play.ByStudent})
 	return lm.snap.Load(), err
 }
 
@@ -188,7 +150,7 @@ func (r *Room) act(ctx context.Context, matchID, studentID int64, seq int, a sim
 type pending struct {
 	seat   int
 	action sim.Action
-	by     store.Decider
+	by     play.Decider
 }
 
 // advance carries out p (if any), then the bots' moves until a student is
@@ -196,9 +158,9 @@ type pending struct {
 // storing fails the match is put back as it was. lm.mu must be held.
 func (r *Room) advance(ctx context.Context, lm *match, p *pending) error {
 	before := lm.m.Len()
-	var rows []store.Event
+	var rows []play.Event
 	now := r.now()
-	do := func(seat int, a sim.Action, by store.Decider) error {
+	do := func(seat int, a sim.Action, by play.Decider) error {
 		pre := lm.m.State()
 		e, err := lm.m.Apply(seat, a)
 		if err != nil {
@@ -221,7 +183,7 @@ func (r *Room) advance(ctx context.Context, lm *match, p *pending) error {
 		if !ok {
 			break // its table is being solved: fillIn moves it
 		}
-		if err := do(st.Seat, a, store.ByBot); err != nil {
+		if err := do(st.Seat, a, play.ByBot); err != nil {
 			r.rollback(lm, before)
 			return errorf(fmt.Sprintf("bot in match %d", lm.row.ID), err)
 		}
@@ -236,12 +198,12 @@ func (r *Room) advance(ctx context.Context, lm *match, p *pending) error {
 	}
 	lm.rows = append(lm.rows, rows...)
 	lm.last = now
-	if p != nil && p.by == store.ByStudent && !st.Over && st.Seat == p.seat {
+	if p != nil && p.by == play.ByStudent && !st.Over && st.Seat == p.seat {
 		lm.shown = len(lm.rows) + 1 // the mover sees the result in their reply
 	}
 	if st.Over {
 		lm.ended = true
-		lm.row.Status, lm.row.Result, lm.row.Winner = store.Over, st.Result(), st.Winner
+		lm.row.Status, lm.row.Result, lm.row.Winner = play.Over, st.Result(), st.Winner
 	}
 	r.count(lm, rows, st)
 	if !st.Over && len(lm.rows) >= r.maxEvents {
@@ -251,7 +213,7 @@ func (r *Room) advance(ctx context.Context, lm *match, p *pending) error {
 			r.log.Error("end a match too long", "match", lm.row.ID, "err", err)
 		} else {
 			r.log.Warn("a match too long ended", "match", lm.row.ID, "events", len(lm.rows))
-			lm.ended, lm.row.Status = true, store.Ended
+			lm.ended, lm.row.Status = true, play.Ended
 		}
 	}
 	lm.publish()
@@ -263,7 +225,7 @@ func (r *Room) advance(ctx context.Context, lm *match, p *pending) error {
 
 // count adds committed events to the class's totals, as store.ClassStats
 // counts them.
-func (r *Room) count(lm *match, rows []store.Event, st sim.State) {
+func (r *Room) count(lm *match, rows []play.Event, st sim.State) {
 	c := lm.cls
 	if c == nil {
 		return
@@ -277,7 +239,7 @@ func (r *Room) count(lm *match, rows []store.Event, st sim.State) {
 		}
 		c.total++
 		student := lm.row.Seats[e.Seat].StudentID
-		if e.By != store.ByStudent || student == 0 {
+		if e.By != play.ByStudent || student == 0 {
 			continue
 		}
 		c.add(today, student, func(s *store.StudentStats) {
@@ -302,7 +264,7 @@ func (r *Room) count(lm *match, rows []store.Event, st sim.State) {
 
 // addAnalysis counts the analysis of a student's decision e (if it has
 // one) in their totals, as store.ClassStats counts it.
-func addAnalysis(s *store.StudentStats, e *store.Event) {
+func addAnalysis(s *store.StudentStats, e *play.Event) {
 	a := e.Analysis
 	if a == nil {
 		return
@@ -331,9 +293,9 @@ func (r *Room) rollback(lm *match, n int) {
 }
 
 // eventRow builds the stored row of event e made from state pre.
-func (r *Room) eventRow(lm *match, pre *sim.State, e sim.Event, by store.Decider, seq int, at time.Time) store.Event {
+func (r *Room) eventRow(lm *match, pre *sim.State, e sim.Event, by play.Decider, seq int, at time.Time) play.Event {
 	seat := e.Seat
-	row := store.Event{
+	row := play.Event{
 		MatchID: lm.row.ID, Seq: seq, Seat: seat, Action: e.Action, Turn: e.Turn, Roll: e.Roll,
 		Faces: e.Faces, By: by, At: at,
 		Score: pre.Scores[seat], Scores: append([]int(nil), pre.Scores[:pre.Variant.Seats]...),
@@ -357,7 +319,7 @@ func (r *Room) forget(id int64) {
 }
 
 // newLive wraps a stored match, replayed, with its bots.
-func (r *Room) newLive(row store.Match, m *sim.Match, rows []store.Event, c *class) (*match, error) {
+func (r *Room) newLive(row play.Match, m *sim.Match, rows []play.Event, c *class) (*match, error) {
 	lm := &match{row: row, m: m, rows: rows, bots: make([]sim.Strategy, row.Variant.Seats), last: r.now(), cls: c}
 	for _, seat := range row.Seats {
 		if seat.Bot == "" {
@@ -376,7 +338,7 @@ func (r *Room) newLive(row store.Match, m *sim.Match, rows []store.Event, c *cla
 // begin registers new matches (already stored) and lets the bots that move
 // first play, many at once so that their writes share batches. It returns
 // the live matches.
-func (r *Room) begin(ctx context.Context, rows []store.Match, c *class) ([]*match, error) {
+func (r *Room) begin(ctx context.Context, rows []play.Match, c *class) ([]*match, error) {
 	out := make([]*match, len(rows))
 	for i, row := range rows {
 		m, err := sim.NewMatch(row.Variant, row.Seed)
@@ -416,7 +378,7 @@ func (r *Room) begin(ctx context.Context, rows []store.Match, c *class) ([]*matc
 // Practice starts a match against a bot for the browser with token hash
 // tokenHash, which plays without a class, and returns it. The browser's
 // practice player is found, or made the first time it plays.
-func (r *Room) Practice(ctx context.Context, tokenHash string, v sim.Variant, bot string) (*Match, error) {
+func (r *Room) Practice(ctx context.Context, tokenHash string, v sim.Variant, bot string) (*play.Match, error) {
 	r.prepare(v)
 	if err := solve.CheckStrategy(bot, v); err != nil {
 		return nil, err
@@ -431,20 +393,15 @@ func (r *Room) Practice(ctx context.Context, tokenHash string, v sim.Variant, bo
 	if err != nil {
 		return nil, err
 	}
-	row := NewMatchRow(v, sim.NewSeed(), []store.Seat{{Seat: 0, StudentID: player.ID, Nickname: player.Nickname, AnonName: player.AnonName, TokenHash: player.TokenHash}, {Seat: 1, Bot: bot}})
+	row := play.NewMatch(v, sim.NewSeed(), []play.Seat{{Seat: 0, StudentID: player.ID, Nickname: player.Nickname, AnonName: player.AnonName, TokenHash: player.TokenHash}, {Seat: 1, Bot: bot}})
 	if row.ID, err = r.st.CreateMatch(ctx, row); err != nil {
 		return nil, err
 	}
-	lms, err := r.begin(ctx, []store.Match{row}, nil)
+	lms, err := r.begin(ctx, []play.Match{row}, nil)
 	if err != nil {
 		return nil, err
 	}
 	return lms[0].snap.Load(), nil
-}
-
-// NewMatchRow describes a new match before it is stored.
-func NewMatchRow(v sim.Variant, seed sim.Seed, seats []store.Seat) store.Match {
-	return store.Match{Variant: v, Seed: seed, FirstSeat: seed.FirstSeat(v.Seats), Status: store.Playing, Winner: -1, Seats: seats}
 }
 
 // Restore rebuilds every match still playing, and every game of Skunk, from
@@ -456,7 +413,7 @@ func (r *Room) Restore(ctx context.Context) (int, error) {
 	if err := r.restoreSkunk(ctx); err != nil {
 		return 0, err
 	}
-	ms, err := r.st.Matches(ctx, store.MatchFilter{Status: store.Playing})
+	ms, err := r.st.Matches(ctx, store.MatchFilter{Status: play.Playing})
 	if err != nil {
 		return 0, err
 	}
@@ -466,7 +423,7 @@ func (r *Room) Restore(ctx context.Context) (int, error) {
 	}
 	var todo []*match
 	for _, row := range ms {
-		m, err := sim.Replay(row.Variant, row.Seed, store.SimEvents(logs[row.ID]))
+		m, err := sim.Replay(row.Variant, row.Seed, play.SimEvents(logs[row.ID]))
 		if err != nil {
 			return 0, errorf(fmt.Sprintf("restore match %d", row.ID), err)
 		}
@@ -543,7 +500,7 @@ func (r *Room) end(lms []*match, write func() error) error {
 	for _, lm := range lms {
 		if !lm.ended {
 			lm.ended = true
-			lm.row.Status = store.Ended
+			lm.row.Status = play.Ended
 			lm.publish()
 		}
 	}
@@ -617,7 +574,7 @@ func (r *Room) timeout(ctx context.Context, lm *match, now time.Time) {
 		due = false
 	}
 	if due {
-		if err := r.advance(ctx, lm, &pending{seat: st.Seat, action: sim.Timeout, by: store.ByTimeout}); err != nil {
+		if err := r.advance(ctx, lm, &pending{seat: st.Seat, action: sim.Timeout, by: play.ByTimeout}); err != nil {
 			r.log.Error("timeout", "match", lm.row.ID, "err", err)
 		}
 	}
@@ -658,9 +615,9 @@ func (r *Room) restartClocks(c *class) {
 
 // Live returns every match in the room, in ID order: for tests and
 // maintenance.
-func (r *Room) Live() []*Match {
+func (r *Room) Live() []*play.Match {
 	r.mu.RLock()
-	out := make([]*Match, 0, len(r.matches))
+	out := make([]*play.Match, 0, len(r.matches))
 	for _, lm := range r.matches {
 		out = append(out, lm.snap.Load())
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
 )
@@ -35,12 +36,12 @@ func (r *Room) Guess(ctx context.Context, v Viewer, id int64, seat int, strength
 	if !mv.Published() {
 		return &SeedLaterError{Playing: mv.SharingDice}
 	}
-	if !slices.ContainsFunc(mv.Seats, func(s store.Seat) bool { return s.Seat == seat && s.Bot == sim.MysteryBot }) {
+	if !slices.ContainsFunc(mv.Seats, func(s play.Seat) bool { return s.Seat == seat && s.Bot == sim.MysteryBot }) {
 		return ErrNotMystery
 	}
 	if strengths := sim.MysteryStrengths(mv.Variant.Game); !slices.Contains(strengths, strength) {
 		return &BadGuessError{Game: mv.Variant.Game, Strengths: strengths}
 	}
-	me := mv.Seats[slices.IndexFunc(mv.Seats, func(s store.Seat) bool { return s.Seat == mv.Seat })]
+	me := mv.Seats[slices.IndexFunc(mv.Seats, func(s play.Seat) bool { return s.Seat == mv.Seat })]
 	return r.st.SaveGuess(ctx, store.MysteryGuess{MatchID: id, Seat: seat, StudentID: me.StudentID, Guess: strength})
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
@@ -168,11 +169,11 @@ type PhaseStart struct {
 // the projector's chart change, in one write, so a refused round leaves
 // the class in the phase it was. With no students yet nothing plays: the
 // phase moves all the same and the error is ErrNoStudents.
-func (r *Room) StartPhase(ctx context.Context, v Viewer, p PhaseStart) (store.Round, int, error) {
+func (r *Room) StartPhase(ctx context.Context, v Viewer, p PhaseStart) (play.Round, int, error) {
 	if _, err := v.teaching(); err != nil {
-		return store.Round{}, 0, err
+		return play.Round{}, 0, err
 	}
-	var round store.Round
+	var round play.Round
 	var err error
 	n := 0
 	switch {
@@ -201,7 +202,7 @@ func (r *Room) StartPhase(ctx context.Context, v Viewer, p PhaseStart) (store.Ro
 // RoundSpec is what a round plays: from the form or from a lesson phase.
 type RoundSpec struct {
 	Variant  sim.Variant
-	Mode     store.Mode
+	Mode     play.Mode
 	Bot      string
 	SameSeed bool
 	// Lesson is the lesson plan whose phase the round plays ("" for the
@@ -214,7 +215,7 @@ type RoundSpec struct {
 // seed for all on request. It returns the round and its number of matches.
 // It is the teacher's own round (the form's): a class following a lesson
 // leaves it, until a phase starts again.
-func (r *Room) StartRound(ctx context.Context, v Viewer, spec RoundSpec) (round store.Round, n int, err error) {
+func (r *Room) StartRound(ctx context.Context, v Viewer, spec RoundSpec) (round play.Round, n int, err error) {
 	return r.startRoundOf(ctx, v, spec, true)
 }
 
@@ -231,7 +232,7 @@ func (r *Room) LeaveLesson(ctx context.Context, v Viewer) error {
 
 // StartRoundAgain starts a round like one played before ("Play again"):
 // a class following a lesson stays where it was in it, on or off.
-func (r *Room) StartRoundAgain(ctx context.Context, v Viewer, spec RoundSpec) (store.Round, int, error) {
+func (r *Room) StartRoundAgain(ctx context.Context, v Viewer, spec RoundSpec) (play.Round, int, error) {
 	if snap := v.Class(); snap != nil && !snap.OffLesson {
 		spec.Lesson = snap.Lesson // a phase's round again: the lesson's still
 	}
@@ -241,10 +242,10 @@ func (r *Room) StartRoundAgain(ctx context.Context, v Viewer, spec RoundSpec) (s
 // startRoundOf is StartRound; a round of the teacher's own (leave: from
 // the form, not a lesson's phase) takes a class that follows a lesson off
 // it (LeaveLesson), in the same change.
-func (r *Room) startRoundOf(ctx context.Context, v Viewer, spec RoundSpec, leave bool) (round store.Round, n int, err error) {
+func (r *Room) startRoundOf(ctx context.Context, v Viewer, spec RoundSpec, leave bool) (round play.Round, n int, err error) {
 	c, err := v.teaching()
 	if err != nil {
-		return store.Round{}, 0, err
+		return play.Round{}, 0, err
 	}
 	err = c.change(func() error {
 		if round, n, err = r.startRound(ctx, c, spec); err != nil {
@@ -264,46 +265,46 @@ func (r *Room) startRoundOf(ctx context.Context, v Viewer, spec RoundSpec, leave
 }
 
 // startRound is StartRound within a change of the class.
-func (r *Room) startRound(ctx context.Context, c *class, spec RoundSpec) (store.Round, int, error) {
+func (r *Room) startRound(ctx context.Context, c *class, spec RoundSpec) (play.Round, int, error) {
 	classID := c.id
 	students := append([]store.Student(nil), c.snap.Load().Students...)
 	if len(students) == 0 {
-		return store.Round{}, 0, ErrNoStudents // refused: nothing is solved for it
+		return play.Round{}, 0, ErrNoStudents // refused: nothing is solved for it
 	}
 	if spec.Bot == sim.MysteryBot && !r.botReady(spec.Variant) {
-		return store.Round{}, 0, ErrMysteryWaits // its table is now being solved
+		return play.Round{}, 0, ErrMysteryWaits // its table is now being solved
 	}
 	if err := r.endRound(ctx, c); err != nil {
-		return store.Round{}, 0, err
+		return play.Round{}, 0, err
 	}
 	r.prepare(spec.Variant) // the open round ended: its tables may make room
 
 	shuffle(students)
 	seed := sim.NewSeed()
-	var rows []store.Match
-	seatOf := func(st store.Student, n int) store.Seat {
-		return store.Seat{Seat: n, StudentID: st.ID, Nickname: st.Nickname, AnonName: st.AnonName, TokenHash: st.TokenHash}
+	var rows []play.Match
+	seatOf := func(st store.Student, n int) play.Seat {
+		return play.Seat{Seat: n, StudentID: st.ID, Nickname: st.Nickname, AnonName: st.AnonName, TokenHash: st.TokenHash}
 	}
 	n := spec.Variant.Seats
 	for i := 0; i < len(students); {
 		if !spec.SameSeed {
 			seed = sim.NewSeed()
 		}
-		seats := []store.Seat{seatOf(students[i], 0)}
+		seats := []play.Seat{seatOf(students[i], 0)}
 		i++
 		for len(seats) < n {
-			if spec.Mode == store.InPairs && i < len(students) {
+			if spec.Mode == play.InPairs && i < len(students) {
 				seats = append(seats, seatOf(students[i], len(seats)))
 				i++
 			} else {
-				seats = append(seats, store.Seat{Seat: len(seats), Bot: spec.Bot})
+				seats = append(seats, play.Seat{Seat: len(seats), Bot: spec.Bot})
 			}
 		}
-		row := NewMatchRow(spec.Variant, seed, seats)
+		row := play.NewMatch(spec.Variant, seed, seats)
 		row.ClassID = classID
 		rows = append(rows, row)
 	}
-	round := store.Round{ClassID: classID, Variant: spec.Variant, Mode: spec.Mode, Bot: spec.Bot, SameSeed: spec.SameSeed, Lesson: spec.Lesson}
+	round := play.Round{ClassID: classID, Variant: spec.Variant, Mode: spec.Mode, Bot: spec.Bot, SameSeed: spec.SameSeed, Lesson: spec.Lesson}
 	round, ids, err := r.st.CreateRound(ctx, round, rows)
 	if err != nil {
 		return round, 0, err

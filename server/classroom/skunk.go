@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
@@ -148,7 +149,7 @@ func (r *Room) liveSkunk(c *class, game store.SkunkGame, rows []store.SkunkEvent
 
 // restoreSkunk rebuilds the games of Skunk still playing.
 func (r *Room) restoreSkunk(ctx context.Context) error {
-	games, err := r.st.SkunkGames(ctx, 0, store.Playing)
+	games, err := r.st.SkunkGames(ctx, 0, play.Playing)
 	if err != nil {
 		return err
 	}
@@ -206,7 +207,7 @@ func (r *Room) startSkunk(ctx context.Context, c *class, rounds int, lesson stri
 	if err != nil {
 		return err
 	}
-	games, err := r.st.SkunkGames(ctx, classID, store.Playing)
+	games, err := r.st.SkunkGames(ctx, classID, play.Playing)
 	if err != nil {
 		return err
 	}
@@ -419,7 +420,7 @@ func (r *Room) SkunkRecord(ctx context.Context, v Viewer, gameID int64) (sim.Sku
 		return sim.SkunkRecord{}, ErrNotSeated
 	}
 	game := games[i]
-	if game.Status == store.Playing {
+	if game.Status == play.Playing {
 		return sim.SkunkRecord{}, &SeedLaterError{}
 	}
 	rows, err := r.st.SkunkEvents(ctx, game.ID)

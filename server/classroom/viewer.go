@@ -12,6 +12,7 @@ import (
 	"slices"
 	"time"
 
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
 )
@@ -177,7 +178,7 @@ func (r *Room) ProjectorKey(class *Class) string {
 
 // MatchView is a match as one viewer may see it.
 type MatchView struct {
-	*Match
+	*play.Match
 	// Class is the match's class, nil for practice.
 	Class *Class
 	// Seat is the viewer's seat, -1 for the class's teacher.
@@ -220,9 +221,9 @@ func (e *SeedLaterError) Error() string {
 // match is read but its seats.
 func (r *Room) SeeMatch(ctx context.Context, v Viewer, id int64, teacher bool) (*MatchView, error) {
 	snap := r.Match(id)
-	row := (*store.Match)(nil)
+	row := (*play.Match)(nil)
 	if snap != nil {
-		row = &snap.Match
+		row = snap
 	} else {
 		m, err := r.st.MatchByID(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
@@ -269,16 +270,18 @@ func (r *Room) SeeMatch(ctx context.Context, v Viewer, id int64, teacher bool) (
 		if err != nil {
 			return nil, errorf("see match", err)
 		}
-		m, err := sim.Replay(row.Variant, row.Seed, store.SimEvents(rows))
+		m, err := sim.Replay(row.Variant, row.Seed, play.SimEvents(rows))
 		if err != nil {
 			return nil, errorf(fmt.Sprintf("replay match %d", id), err)
 		}
-		mv.Match = &Match{Match: *row, State: m.State(), Events: rows, Last: r.now()}
+		whole := *row
+		whole.State, whole.Events, whole.Last = m.State(), rows, r.now()
+		mv.Match = &whole
 	}
 	if mv.Over() {
 		mv.SharingDice = r.sharingDice(mv.Seed, id)
 	}
-	if mv.Published() && slices.ContainsFunc(row.Seats, func(s store.Seat) bool { return s.Bot == sim.MysteryBot }) {
+	if mv.Published() && slices.ContainsFunc(row.Seats, func(s play.Seat) bool { return s.Bot == sim.MysteryBot }) {
 		guesses, err := r.st.Guesses(ctx, id)
 		if err != nil {
 			return nil, errorf("see match", err)
@@ -299,7 +302,7 @@ func (r *Room) Record(ctx context.Context, v Viewer, id int64) (sim.Record, *Mat
 	if !mv.Over() || mv.SharingDice > 0 {
 		return sim.Record{}, mv, &SeedLaterError{Playing: mv.SharingDice}
 	}
-	replayed, err := sim.Replay(mv.Variant, mv.Seed, store.SimEvents(mv.Events))
+	replayed, err := sim.Replay(mv.Variant, mv.Seed, play.SimEvents(mv.Events))
 	if err != nil {
 		return sim.Record{}, mv, errorf(fmt.Sprintf("replay match %d", id), err)
 	}
@@ -350,7 +353,7 @@ func (r *Room) sharingDice(seed sim.Seed, id int64) int {
 
 // Playing returns the viewer student's match in the class's open round
 // (being played, or finished), or nil.
-func (r *Room) Playing(v Viewer) *Match {
+func (r *Room) Playing(v Viewer) *play.Match {
 	c, student, err := v.studying()
 	if err != nil {
 		return nil
@@ -361,7 +364,7 @@ func (r *Room) Playing(v Viewer) *Match {
 // Showing returns the viewer student's match in the class's open round as
 // their screen is about to show it: if it is their move, the deadline
 // counts from this first showing (see shownTo).
-func (r *Room) Showing(v Viewer) *Match {
+func (r *Room) Showing(v Viewer) *play.Match {
 	m := r.Playing(v)
 	if m == nil {
 		return nil
@@ -375,7 +378,7 @@ func (r *Room) Showing(v Viewer) *Match {
 // showing starts the deadline of seat in a live match m if it is theirs
 // to move and this is the first showing of the position, and returns the
 // match as it is then.
-func (r *Room) showing(m *Match, seat int) *Match {
+func (r *Room) showing(m *play.Match, seat int) *play.Match {
 	if m.Variant.Deadline == 0 || m.Over() || m.State.Seat != seat {
 		return m
 	}
@@ -400,7 +403,7 @@ func (r *Room) Skunk(v Viewer) *Skunk {
 
 // Matches returns the class's matches of the open round, in ID order, for
 // its teacher.
-func (r *Room) Matches(v Viewer) []*Match {
+func (r *Room) Matches(v Viewer) []*play.Match {
 	c, err := v.teaching()
 	if err != nil {
 		return nil

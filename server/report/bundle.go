@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"pigclass/server/classroom"
+	"pigclass/server/play"
 	"pigclass/server/store"
 )
 
@@ -62,9 +63,9 @@ func (r *Reports) StudentData(ctx context.Context, v classroom.Viewer, studentID
 	out := StudentData{About: StudentAbout, Class: c.Code, ExportedAt: now.UTC().Format(time.RFC3339), Nickname: st.Nickname, JoinedAt: st.JoinedAt.UTC().Format(time.RFC3339)}
 	out.Student = asObject(StudentsFile.Header(), studentRows(&classData{class: c.Class, students: []store.Student{st}, stats: people.stats}, real)[0])
 	mine := &classData{class: c.Class, states: d.states, skunks: skunksOf(d.skunks, studentID)}
-	byID := map[int64]store.Match{}
+	byID := map[int64]play.Match{}
 	for _, m := range d.matches {
-		if slices.ContainsFunc(m.Seats, func(s store.Seat) bool { return s.StudentID == studentID }) {
+		if slices.ContainsFunc(m.Seats, func(s play.Seat) bool { return s.StudentID == studentID }) {
 			mine.matches = append(mine.matches, m)
 			byID[m.ID] = m
 		}

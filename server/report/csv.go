@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
 )
@@ -149,12 +150,12 @@ func writeDecisions(ctx context.Context, st *store.Store, class store.Class, rea
 	if err != nil {
 		return err
 	}
-	matches := make(map[int64]store.Match, len(ms))
+	matches := make(map[int64]play.Match, len(ms))
 	for _, m := range ms {
 		matches[m.ID] = m
 	}
 	cw := newCSVWriter(w, DecisionsFile.Header())
-	err = st.EachEvent(ctx, store.EventFilter{ClassID: class.ID}, func(e *store.Event) error {
+	err = st.EachEvent(ctx, store.EventFilter{ClassID: class.ID}, func(e *play.Event) error {
 		if !IsDecision(*e) || day != "" && matches[e.MatchID].Day != day {
 			return nil
 		}
@@ -176,7 +177,7 @@ func writeDecisions(ctx context.Context, st *store.Store, class store.Class, rea
 }
 
 // decisionRow is one decision of match m in decisions.csv.
-func decisionRow(code string, m store.Match, e *store.Event, real bool) []string {
+func decisionRow(code string, m play.Match, e *play.Event, real bool) []string {
 	a := e.Analysis
 	var chosen, cost, roll, hold *float64
 	best, ev, analysis := "", "", "none"
@@ -209,7 +210,7 @@ func decisionRow(code string, m store.Match, e *store.Event, real bool) []string
 
 // agreesCell is the mystery_agrees cell of an analysis: the strengths
 // that would have made a mystery bot's decision, separated by spaces.
-func agreesCell(a *store.Analysis) string {
+func agreesCell(a *play.Analysis) string {
 	if a == nil {
 		return ""
 	}
@@ -259,7 +260,7 @@ func skunkDecisionRows(code string, k skunkData, real bool) [][]string {
 }
 
 // exportName names a seat in an export.
-func exportName(seat store.Seat, real bool) string {
+func exportName(seat play.Seat, real bool) string {
 	switch {
 	case seat.Bot != "":
 		return "bot " + seat.Bot
@@ -286,7 +287,7 @@ func matchRows(d *classData, real bool) [][]string {
 			turns += st.Turns[seat.Seat]
 		}
 		seed, winner := "", ""
-		if m.Status != store.Playing {
+		if m.Status != play.Playing {
 			seed = m.Seed.String()
 		}
 		if st.Over {
@@ -335,7 +336,7 @@ func skunkRows(code string, k skunkData, real bool) [][]string {
 			scoreCells = append(scoreCells, strconv.Itoa(s))
 		}
 		seed, winner := "", ""
-		if game.Status != store.Playing {
+		if game.Status != play.Playing {
 			seed = game.Seed.String()
 		}
 		if g.Over() {
@@ -404,8 +405,8 @@ func skunkRoundsPlayed(g *sim.Skunk) int {
 }
 
 // bySeat lists a match's seats in the files' order: the first mover first.
-func bySeat(m store.Match) []store.Seat {
-	out := make([]store.Seat, len(m.Seats))
+func bySeat(m play.Match) []play.Seat {
+	out := make([]play.Seat, len(m.Seats))
 	for _, s := range m.Seats {
 		out[ExportSeat(s.Seat, m.FirstSeat, m.Variant.Seats)-1] = s
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
 )
@@ -39,14 +40,14 @@ func playedClass(t *testing.T) (*store.Store, string, []*sim.Match) {
 			t.Fatal(err)
 		}
 		seed := sim.Seed{byte(i + 1)}
-		row := store.Match{ClassID: class.ID, Variant: v, Seed: seed, FirstSeat: seed.FirstSeat(2), Status: store.Playing, Winner: -1,
-			Seats: []store.Seat{{Seat: 0, StudentID: kid.ID, Nickname: nick, AnonName: kid.AnonName, TokenHash: kid.TokenHash}, {Seat: 1, Bot: "hold:20"}}}
+		row := play.Match{ClassID: class.ID, Variant: v, Seed: seed, FirstSeat: seed.FirstSeat(2), Status: play.Playing, Winner: -1,
+			Seats: []play.Seat{{Seat: 0, StudentID: kid.ID, Nickname: nick, AnonName: kid.AnonName, TokenHash: kid.TokenHash}, {Seat: 1, Bot: "hold:20"}}}
 		if row.ID, err = st.CreateMatch(ctx, row); err != nil {
 			t.Fatal(err)
 		}
 		m, _ := sim.NewMatch(v, seed)
 		players := []sim.Strategy{sim.HoldAt(15 + 10*i), sim.HoldAt(20)}
-		var events []store.Event
+		var events []play.Event
 		for !m.State().Over {
 			pre := m.State()
 			seat := pre.Seat
@@ -54,11 +55,11 @@ func playedClass(t *testing.T) (*store.Store, string, []*sim.Match) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			by := store.ByStudent
+			by := play.ByStudent
 			if seat == 1 {
-				by = store.ByBot
+				by = play.ByBot
 			}
-			events = append(events, store.Event{MatchID: row.ID, Seq: len(events) + 1, Seat: seat, Action: e.Action, Turn: e.Turn, Roll: e.Roll,
+			events = append(events, play.Event{MatchID: row.ID, Seq: len(events) + 1, Seat: seat, Action: e.Action, Turn: e.Turn, Roll: e.Roll,
 				Faces: e.Faces, By: by, At: time.Date(2026, 12, 1, 9, 0, len(events), 0, time.UTC), Score: pre.Scores[seat],
 				Scores: append([]int(nil), pre.Scores[:2]...), OpponentScore: pre.Leader(seat), TurnTotal: pre.TurnTotal, Dice: e.Faces.Len()})
 		}

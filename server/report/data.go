@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
 )
@@ -14,8 +15,8 @@ type classData struct {
 	class    store.Class
 	day      string // the day the data counts ("" every day)
 	students []store.Student
-	matches  []store.Match
-	events   []store.Event
+	matches  []play.Match
+	events   []play.Event
 	states   map[int64]sim.State
 	stats    map[int64]store.StudentStats
 	skunks   skunkData
@@ -108,12 +109,12 @@ func loadClassData(ctx context.Context, st *store.Store, class store.Class) (*cl
 	if err := d.skunks.replay(); err != nil {
 		return nil, err
 	}
-	byMatch := map[int64][]store.Event{}
+	byMatch := map[int64][]play.Event{}
 	for _, e := range d.events {
 		byMatch[e.MatchID] = append(byMatch[e.MatchID], e)
 	}
 	for _, m := range d.matches {
-		replayed, err := sim.Replay(m.Variant, m.Seed, store.SimEvents(byMatch[m.ID]))
+		replayed, err := sim.Replay(m.Variant, m.Seed, play.SimEvents(byMatch[m.ID]))
 		if err != nil {
 			return nil, fmt.Errorf("report: match %d: %w", m.ID, err)
 		}
@@ -123,10 +124,10 @@ func loadClassData(ctx context.Context, st *store.Store, class store.Class) (*cl
 }
 
 // IsDecision reports whether an event is a decision (not a resignation).
-func IsDecision(e store.Event) bool { return e.Action.Kind != sim.ResignKind }
+func IsDecision(e play.Event) bool { return e.Action.Kind != sim.ResignKind }
 
 // ChosenAction is the option a decision took (a timeout holds).
-func ChosenAction(e store.Event) sim.Action {
+func ChosenAction(e play.Event) sim.Action {
 	if e.Action.Kind == sim.TimeoutKind {
 		return sim.Hold
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"pigclass/server/classroom"
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
 )
@@ -42,7 +43,7 @@ type Award struct {
 	// Students are the winners' seats (their nickname and generated name),
 	// in the order of their student IDs; the page orders them by the name
 	// it shows.
-	Students []store.Seat
+	Students []play.Seat
 	// The winners' figure: the wins, the cost per decision (a chance,
 	// 0.01 for a point) and their number, the luck (a chance), the turn
 	// total held.
@@ -59,7 +60,7 @@ type Award struct {
 
 // Podium is the podium of a class's last round.
 type Podium struct {
-	Round store.Round
+	Round play.Round
 	// Playing is the round's matches still being played.
 	Playing int
 	// Approximate is the analysed decisions read approximately.
@@ -90,7 +91,7 @@ func (r *Reports) PodiumOf(ctx context.Context, v classroom.Viewer, sc PodiumSco
 	}
 	round := rounds[len(rounds)-1]
 	f := store.ChartFilter{RoundID: round.ID}
-	var ms []store.Match
+	var ms []play.Match
 	if sc.Unit || sc.Day != "" {
 		f = store.ChartFilter{Day: sc.Day}
 		all, err := r.ClassMatches(ctx, v)
@@ -114,7 +115,7 @@ func (r *Reports) PodiumOf(ctx context.Context, v classroom.Viewer, sc PodiumSco
 
 // tally is one student's round.
 type tally struct {
-	seat            store.Seat
+	seat            play.Seat
 	wins, decisions int
 	cost, luck      float64
 	boldest         int
@@ -122,12 +123,12 @@ type tally struct {
 }
 
 // podium tallies a round's matches and its students' decisions.
-func podium(round store.Round, ms []store.Match, ds []store.Decision) *Podium {
+func podium(round play.Round, ms []play.Match, ds []store.Decision) *Podium {
 	p := &Podium{Round: round}
 	by := map[int64]*tally{}
 	var order []int64
 	for _, m := range ms {
-		if m.Status == store.Playing {
+		if m.Status == play.Playing {
 			p.Playing++
 		}
 		for _, seat := range m.Seats {

@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
 )
@@ -17,16 +18,16 @@ import (
 // nothing, and matches still played and approximate decisions are
 // counted; a prize more than three would share names no one.
 func TestPodium(t *testing.T) {
-	ana := store.Seat{Seat: 0, StudentID: 1, Nickname: "Ana", AnonName: "Brave Otter"}
-	bo := store.Seat{Seat: 1, StudentID: 2, Nickname: "Bo", AnonName: "Calm Lynx"}
-	cy := store.Seat{Seat: 0, StudentID: 3, Nickname: "Cy", AnonName: "Eager Gecko"}
-	bot := store.Seat{Seat: 1, Bot: "hold:20"}
+	ana := play.Seat{Seat: 0, StudentID: 1, Nickname: "Ana", AnonName: "Brave Otter"}
+	bo := play.Seat{Seat: 1, StudentID: 2, Nickname: "Bo", AnonName: "Calm Lynx"}
+	cy := play.Seat{Seat: 0, StudentID: 3, Nickname: "Cy", AnonName: "Eager Gecko"}
+	bot := play.Seat{Seat: 1, Bot: "hold:20"}
 	won := &sim.Result{}
-	ms := []store.Match{
-		{ID: 1, Status: store.Over, Result: won, Winner: 0, Seats: []store.Seat{ana, bo}}, // Ana wins
-		{ID: 2, Status: store.Over, Result: won, Winner: 1, Seats: []store.Seat{cy, bot}}, // the bot wins
-		{ID: 3, Status: store.Over, Result: won, Winner: 0, Seats: []store.Seat{cy, bot}}, // Cy wins
-		{ID: 4, Status: store.Playing, Seats: []store.Seat{ana, bo}},
+	ms := []play.Match{
+		{ID: 1, Status: play.Over, Result: won, Winner: 0, Seats: []play.Seat{ana, bo}}, // Ana wins
+		{ID: 2, Status: play.Over, Result: won, Winner: 1, Seats: []play.Seat{cy, bot}}, // the bot wins
+		{ID: 3, Status: play.Over, Result: won, Winner: 0, Seats: []play.Seat{cy, bot}}, // Cy wins
+		{ID: 4, Status: play.Playing, Seats: []play.Seat{ana, bo}},
 	}
 	decide := func(student int64, cost float64, approximate bool) store.Decision {
 		return store.Decision{StudentID: student, Action: sim.Roll, Analysed: true, Cost: cost, Approximate: approximate}
@@ -46,34 +47,34 @@ func TestPodium(t *testing.T) {
 		store.Decision{StudentID: 3, Action: sim.Hold, TurnTotal: 12},
 		store.Decision{StudentID: 0, Action: sim.Hold, TurnTotal: 60}, // a bot's: no student
 	)
-	got := podium(store.Round{Number: 3}, ms, ds)
-	want := &Podium{Round: store.Round{Number: 3}, Playing: 1, Approximate: 10, Awards: []Award{
-		{Kind: MostWins, Students: []store.Seat{ana, cy}, Wins: 1, Decisions: 10, CostPerDecision: 0.02, Luck: -0.30, Boldest: 31},
-		{Kind: BestDecisions, Students: []store.Seat{ana, cy}, Wins: 1, Decisions: 10, CostPerDecision: 0.02, Luck: -0.30, Boldest: 31},
-		{Kind: LuckiestDice, Students: []store.Seat{bo}, Decisions: 9, Luck: 0.10},
-		{Kind: BoldestHold, Students: []store.Seat{ana}, Wins: 1, Decisions: 10, CostPerDecision: 0.02, Luck: -0.30, Boldest: 31},
+	got := podium(play.Round{Number: 3}, ms, ds)
+	want := &Podium{Round: play.Round{Number: 3}, Playing: 1, Approximate: 10, Awards: []Award{
+		{Kind: MostWins, Students: []play.Seat{ana, cy}, Wins: 1, Decisions: 10, CostPerDecision: 0.02, Luck: -0.30, Boldest: 31},
+		{Kind: BestDecisions, Students: []play.Seat{ana, cy}, Wins: 1, Decisions: 10, CostPerDecision: 0.02, Luck: -0.30, Boldest: 31},
+		{Kind: LuckiestDice, Students: []play.Seat{bo}, Decisions: 9, Luck: 0.10},
+		{Kind: BoldestHold, Students: []play.Seat{ana}, Wins: 1, Decisions: 10, CostPerDecision: 0.02, Luck: -0.30, Boldest: 31},
 	}}
 	if d := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-12)); d != "" {
 		t.Errorf("podium (-want +got):\n%s", d)
 	}
 	// Four students with a win each and the same boldest hold: no title
 	// means anything, and none is given.
-	var four []store.Match
+	var four []play.Match
 	var holds []store.Decision
 	for i := range int64(4) {
-		kid := store.Seat{Seat: 0, StudentID: 10 + i, Nickname: string(rune('A' + i))}
-		four = append(four, store.Match{ID: 10 + i, Status: store.Over, Result: won, Winner: 0, Seats: []store.Seat{kid, bot}})
+		kid := play.Seat{Seat: 0, StudentID: 10 + i, Nickname: string(rune('A' + i))}
+		four = append(four, play.Match{ID: 10 + i, Status: play.Over, Result: won, Winner: 0, Seats: []play.Seat{kid, bot}})
 		holds = append(holds, store.Decision{StudentID: 10 + i, Action: sim.Hold, TurnTotal: 20})
 	}
-	got = podium(store.Round{Number: 4}, four, holds)
-	want = &Podium{Round: store.Round{Number: 4}, Awards: []Award{
+	got = podium(play.Round{Number: 4}, four, holds)
+	want = &Podium{Round: play.Round{Number: 4}, Awards: []Award{
 		{Kind: MostWins, Wins: 1, Boldest: 20, NoWinner: true, Shared: 4},
 		{Kind: BoldestHold, Wins: 1, Boldest: 20, NoWinner: true, Shared: 4},
 	}}
 	if d := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-12)); d != "" {
 		t.Errorf("a four-way tie (-want +got):\n%s", d)
 	}
-	if p := podium(store.Round{}, nil, nil); len(p.Awards) != 0 {
+	if p := podium(play.Round{}, nil, nil); len(p.Awards) != 0 {
 		t.Errorf("an empty round's podium: %+v", p)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"pigclass/server/classroom"
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
 )
@@ -46,7 +47,7 @@ func (r *Reports) WriterStats() (batches, writes int64, queued int) {
 func (r *Reports) Writable() bool { return r.st.Writable() }
 
 // Rounds are the class's rounds, oldest first.
-func (r *Reports) Rounds(ctx context.Context, v classroom.Viewer) ([]store.Round, error) {
+func (r *Reports) Rounds(ctx context.Context, v classroom.Viewer) ([]play.Round, error) {
 	c, err := member(v)
 	if err != nil {
 		return nil, err
@@ -55,7 +56,7 @@ func (r *Reports) Rounds(ctx context.Context, v classroom.Viewer) ([]store.Round
 }
 
 // History is the viewer's own matches in the class, oldest first.
-func (r *Reports) History(ctx context.Context, v classroom.Viewer) ([]store.Match, error) {
+func (r *Reports) History(ctx context.Context, v classroom.Viewer) ([]play.Match, error) {
 	c, err := member(v)
 	if err != nil {
 		return nil, err
@@ -69,7 +70,7 @@ func (r *Reports) History(ctx context.Context, v classroom.Viewer) ([]store.Matc
 
 // ClassMatches are every match of the class, oldest first, for its
 // members (a podium of a day or of the unit counts them).
-func (r *Reports) ClassMatches(ctx context.Context, v classroom.Viewer) ([]store.Match, error) {
+func (r *Reports) ClassMatches(ctx context.Context, v classroom.Viewer) ([]play.Match, error) {
 	c, err := member(v)
 	if err != nil {
 		return nil, err
@@ -79,7 +80,7 @@ func (r *Reports) ClassMatches(ctx context.Context, v classroom.Viewer) ([]store
 
 // StudentMatches are one student's matches in the class, oldest first,
 // for the class's teacher.
-func (r *Reports) StudentMatches(ctx context.Context, v classroom.Viewer, studentID int64) ([]store.Match, error) {
+func (r *Reports) StudentMatches(ctx context.Context, v classroom.Viewer, studentID int64) ([]play.Match, error) {
 	c, err := member(v)
 	if err != nil || !v.Teacher() {
 		return nil, classroom.ErrNotTeacher
@@ -113,7 +114,7 @@ func (r *Reports) SkunkDecisions(ctx context.Context, v classroom.Viewer, day st
 }
 
 // RoundMatches are the matches of one of the class's rounds.
-func (r *Reports) RoundMatches(ctx context.Context, v classroom.Viewer, roundID int64) ([]store.Match, error) {
+func (r *Reports) RoundMatches(ctx context.Context, v classroom.Viewer, roundID int64) ([]play.Match, error) {
 	c, err := member(v)
 	if err != nil {
 		return nil, err

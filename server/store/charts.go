@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"pigclass/server/play"
 	"pigclass/sim"
 )
 
@@ -20,7 +21,7 @@ type ChartFilter struct {
 	MatchID    int64
 	RoundID    int64
 	// Day keeps the matches of the rounds of one day of the class
-	// (Round.Day); "" keeps every day.
+	// (play.Round.Day); "" keeps every day.
 	Day string
 }
 
@@ -86,7 +87,7 @@ type Decision struct {
 	StudentID int64
 	Student   string // nickname, or the bot's strategy
 	Anon      string
-	By        Decider
+	By        play.Decider
 	Action    sim.Action
 	Score     int
 	Opponent  int

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"pigclass/server/play"
 	"pigclass/sim"
 )
 
@@ -24,9 +25,9 @@ func smallClass(t *testing.T) (*Store, int64, [2]int64) {
 	at := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
 	p := func(x float64) *float64 { return &x }
 	tick := 0
-	match := func(v sim.Variant, student int64, first int, events []Event, res *sim.Result) {
-		id, err := s.CreateMatch(ctx, Match{ClassID: class.ID, Variant: v, Seed: sim.NewSeed(), FirstSeat: first,
-			Seats: []Seat{{Seat: 0, StudentID: student}, {Seat: 1, Bot: "hold:20"}}})
+	match := func(v sim.Variant, student int64, first int, events []play.Event, res *sim.Result) {
+		id, err := s.CreateMatch(ctx, play.Match{ClassID: class.ID, Variant: v, Seed: sim.NewSeed(), FirstSeat: first,
+			Seats: []play.Seat{{Seat: 0, StudentID: student}, {Seat: 1, Bot: "hold:20"}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,20 +42,20 @@ func smallClass(t *testing.T) (*Store, int64, [2]int64) {
 			t.Fatal(err)
 		}
 	}
-	an := func(best sim.Action, roll, hold float64) *Analysis {
+	an := func(best sim.Action, roll, hold float64) *play.Analysis {
 		chosen := roll
-		return &Analysis{WinIfRoll: p(roll), WinIfHold: p(hold), WinIfChosen: chosen, Options: map[sim.Action]float64{sim.Roll: roll, sim.Hold: hold}, Best: best, EV: sim.Roll}
+		return &play.Analysis{WinIfRoll: p(roll), WinIfHold: p(hold), WinIfChosen: chosen, Options: map[sim.Action]float64{sim.Roll: roll, sim.Hold: hold}, Best: best, EV: sim.Roll}
 	}
-	match(sim.Standard(sim.Pig), ana.ID, 0, []Event{
-		{Seat: 0, Action: sim.Roll, Faces: faces(5), By: ByStudent, TurnTotal: 0, Analysis: an(sim.Roll, .53, .47)},
-		{Seat: 0, Action: sim.Hold, By: ByStudent, TurnTotal: 5, Roll: 1, Analysis: &Analysis{WinIfChosen: .49, Options: map[sim.Action]float64{sim.Roll: .55, sim.Hold: .49}, Best: sim.Roll, EV: sim.Roll, Cost: .06}},
-		{Seat: 1, Action: sim.Roll, Faces: faces(1), By: ByBot, OpponentScore: 5, Analysis: an(sim.Roll, .45, .40)},
+	match(sim.Standard(sim.Pig), ana.ID, 0, []play.Event{
+		{Seat: 0, Action: sim.Roll, Faces: faces(5), By: play.ByStudent, TurnTotal: 0, Analysis: an(sim.Roll, .53, .47)},
+		{Seat: 0, Action: sim.Hold, By: play.ByStudent, TurnTotal: 5, Roll: 1, Analysis: &play.Analysis{WinIfChosen: .49, Options: map[sim.Action]float64{sim.Roll: .55, sim.Hold: .49}, Best: sim.Roll, EV: sim.Roll, Cost: .06}},
+		{Seat: 1, Action: sim.Roll, Faces: faces(1), By: play.ByBot, OpponentScore: 5, Analysis: an(sim.Roll, .45, .40)},
 	}, &sim.Result{Winner: 0, Scores: []int{100, 40}, Places: []int{1, 2}})
-	match(sim.Standard(sim.Pig), bo.ID, 0, []Event{
-		{Seat: 0, Action: sim.Roll, Faces: faces(2), By: ByStudent, Analysis: an(sim.Roll, .53, .47)},
+	match(sim.Standard(sim.Pig), bo.ID, 0, []play.Event{
+		{Seat: 0, Action: sim.Roll, Faces: faces(2), By: play.ByStudent, Analysis: an(sim.Roll, .53, .47)},
 	}, &sim.Result{Winner: 1, Scores: []int{10, 100}, Places: []int{2, 1}})
-	match(sim.Standard(sim.Hog), ana.ID, 1, []Event{
-		{Seat: 0, Action: sim.Dice(3), Faces: faces(6, 6, 1), By: ByStudent, Dice: 3, Analysis: &Analysis{WinIfChosen: .5, Options: map[sim.Action]float64{sim.Dice(3): .5, sim.Dice(6): .52}, Best: sim.Dice(6), EV: sim.Dice(5), Cost: .02}},
+	match(sim.Standard(sim.Hog), ana.ID, 1, []play.Event{
+		{Seat: 0, Action: sim.Dice(3), Faces: faces(6, 6, 1), By: play.ByStudent, Dice: 3, Analysis: &play.Analysis{WinIfChosen: .5, Options: map[sim.Action]float64{sim.Dice(3): .5, sim.Dice(6): .52}, Best: sim.Dice(6), EV: sim.Dice(5), Cost: .02}},
 	}, nil)
 	return s, class.ID, [2]int64{ana.ID, bo.ID}
 }

@@ -9,132 +9,13 @@ import (
 	"strings"
 	"time"
 
+	"pigclass/server/play"
 	"pigclass/sim"
 )
 
-// Round is a round a teacher started: every student in a match of one
-// variant, against a bot or paired with each other.
-type Round struct {
-	ID        int64
-	ClassID   int64
-	Number    int
-	Variant   sim.Variant
-	Mode      Mode
-	Bot       string // the bot's strategy (also the partner of an odd student)
-	SameSeed  bool
-	StartedAt time.Time
-	Ended     bool
-	// Day is the date it was started on, in the server's time zone
-	// (YYYY-MM-DD): the class's day it belongs to.
-	Day string
-	// Lesson, for a round to create, is the lesson plan whose phase it
-	// plays ("" for the teacher's own): its day keeps it (ClassDays).
-	Lesson string
-}
-
-// Match is a stored match. Winner is -1 until it is over.
-type Match struct {
-	ID         int64
-	ClassID    int64 // 0: practice
-	RoundID    int64 // 0: practice
-	Variant    sim.Variant
-	Seed       sim.Seed
-	FirstSeat  int
-	Status     Status
-	Winner     int
-	Result     *sim.Result
-	CreatedAt  time.Time
-	Seats      []Seat
-	RoundIndex int    // the round's number, 0 for practice
-	Day        string // the round's day (Round.Day), "" for practice
-	// AssignmentID is the homework the match was played for (no round),
-	// 0 for none.
-	AssignmentID int64
-}
-
-// Status is where a match (or a game of Skunk) is, as stored and
-// exported.
-type Status string
-
-// The statuses.
-const (
-	Playing Status = "playing" // being played
-	Over    Status = "over"    // played to the end
-	Ended   Status = "ended"   // stopped by the teacher
-)
-
-// Mode is whom a round's students play.
-type Mode string
-
-// The modes of a round.
-const (
-	AgainstBots Mode = "bot"   // every student against the bot
-	InPairs     Mode = "pairs" // students together; seats left over go to the bot
-)
-
-// Decider is who made a match's event, as stored and exported.
-type Decider string
-
-// The deciders.
-const (
-	ByStudent Decider = "student" // a student's own decision
-	ByBot     Decider = "bot"     // a bot's, made by the server
-	ByTimeout Decider = "timeout" // the deadline passed: the server held for the student
-)
-
-// Seat is who plays a seat: a student or a bot.
-type Seat struct {
-	Seat      int
-	StudentID int64  // 0 for a bot
-	Bot       string // the bot's strategy, "" for a student
-	Nickname  string // filled when read
-	AnonName  string
-	TokenHash string
-}
-
-// Analysis is the solver's view of one decision.
-type Analysis struct {
-	WinIfRoll   *float64 // Pig games
-	WinIfHold   *float64
-	WinIfChosen float64
-	Options     map[sim.Action]float64
-	Best, EV    sim.Action
-	Cost        float64
-	// Approximate: three or more players read from the two-player table
-	// against the leading opponent (their exact table was not solved
-	// yet, or is not solved for that many); else exact.
-	Approximate bool
-	// Agrees, for a mystery bot's decision, are the strengths
-	// (sim.MysteryStrengths) that would have made the same one; nil for
-	// every other decision.
-	Agrees []string
-}
-
-// Event is one row of a match's log: the action, its dice, who made it, and
-// for a decision the state before it and its analysis.
-type Event struct {
-	MatchID       int64
-	Seq           int // from 1
-	Seat          int
-	Action        sim.Action
-	Turn, Roll    int
-	Faces         sim.Faces // none for a hold, a timeout or a resignation
-	By            Decider
-	At            time.Time
-	Score         int
-	Scores        []int
-	OpponentScore int
-	TurnTotal     int
-	Dice          int
-	Analysis      *Analysis // nil for resignations and unsolved variants
-	// Pending: a decision whose analysis is on its way (its table was
-	// being solved when it was made); Analysis is nil until FillAnalyses.
-	Pending bool
-}
-
 // CreateRound stores a round and its matches in one transaction and returns
 // the round with its ID and the matches' IDs.
-func (s *Store) CreateRound(ctx context.Context, r Round, matches []Match) (Round, []int64, error) {
+func (s *Store) CreateRound(ctx context.Context, r play.Round, matches []play.Match) (play.Round, []int64, error) {
 	var ids []int64
 	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(number), 0) + 1 FROM rounds WHERE class_id = ?`, r.ClassID).Scan(&r.Number); err != nil {
@@ -171,7 +52,7 @@ func (s *Store) CreateRound(ctx context.Context, r Round, matches []Match) (Roun
 }
 
 // CreateMatch stores a match (a practice match, or one outside rounds).
-func (s *Store) CreateMatch(ctx context.Context, m Match) (int64, error) {
+func (s *Store) CreateMatch(ctx context.Context, m play.Match) (int64, error) {
 	var id int64
 	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) (err error) {
 		id, err = s.insertMatch(ctx, tx, m)
@@ -190,7 +71,7 @@ func nullID(id int64) any {
 	return id
 }
 
-func (s *Store) insertMatch(ctx context.Context, tx *sql.Tx, m Match) (int64, error) {
+func (s *Store) insertMatch(ctx context.Context, tx *sql.Tx, m play.Match) (int64, error) {
 	v, _ := json.Marshal(m.Variant)
 	now := s.now()
 	res, err := tx.ExecContext(ctx, `INSERT INTO matches (class_id, round_id, assignment_id, variant, seed, commitment, first_seat, status, created_at, day)
@@ -227,7 +108,7 @@ const (
 // over, as one job of the writer: when it returns nil they are on disk.
 // Many matches' calls at once share one transaction (group commit). An
 // error wrapping ErrNotSaved means nothing of it was stored.
-func (s *Store) AppendEvents(ctx context.Context, matchID int64, events []Event, result *sim.Result) error {
+func (s *Store) AppendEvents(ctx context.Context, matchID int64, events []play.Event, result *sim.Result) error {
 	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		ins := tx.StmtContext(ctx, s.insertEvent)
 		for _, e := range events {
@@ -255,7 +136,7 @@ func (s *Store) AppendEvents(ctx context.Context, matchID int64, events []Event,
 // analysisCells returns the columns win_if_roll, win_if_hold,
 // win_if_chosen, options, best_action, ev_action, cost, approximate and
 // agrees of an analysis (NULL but approximate for none).
-func analysisCells(a *Analysis) [9]any {
+func analysisCells(a *play.Analysis) [9]any {
 	if a == nil {
 		return [9]any{7: false}
 	}
@@ -270,7 +151,7 @@ func analysisCells(a *Analysis) [9]any {
 // FillAnalyses stores the analyses of decisions stored pending (each
 // event's match, sequence number and Analysis; nil for none) and clears
 // their pending mark, as one job of the writer.
-func (s *Store) FillAnalyses(ctx context.Context, events []Event) error {
+func (s *Store) FillAnalyses(ctx context.Context, events []play.Event) error {
 	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		st, err := tx.PrepareContext(ctx, `UPDATE events SET win_if_roll = ?, win_if_hold = ?, win_if_chosen = ?, options = ?,
 			best_action = ?, ev_action = ?, cost = ?, approximate = ?, agrees = ?, pending = 0 WHERE match_id = ? AND seq = ? AND pending = 1`)
@@ -341,16 +222,16 @@ func (s *Store) EndRound(ctx context.Context, roundID int64) error {
 }
 
 // Rounds lists a class's rounds, the newest last.
-func (s *Store) Rounds(ctx context.Context, classID int64) ([]Round, error) {
+func (s *Store) Rounds(ctx context.Context, classID int64) ([]play.Round, error) {
 	rows, err := s.rd.QueryContext(ctx, `SELECT id, class_id, number, variant, mode, bot, same_seed, started_at, ended_at IS NOT NULL, day
 		FROM rounds WHERE class_id = ? ORDER BY number`, classID)
 	if err != nil {
 		return nil, fmt.Errorf("store: rounds: %w", err)
 	}
 	defer rows.Close()
-	var out []Round
+	var out []play.Round
 	for rows.Next() {
-		var r Round
+		var r play.Round
 		var v, started string
 		if err := rows.Scan(&r.ID, &r.ClassID, &r.Number, &v, &r.Mode, &r.Bot, &r.SameSeed, &started, &r.Ended, &r.Day); err != nil {
 			return nil, fmt.Errorf("store: rounds: %w", err)
@@ -373,12 +254,12 @@ type MatchFilter struct {
 	ClassID   int64
 	RoundID   int64
 	StudentID int64
-	Status    Status
+	Status    play.Status
 }
 
 // Matches returns the matches that pass the filter, oldest first, with their
 // seats.
-func (s *Store) Matches(ctx context.Context, f MatchFilter) ([]Match, error) {
+func (s *Store) Matches(ctx context.Context, f MatchFilter) ([]play.Match, error) {
 	where, args := "1 = 1", []any{}
 	if f.ID != 0 {
 		where += " AND m.id = ?"
@@ -400,7 +281,7 @@ func (s *Store) Matches(ctx context.Context, f MatchFilter) ([]Match, error) {
 		where += " AND m.status = ?"
 		args = append(args, f.Status)
 	}
-	var out []Match
+	var out []play.Match
 	err := s.readTx(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT `+matchColumns+` FROM matches m LEFT JOIN rounds r ON r.id = m.round_id WHERE `+where+` ORDER BY m.id`, args...)
 		if err != nil {
@@ -408,7 +289,7 @@ func (s *Store) Matches(ctx context.Context, f MatchFilter) ([]Match, error) {
 		}
 		defer rows.Close()
 		for rows.Next() {
-			var m Match
+			var m play.Match
 			var v, seed, result, created string
 			if err := rows.Scan(&m.ID, &m.ClassID, &m.RoundID, &m.RoundIndex, &v, &seed, &m.FirstSeat, &m.Status, &m.Winner, &result, &created, &m.Day, &m.AssignmentID); err != nil {
 				return err
@@ -445,20 +326,20 @@ func (s *Store) Matches(ctx context.Context, f MatchFilter) ([]Match, error) {
 }
 
 // MatchByID returns one match with its seats.
-func (s *Store) MatchByID(ctx context.Context, id int64) (Match, error) {
+func (s *Store) MatchByID(ctx context.Context, id int64) (play.Match, error) {
 	ms, err := s.Matches(ctx, MatchFilter{ID: id})
 	if err != nil {
-		return Match{}, err
+		return play.Match{}, err
 	}
 	if len(ms) == 0 {
-		return Match{}, ErrNotFound
+		return play.Match{}, ErrNotFound
 	}
 	return ms[0], nil
 }
 
 // allSeats fills the seats of matches (chosen by where and args, as read
 // in the same transaction) with one query.
-func allSeats(ctx context.Context, tx *sql.Tx, out []Match, where string, args []any) error {
+func allSeats(ctx context.Context, tx *sql.Tx, out []play.Match, where string, args []any) error {
 	index := make(map[int64]int, len(out))
 	for i, m := range out {
 		index[m.ID] = i
@@ -472,7 +353,7 @@ func allSeats(ctx context.Context, tx *sql.Tx, out []Match, where string, args [
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
-		var st Seat
+		var st play.Seat
 		if err := rows.Scan(&id, &st.Seat, &st.StudentID, &st.Bot, &st.Nickname, &st.AnonName, &st.TokenHash); err != nil {
 			return err
 		}
@@ -485,16 +366,16 @@ func allSeats(ctx context.Context, tx *sql.Tx, out []Match, where string, args [
 
 const seatColumns = `s.seat, COALESCE(s.student_id, 0), COALESCE(s.bot, ''), COALESCE(st.nickname, ''), COALESCE(st.anon_name, ''), COALESCE(st.token_hash, '')`
 
-func seatsOf(ctx context.Context, tx *sql.Tx, matchID int64) ([]Seat, error) {
+func seatsOf(ctx context.Context, tx *sql.Tx, matchID int64) ([]play.Seat, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT `+seatColumns+`
 		FROM seats s LEFT JOIN students st ON st.id = s.student_id WHERE s.match_id = ? ORDER BY s.seat`, matchID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []Seat
+	var out []play.Seat
 	for rows.Next() {
-		var st Seat
+		var st play.Seat
 		if err := rows.Scan(&st.Seat, &st.StudentID, &st.Bot, &st.Nickname, &st.AnonName, &st.TokenHash); err != nil {
 			return nil, err
 		}
@@ -513,12 +394,12 @@ type EventFilter struct {
 
 // PlayingEvents returns the logs of every match still being played, by
 // match, in one query: what a restart replays.
-func (s *Store) PlayingEvents(ctx context.Context) (map[int64][]Event, error) {
+func (s *Store) PlayingEvents(ctx context.Context) (map[int64][]play.Event, error) {
 	events, err := s.Events(ctx, EventFilter{Playing: true})
 	if err != nil {
 		return nil, err
 	}
-	out := map[int64][]Event{}
+	out := map[int64][]play.Event{}
 	for _, e := range events {
 		out[e.MatchID] = append(out[e.MatchID], e)
 	}
@@ -526,9 +407,9 @@ func (s *Store) PlayingEvents(ctx context.Context) (map[int64][]Event, error) {
 }
 
 // Events returns events in match and sequence order.
-func (s *Store) Events(ctx context.Context, f EventFilter) ([]Event, error) {
-	var out []Event
-	err := s.EachEvent(ctx, f, func(e *Event) error {
+func (s *Store) Events(ctx context.Context, f EventFilter) ([]play.Event, error) {
+	var out []play.Event
+	err := s.EachEvent(ctx, f, func(e *play.Event) error {
 		out = append(out, *e)
 		return nil
 	})
@@ -538,11 +419,11 @@ func (s *Store) Events(ctx context.Context, f EventFilter) ([]Event, error) {
 // EachEvent calls fn with each event in match and sequence order, read one
 // row at a time: an export of a school's day holds one event in memory,
 // not all of them. fn must not keep e; an error from fn stops the reading.
-func (s *Store) EachEvent(ctx context.Context, f EventFilter, fn func(e *Event) error) error {
+func (s *Store) EachEvent(ctx context.Context, f EventFilter, fn func(e *play.Event) error) error {
 	where, arg := "e.match_id = ?", any(f.MatchID)
 	switch {
 	case f.Playing:
-		where, arg = "m.status = ?", Playing
+		where, arg = "m.status = ?", play.Playing
 	case f.MatchID == 0:
 		where, arg = "m.class_id = ?", f.ClassID
 	}
@@ -555,7 +436,7 @@ func (s *Store) EachEvent(ctx context.Context, f EventFilter, fn func(e *Event) 
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var e Event
+		var e play.Event
 		var at, scores, options, action, faces string
 		var best, ev sim.Action
 		var approximate bool
@@ -576,7 +457,7 @@ func (s *Store) EachEvent(ctx context.Context, f EventFilter, fn func(e *Event) 
 			return fmt.Errorf("store: event %d/%d scores: %w", e.MatchID, e.Seq, err)
 		}
 		if chosen.Valid {
-			a := &Analysis{WinIfChosen: chosen.Float64, Best: best, EV: ev, Cost: cost.Float64, Approximate: approximate}
+			a := &play.Analysis{WinIfChosen: chosen.Float64, Best: best, EV: ev, Cost: cost.Float64, Approximate: approximate}
 			if roll.Valid {
 				a.WinIfRoll = &roll.Float64
 			}
@@ -604,15 +485,6 @@ func (s *Store) EachEvent(ctx context.Context, f EventFilter, fn func(e *Event) 
 		return fmt.Errorf("store: events: %w", err)
 	}
 	return nil
-}
-
-// SimEvents turns stored events into the sim log, for replay.
-func SimEvents(events []Event) []sim.Event {
-	out := make([]sim.Event, len(events))
-	for i, e := range events {
-		out[i] = sim.Event{Seat: e.Seat, Action: e.Action, Turn: e.Turn, Roll: e.Roll, Faces: e.Faces}
-	}
-	return out
 }
 
 // ParseFaces reads faces as stored: "3 5", or "" for none.

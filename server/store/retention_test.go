@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"pigclass/server/play"
 	"pigclass/sim"
 )
 
@@ -96,7 +97,7 @@ func TestUpgradeKeepsTheUnit(t *testing.T) {
 	if got, err := s.ClassDays(ctx, 1); err != nil || !slices.Equal(got, want) {
 		t.Errorf("the days after the upgrade: %v (%v), want %v", got, err, want)
 	}
-	r, _, err := s.CreateRound(ctx, Round{ClassID: 1, Variant: sim.Standard(sim.Pig), Mode: AgainstBots, Bot: "hold:20", Lesson: "1-roll-or-hold"}, nil)
+	r, _, err := s.CreateRound(ctx, play.Round{ClassID: 1, Variant: sim.Standard(sim.Pig), Mode: play.AgainstBots, Bot: "hold:20", Lesson: "1-roll-or-hold"}, nil)
 	if err != nil || r.Day != day("2026-12-01T12:00:00Z") {
 		t.Fatalf("a new round: day %q (%v)", r.Day, err)
 	}

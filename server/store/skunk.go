@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"pigclass/server/play"
 	"pigclass/sim"
 )
 
@@ -26,11 +27,11 @@ type SkunkGame struct {
 	ClassID  int64
 	Seed     sim.Seed
 	Rounds   int
-	Status   Status
+	Status   play.Status
 	Students []int64 // by participant number
 	Names    []string
 	Anon     []string
-	Day      string // the day of the class it was started on (Round.Day)
+	Day      string // the day of the class it was started on (play.Round.Day)
 }
 
 // SkunkEvent is one row of a Skunk log. Participant is -1 for a roll.
@@ -112,7 +113,7 @@ func (s *Store) EndSkunk(ctx context.Context, classID int64) error {
 
 // SkunkGames returns the Skunk games of a class (classID 0: of every
 // class) with the given status ("" for any), oldest first.
-func (s *Store) SkunkGames(ctx context.Context, classID int64, status Status) ([]SkunkGame, error) {
+func (s *Store) SkunkGames(ctx context.Context, classID int64, status play.Status) ([]SkunkGame, error) {
 	var out []SkunkGame
 	err := s.readTx(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT id, class_id, seed, rounds, status, day FROM skunk_games

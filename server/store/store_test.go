@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"pigclass/server/play"
 	"pigclass/sim"
 )
 
@@ -124,16 +125,16 @@ func TestEventsRoundTrip(t *testing.T) {
 	st, _ := s.AddStudent(ctx, Student{ClassID: class.ID, Nickname: "Ana", AnonName: "Calm Otter", TokenHash: "t"})
 	seed := sim.NewSeed()
 	v := sim.Standard(sim.Hog)
-	id, err := s.CreateMatch(ctx, Match{ClassID: class.ID, Variant: v, Seed: seed, FirstSeat: 1, Seats: []Seat{{Seat: 0, StudentID: st.ID}, {Seat: 1, Bot: "dice:5"}}})
+	id, err := s.CreateMatch(ctx, play.Match{ClassID: class.ID, Variant: v, Seed: seed, FirstSeat: 1, Seats: []play.Seat{{Seat: 0, StudentID: st.ID}, {Seat: 1, Bot: "dice:5"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	win, cost := 0.51, 0.02
 	at := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
-	want := []Event{
-		{MatchID: id, Seq: 1, Seat: 1, Action: sim.Dice(5), Faces: faces(2, 3, 4, 5, 6), By: ByBot, At: at, Scores: []int{0, 0}, Dice: 5,
-			Analysis: &Analysis{WinIfChosen: win, Options: map[sim.Action]float64{sim.Dice(5): win, sim.Dice(6): win + cost}, Best: sim.Dice(6), EV: sim.Dice(5), Cost: cost}},
-		{MatchID: id, Seq: 2, Seat: 0, Action: sim.Resign, By: ByStudent, At: at, Scores: []int{0, 20}, Score: 0, OpponentScore: 20},
+	want := []play.Event{
+		{MatchID: id, Seq: 1, Seat: 1, Action: sim.Dice(5), Faces: faces(2, 3, 4, 5, 6), By: play.ByBot, At: at, Scores: []int{0, 0}, Dice: 5,
+			Analysis: &play.Analysis{WinIfChosen: win, Options: map[sim.Action]float64{sim.Dice(5): win, sim.Dice(6): win + cost}, Best: sim.Dice(6), EV: sim.Dice(5), Cost: cost}},
+		{MatchID: id, Seq: 2, Seat: 0, Action: sim.Resign, By: play.ByStudent, At: at, Scores: []int{0, 20}, Score: 0, OpponentScore: 20},
 	}
 	res := &sim.Result{Winner: 1, Scores: []int{0, 20}, Places: []int{2, 1}}
 	if err := s.AppendEvents(ctx, id, want, res); err != nil {
@@ -150,7 +151,7 @@ func TestEventsRoundTrip(t *testing.T) {
 		t.Error("the same seq twice was stored")
 	}
 	m, err := s.MatchByID(ctx, id)
-	if err != nil || m.Status != Over || m.Winner != 1 || m.Seed != seed || m.Seats[0].Nickname != "Ana" || m.Seats[1].Bot != "dice:5" {
+	if err != nil || m.Status != play.Over || m.Winner != 1 || m.Seed != seed || m.Seats[0].Nickname != "Ana" || m.Seats[1].Bot != "dice:5" {
 		t.Errorf("match %+v, %v", m, err)
 	}
 }
@@ -160,14 +161,14 @@ func TestEventsRoundTrip(t *testing.T) {
 func BenchmarkAppendEvents(b *testing.B) {
 	s := MustOpen(b)
 	ctx := context.Background()
-	id, _ := s.CreateMatch(ctx, Match{Variant: sim.Standard(sim.Pig), Seed: sim.NewSeed(), Seats: []Seat{{Seat: 0, Bot: "hold:20"}, {Seat: 1, Bot: "hold:20"}}})
+	id, _ := s.CreateMatch(ctx, play.Match{Variant: sim.Standard(sim.Pig), Seed: sim.NewSeed(), Seats: []play.Seat{{Seat: 0, Bot: "hold:20"}, {Seat: 1, Bot: "hold:20"}}})
 	roll, hold := 0.5, 0.4
 	seq := 0
 	for b.Loop() {
 		seq++
-		e := Event{MatchID: id, Seq: seq, Action: sim.Roll, Faces: faces(4), By: ByBot, At: time.Now(), Scores: []int{0, 0},
-			Analysis: &Analysis{WinIfRoll: &roll, WinIfHold: &hold, WinIfChosen: roll, Options: map[sim.Action]float64{sim.Roll: roll, sim.Hold: hold}, Best: sim.Roll, EV: sim.Roll}}
-		if err := s.AppendEvents(ctx, id, []Event{e}, nil); err != nil {
+		e := play.Event{MatchID: id, Seq: seq, Action: sim.Roll, Faces: faces(4), By: play.ByBot, At: time.Now(), Scores: []int{0, 0},
+			Analysis: &play.Analysis{WinIfRoll: &roll, WinIfHold: &hold, WinIfChosen: roll, Options: map[sim.Action]float64{sim.Roll: roll, sim.Hold: hold}, Best: sim.Roll, EV: sim.Roll}}
+		if err := s.AppendEvents(ctx, id, []play.Event{e}, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"pigclass/server/play"
 	"pigclass/sim"
 )
 
@@ -62,7 +63,7 @@ func playingMatches(t *testing.T, s *Store, n int) []int64 {
 	ctx := context.Background()
 	var ids []int64
 	for range n {
-		id, err := s.CreateMatch(ctx, Match{Variant: sim.Standard(sim.Pig), Seed: sim.NewSeed(), Seats: []Seat{{Seat: 0, Bot: "hold:20"}, {Seat: 1, Bot: "hold:20"}}})
+		id, err := s.CreateMatch(ctx, play.Match{Variant: sim.Standard(sim.Pig), Seed: sim.NewSeed(), Seats: []play.Seat{{Seat: 0, Bot: "hold:20"}, {Seat: 1, Bot: "hold:20"}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,8 +72,8 @@ func playingMatches(t *testing.T, s *Store, n int) []int64 {
 	return ids
 }
 
-func rollEvent(id int64, seq int) Event {
-	return Event{MatchID: id, Seq: seq, Action: sim.Roll, Faces: faces(4), By: "student", At: time.Now(), Scores: []int{0, 0}}
+func rollEvent(id int64, seq int) play.Event {
+	return play.Event{MatchID: id, Seq: seq, Action: sim.Roll, Faces: faces(4), By: "student", At: time.Now(), Scores: []int{0, 0}}
 }
 
 // appendAll appends one event to each match at once and returns each
@@ -81,7 +82,7 @@ func appendAll(s *Store, ids []int64, seq int) []error {
 	errs := make([]error, len(ids))
 	var wg sync.WaitGroup
 	for i, id := range ids {
-		wg.Go(func() { errs[i] = s.AppendEvents(context.Background(), id, []Event{rollEvent(id, seq)}, nil) })
+		wg.Go(func() { errs[i] = s.AppendEvents(context.Background(), id, []play.Event{rollEvent(id, seq)}, nil) })
 	}
 	wg.Wait()
 	return errs
@@ -156,7 +157,7 @@ func TestFailingWriteIsRefusedAlone(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "alone.db")
 	s, g := openGated(t, path)
 	ids := playingMatches(t, s, 10)
-	if err := s.AppendEvents(context.Background(), ids[0], []Event{rollEvent(ids[0], 1)}, nil); err != nil {
+	if err := s.AppendEvents(context.Background(), ids[0], []play.Event{rollEvent(ids[0], 1)}, nil); err != nil {
 		t.Fatal(err)
 	}
 	g.arm(10)
@@ -227,7 +228,7 @@ func TestFullDiskIsNotSaved(t *testing.T) {
 	for seq := 1; seq < 5000 && err == nil; seq++ {
 		e := rollEvent(ids[0], seq)
 		e.Scores = make([]int, 2)
-		err = s.AppendEvents(ctx, ids[0], []Event{e}, nil)
+		err = s.AppendEvents(ctx, ids[0], []play.Event{e}, nil)
 	}
 	if !errors.Is(err, ErrNotSaved) || kindOf(err) != ErrDiskFull {
 		t.Fatalf("writing to a full file: %v, want ErrNotSaved, a full disk", err)
@@ -278,7 +279,7 @@ func TestCancelledCallerDoesNotFailTheBatch(t *testing.T) {
 		go func() {
 			e := rollEvent(id, 1)
 			e.Scores = make([]int, 2)
-			errs <- s.AppendEvents(ctx, id, []Event{e}, nil)
+			errs <- s.AppendEvents(ctx, id, []play.Event{e}, nil)
 		}()
 		queued(base + 2 + int64(i))
 	}
