@@ -31,7 +31,7 @@ func BenchmarkAct(b *testing.B) {
 		b.Fatal(err)
 	}
 	newMatch := func() *play.Match {
-		m, err := a.srv.room.Practice(ctx, player.TokenHash, sim.Standard(sim.Pig), "hold:20")
+		m, err := a.srv.room.Practice(ctx, player.TokenHash, "bench", sim.Standard(sim.Pig), "hold:20")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -83,7 +83,7 @@ func BenchmarkActParallel(b *testing.B) {
 		var m *play.Match
 		for pb.Next() {
 			if m == nil || m.Over() {
-				if m, err = a.srv.room.Practice(ctx, player.TokenHash, sim.Standard(sim.Pig), "hold:20"); err != nil {
+				if m, err = a.srv.room.Practice(ctx, player.TokenHash, "bench", sim.Standard(sim.Pig), "hold:20"); err != nil {
 					b.Error(err)
 					return
 				}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"pigclass/server/classroom"
+	"pigclass/server/play"
 	"pigclass/sim"
 	"pigclass/sim/solve"
 	"pigclass/templates/paths"
@@ -27,7 +27,7 @@ import (
 func TestBusyClassEveryDecisionExact(t *testing.T) {
 	tables := &solve.Cache{}
 	a := newAppConfig(t, func(c *Config) { c.Tables = tables; c.TablesBudget = 1 })
-	for _, v := range classroom.DefaultVariants() {
+	for _, v := range play.DefaultVariants() {
 		tables.Get(v) // solved while the server starts
 	}
 	pinned := tables.Bytes()          // the defaults, kept whatever the budget

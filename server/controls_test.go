@@ -583,7 +583,7 @@ func TestLuckAsStored(t *testing.T) {
 		}
 		// The seats from 0 in the engine's order: the first mover's seat
 		// and the winner's, from the live state.
-		for _, lm := range a.srv.room.Live() {
+		for _, lm := range a.srv.room.Hall().Matches() {
 			if lm.ID == id {
 				g.winner = lm.State.Winner
 			}

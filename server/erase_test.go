@@ -135,7 +135,7 @@ func valuesOf(r map[string]string) []string {
 func matchOf(t *testing.T, a *app, nick string) int64 {
 	t.Helper()
 	id := int64(0)
-	for _, m := range a.srv.room.Live() {
+	for _, m := range a.srv.room.Hall().Matches() {
 		for _, s := range m.Seats {
 			if s.Nickname == nick {
 				id = m.ID

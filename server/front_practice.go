@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
+	"pigclass/server/play"
 	"pigclass/sim"
 	"pigclass/sim/solve"
 	"pigclass/templates/paths"
@@ -33,13 +35,12 @@ func (s *Server) startPractice(c *gin.Context) {
 		refuse(c, http.StatusUnprocessableEntity, loc(c).T("error.bot"))
 		return
 	}
-	ip := clientKey(c)
-	if !s.practices.Allow(ip) {
+	m, err := s.room.Practice(ctx, classroom.HashToken(playerToken(c)), clientKey(c), v, bot)
+	var limited *play.LimitError
+	if errors.As(err, &limited) && limited.Limit == play.LimitDeviceStarts {
 		refuse(c, http.StatusTooManyRequests, loc(c).T("error.practice_rate"))
 		return
 	}
-	s.practices.Hit(ip)
-	m, err := s.room.Practice(ctx, classroom.HashToken(playerToken(c)), v, bot)
 	if err != nil {
 		fail(c, err)
 		return

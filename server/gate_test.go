@@ -107,7 +107,7 @@ func TestStrangerLearnsNothingOfMatches(t *testing.T) {
 	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}, "same_seed": {"on"}})
 	player := a.browser()
 	player.post("/practice", url.Values{"game": {"pig"}, "bot": {"hold:20"}})
-	if n := len(a.srv.room.Live()); n != 3 {
+	if n := len(a.srv.room.Hall().Matches()); n != 3 {
 		t.Fatalf("%d live matches, want 3 (two of the class, one practice)", n)
 	}
 	same("live")
@@ -391,7 +391,7 @@ func TestEveryViewerOverEveryRoute(t *testing.T) {
 			checked++
 		}
 	}
-	if m := a.srv.room.Match(id); m == nil || m.Over() {
+	if m := a.srv.room.Hall().Match(id); m == nil || m.Over() {
 		t.Error("a refused post changed the match")
 	}
 	if st := mustClass(t, a, code); st.Paused || st.Locked {

@@ -18,6 +18,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
+	"pigclass/server/play"
 	"pigclass/sim/solve"
 	"pigclass/templates/paths"
 )
@@ -327,14 +328,14 @@ func TestNewVariantsAreLimited(t *testing.T) {
 	code := teacherStart(t, teacher)
 	join(t, a, code, "Ana")
 	refused := 0
-	for target := 131; target < 131+newVariantsPerClass+2; target++ {
+	for target := 131; target < 131+play.DefaultLimits.KindsClass+2; target++ {
 		doc := teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {strconv.Itoa(target)}, "mode": {"bot"}, "bot": {"optimal"}})
 		if teacher.status() == http.StatusUnprocessableEntity && strings.Contains(doc.Text(), "new kinds of round") {
 			refused++
 		}
 	}
 	if refused != 2 {
-		t.Errorf("%d of %d new variants refused, want 2", refused, newVariantsPerClass+2)
+		t.Errorf("%d of %d new variants refused, want 2", refused, play.DefaultLimits.KindsClass+2)
 	}
 	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"131"}, "mode": {"bot"}, "bot": {"optimal"}})
 	if teacher.status() != http.StatusOK {

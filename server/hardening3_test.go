@@ -149,8 +149,8 @@ func TestRefusedRoundsSpendNothing(t *testing.T) {
 			t.Fatalf("a round with no students: %d", teacher.status())
 		}
 	}
-	if after := tables.SolvesByKind(); !maps.Equal(before, after) || a.srv.variants.Count(code) != 0 || a.srv.variants.Count("") != 0 {
-		t.Errorf("refused rounds solved %v (before %v) and spent %d of the class's allowance", after, before, a.srv.variants.Count(code))
+	if after := tables.SolvesByKind(); !maps.Equal(before, after) || a.srv.room.Hall().KindsSpent(code) != 0 || a.srv.room.Hall().KindsSpent("") != 0 {
+		t.Errorf("refused rounds solved %v (before %v) and spent %d of the class's allowance", after, before, a.srv.room.Hall().KindsSpent(code))
 	}
 
 	// Twelve new kinds from four classes spend the server's allowance: a

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"pigclass/server/classroom"
+	"pigclass/server/play"
 )
 
 // Each test here is one finding of the probe of the running server, through
@@ -144,11 +145,11 @@ func TestCreationIsLimitedAndExpires(t *testing.T) {
 		t.Fatalf("practice: %d", status)
 	}
 	id, _ := strconv.ParseInt(strings.TrimPrefix(loc, "/m/"), 10, 64)
-	for range practicesPerMinute - 1 {
+	for range play.DefaultLimits.DeviceStarts - 1 {
 		p.send(http.MethodPost, "/practice", url.Values{"game": {"pig"}, "bot": {"hold:20"}})
 	}
 	if status, _, _ := p.send(http.MethodPost, "/practice", url.Values{"game": {"pig"}, "bot": {"hold:20"}}); status != http.StatusTooManyRequests {
-		t.Errorf("practice %d in a minute: %d, want 429", practicesPerMinute+1, status)
+		t.Errorf("practice %d in a minute: %d, want 429", play.DefaultLimits.DeviceStarts+1, status)
 	}
 	// An hour without a move: the practice match ends and leaves memory;
 	// a day without a student: the classes go.
@@ -156,8 +157,8 @@ func TestCreationIsLimitedAndExpires(t *testing.T) {
 	if err := a.srv.room.Sweep(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if a.srv.room.Match(id) != nil || len(a.srv.room.Live()) != 0 {
-		t.Errorf("%d practice matches still in memory", len(a.srv.room.Live()))
+	if a.srv.room.Hall().Match(id) != nil || len(a.srv.room.Hall().Matches()) != 0 {
+		t.Errorf("%d practice matches still in memory", len(a.srv.room.Hall().Matches()))
 	}
 	if m, err := a.store.MatchByID(context.Background(), id); err != nil || m.Status != "ended" {
 		t.Errorf("the idle practice match on disk: %v %v", m.Status, err)

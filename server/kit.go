@@ -79,9 +79,7 @@ type Server struct {
 	crossOrigin *http.CrossOriginProtection
 	tokens      *tokens        // fresh player tokens on join
 	moves       *limit.Limiter // moves, by player: a script cannot flood a match
-	variants    *limit.Limiter // new variants solved, by class and ("") in all
 	newClasses  *limit.Limiter // classes started, by client address
-	practices   *limit.Limiter // practice matches started, by client address
 }
 
 // DefaultMovesPerSecond is the moves a player may make a second: faster
@@ -100,20 +98,16 @@ const DefaultMovesPerSecond = 8
 // of round plays on a server with nothing else to keep. The tables and the
 // solve in flight stay within it, well within the heap's soft limit
 // (BenchmarkBigKindsBesideASchool). A new variant is solved at most
-// newVariantsPerClass times a minute for one class and
-// newVariantsPerMinute for the whole server.
-const (
-	TablesBudget         = 96 << 20
-	newVariantsPerClass  = 3
-	newVariantsPerMinute = 12
-)
+// play.DefaultLimits.KindsClass times a minute for one class and
+// KindsServer for the whole server, whatever starts it (the door:
+// play.Hall.Start).
+const TablesBudget = 96 << 20
 
-// Per client address and minute: classes a device may start, and
-// practice matches (a whole lab behind one address may start one each).
-const (
-	classesPerMinute   = 10
-	practicesPerMinute = 120
-)
+// classesPerMinute is how many classes a device (a client address) may
+// start a minute. Practice matches are limited by the door every match
+// starts through (play.DefaultLimits.DeviceStarts: a whole lab behind
+// one address may start one each).
+const classesPerMinute = 10
 
 // publicURL returns the address students type, for the projector.
 func (s *Server) publicURL(r *http.Request) string {

@@ -15,6 +15,7 @@ import (
 
 	"pigclass/lessons/figures"
 	"pigclass/server/classroom"
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/static"
@@ -43,7 +44,7 @@ func TestWalkALesson(t *testing.T) {
 	if !strings.Contains(doc.Text(), "Round 1 started: 3 matches") {
 		t.Fatalf("phase 1 did not start its round: %s", doc.Find(".notice").Text())
 	}
-	for _, m := range a.srv.room.Live() {
+	for _, m := range a.srv.room.Hall().Matches() {
 		if m.Seats[1].Bot != "ev" || m.Variant != sim.Standard(sim.Pig) {
 			t.Errorf("phase 1 match: %+v", m.Seats)
 		}
@@ -68,7 +69,7 @@ func TestWalkALesson(t *testing.T) {
 		t.Errorf("phase 3: %q", got)
 	}
 	seeds := map[string]bool{}
-	for _, m := range a.srv.room.Live() {
+	for _, m := range a.srv.room.Hall().Matches() {
 		seeds[m.Seed.String()] = true
 	}
 	if len(seeds) != 1 {
@@ -86,7 +87,7 @@ func TestWalkALesson(t *testing.T) {
 	if got := doc.Find(`[data-testid="lesson-phase"]`).Text(); !strings.Contains(got, "Phase 2 of 3") {
 		t.Errorf("back: %q", got)
 	}
-	if n := len(a.srv.room.Live()); n != 0 {
+	if n := len(a.srv.room.Hall().Matches()); n != 0 {
 		t.Errorf("a discussion phase leaves %d matches playing", n)
 	}
 	teacher.post("/classes", url.Values{"lesson": {"no-such-lesson"}})
@@ -580,7 +581,7 @@ func TestThreePlayerPhase(t *testing.T) {
 	if got := doc.Find(`[data-testid="lesson"]`).Text(); !strings.Contains(got, "the first 38.06%, the second 33.00%, the third 28.94%") {
 		t.Errorf("the prompts' figures: %q", got)
 	}
-	ms := a.srv.room.Live()
+	ms := a.srv.room.Hall().Matches()
 	if len(ms) != 2 {
 		t.Fatalf("%d matches for four students in threes", len(ms))
 	}
@@ -600,10 +601,10 @@ var lessonClaims = []struct {
 	what  string
 }{
 	{regexp.MustCompile(`(?i)only knows two-player|solo conoce el Pig de dos jugadores|only plays? (the )?two-player`),
-		func(r *classroom.Room, v sim.Variant) bool { return v.Seats <= 2 || !r.ExactBots(v) },
+		func(r *classroom.Room, v sim.Variant) bool { return v.Seats <= 2 || !play.ExactBots(v) },
 		"the perfect-play bot knows only two-player Pig, yet a phase of more players plays its exact table"},
 	{regexp.MustCompile(`(?i)perfect-play bot (is|plays) (an )?approximat|bot de juego perfecto (es|juega) (de forma )?aproximad`),
-		func(r *classroom.Room, v sim.Variant) bool { return !r.ExactBots(v) },
+		func(r *classroom.Room, v sim.Variant) bool { return !play.ExactBots(v) },
 		"the perfect-play bot approximates, yet the phase's table is exact"},
 }
 
@@ -756,8 +757,8 @@ func TestSkunkFromTheDashboard(t *testing.T) {
 	if k == nil || k.Rounds != 3 || k.Over {
 		t.Fatalf("Skunk after confirming: %+v", k)
 	}
-	if c := mustClass(t, a, code); !c.OffLesson || len(a.srv.room.Live()) != 0 {
-		t.Errorf("the class after Skunk from the dashboard: off the lesson %v, %d matches still live", c.OffLesson, len(a.srv.room.Live()))
+	if c := mustClass(t, a, code); !c.OffLesson || len(a.srv.room.Hall().Matches()) != 0 {
+		t.Errorf("the class after Skunk from the dashboard: off the lesson %v, %d matches still live", c.OffLesson, len(a.srv.room.Hall().Matches()))
 	}
 	if ana.get(paths.StudentSkunk.For(code)).Find(`[data-testid="skunk"]`).Length() != 1 {
 		t.Error("Ana's page shows no Skunk")

@@ -8,6 +8,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
+	"pigclass/server/play"
 	"pigclass/sim"
 	"pigclass/templates"
 	"pigclass/templates/paths"
@@ -52,7 +53,7 @@ func (s *Server) act(c *gin.Context) {
 	} else if m, err = s.room.Act(ctx, v, id, seq, a); err == nil {
 		s.metrics.actions.Inc()
 	} else if m != nil {
-		if !errors.Is(err, classroom.ErrStale) {
+		if !errors.Is(err, play.ErrStale) {
 			if status, problem = explain(l, err); status == http.StatusInternalServerError {
 				c.Error(err)
 			}

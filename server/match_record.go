@@ -10,6 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
+	"pigclass/server/play"
 )
 
 // record serves a finished match's record (with its seed) for verify, to
@@ -53,7 +54,7 @@ func (s *Server) skunkRecord(c *gin.Context) {
 	case errors.As(err, &later):
 		refuse(c, http.StatusConflict, loc(c).T("skunk.record_later"))
 		return
-	case errors.Is(err, classroom.ErrNotSeated):
+	case errors.Is(err, play.ErrNotSeated):
 		refuse(c, http.StatusNotFound, loc(c).T("error.nopage"))
 		return
 	case err != nil:

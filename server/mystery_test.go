@@ -54,7 +54,7 @@ func TestMysteryBot(t *testing.T) {
 			t.Errorf("the board tells the strength: %q", players)
 		}
 	}
-	live := a.srv.room.Live()
+	live := a.srv.room.Hall().Matches()
 	if len(live) != 1 {
 		t.Fatalf("%d matches", len(live))
 	}

@@ -10,8 +10,10 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
+	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
+	"pigclass/sim/solve"
 	"pigclass/templates"
 	"pigclass/templates/i18n"
 	"pigclass/templates/paths"
@@ -38,7 +40,7 @@ func fail(c *gin.Context, err error) {
 }
 
 // errNotSeated refuses a player who is not in a match.
-var errNotSeated = classroom.ErrNotSeated
+var errNotSeated = play.ErrNotSeated
 
 // explain is the one place errors become statuses and messages, in the
 // reader's language.
@@ -46,7 +48,15 @@ func explain(l *i18n.Localizer, err error) (int, string) {
 	var ae *sim.ActionError
 	var later *classroom.SeedLaterError
 	var guess *classroom.BadGuessError
+	var limited *play.LimitError
+	var room *solve.RoomError
 	switch {
+	case errors.As(err, &limited):
+		return http.StatusTooManyRequests, limitWords(l, limited)
+	case errors.As(err, &room):
+		return http.StatusConflict, l.T("roundform.room", "Need", l.Int(int(room.Need>>20)+1), "Free", l.Int(int(room.Free>>20)))
+	case errors.Is(err, classroom.ErrTooManyAssignments):
+		return http.StatusConflict, l.T("error.too_many_assignments", "N", l.Int(classroom.MaxOpenAssignments))
 	case errors.As(err, &later) && later.Playing == 0:
 		return http.StatusConflict, l.T("error.seedlater")
 	case errors.As(err, &later):
@@ -55,11 +65,11 @@ func explain(l *i18n.Localizer, err error) (int, string) {
 		return http.StatusConflict, l.T("error.move." + string(ae.Code))
 	case errors.Is(err, store.ErrNotFound):
 		return http.StatusNotFound, l.T("error.nopage")
-	case errors.Is(err, classroom.ErrNotPlaying):
+	case errors.Is(err, play.ErrNotPlaying):
 		return http.StatusConflict, l.T("error.notplaying")
-	case errors.Is(err, classroom.ErrNotSeated):
+	case errors.Is(err, play.ErrNotSeated):
 		return http.StatusForbidden, l.T("error.notseated")
-	case errors.Is(err, classroom.ErrPaused):
+	case errors.Is(err, play.ErrPaused):
 		return http.StatusConflict, l.T("error.paused")
 	case errors.Is(err, classroom.ErrNoSkunk):
 		return http.StatusConflict, l.T("error.noskunk")
@@ -67,7 +77,7 @@ func explain(l *i18n.Localizer, err error) (int, string) {
 		return http.StatusConflict, l.T("error.skunkover")
 	case errors.Is(err, store.ErrNotSaved):
 		return http.StatusServiceUnavailable, l.T("error.notsaved")
-	case errors.Is(err, classroom.ErrMysteryWaits):
+	case errors.Is(err, play.ErrMysteryWaits):
 		return http.StatusConflict, l.T("error.mystery_wait")
 	case errors.Is(err, classroom.ErrNotMystery):
 		return http.StatusBadRequest, l.T("error.not_mystery")
@@ -159,4 +169,16 @@ func removedMessage(l *i18n.Localizer, code string) string {
 
 func lockedMessage(l *i18n.Localizer, code string) string {
 	return l.T("joinerr.locked", "Code", code)
+}
+
+// limitWords says which of the door's limits refused a match, and what
+// to do.
+func limitWords(l *i18n.Localizer, e *play.LimitError) string {
+	id := map[play.Limit]string{
+		play.LimitLive: "error.limit_live", play.LimitClassLive: "error.limit_class_live",
+		play.LimitPlayerOpen: "error.limit_player_open", play.LimitDeviceStarts: "error.limit_device_starts",
+		play.LimitClassStarts: "error.limit_class_starts", play.LimitKindsClass: "roundform.variants",
+		play.LimitKindsServer: "roundform.variants_server",
+	}[e.Limit]
+	return l.T(id, "N", l.Int(e.N))
 }

@@ -113,7 +113,7 @@ func TestDeadlineTimeouts(t *testing.T) {
 	// The end says why; the time-outs are stored as time-outs but are
 	// not decisions: no cost, no agreement, not the student's.
 	var review string
-	for _, m := range a.srv.room.Live() {
+	for _, m := range a.srv.room.Hall().Matches() {
 		review = s.get(paths.Match(code, m.ID)).Text()
 		// The board's word for the student is about the clock, not the dice.
 		page := s.get(paths.ClassBoard.With(code, m.ID))

@@ -43,6 +43,7 @@ import (
 
 	"pigclass/server/classroom"
 	"pigclass/server/limit"
+	"pigclass/server/play"
 	"pigclass/server/report"
 	"pigclass/server/store"
 	"pigclass/sim/solve"
@@ -67,9 +68,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	s := &Server{
 		cfg: cfg, reports: report.New(st), log: log, tables: cfg.Tables,
 		moves:       limit.New(cfg.MovesPerSecond, time.Second, time.Now),
-		variants:    limit.New(newVariantsPerClass, time.Minute, cfg.Now),
 		newClasses:  limit.New(classesPerMinute, time.Minute, cfg.Now),
-		practices:   limit.New(practicesPerMinute, time.Minute, cfg.Now),
 		proxies:     cfg.TrustedProxies,
 		hosts:       newHostGate(cfg.PublicURL, cfg.Listen),
 		crossOrigin: crossOrigin,
@@ -79,7 +78,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		s.tables = &solve.Cache{}
 	}
 	s.tables.SetBudget(cmp.Or(cfg.TablesBudget, TablesBudget))
-	for _, v := range classroom.DefaultVariants() {
+	for _, v := range play.DefaultVariants() {
 		s.tables.Pin(v, false)
 	}
 	// The tables are solved while the matches are restored: two cores,
@@ -87,7 +86,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	start := time.Now()
 	solved := make(chan error, 1)
 	go func() {
-		for _, v := range classroom.DefaultVariants() {
+		for _, v := range play.DefaultVariants() {
 			if _, err := s.tables.Get(v); err != nil {
 				solved <- fmt.Errorf("server: solve %v: %w", v, err)
 				return

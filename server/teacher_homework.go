@@ -45,7 +45,7 @@ func (s *Server) setHomework(c *gin.Context) {
 			done(c, class.Code, l.T("notice.homework_set", "Title", homeworkTitle(l, v, form.Bot.Value, games), "Due", due.Format(dueShown)))
 			return
 		}
-		form.Error = err.Error()
+		_, form.Error = explain(l, err)
 	}
 	d, err := s.dashboardView(c, form)
 	if err != nil {
@@ -92,7 +92,7 @@ func (s *Server) playHomework(c *gin.Context) {
 		return
 	}
 	id, _ := strconv.ParseInt(c.Param("id"), 10, 64)
-	m, err := s.room.PlayHomework(c.Request.Context(), viewerFrom(c), id)
+	m, err := s.room.PlayHomework(c.Request.Context(), viewerFrom(c), id, clientKey(c))
 	switch {
 	case errors.Is(err, classroom.ErrHomeworkClosed):
 		refuse(c, http.StatusConflict, loc(c).T("error.homework_closed"))

@@ -32,24 +32,29 @@ func (s *Server) startRound(c *gin.Context) {
 		render(c, http.StatusUnprocessableEntity, templates.DashboardView(d))
 		return
 	}
-	fresh := !s.room.Kept(v)
 	round, n, err := s.room.StartRound(ctx, viewerFrom(c), classroom.RoundSpec{Variant: v, Mode: play.Mode(form.Mode.Value), Bot: form.Bot.Value, SameSeed: form.SameSeed})
-	if errors.Is(err, classroom.ErrNoStudents) || errors.Is(err, classroom.ErrMysteryWaits) {
-		form.Error = loc(c).T(pick(errors.Is(err, classroom.ErrMysteryWaits), "error.mystery_wait", "notice.nostudents"))
+	if refusedOnForm(err) {
+		// The door's refusal (a limit, the tables' room, the mystery
+		// bot's table) or no students: the form again, saying why.
+		status, msg := explain(loc(c), err)
+		switch {
+		case errors.Is(err, classroom.ErrNoStudents):
+			status, msg = http.StatusConflict, loc(c).T("notice.nostudents")
+		case status == http.StatusTooManyRequests, status == http.StatusConflict && !errors.Is(err, play.ErrMysteryWaits):
+			status = http.StatusUnprocessableEntity // a limit, or the tables' room: the form's answer
+		}
+		form.Error = msg
 		d, err := s.dashboardView(c, form)
 		if err != nil {
 			fail(c, err)
 			return
 		}
-		render(c, http.StatusConflict, templates.DashboardView(d))
+		render(c, status, templates.DashboardView(d))
 		return
 	}
 	if err != nil {
 		fail(c, err)
 		return
-	}
-	if fresh {
-		s.newVariant(class.Code)
 	}
 	done(c, class.Code, loc(c).N("notice.round_started", n, "Round", loc(c).Int(round.Number)))
 }
@@ -102,24 +107,9 @@ func (s *Server) parseRound(c *gin.Context) (templates.RoundForm, sim.Variant, b
 	} else {
 		v.Seats = n
 	}
-	var room *solve.RoomError
-	if ok && errors.As(s.room.Fits(viewerFrom(c), v), &room) {
-		// The tables of the rounds being played, and of decisions waiting
-		// for their analysis, are kept: a kind of round that cannot fit
-		// beside them waits until some end.
-		f.Error = l.T("roundform.room", "Need", l.Int(int(room.Need>>20)+1), "Free", l.Int(int(room.Free>>20)))
-		ok = false
-	}
 	if ok {
 		if problem := botProblem(l, v, f.Bot.Value); problem != "" {
 			bad(&f.Bot, problem)
-		}
-	}
-	if ok && !s.room.Kept(v) {
-		// Tables not solved yet are solved for the round: a few a minute,
-		// counted once the round has started.
-		if id, n := s.variantAllowance(classFrom(c).Code); id != "" {
-			f.Error, ok = l.T(id, "N", l.Int(n)), false
 		}
 	}
 	return f, v, ok
@@ -143,23 +133,12 @@ func botProblem(l *i18n.Localizer, v sim.Variant, bot string) string {
 // maxRoundDice is the most dice a Hog round may allow.
 const maxRoundDice = 20
 
-// variantAllowance reports, without counting anything, whether the class
-// with code may have one more kind of round solved anew this minute: ""
-// if it may, else the message that names the allowance spent (the class's,
-// or the whole server's) and its size.
-func (s *Server) variantAllowance(code string) (id string, n int) {
-	switch {
-	case !s.variants.Allow(code):
-		return "roundform.variants", newVariantsPerClass
-	case s.variants.Count("") >= newVariantsPerMinute:
-		return "roundform.variants_server", newVariantsPerMinute
-	}
-	return "", 0
-}
-
-// newVariant counts a kind of round solved anew for the class with code
-// (and the server): once its round has started, never for a refused one.
-func (s *Server) newVariant(code string) {
-	s.variants.Hit(code)
-	s.variants.Hit("")
+// refusedOnForm reports whether a round's start was refused for a
+// reason the form can say: no students yet, or the door every match
+// starts through (play.Hall.Start) refused it.
+func refusedOnForm(err error) bool {
+	var limited *play.LimitError
+	var room *solve.RoomError
+	return errors.Is(err, classroom.ErrNoStudents) || errors.Is(err, play.ErrMysteryWaits) ||
+		errors.As(err, &limited) || errors.As(err, &room)
 }

@@ -54,7 +54,7 @@ func TestClassURLsCarryTheCode(t *testing.T) {
 	if ana.status() != http.StatusOK || ana.path() != "/c/"+code {
 		t.Errorf("old act address: %d at %s", ana.status(), ana.path())
 	}
-	if m := a.srv.room.Match(id); m == nil || m.Seq() <= st.seq {
+	if m := a.srv.room.Hall().Match(id); m == nil || m.Seq() <= st.seq {
 		t.Error("the move through the old address was not made")
 	}
 	// Another class's code does not reach the match.

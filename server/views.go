@@ -196,7 +196,7 @@ func (w *views) boardFacts(class *classroom.Class, m *play.Match, viewer int) (t
 		})
 	}
 	for _, seat := range m.Seats {
-		b.Approximate = b.Approximate || seat.Bot == sim.PerfectBot && !w.room.ExactBots(v)
+		b.Approximate = b.Approximate || seat.Bot == sim.PerfectBot && !play.ExactBots(v)
 	}
 	// A bot to move is waiting: bots move as soon as they can, and the
 	// perfect-play bot cannot until its table is solved.

@@ -334,7 +334,7 @@ type Board struct {
 	ReviewURL                   string
 	Error                       string
 	// Approximate says the optimal bot plays more than two seats without
-	// their exact table (see classroom.Advise).
+	// their exact table (see play.Advise).
 	Approximate bool
 	// Preparing: a perfect-play bot is to move and waits for its table,
 	// being solved for a kind of round not played before.
@@ -500,7 +500,7 @@ type Review struct {
 	Analysed   bool
 	Timeline   Chart
 	// Approximate: more than two players without their exact table, the
-	// chances read from an approximation (see classroom.Advise).
+	// chances read from an approximation (see play.Advise).
 	Approximate bool
 	// Pending: some of the decisions' analysis is on its way (their
 	// table is being solved).

@@ -1,10 +1,13 @@
-// Package classroom is the live classroom: the classes being taught, their
-// rosters and switches, the matches being played, rounds, whole-class
-// Skunk and the deadline watcher. It offers typed operations (Join, Act,
-// StartRound, EndRound, Sit, ...) and answers with immutable snapshots
-// (Class, Match, Skunk), each with a version number, so that the web layer
-// draws every live page from memory and a poll that finds the version
-// unchanged costs next to nothing.
+// Package classroom is the live class: the classes being taught, their
+// rosters, joins and switches, rounds, homework, days, whole-class Skunk,
+// retention and erasure, and who may see what (Viewer). Matches are
+// played in package play: a round, a practice match and a game of
+// homework each ask play's one door (play.Hall.Start) for their matches.
+// It offers typed operations (Join, StartRound, EndRound, Sit, ...) and
+// answers with immutable snapshots (Class, Skunk, play.Match), each with
+// a version number, so that the web layer draws every live page from
+// memory and a poll that finds the version unchanged costs next to
+// nothing.
 //
 // The store is the truth: every change is on disk (through the store's
 // group-commit writer) before it is acknowledged, and Restore rebuilds the
@@ -12,11 +15,11 @@
 //
 // # Who owns what, and the locks
 //
-//   - Room.mu (RWMutex) guards the maps of loaded classes and live matches,
-//     and Room.loadMu the classes being read from disk. Both are leaves:
-//     held only to read or change a map, never while taking another lock
-//     or waiting for the disk. A class is read from disk by one caller,
-//     with no lock held; others asking for it meanwhile wait for that read.
+//   - Room.mu (RWMutex) guards the maps of loaded classes, and Room.loadMu
+//     the classes being read from disk. Both are leaves: held only to
+//     read or change a map, never while taking another lock or waiting
+//     for the disk. A class is read from disk by one caller, with no lock
+//     held; others asking for it meanwhile wait for that read.
 //   - class.mu guards a class's snapshot and its changing and saving
 //     flags, and is never held across a commit. A round change (a round or
 //     game of Skunk started or ended, a student removed, the class
@@ -26,20 +29,23 @@
 //     does the same with saving (class.save), so small changes are made
 //     one at a time, in order, and neither kind waits for the other.
 //     Readers take no lock. Under class.mu no other lock is taken.
-//   - match.mu serializes the moves of one match and is held across the
-//     commit of those moves, so a match's log on disk and in memory never
-//     diverge. Act takes only this lock: students in different matches
-//     never wait for each other, and their commits share batches. Ending
-//     matches (a round, a removal, a deletion) takes their locks in turn,
-//     so a move in flight finishes first.
 //   - skunk.mu serializes the moves of a class's Skunk game; their commits
 //     are made without it, the moves pending at once in one (a class
 //     sitting down shares a commit), and a failed commit takes back every
 //     pending move (commitSkunk).
-//   - class.statsMu guards the per-student totals (a leaf).
+//   - class.statsMu guards the per-student totals, and class.devMu the
+//     devices students joined from: both leaves, taken with a match's
+//     lock held (the class is its matches' play.Host).
+//   - The hall's locks (package play's doc) are taken after a class's
+//     turnstile (class.change) and never under class.mu.
 //
-// No lock is held while a table is solved: a round's, and a practice
-// match's, table is solved (prepare) before any lock is taken.
+// The order, where two are held: a class's turnstile (changing or
+// saving, not a lock held but a flag waited on), then a match's lock
+// (play.Live), then class.statsMu or class.devMu. Room.mu, Room.loadMu and
+// class.mu are leaves.
+//
+// No lock is held while a table is solved: the tables of a round, and of
+// a practice match, are asked for in the background.
 //
 // Readers take no lock: snapshots are published through atomic pointers
 // after each committed change, and a class's set of live matches is a
@@ -58,61 +64,37 @@ import (
 
 	"pigclass/server/play"
 	"pigclass/server/store"
-	"pigclass/sim"
 	"pigclass/sim/solve"
 )
 
 // Errors a student or teacher can act on.
 var (
-	ErrNotPlaying = errors.New("this match is no longer being played")
-	ErrNotSeated  = errors.New("you are not playing in this match")
-	ErrStale      = errors.New("that click was already counted")
-	ErrPaused     = errors.New("the teacher has paused play")
-	ErrNoStudents = errors.New("no students have joined yet")
-	// ErrMysteryWaits: the mystery bot is offered only where its
-	// perfect-play table is ready when the round starts, so that nothing in
-	// its play (a wait for the table) tells its strength.
-	ErrMysteryWaits = errors.New("the mystery bot's perfect-play table is still being solved")
-	ErrLocked       = errors.New("joining is closed")
-	ErrNoSkunk      = errors.New("no game of Skunk is being played")
-	ErrLooksTaken   = errors.New("looks like a nickname already taken")
-	ErrRemoved      = errors.New("removed from the class by the teacher")
-	ErrSkunkIsOver  = errors.New("this game of Skunk is over")
+	ErrNoStudents  = errors.New("no students have joined yet")
+	ErrLocked      = errors.New("joining is closed")
+	ErrNoSkunk     = errors.New("no game of Skunk is being played")
+	ErrLooksTaken  = errors.New("looks like a nickname already taken")
+	ErrRemoved     = errors.New("removed from the class by the teacher")
+	ErrSkunkIsOver = errors.New("this game of Skunk is over")
 	// ErrNotSaved wraps a change the disk refused: nothing of it happened,
 	// and it may be tried again.
 	ErrNotSaved = store.ErrNotSaved
 )
 
-// MaxMatchEvents is the most events a match may have: far past any honest
-// game (Pig to 200, two players holding after every roll, is some 400),
-// short of a script that holds on nothing for ever. The match then ends,
-// stored as ended.
-const MaxMatchEvents = 5000
-
 // Room is the live classroom of one pigclass server.
 type Room struct {
-	// maxEvents is the longest a match may grow (MaxMatchEvents; tests
-	// shorten it).
-	maxEvents int
-
 	st     *store.Store
 	key    []byte             // the server's own key (see ProjectorKey)
 	signer ed25519.PrivateKey // signs match records, derived from key
-	tables *solve.Cache
+	hall   *play.Hall         // where the matches are played
 	log    *slog.Logger
 	now    func() time.Time
 
 	mu      sync.RWMutex
 	classes map[int64]*class
 	codes   map[string]int64
-	matches map[int64]*match
 
 	loadMu sync.Mutex          // guards loads (a leaf, like mu)
 	loads  map[int64]*loadCall // the classes being read from disk
-
-	waitMu  sync.Mutex           // guards waiting (a leaf)
-	waiting map[sim.Variant]bool // tables (keyFor) that decisions wait for: see fillin.go
-	unuse   func()               // unregisters the room from the cache
 
 	doors doors // the rate limits of joining (LimitJoins)
 
@@ -135,16 +117,12 @@ func New(st *store.Store, key []byte, tables *solve.Cache, log *slog.Logger, now
 		now = time.Now
 	}
 	r := &Room{
-		st: st, key: key, signer: recordSigner(key), tables: tables, log: log, now: now, maxEvents: MaxMatchEvents,
-		classes: map[int64]*class{}, codes: map[string]int64{}, matches: map[int64]*match{}, loads: map[int64]*loadCall{},
-		waiting: map[sim.Variant]bool{}, stop: make(chan struct{}), done: make(chan struct{}),
+		st: st, key: key, signer: recordSigner(key), log: log, now: now,
+		classes: map[int64]*class{}, codes: map[string]int64{}, loads: map[int64]*loadCall{},
+		stop: make(chan struct{}), done: make(chan struct{}),
 		doors: newDoors(DefaultGuesses, DefaultClassJoins, now),
 	}
-	unuse := tables.Use(r.needs, r.tableReady)
-	unwatch := tables.Watch(func(key sim.Variant) {
-		r.log.Info("solving a table", "kind", key.String(), "bytes", solve.TableBytes(key))
-	})
-	r.unuse = func() { unuse(); unwatch() }
+	r.hall = play.NewHall(st, tables, log, now, r.host)
 	return r
 }
 
@@ -163,10 +141,11 @@ type class struct {
 	activity atomic.Int64
 	// live maps a student to their match of the open round (played or
 	// finished); replaced whole under mu.
-	live atomic.Pointer[map[int64]*match]
+	live atomic.Pointer[map[int64]*play.Live]
 
 	statsMu sync.Mutex
 	stats   map[int64]store.StudentStats
+	today   func() string // the server's date now (Store.Today)
 	// day and dayStats are the totals of one day of the class (today's,
 	// rolled over on the first move of a new day): the dashboard's roster
 	// shows them by default.
@@ -401,10 +380,10 @@ func (r *Room) readClass(ctx context.Context, id int64, known *store.Class) (*cl
 		open := rounds[n-1]
 		snap.Round = &open
 	}
-	c := &class{id: id, stats: stats, total: total, day: today, dayStats: dayStats}
+	c := &class{id: id, stats: stats, total: total, day: today, dayStats: dayStats, today: r.st.Today}
 	c.idle = sync.NewCond(&c.mu)
 	c.snap.Store(snap)
-	c.live.Store(&map[int64]*match{})
+	c.live.Store(&map[int64]*play.Live{})
 	r.mu.Lock()
 	r.classes[id] = c
 	r.codes[row.Code] = id
@@ -424,16 +403,12 @@ type Counts struct {
 // snapshots only).
 func (r *Room) Counts() Counts {
 	r.mu.RLock()
-	defer r.mu.RUnlock()
 	n := Counts{Classes: len(r.classes)}
 	for _, c := range r.classes {
 		n.Students += len(c.snap.Load().Students)
 	}
-	for _, lm := range r.matches {
-		if !lm.snap.Load().Over() {
-			n.Playing++
-		}
-	}
+	r.mu.RUnlock()
+	n.Playing = r.hall.Playing()
 	return n
 }
 
@@ -492,9 +467,13 @@ func (r *Room) DayStats(v Viewer) map[int64]store.StudentStats {
 	return out
 }
 
+// Hall is where the room's matches are played: their reads and moves
+// for the web layer, which checks who asks through the room first.
+func (r *Room) Hall() *play.Hall { return r.hall }
+
 // Close stops the deadline watcher, if it runs. Call it once.
 func (r *Room) Close() {
-	r.unuse()
+	r.hall.Close()
 	close(r.stop)
 	if r.watching.Load() {
 		<-r.done

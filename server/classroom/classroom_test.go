@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -52,7 +51,7 @@ func openRoom(t *testing.T, path string) (*Room, *store.Store, *fault) {
 	if _, err := r.Restore(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { r.unuse(); st.Close() })
+	t.Cleanup(func() { r.hall.Close(); st.Close() })
 	return r, st, f
 }
 
@@ -63,7 +62,7 @@ func classWithRound(t *testing.T, r *Room, n int) (*Class, []store.Student) {
 	// The table first: a bot that moves first in a match whose decisions
 	// waited for it would have them filled in (a new version of the match)
 	// in the middle of a test that compares versions.
-	if _, err := r.tables.Get(sim.Standard(sim.Pig)); err != nil {
+	if _, err := tables.Get(sim.Standard(sim.Pig)); err != nil {
 		t.Fatal(err)
 	}
 	c, err := r.CreateClass(ctx, func() string { return "TESTAA" }, "hash", "")
@@ -93,10 +92,10 @@ func actAll(r *Room, c *Class, students []store.Student) []error {
 		wg.Go(func() {
 			m := r.playingOf(c.ID, st.ID)
 			if m == nil || m.Over() {
-				errs[i] = ErrNotPlaying
+				errs[i] = play.ErrNotPlaying
 				return
 			}
-			_, errs[i] = r.act(context.Background(), m.ID, st.ID, m.Seq(), sim.HoldAt(20).Decide(m.State.Position()))
+			_, errs[i] = r.hall.Act(context.Background(), m.ID, st.ID, m.Seq(), sim.HoldAt(20).Decide(m.State.Position()))
 		})
 	}
 	wg.Wait()
@@ -145,7 +144,7 @@ func TestFailedCommitLeavesMatchesAsBefore(t *testing.T) {
 	st.Close()
 	r2, _, _ := openRoom(t, path)
 	for id, seq := range want {
-		m := r2.Match(id)
+		m := r2.hall.Match(id)
 		if m == nil && seq > 0 {
 			t.Errorf("match %d did not come back", id)
 			continue
@@ -213,7 +212,7 @@ func TestSnapshotsAreImmutable(t *testing.T) {
 	c, students := classWithRound(t, r, 1)
 	old := r.playingOf(c.ID, students[0].ID)
 	seq, version, state := old.Seq(), old.Version, old.State
-	if _, err := r.act(context.Background(), old.ID, students[0].ID, old.Seq(), sim.Roll); err != nil {
+	if _, err := r.hall.Act(context.Background(), old.ID, students[0].ID, old.Seq(), sim.Roll); err != nil {
 		t.Fatal(err)
 	}
 	if old.Seq() != seq || old.Version != version || old.State != state {
@@ -222,8 +221,8 @@ func TestSnapshotsAreImmutable(t *testing.T) {
 	if now := r.playingOf(c.ID, students[0].ID); now.Version <= version || now.Seq() <= seq {
 		t.Errorf("the new snapshot did not move: version %d, seq %d", now.Version, now.Seq())
 	}
-	if _, err := r.act(context.Background(), old.ID, students[0].ID, seq, sim.Roll); !errors.Is(err, ErrStale) {
-		t.Errorf("a stale move: %v, want ErrStale", err)
+	if _, err := r.hall.Act(context.Background(), old.ID, students[0].ID, seq, sim.Roll); !errors.Is(err, play.ErrStale) {
+		t.Errorf("a stale move: %v, want play.ErrStale", err)
 	}
 }
 
@@ -236,7 +235,7 @@ func TestEndRoundStopsEveryMatch(t *testing.T) {
 	if err := r.EndRound(context.Background(), operator(t, r, c)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.act(context.Background(), m.ID, students[0].ID, m.Seq(), sim.Roll); !errors.Is(err, ErrNotPlaying) {
+	if _, err := r.hall.Act(context.Background(), m.ID, students[0].ID, m.Seq(), sim.Roll); !errors.Is(err, play.ErrNotPlaying) {
 		t.Errorf("a move after the round ended: %v", err)
 	}
 	playing, err := st.Matches(context.Background(), store.MatchFilter{ClassID: c.ID, Status: play.Playing})
@@ -263,7 +262,7 @@ func operator(t testing.TB, r *Room, c *Class) Viewer {
 // ends, stored as ended, and no move is taken after.
 func TestMatchTooLongEnds(t *testing.T) {
 	r, st, _ := openRoom(t, filepath.Join(t.TempDir(), "long.db"))
-	r.maxEvents = 12
+	r.hall.MaxEvents = 12
 	ctx := context.Background()
 	c, err := r.CreateClass(ctx, func() string { return "LONGAA" }, "hash", "")
 	if err != nil {
@@ -283,14 +282,14 @@ func TestMatchTooLongEnds(t *testing.T) {
 			break
 		}
 		seat := m.State.Seat
-		if m, err = r.act(ctx, m.ID, m.Seats[seat].StudentID, m.Seq(), sim.Hold); err != nil {
+		if m, err = r.hall.Act(ctx, m.ID, m.Seats[seat].StudentID, m.Seq(), sim.Hold); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if m.Seq() != 12 || m.Status != play.Ended {
 		t.Fatalf("after %d events: status %s", m.Seq(), m.Status)
 	}
-	if _, err := r.act(ctx, m.ID, m.Seats[m.State.Seat].StudentID, m.Seq(), sim.Hold); !errors.Is(err, ErrNotPlaying) {
+	if _, err := r.hall.Act(ctx, m.ID, m.Seats[m.State.Seat].StudentID, m.Seq(), sim.Hold); !errors.Is(err, play.ErrNotPlaying) {
 		t.Errorf("a move after the end: %v", err)
 	}
 	if row, err := st.MatchByID(ctx, m.ID); err != nil || row.Status != play.Ended {
@@ -399,97 +398,5 @@ func TestSkunkSitsShareCommits(t *testing.T) {
 	}
 	if sits != n {
 		t.Errorf("%d sits stored, want %d", sits, n)
-	}
-}
-
-// TestBotMovePlaysTheExactTable: with three players, once their table is
-// solved, the perfect-play bot moves as the exact table says, including at
-// positions where the two-player table against the leader says otherwise
-// (found here, so the test can tell the two apart).
-func TestBotMovePlaysTheExactTable(t *testing.T) {
-	r, _, _ := openRoom(t, filepath.Join(t.TempDir(), "pigclass.db"))
-	v := sim.Standard(sim.Pig)
-	v.Target, v.Seats = 100, 3
-	m, err := r.tables.MultiWait(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	approx, err := solve.ParseStrategy("optimal", v, r.tables)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bot, err := newBot("optimal", v, &sim.Seed{}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	differ, checked := 0, 0
-	for i := 0; i < 100; i += 7 {
-		for j := 0; j < 100; j += 9 {
-			for l := 0; l < 100; l += 11 {
-				for k := 0; i+k < 100; k += 3 {
-					st := sim.NewState(v, 0)
-					st.Scores[0], st.Scores[1], st.Scores[2], st.TurnTotal = i, j, l, k
-					exact := m.Advise([]int{i, j, l}, k).Best
-					if got, ok := r.botMove(bot, &st); got != exact || !ok {
-						t.Fatalf("(%d, %d, %d) total %d: the bot plays %v (moves %v), the exact table %v", i, j, l, k, got, ok, exact)
-					}
-					if approx.Decide(st.Position()) != exact {
-						differ++
-					}
-					checked++
-				}
-			}
-		}
-	}
-	if differ == 0 {
-		t.Errorf("in %d positions the two-player approximation never differs from the exact table: the test cannot tell them apart", checked)
-	}
-	t.Logf("%d of %d positions where the approximation differs", differ, checked)
-}
-
-// TestAdviseReadsThePlayersStillIn: a player out leaves the game of those
-// still in, analysed exactly (two left: the two-player table); past the
-// exact range the approximation is the three-player table against the two
-// leading opponents in their order of play, labelled approximate.
-func TestAdviseReadsThePlayersStillIn(t *testing.T) {
-	v := sim.Standard(sim.Pig)
-	v.Target, v.Seats = 50, 3
-	two, err := tables.Get(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := sim.NewState(v, 0)
-	st.Seat, st.Scores[0], st.Scores[1], st.Scores[2], st.TurnTotal = 1, 30, 12, 41, 6
-	st.Out[2] = true
-	adv, approximate, err := Advise(tables, &st)
-	if want := two.Advise(12, 30, 6); err != nil || approximate || adv.Roll != want.Roll || adv.Hold != want.Hold {
-		t.Errorf("three seats, one out: %+v approximate %v %v; want the two-player table exactly, %+v", adv, approximate, err, want)
-	}
-
-	three := v
-	m3, err := tables.MultiWait(three)
-	if err != nil {
-		t.Fatal(err)
-	}
-	six := v
-	six.Seats = 6
-	st = sim.NewState(six, 0)
-	st.Seat, st.TurnTotal = 4, 9
-	copy(st.Scores[:6], []int{40, 7, 33, 40, 20, 11}) // the mover has 20; 40 and 40 lead, the first of them plays after seat 5
-	adv, approximate, err = Advise(tables, &st)
-	want := m3.Advise([]int{20, 40, 40}, 9)
-	if err != nil || !approximate || adv.Roll != want.Roll || adv.Hold != want.Hold || adv.Best != want.Best {
-		t.Errorf("six seats: %+v approximate %v %v; want the three-player table against 40 and 40, %+v", adv, approximate, err, want)
-	}
-	for _, c := range []struct{ in, want []int }{
-		{[]int{5, 1, 9, 3, 9}, []int{5, 9, 9}},
-		{[]int{5, 8, 1, 2, 7}, []int{5, 8, 7}},
-		{[]int{5, 1, 2, 8, 7}, []int{5, 8, 7}},
-		{[]int{5, 1, 2, 7, 8}, []int{5, 7, 8}},
-		{[]int{0, 3, 3, 3}, []int{0, 3, 3}},
-	} {
-		if got := leadingTwo(c.in); !slices.Equal(got, c.want) {
-			t.Errorf("leadingTwo(%v) = %v, want %v", c.in, got, c.want)
-		}
 	}
 }

@@ -58,26 +58,9 @@ func (r *Room) EraseStudent(ctx context.Context, v Viewer, studentID int64) (sto
 // renameSeats gives the matches in memory the student's seats are in the
 // student's names and token as now stored (an erasure's).
 func (r *Room) renameSeats(st store.Student) {
-	r.mu.RLock()
-	var lms []*match
-	for _, lm := range r.matches {
-		if slices.ContainsFunc(lm.row.Seats, func(s play.Seat) bool { return s.StudentID == st.ID }) {
-			lms = append(lms, lm)
-		}
-	}
-	r.mu.RUnlock()
-	for _, lm := range lms {
-		lm.mu.Lock()
-		seats := slices.Clone(lm.row.Seats)
-		for i := range seats {
-			if seats[i].StudentID == st.ID {
-				seats[i].Nickname, seats[i].AnonName, seats[i].TokenHash = st.Nickname, st.AnonName, st.TokenHash
-			}
-		}
-		lm.row.Seats = seats
-		lm.publish()
-		lm.mu.Unlock()
-	}
+	r.hall.Reseat(func(s play.Seat) bool { return s.StudentID == st.ID }, func(s *play.Seat) {
+		s.Nickname, s.AnonName, s.TokenHash = st.Nickname, st.AnonName, st.TokenHash
+	})
 }
 
 // rename gives the game's participant who is the student the student's

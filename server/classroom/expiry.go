@@ -27,20 +27,8 @@ const sweepEvery = time.Minute
 // and deletes abandoned classes.
 func (r *Room) Sweep(ctx context.Context) error {
 	now := r.now()
-	r.mu.RLock()
-	var idle []*match
-	for _, lm := range r.matches {
-		if (lm.cls == nil || lm.row.AssignmentID != 0) && now.Sub(lm.snap.Load().Last) >= PracticeIdle {
-			idle = append(idle, lm)
-		}
-	}
-	r.mu.RUnlock()
-	for _, lm := range idle {
-		err := r.end([]*match{lm}, func() error { return r.st.EndMatch(ctx, lm.row.ID) })
-		if err != nil {
-			return err
-		}
-		r.forget(lm.row.ID)
+	if err := r.hall.EndIdle(PracticeIdle, func(id int64) error { return r.st.EndMatch(ctx, id) }); err != nil {
+		return err
 	}
 	if _, err := r.st.DeletePractice(ctx, now.Add(-PracticeKept)); err != nil {
 		return err

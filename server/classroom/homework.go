@@ -33,9 +33,20 @@ type HomeworkSpec struct {
 	Due     time.Time
 }
 
+// MaxOpenAssignments is the most assignments a class holds open at once:
+// a teacher's week, with room to spare; a script cannot set hundreds.
+const MaxOpenAssignments = 12
+
+// ErrTooManyAssignments refuses an assignment past MaxOpenAssignments
+// open ones: close one first.
+var ErrTooManyAssignments = errors.New("the class holds as many open assignments as it may: close one first")
+
 // SetHomework sets an assignment for the class, for its teacher: its bot
 // must play the game (solve.CheckStrategy), its games be 1 to
-// MaxHomeworkGames.
+// MaxHomeworkGames, the class hold fewer than MaxOpenAssignments open; a
+// kind of game new to the server spends the class's allowance of new
+// kinds as a round's does (play.Hall.NewKind), since its tables are
+// solved now, for the games to come.
 func (r *Room) SetHomework(ctx context.Context, v Viewer, spec HomeworkSpec) (store.Assignment, error) {
 	c, err := v.teaching()
 	if err != nil {
@@ -47,9 +58,18 @@ func (r *Room) SetHomework(ctx context.Context, v Viewer, spec HomeworkSpec) (st
 	if spec.Games < 1 || spec.Games > MaxHomeworkGames {
 		return store.Assignment{}, errors.New("an assignment asks 1 to 20 games")
 	}
+	as, err := r.st.Assignments(ctx, c.id)
+	if err != nil {
+		return store.Assignment{}, err
+	}
+	if open := slices.DeleteFunc(as, func(a store.Assignment) bool { return a.Closed }); len(open) >= MaxOpenAssignments {
+		return store.Assignment{}, ErrTooManyAssignments
+	}
+	if err := r.hall.NewKind(c.snap.Load().Code, c, spec.Variant); err != nil {
+		return store.Assignment{}, err
+	}
 	a, err := r.st.CreateAssignment(ctx, store.Assignment{ClassID: c.id, Variant: spec.Variant, Bot: spec.Bot, Games: spec.Games, Due: spec.Due})
 	if err == nil {
-		r.prepare(spec.Variant) // its perfect-play table, for the games to come
 		c.activity.Add(1)
 	}
 	return a, err
@@ -75,10 +95,12 @@ func (r *Room) Assignments(ctx context.Context, v Viewer) ([]store.Assignment, e
 	return r.st.Assignments(ctx, v.cls.id)
 }
 
-// PlayHomework is the viewer student's game of assignment id: the one
-// they are playing, or a new one against the assignment's bot. A closed
-// assignment starts no game.
-func (r *Room) PlayHomework(ctx context.Context, v Viewer, id int64) (*play.Match, error) {
+// PlayHomework is the viewer student's game of assignment id, from
+// device (a network address): the one they are playing, or a new one
+// against the assignment's bot, through the door every match starts
+// through (its limits: play.LimitError). A closed assignment starts no
+// game.
+func (r *Room) PlayHomework(ctx context.Context, v Viewer, id int64, device string) (*play.Match, error) {
 	c, studentID, err := v.studying()
 	if err != nil {
 		return nil, err
@@ -95,48 +117,35 @@ func (r *Room) PlayHomework(ctx context.Context, v Viewer, id int64) (*play.Matc
 		return nil, ErrHomeworkClosed
 	}
 	a := as[i]
-	if m := r.homeworkPlaying(id, studentID); m != nil {
+	if m := r.homeworkPlaying(c, id, studentID); m != nil {
 		return m, nil
 	}
-	if a.Bot == sim.MysteryBot && !r.botReady(a.Variant) {
-		return nil, ErrMysteryWaits
-	}
-	r.prepare(a.Variant)
 	st, ok := c.snap.Load().Student(v.token)
 	if !ok {
 		return nil, ErrNotStudent
 	}
-	seats := []play.Seat{{Seat: 0, StudentID: st.ID, Nickname: st.Nickname, AnonName: st.AnonName, TokenHash: st.TokenHash}}
+	seats := []play.Seat{seatOf(st, 0)}
 	for seat := 1; seat < a.Variant.Seats; seat++ {
 		seats = append(seats, play.Seat{Seat: seat, Bot: a.Bot})
 	}
 	row := play.NewMatch(a.Variant, sim.NewSeed(), seats)
 	row.ClassID, row.AssignmentID = c.id, id
-	if row.ID, err = r.st.CreateMatch(ctx, row); err != nil {
-		return nil, err
-	}
-	lms, err := r.begin(ctx, []play.Match{row}, c)
+	lms, err := r.hall.Start(ctx, play.Request{Origin: play.FromHomework, Host: c, Class: c.snap.Load().Code, Device: device, Player: studentID, Matches: []play.Match{row}})
 	if err != nil {
 		return nil, err
 	}
 	c.activity.Add(1)
-	return lms[0].snap.Load(), nil
+	return lms[0].Match(), nil
 }
 
 // homeworkPlaying is the student's game of an assignment being played, or
 // nil.
-func (r *Room) homeworkPlaying(id, studentID int64) *play.Match {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	for _, lm := range r.matches {
-		if lm.row.AssignmentID != id || !slices.ContainsFunc(lm.row.Seats, func(s play.Seat) bool { return s.StudentID == studentID }) {
-			continue
-		}
-		if m := lm.snap.Load(); m != nil && !m.Over() {
-			return m
-		}
+func (r *Room) homeworkPlaying(c *class, id, studentID int64) *play.Match {
+	lms := r.hall.Of(c, func(m *play.Match) bool { return m.AssignmentID == id && m.SeatOf(studentID) >= 0 && !m.Over() })
+	if len(lms) == 0 {
+		return nil
 	}
-	return nil
+	return lms[0].Match()
 }
 
 // Homework is what each student did of each of the class's assignments,
@@ -150,17 +159,4 @@ func (r *Room) Homework(ctx context.Context, v Viewer) ([]store.HomeworkDone, er
 		return done, err
 	}
 	return slices.DeleteFunc(done, func(h store.HomeworkDone) bool { return h.StudentID != v.student }), nil
-}
-
-// homeworkOf are the class's games of homework in memory.
-func (r *Room) homeworkOf(c *class) []*match {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	var out []*match
-	for _, lm := range r.matches {
-		if lm.cls == c && lm.row.AssignmentID != 0 {
-			out = append(out, lm)
-		}
-	}
-	return out
 }

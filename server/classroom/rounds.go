@@ -12,7 +12,6 @@ import (
 	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
-	"pigclass/sim/solve"
 )
 
 // CreateClass stores a new class with a fresh join code drawn by newCode
@@ -104,7 +103,7 @@ func (r *Room) SetSwitches(ctx context.Context, v Viewer, change func(*Switches)
 		}
 		snap = c.publishLocked(false, func(next *Class) { next.Locked, next.Paused, next.Anonymous = f.Locked, f.Paused, f.Anonymous })
 		if old.Paused && !f.Paused {
-			r.restartClocks(c)
+			r.hall.RestartClocks(uniqueMatches(*c.live.Load()))
 		}
 		return nil
 	})
@@ -264,27 +263,55 @@ func (r *Room) startRoundOf(ctx context.Context, v Viewer, spec RoundSpec, leave
 	return round, n, err
 }
 
-// startRound is StartRound within a change of the class.
+// startRound is StartRound within a change of the class. The round's
+// matches start through the door every match starts through (its limits:
+// play.LimitError, *solve.RoomError, play.ErrMysteryWaits); a refusal,
+// asked of the door before the open round ends, changes nothing.
 func (r *Room) startRound(ctx context.Context, c *class, spec RoundSpec) (play.Round, int, error) {
-	classID := c.id
 	students := append([]store.Student(nil), c.snap.Load().Students...)
 	if len(students) == 0 {
 		return play.Round{}, 0, ErrNoStudents // refused: nothing is solved for it
 	}
-	if spec.Bot == sim.MysteryBot && !r.botReady(spec.Variant) {
-		return play.Round{}, 0, ErrMysteryWaits // its table is now being solved
+	round := play.Round{ClassID: c.id, Variant: spec.Variant, Mode: spec.Mode, Bot: spec.Bot, SameSeed: spec.SameSeed, Lesson: spec.Lesson}
+	req := play.Request{Origin: play.FromRound, Host: c, Class: c.snap.Load().Code, Matches: roundMatches(c.id, spec, students),
+		Ending: len(uniqueMatches(*c.live.Load())),
+		Store: func(ctx context.Context, ms []play.Match) ([]int64, error) {
+			var ids []int64
+			var err error
+			if round, ids, err = r.st.CreateRound(ctx, round, ms); err != nil {
+				return nil, err
+			}
+			for i := range ms {
+				ms[i].RoundID, ms[i].RoundIndex, ms[i].Day = round.ID, round.Number, round.Day
+			}
+			open := round
+			c.mu.Lock()
+			c.skunk.Store(nil) // a finished game of Skunk's results give way
+			c.publish(false, func(next *Class) { next.Round = &open })
+			c.mu.Unlock()
+			return ids, nil
+		}}
+	if err := r.hall.Admit(req); err != nil {
+		return play.Round{}, 0, err
 	}
 	if err := r.endRound(ctx, c); err != nil {
 		return play.Round{}, 0, err
 	}
-	r.prepare(spec.Variant) // the open round ended: its tables may make room
+	req.Ending = 0
+	lms, err := r.hall.Start(ctx, req)
+	c.mu.Lock()
+	index(c, lms)
+	c.mu.Unlock()
+	return round, len(req.Matches), err
+}
 
+// roundMatches are the matches of a round for the students (shuffled):
+// each against the bot or paired (seats left over go to the bot), one
+// seed for all on request.
+func roundMatches(classID int64, spec RoundSpec, students []store.Student) []play.Match {
 	shuffle(students)
 	seed := sim.NewSeed()
 	var rows []play.Match
-	seatOf := func(st store.Student, n int) play.Seat {
-		return play.Seat{Seat: n, StudentID: st.ID, Nickname: st.Nickname, AnonName: st.AnonName, TokenHash: st.TokenHash}
-	}
 	n := spec.Variant.Seats
 	for i := 0; i < len(students); {
 		if !spec.SameSeed {
@@ -304,47 +331,12 @@ func (r *Room) startRound(ctx context.Context, c *class, spec RoundSpec) (play.R
 		row.ClassID = classID
 		rows = append(rows, row)
 	}
-	round := play.Round{ClassID: classID, Variant: spec.Variant, Mode: spec.Mode, Bot: spec.Bot, SameSeed: spec.SameSeed, Lesson: spec.Lesson}
-	round, ids, err := r.st.CreateRound(ctx, round, rows)
-	if err != nil {
-		return round, 0, err
-	}
-	for i := range rows {
-		rows[i].ID, rows[i].RoundID, rows[i].RoundIndex = ids[i], round.ID, round.Number
-	}
-	open := round
-	c.mu.Lock()
-	c.skunk.Store(nil) // a finished game of Skunk's results give way
-	c.publish(false, func(next *Class) { next.Round = &open })
-	c.mu.Unlock()
-	lms, err := r.begin(ctx, rows, c)
-	c.mu.Lock()
-	r.index(c, lms)
-	c.mu.Unlock()
-	return round, len(rows), err
-}
-
-// prepare starts solving, in the background, the tables that analyse a
-// variant's decisions and that its perfect-play bot reads (tablesOf): the
-// round starts at once, its bots move and its analyses fill in when they
-// are ready (fillIn). A refusal shows where the table is asked for.
-func (r *Room) prepare(v sim.Variant) {
-	if v.Target > solve.MaxTarget {
-		return
-	}
-	for _, k := range tablesOf(v) {
-		r.ask(k)
-	}
+	return rows
 }
 
 // Kept reports whether every table a round of v reads is kept (solved, or
 // being solved): a round of it asks for no new solve.
-func (r *Room) Kept(v sim.Variant) bool {
-	if v.Target > solve.MaxTarget {
-		return true // nothing is solved for it
-	}
-	return r.tables.Kept(tablesOf(v)...)
-}
+func (r *Room) Kept(v sim.Variant) bool { return r.hall.Kept(v) }
 
 // Fits reports whether the tables a round of v, started by the class's
 // teacher, reads can be kept beside those that matches being played and
@@ -356,10 +348,7 @@ func (r *Room) Fits(viewer Viewer, v sim.Variant) error {
 	if err != nil {
 		return err
 	}
-	if v.Target > solve.MaxTarget {
-		return nil
-	}
-	return r.tables.FitsBeside(func(key sim.Variant) bool { return r.needsBut(key, c) }, tablesOf(v)...)
+	return r.hall.Fits(c, v)
 }
 
 // change runs a round change of the class (a round or a game of Skunk
@@ -426,22 +415,22 @@ func (r *Room) endRound(ctx context.Context, c *class) error {
 		return nil
 	}
 	lms := uniqueMatches(*c.live.Load())
-	if err := r.end(lms, func() error { return r.st.EndRound(ctx, open.ID) }); err != nil {
+	if err := r.hall.End(lms, func() error { return r.st.EndRound(ctx, open.ID) }); err != nil {
 		return err
 	}
-	for _, lm := range lms {
-		r.forget(lm.row.ID)
-	}
+	r.hall.Forget(lms)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.live.Store(&map[int64]*match{})
+	c.live.Store(&map[int64]*play.Live{})
 	c.publish(false, func(next *Class) { next.Round = nil })
 	return nil
 }
 
-func uniqueMatches(live map[int64]*match) []*match {
-	seen := map[*match]bool{}
-	var out []*match
+// uniqueMatches are the matches of a class's map of students to matches,
+// each once.
+func uniqueMatches(live map[int64]*play.Live) []*play.Live {
+	seen := map[*play.Live]bool{}
+	var out []*play.Live
 	for _, lm := range live {
 		if !seen[lm] {
 			seen[lm] = true
@@ -464,14 +453,14 @@ func (r *Room) RemoveStudent(ctx context.Context, v Viewer, studentID int64) err
 // removeStudent is RemoveStudent within a change of the class.
 func (r *Room) removeStudent(ctx context.Context, c *class, studentID int64) error {
 	classID := c.id
-	var lms []*match
+	var lms []*play.Live
 	if lm := (*c.live.Load())[studentID]; lm != nil {
 		lms = append(lms, lm)
 	}
-	err := r.end(lms, func() error {
+	err := r.hall.End(lms, func() error {
 		for _, lm := range lms {
-			if !lm.ended {
-				if err := r.st.EndMatch(ctx, lm.row.ID); err != nil {
+			if !lm.Match().Over() {
+				if err := r.st.EndMatch(ctx, lm.Match().ID); err != nil {
 					return err
 				}
 			}
@@ -547,14 +536,12 @@ func (r *Room) DeleteClass(ctx context.Context, v Viewer) error {
 // ended first (DeleteClass, and retention: Sweep).
 func (r *Room) erase(ctx context.Context, c *class) error {
 	return c.change(func() error {
-		lms := append(uniqueMatches(*c.live.Load()), r.homeworkOf(c)...)
-		if err := r.end(lms, func() error { return r.st.DeleteClass(ctx, c.id) }); err != nil {
+		lms := r.hall.Of(c, func(*play.Match) bool { return true })
+		if err := r.hall.End(lms, func() error { return r.st.DeleteClass(ctx, c.id) }); err != nil {
 			return err
 		}
+		r.hall.Forget(lms)
 		r.mu.Lock()
-		for _, lm := range lms {
-			delete(r.matches, lm.row.ID)
-		}
 		delete(r.classes, c.id)
 		delete(r.codes, c.snap.Load().Code)
 		r.mu.Unlock()
@@ -617,7 +604,7 @@ func (r *Room) retokenStudent(ctx context.Context, classID, studentID int64, tok
 		isHim := func(id int64, _ string) bool { return id == studentID }
 		c.publishLocked(true, func(next *Class) { next.Students = retoken(next.Students, isHim, tokenHash) })
 		if lm := (*c.live.Load())[studentID]; lm != nil {
-			lm.retokenSeats(isHim, tokenHash)
+			lm.Reseat(func(s play.Seat) bool { return s.StudentID == studentID }, func(s *play.Seat) { s.TokenHash = tokenHash })
 		}
 		return nil
 	})
@@ -645,12 +632,6 @@ func (r *Room) rotateToken(ctx context.Context, old, new string) error {
 			cs = append(cs, c)
 		}
 	}
-	var lms []*match
-	for _, lm := range r.matches {
-		if lm.snap.Load().SeatOfToken(old) >= 0 {
-			lms = append(lms, lm)
-		}
-	}
 	r.mu.RUnlock()
 	for _, c := range cs {
 		c.mu.Lock()
@@ -659,9 +640,7 @@ func (r *Room) rotateToken(ctx context.Context, old, new string) error {
 		})
 		c.mu.Unlock()
 	}
-	for _, lm := range lms {
-		lm.retokenSeats(isOld, new)
-	}
+	r.hall.Reseat(func(s play.Seat) bool { return s.TokenHash == old }, func(s *play.Seat) { s.TokenHash = new })
 	return nil
 }
 
@@ -675,19 +654,4 @@ func retoken(students []store.Student, match func(id int64, hash string) bool, h
 		}
 	}
 	return out
-}
-
-// retokenSeats sets the token hash of the seats that match to h and
-// publishes the match.
-func (lm *match) retokenSeats(match func(id int64, hash string) bool, h string) {
-	lm.mu.Lock()
-	defer lm.mu.Unlock()
-	seats := slices.Clone(lm.row.Seats)
-	for i := range seats {
-		if seats[i].StudentID != 0 && match(seats[i].StudentID, seats[i].TokenHash) {
-			seats[i].TokenHash = h
-		}
-	}
-	lm.row.Seats = seats
-	lm.publish()
 }

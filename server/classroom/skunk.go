@@ -405,11 +405,11 @@ func (r *Room) leaveSkunk(ctx context.Context, c *class, studentID int64) error 
 // SkunkRecord returns the record of one of the class's games of Skunk,
 // signed, with its seed, for its members, once the game is no longer
 // played: a game that is not the viewer's class's answers as one that
-// does not exist (ErrNotSeated); a game still played answers
+// does not exist (play.ErrNotSeated); a game still played answers
 // SeedLaterError.
 func (r *Room) SkunkRecord(ctx context.Context, v Viewer, gameID int64) (sim.SkunkRecord, error) {
 	if v.cls == nil {
-		return sim.SkunkRecord{}, ErrNotSeated
+		return sim.SkunkRecord{}, play.ErrNotSeated
 	}
 	games, err := r.st.SkunkGames(ctx, v.cls.id, "")
 	if err != nil {
@@ -417,7 +417,7 @@ func (r *Room) SkunkRecord(ctx context.Context, v Viewer, gameID int64) (sim.Sku
 	}
 	i := slices.IndexFunc(games, func(g store.SkunkGame) bool { return g.ID == gameID })
 	if i < 0 {
-		return sim.SkunkRecord{}, ErrNotSeated
+		return sim.SkunkRecord{}, play.ErrNotSeated
 	}
 	game := games[i]
 	if game.Status == play.Playing {

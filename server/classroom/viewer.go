@@ -23,7 +23,7 @@ import (
 // asking, as the room found them from the credentials their browser
 // showed (Identify). The room checks the viewer first, before it does or
 // says anything else, and a viewer who may not see a thing gets the same
-// refusal as for a thing that does not exist (ErrNotSeated for a match):
+// refusal as for a thing that does not exist (play.ErrNotSeated for a match):
 // no redirect, no "not playing", no board, and no class language.
 
 // Credentials are what a browser showed, not yet checked: the class code
@@ -217,17 +217,17 @@ func (e *SeedLaterError) Error() string {
 
 // SeeMatch returns match id for one of its players; with teacher, its
 // class's teacher may see it too. Anyone else, and an id that does not
-// exist, get ErrNotSeated: the same answer, decided before anything of the
+// exist, get play.ErrNotSeated: the same answer, decided before anything of the
 // match is read but its seats.
 func (r *Room) SeeMatch(ctx context.Context, v Viewer, id int64, teacher bool) (*MatchView, error) {
-	snap := r.Match(id)
+	snap := r.hall.Match(id)
 	row := (*play.Match)(nil)
 	if snap != nil {
 		row = snap
 	} else {
 		m, err := r.st.MatchByID(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
-			return nil, ErrNotSeated
+			return nil, play.ErrNotSeated
 		}
 		if err != nil {
 			return nil, errorf("see match", err)
@@ -243,7 +243,7 @@ func (r *Room) SeeMatch(ctx context.Context, v Viewer, id int64, teacher bool) (
 	mv := &MatchView{Seat: seat}
 	switch {
 	case row.ClassID == 0 && (seat < 0 || v.code != ""):
-		return nil, ErrNotSeated // practice: its player, at its own address
+		return nil, play.ErrNotSeated // practice: its player, at its own address
 	case row.ClassID != 0 && (v.cls == nil || v.cls.id != row.ClassID):
 		if seat >= 0 && v.code == "" {
 			// One of its players at the practice address.
@@ -253,16 +253,16 @@ func (r *Room) SeeMatch(ctx context.Context, v Viewer, id int64, teacher bool) (
 			}
 			return nil, &MovedError{Code: c.snap.Load().Code}
 		}
-		return nil, ErrNotSeated
+		return nil, play.ErrNotSeated
 	case row.ClassID != 0 && seat < 0 && !(teacher && v.teacher):
-		return nil, ErrNotSeated
+		return nil, play.ErrNotSeated
 	}
 	if row.ClassID != 0 {
 		mv.Class = v.cls.snap.Load()
 	}
 	if snap != nil {
 		if seat >= 0 {
-			snap = r.showing(snap, seat)
+			snap = r.hall.Showing(snap, seat)
 		}
 		mv.Match, mv.Live = snap, true
 	} else {
@@ -279,7 +279,7 @@ func (r *Room) SeeMatch(ctx context.Context, v Viewer, id int64, teacher bool) (
 		mv.Match = &whole
 	}
 	if mv.Over() {
-		mv.SharingDice = r.sharingDice(mv.Seed, id)
+		mv.SharingDice = r.hall.SharingDice(mv.Seed, id)
 	}
 	if mv.Published() && slices.ContainsFunc(row.Seats, func(s play.Seat) bool { return s.Bot == sim.MysteryBot }) {
 		guesses, err := r.st.Guesses(ctx, id)
@@ -337,20 +337,6 @@ func (r *Room) RecordKey() ed25519.PublicKey {
 	return r.signer.Public().(ed25519.PublicKey)
 }
 
-// sharingDice counts the matches other than id still being played with
-// seed. Every match being played is in memory.
-func (r *Room) sharingDice(seed sim.Seed, id int64) int {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	n := 0
-	for mid, lm := range r.matches {
-		if s := lm.snap.Load(); mid != id && s != nil && s.Seed == seed && !s.Over() {
-			n++
-		}
-	}
-	return n
-}
-
 // Playing returns the viewer student's match in the class's open round
 // (being played, or finished), or nil.
 func (r *Room) Playing(v Viewer) *play.Match {
@@ -370,26 +356,9 @@ func (r *Room) Showing(v Viewer) *play.Match {
 		return nil
 	}
 	if seat := m.SeatOf(v.student); seat >= 0 {
-		return r.showing(m, seat)
+		return r.hall.Showing(m, seat)
 	}
 	return m
-}
-
-// showing starts the deadline of seat in a live match m if it is theirs
-// to move and this is the first showing of the position, and returns the
-// match as it is then.
-func (r *Room) showing(m *play.Match, seat int) *play.Match {
-	if m.Variant.Deadline == 0 || m.Over() || m.State.Seat != seat {
-		return m
-	}
-	r.mu.RLock()
-	lm := r.matches[m.ID]
-	r.mu.RUnlock()
-	if lm == nil {
-		return m
-	}
-	r.shownTo(lm, seat)
-	return lm.snap.Load()
 }
 
 // Skunk returns the class's game of Skunk for any of its members (being

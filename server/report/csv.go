@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -235,15 +236,18 @@ func skunkDecisionRows(code string, k skunkData, real bool) [][]string {
 			analysis, best, standPts, sitPts, cost, agrees := "none", "", "", "", "", ""
 			if stand, sit, ok := plan.Values(e.Round, e.Score, e.RoundTotal); ok {
 				chosen, top := sit, max(stand, sit)
+				// Values equal but for the float's last digits are a tie
+				// (the plan sums the same chances in another order).
+				tie := math.Abs(stand-sit) <= 1e-9*max(1, top)
 				best = string(store.SkunkSit) // ties: sit, as perfect play holds
-				if stand > sit {
+				if stand > sit && !tie {
 					best = string(store.SkunkStand)
 				}
 				if e.Action == store.SkunkStand {
 					chosen = stand
 				}
 				analysis, standPts, sitPts, cost = "expected-points", num(stand), num(sit), num(top-chosen)
-				agrees = strconv.FormatBool(chosen >= top) // a tie: either choice is perfect play's
+				agrees = strconv.FormatBool(chosen >= top || tie) // a tie: either choice is perfect play's
 			}
 			rows = append(rows, DecisionsFile.row().
 				set("class", code).set("match", fmt.Sprintf("skunk-%d", g.ID)).set("round", strconv.Itoa(e.Round+1)).set("day", g.Day).set("game", "skunk").

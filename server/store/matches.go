@@ -535,3 +535,16 @@ func (s *Store) EndIdlePractice(ctx context.Context, cut time.Time) (int64, erro
 	}
 	return res.RowsAffected()
 }
+
+// MatchEvents returns the log of one match, in order.
+func (s *Store) MatchEvents(ctx context.Context, id int64) ([]play.Event, error) {
+	return s.Events(ctx, EventFilter{MatchID: id})
+}
+
+// PlayingMatches returns every match still being played, with its seats.
+func (s *Store) PlayingMatches(ctx context.Context) ([]play.Match, error) {
+	return s.Matches(ctx, MatchFilter{Status: play.Playing})
+}
+
+// The store is where the live matches are written.
+var _ play.Log = (*Store)(nil)

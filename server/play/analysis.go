@@ -1,10 +1,9 @@
-package classroom
+package play
 
 import (
 	"errors"
 	"slices"
 
-	"pigclass/server/play"
 	"pigclass/sim"
 	"pigclass/sim/solve"
 )
@@ -25,7 +24,7 @@ func DefaultVariants() []sim.Variant {
 // the table is being solved, or waits for room (the analysis is filled in
 // when it is ready: fillIn). A decision is never analysed with an
 // approximation where an exact table fits: it waits for that table.
-func Analyse(tables *solve.Cache, pre *sim.State, a sim.Action) (an *play.Analysis, pending bool) {
+func Analyse(tables *solve.Cache, pre *sim.State, a sim.Action) (an *Analysis, pending bool) {
 	v := pre.Variant
 	switch {
 	case a.Kind == sim.ResignKind, v.Target > solve.MaxTarget:
@@ -37,7 +36,7 @@ func Analyse(tables *solve.Cache, pre *sim.State, a sim.Action) (an *play.Analys
 	if err != nil {
 		return nil, waits(err)
 	}
-	out := &play.Analysis{Options: map[sim.Action]float64{}, Best: adv.Best, EV: adv.EV, Approximate: approximate}
+	out := &Analysis{Options: map[sim.Action]float64{}, Best: adv.Best, EV: adv.EV, Approximate: approximate}
 	for _, o := range adv.Options() {
 		out.Options[o.Action] = o.Win
 	}
@@ -165,13 +164,13 @@ func seats(v sim.Variant, n int) sim.Variant {
 }
 
 // perfectBot is the perfect-play bot of a match. It reads its table from
-// the cache at each move (Room.botMove), so a match starts before its
+// the cache at each move (Hall.botMove), so a match starts before its
 // table is solved and the bot moves once it is.
 type perfectBot struct{}
 
-// Decide is never called: Room.botMove plays a perfectBot.
+// Decide is never called: Hall.botMove plays a perfectBot.
 func (perfectBot) Decide(sim.Position) sim.Action {
-	panic("classroom: perfectBot is played by botMove")
+	panic("play: perfectBot is played by botMove")
 }
 
 func (perfectBot) String() string { return sim.PerfectBot }
@@ -199,9 +198,9 @@ func newBot(name string, v sim.Variant, seed *sim.Seed, seat int) (sim.Strategy,
 // mysteryAgrees keeps with a mystery bot's analysed decision e, made
 // from pre in match row, the strengths that would have made the same one
 // (sim.MysteryAgrees): the review rules strengths out by them.
-func mysteryAgrees(row play.Match, pre *sim.State, e *play.Event) {
+func mysteryAgrees(row Match, pre *sim.State, e *Event) {
 	a := e.Analysis
-	if a == nil || e.By != play.ByBot || !slices.ContainsFunc(row.Seats, func(s play.Seat) bool { return s.Seat == e.Seat && s.Bot == sim.MysteryBot }) {
+	if a == nil || e.By != ByBot || !slices.ContainsFunc(row.Seats, func(s Seat) bool { return s.Seat == e.Seat && s.Bot == sim.MysteryBot }) {
 		return
 	}
 	names := sim.MysteryStrengths(pre.Variant.Game)
@@ -218,22 +217,22 @@ func mysteryAgrees(row play.Match, pre *sim.State, e *play.Event) {
 // table is ready, from fillIn). The perfect-play bot plays Advise's best
 // option: the exact table of the players still in once it is solved, the
 // approximation until then or beyond it.
-func (r *Room) botMove(bot sim.Strategy, st *sim.State) (sim.Action, bool) {
+func (h *Hall) botMove(bot sim.Strategy, st *sim.State) (sim.Action, bool) {
 	if _, perfect := bot.(perfectBot); !perfect {
 		return bot.Decide(st.Position()), true
 	}
-	adv, _, err := Advise(r.tables, st)
+	adv, _, err := Advise(h.tables, st)
 	if err != nil {
 		return sim.Action{}, false
 	}
 	return adv.Best, true
 }
 
-// botReady reports whether a bot of v moves at once from the start: the
+// BotReady reports whether a bot of v moves at once from the start: the
 // perfect play of the mystery bot's strongest strength has its table.
-func (r *Room) botReady(v sim.Variant) bool {
+func (h *Hall) BotReady(v sim.Variant) bool {
 	st := sim.NewState(v, 0)
-	_, _, err := Advise(r.tables, &st)
+	_, _, err := Advise(h.tables, &st)
 	return err == nil
 }
 
@@ -242,7 +241,7 @@ func (r *Room) botReady(v sim.Variant) bool {
 // fits the classroom's budget (the bot waits for it, and the board says
 // so); not under equal turns with more than two players, nor beyond the
 // budget, where it plays the approximation.
-func (r *Room) ExactBots(v sim.Variant) bool {
+func ExactBots(v sim.Variant) bool {
 	_, kind := tableFor(v, v.Seats)
 	return kind == exactTwo || kind == exactMulti || kind == equalTable && v.Seats <= 2
 }

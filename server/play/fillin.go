@@ -1,4 +1,4 @@
-package classroom
+package play
 
 import (
 	"context"
@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"slices"
 
-	"pigclass/server/play"
-	"pigclass/server/store"
 	"pigclass/sim"
 )
 
@@ -31,29 +29,29 @@ func reads(v sim.Variant, key sim.Variant) bool { return slices.Contains(tablesO
 // awaiting notes that a decision waits for the table of key, so that the
 // table's solve goes on (needs), and the table is kept, even if no match
 // of it is playing any more.
-func (r *Room) awaiting(key sim.Variant) {
-	r.waitMu.Lock()
-	defer r.waitMu.Unlock()
-	r.waiting[key] = true
+func (h *Hall) awaiting(key sim.Variant) {
+	h.waitMu.Lock()
+	defer h.waitMu.Unlock()
+	h.waiting[key] = true
 }
 
 // needs reports whether the room still needs the table of key: decisions
 // wait for it, or a match being played may read it (tablesOf).
-func (r *Room) needs(key sim.Variant) bool { return r.needsBut(key, nil) }
+func (h *Hall) needs(key sim.Variant) bool { return h.needsBut(key, nil) }
 
-// needsBut is needs without the matches of class c's open round (nil:
+// needsBut is needs without the matches of host's open round (nil:
 // every match).
-func (r *Room) needsBut(key sim.Variant, c *class) bool {
-	r.waitMu.Lock()
-	waiting := r.waiting[key]
-	r.waitMu.Unlock()
+func (h *Hall) needsBut(key sim.Variant, host Host) bool {
+	h.waitMu.Lock()
+	waiting := h.waiting[key]
+	h.waitMu.Unlock()
 	if waiting {
 		return true
 	}
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	for _, lm := range r.matches {
-		if s := lm.snap.Load(); !s.Over() && reads(s.Variant, key) && (c == nil || lm.cls != c || lm.row.RoundID == 0) {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	for _, lm := range h.matches {
+		if s := lm.snap.Load(); !s.Over() && reads(s.Variant, key) && (host == nil || lm.host != host || lm.row.RoundID == 0) {
 			return true
 		}
 	}
@@ -63,9 +61,9 @@ func (r *Room) needsBut(key sim.Variant, c *class) bool {
 // tableReady is told by the cache that the table of key is solved: the
 // decisions that waited for it get their analysis, and the perfect-play
 // bots that waited move.
-func (r *Room) tableReady(key sim.Variant) {
-	if err := r.fillIn(context.Background(), key); err != nil {
-		r.log.Error("fill in analyses", "variant", key.String(), "err", err)
+func (h *Hall) tableReady(key sim.Variant) {
+	if err := h.fillIn(context.Background(), key); err != nil {
+		h.logger.Error("fill in analyses", "variant", key.String(), "err", err)
 	}
 }
 
@@ -73,63 +71,63 @@ func (r *Room) tableReady(key sim.Variant) {
 // first of the matches in memory (and moves their bots), then, if any of
 // key's decisions waited, of those only on disk (ended, or practice that
 // left memory).
-func (r *Room) fillIn(ctx context.Context, key sim.Variant) error {
-	r.mu.RLock()
-	var lms []*match
-	for _, lm := range r.matches {
+func (h *Hall) fillIn(ctx context.Context, key sim.Variant) error {
+	h.mu.RLock()
+	var lms []*Live
+	for _, lm := range h.matches {
 		if reads(lm.snap.Load().Variant, key) {
 			lms = append(lms, lm)
 		}
 	}
-	r.mu.RUnlock()
+	h.mu.RUnlock()
 	var errs []error
 	for _, lm := range lms {
 		lm.mu.Lock()
-		err := r.fillLive(ctx, lm)
+		err := h.fillLive(ctx, lm)
 		if err == nil && !lm.ended {
-			err = r.advance(ctx, lm, nil)
+			err = h.advance(ctx, lm, nil)
 		}
 		lm.mu.Unlock()
 		if err != nil {
 			errs = append(errs, fmt.Errorf("match %d: %w", lm.row.ID, err))
 		}
 	}
-	r.waitMu.Lock()
-	waited := r.waiting[key]
-	r.waitMu.Unlock()
+	h.waitMu.Lock()
+	waited := h.waiting[key]
+	h.waitMu.Unlock()
 	if !waited {
 		return errors.Join(errs...) // nothing of key's on disk waits: no reading
 	}
-	ids, err := r.st.PendingMatches(ctx)
+	ids, err := h.log.PendingMatches(ctx)
 	if err != nil {
 		return errors.Join(append(errs, err)...)
 	}
 	for _, id := range ids {
-		r.mu.RLock()
-		_, live := r.matches[id]
-		r.mu.RUnlock()
+		h.mu.RLock()
+		_, live := h.matches[id]
+		h.mu.RUnlock()
 		if live {
 			continue // filled above, or another table's
 		}
-		if err := r.fillStored(ctx, id, key); err != nil {
+		if err := h.fillStored(ctx, id, key); err != nil {
 			errs = append(errs, fmt.Errorf("match %d: %w", id, err))
 		}
 	}
 	if len(errs) == 0 {
-		r.waitMu.Lock()
-		delete(r.waiting, key)
-		r.waitMu.Unlock()
+		h.waitMu.Lock()
+		delete(h.waiting, key)
+		h.waitMu.Unlock()
 	}
 	return errors.Join(errs...)
 }
 
 // fillLive fills in a live match's pending analyses. lm.mu must be held.
-func (r *Room) fillLive(ctx context.Context, lm *match) error {
-	filled, at := r.analyseds(lm.row, lm.rows)
+func (h *Hall) fillLive(ctx context.Context, lm *Live) error {
+	filled, at := h.analyseds(lm.row, lm.rows)
 	if len(filled) == 0 {
 		return nil
 	}
-	if err := r.st.FillAnalyses(ctx, filled); err != nil {
+	if err := h.log.FillAnalyses(ctx, filled); err != nil {
 		return err
 	}
 	rows := slices.Clone(lm.rows) // the snapshot shares the old ones
@@ -137,36 +135,35 @@ func (r *Room) fillLive(ctx context.Context, lm *match) error {
 		rows[i] = filled[n]
 	}
 	lm.rows = rows
-	r.countFilled(lm.cls, lm.row, filled)
-	lm.publish()
-	if lm.cls != nil {
-		lm.cls.activity.Add(1)
+	if lm.host != nil {
+		lm.host.Counted(&lm.row, filled, true)
 	}
+	lm.publish()
 	return nil
 }
 
 // fillStored fills in the pending analyses of a match only on disk, if
 // key's table analyses it (another table's match waits for its own).
-func (r *Room) fillStored(ctx context.Context, id int64, key sim.Variant) error {
-	row, err := r.st.MatchByID(ctx, id)
+func (h *Hall) fillStored(ctx context.Context, id int64, key sim.Variant) error {
+	row, err := h.log.MatchByID(ctx, id)
 	if err != nil || !reads(row.Variant, key) {
 		return err
 	}
-	events, err := r.st.Events(ctx, store.EventFilter{MatchID: id})
+	events, err := h.log.MatchEvents(ctx, id)
 	if err != nil {
 		return err
 	}
-	filled, _ := r.analyseds(row, events)
+	filled, _ := h.analyseds(row, events)
 	if len(filled) == 0 {
 		return nil
 	}
-	if err := r.st.FillAnalyses(ctx, filled); err != nil {
+	if err := h.log.FillAnalyses(ctx, filled); err != nil {
 		return err
 	}
 	if row.ClassID != 0 {
-		if c := r.loaded(row.ClassID); c != nil {
-			r.countFilled(c, row, filled)
-			c.activity.Add(1)
+		if host := h.hostOf(row.ClassID); host != nil {
+			host.Counted(&row, filled, true)
+			host.Changed()
 		}
 	}
 	return nil
@@ -175,20 +172,20 @@ func (r *Room) fillStored(ctx context.Context, id int64, key sim.Variant) error 
 // analyseds returns the pending decisions of a match's log with their
 // analysis now that the table is ready, and where they are in the log.
 // The state before each is rebuilt from the match's seed.
-func (r *Room) analyseds(row play.Match, rows []play.Event) ([]play.Event, []int) {
-	if !slices.ContainsFunc(rows, func(e play.Event) bool { return e.Pending }) {
+func (h *Hall) analyseds(row Match, rows []Event) ([]Event, []int) {
+	if !slices.ContainsFunc(rows, func(e Event) bool { return e.Pending }) {
 		return nil, nil
 	}
 	m, err := sim.NewMatch(row.Variant, row.Seed)
 	if err != nil {
 		return nil, nil
 	}
-	var out []play.Event
+	var out []Event
 	var at []int
 	for i, e := range rows {
 		pre := m.State()
 		if e.Pending {
-			if a, pending := Analyse(r.tables, &pre, e.Action); !pending {
+			if a, pending := Analyse(h.tables, &pre, e.Action); !pending {
 				e.Analysis, e.Pending = a, false
 				mysteryAgrees(row, &pre, &e)
 				out, at = append(out, e), append(at, i)
@@ -201,52 +198,33 @@ func (r *Room) analyseds(row play.Match, rows []play.Event) ([]play.Event, []int
 	return out, at
 }
 
-// countFilled adds analyses filled in to the class's totals of its
-// students (count skipped them: they had none).
-func (r *Room) countFilled(c *class, row play.Match, filled []play.Event) {
-	if c == nil {
-		return
-	}
-	today := r.today()
-	c.statsMu.Lock()
-	defer c.statsMu.Unlock()
-	for i := range filled {
-		e := &filled[i]
-		student := row.Seats[e.Seat].StudentID
-		if e.By != play.ByStudent || student == 0 {
-			continue
-		}
-		c.add(today, student, func(s *store.StudentStats) { addAnalysis(s, e) })
-	}
-}
-
 // restorePending asks, after a restart, for the tables of the decisions
 // still waiting for their analysis: each is solved in the background and
 // fills them in (one reading of the disk a table).
-func (r *Room) restorePending(ctx context.Context) error {
-	ids, err := r.st.PendingMatches(ctx)
+func (h *Hall) restorePending(ctx context.Context) error {
+	ids, err := h.log.PendingMatches(ctx)
 	if err != nil {
 		return err
 	}
 	keys := map[sim.Variant]bool{}
 	for _, id := range ids {
-		row, err := r.st.MatchByID(ctx, id)
+		row, err := h.log.MatchByID(ctx, id)
 		if err != nil {
 			return err
 		}
-		events, err := r.st.Events(ctx, store.EventFilter{MatchID: id})
+		events, err := h.log.MatchEvents(ctx, id)
 		if err != nil {
 			return err
 		}
 		for _, k := range pendingKeys(row.Variant, row.Seed, events) {
-			r.awaiting(k)
+			h.awaiting(k)
 			keys[k] = true
 		}
 	}
 	for key := range keys {
-		if r.ask(key) {
+		if h.ask(key) {
 			// solved before the room was told of solves: fill in now
-			if err := r.fillIn(ctx, key); err != nil {
+			if err := h.fillIn(ctx, key); err != nil {
 				return err
 			}
 		}
@@ -256,7 +234,7 @@ func (r *Room) restorePending(ctx context.Context) error {
 
 // pendingKeys returns the tables the pending decisions of a match's log
 // wait for, the state before each rebuilt from the seed.
-func pendingKeys(v sim.Variant, seed sim.Seed, rows []play.Event) []sim.Variant {
+func pendingKeys(v sim.Variant, seed sim.Seed, rows []Event) []sim.Variant {
 	m, err := sim.NewMatch(v, seed)
 	if err != nil {
 		return nil
@@ -275,15 +253,15 @@ func pendingKeys(v sim.Variant, seed sim.Seed, rows []play.Event) []sim.Variant 
 
 // ask has the table of key solved in the background, and reports whether
 // it is ready.
-func (r *Room) ask(key sim.Variant) bool {
+func (h *Hall) ask(key sim.Variant) bool {
 	var err error
 	switch {
 	case key.Seats > 2:
-		_, err = r.tables.MultiReady(key)
+		_, err = h.tables.MultiReady(key)
 	case key.EqualTurns:
-		_, err = r.tables.ReadyEqual(key)
+		_, err = h.tables.ReadyEqual(key)
 	default:
-		_, err = r.tables.Ready(key)
+		_, err = h.tables.Ready(key)
 	}
 	return err == nil
 }

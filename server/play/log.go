@@ -1,0 +1,49 @@
+package play
+
+import (
+	"context"
+
+	"pigclass/sim"
+)
+
+// Log is where matches are written and read back: the store implements
+// it. Every write is on disk when it returns nil; an error leaves
+// nothing of it stored.
+type Log interface {
+	// CreateMatch stores a new match (no round) and returns its ID.
+	CreateMatch(ctx context.Context, m Match) (int64, error)
+	// AppendEvents adds events to a match's log and, with a result,
+	// marks it over.
+	AppendEvents(ctx context.Context, matchID int64, events []Event, result *sim.Result) error
+	// EndMatch marks a match still playing as ended.
+	EndMatch(ctx context.Context, id int64) error
+	// FillAnalyses stores the analyses of decisions stored pending.
+	FillAnalyses(ctx context.Context, events []Event) error
+	// PendingMatches are the matches with decisions whose analysis is
+	// pending, in ID order.
+	PendingMatches(ctx context.Context) ([]int64, error)
+	// MatchByID reads a match (without its events).
+	MatchByID(ctx context.Context, id int64) (Match, error)
+	// MatchEvents reads a match's log.
+	MatchEvents(ctx context.Context, id int64) ([]Event, error)
+	// PlayingMatches reads every match still being played.
+	PlayingMatches(ctx context.Context) ([]Match, error)
+	// PlayingEvents reads the logs of every match still being played, by
+	// match.
+	PlayingEvents(ctx context.Context) (map[int64][]Event, error)
+}
+
+// Host is the class a match is played in, told of what its matches do.
+// Its methods must not take a lock that may be held while a match's lock
+// is taken (they are called with Live.mu held).
+type Host interface {
+	// Paused reports whether the teacher has paused play.
+	Paused() bool
+	// Changed notes that something in the class moved (the dashboard's
+	// and projector's polls compare a counter).
+	Changed()
+	// Counted adds committed events of match m to the class's totals:
+	// new events, or (filled) decisions whose analysis came later. m is
+	// the match as stored, its Status Over once the events finished it.
+	Counted(m *Match, events []Event, filled bool)
+}

@@ -1,0 +1,164 @@
+package play
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"pigclass/sim"
+)
+
+// Act carries out the action of the student in match id, seated there
+// (the caller has checked who they are): seq is the number of events the
+// player's page showed, and a repeated or stale one does nothing
+// (ErrStale). The action, and every bot move it lets happen, are on disk
+// before Act returns nil; an error wrapping the store's refusal leaves
+// the match as it was. It returns the match after the action (or as it
+// is, with the error).
+func (h *Hall) Act(ctx context.Context, matchID, studentID int64, seq int, a sim.Action) (*Match, error) {
+	lm := h.live(matchID)
+	if lm == nil {
+		return nil, ErrNotPlaying
+	}
+	lm.mu.Lock()
+	defer lm.mu.Unlock()
+	if lm.ended {
+		return lm.snap.Load(), ErrNotPlaying
+	}
+	seat := lm.row.SeatOf(studentID)
+	if seat < 0 {
+		return nil, ErrNotSeated
+	}
+	if seq != lm.m.Len() {
+		return lm.snap.Load(), ErrStale
+	}
+	if lm.host != nil && lm.host.Paused() {
+		return lm.snap.Load(), ErrPaused
+	}
+	if a.Kind == sim.TimeoutKind {
+		return lm.snap.Load(), &sim.ActionError{Code: sim.CodeUnknown, Seat: seat, Action: a, Reason: "a timeout is made by the server, not sent"}
+	}
+	err := h.advance(ctx, lm, &pending{seat: seat, action: a, by: ByStudent})
+	return lm.snap.Load(), err
+}
+
+// pending is an action to carry out before the bots move.
+type pending struct {
+	seat   int
+	action sim.Action
+	by     Decider
+}
+
+// advance carries out p (if any), then the bots' moves until a student is
+// to move or the match is over, and stores them all as one write. If
+// storing fails the match is put back as it was. lm.mu must be held.
+func (h *Hall) advance(ctx context.Context, lm *Live, p *pending) error {
+	before := lm.m.Len()
+	rows, err := h.moves(lm, p, before)
+	if err != nil || len(rows) == 0 {
+		return err
+	}
+	st := lm.m.State()
+	if err := h.log.AppendEvents(ctx, lm.row.ID, rows, st.Result()); err != nil {
+		h.rollback(lm, before)
+		return err
+	}
+	lm.rows = append(lm.rows, rows...)
+	lm.last = rows[len(rows)-1].At
+	if p != nil && p.by == ByStudent && !st.Over && st.Seat == p.seat {
+		lm.shown = len(lm.rows) + 1 // the mover sees the result in their reply
+	}
+	if st.Over {
+		lm.ended = true
+		lm.row.Status, lm.row.Result, lm.row.Winner = Over, st.Result(), st.Winner
+	}
+	if lm.host != nil {
+		lm.host.Counted(&lm.row, rows, false)
+	}
+	if !st.Over && len(lm.rows) >= h.MaxEvents {
+		h.endTooLong(ctx, lm)
+	}
+	lm.publish()
+	if lm.ended && lm.host == nil {
+		h.forget(lm.row.ID) // a practice match leaves memory; its page reads the disk
+	}
+	return nil
+}
+
+// moves applies p (if any) and the bots' moves after it to the game, and
+// returns their rows, numbered from before+1; on a bot's error the game
+// is put back as it was.
+func (h *Hall) moves(lm *Live, p *pending, before int) ([]Event, error) {
+	var rows []Event
+	now := h.now()
+	do := func(seat int, a sim.Action, by Decider) error {
+		pre := lm.m.State()
+		e, err := lm.m.Apply(seat, a)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, h.eventRow(lm, &pre, e, by, before+len(rows)+1, now))
+		return nil
+	}
+	if p != nil {
+		if err := do(p.seat, p.action, p.by); err != nil {
+			return nil, err
+		}
+	}
+	for moves := 0; moves < 100000; moves++ {
+		st := lm.m.State()
+		if st.Over || lm.bots[st.Seat] == nil {
+			break
+		}
+		a, ok := h.botMove(lm.bots[st.Seat], &st)
+		if !ok {
+			break // its table is being solved: fillIn moves it
+		}
+		if err := do(st.Seat, a, ByBot); err != nil {
+			h.rollback(lm, before)
+			return nil, fmt.Errorf("play: bot in match %d: %w", lm.row.ID, err)
+		}
+	}
+	return rows, nil
+}
+
+// endTooLong ends a match longer than any honest game: two players
+// holding on nothing, or a script. It ends as if the teacher had ended
+// it. lm.mu must be held.
+func (h *Hall) endTooLong(ctx context.Context, lm *Live) {
+	if err := h.log.EndMatch(ctx, lm.row.ID); err != nil {
+		h.logger.Error("end a match too long", "match", lm.row.ID, "err", err)
+		return
+	}
+	h.logger.Warn("a match too long ended", "match", lm.row.ID, "events", len(lm.rows))
+	lm.ended, lm.row.Status = true, Ended
+}
+
+// rollback rebuilds the match from its first n events.
+func (h *Hall) rollback(lm *Live, n int) {
+	m, err := sim.Replay(lm.row.Variant, lm.row.Seed, lm.m.Events()[:n])
+	if err != nil {
+		h.logger.Error("rollback", "match", lm.row.ID, "err", err)
+		return
+	}
+	lm.m = m
+}
+
+// eventRow builds the stored row of event e made from state pre.
+func (h *Hall) eventRow(lm *Live, pre *sim.State, e sim.Event, by Decider, seq int, at time.Time) Event {
+	seat := e.Seat
+	row := Event{
+		MatchID: lm.row.ID, Seq: seq, Seat: seat, Action: e.Action, Turn: e.Turn, Roll: e.Roll,
+		Faces: e.Faces, By: by, At: at,
+		Score: pre.Scores[seat], Scores: append([]int(nil), pre.Scores[:pre.Variant.Seats]...),
+		OpponentScore: pre.Leader(seat), TurnTotal: pre.TurnTotal, Dice: e.Faces.Len(),
+	}
+	if seat == pre.Seat {
+		row.Analysis, row.Pending = Analyse(h.tables, pre, e.Action)
+		mysteryAgrees(lm.row, pre, &row)
+		if row.Pending {
+			h.awaiting(keyFor(pre))
+		}
+	}
+	return row
+}
