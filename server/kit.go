@@ -8,6 +8,7 @@ import (
 
 	"pigclass/server/classroom"
 	"pigclass/server/limit"
+	"pigclass/server/play"
 	"pigclass/server/report"
 	"pigclass/sim/solve"
 )
@@ -56,6 +57,9 @@ type Config struct {
 	// erased (README, "How long a class is kept"); 0 keeps every class
 	// until its teacher deletes it.
 	Retain time.Duration
+	// Limits are what the door every match starts through lets through
+	// (play.Limits); the zero value means play.DefaultLimits.
+	Limits play.Limits
 }
 
 // DefaultClassJoins is the joins a class takes per minute before the

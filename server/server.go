@@ -102,6 +102,9 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	s.room = classroom.New(st, s.cfg.Key, s.tables, log, cfg.Now)
 	s.room.LimitJoins(cfg.JoinAttempts, cfg.ClassJoins)
 	s.room.Retain(cfg.Retain)
+	if cfg.Limits != (play.Limits{}) {
+		s.room.Hall().SetLimits(cfg.Limits)
+	}
 	s.metrics = newMetrics(s.room, s.reports, s.tables)
 	s.views = &views{room: s.room, reports: s.reports, tables: s.tables, log: log, ladder: newLadder(s.tables, log)}
 	n, err := s.room.Restore(ctx)
