@@ -121,7 +121,7 @@ func playedClass(b *testing.B) (*app, *classroom.Class) {
 	if _, _, err := a.srv.room.StartRound(ctx, teacher, classroom.RoundSpec{Variant: sim.Standard(sim.Pig), Mode: "bot", Bot: "hold:20"}); err != nil {
 		b.Fatal(err)
 	}
-	for _, m := range a.srv.room.Matches(teacher) {
+	for _, m := range teacher.Matches() {
 		v, err := a.srv.room.Identify(ctx, classroom.Credentials{Code: class.Code, TokenHash: m.Seats[0].TokenHash})
 		if err != nil {
 			b.Fatal(err)
@@ -166,7 +166,7 @@ func BenchmarkPollUnchanged(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	req := httptest.NewRequest(http.MethodGet, paths.Poll(paths.TeacherLive.For(class.Code), a.srv.room.Activity(op)), nil)
+	req := httptest.NewRequest(http.MethodGet, paths.Poll(paths.TeacherLive.For(class.Code), op.Activity()), nil)
 	req.Host = a.http.Listener.Addr().String() // the host the app answers for
 	req.AddCookie(&http.Cookie{Name: teacherPrefix + class.Code, Value: "secret"})
 	b.ReportAllocs()
@@ -219,7 +219,7 @@ func BenchmarkBoardView(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ms := a.srv.room.Matches(op)
+	ms := op.Matches()
 	m := ms[0]
 	l := i18n.For("es")
 	b.ReportAllocs()
@@ -253,7 +253,7 @@ func BenchmarkStudentBoardPoll(b *testing.B) {
 	if _, _, err := a.srv.room.StartRound(ctx, op, classroom.RoundSpec{Variant: sim.Standard(sim.Pig), Mode: "bot", Bot: "hold:20"}); err != nil {
 		b.Fatal(err)
 	}
-	m := a.srv.room.Matches(op)[0]
+	m := op.Matches()[0]
 	c, err := a.srv.room.ClassByID(ctx, class.ID)
 	if err != nil {
 		b.Fatal(err)

@@ -231,7 +231,7 @@ func TestBrowserProjectorDiscussionFits(t *testing.T) {
 		join(t, a, sk, fmt.Sprintf("Player %02d", i+1))
 	}
 	teacher.post(paths.LessonStart.For(sk), nil)
-	for i := 0; i < 200 && !a.srv.room.Skunk(operator(t, a, sk)).Over; i++ {
+	for i := 0; i < 200 && !(operator(t, a, sk)).Skunk().Over; i++ {
 		teacher.post(paths.SkunkRoll.For(sk), nil)
 	}
 	spc := open(sk)

@@ -252,7 +252,7 @@ func TestBrowserSkunk(t *testing.T) {
 	teacher.post("/t/"+code+"/lesson/start", nil)
 	// Rolls until one adds to the round total (a roll with a 1 adds
 	// nothing: before anything is kept there is nothing to sit for).
-	for i := 0; i < 20 && a.srv.room.Skunk(operator(t, a, code)).RoundTotal == 0; i++ {
+	for i := 0; i < 20 && (operator(t, a, code)).Skunk().RoundTotal == 0; i++ {
 		teacher.post("/t/"+code+"/skunk/roll", nil)
 	}
 

@@ -56,7 +56,7 @@ func (s *Server) startPractice(c *gin.Context) {
 	} else if class, ok := s.room.ClassOf(classroom.HashToken(playerToken(c))); ok {
 		code = class.Code
 		if v, err := s.room.Identify(ctx, classroom.Credentials{Code: code, TokenHash: classroom.HashToken(playerToken(c))}); err == nil {
-			if now := s.room.Playing(v); now != nil {
+			if now := v.Playing(); now != nil {
 				after = now.ID
 			}
 		}

@@ -220,8 +220,8 @@ func TestRemovedStudentLeavesSkunk(t *testing.T) {
 			break
 		}
 	}
-	k := a.srv.room.Skunk(operator(t, a, code))
-	for round := k.Round; k.Round == round && !k.Over; k = a.srv.room.Skunk(operator(t, a, code)) {
+	k := (operator(t, a, code)).Skunk()
+	for round := k.Round; k.Round == round && !k.Over; k = (operator(t, a, code)).Skunk() {
 		teacher.post("/t/"+code+"/skunk/roll", nil) // on to the next round: Bo stands again
 	}
 	if k.Over || !k.Standing[k.Participant(bo)] {
@@ -229,7 +229,7 @@ func TestRemovedStudentLeavesSkunk(t *testing.T) {
 	}
 	banked := k.Scores[k.Participant(bo)]
 	teacher.post(paths.RemoveStudent.With(code, bo), url.Values{"confirm": {"yes"}})
-	k = a.srv.room.Skunk(operator(t, a, code))
+	k = (operator(t, a, code)).Skunk()
 	p := k.Participant(bo)
 	if k.Standing[p] || !k.Left[p] || k.Scores[p] != banked {
 		t.Errorf("Bo after removal: standing %v, left %v, score %d (banked %d)", k.Standing[p], k.Left[p], k.Scores[p], banked)
@@ -240,7 +240,32 @@ func TestRemovedStudentLeavesSkunk(t *testing.T) {
 			t.Errorf("%s shows standing: %q", page, names)
 		}
 	}
+	// Nor is Bo on any list of leaders (issue 41, item 4): the
+	// projector's, the teacher's Skunk page, a classmate's.
+	boards := map[*browser][]string{
+		teacher: {paths.TeacherSkunk.For(code), paths.TeacherProjector.Skunk.For(code)},
+		kids[0]: {paths.StudentSkunk.For(code)},
+	}
+	leaders := func(when string) {
+		for who, pages := range boards {
+			for _, page := range pages {
+				got := who.get(page).Find(`ol.leaders`).Text()
+				if strings.Contains(got, "Bo") || !strings.Contains(got, "Ana") {
+					t.Errorf("%s, %s lists the leaders %q", when, page, got)
+				}
+			}
+		}
+	}
+	leaders("Bo removed")
 	teacher.post("/t/"+code+"/skunk/end", nil)
+	leaders("the game ended")
+	for who, pages := range boards {
+		for _, page := range pages {
+			if got := who.get(page).Find(`[data-testid="skunk-winners"]`).Text(); strings.Contains(got, "Bo") {
+				t.Errorf("the game ended, %s names the winners %q", page, got)
+			}
+		}
+	}
 	link := kids[0].get("/c/"+code+"/skunk").Find(`[data-testid="skunk-record"]`).AttrOr("href", "")
 	kids[0].get(link)
 	got, err := sim.VerifySkunkJSON([]byte(kids[0].body))

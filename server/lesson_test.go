@@ -141,7 +141,7 @@ func TestSkunkWithThirtyStudents(t *testing.T) {
 		}
 		// The last sit of the last round may end the game after the
 		// last kid looked.
-		if over || a.srv.room.Skunk(operator(t, a, class.Code)).Over {
+		if over || (operator(t, a, class.Code)).Skunk().Over {
 			break
 		}
 		teacher.post("/t/"+code+"/skunk/roll", nil)
@@ -150,7 +150,7 @@ func TestSkunkWithThirtyStudents(t *testing.T) {
 		}
 		rolls++
 	}
-	ls := a.srv.room.Skunk(operator(t, a, class.Code))
+	ls := (operator(t, a, class.Code)).Skunk()
 	if ls == nil || !ls.Over {
 		t.Fatal("the game did not end")
 	}
@@ -319,7 +319,7 @@ func TestSkunkSurvivesRestart(t *testing.T) {
 		kid.post(form.AttrOr("action", ""), url.Values{"moment": {form.Find(`input[name="moment"]`).AttrOr("value", "")}})
 	}
 	// While the game plays, its seed and record stay secret.
-	game := a.srv.room.Skunk(operator(t, a, code)).Game.ID
+	game := (operator(t, a, code)).Skunk().Game.ID
 	kid.get(fmt.Sprintf("/c/%s/skunk/%d/record.json", code, game))
 	if kid.status() != http.StatusConflict || strings.Contains(kid.body, "seed") {
 		t.Errorf("the record of a game in play: %d %s", kid.status(), kid.body)
@@ -407,12 +407,12 @@ func TestSkunkResentSitIsStale(t *testing.T) {
 		last = url.Values{"moment": {board.AttrOr("data-moment", "")}}
 		k.post(action, last)
 	}
-	ls := a.srv.room.Skunk(operator(t, a, code))
+	ls := (operator(t, a, code)).Skunk()
 	if ls.Round != 1 || !ls.Standing[1] {
 		t.Fatalf("everyone sat: round %d, B standing %v", ls.Round, ls.Standing[1])
 	}
 	kids[1].post(action, last)
-	if ls = a.srv.room.Skunk(operator(t, a, code)); !ls.Standing[1] {
+	if ls = (operator(t, a, code)).Skunk(); !ls.Standing[1] {
 		t.Error("the resent sit sat B down in the next round")
 	}
 }
@@ -655,7 +655,7 @@ func TestLessonStepAsksBeforeEndingARound(t *testing.T) {
 	join(t, a, code, "Ana")
 	join(t, a, code, "Bo")
 	teacher.post(paths.LessonStart.For(code), nil) // phase 1: two matches begin
-	if mustClass(t, a, code).Phase != 0 || len(a.srv.room.Matches(operator(t, a, code))) == 0 {
+	if mustClass(t, a, code).Phase != 0 || len((operator(t, a, code)).Matches()) == 0 {
 		t.Fatal("phase 1 did not start its round")
 	}
 	doc := teacher.post(paths.LessonNext.For(code), nil)
@@ -663,7 +663,7 @@ func TestLessonStepAsksBeforeEndingARound(t *testing.T) {
 		t.Fatalf("the next step during a round: at %s, %q", teacher.path(), doc.Find("main").Text())
 	}
 	playing := 0
-	for _, m := range a.srv.room.Matches(operator(t, a, code)) {
+	for _, m := range (operator(t, a, code)).Matches() {
 		if !m.Over() {
 			playing++
 		}
@@ -748,12 +748,12 @@ func TestSkunkFromTheDashboard(t *testing.T) {
 	}
 	teacher.post(paths.LessonStart.For(code), nil) // phase 1 plays a round
 	doc := teacher.post(paths.SkunkStart.For(code), url.Values{"rounds": {"3"}})
-	if !strings.HasPrefix(teacher.path(), paths.ConfirmSkunk.For(code)) || a.srv.room.Skunk(operator(t, a, code)) != nil {
+	if !strings.HasPrefix(teacher.path(), paths.ConfirmSkunk.For(code)) || (operator(t, a, code)).Skunk() != nil {
 		t.Fatalf("Skunk over a round being played did not ask first: at %s", teacher.path())
 	}
 	action := doc.Find(`[data-testid="confirm"] form`).AttrOr("action", "")
 	teacher.post(action, url.Values{"confirm": {"yes"}})
-	k := a.srv.room.Skunk(operator(t, a, code))
+	k := (operator(t, a, code)).Skunk()
 	if k == nil || k.Rounds != 3 || k.Over {
 		t.Fatalf("Skunk after confirming: %+v", k)
 	}
@@ -789,8 +789,8 @@ func TestSkunkCountsOnTheDashboard(t *testing.T) {
 	code := teacherStart(t, teacher)
 	ana, bo := join(t, a, code, "Ana"), join(t, a, code, "Bo")
 	teacher.post(paths.SkunkStart.For(code), url.Values{"rounds": {"1"}})
-	for i := 0; i < 100 && !a.srv.room.Skunk(operator(t, a, code)).Over; i++ {
-		k := a.srv.room.Skunk(operator(t, a, code))
+	for i := 0; i < 100 && !(operator(t, a, code)).Skunk().Over; i++ {
+		k := (operator(t, a, code)).Skunk()
 		if k.RoundTotal > 0 && i%2 == 0 {
 			for _, s := range []*browser{ana, bo} {
 				board := s.get(paths.StudentSkunk.For(code)).Find(`[data-testid="skunk"]`)

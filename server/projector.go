@@ -130,8 +130,8 @@ func (b projectorBase) live(s *Server) gin.HandlerFunc {
 func (b projectorBase) screen(s *Server, c *gin.Context, shown string) (*templates.ProjectorScreen, error) {
 	ctx, l, who := c.Request.Context(), loc(c), viewerFrom(c)
 	class := who.Class()
-	playing, finished := s.room.RoundProgress(who)
-	k := s.room.Skunk(who)
+	playing, finished := who.RoundProgress()
+	k := who.Skunk()
 	skunk := "none"
 	if k != nil {
 		skunk = fmt.Sprintf("%t", k.Over)
@@ -210,7 +210,7 @@ func (b projectorBase) chart(s *Server) gin.HandlerFunc {
 func (b projectorBase) skunk(s *Server) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class := classFrom(c)
-		k := s.room.Skunk(viewerFrom(c))
+		k := (viewerFrom(c)).Skunk()
 		if k == nil {
 			c.Header("HX-Refresh", "true") // the game ended: show the projector again
 			c.String(http.StatusOK, "")

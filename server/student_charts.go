@@ -24,7 +24,7 @@ func (s *Server) studentCharts(c *gin.Context) {
 		return
 	}
 	after := int64(0)
-	if m := s.room.Playing(viewerFrom(c)); m != nil {
+	if m := (viewerFrom(c)).Playing(); m != nil {
 		after = m.ID
 	}
 	render(c, http.StatusOK, templates.StudentChartsView(templates.StudentCharts{Code: class.Code, Nickname: me.Nickname, BackURL: paths.Student.For(class.Code), Charts: cs,

@@ -41,7 +41,7 @@ func (s *Server) studentHome(c *gin.Context) {
 	if class.Paused {
 		v.Waiting = l.T("board.paused")
 	}
-	if k := s.room.Skunk(viewer); k != nil && k.Participant(me.ID) >= 0 {
+	if k := viewer.Skunk(); k != nil && k.Participant(me.ID) >= 0 {
 		b := s.views.skunkBoard(l, class, k, me.ID, false, paths.StudentSkunk.For(class.Code))
 		v.Skunk = &b
 	}
@@ -78,10 +78,10 @@ func (s *Server) studentNext(c *gin.Context) {
 	}
 	after, _ := strconv.ParseInt(c.Query("after"), 10, 64)
 	next := false
-	if m := s.room.Playing(viewerFrom(c)); m != nil && m.ID != after && !m.Over() {
+	if m := (viewerFrom(c)).Playing(); m != nil && m.ID != after && !m.Over() {
 		next = true
 	}
-	if k := s.room.Skunk(viewerFrom(c)); k != nil && k.Participant(me.ID) >= 0 && !k.Over {
+	if k := (viewerFrom(c)).Skunk(); k != nil && k.Participant(me.ID) >= 0 && !k.Over {
 		next = true
 	}
 	if !next {

@@ -41,7 +41,7 @@ func (s *Server) studentSkunk(c *gin.Context) {
 	if !ok {
 		return
 	}
-	k := s.room.Skunk(viewerFrom(c))
+	k := (viewerFrom(c)).Skunk()
 	if k == nil {
 		c.Header("HX-Refresh", "true")
 		c.String(http.StatusOK, "")

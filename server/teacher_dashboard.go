@@ -111,7 +111,7 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		return templates.Dashboard{}, err
 	}
 	var sk *templates.SkunkBoard
-	if k := s.room.Skunk(viewerFrom(c)); k != nil {
+	if k := (viewerFrom(c)).Skunk(); k != nil {
 		b := s.views.skunkBoard(l, class, k, 0, true, paths.TeacherSkunk.For(class.Code))
 		sk = &b
 	}
@@ -184,7 +184,7 @@ type liveCache struct {
 // teacher screens together.
 func (s *Server) dashboardLive(c *gin.Context) {
 	class := classFrom(c)
-	activity := s.room.Activity(viewerFrom(c))
+	activity := (viewerFrom(c)).Activity()
 	if v := c.Query("v"); v != "" && v == strconv.FormatInt(activity, 10) {
 		c.Status(http.StatusNoContent)
 		return

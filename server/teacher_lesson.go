@@ -77,7 +77,7 @@ func (s *Server) stepLesson(delta int) gin.HandlerFunc {
 // playing counts the class's matches of its open round still being played.
 func (s *Server) playing(c *gin.Context) int {
 	n := 0
-	for _, m := range s.room.Matches(viewerFrom(c)) {
+	for _, m := range (viewerFrom(c)).Matches() {
 		if !m.Over() {
 			n++
 		}

@@ -64,10 +64,10 @@ func TestEveryGamesDefaultFormPlays(t *testing.T) {
 			t.Errorf("%s form: %v", g, values)
 		}
 		teacher.post("/t/"+code+"/rounds", values)
-		if teacher.status() != 200 || teacher.path() != "/t/"+code || len(a.srv.room.Matches(operator(t, a, code))) != 1 {
+		if teacher.status() != 200 || teacher.path() != "/t/"+code || len((operator(t, a, code)).Matches()) != 1 {
 			t.Fatalf("%s with the form's defaults: %d at %s\n%s", g, teacher.status(), teacher.path(), teacher.body)
 		}
-		m := a.srv.room.Matches(operator(t, a, code))[0]
+		m := (operator(t, a, code)).Matches()[0]
 		if m.Variant.Game.String() != g {
 			t.Errorf("the round plays %v, want %s", m.Variant.Game, g)
 		}
@@ -187,7 +187,7 @@ func TestResultsAndPlayAgain(t *testing.T) {
 		t.Errorf("anonymous mode shows nicknames on the podium: %q", text)
 	}
 	teacher.post("/t/"+code+"/rounds/again", nil)
-	ms := a.srv.room.Matches(operator(t, a, code))
+	ms := (operator(t, a, code)).Matches()
 	if len(ms) != 1 || ms[0].Variant.Target != 40 || ms[0].Seats[1].StudentID == 0 {
 		t.Errorf("play again: %d matches, %+v", len(ms), ms)
 	}

@@ -27,7 +27,7 @@ func (s *Server) skunkRoll(c *gin.Context) {
 // teacherSkunk is the Skunk board for the dashboard's polling.
 func (s *Server) teacherSkunk(c *gin.Context) {
 	class := classFrom(c)
-	k := s.room.Skunk(viewerFrom(c))
+	k := (viewerFrom(c)).Skunk()
 	if k == nil {
 		c.String(http.StatusOK, "")
 		return

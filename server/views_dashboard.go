@@ -37,8 +37,8 @@ func (w *views) roundBots(l *i18n.Localizer, game, selected string) []templates.
 // the class's snapshot, its students' totals and its matches' snapshots.
 func (w *views) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, unit bool) (templates.DashLive, error) {
 	class := who.Class()
-	activity := w.room.Activity(who)
-	stats, total := w.room.Stats(who)
+	activity := who.Activity()
+	stats, total := who.Stats()
 	joins, joinCap := w.room.JoinsLastMinute(class)
 	students := 0
 	for _, st := range stats {
@@ -51,7 +51,7 @@ func (w *views) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.V
 	forfeited := map[int64]bool{}
 	kinds := map[int64]string{} // the pacing view's, waiting where none
 	done := 0
-	for _, m := range w.room.Matches(who) {
+	for _, m := range who.Matches() {
 		if m.Over() {
 			done++
 			// A forfeit on time-outs is named as such, not as waiting.
@@ -91,7 +91,7 @@ func (w *views) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.V
 	if class.Round != nil {
 		v.Progress = l.T("live.progress", "Round", l.Int(class.Round.Number), "Playing", l.N("projector.playing", going), "Finished", l.N("projector.finished", done))
 	}
-	v.Students = roster(l, class, w.rosterStats(l, who, stats, unit, &v), playing, forfeited, w.room.SharedDevices(who))
+	v.Students = roster(l, class, w.rosterStats(l, who, stats, unit, &v), playing, forfeited, who.SharedDevices())
 	v.Pace = paceOf(l, v.Students, kinds)
 	for _, st := range class.Removed {
 		v.Removed = append(v.Removed, templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: anonIn(l, st.AnonName), Status: l.T(pick(st.Erased, "status.erased", "status.removed")), Erased: st.Erased})
@@ -120,7 +120,7 @@ func roster(l *i18n.Localizer, class *classroom.Class, stats map[int64]store.Stu
 // has played today (the whole unit a link away), else the unit's; v gets
 // the two links.
 func (w *views) rosterStats(l *i18n.Localizer, who classroom.Viewer, unitStats map[int64]store.StudentStats, unit bool, v *templates.DashLive) map[int64]store.StudentStats {
-	today := w.room.DayStats(who)
+	today := who.DayStats()
 	if len(today) == 0 {
 		return unitStats
 	}

@@ -72,9 +72,11 @@ func (w *views) skunkBoard(l *i18n.Localizer, class *classroom.Class, k *classro
 			v.You = &templates.SkunkYou{Standing: standing, Score: k.Scores[p], SitURL: paths.SkunkSit.For(class.Code)}
 		}
 	}
-	order := make([]int, len(k.Scores))
-	for i := range order {
-		order[i] = i
+	var order []int // those still in the game: one who left is on no list
+	for p := range k.Scores {
+		if !k.Left[p] {
+			order = append(order, p)
+		}
 	}
 	sort.SliceStable(order, func(a, b int) bool { return k.Scores[order[a]] > k.Scores[order[b]] })
 	for _, p := range order[:min(5, len(order))] {

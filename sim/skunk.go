@@ -207,13 +207,18 @@ func (g *Skunk) Winners() []int {
 	return g.Leaders()
 }
 
-// Leaders returns the participants with the highest score so far (several
-// if tied): the winners of a game ended before its last round.
+// Leaders returns the participants still in the game (not left: a
+// student removed from the class is out, whatever they banked) with the
+// highest score so far, several if tied: the winners of a game ended
+// before its last round. None if every participant left.
 func (g *Skunk) Leaders() []int {
-	best := slices.Max(g.scores)
-	var w []int
+	best, w := -1, []int(nil)
 	for i, s := range g.scores {
-		if s == best {
+		switch {
+		case g.Left(i) || s < best:
+		case s > best:
+			best, w = s, []int{i}
+		default:
 			w = append(w, i)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // stateDir is where the unit keeps the database and its key: systemd makes
@@ -23,6 +24,14 @@ func runService(e env, args []string) error {
 	for _, a := range serveArgs {
 		if isHelp(a) {
 			fmt.Fprintln(e.stderr, "pigclass service [--binary PATH] [--user NAME] [serve's flags] prints a systemd unit that runs\n\"pigclass serve\" with serve's flags; the database and its key live in "+stateDir+".\n--binary is the installed binary (default: this one), --user a system user of your own\n(default: a user systemd makes for the service). Serve's flags:")
+		}
+	}
+	// Every value is written into the unit: a line break would start a
+	// directive of its own (ExecStartPre=, User=), and systemd reads no
+	// other control character as text either.
+	for _, a := range append([]string{binary, user}, serveArgs...) {
+		if i := strings.IndexFunc(a, unicode.IsControl); i >= 0 {
+			return usagef("service: %q holds a control character (%U): the unit is written line by line, so every value must be plain text on one line", a, []rune(a[i:])[0])
 		}
 	}
 	if !hasFlag(serveArgs, "db") {
@@ -75,6 +84,12 @@ func serviceFlags(args []string) (binary, user string, rest []string, err error)
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_')
 	}) {
 		return "", "", nil, usagef("service: --user %q: a system user's name, such as pigclass", user)
+	}
+	if user == "root" {
+		// The unit's hardening keeps a server that is broken into from the
+		// rest of the machine; as root it would own the machine, and the
+		// server needs no privilege (a low port gets its one capability).
+		return "", "", nil, usagef("service: --user root: pigclass needs no privilege and must not run as root; leave --user out (systemd then makes a user for it) or name a system user of its own, such as pigclass")
 	}
 	return binary, user, rest, nil
 }

@@ -83,3 +83,27 @@ func TestServiceRefusesWhatCannotRun(t *testing.T) {
 		}
 	}
 }
+
+// TestServiceRefusesSmuggledDirectives (issue 41, item 5): a value with a
+// line break (or any control character) would add a directive of its own
+// to the unit; each flag, service's and serve's, fed one is refused with
+// what to fix and no unit is printed; --user root is refused, saying why.
+func TestServiceRefusesSmuggledDirectives(t *testing.T) {
+	const smuggled = "x\nExecStartPre=/bin/sh -c id"
+	for _, flag := range []string{"binary", "user", "addr", "db", "public-url", "trusted-proxy", "code-prefix", "metrics-host",
+		"metrics-addr", "log-format", "log-level", "moves-per-second", "retain-days"} {
+		for _, value := range []string{smuggled, "/usr/local/bin/pigclass\r", "a\x00b", "a\tb\x1b"} {
+			u, err := service(t, "--"+flag, value)
+			if err == nil || u != "" || strings.Contains(u, "ExecStartPre") {
+				t.Errorf("--%s %q: %v, printed %q", flag, value, err, u)
+				continue
+			}
+			if flag != "user" && !strings.Contains(err.Error(), "control character") {
+				t.Errorf("--%s %q: %v, want it to name the control character", flag, value, err)
+			}
+		}
+	}
+	if _, err := service(t, "--user", "root"); err == nil || !strings.Contains(err.Error(), "must not run as root") {
+		t.Errorf("--user root: %v", err)
+	}
+}

@@ -15,8 +15,8 @@
 //
 // # Who owns what, and the locks
 //
-//   - Room.mu (RWMutex) guards the maps of loaded classes, and Room.loadMu
-//     the classes being read from disk. Both are leaves: held only to
+//   - registry.mu (RWMutex) guards the maps of loaded classes, and
+//     registry.loadMu the classes being read from disk. Both are leaves: held only to
 //     read or change a map, never while taking another lock or waiting
 //     for the disk. A class is read from disk by one caller, with no lock
 //     held; others asking for it meanwhile wait for that read.
@@ -41,8 +41,8 @@
 //
 // The order, where two are held: a class's turnstile (changing or
 // saving, not a lock held but a flag waited on), then a match's lock
-// (play.Live), then class.statsMu or class.devMu. Room.mu, Room.loadMu and
-// class.mu are leaves.
+// (play.Live), then class.statsMu or class.devMu. registry.mu, registry.loadMu
+// and class.mu are leaves.
 //
 // No lock is held while a table is solved: the tables of a round, and of
 // a practice match, are asked for in the background.
@@ -58,6 +58,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -89,18 +90,13 @@ type Room struct {
 	log    *slog.Logger
 	now    func() time.Time
 
-	mu      sync.RWMutex
-	classes map[int64]*class
-	codes   map[string]int64
+	classes *registry // the classes in memory
 
-	loadMu sync.Mutex          // guards loads (a leaf, like mu)
-	loads  map[int64]*loadCall // the classes being read from disk
-
-	doors doors // the rate limits of joining (LimitJoins)
+	doors doors // the rate limits of joining (Set)
 
 	// retain is how long a class is kept after its last activity (0:
 	// until its teacher deletes it); retained is when the sweep last
-	// looked for idle classes (Retain, Sweep).
+	// looked for idle classes (Set, Sweep).
 	retain   time.Duration
 	retained time.Time
 
@@ -118,11 +114,11 @@ func New(st *store.Store, key []byte, tables *solve.Cache, log *slog.Logger, now
 	}
 	r := &Room{
 		st: st, key: key, signer: recordSigner(key), log: log, now: now,
-		classes: map[int64]*class{}, codes: map[string]int64{}, loads: map[int64]*loadCall{},
-		stop: make(chan struct{}), done: make(chan struct{}),
+		classes: newRegistry(st),
+		stop:    make(chan struct{}), done: make(chan struct{}),
 		doors: newDoors(DefaultGuesses, DefaultClassJoins, now),
 	}
-	r.hall = play.NewHall(st, tables, log, now, r.host)
+	r.hall = play.NewHall(st, tables, log, now, r.classes.host)
 	return r
 }
 
@@ -232,163 +228,20 @@ func (c *class) publish(roster bool, change func(*Class)) *Class {
 // Class returns the class with the join code, loading it from disk the
 // first time. An unknown code is store.ErrNotFound.
 func (r *Room) Class(ctx context.Context, code string) (*Class, error) {
-	c, err := r.loadCode(ctx, code)
+	c, err := r.classes.byCode(ctx, code)
 	if err != nil {
 		return nil, err
 	}
 	return c.snap.Load(), nil
-}
-
-// inMemory returns the class with the join code if it is in memory, or
-// nil, never reading the disk.
-func (r *Room) inMemory(code string) *class {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	return r.classes[r.codes[code]]
-}
-
-// loadCode returns the class with the join code, loading it the first time.
-func (r *Room) loadCode(ctx context.Context, code string) (*class, error) {
-	r.mu.RLock()
-	id, ok := r.codes[code]
-	r.mu.RUnlock()
-	if ok {
-		return r.load(ctx, id)
-	}
-	row, err := r.st.ClassByCode(ctx, code)
-	if err != nil {
-		return nil, err
-	}
-	return r.loadRow(ctx, row.ID, &row)
 }
 
 // ClassByID returns a class by its ID, loading it the first time.
 func (r *Room) ClassByID(ctx context.Context, id int64) (*Class, error) {
-	c, err := r.load(ctx, id)
+	c, err := r.classes.load(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	return c.snap.Load(), nil
-}
-
-// Activity is a class's change counter: it moves whenever anything in the
-// class does, a move in any of its matches included.
-func (r *Room) activityOf(classID int64) int64 {
-	r.mu.RLock()
-	c := r.classes[classID]
-	r.mu.RUnlock()
-	if c == nil {
-		return 0
-	}
-	return c.activity.Load()
-}
-
-// loaded returns a class already in memory, or nil.
-func (r *Room) loaded(id int64) *class {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	return r.classes[id]
-}
-
-// load returns the class in memory, reading it from disk the first time:
-// its row, its students, its rounds and its students' totals.
-func (r *Room) load(ctx context.Context, id int64) (*class, error) {
-	return r.loadRow(ctx, id, nil)
-}
-
-// loadCall is a class being read from disk: whoever asks for it meanwhile
-// waits for that one read.
-type loadCall struct {
-	done chan struct{}
-	c    *class
-	err  error
-}
-
-// loadRow is load with the class's row when the caller has just read it.
-// Each class is read once however many ask at once, and different classes
-// are read side by side; no lock is held while the disk is read.
-func (r *Room) loadRow(ctx context.Context, id int64, known *store.Class) (*class, error) {
-	if c := r.loaded(id); c != nil {
-		return c, nil
-	}
-	r.loadMu.Lock()
-	if c := r.loaded(id); c != nil {
-		r.loadMu.Unlock()
-		return c, nil
-	}
-	if call := r.loads[id]; call != nil {
-		r.loadMu.Unlock()
-		<-call.done
-		return call.c, call.err
-	}
-	call := &loadCall{done: make(chan struct{})}
-	r.loads[id] = call
-	r.loadMu.Unlock()
-	// The read serves every waiter: a request that goes away does not
-	// cut it short.
-	call.c, call.err = r.readClass(context.WithoutCancel(ctx), id, known)
-	r.loadMu.Lock()
-	delete(r.loads, id)
-	r.loadMu.Unlock()
-	close(call.done)
-	return call.c, call.err
-}
-
-// readClass reads a class from disk and puts it in memory.
-func (r *Room) readClass(ctx context.Context, id int64, known *store.Class) (*class, error) {
-	var row store.Class
-	var err error
-	if known != nil {
-		row = *known
-	} else if row, err = r.st.ClassByID(ctx, id); err != nil {
-		return nil, err
-	}
-	students, err := r.st.Students(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	rounds, err := r.st.Rounds(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	removed, err := r.st.RemovedStudents(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	stats, total, err := r.st.ClassStats(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	// Whole-class Skunk counts as any game in the students' totals (the
-	// class's own total, of everyone's moves, is its matches').
-	if err := r.st.AddSkunkStats(ctx, id, "", stats); err != nil {
-		return nil, err
-	}
-	today := r.today()
-	dayStats, _, err := r.st.ClassStatsOn(ctx, id, today)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.st.AddSkunkStats(ctx, id, today, dayStats); err != nil {
-		return nil, err
-	}
-	snap := &Class{Class: row, Students: students, Removed: removed, byToken: map[string]int{}, drawings: &sync.Map{}}
-	for i, st := range students {
-		snap.byToken[st.TokenHash] = i
-	}
-	if n := len(rounds); n > 0 && !rounds[n-1].Ended {
-		open := rounds[n-1]
-		snap.Round = &open
-	}
-	c := &class{id: id, stats: stats, total: total, day: today, dayStats: dayStats, today: r.st.Today}
-	c.idle = sync.NewCond(&c.mu)
-	c.snap.Store(snap)
-	c.live.Store(&map[int64]*play.Live{})
-	r.mu.Lock()
-	r.classes[id] = c
-	r.codes[row.Code] = id
-	r.mu.Unlock()
-	return c, nil
 }
 
 // Counts is what the room holds now: the classes in memory, their
@@ -402,34 +255,22 @@ type Counts struct {
 // Counts counts what the room holds (for the health check; reads
 // snapshots only).
 func (r *Room) Counts() Counts {
-	r.mu.RLock()
-	n := Counts{Classes: len(r.classes)}
-	for _, c := range r.classes {
+	all := r.classes.all()
+	n := Counts{Classes: len(all)}
+	for _, c := range all {
 		n.Students += len(c.snap.Load().Students)
 	}
-	r.mu.RUnlock()
 	n.Playing = r.hall.Playing()
 	return n
 }
 
-// Stats returns a copy of every student's totals in the class, and the
-// number of decisions (of anyone) in it.
-func (r *Room) statsOf(classID int64) (map[int64]store.StudentStats, int) {
-	c := r.loaded(classID)
-	if c == nil {
-		return nil, 0
-	}
+// statsCopy returns a copy of every student's totals in the class, and
+// the number of decisions (of anyone) in it.
+func (c *class) statsCopy() (map[int64]store.StudentStats, int) {
 	c.statsMu.Lock()
 	defer c.statsMu.Unlock()
-	out := make(map[int64]store.StudentStats, len(c.stats))
-	for k, v := range c.stats {
-		out[k] = v
-	}
-	return out, c.total
+	return maps.Clone(c.stats), c.total
 }
-
-// today is the date now in the server's time zone, as days are written.
-func (r *Room) today() string { return r.st.Today() }
 
 // todayStats are the class's totals of today, begun afresh on a new day.
 // c.statsMu must be held.
@@ -452,14 +293,14 @@ func (c *class) add(today string, student int64, f func(*store.StudentStats)) {
 
 // DayStats returns a copy of every student's totals of today in the
 // class, for its teacher.
-func (r *Room) DayStats(v Viewer) map[int64]store.StudentStats {
+func (v Viewer) DayStats() map[int64]store.StudentStats {
 	c, err := v.teaching()
 	if err != nil {
 		return nil
 	}
 	c.statsMu.Lock()
 	defer c.statsMu.Unlock()
-	today := c.todayStats(r.today())
+	today := c.todayStats(c.today())
 	out := make(map[int64]store.StudentStats, len(today))
 	for k, v := range today {
 		out[k] = v

@@ -90,7 +90,7 @@ func actAll(r *Room, c *Class, students []store.Student) []error {
 	var wg sync.WaitGroup
 	for i, st := range students {
 		wg.Go(func() {
-			m := r.playingOf(c.ID, st.ID)
+			m := r.classes.loaded(c.ID).playing(st.ID)
 			if m == nil || m.Over() {
 				errs[i] = play.ErrNotPlaying
 				return
@@ -111,9 +111,9 @@ func TestFailedCommitLeavesMatchesAsBefore(t *testing.T) {
 	c, students := classWithRound(t, r, 24)
 	before := map[int64]*play.Match{}
 	for _, s := range students {
-		before[s.ID] = r.playingOf(c.ID, s.ID)
+		before[s.ID] = r.classes.loaded(c.ID).playing(s.ID)
 	}
-	statsBefore, totalBefore := r.statsOf(c.ID)
+	statsBefore, totalBefore := r.classes.loaded(c.ID).statsCopy()
 	f.on.Store(true)
 	for i, err := range actAll(r, c, students) {
 		if !errors.Is(err, ErrNotSaved) {
@@ -122,12 +122,12 @@ func TestFailedCommitLeavesMatchesAsBefore(t *testing.T) {
 	}
 	f.on.Store(false)
 	for _, s := range students {
-		now, was := r.playingOf(c.ID, s.ID), before[s.ID]
+		now, was := r.classes.loaded(c.ID).playing(s.ID), before[s.ID]
 		if now.Version != was.Version || now.Seq() != was.Seq() || now.State != was.State {
 			t.Errorf("student %d's match changed: version %d→%d, seq %d→%d", s.ID, was.Version, now.Version, was.Seq(), now.Seq())
 		}
 	}
-	if stats, total := r.statsOf(c.ID); total != totalBefore || len(stats) != len(statsBefore) {
+	if stats, total := r.classes.loaded(c.ID).statsCopy(); total != totalBefore || len(stats) != len(statsBefore) {
 		t.Errorf("totals moved on a refused batch: %d decisions, was %d", total, totalBefore)
 	}
 	// Tried again, the same moves are taken, and only once.
@@ -138,7 +138,7 @@ func TestFailedCommitLeavesMatchesAsBefore(t *testing.T) {
 	}
 	want := map[int64]int{}
 	for _, s := range students {
-		m := r.playingOf(c.ID, s.ID)
+		m := r.classes.loaded(c.ID).playing(s.ID)
 		want[m.ID] = m.Seq()
 	}
 	st.Close()
@@ -187,7 +187,7 @@ func TestActionsShareBatches(t *testing.T) {
 	if byStudent != acked {
 		t.Errorf("%d student events stored, %d acknowledged", byStudent, acked)
 	}
-	stats, _ := r.statsOf(c.ID)
+	stats, _ := r.classes.loaded(c.ID).statsCopy()
 	counted := 0
 	for _, s := range stats {
 		counted += s.Decisions
@@ -210,7 +210,7 @@ func TestActionsShareBatches(t *testing.T) {
 func TestSnapshotsAreImmutable(t *testing.T) {
 	r, _, _ := openRoom(t, filepath.Join(t.TempDir(), "snap.db"))
 	c, students := classWithRound(t, r, 1)
-	old := r.playingOf(c.ID, students[0].ID)
+	old := r.classes.loaded(c.ID).playing(students[0].ID)
 	seq, version, state := old.Seq(), old.Version, old.State
 	if _, err := r.hall.Act(context.Background(), old.ID, students[0].ID, old.Seq(), sim.Roll); err != nil {
 		t.Fatal(err)
@@ -218,7 +218,7 @@ func TestSnapshotsAreImmutable(t *testing.T) {
 	if old.Seq() != seq || old.Version != version || old.State != state {
 		t.Error("an old snapshot changed")
 	}
-	if now := r.playingOf(c.ID, students[0].ID); now.Version <= version || now.Seq() <= seq {
+	if now := r.classes.loaded(c.ID).playing(students[0].ID); now.Version <= version || now.Seq() <= seq {
 		t.Errorf("the new snapshot did not move: version %d, seq %d", now.Version, now.Seq())
 	}
 	if _, err := r.hall.Act(context.Background(), old.ID, students[0].ID, seq, sim.Roll); !errors.Is(err, play.ErrStale) {
@@ -231,7 +231,7 @@ func TestSnapshotsAreImmutable(t *testing.T) {
 func TestEndRoundStopsEveryMatch(t *testing.T) {
 	r, st, _ := openRoom(t, filepath.Join(t.TempDir(), "end.db"))
 	c, students := classWithRound(t, r, 10)
-	m := r.playingOf(c.ID, students[0].ID)
+	m := r.classes.loaded(c.ID).playing(students[0].ID)
 	if err := r.EndRound(context.Background(), operator(t, r, c)); err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +276,7 @@ func TestMatchTooLongEnds(t *testing.T) {
 	if _, _, err := r.StartRound(ctx, operator(t, r, c), RoundSpec{Variant: sim.Standard(sim.Pig), Mode: play.InPairs, Bot: "hold:20"}); err != nil {
 		t.Fatal(err)
 	}
-	m := r.matchesOf(c.ID)[0]
+	m := r.classes.loaded(c.ID).matches()[0]
 	for range 100 {
 		if m.Over() {
 			break
@@ -325,13 +325,13 @@ func TestSkunkSitsShareCommits(t *testing.T) {
 		t.Fatal(err)
 	}
 	var k *Skunk
-	for k = r.Skunk(teacher); k.RoundTotal == 0; {
+	for k = teacher.Skunk(); k.RoundTotal == 0; {
 		if k, err = r.SkunkRoll(ctx, teacher); err != nil {
 			t.Fatal(err)
 		}
 	}
 	sitAll := func(vs []Viewer) []error {
-		moment := r.Skunk(teacher).Moment
+		moment := teacher.Skunk().Moment
 		errs := make([]error, len(vs))
 		var wg sync.WaitGroup
 		for i, v := range vs {
@@ -347,7 +347,7 @@ func TestSkunkSitsShareCommits(t *testing.T) {
 		}
 	}
 	f.on.Store(false)
-	for p, standing := range r.Skunk(teacher).Standing {
+	for p, standing := range teacher.Skunk().Standing {
 		if !standing {
 			t.Fatalf("participant %d sat though nothing was stored", p)
 		}
@@ -358,7 +358,7 @@ func TestSkunkSitsShareCommits(t *testing.T) {
 	gate := make(chan struct{})
 	f.gate.Store(&gate)
 	go func() {
-		k := r.loaded(c.ID).skunk.Load()
+		k := r.classes.loaded(c.ID).skunk.Load()
 		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 			k.mu.Lock()
 			waiting := len(k.pending)
@@ -379,7 +379,7 @@ func TestSkunkSitsShareCommits(t *testing.T) {
 	b1, _ := st.WriterStats()
 	// Everyone sat: each banked the round total (and the next round began).
 	total := k.RoundTotal
-	k = r.Skunk(teacher)
+	k = teacher.Skunk()
 	for p, score := range k.Scores {
 		if score != total {
 			t.Errorf("participant %d banked %d, want %d", p, score, total)

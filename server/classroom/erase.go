@@ -35,7 +35,9 @@ func (r *Room) EraseStudent(ctx context.Context, v Viewer, studentID int64) (sto
 			return err
 		}
 		erased = st
-		r.renameSeats(st)
+		r.hall.Reseat(func(s play.Seat) bool { return s.StudentID == st.ID }, func(s *play.Seat) {
+			s.Nickname, s.AnonName, s.TokenHash = st.Nickname, st.AnonName, st.TokenHash
+		})
 		if k := c.skunk.Load(); k != nil {
 			k.rename(st)
 		}
@@ -53,14 +55,6 @@ func (r *Room) EraseStudent(ctx context.Context, v Viewer, studentID int64) (sto
 		return nil
 	})
 	return erased, err
-}
-
-// renameSeats gives the matches in memory the student's seats are in the
-// student's names and token as now stored (an erasure's).
-func (r *Room) renameSeats(st store.Student) {
-	r.hall.Reseat(func(s play.Seat) bool { return s.StudentID == st.ID }, func(s *play.Seat) {
-		s.Nickname, s.AnonName, s.TokenHash = st.Nickname, st.AnonName, st.TokenHash
-	})
 }
 
 // rename gives the game's participant who is the student the student's

@@ -40,24 +40,12 @@ func (r *Room) Sweep(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r.mu.Lock()
-	for _, id := range ids {
-		if c := r.classes[id]; c != nil {
-			delete(r.codes, c.snap.Load().Code)
-			delete(r.classes, id)
-		}
-	}
-	r.mu.Unlock()
+	r.classes.drop(ids...)
 	return nil
 }
 
 // retainEvery is how often the sweep looks for classes past their time.
 const retainEvery = time.Hour
-
-// Retain sets how long a class is kept after its last activity
-// (store.LastActive); 0 keeps every class until its teacher deletes it.
-// Call it before the room serves.
-func (r *Room) Retain(d time.Duration) { r.retain = d }
 
 // Retention is how long a class is kept after its last activity (0:
 // until its teacher deletes it).
@@ -75,7 +63,7 @@ func (r *Room) retainOnly(ctx context.Context, now time.Time) error {
 		return err
 	}
 	for _, id := range ids {
-		c, err := r.load(ctx, id)
+		c, err := r.classes.load(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
 			continue // deleted meanwhile
 		}
@@ -89,11 +77,4 @@ func (r *Room) retainOnly(ctx context.Context, now time.Time) error {
 	}
 	r.retained = now
 	return nil
-}
-
-// endIdleOnDisk ends, before a restore, the practice matches idle on disk,
-// so that a restart does not rebuild them.
-func (r *Room) endIdleOnDisk(ctx context.Context) error {
-	_, err := r.st.EndIdlePractice(ctx, r.now().Add(-PracticeIdle))
-	return err
 }

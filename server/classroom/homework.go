@@ -117,8 +117,9 @@ func (r *Room) PlayHomework(ctx context.Context, v Viewer, id int64, device stri
 		return nil, ErrHomeworkClosed
 	}
 	a := as[i]
-	if m := r.homeworkPlaying(c, id, studentID); m != nil {
-		return m, nil
+	open := r.hall.Of(c, func(m *play.Match) bool { return m.AssignmentID == id && m.SeatOf(studentID) >= 0 && !m.Over() })
+	if len(open) > 0 {
+		return open[0].Match(), nil // the game they are playing
 	}
 	st, ok := c.snap.Load().Student(v.token)
 	if !ok {
@@ -136,16 +137,6 @@ func (r *Room) PlayHomework(ctx context.Context, v Viewer, id int64, device stri
 	}
 	c.activity.Add(1)
 	return lms[0].Match(), nil
-}
-
-// homeworkPlaying is the student's game of an assignment being played, or
-// nil.
-func (r *Room) homeworkPlaying(c *class, id, studentID int64) *play.Match {
-	lms := r.hall.Of(c, func(m *play.Match) bool { return m.AssignmentID == id && m.SeatOf(studentID) >= 0 && !m.Over() })
-	if len(lms) == 0 {
-		return nil
-	}
-	return lms[0].Match()
 }
 
 // Homework is what each student did of each of the class's assignments,

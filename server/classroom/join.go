@@ -1,6 +1,7 @@
 package classroom
 
 import (
+	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -13,7 +14,7 @@ import (
 	"pigclass/server/store"
 )
 
-// The doors' limits (Room.LimitJoins): wrong codes and rejoin codes a
+// The doors' limits (Room.Set): wrong codes and rejoin codes a
 // guesser (a client's address) may try a minute, the joins a class takes a
 // minute until its teacher lifts the cap, and one name a device in
 // DeviceJoinWindow.
@@ -44,11 +45,22 @@ func newDoors(guesses, classJoins int, now func() time.Time) doors {
 	}
 }
 
-// LimitJoins sets the wrong codes a guesser may try a minute and the joins
-// a class takes a minute (DefaultGuesses and DefaultClassJoins until set).
-// Call it before the room serves.
-func (r *Room) LimitJoins(guesses, classJoins int) {
-	r.doors = newDoors(guesses, classJoins, r.now)
+// Policy is what a server's operator chooses of the room's rules.
+type Policy struct {
+	// Guesses are the wrong codes a guesser may try a minute, and
+	// ClassJoins the joins a class takes a minute (0: DefaultGuesses,
+	// DefaultClassJoins).
+	Guesses, ClassJoins int
+	// Retain is how long a class is kept after its last activity
+	// (store.LastActive); 0 keeps every class until its teacher deletes
+	// it.
+	Retain time.Duration
+}
+
+// Set sets the room's policy. Call it before the room serves.
+func (r *Room) Set(p Policy) {
+	r.doors = newDoors(cmp.Or(p.Guesses, DefaultGuesses), cmp.Or(p.ClassJoins, DefaultClassJoins), r.now)
+	r.retain = p.Retain
 }
 
 // JoinsLastMinute returns how many students joined the class in the last
@@ -135,7 +147,7 @@ func (r *Room) Enter(ctx context.Context, k Knock) (Entry, error) {
 	if !r.doors.guesses.Allow(k.Guesser) {
 		return Entry{}, refused(TooManyGuesses, k.Nickname)
 	}
-	c, err := r.loadCode(ctx, k.Code)
+	c, err := r.classes.byCode(ctx, k.Code)
 	if errors.Is(err, store.ErrNotFound) {
 		r.doors.guesses.Hit(k.Guesser)
 		return Entry{}, refused(NoClass, k.Nickname)
@@ -258,7 +270,7 @@ func (r *Room) joinNew(ctx context.Context, e Entry, k Knock, nick string) (Entr
 
 // sawDevice notes that a student joined the class from device.
 func (r *Room) sawDevice(ctx context.Context, classID int64, device string, studentID int64) {
-	c, err := r.load(ctx, classID)
+	c, err := r.classes.load(ctx, classID)
 	if err != nil {
 		return // the class is gone: nothing to tell its teacher
 	}
@@ -275,7 +287,7 @@ func (r *Room) sawDevice(ctx context.Context, classID int64, device string, stud
 // the class did not take every name from one address), the others of
 // that device in join order. Only joins since the server started are
 // known: the devices are never stored.
-func (r *Room) SharedDevices(v Viewer) map[int64][]int64 {
+func (v Viewer) SharedDevices() map[int64][]int64 {
 	if !v.teacher || v.cls == nil {
 		return nil
 	}

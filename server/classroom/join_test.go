@@ -39,7 +39,7 @@ func enter(t *testing.T, r *Room, k Knock) (Entry, JoinReason) {
 // identities move to its fresh token.
 func TestEnterDecidesJoins(t *testing.T) {
 	r, _, _ := openRoom(t, filepath.Join(t.TempDir(), "join.db"))
-	r.LimitJoins(4, 3)
+	r.Set(Policy{Guesses: 4, ClassJoins: 3})
 	ctx := context.Background()
 	c, err := r.CreateClass(ctx, func() string { return "KMNPRT" }, "hash", "")
 	if err != nil {

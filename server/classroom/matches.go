@@ -81,36 +81,17 @@ func addAnalysis(s *store.StudentStats, e *play.Event) {
 	s.Cost += a.Cost
 }
 
-// host is the class of a class ID in memory, as the hall asks for it (nil
-// if it is not).
-func (r *Room) host(classID int64) play.Host {
-	if c := r.loaded(classID); c != nil {
-		return c
-	}
-	return nil
-}
-
-// playingOf returns the match of a student in the class's open round
+// playing returns the match of a student in the class's open round
 // (being played, or finished), or nil.
-func (r *Room) playingOf(classID, studentID int64) *play.Match {
-	c := r.loaded(classID)
-	if c == nil {
-		return nil
-	}
+func (c *class) playing(studentID int64) *play.Match {
 	if lm := (*c.live.Load())[studentID]; lm != nil {
 		return lm.Match()
 	}
 	return nil
 }
 
-// matchesOf returns the class's matches of the open round, in ID order.
-func (r *Room) matchesOf(classID int64) []*play.Match {
-	c := r.loaded(classID)
-	if c == nil {
-		return nil
-	}
-	return play.Snapshots(uniqueMatches(*c.live.Load()))
-}
+// matches returns the class's matches of the open round, in ID order.
+func (c *class) matches() []*play.Match { return play.Snapshots(uniqueMatches(*c.live.Load())) }
 
 // Act carries out the viewer's action in match id, for one of its
 // players only: anyone else, and an id that does not exist, are refused
@@ -167,13 +148,15 @@ func seatOf(st store.Student, n int) play.Seat {
 // Restore rebuilds every match still playing, and every game of Skunk, from
 // the log: after a restart play goes on where it stopped.
 func (r *Room) Restore(ctx context.Context) (int, error) {
-	if err := r.endIdleOnDisk(ctx); err != nil {
+	// The practice matches idle on disk end first, so that a restart
+	// does not rebuild them.
+	if _, err := r.st.EndIdlePractice(ctx, r.now().Add(-PracticeIdle)); err != nil {
 		return 0, err
 	}
 	if err := r.restoreSkunk(ctx); err != nil {
 		return 0, err
 	}
-	hostOf := func(ctx context.Context, classID int64) (play.Host, error) { return r.load(ctx, classID) }
+	hostOf := func(ctx context.Context, classID int64) (play.Host, error) { return r.classes.load(ctx, classID) }
 	return r.hall.Restore(ctx, hostOf, func(h play.Host, lms []*play.Live) { index(h.(*class), lms) })
 }
 

@@ -44,7 +44,7 @@ func (r *Room) CreateClass(ctx context.Context, newCode func() string, teacherHa
 // browser ErrRemoved. nickname must come from Nickname. A browser comes
 // in through Enter; the command line and tests seat students here.
 func (r *Room) Join(ctx context.Context, classID int64, nickname, tokenHash string) (store.Student, error) {
-	c, err := r.load(ctx, classID)
+	c, err := r.classes.load(ctx, classID)
 	if err != nil {
 		return store.Student{}, err
 	}
@@ -334,23 +334,6 @@ func roundMatches(classID int64, spec RoundSpec, students []store.Student) []pla
 	return rows
 }
 
-// Kept reports whether every table a round of v reads is kept (solved, or
-// being solved): a round of it asks for no new solve.
-func (r *Room) Kept(v sim.Variant) bool { return r.hall.Kept(v) }
-
-// Fits reports whether the tables a round of v, started by the class's
-// teacher, reads can be kept beside those that matches being played and
-// decisions waiting still need (the class's open round, which the new one
-// ends, needs nothing then): a *solve.RoomError says how much they need
-// and how much is free.
-func (r *Room) Fits(viewer Viewer, v sim.Variant) error {
-	c, err := viewer.teaching()
-	if err != nil {
-		return err
-	}
-	return r.hall.Fits(c, v)
-}
-
 // change runs a round change of the class (a round or a game of Skunk
 // started or ended, a student removed, the class deleted): it waits until
 // no other change is in flight, then runs fn without holding c.mu. fn
@@ -541,10 +524,7 @@ func (r *Room) erase(ctx context.Context, c *class) error {
 			return err
 		}
 		r.hall.Forget(lms)
-		r.mu.Lock()
-		delete(r.classes, c.id)
-		delete(r.codes, c.snap.Load().Code)
-		r.mu.Unlock()
+		r.classes.drop(c.id)
 		c.skunk.Store(nil)
 		return nil
 	})
@@ -593,7 +573,7 @@ func AnonName(taken map[string]bool) string {
 // class, and in the match they play, follow; the old browser is signed
 // out.
 func (r *Room) retokenStudent(ctx context.Context, classID, studentID int64, tokenHash string) error {
-	c, err := r.load(ctx, classID)
+	c, err := r.classes.load(ctx, classID)
 	if err != nil {
 		return err
 	}
@@ -624,15 +604,13 @@ func (r *Room) rotateToken(ctx context.Context, old, new string) error {
 		return err
 	}
 	isOld := func(_ int64, h string) bool { return h == old }
-	r.mu.RLock()
 	var cs []*class
-	for _, c := range r.classes {
+	for _, c := range r.classes.all() {
 		snap := c.snap.Load()
 		if _, ok := snap.byToken[old]; ok || snap.WasRemoved(old) {
 			cs = append(cs, c)
 		}
 	}
-	r.mu.RUnlock()
 	for _, c := range cs {
 		c.mu.Lock()
 		c.publish(true, func(next *Class) {

@@ -122,20 +122,8 @@ func countRolls(rows []store.SkunkEvent) int {
 	return n
 }
 
-// Skunk returns the class's game of Skunk, or nil when none is played.
-func (r *Room) skunkOfClass(classID int64) *Skunk {
-	c := r.loaded(classID)
-	if c == nil {
-		return nil
-	}
-	if k := c.skunk.Load(); k != nil {
-		return k.snap.Load()
-	}
-	return nil
-}
-
 // liveSkunk registers a game, replaying its log.
-func (r *Room) liveSkunk(c *class, game store.SkunkGame, rows []store.SkunkEvent) error {
+func liveSkunk(c *class, game store.SkunkGame, rows []store.SkunkEvent) error {
 	g, err := store.ReplaySkunk(game, rows)
 	if err != nil {
 		return errorf(fmt.Sprintf("skunk game %d", game.ID), err)
@@ -158,11 +146,11 @@ func (r *Room) restoreSkunk(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		c, err := r.load(ctx, g.ClassID)
+		c, err := r.classes.load(ctx, g.ClassID)
 		if err != nil {
 			return err
 		}
-		if err := r.liveSkunk(c, g, rows); err != nil {
+		if err := liveSkunk(c, g, rows); err != nil {
 			return err
 		}
 	}
@@ -213,7 +201,7 @@ func (r *Room) startSkunk(ctx context.Context, c *class, rounds int, lesson stri
 	}
 	for _, g := range games {
 		if g.ID == id {
-			return r.liveSkunk(c, g, nil)
+			return liveSkunk(c, g, nil)
 		}
 	}
 	return errorf("start skunk", fmt.Errorf("game %d vanished", id))

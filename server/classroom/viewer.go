@@ -69,10 +69,10 @@ func (r *Room) Identify(ctx context.Context, cr Credentials) (Viewer, error) {
 	var c *class
 	var err error
 	if cr.InMemory {
-		if c = r.inMemory(cr.Code); c == nil {
+		if c = r.classes.inMemory(cr.Code); c == nil {
 			return v, nil
 		}
-	} else if c, err = r.loadCode(ctx, cr.Code); errors.Is(err, store.ErrNotFound) {
+	} else if c, err = r.classes.byCode(ctx, cr.Code); errors.Is(err, store.ErrNotFound) {
 		return v, nil
 	}
 	if err != nil {
@@ -96,7 +96,7 @@ func (r *Room) Identify(ctx context.Context, cr Credentials) (Viewer, error) {
 // drive the room directly, never for a request (a test of package server
 // holds its handlers to that).
 func (r *Room) Operator(ctx context.Context, code string) (Viewer, error) {
-	c, err := r.loadCode(ctx, code)
+	c, err := r.classes.byCode(ctx, code)
 	if err != nil {
 		return Stranger, err
 	}
@@ -247,7 +247,7 @@ func (r *Room) SeeMatch(ctx context.Context, v Viewer, id int64, teacher bool) (
 	case row.ClassID != 0 && (v.cls == nil || v.cls.id != row.ClassID):
 		if seat >= 0 && v.code == "" {
 			// One of its players at the practice address.
-			c, err := r.load(ctx, row.ClassID)
+			c, err := r.classes.load(ctx, row.ClassID)
 			if err != nil {
 				return nil, errorf("see match", err)
 			}
@@ -339,19 +339,19 @@ func (r *Room) RecordKey() ed25519.PublicKey {
 
 // Playing returns the viewer student's match in the class's open round
 // (being played, or finished), or nil.
-func (r *Room) Playing(v Viewer) *play.Match {
+func (v Viewer) Playing() *play.Match {
 	c, student, err := v.studying()
 	if err != nil {
 		return nil
 	}
-	return r.playingOf(c.id, student)
+	return c.playing(student)
 }
 
 // Showing returns the viewer student's match in the class's open round as
 // their screen is about to show it: if it is their move, the deadline
 // counts from this first showing (see shownTo).
 func (r *Room) Showing(v Viewer) *play.Match {
-	m := r.Playing(v)
+	m := v.Playing()
 	if m == nil {
 		return nil
 	}
@@ -363,51 +363,54 @@ func (r *Room) Showing(v Viewer) *play.Match {
 
 // Skunk returns the class's game of Skunk for any of its members (being
 // played, or ended and still shown), or nil.
-func (r *Room) Skunk(v Viewer) *Skunk {
+func (v Viewer) Skunk() *Skunk {
 	if v.cls == nil {
 		return nil
 	}
-	return r.skunkOfClass(v.cls.id)
+	if k := v.cls.skunk.Load(); k != nil {
+		return k.snap.Load()
+	}
+	return nil
 }
 
 // Matches returns the class's matches of the open round, in ID order, for
 // its teacher.
-func (r *Room) Matches(v Viewer) []*play.Match {
+func (v Viewer) Matches() []*play.Match {
 	c, err := v.teaching()
 	if err != nil {
 		return nil
 	}
-	return r.matchesOf(c.id)
+	return c.matches()
 }
 
 // Stats returns a copy of every student's totals in the class, and the
 // number of decisions (of anyone) in it, for its teacher.
-func (r *Room) Stats(v Viewer) (map[int64]store.StudentStats, int) {
+func (v Viewer) Stats() (map[int64]store.StudentStats, int) {
 	c, err := v.teaching()
 	if err != nil {
 		return nil, 0
 	}
-	return r.statsOf(c.id)
+	return c.statsCopy()
 }
 
 // Activity is the class's change counter for its members: it moves
 // whenever anything in the class does, a move in any of its matches
 // included.
-func (r *Room) Activity(v Viewer) int64 {
+func (v Viewer) Activity() int64 {
 	if v.cls == nil {
 		return 0
 	}
-	return r.activityOf(v.cls.id)
+	return v.cls.activity.Load()
 }
 
 // RoundProgress counts the open round's matches being played and those
 // no longer played (finished, or ended by the teacher: Match.Over, as the
 // dashboard counts them), for whoever may see the class's projector.
-func (r *Room) RoundProgress(v Viewer) (playing, finished int) {
+func (v Viewer) RoundProgress() (playing, finished int) {
 	if v.cls == nil || !v.Projector() {
 		return 0, 0
 	}
-	for _, m := range r.matchesOf(v.cls.id) {
+	for _, m := range v.cls.matches() {
 		if m.Over() {
 			finished++
 		} else {
@@ -425,10 +428,8 @@ func (r *Room) ClassOf(tokenHash string) (*Class, bool) {
 	if tokenHash == "" {
 		return nil, false
 	}
-	r.mu.RLock()
-	defer r.mu.RUnlock()
 	var best *Class
-	for _, c := range r.classes {
+	for _, c := range r.classes.all() {
 		snap := c.snap.Load()
 		if _, ok := snap.byToken[tokenHash]; !ok {
 			continue

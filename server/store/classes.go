@@ -129,13 +129,21 @@ func (s *Store) LeaveLesson(ctx context.Context, id int64) error {
 
 // DeleteClass deletes a class and every row that belongs to it: students,
 // rounds, matches, seats, events.
+//
+// What is deleted is overwritten in the database file (secure_delete),
+// and the WAL is copied in and truncated (Scrub), so no old page keeps a
+// copy while the server runs.
 func (s *Store) DeleteClass(ctx context.Context, id int64) error {
-	return s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM classes WHERE id = ?`, id); err != nil {
 			return fmt.Errorf("store: delete class: %w", err)
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	return s.Scrub(ctx)
 }
 
 // Student is one player: in a class, or practising alone (ClassID 0).
@@ -275,8 +283,8 @@ func (s *Store) RemoveStudent(ctx context.Context, classID, studentID int64) err
 func ErasedName(n int) string { return fmt.Sprintf("erased student %d", n) }
 
 // EraseStudent erases a student of a class: their nickname, generated
-// name and device token go (overwritten in the file: secure_delete),
-// replaced by ErasedName; the student stays removed, and their matches,
+// name and device token go (overwritten in the file: secure_delete, and
+// the WAL scrubbed: Scrub), replaced by ErasedName; the student stays removed, and their matches,
 // moves and guesses stay under that name. It returns the student as now
 // stored; ErrNotFound for no such student, or one erased already.
 func (s *Store) EraseStudent(ctx context.Context, classID, studentID int64) (Student, error) {
@@ -301,7 +309,10 @@ func (s *Store) EraseStudent(ctx context.Context, classID, studentID int64) (Stu
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return st, fmt.Errorf("store: erase student: %w", err)
 	}
-	return st, err
+	if err != nil {
+		return st, err
+	}
+	return st, s.Scrub(ctx)
 }
 
 // ClassByID finds a class by its ID.
@@ -338,6 +349,9 @@ func (s *Store) DeleteAbandonedClasses(ctx context.Context, cut time.Time) ([]in
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: delete abandoned classes: %w", err)
+	}
+	if len(ids) > 0 {
+		return ids, s.Scrub(ctx)
 	}
 	return ids, nil
 }

@@ -166,6 +166,13 @@ func (s *Store) Close() error {
 	return err
 }
 
+// Scrub copies the WAL into the database file and truncates it, once
+// every write queued before it is committed: after an erasure, nothing
+// erased is left in an old page of the WAL (the database file's own pages
+// are overwritten: secure_delete). A reader reading an old snapshot
+// delays it.
+func (s *Store) Scrub(ctx context.Context) error { return s.w.scrub(ctx) }
+
 // Queued is how many writes wait for the writer.
 func (s *Store) Queued() int { return len(s.w.jobs) }
 

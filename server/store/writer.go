@@ -36,6 +36,9 @@ const maxBatch = 512
 type job struct {
 	fn   func(ctx context.Context, tx *sql.Tx) error
 	done chan error
+	// checkpoint: once the batch is committed, copy the WAL into the
+	// database and truncate it (scrub), then answer.
+	checkpoint bool
 }
 
 type writer struct {
@@ -66,7 +69,20 @@ var errClosed = errors.New("store: closed")
 // whether the change is on disk. ctx only bounds the wait for a place in
 // the queue; fn runs with the writer's context.
 func (w *writer) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
-	j := job{fn: fn, done: make(chan error, 1)}
+	return w.send(ctx, job{fn: fn, done: make(chan error, 1)})
+}
+
+// scrub has the writer, after the batch it joins is committed, copy the
+// WAL into the database file and truncate it: what a commit overwrote
+// (secure_delete) is then gone from both files, not left in old pages of
+// the WAL until the next checkpoint.
+func (w *writer) scrub(ctx context.Context) error {
+	noop := func(context.Context, *sql.Tx) error { return nil }
+	return w.send(ctx, job{fn: noop, done: make(chan error, 1), checkpoint: true})
+}
+
+// send queues j and waits for its answer (see write).
+func (w *writer) send(ctx context.Context, j job) error {
 	select {
 	case w.jobs <- j:
 		w.submitted.Add(1)
@@ -184,9 +200,33 @@ func (w *writer) commit(batch []job) {
 	// batch counted.
 	w.batches.Add(1)
 	w.writes.Add(int64(len(batch)))
+	scrubbed := false
 	for i, j := range batch {
+		if j.checkpoint && errs[i] == nil {
+			if !scrubbed {
+				errs[i], scrubbed = w.checkpoint(ctx), true
+			}
+		}
 		j.done <- errs[i]
 	}
+}
+
+// checkpoint copies the whole WAL into the database and truncates it. A
+// reader still reading an old snapshot holds it back: the busy handler
+// waits for it (busy_timeout), and the checkpoint is tried again a few
+// times before it gives up.
+func (w *writer) checkpoint(ctx context.Context) error {
+	var busy, logged, copied int
+	for try := 0; try < 20; try++ {
+		if err := w.db.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &logged, &copied); err != nil {
+			return fmt.Errorf("store: checkpoint: %w", err)
+		}
+		if busy == 0 {
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return fmt.Errorf("store: checkpoint: readers kept the WAL busy (%d of %d pages copied)", copied, logged)
 }
 
 func (w *writer) close() {
