@@ -48,7 +48,7 @@ func BenchmarkAct(b *testing.B) {
 			m = newMatch()
 			continue
 		}
-		mv, err := a.srv.room.Act(ctx, v, m.ID, m.Seq(), sim.HoldAt(20).Decide(m.State.Position()))
+		mv, err := a.srv.hall.Move(ctx, v.Seer(), m.ID, m.Seq(), sim.HoldAt(20).Decide(m.State.Position()))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -88,7 +88,7 @@ func BenchmarkActParallel(b *testing.B) {
 					return
 				}
 			}
-			mv, err := a.srv.room.Act(ctx, v, m.ID, m.Seq(), sim.HoldAt(20).Decide(m.State.Position()))
+			mv, err := a.srv.hall.Move(ctx, v.Seer(), m.ID, m.Seq(), sim.HoldAt(20).Decide(m.State.Position()))
 			if err != nil {
 				b.Error(err)
 				return
@@ -127,7 +127,7 @@ func playedClass(b *testing.B) (*app, *classroom.Class) {
 			b.Fatal(err)
 		}
 		for !m.Over() {
-			mv, err := a.srv.room.Act(ctx, v, m.ID, m.Seq(), sim.HoldAt(20).Decide(m.State.Position()))
+			mv, err := a.srv.hall.Move(ctx, v.Seer(), m.ID, m.Seq(), sim.HoldAt(20).Decide(m.State.Position()))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -267,7 +267,7 @@ func TestVerifyPage(t *testing.T) {
 	}
 	// Three findings, each holding; the record is signed with the key
 	// whose fingerprint the page shows, and carries every event's time.
-	fp := sim.Fingerprint(a.srv.room.RecordKey())
+	fp := sim.Fingerprint(a.srv.hall.RecordKey())
 	checks := func(doc *goquery.Document) (oks string) {
 		for _, name := range []string{"dice", "moves", "signature"} {
 			c := doc.Find(`[data-testid="check-` + name + `"]`)
@@ -285,7 +285,7 @@ func TestVerifyPage(t *testing.T) {
 	var r sim.Record
 	json.Unmarshal([]byte(record), &r)
 	if v, err := sim.VerifyJSON([]byte(record)); err != nil || !v.Signature.Valid() || v.Format != sim.RecordFormat || r.Events[0].At.IsZero() ||
-		!slices.Equal(v.Signature.Key, a.srv.room.RecordKey()) {
+		!slices.Equal(v.Signature.Key, a.srv.hall.RecordKey()) {
 		t.Errorf("the served record: %v, %+v, format %d, first event at %v", err, v.Signature, v.Format, r.Events[0].At)
 	}
 	// A forgery that keeps the dice and the rules (another deadline) is

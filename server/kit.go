@@ -74,7 +74,8 @@ type Server struct {
 	log     *slog.Logger
 	tables  *solve.Cache
 	room    *classroom.Room
-	views   *views // the view models the handlers share
+	hall    *play.Hall // where the room's matches are played (Room.Hall)
+	views   *views     // the view models the handlers share
 
 	proxies []netip.Prefix
 

@@ -216,7 +216,7 @@ func TestSkunkWithThirtyStudents(t *testing.T) {
 		t.Fatalf("the Skunk record: %d", kids[3].status())
 	}
 	verified, err := sim.VerifySkunkJSON([]byte(kids[3].body))
-	if err != nil || !verified.Signature.Valid() || !slices.Equal(verified.Signature.Key, a.srv.room.RecordKey()) || !slices.Equal(verified.Scores, ls.Scores) || !verified.Over {
+	if err != nil || !verified.Signature.Valid() || !slices.Equal(verified.Signature.Key, a.srv.hall.RecordKey()) || !slices.Equal(verified.Scores, ls.Scores) || !verified.Over {
 		t.Errorf("the Skunk record: %v, %+v", err, verified)
 	}
 	doc = kids[3].post("/verify", url.Values{"record": {kids[3].body}})

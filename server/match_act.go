@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -40,17 +41,17 @@ func (s *Server) act(c *gin.Context) {
 	seq, seqErr := strconv.Atoi(c.PostForm("seq"))
 	a, actionErr := sim.ParseAction(c.PostForm("action"))
 	status, problem := http.StatusOK, ""
-	var m *classroom.MatchView
+	var m *seenMatch
 	var err error
 	if seqErr != nil || seq < 0 || actionErr != nil {
 		// The form is wrong; it is said only to the match's player.
-		if m, err = s.room.SeeMatch(ctx, v, id, false); err == nil {
+		if m, err = s.see(ctx, v, id, false); err == nil {
 			status, problem = http.StatusUnprocessableEntity, l.T("error.action", "Action", c.PostForm("action"))
 			if seqErr != nil || seq < 0 {
 				problem = l.T("error.seq")
 			}
 		}
-	} else if m, err = s.room.Act(ctx, v, id, seq, a); err == nil {
+	} else if m, err = s.move(ctx, v, id, seq, a); err == nil {
 		s.metrics.actions.Inc()
 	} else if m != nil {
 		if !errors.Is(err, play.ErrStale) {
@@ -82,4 +83,15 @@ func (s *Server) act(c *gin.Context) {
 		return
 	}
 	render(c, status, templates.PlayView(mv.board))
+}
+
+// move carries out v's action in match id through the hall (play.Hall.Move:
+// for one of its players only), and returns the match as v sees it after
+// (or as it is, with the error; nil if v may not see it).
+func (s *Server) move(ctx context.Context, v classroom.Viewer, id int64, seq int, a sim.Action) (*seenMatch, error) {
+	pv, err := s.hall.Move(ctx, v.Seer(), id, seq, a)
+	if pv == nil {
+		return nil, err
+	}
+	return seen(v, pv), err
 }

@@ -27,7 +27,7 @@ func (s *Server) guessMystery(c *gin.Context) {
 	if err != nil {
 		seat = -1
 	}
-	err = s.room.Guess(c.Request.Context(), v, id, seat, c.PostForm("strength"))
+	err = s.hall.SaveGuess(c.Request.Context(), v.Seer(), id, seat, c.PostForm("strength"))
 	if err != nil && !errors.Is(err, store.ErrGuessed) {
 		refuseMatch(c, id, err)
 		return

@@ -40,7 +40,7 @@ func (s *Server) board(c *gin.Context) {
 	if !ok {
 		return
 	}
-	m, err := s.room.SeeMatch(c.Request.Context(), v, id, false)
+	m, err := s.see(c.Request.Context(), v, id, false)
 	if err != nil {
 		refuseMatch(c, id, err)
 		return

@@ -9,7 +9,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"pigclass/server/classroom"
 	"pigclass/server/play"
 )
 
@@ -21,12 +20,12 @@ func (s *Server) record(c *gin.Context) {
 	if !ok {
 		return
 	}
-	rec, m, err := s.room.Record(c.Request.Context(), v, id)
+	rec, m, err := s.hall.Record(c.Request.Context(), v.Seer(), id)
 	if m == nil {
 		refuseMatch(c, id, err)
 		return
 	}
-	classLanguage(c, m.Class, false)
+	classLanguage(c, seen(v, m).Class, false)
 	if err != nil {
 		fail(c, err)
 		return
@@ -49,7 +48,7 @@ func (s *Server) skunkRecord(c *gin.Context) {
 		classLanguage(c, class, false)
 	}
 	rec, err := s.room.SkunkRecord(c.Request.Context(), v, id)
-	var later *classroom.SeedLaterError
+	var later *play.SeedLaterError
 	switch {
 	case errors.As(err, &later):
 		refuse(c, http.StatusConflict, loc(c).T("skunk.record_later"))

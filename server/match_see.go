@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
+	"pigclass/server/play"
 	"pigclass/templates/paths"
 )
 
@@ -31,7 +33,7 @@ func (s *Server) matchAsked(c *gin.Context) (int64, classroom.Viewer, bool) {
 	return id, viewerFrom(c), true
 }
 
-// seeMatch asks the room for match :id as the request's viewer may see it
+// seeMatch asks the hall for match :id as the request's viewer may see it
 // (with teacher, the class's teacher too), answering a refusal itself: a
 // stranger's answer is the same for a real match as for none, and only a
 // match's own player is sent from its old address to its class's.
@@ -40,7 +42,7 @@ func (s *Server) seeMatch(c *gin.Context, teacher bool) (*matchView, bool) {
 	if !ok {
 		return nil, false
 	}
-	mv, err := s.room.SeeMatch(c.Request.Context(), v, id, teacher)
+	mv, err := s.see(c.Request.Context(), v, id, teacher)
 	if err != nil {
 		refuseMatch(c, id, err)
 		return nil, false
@@ -48,10 +50,20 @@ func (s *Server) seeMatch(c *gin.Context, teacher bool) (*matchView, bool) {
 	return s.drawMatch(c, mv), true
 }
 
+// see asks the hall for match id as v may see it (with teacher, the
+// class's teacher too).
+func (s *Server) see(ctx context.Context, v classroom.Viewer, id int64, teacher bool) (*seenMatch, error) {
+	pv, err := s.hall.See(ctx, v.Seer(), id, teacher)
+	if err != nil {
+		return nil, err
+	}
+	return seen(v, pv), nil
+}
+
 // refuseMatch answers a match the room refused: sent on to its class's
 // address for one of its players, else as if there were no such match.
 func refuseMatch(c *gin.Context, id int64, err error) {
-	var m *classroom.MovedError
+	var m *play.MovedError
 	if errors.As(err, &m) {
 		moved(c, id, paths.Match(m.Code, id))
 		return
@@ -60,9 +72,9 @@ func refuseMatch(c *gin.Context, id int64, err error) {
 }
 
 // drawMatch puts the page in the class's language and draws the board.
-func (s *Server) drawMatch(c *gin.Context, m *classroom.MatchView) *matchView {
+func (s *Server) drawMatch(c *gin.Context, m *seenMatch) *matchView {
 	classLanguage(c, m.Class, false)
-	mv := &matchView{MatchView: m, board: s.views.boardView(loc(c), m.Class, m.Match, m.Seat)}
+	mv := &matchView{seenMatch: m, board: s.views.boardView(loc(c), m.Class, m.Match, m.Seat)}
 	if m.Class != nil && mv.board.Over {
 		mv.board.NextURL = nextIn(loc(c), m.Class.Code, m.ID)
 	}

@@ -46,8 +46,8 @@ var errNotSeated = play.ErrNotSeated
 // reader's language.
 func explain(l *i18n.Localizer, err error) (int, string) {
 	var ae *sim.ActionError
-	var later *classroom.SeedLaterError
-	var guess *classroom.BadGuessError
+	var later *play.SeedLaterError
+	var guess *play.BadGuessError
 	var limited *play.LimitError
 	var room *solve.RoomError
 	switch {
@@ -79,7 +79,7 @@ func explain(l *i18n.Localizer, err error) (int, string) {
 		return http.StatusServiceUnavailable, l.T("error.notsaved")
 	case errors.Is(err, play.ErrMysteryWaits):
 		return http.StatusConflict, l.T("error.mystery_wait")
-	case errors.Is(err, classroom.ErrNotMystery):
+	case errors.Is(err, play.ErrNotMystery):
 		return http.StatusBadRequest, l.T("error.not_mystery")
 	case errors.As(err, &guess):
 		names := make([]string, len(guess.Strengths))

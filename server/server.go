@@ -100,6 +100,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		rand.Read(s.cfg.Key)
 	}
 	s.room = classroom.New(st, s.cfg.Key, s.tables, log, cfg.Now)
+	s.hall = s.room.Hall()
 	s.room.Set(classroom.Policy{Guesses: cfg.JoinAttempts, ClassJoins: cfg.ClassJoins, Retain: cfg.Retain})
 	if cfg.Limits != (play.Limits{}) {
 		s.room.Hall().SetLimits(cfg.Limits)

@@ -42,7 +42,7 @@ func (s *Server) teacherStudent(c *gin.Context) {
 			shown = ms[j]
 		}
 	}
-	m, err := s.room.SeeMatch(ctx, who, shown.ID, true)
+	m, err := s.see(ctx, who, shown.ID, true)
 	if err != nil {
 		fail(c, err)
 		return

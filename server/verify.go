@@ -13,6 +13,7 @@ import (
 
 	"pigclass/server/charts"
 	"pigclass/server/classroom"
+	"pigclass/server/play"
 	"pigclass/server/report"
 	"pigclass/sim"
 	"pigclass/templates"
@@ -29,11 +30,11 @@ func (s *Server) verifyPage(c *gin.Context) {
 		v.NextURL = paths.Next(code, 0) // the page may be in the reader's language, not the class's: no lang
 	}
 	if id, err := strconv.ParseInt(c.Query("match"), 10, 64); err == nil {
-		rec, m, err := s.room.Record(c.Request.Context(), viewerFrom(c), id)
+		rec, m, err := s.hall.Record(c.Request.Context(), viewerFrom(c).Seer(), id)
 		if m != nil {
-			classLanguage(c, m.Class, false)
+			classLanguage(c, seen(viewerFrom(c), m).Class, false)
 		}
-		var later *classroom.SeedLaterError
+		var later *play.SeedLaterError
 		switch {
 		case err == nil:
 			b, _ := json.MarshalIndent(rec, "", "  ")
@@ -119,7 +120,7 @@ func readFailure(l *i18n.Localizer, v *templates.Verify, err error) (ve *sim.Ver
 // (its signature), and the summary, and draws the page.
 func (s *Server) finishVerify(c *gin.Context, v *templates.Verify, err error, sig sim.SignatureCheck) {
 	l := loc(c)
-	ours := sim.Fingerprint(s.room.RecordKey())
+	ours := sim.Fingerprint(s.hall.RecordKey())
 	signature := templates.Check{Name: "signature"}
 	switch {
 	case !sig.Signed:
@@ -171,7 +172,7 @@ func (s *Server) verifySkunk(c *gin.Context, v templates.Verify) {
 
 // verifyView is the verify page with this server's record key.
 func (s *Server) verifyView() templates.Verify {
-	key := s.room.RecordKey()
+	key := s.hall.RecordKey()
 	return templates.Verify{Fingerprint: sim.Fingerprint(key), PublicKey: base64.StdEncoding.EncodeToString(key)}
 }
 

@@ -547,9 +547,25 @@ func bestOther(scores []int, seat int) int {
 	return best
 }
 
+// seenMatch is a match as the hall let a viewer see it, with its class
+// (nil for practice) as the viewer knows it.
+type seenMatch struct {
+	*play.View
+	Class *classroom.Class
+}
+
+// seen is the match pv as v sees it, with its class.
+func seen(v classroom.Viewer, pv *play.View) *seenMatch {
+	m := &seenMatch{View: pv}
+	if class := v.Class(); class != nil && pv.ClassID == class.ID {
+		m.Class = class
+	}
+	return m
+}
+
 // matchView is a match as the room let the viewer see it, and its board.
 type matchView struct {
-	*classroom.MatchView
+	*seenMatch
 	board templates.Board
 	// teacher: the teacher's look at the match from a student's seat
 	// (Seat): it reads the student's guesses, and guesses nothing.

@@ -113,12 +113,12 @@ func New(st *store.Store, key []byte, tables *solve.Cache, log *slog.Logger, now
 		now = time.Now
 	}
 	r := &Room{
-		st: st, key: key, signer: recordSigner(key), log: log, now: now,
+		st: st, key: key, signer: play.RecordSigner(key), log: log, now: now,
 		classes: newRegistry(st),
 		stop:    make(chan struct{}), done: make(chan struct{}),
 		doors: newDoors(DefaultGuesses, DefaultClassJoins, now),
 	}
-	r.hall = play.NewHall(st, tables, log, now, r.classes.host)
+	r.hall = play.NewHall(st, tables, r.classes, key, log, now)
 	return r
 }
 

@@ -93,29 +93,6 @@ func (c *class) playing(studentID int64) *play.Match {
 // matches returns the class's matches of the open round, in ID order.
 func (c *class) matches() []*play.Match { return play.Snapshots(uniqueMatches(*c.live.Load())) }
 
-// Act carries out the viewer's action in match id, for one of its
-// players only: anyone else, and an id that does not exist, are refused
-// alike (play.ErrNotSeated) before anything else is done or said. seq is
-// the number of events the player's page showed: a repeated or stale one
-// does nothing (play.ErrStale). The action, and every bot move it lets
-// happen, are on disk before Act returns nil; an error wrapping
-// ErrNotSaved leaves the match as it was. The view returned is the match
-// after the action (or as it is, with the error).
-func (r *Room) Act(ctx context.Context, v Viewer, id int64, seq int, a sim.Action) (*MatchView, error) {
-	mv, err := r.SeeMatch(ctx, v, id, false)
-	if err != nil {
-		return nil, err
-	}
-	if !mv.Live {
-		return mv, play.ErrNotPlaying
-	}
-	snap, err := r.hall.Act(ctx, id, mv.Seats[mv.Seat].StudentID, seq, a)
-	if snap != nil {
-		mv.Match = snap
-	}
-	return mv, err
-}
-
 // Practice starts a match against a bot for the browser with token hash
 // tokenHash, which plays without a class, from device (a network
 // address), through the door every match starts through, and returns it.

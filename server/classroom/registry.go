@@ -49,13 +49,22 @@ func (g *registry) byCode(ctx context.Context, code string) (*class, error) {
 	return g.loadRow(ctx, row.ID, &row)
 }
 
-// host is the class of a class ID in memory, as the hall asks for it (nil
-// if it is not).
-func (g *registry) host(classID int64) play.Host {
+// Host is the class of a class ID in memory, as the hall asks for it
+// (nil if it is not).
+func (g *registry) Host(classID int64) play.Host {
 	if c := g.loaded(classID); c != nil {
 		return c
 	}
 	return nil
+}
+
+// Code is a class's join code, the class read from disk if need be.
+func (g *registry) Code(ctx context.Context, classID int64) (string, error) {
+	c, err := g.load(ctx, classID)
+	if err != nil {
+		return "", err
+	}
+	return c.snap.Load().Code, nil
 }
 
 // all returns every class in memory.

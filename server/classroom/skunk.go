@@ -394,7 +394,7 @@ func (r *Room) leaveSkunk(ctx context.Context, c *class, studentID int64) error 
 // signed, with its seed, for its members, once the game is no longer
 // played: a game that is not the viewer's class's answers as one that
 // does not exist (play.ErrNotSeated); a game still played answers
-// SeedLaterError.
+// play.SeedLaterError.
 func (r *Room) SkunkRecord(ctx context.Context, v Viewer, gameID int64) (sim.SkunkRecord, error) {
 	if v.cls == nil {
 		return sim.SkunkRecord{}, play.ErrNotSeated
@@ -409,7 +409,7 @@ func (r *Room) SkunkRecord(ctx context.Context, v Viewer, gameID int64) (sim.Sku
 	}
 	game := games[i]
 	if game.Status == play.Playing {
-		return sim.SkunkRecord{}, &SeedLaterError{}
+		return sim.SkunkRecord{}, &play.SeedLaterError{}
 	}
 	rows, err := r.st.SkunkEvents(ctx, game.ID)
 	if err != nil {

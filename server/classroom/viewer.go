@@ -2,19 +2,14 @@ package classroom
 
 import (
 	"context"
-	"crypto/ed25519"
 	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
 	"errors"
-	"fmt"
-	"slices"
-	"time"
 
 	"pigclass/server/play"
 	"pigclass/server/store"
-	"pigclass/sim"
 )
 
 // # Who may see what
@@ -131,6 +126,17 @@ func (v Viewer) Student() (store.Student, bool) {
 	return v.cls.snap.Load().Student(v.token)
 }
 
+// Seer is the viewer as the hall sees who asks for a match
+// (play.Hall.See): their token, the address's code, the class they are in
+// there and whether they teach it.
+func (v Viewer) Seer() play.Seer {
+	s := play.Seer{Token: v.token, Code: v.code, Teacher: v.teacher}
+	if v.cls != nil {
+		s.ClassID = v.cls.id
+	}
+	return s
+}
+
 // Refusals of the class operations, the same whether the class exists or
 // not.
 var (
@@ -174,167 +180,6 @@ func (r *Room) ProjectorKey(class *Class) string {
 	mac := hmac.New(sha256.New, r.key)
 	mac.Write([]byte("pigclass-projector-v2\x00" + class.TeacherHash))
 	return hex.EncodeToString(mac.Sum(nil))[:32]
-}
-
-// MatchView is a match as one viewer may see it.
-type MatchView struct {
-	*play.Match
-	// Class is the match's class, nil for practice.
-	Class *Class
-	// Seat is the viewer's seat, -1 for the class's teacher.
-	Seat int
-	// Live says the match is in memory (being played, or finished in the
-	// open round); otherwise it was read from disk.
-	Live bool
-	// SharingDice counts the other matches still being played with the
-	// same dice (a same-dice round): until it is 0 the seed stays secret.
-	SharingDice int
-	// Guesses are the guesses of the match's mystery bots, once its seed
-	// is published (Guess).
-	Guesses []store.MysteryGuess
-}
-
-// Published reports whether the match's seed is published: it is over
-// and no other match still plays with its dice.
-func (mv *MatchView) Published() bool { return mv.Over() && mv.SharingDice == 0 }
-
-// MovedError answers one of a class match's players who asked for it at
-// its practice address (/m/{id}): the match lives under its class's code.
-type MovedError struct{ Code string }
-
-func (e *MovedError) Error() string { return "the match moved to its class's address " + e.Code }
-
-// SeedLaterError refuses a record while the match is played (Playing 0)
-// or while Playing other matches still play with its dice.
-type SeedLaterError struct{ Playing int }
-
-func (e *SeedLaterError) Error() string {
-	if e.Playing == 0 {
-		return "the seed is published when the match is over"
-	}
-	return fmt.Sprintf("the seed is published when the %d other matches using these dice are over", e.Playing)
-}
-
-// SeeMatch returns match id for one of its players; with teacher, its
-// class's teacher may see it too. Anyone else, and an id that does not
-// exist, get play.ErrNotSeated: the same answer, decided before anything of the
-// match is read but its seats.
-func (r *Room) SeeMatch(ctx context.Context, v Viewer, id int64, teacher bool) (*MatchView, error) {
-	snap := r.hall.Match(id)
-	row := (*play.Match)(nil)
-	if snap != nil {
-		row = snap
-	} else {
-		m, err := r.st.MatchByID(ctx, id)
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, play.ErrNotSeated
-		}
-		if err != nil {
-			return nil, errorf("see match", err)
-		}
-		row = &m
-	}
-	seat := -1
-	for _, s := range row.Seats {
-		if s.StudentID != 0 && v.token != "" && s.TokenHash == v.token {
-			seat = s.Seat
-		}
-	}
-	mv := &MatchView{Seat: seat}
-	switch {
-	case row.ClassID == 0 && (seat < 0 || v.code != ""):
-		return nil, play.ErrNotSeated // practice: its player, at its own address
-	case row.ClassID != 0 && (v.cls == nil || v.cls.id != row.ClassID):
-		if seat >= 0 && v.code == "" {
-			// One of its players at the practice address.
-			c, err := r.classes.load(ctx, row.ClassID)
-			if err != nil {
-				return nil, errorf("see match", err)
-			}
-			return nil, &MovedError{Code: c.snap.Load().Code}
-		}
-		return nil, play.ErrNotSeated
-	case row.ClassID != 0 && seat < 0 && !(teacher && v.teacher):
-		return nil, play.ErrNotSeated
-	}
-	if row.ClassID != 0 {
-		mv.Class = v.cls.snap.Load()
-	}
-	if snap != nil {
-		if seat >= 0 {
-			snap = r.hall.Showing(snap, seat)
-		}
-		mv.Match, mv.Live = snap, true
-	} else {
-		rows, err := r.st.Events(ctx, store.EventFilter{MatchID: id})
-		if err != nil {
-			return nil, errorf("see match", err)
-		}
-		m, err := sim.Replay(row.Variant, row.Seed, play.SimEvents(rows))
-		if err != nil {
-			return nil, errorf(fmt.Sprintf("replay match %d", id), err)
-		}
-		whole := *row
-		whole.State, whole.Events, whole.Last = m.State(), rows, r.now()
-		mv.Match = &whole
-	}
-	if mv.Over() {
-		mv.SharingDice = r.hall.SharingDice(mv.Seed, id)
-	}
-	if mv.Published() && slices.ContainsFunc(row.Seats, func(s play.Seat) bool { return s.Bot == sim.MysteryBot }) {
-		guesses, err := r.st.Guesses(ctx, id)
-		if err != nil {
-			return nil, errorf("see match", err)
-		}
-		mv.Guesses = guesses
-	}
-	return mv, nil
-}
-
-// Record returns a finished match's record, with its seed, for one of its
-// players or its class's teacher: refused as SeeMatch refuses, and with a
-// SeedLaterError while other matches still play with the same dice.
-func (r *Room) Record(ctx context.Context, v Viewer, id int64) (sim.Record, *MatchView, error) {
-	mv, err := r.SeeMatch(ctx, v, id, true)
-	if err != nil {
-		return sim.Record{}, nil, err
-	}
-	if !mv.Over() || mv.SharingDice > 0 {
-		return sim.Record{}, mv, &SeedLaterError{Playing: mv.SharingDice}
-	}
-	replayed, err := sim.Replay(mv.Variant, mv.Seed, play.SimEvents(mv.Events))
-	if err != nil {
-		return sim.Record{}, mv, errorf(fmt.Sprintf("replay match %d", id), err)
-	}
-	rec := replayed.Record()
-	for i := range rec.Events {
-		rec.Events[i].At = mv.Events[i].At.UTC().Truncate(time.Millisecond)
-	}
-	for _, seat := range mv.Seats {
-		if seat.Bot == sim.MysteryBot {
-			rec.Mystery = append(rec.Mystery, sim.MysterySeat{Seat: seat.Seat, Strength: sim.MysteryStrength(mv.Variant.Game, &mv.Seed, seat.Seat)})
-		}
-	}
-	rec, err = rec.Sign(r.signer)
-	if err != nil {
-		return sim.Record{}, mv, errorf(fmt.Sprintf("sign match %d", id), err)
-	}
-	return rec, mv, nil
-}
-
-// recordSigner is the Ed25519 key that signs match records, derived from
-// the server's own key: kept, like it, beside the database and nowhere in
-// it, and the same after a restart.
-func recordSigner(key []byte) ed25519.PrivateKey {
-	mac := hmac.New(sha256.New, key)
-	mac.Write([]byte("pigclass-record-signing-v1"))
-	return ed25519.NewKeyFromSeed(mac.Sum(nil))
-}
-
-// RecordKey is the public key this server's match records are signed with
-// (see sim.Fingerprint), for anyone to check them by.
-func (r *Room) RecordKey() ed25519.PublicKey {
-	return r.signer.Public().(ed25519.PublicKey)
 }
 
 // Playing returns the viewer student's match in the class's open round

@@ -19,7 +19,7 @@ var tables = &solve.Cache{}
 // positions where the two-player table against the leader says otherwise
 // (found here, so the test can tell the two apart).
 func TestBotMovePlaysTheExactTable(t *testing.T) {
-	h := NewHall(nil, tables, slog.New(slog.NewTextHandler(io.Discard, nil)), time.Now, nil)
+	h := NewHall(nil, tables, nil, []byte("test key"), slog.New(slog.NewTextHandler(io.Discard, nil)), time.Now)
 	defer h.Close()
 	v := sim.Standard(sim.Pig)
 	v.Target, v.Seats = 100, 3

@@ -161,7 +161,7 @@ func (h *Hall) fillStored(ctx context.Context, id int64, key sim.Variant) error 
 		return err
 	}
 	if row.ClassID != 0 {
-		if host := h.hostOf(row.ClassID); host != nil {
+		if host := h.classes.Host(row.ClassID); host != nil {
 			host.Counted(&row, filled, true)
 			host.Changed()
 		}

@@ -2,6 +2,7 @@ package play
 
 import (
 	"cmp"
+	"crypto/ed25519"
 	"errors"
 	"log/slog"
 	"slices"
@@ -37,13 +38,12 @@ type Hall struct {
 	// shorten it). Set it before the hall plays.
 	MaxEvents int
 
-	log    Log
-	tables *solve.Cache
-	logger *slog.Logger
-	now    func() time.Time
-	// hostOf finds the class of a match in memory (nil if it is not),
-	// for analyses filled in of a match only on disk.
-	hostOf func(classID int64) Host
+	log     Log
+	tables  *solve.Cache
+	logger  *slog.Logger
+	now     func() time.Time
+	classes Classes            // the classes of the matches
+	signer  ed25519.PrivateKey // signs records (RecordSigner)
 
 	mu      sync.RWMutex
 	matches map[int64]*Live
@@ -57,12 +57,13 @@ type Hall struct {
 }
 
 // NewHall builds the hall on a log. tables holds the solved tables the
-// analysis and the optimal bots read; hostOf finds the class in memory of
-// a class ID (nil for none); now is the clock. Call Restore to bring
+// analysis and the optimal bots read; classes are the classes matches are
+// played in; key is the server's own key (records are signed with a key
+// derived from it: RecordSigner); now is the clock. Call Restore to bring
 // back what was being played.
-func NewHall(log Log, tables *solve.Cache, logger *slog.Logger, now func() time.Time, hostOf func(classID int64) Host) *Hall {
+func NewHall(log Log, tables *solve.Cache, classes Classes, key []byte, logger *slog.Logger, now func() time.Time) *Hall {
 	h := &Hall{
-		MaxEvents: MaxMatchEvents, log: log, tables: tables, logger: logger, now: now, hostOf: hostOf,
+		MaxEvents: MaxMatchEvents, log: log, tables: tables, logger: logger, now: now, classes: classes, signer: RecordSigner(key),
 		matches: map[int64]*Live{}, waiting: map[sim.Variant]bool{},
 		door: newDoor(DefaultLimits, now),
 	}

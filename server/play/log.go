@@ -2,6 +2,7 @@ package play
 
 import (
 	"context"
+	"errors"
 
 	"pigclass/sim"
 )
@@ -22,7 +23,8 @@ type Log interface {
 	// PendingMatches are the matches with decisions whose analysis is
 	// pending, in ID order.
 	PendingMatches(ctx context.Context) ([]int64, error)
-	// MatchByID reads a match (without its events).
+	// MatchByID reads a match (without its events); an error wrapping
+	// ErrNoMatch if there is none.
 	MatchByID(ctx context.Context, id int64) (Match, error)
 	// MatchEvents reads a match's log.
 	MatchEvents(ctx context.Context, id int64) ([]Event, error)
@@ -31,6 +33,23 @@ type Log interface {
 	// PlayingEvents reads the logs of every match still being played, by
 	// match.
 	PlayingEvents(ctx context.Context) (map[int64][]Event, error)
+	// SaveGuess stores a guess of a mystery bot; a student guesses each
+	// bot once (a second is refused).
+	SaveGuess(ctx context.Context, g Guess) error
+	// Guesses reads the guesses made in one match, by seat and student.
+	Guesses(ctx context.Context, matchID int64) ([]Guess, error)
+}
+
+// ErrNoMatch is the log's answer for a match that does not exist.
+var ErrNoMatch = errors.New("play: no such match")
+
+// Classes are the classes matches are played in, as the hall asks for
+// them.
+type Classes interface {
+	// Host is the class of a class ID in memory, or nil if it is not.
+	Host(classID int64) Host
+	// Code is a class's join code, the class read from disk if need be.
+	Code(ctx context.Context, classID int64) (string, error)
 }
 
 // Host is the class a match is played in, told of what its matches do.

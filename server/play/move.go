@@ -8,6 +8,26 @@ import (
 	"pigclass/sim"
 )
 
+// Move carries out who's action in match id, for one of its players only:
+// anyone else, and an id that does not exist, are refused alike
+// (ErrNotSeated) before anything else is done or said, as See refuses
+// them. It is Act for that player, and returns the match as they see it
+// after the action (or as it is, with the error).
+func (h *Hall) Move(ctx context.Context, who Seer, id int64, seq int, a sim.Action) (*View, error) {
+	v, err := h.See(ctx, who, id, false)
+	if err != nil {
+		return nil, err
+	}
+	if !v.Live {
+		return v, ErrNotPlaying
+	}
+	m, err := h.Act(ctx, id, v.Seats[v.Seat].StudentID, seq, a)
+	if m != nil {
+		v.Match = m
+	}
+	return v, err
+}
+
 // Act carries out the action of the student in match id, seated there
 // (the caller has checked who they are): seq is the number of events the
 // player's page showed, and a repeated or stale one does nothing

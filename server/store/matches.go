@@ -332,7 +332,7 @@ func (s *Store) MatchByID(ctx context.Context, id int64) (play.Match, error) {
 		return play.Match{}, err
 	}
 	if len(ms) == 0 {
-		return play.Match{}, ErrNotFound
+		return play.Match{}, fmt.Errorf("%w: %w", ErrNotFound, play.ErrNoMatch)
 	}
 	return ms[0], nil
 }

@@ -6,27 +6,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
+	"pigclass/server/play"
 	"pigclass/sim"
 )
-
-// MysteryGuess is a student's guess of the strength a mystery bot of their
-// match played at (sim.MysteryStrengths names them): the review asks for
-// it before it tells.
-type MysteryGuess struct {
-	MatchID   int64
-	Seat      int // the bot's seat
-	StudentID int64
-	Guess     string
-	At        time.Time
-}
 
 // ErrGuessed refuses a second guess of the same bot by the same student.
 var ErrGuessed = errors.New("store: this student has guessed this bot already")
 
 // SaveGuess stores a guess; a student guesses each bot once (ErrGuessed).
-func (s *Store) SaveGuess(ctx context.Context, g MysteryGuess) error {
+func (s *Store) SaveGuess(ctx context.Context, g play.Guess) error {
 	_, err := s.exec(ctx, `INSERT INTO mystery_guesses (match_id, seat, student_id, guess, at) VALUES (?, ?, ?, ?, ?)`,
 		g.MatchID, g.Seat, g.StudentID, g.Guess, s.stamp())
 	switch {
@@ -39,7 +28,7 @@ func (s *Store) SaveGuess(ctx context.Context, g MysteryGuess) error {
 }
 
 // Guesses are the guesses made in one match, by seat and student.
-func (s *Store) Guesses(ctx context.Context, matchID int64) ([]MysteryGuess, error) {
+func (s *Store) Guesses(ctx context.Context, matchID int64) ([]play.Guess, error) {
 	rows, err := s.rd.QueryContext(ctx, `SELECT match_id, seat, student_id, guess, at FROM mystery_guesses WHERE match_id = ? ORDER BY seat, student_id`, matchID)
 	if err != nil {
 		return nil, fmt.Errorf("store: guesses: %w", err)
@@ -48,11 +37,11 @@ func (s *Store) Guesses(ctx context.Context, matchID int64) ([]MysteryGuess, err
 }
 
 // scanGuesses reads the guesses rows holds, and closes it.
-func scanGuesses(rows *sql.Rows) ([]MysteryGuess, error) {
+func scanGuesses(rows *sql.Rows) ([]play.Guess, error) {
 	defer rows.Close()
-	var out []MysteryGuess
+	var out []play.Guess
 	for rows.Next() {
-		var g MysteryGuess
+		var g play.Guess
 		var at string
 		if err := rows.Scan(&g.MatchID, &g.Seat, &g.StudentID, &g.Guess, &at); err != nil {
 			return nil, fmt.Errorf("store: guesses: %w", err)
@@ -67,7 +56,7 @@ func scanGuesses(rows *sql.Rows) ([]MysteryGuess, error) {
 }
 
 // GuessesOf are one student's guesses, in match and seat order.
-func (s *Store) GuessesOf(ctx context.Context, studentID int64) ([]MysteryGuess, error) {
+func (s *Store) GuessesOf(ctx context.Context, studentID int64) ([]play.Guess, error) {
 	rows, err := s.rd.QueryContext(ctx, `SELECT match_id, seat, student_id, guess, at FROM mystery_guesses WHERE student_id = ? ORDER BY match_id, seat`, studentID)
 	if err != nil {
 		return nil, fmt.Errorf("store: guesses: %w", err)
