@@ -9,7 +9,9 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +19,7 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/html"
 
 	"pigclass/server/store"
 	"pigclass/sim/solve"
@@ -165,7 +168,62 @@ func (b *browser) do(req *http.Request) *goquery.Document {
 	if err != nil {
 		b.t.Fatal(err)
 	}
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+		if keys := rawKeys(doc); len(keys) > 0 {
+			b.t.Errorf("%s %s shows message keys instead of words: %v", req.Method, req.URL.Path, keys)
+		}
+	}
 	return doc
+}
+
+// keyShape matches a message key of the catalog's: one of its sections,
+// a dot, and more (piece.coin.heads, game.piglet).
+var keyShape = func() *regexp.Regexp {
+	src, err := os.ReadFile("../templates/i18n/locales/en.toml")
+	if err != nil {
+		panic(err)
+	}
+	var sections []string
+	for _, m := range regexp.MustCompile(`(?m)^\[([a-z]+)\]$`).FindAllStringSubmatch(string(src), -1) {
+		sections = append(sections, m[1])
+	}
+	return regexp.MustCompile(`\b(?:` + strings.Join(sections, "|") + `)\.[a-z0-9][a-z0-9_-]*(?:\.[a-z0-9][a-z0-9_-]*)*\b`)
+}()
+
+// rawKeys are the message keys a page shows, in its text or its
+// attributes a person reads or hears, where words should be: a message
+// missing from the catalog shows its key (i18n's T).
+func rawKeys(doc *goquery.Document) []string {
+	seen := map[string]bool{}
+	var out []string
+	look := func(s string) {
+		for _, k := range keyShape.FindAllString(s, -1) {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	// Each text node alone: a page's text run together would join one
+	// cell's last word to the next's first ("unit" "." "game...").
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			look(n.Data)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	for _, n := range doc.Nodes {
+		walk(n)
+	}
+	doc.Find("[aria-label], [title], [placeholder], [alt]").Each(func(_ int, s *goquery.Selection) {
+		for _, a := range []string{"aria-label", "title", "placeholder", "alt"} {
+			look(s.AttrOr(a, ""))
+		}
+	})
+	return out
 }
 
 func (b *browser) get(path string) *goquery.Document {

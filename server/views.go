@@ -284,7 +284,7 @@ func thrownPieces(g sim.Game, f sim.Faces) ([]templates.ThrownPiece, []i18n.Msg)
 	out, names := make([]templates.ThrownPiece, f.Len()), make([]i18n.Msg, f.Len())
 	for i := range out {
 		m := f.At(i)
-		out[i] = templates.ThrownPiece{Numbered: r.Piece.Numbered, Mark: m, Key: r.MarkName(m)}
+		out[i] = templates.ThrownPiece{Pips: r.Piece.Look == sim.LookDie, Mark: m, Pose: r.Pose(m)}
 		names[i] = i18n.M(r.MarkKey(m))
 	}
 	return out, names

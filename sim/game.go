@@ -52,6 +52,43 @@ type Piece struct {
 	// Numbered says a mark is said and written as its number (a die's
 	// face); otherwise by its name.
 	Numbered bool
+	// Look is how the board draws the piece; Poses, for a pig, how each
+	// mark lands (one of PigPoses a mark, mark 1 first).
+	Look  Look
+	Poses []string
+}
+
+// Look is how a piece is drawn: the board draws these looks, and reads no
+// game's name nor any mark's.
+type Look uint8
+
+// The looks of a piece.
+const (
+	// LookToken: a plain token with its mark's name on it, for a piece
+	// the board has no picture of (the zero value).
+	LookToken Look = iota
+	// LookDie: a die showing its face's pips (its marks are its faces,
+	// 1 to 6, Numbered).
+	LookDie
+	// LookPig: a pig, turned as it landed (Piece.Poses, Mishap.Pose).
+	LookPig
+)
+
+// PigPoses are the ways the board can draw a pig landed: on its side
+// (with the dot showing, or not), on its feet, its back, its snout, snout
+// and ear, and leaning on the other pig.
+var PigPoses = []string{"side", "side-dot", "feet", "back", "snout", "snout-ear", "leaning"}
+
+// Pose is the pose a pig with mark shows (Piece.Poses, or the mishap's),
+// "" for a piece of another look.
+func (r *GameRules) Pose(mark int) string {
+	switch {
+	case r.Piece.Look != LookPig:
+		return ""
+	case mark >= 1 && mark <= len(r.Piece.Poses):
+		return r.Piece.Poses[mark-1]
+	}
+	return r.Mishap.Pose
 }
 
 // total returns the sum of the weights.
@@ -83,6 +120,7 @@ type Mishap struct {
 	Weight, Of int
 	Mark       uint8
 	Name       string // the mishap's key in the words
+	Pose       string // how a pig in it lands (PigPoses), for LookPig
 }
 
 // GameRules is everything particular to one game.
@@ -123,6 +161,10 @@ type GameRules struct {
 	EqualTurns bool
 	// Order places the game in menus and lists, from 0.
 	Order int
+	// Charts are the class charts (by key) made of this game's throws
+	// alone, beside those every game of its piece feeds: the one game
+	// whose throws each reads.
+	Charts []string
 
 	fairDie bool // its pieces are fair dice and it has no mishap
 }
@@ -135,6 +177,23 @@ var registry [16]*GameRules
 // Games lists every game in menu order (GameRules.Order). Read it; never
 // change it.
 var Games []Game
+
+// AddGame registers a game after the package initialised, in the first
+// free place, and returns it with a function that takes it out again:
+// for a test that plays a game of its own through the whole program
+// (a game of the product is a file of this package, registered as it
+// initialises). Nothing may read the games while it runs.
+func AddGame(r GameRules) (Game, func()) {
+	g := Game(slices.Index(registry[:], nil))
+	if g < 0 {
+		panic("sim: no free place for a game")
+	}
+	register(g, r)
+	return g, func() {
+		registry[g] = nil
+		Games = slices.DeleteFunc(Games, func(x Game) bool { return x == g })
+	}
+}
 
 // register adds a game's rules under g, checking that they describe a game
 // pigclass can play, and returns g.
@@ -167,6 +226,15 @@ func (r *GameRules) check() error {
 		return fmt.Errorf("one throw allows 1 to %d pieces by default, and no mishap", MaxDiceLimit)
 	case r.Target < MinTarget || r.Target > MaxTarget:
 		return fmt.Errorf("default target from %d to %d", MinTarget, MaxTarget)
+	case r.Piece.Look == LookDie && (!r.Piece.Numbered || len(r.Piece.Weights) > 6):
+		return fmt.Errorf("a die is numbered, with 1 to 6 faces")
+	case r.Piece.Look == LookPig && (len(r.Piece.Poses) != len(r.Piece.Marks) || r.Mishap.Weight > 0 && r.Mishap.Pose == ""):
+		return fmt.Errorf("a pig lands in a pose for each mark, and for its mishap")
+	}
+	for _, p := range append(slices.Clone(r.Piece.Poses), r.Mishap.Pose) {
+		if p != "" && !slices.Contains(PigPoses, p) {
+			return fmt.Errorf("a pig's pose is one of %v, not %q", PigPoses, p)
+		}
 	}
 	return nil
 }

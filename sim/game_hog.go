@@ -6,7 +6,7 @@ const Hog Game = 3
 
 var _ = register(Hog, GameRules{
 	Name: "hog", Title: "Hog", Order: 3,
-	Turn: OneThrow, Piece: die,
+	Turn: OneThrow, Piece: die, Charts: []string{"hog-dice", "hog-curve"},
 	Points: func(f *Faces) (int, Effect) {
 		if f.Ones() > 0 {
 			return 0, Busts

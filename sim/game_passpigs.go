@@ -23,8 +23,11 @@ var _ = register(PassPigs, GameRules{
 		Name:    "pig",
 		Weights: []int{1796, 2063, 551, 1354, 184, 29},
 		Marks:   []string{"dot-up", "dot-down", "trotter", "razorback", "snouter", "jowler"},
+		Look:    LookPig,
+		Poses:   []string{"side-dot", "side", "feet", "back", "snout", "snout-ear"},
 	},
-	Mishap: Mishap{Weight: 23, Of: 6000, Mark: pigsTouch, Name: "bacon"},
+	Mishap: Mishap{Weight: 23, Of: 6000, Mark: pigsTouch, Name: "bacon", Pose: "leaning"},
+	Charts: []string{"pig-landings"},
 	Points: func(f *Faces) (int, Effect) {
 		a, b := f.d[0], f.d[1]
 		switch {

@@ -21,4 +21,4 @@ var _ = register(Pig, GameRules{
 const DieName = "die"
 
 // die is a fair six-sided die: the piece of every dice game.
-var die = Piece{Name: DieName, Weights: []int{1, 1, 1, 1, 1, 1}, Marks: []string{"1", "2", "3", "4", "5", "6"}, Numbered: true}
+var die = Piece{Name: DieName, Weights: []int{1, 1, 1, 1, 1, 1}, Marks: []string{"1", "2", "3", "4", "5", "6"}, Numbered: true, Look: LookDie}

@@ -87,11 +87,22 @@ func gameBranches(fset *token.FileSet, f *ast.File, idents, names map[string]boo
 	return out
 }
 
-// gameNamesSet is every game's name as forms spell it.
+// gameNamesSet is every game's name as forms spell it, and the names of
+// its piece, of the piece's marks (but a die's numbers) and of its
+// mishap: a comparison with any of them is a branch on a game.
 func gameNamesSet() map[string]bool {
 	out := map[string]bool{}
 	for _, g := range Games {
-		out[g.String()] = true
+		r := g.Rules()
+		out[g.String()], out[r.Piece.Name] = true, true
+		for _, m := range r.Piece.Marks {
+			if _, err := strconv.Atoi(m); err != nil {
+				out[m] = true
+			}
+		}
+		if r.Mishap.Name != "" {
+			out[r.Mishap.Name] = true
+		}
 	}
 	return out
 }
@@ -147,9 +158,10 @@ func TestNoBranchOnAGame(t *testing.T) {
 func TestBranchFinderFindsAPlantedBranch(t *testing.T) {
 	idents, names := gameIdents(t), gameNamesSet()
 	src := `package server
-func f(g sim.Game, name string) int {
+func f(g sim.Game, name, mark, piece string) int {
 	if g == sim.Hog { return 1 }
 	if "two-dice" != name { return 2 }
+	if mark == "razorback" || "bacon" == mark || piece != "die" { return 5 }
 	switch g {
 	case sim.Pig, sim.BigPig:
 		return 3
@@ -163,7 +175,7 @@ func f(g sim.Game, name string) int {
 		t.Fatal(err)
 	}
 	got := gameBranches(fset, f, idents, names)
-	want := []string{"planted.go:3:5", "planted.go:4:5", "planted.go:6:7", "planted.go:6:16"}
+	want := []string{"planted.go:3:5", "planted.go:4:5", "planted.go:5:5", "planted.go:5:28", "planted.go:5:47", "planted.go:7:7", "planted.go:7:16"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("found %v, want %v", got, want)
 	}

@@ -91,14 +91,15 @@ type Dashboard struct {
 	Language string
 }
 
-// ThrownPiece is one piece of a throw as the board draws it: a die by its
-// face (Numbered), any other piece by its mark's key (a pig's landing:
-// "razorback", "bacon" when the pigs touch) with its name in words.
+// ThrownPiece is one piece of a throw as the board draws it, in the look
+// its game declares (sim.Look): a die by its face's pips (Pips, Mark), a
+// pig by its pose (one of sim.PigPoses), any other piece as a token with
+// its mark's name (Name, in words) on it.
 type ThrownPiece struct {
-	Numbered bool
-	Mark     int
-	Key      string
-	Name     string
+	Pips bool
+	Mark int
+	Pose string
+	Name string
 }
 
 // RoundForm is the start-a-round form with its values and errors.
@@ -734,19 +735,20 @@ type Award struct {
 	Tied               int
 }
 
-// pigPose turns a pig's picture to its landing (pig's viewBox 120×100).
-func pigPose(key string) string {
-	switch key {
-	case "dot-up", "dot-down": // on its side: the legs point sideways
+// pigPose turns a pig's picture to a pose of sim.PigPoses (pig's viewBox
+// 120×100).
+func pigPose(pose string) string {
+	switch pose {
+	case "side", "side-dot": // on its side: the legs point sideways
 		return "translate(0 8) rotate(-8 60 50) scale(1 .8)"
-	case "razorback": // on its back
+	case "back":
 		return "rotate(180 60 50)"
-	case "snouter": // on its snout, tail up
+	case "snout": // tail up
 		return "rotate(65 60 50) scale(.85)"
-	case "jowler": // on snout and one ear
+	case "snout-ear":
 		return "rotate(40 60 50) scale(.85)"
-	case "bacon": // leaning on the other pig
+	case "leaning": // on the other pig
 		return "rotate(-25 60 50) scale(.9)"
 	}
-	return "" // on its feet (Trotter)
+	return "" // on its feet
 }

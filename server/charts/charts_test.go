@@ -252,7 +252,7 @@ func TestHogCharts(t *testing.T) {
 	if len(c.Table.Rows) != 2 || c.Table.Rows[0][0] != "3" || c.Table.Rows[1][2] != "2" {
 		t.Errorf("hog rows %v", c.Table.Rows)
 	}
-	h := HogCurve(en, 10)
+	h := HogCurve(en, sim.Hog, 10)
 	golden(t, h)
 	if cell(t, h, 4, 1) != "8.0376" || cell(t, h, 5, 1) != "8.0376" || cell(t, h, 0, 1) != "3.3333" {
 		t.Errorf("curve rows %v", h.Table.Rows)

@@ -108,15 +108,16 @@ func HogDice(l *i18n.Localizer, decisions []store.Decision) templates.Chart {
 	return finish(l, HogDiceKey, "360px", caption+approximateNote(l, decisions), sc.RenderSnippet().Option, tbl)
 }
 
-// HogCurve is chart 6b: the expected points of n dice, 4n(5/6)^n.
-func HogCurve(l *i18n.Localizer, maxDice int) templates.Chart {
+// HogCurve is chart 6b: the expected points of n dice of game g (Hog:
+// 4n(5/6)^n).
+func HogCurve(l *i18n.Localizer, g sim.Game, maxDice int) templates.Chart {
 	caption := t(l, HogCurveKey, "caption")
 	var labels []string
 	var data []opts.LineData
 	var tbl templates.DataTable
 	tbl.Headers = []string{t(l, HogCurveKey, "dice"), t(l, HogCurveKey, "points"), t(l, HogCurveKey, "noone")}
 	for n := 1; n <= maxDice; n++ {
-		e := sim.ExpectedGain(sim.Hog, 0, 0, n)
+		e := sim.ExpectedGain(g, 0, 0, n)
 		labels = append(labels, strconv.Itoa(n))
 		data = append(data, opts.LineData{Value: round4(e)})
 		tbl.Rows = append(tbl.Rows, []string{num(l, n), f4(l, e), pct(l, math.Pow(5.0/6, float64(n)))})

@@ -295,7 +295,10 @@ func ThrowMsg(g sim.Game, f *sim.Faces) i18n.Msg {
 	for i := range words {
 		words[i] = i18n.M(g.Rules().MarkKey(f.At(i)))
 	}
-	return i18n.M("piece.join", "A", words[0], "B", i18n.Join(", ", words[1:]...))
+	if len(words) == 1 {
+		return words[0] // a throw of one piece
+	}
+	return i18n.M("piece.join", "A", i18n.Join(", ", words[:len(words)-1]...), "B", words[len(words)-1])
 }
 
 // Timeline is chart 4: both players' chances of winning under perfect play

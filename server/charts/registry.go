@@ -3,6 +3,7 @@ package charts
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"pigclass/server/play"
 	"pigclass/server/store"
@@ -72,7 +73,7 @@ var registry = []entry{
 		return ShareOfOnes(s.Localizer(), faces), err
 	}},
 	{HogDiceKey, func(s Source) (templates.Chart, error) {
-		ds, err := s.GameDecisions(sim.Hog)
+		ds, err := s.GameDecisions(gameOf(HogDiceKey))
 		return HogDice(s.Localizer(), ds), err
 	}},
 	{HogCurveKey, hogCurve},
@@ -86,8 +87,9 @@ var registry = []entry{
 		return SkunkSits(s.Localizer(), ds), err
 	}},
 	{PigLandingsKey, func(s Source) (templates.Chart, error) {
-		marks, err := s.Marks(sim.PassPigs.Rules().Piece.Name)
-		return PigLandings(s.Localizer(), sim.PassPigs, marks), err
+		g := gameOf(PigLandingsKey)
+		marks, err := s.Marks(g.Rules().Piece.Name)
+		return PigLandings(s.Localizer(), g, marks), err
 	}},
 	{ProgressKey, func(s Source) (templates.Chart, error) {
 		days, err := s.Progress()
@@ -146,5 +148,17 @@ func hogCurve(s Source) (templates.Chart, error) {
 			most = r.Variant.MaxDice
 		}
 	}
-	return HogCurve(s.Localizer(), most), err
+	return HogCurve(s.Localizer(), gameOf(HogCurveKey), most), err
+}
+
+// gameOf is the game whose throws alone the chart key reads (its rules
+// name the chart: GameRules.Charts). A chart so named by no game, or by
+// two, is a mistake of the games' files: TestEveryGameChartHasItsGame.
+func gameOf(key string) sim.Game {
+	for _, g := range sim.Games {
+		if slices.Contains(g.Rules().Charts, key) {
+			return g
+		}
+	}
+	panic("charts: no game feeds chart " + key)
 }

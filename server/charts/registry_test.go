@@ -2,6 +2,7 @@ package charts
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,5 +46,28 @@ func TestEveryChartBuilds(t *testing.T) {
 	}
 	if _, err := Build("made-up", emptySource{en}); !errors.Is(err, ErrNoChart) {
 		t.Errorf("a made-up chart: %v", err)
+	}
+}
+
+// TestEveryGameChartHasItsGame: a chart of one game's throws alone is
+// named by exactly one game's rules (GameRules.Charts), and a game names
+// only charts there are; so no chart names a game in code.
+func TestEveryGameChartHasItsGame(t *testing.T) {
+	named := map[string]int{}
+	for _, g := range sim.Games {
+		for _, key := range g.Rules().Charts {
+			named[key]++
+			if !slices.Contains(ClassKeys, key) {
+				t.Errorf("%s names chart %q, which is no class chart", g, key)
+			}
+		}
+	}
+	for _, key := range []string{HogDiceKey, HogCurveKey, PigLandingsKey} {
+		if named[key] != 1 {
+			t.Errorf("chart %q is named by %d games' rules, want 1", key, named[key])
+		}
+	}
+	if g := gameOf(PigLandingsKey); g.Rules().Piece.Look != sim.LookPig {
+		t.Errorf("the pig landings read %s's throws", g)
 	}
 }

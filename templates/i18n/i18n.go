@@ -362,3 +362,20 @@ func Pseudo(s string) string {
 	pad := strings.TrimSpace(strings.Repeat("~~~~ ", n/5) + strings.Repeat("~", n%5))
 	return "[!! " + s + " " + pad + " !!]"
 }
+
+// AddWords adds words to a language's catalog while the program runs,
+// for a test's game of its own (a game of the product has its words in
+// the files); other languages fall back to English for them. Nothing may
+// read the words while it runs.
+func AddWords(code string, words map[string]string) error {
+	lang, ok := lookup(code)
+	if !ok {
+		return fmt.Errorf("i18n: no language %q", code)
+	}
+	for id, text := range words {
+		if err := bundle.AddMessages(lang.tag, &goi18n.Message{ID: id, Other: text}); err != nil {
+			return fmt.Errorf("i18n: %s: %w", id, err)
+		}
+	}
+	return nil
+}
