@@ -31,7 +31,7 @@ func TestEraseOneStudent(t *testing.T) {
 	const nick = "Quetzalcoatl"
 	q := &student{b: join(t, a, code, nick), nick: nick, holdAt: 15}
 	bo := &student{b: join(t, a, code, "Bo"), nick: "Bo", holdAt: 25}
-	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"pairs"}, "bot": {"hold:20"}})
+	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"60"}, "mode": {"pairs"}, "bot": {"hold:20"}}) // Bo, holding at 25, cannot win before Quetzalcoatl moves
 	playRound(t, code, []*student{q, bo})
 	id := studentID(t, a, code, nick)
 	decisions := func() (mine, all int) {

@@ -34,6 +34,12 @@ type loadConfig struct {
 	holdAt   int           // every student holds at this turn total
 	json     bool          // one JSON object instead of text
 	seed     uint64        // for the think times
+	// poll, for a load shaped as browsers make it: every student joins at
+	// once (as fast as the server takes them), polls the class page this
+	// often while waiting for a match (from their join on), and loads the
+	// page a move's form leads to; teacher screens poll the projector's
+	// live part too. 0: the students wait on /next, 32 join at a time.
+	poll time.Duration
 }
 
 func runLoadtest(e env, args []string) error {
@@ -50,6 +56,7 @@ func runLoadtest(e env, args []string) error {
 	fs.IntVar(&cfg.holdAt, "hold-at", 20, "the turn total at which every student holds (1 to 100)")
 	fs.BoolVar(&cfg.json, "json", false, "print one JSON object")
 	fs.Uint64Var(&cfg.seed, "seed", 1, "seed of the think times")
+	fs.DurationVar(&cfg.poll, "poll", 0, "a load shaped as browsers left open make it: every student joins at once, polls the class page this often while waiting (e.g. 500ms), and loads the page each move leads to; teacher screens poll the projector too (0: off; else 100ms to 10s)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -70,6 +77,8 @@ func runLoadtest(e env, args []string) error {
 		return usagef("loadtest: --target %d: from 10 to 200", cfg.target)
 	case cfg.holdAt < 1 || cfg.holdAt > 100:
 		return usagef("loadtest: --hold-at %d: from 1 to 100", cfg.holdAt)
+	case cfg.poll != 0 && (cfg.poll < 100*time.Millisecond || cfg.poll > 10*time.Second):
+		return usagef("loadtest: --poll %s: 0, or from 100ms to 10s", cfg.poll)
 	}
 	if err := checkLoopback(cfg.url); err != nil {
 		return usagef("loadtest: --url %s: %v", cfg.url, err)
@@ -177,6 +186,7 @@ type LoadReport struct {
 	Action           Latency // a move, from the post to its answer
 	Page             Latency // the student's class page
 	Dashboard        Latency // the teacher's live part (204 when unchanged)
+	Projector        Latency `json:",omitzero"` // the projector's live part (--poll)
 	// Errors counts answers 5xx and failed requests by status ("transport"
 	// for a connection that failed).
 	Errors map[string]int
@@ -204,7 +214,10 @@ func (r *LoadReport) print(w io.Writer) {
 	for _, l := range []struct {
 		name string
 		l    Latency
-	}{{"action", r.Action}, {"student page", r.Page}, {"dashboard live", r.Dashboard}} {
+	}{{"action", r.Action}, {"student page", r.Page}, {"dashboard live", r.Dashboard}, {"projector live", r.Projector}} {
+		if l.l.N == 0 && l.name == "projector live" {
+			continue
+		}
 		fmt.Fprintf(w, "%-15s n=%-7d p50 %7.2f ms  p95 %7.2f ms  p99 %7.2f ms  max %7.2f ms\n", l.name, l.l.N, l.l.P50, l.l.P95, l.l.P99, l.l.Max)
 	}
 	fmt.Fprintf(w, "errors %v\n", r.Errors)
@@ -219,7 +232,7 @@ type loadRun struct {
 	code      string
 	teacher   *http.Client
 
-	action, page, dash latency
+	action, page, dash, proj latency
 	mu                 sync.Mutex
 	errors             map[string]int
 	notes              []string // the first transport errors
@@ -285,20 +298,28 @@ func (l *loadRun) do(c *http.Client, method, path string, form url.Values) (int,
 	return resp.StatusCode, string(b), resp.Header, nil
 }
 
-// joinAll has the students join the class, 32 at a time, and notes how
-// many did and how fast.
-func (l *loadRun) joinAll(rep *LoadReport) []*loadStudent {
+// joinAll has the students join the class, 32 at a time (with --poll,
+// all at once), and notes how many did and how fast. With --poll each
+// student then polls their class page until the time is up (playing: see
+// play) from the moment they joined, on ctx; playing waits for them.
+func (l *loadRun) joinAll(ctx context.Context, rep *LoadReport, playing *sync.WaitGroup) []*loadStudent {
 	students := make([]*loadStudent, l.cfg.students)
 	start := time.Now()
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, 32)
+	at := 32
+	if l.cfg.poll > 0 {
+		at = len(students)
+	}
+	sem := make(chan struct{}, at)
 	for i := range students {
 		s := &loadStudent{l: l, c: l.client(), nick: fmt.Sprintf("load%04d", i), rng: rand.New(rand.NewPCG(l.cfg.seed, uint64(i)))}
 		students[i] = s
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			s.joined = s.join()
+			if s.joined = s.join(); s.joined && l.cfg.poll > 0 {
+				playing.Go(func() { s.play(ctx) })
+			}
 		})
 	}
 	wg.Wait()
@@ -332,26 +353,35 @@ func loadtest(ctx context.Context, cfg loadConfig, progress io.Writer) (*LoadRep
 		return nil, fmt.Errorf("loadtest: allowing joins: status %d, %v", status, err)
 	}
 
-	students := l.joinAll(rep)
+	// With --poll the students play (polling while they wait) from their
+	// join on; the time of play counts from the round's start.
+	playCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	var wg sync.WaitGroup
+	students := l.joinAll(playCtx, rep, &wg)
 	if rep.Joined == 0 {
+		stop()
 		return nil, errors.New("loadtest: no student could join")
 	}
 	fmt.Fprintf(progress, "loadtest: class %s, %d students joined; playing for %s\n", l.code, rep.Joined, cfg.duration)
 
-	playCtx, stop := context.WithTimeout(ctx, cfg.duration)
-	defer stop()
 	if err := l.startRound(); err != nil {
+		stop()
 		return nil, err
 	}
+	timer := time.AfterFunc(cfg.duration, stop)
+	defer timer.Stop()
 	start := time.Now()
-	var wg sync.WaitGroup
 	for _, s := range students {
-		if s.joined {
+		if s.joined && cfg.poll == 0 {
 			wg.Go(func() { s.play(playCtx) })
 		}
 	}
 	for range cfg.teachers {
 		wg.Go(func() { l.pollDashboard(playCtx) })
+		if cfg.poll > 0 {
+			wg.Go(func() { l.pollProjector(playCtx) })
+		}
 	}
 	wg.Go(func() { l.nextRounds(playCtx, rep.Joined) })
 	wg.Wait()
@@ -367,7 +397,7 @@ func loadtest(ctx context.Context, cfg loadConfig, progress io.Writer) (*LoadRep
 	rep.Actions = int(l.acked.Load())
 	rep.ActionsPerSecond = float64(rep.Actions) / rep.Seconds
 	rep.Refused = int(l.refused.Load())
-	rep.Action, rep.Page, rep.Dashboard = l.action.summary(), l.page.summary(), l.dash.summary()
+	rep.Action, rep.Page, rep.Dashboard, rep.Projector = l.action.summary(), l.page.summary(), l.dash.summary(), l.proj.summary()
 	rep.Errors = l.errors
 	for _, n := range l.notes {
 		fmt.Fprintf(progress, "loadtest: %s\n", n)
@@ -449,6 +479,25 @@ func (l *loadRun) pollDashboard(ctx context.Context) {
 			if m := dashPoll.FindStringSubmatch(body); m != nil {
 				path = strings.ReplaceAll(m[1], "&amp;", "&")
 			}
+		}
+	}
+}
+
+// pollProjector is the projector of a teacher screen: its live part every
+// second, as the projector's page polls it.
+func (l *loadRun) pollProjector(ctx context.Context) {
+	path := "/t/" + l.code + "/projector/live"
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		begin := time.Now()
+		if _, _, _, err := l.do(l.teacher, http.MethodGet, path, nil); err == nil {
+			l.proj.add(time.Since(begin))
 		}
 	}
 }
@@ -538,12 +587,16 @@ func (s *loadStudent) play(ctx context.Context) {
 		}
 		seq, act := boardSeq.FindStringSubmatch(body), boardAct.FindStringSubmatch(body)
 		if seq == nil || act == nil {
-			if !over {
+			if !over && s.l.round.Load() > 0 {
 				over = true
 				s.l.waiting.Add(1)
 			}
 			s.waiting = true
-			s.waitNext(ctx)
+			if s.l.cfg.poll > 0 {
+				sleep(ctx, s.l.cfg.poll) // a browser left open reloads its page
+			} else {
+				s.waitNext(ctx)
+			}
 			continue
 		}
 		over, s.waiting = false, false
