@@ -10,6 +10,7 @@ import (
 	"net/http"
 	_ "net/http/pprof" // on PIGCLASS_PPROF only: a loopback address of its own
 	"net/netip"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -68,6 +69,11 @@ func runServe(e env, args []string) error {
 		if err := checkLoopback("http://" + addr); err != nil {
 			return usagef("serve: PIGCLASS_PPROF=%s: %v", addr, err)
 		}
+		// Where requests wait, too: one contended lock event in 5 and
+		// every blocking of 100 µs or more are sampled (mutex and block
+		// profiles).
+		runtime.SetMutexProfileFraction(5)
+		runtime.SetBlockProfileRate(int(100 * time.Microsecond))
 		go http.ListenAndServe(addr, nil) // net/http/pprof's handlers, for profiling under load
 		log.Info("profiling", "url", "http://"+addr+"/debug/pprof/")
 	}
