@@ -29,6 +29,9 @@ func (w *views) history(ctx context.Context, l *i18n.Localizer, who classroom.Vi
 		v.ChartsURL = paths.StudentCharts.For(class.Code)
 	}
 	v.MyDataURL = paths.MyData.For(class.Code)
+	if mine, ok := who.MyStats(); ok && mine.Analysed == 0 {
+		return nil // no analysed decision yet: no progress to read (a page polled while waiting)
+	}
 	p, err := w.reports.StudentProgress(ctx, who, studentID)
 	if err != nil {
 		return err

@@ -187,6 +187,7 @@ type LoadReport struct {
 	Page             Latency // the student's class page
 	Dashboard        Latency // the teacher's live part (204 when unchanged)
 	Projector        Latency `json:",omitzero"` // the projector's live part (--poll)
+	Join             Latency // a join, from the post to its answer
 	// Errors counts answers 5xx and failed requests by status ("transport"
 	// for a connection that failed).
 	Errors map[string]int
@@ -214,7 +215,7 @@ func (r *LoadReport) print(w io.Writer) {
 	for _, l := range []struct {
 		name string
 		l    Latency
-	}{{"action", r.Action}, {"student page", r.Page}, {"dashboard live", r.Dashboard}, {"projector live", r.Projector}} {
+	}{{"join", r.Join}, {"action", r.Action}, {"student page", r.Page}, {"dashboard live", r.Dashboard}, {"projector live", r.Projector}} {
 		if l.l.N == 0 && l.name == "projector live" {
 			continue
 		}
@@ -232,7 +233,7 @@ type loadRun struct {
 	code      string
 	teacher   *http.Client
 
-	action, page, dash, proj latency
+	action, page, dash, proj, join latency
 	mu                       sync.Mutex
 	errors                   map[string]int
 	notes                    []string // the first transport errors
@@ -397,7 +398,7 @@ func loadtest(ctx context.Context, cfg loadConfig, progress io.Writer) (*LoadRep
 	rep.Actions = int(l.acked.Load())
 	rep.ActionsPerSecond = float64(rep.Actions) / rep.Seconds
 	rep.Refused = int(l.refused.Load())
-	rep.Action, rep.Page, rep.Dashboard, rep.Projector = l.action.summary(), l.page.summary(), l.dash.summary(), l.proj.summary()
+	rep.Action, rep.Page, rep.Dashboard, rep.Projector, rep.Join = l.action.summary(), l.page.summary(), l.dash.summary(), l.proj.summary(), l.join.summary()
 	rep.Errors = l.errors
 	for _, n := range l.notes {
 		fmt.Fprintf(progress, "loadtest: %s\n", n)
@@ -551,7 +552,11 @@ type loadStudent struct {
 }
 
 func (s *loadStudent) join() bool {
+	begin := time.Now()
 	status, _, h, err := s.l.do(s.c, http.MethodPost, "/join/"+s.l.code, url.Values{"code": {s.l.code}, "nickname": {s.nick}})
+	if err == nil {
+		s.l.join.add(time.Since(begin))
+	}
 	return err == nil && status == http.StatusSeeOther && h.Get("Location") == "/c/"+s.l.code
 }
 

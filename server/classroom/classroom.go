@@ -151,6 +151,11 @@ type class struct {
 
 	skunk atomic.Pointer[skunk] // the game being played, or nil
 
+	// hw are the class's assignments as last read, at the version hwVer
+	// had then; a change of them moves hwVer on (Room.Assignments).
+	hw    atomic.Pointer[keptAssignments]
+	hwVer atomic.Int64
+
 	// devices are the students who joined from each device (the address a
 	// join came from, where it names one: Knock.Device) while the class
 	// took one name a device, in join order: in memory only, so that the

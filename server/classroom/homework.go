@@ -69,9 +69,7 @@ func (r *Room) SetHomework(ctx context.Context, v Viewer, spec HomeworkSpec) (st
 		return store.Assignment{}, err
 	}
 	a, err := r.st.CreateAssignment(ctx, store.Assignment{ClassID: c.id, Variant: spec.Variant, Bot: spec.Bot, Games: spec.Games, Due: spec.Due})
-	if err == nil {
-		c.activity.Add(1)
-	}
+	c.assignmentsChanged()
 	return a, err
 }
 
@@ -83,16 +81,44 @@ func (r *Room) SetAssignment(ctx context.Context, v Viewer, id int64, closed boo
 		return err
 	}
 	err = r.st.SetAssignment(ctx, c.id, id, closed, due)
-	c.activity.Add(1)
+	c.assignmentsChanged()
 	return err
 }
 
 // Assignments are the class's assignments, newest first, for its members.
+// They are read from disk once and kept with the class until one changes
+// (every change comes through the room): a page that polls while its
+// student waits reads memory.
 func (r *Room) Assignments(ctx context.Context, v Viewer) ([]store.Assignment, error) {
 	if v.cls == nil || !v.teacher && v.student == 0 {
 		return nil, ErrNotStudent
 	}
-	return r.st.Assignments(ctx, v.cls.id)
+	c := v.cls
+	ver := c.hwVer.Load()
+	if kept := c.hw.Load(); kept != nil && kept.ver == ver {
+		return slices.Clone(kept.list), nil
+	}
+	as, err := r.st.Assignments(ctx, c.id)
+	if err != nil {
+		return nil, err
+	}
+	// Kept as of ver: a change meanwhile moved the version on, and the
+	// next reader reads the disk again.
+	c.hw.Store(&keptAssignments{ver: ver, list: as})
+	return slices.Clone(as), nil
+}
+
+// keptAssignments are a class's assignments as read at a version of them.
+type keptAssignments struct {
+	ver  int64
+	list []store.Assignment
+}
+
+// assignmentsChanged notes that the class's assignments changed (or may
+// have: a failed write too): they are read again, and the pages redraw.
+func (c *class) assignmentsChanged() {
+	c.hwVer.Add(1)
+	c.activity.Add(1)
 }
 
 // PlayHomework is the viewer student's game of assignment id, from

@@ -238,6 +238,18 @@ func (v Viewer) Stats() (map[int64]store.StudentStats, int) {
 	return c.statsCopy()
 }
 
+// MyStats are the viewer student's totals in the class (the unit's),
+// from memory: false for anyone who is not a student of it.
+func (v Viewer) MyStats() (store.StudentStats, bool) {
+	c, student, err := v.studying()
+	if err != nil {
+		return store.StudentStats{}, false
+	}
+	c.statsMu.Lock()
+	defer c.statsMu.Unlock()
+	return c.stats[student], true
+}
+
 // Activity is the class's change counter for its members: it moves
 // whenever anything in the class does, a move in any of its matches
 // included.
