@@ -234,13 +234,13 @@ type loadRun struct {
 	teacher   *http.Client
 
 	action, page, dash, proj, join latency
-	mu                       sync.Mutex
-	errors                   map[string]int
-	notes                    []string // the first transport errors
-	refused                  atomic.Int64
-	acked                    atomic.Int64
-	waiting                  atomic.Int64 // students whose match is over
-	round                    atomic.Int64 // rounds started
+	mu                             sync.Mutex
+	errors                         map[string]int
+	notes                          []string // the first transport errors
+	refused                        atomic.Int64
+	acked                          atomic.Int64
+	waiting                        atomic.Int64 // students whose match is over
+	round                          atomic.Int64 // rounds started
 }
 
 // client returns a client with its own cookies that does not follow
