@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
-	"fmt"
 	"math/big"
 	"slices"
 	"strconv"
@@ -48,39 +47,7 @@ func (r *Room) Join(ctx context.Context, classID int64, nickname, tokenHash stri
 	if err != nil {
 		return store.Student{}, err
 	}
-	var st store.Student
-	err = c.save(func() error {
-		snap := c.snap.Load()
-		if known, ok := snap.Student(tokenHash); ok {
-			st = known
-			return nil
-		}
-		if snap.WasRemoved(tokenHash) {
-			return ErrRemoved
-		}
-		if snap.Locked {
-			return ErrLocked
-		}
-		taken := make(map[string]bool, len(snap.Students))
-		for _, other := range snap.Students {
-			taken[other.AnonName] = true
-			if LooksAlike(other.Nickname, nickname) {
-				if other.Nickname == nickname {
-					return store.ErrNicknameTaken
-				}
-				return fmt.Errorf("%w: %s", ErrLooksTaken, other.Nickname)
-			}
-		}
-		var err error
-		if st, err = r.st.AddStudent(ctx, store.Student{ClassID: classID, Nickname: nickname, AnonName: AnonName(taken), TokenHash: tokenHash}); err != nil {
-			return err
-		}
-		c.publishLocked(true, func(next *Class) {
-			next.Students = append(next.Students[:len(next.Students):len(next.Students)], st)
-		})
-		return nil
-	})
-	return st, err
+	return r.joinQueued(ctx, c, nickname, tokenHash)
 }
 
 // Switches are the switches a teacher turns.

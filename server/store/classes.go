@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -184,6 +185,36 @@ func (s *Store) AddStudent(ctx context.Context, st Student) (Student, error) {
 		return st, fmt.Errorf("store: add student: %w", err)
 	}
 	return st, nil
+}
+
+// AddStudents stores new students of a class in one write (a whole class
+// joining at once shares a commit) and returns them with their IDs. A
+// nickname the class holds already refuses them all (ErrNicknameTaken).
+func (s *Store) AddStudents(ctx context.Context, sts []Student) ([]Student, error) {
+	now := s.now()
+	out := slices.Clone(sts)
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		for i := range out {
+			st := &out[i]
+			st.JoinedAt = now
+			res, err := tx.ExecContext(ctx, `INSERT INTO students (class_id, nickname, anon_name, token_hash, joined_at) VALUES (?, ?, ?, ?, ?)`,
+				nullID(st.ClassID), st.Nickname, st.AnonName, st.TokenHash, now.Format(time.RFC3339Nano))
+			if err != nil {
+				return err
+			}
+			if st.ID, err = res.LastInsertId(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if isUnique(err) {
+		return nil, ErrNicknameTaken
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: add students: %w", err)
+	}
+	return out, nil
 }
 
 const studentColumns = `id, COALESCE(class_id, 0), nickname, anon_name, token_hash, removed, joined_at, erased_at IS NOT NULL`
