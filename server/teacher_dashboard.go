@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"net/http"
 	"slices"
 	"strconv"
@@ -16,6 +17,7 @@ import (
 	"pigclass/server/report"
 	"pigclass/sim"
 	"pigclass/templates"
+	"pigclass/templates/i18n"
 	"pigclass/templates/paths"
 )
 
@@ -172,16 +174,21 @@ const liveEvery = 500 * time.Millisecond
 
 // liveCache holds each class's last drawn live part.
 type liveCache struct {
-	mu      sync.Mutex
-	at      time.Time
-	version int64
-	body    []byte
+	mu        sync.Mutex
+	drawn     *sync.Cond // broadcast when a drawing is done (on mu)
+	at        time.Time
+	version   int64
+	body      []byte
+	rendering bool // a screen is drawing it now, outside mu
 }
 
 // dashboardLive is the dashboard's live part. A poll whose ?v= is the
 // version it was drawn at gets 204: nothing changed, nothing drawn. Under
 // load the part is drawn at most every liveEvery for all the class's
-// teacher screens together.
+// teacher screens together, in the background, with no lock held: a poll
+// gets the part as last drawn and never waits behind a drawing (the next
+// poll, a second later, gets the new one), but for the class's first
+// drawing, which it makes or waits for.
 func (s *Server) dashboardLive(c *gin.Context) {
 	class := classFrom(c)
 	activity := (viewerFrom(c)).Activity()
@@ -190,29 +197,70 @@ func (s *Server) dashboardLive(c *gin.Context) {
 		return
 	}
 	unit := c.Query("roster") == "unit"
-	lc := liveCacheOf(class, loc(c).Lang()+pick(unit, "/unit", ""))
-	lc.mu.Lock()
-	defer lc.mu.Unlock()
-	now := time.Now()
-	if lc.body == nil || lc.version != activity && now.Sub(lc.at) >= liveEvery {
-		live, err := s.views.dashLive(c.Request.Context(), loc(c), viewerFrom(c), unit)
+	l, who := loc(c), viewerFrom(c)
+	lc := liveCacheOf(class, l.Lang()+pick(unit, "/unit", ""))
+	// The drawing outlives the request that asked for it (it serves every
+	// screen): its own context, and the request's values, not the request.
+	ctx := i18n.WithLocalizer(context.WithoutCancel(c.Request.Context()), l)
+	body, version, err := lc.get(activity, func() ([]byte, error) {
+		live, err := s.views.dashLive(ctx, l, who, unit)
 		if err != nil {
-			fail(c, err)
-			return
+			return nil, err
 		}
 		live.OOB = true
 		var b bytes.Buffer
-		if err := templates.DashLiveView(live).Render(c.Request.Context(), &b); err != nil {
-			fail(c, err)
-			return
-		}
-		lc.at, lc.version, lc.body = now, activity, b.Bytes()
+		err = templates.DashLiveView(live).Render(ctx, &b)
+		return b.Bytes(), err
+	})
+	if err != nil {
+		fail(c, err)
+		return
 	}
-	if v := c.Query("v"); v != "" && v == strconv.FormatInt(lc.version, 10) {
+	if v := c.Query("v"); v != "" && v == strconv.FormatInt(version, 10) {
 		c.Status(http.StatusNoContent)
 		return
 	}
-	c.Data(http.StatusOK, "text/html; charset=utf-8", lc.body)
+	c.Data(http.StatusOK, "text/html; charset=utf-8", body)
+}
+
+// get returns the part as last drawn. If it is stale (drawn for another
+// activity, liveEvery ago or more) and no one draws it now, draw draws it
+// again in the background; the class's first drawing is made here, and
+// whoever asks meanwhile waits for it.
+func (lc *liveCache) get(activity int64, draw func() ([]byte, error)) ([]byte, int64, error) {
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	if lc.drawn == nil {
+		lc.drawn = sync.NewCond(&lc.mu)
+	}
+	for lc.body == nil && lc.rendering {
+		lc.drawn.Wait() // the first drawing
+	}
+	now := time.Now()
+	stale := lc.body == nil || lc.version != activity && now.Sub(lc.at) >= liveEvery
+	if !stale || lc.rendering {
+		return lc.body, lc.version, nil
+	}
+	lc.rendering = true
+	redraw := func() error {
+		body, err := draw()
+		lc.mu.Lock()
+		defer lc.mu.Unlock()
+		lc.rendering = false
+		lc.drawn.Broadcast()
+		if err == nil {
+			lc.at, lc.version, lc.body = now, activity, body
+		}
+		return err
+	}
+	if lc.body != nil {
+		go redraw() // an error leaves the last drawing, and the next poll tries again
+		return lc.body, lc.version, nil
+	}
+	lc.mu.Unlock()
+	err := redraw()
+	lc.mu.Lock()
+	return lc.body, lc.version, err
 }
 
 // liveCacheOf returns a class's live-part cache in one language. It is
