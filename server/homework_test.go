@@ -153,3 +153,44 @@ func TestHomeworkFromALessonPhase(t *testing.T) {
 		t.Errorf("phase 2 as homework: %q", got)
 	}
 }
+
+// TestAHomeworkDayIsADay (issue 43, item 2): a day on which the class
+// only played homework is one of its days: the dashboard lists it (what
+// was played: its games of homework), marks it today, and links today's
+// files, which hold that day's homework.
+func TestAHomeworkDayIsADay(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}
+	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	playRound(t, code, []*student{ana})
+	due := a.clock.now().In(time.Local).Add(72 * time.Hour).Format("2006-01-02T15:04")
+	teacher.post(paths.Homework.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}, "games": {"2"}, "due": {due}})
+	teacher.post(paths.RoundsEnd.For(code), url.Values{"confirm": {"yes"}})
+	a.clock.add(24 * time.Hour)
+	second := a.clock.now().In(time.Local).Format(time.DateOnly)
+	ana.b.post(paths.PlayHomework.With(code, 1), nil)
+	ana.playAt(t, ana.b.path())
+
+	dash := teacher.get(paths.Teacher.For(code))
+	var days []string
+	dash.Find(`[data-testid="day"]`).Each(func(_ int, d *goquery.Selection) {
+		days = append(days, strings.Join(strings.Fields(d.Text()), " "))
+	})
+	if len(days) != 2 || days[1] != second+" today · 1 game of homework" {
+		t.Errorf("the days: %q, want a second, today's, of homework", days)
+	}
+	if got := dash.Find(`[data-testid="export-decisions.csv"]`).AttrOr("href", ""); got != paths.DecisionsCSV.For(code)+"?day="+second {
+		t.Errorf("the dashboard's decisions.csv: %q, want today's", got)
+	}
+	rows := teacher.csvRows(paths.DecisionsCSV.For(code) + "?day=" + second)
+	if len(rows) == 0 {
+		t.Fatal("today's decisions.csv holds no homework")
+	}
+	for _, r := range rows {
+		if r["round"] != "0" || r["day"] != second {
+			t.Errorf("today's row: round %s, day %s", r["round"], r["day"])
+		}
+	}
+}

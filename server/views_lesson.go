@@ -164,10 +164,17 @@ func (w *views) days(ctx context.Context, l *i18n.Localizer, who classroom.Viewe
 	today := w.reports.Today()
 	var out []templates.DayRow
 	for _, d := range ds {
-		row := templates.DayRow{Date: d.Day, Today: d.Day == today, Played: l.N("dash.days.rounds", d.Rounds)}
-		if d.Skunks > 0 {
-			row.Played += ", " + l.N("dash.days.skunks", d.Skunks)
+		var played []string
+		if d.Rounds > 0 || d.Skunks == 0 && d.Homework == 0 {
+			played = append(played, l.N("dash.days.rounds", d.Rounds))
 		}
+		if d.Skunks > 0 {
+			played = append(played, l.N("dash.days.skunks", d.Skunks))
+		}
+		if d.Homework > 0 {
+			played = append(played, l.N("dash.days.homework", d.Homework))
+		}
+		row := templates.DayRow{Date: d.Day, Today: d.Day == today, Played: strings.Join(played, ", ")}
 		if ls, ok := w.lesson(d.Lesson); ok {
 			row.Lesson = l.Own(ls.In(l.Lang()).Title)
 		}

@@ -24,19 +24,22 @@ func markDay(ctx context.Context, tx *sql.Tx, classID int64, day, lesson string)
 }
 
 // ClassDay is one day a class played: its date, the lesson plan it used
-// ("" for none), and how many rounds and games of Skunk were started.
+// ("" for none), and how many rounds, games of Skunk and games of
+// homework were started.
 type ClassDay struct {
-	Day    string
-	Lesson string
-	Rounds int
-	Skunks int
+	Day      string
+	Lesson   string
+	Rounds   int
+	Skunks   int
+	Homework int
 }
 
 // ClassDays are the days of a class, oldest first.
 func (s *Store) ClassDays(ctx context.Context, classID int64) ([]ClassDay, error) {
 	rows, err := s.rd.QueryContext(ctx, `SELECT d.day, d.lesson,
 		(SELECT COUNT(*) FROM rounds r WHERE r.class_id = d.class_id AND r.day = d.day),
-		(SELECT COUNT(*) FROM skunk_games g WHERE g.class_id = d.class_id AND g.day = d.day)
+		(SELECT COUNT(*) FROM skunk_games g WHERE g.class_id = d.class_id AND g.day = d.day),
+		(SELECT COUNT(*) FROM matches m WHERE m.class_id = d.class_id AND m.day = d.day AND m.assignment_id IS NOT NULL)
 		FROM class_days d WHERE d.class_id = ? ORDER BY d.day`, classID)
 	if err != nil {
 		return nil, fmt.Errorf("store: class days: %w", err)
@@ -45,7 +48,7 @@ func (s *Store) ClassDays(ctx context.Context, classID int64) ([]ClassDay, error
 	var out []ClassDay
 	for rows.Next() {
 		var d ClassDay
-		if err := rows.Scan(&d.Day, &d.Lesson, &d.Rounds, &d.Skunks); err != nil {
+		if err := rows.Scan(&d.Day, &d.Lesson, &d.Rounds, &d.Skunks, &d.Homework); err != nil {
 			return nil, fmt.Errorf("store: class days: %w", err)
 		}
 		out = append(out, d)
@@ -53,8 +56,8 @@ func (s *Store) ClassDays(ctx context.Context, classID int64) ([]ClassDay, error
 	return out, rows.Err()
 }
 
-// PlayedOn reports whether the class started a round or a game of Skunk
-// on day.
+// PlayedOn reports whether the class did anything on day (a round, a
+// game of Skunk or of homework, a guess).
 func (s *Store) PlayedOn(ctx context.Context, classID int64, day string) (bool, error) {
 	var played bool
 	err := s.rd.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM class_days WHERE class_id = ? AND day = ?)`, classID, day).Scan(&played)

@@ -84,6 +84,13 @@ func (s *Store) insertMatch(ctx context.Context, tx *sql.Tx, m play.Match) (int6
 	if err != nil {
 		return 0, err
 	}
+	if m.ClassID != 0 && m.RoundID == 0 {
+		// A game of homework: its day is a day of the class (a round's
+		// marks its own).
+		if err := markDay(ctx, tx, m.ClassID, s.day(now), ""); err != nil {
+			return 0, err
+		}
+	}
 	for _, seat := range m.Seats {
 		var bot any
 		if seat.Bot != "" {

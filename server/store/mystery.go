@@ -15,9 +15,19 @@ import (
 var ErrGuessed = errors.New("store: this student has guessed this bot already")
 
 // SaveGuess stores a guess; a student guesses each bot once (ErrGuessed).
+// A guess's day is a day of its match's class.
 func (s *Store) SaveGuess(ctx context.Context, g play.Guess) error {
-	_, err := s.exec(ctx, `INSERT INTO mystery_guesses (match_id, seat, student_id, guess, at) VALUES (?, ?, ?, ?, ?)`,
-		g.MatchID, g.Seat, g.StudentID, g.Guess, s.stamp())
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO mystery_guesses (match_id, seat, student_id, guess, at) VALUES (?, ?, ?, ?, ?)`,
+			g.MatchID, g.Seat, g.StudentID, g.Guess, s.stamp()); err != nil {
+			return err
+		}
+		var classID sql.NullInt64
+		if err := tx.QueryRowContext(ctx, `SELECT class_id FROM matches WHERE id = ?`, g.MatchID).Scan(&classID); err != nil || !classID.Valid {
+			return err
+		}
+		return markDay(ctx, tx, classID.Int64, s.Today(), "")
+	})
 	switch {
 	case isUnique(err):
 		return ErrGuessed
