@@ -102,7 +102,7 @@ func TestBrowserTwoDaysOfAClass(t *testing.T) {
 	if change := textOf(t, phone, `[data-testid="progress-change"]`); !strings.Contains(change, "Since your first day") {
 		t.Errorf("Ana's change since the first day: %q", change)
 	}
-	if got := textOf(t, phone, `[data-testid="student-assignment-done"]`); got != "So far: 1 of 1 played." {
+	if got := textOf(t, phone, `[data-testid="student-assignment-done"]`); got != "Homework done: 1 of 1 played." { // issue 43: done says so
 		t.Errorf("Ana's homework on her page: %q", got)
 	}
 	if !strings.Contains(textOf(t, phone, "main"), "Homework: Pig to 50") {

@@ -100,7 +100,7 @@ func TestHomework(t *testing.T) {
 	if got := done(); got["Ana"] != "2 of 2 played, 1 late" || got["Bo"] != "0 of 2 played" {
 		t.Errorf("after two games, one late: %v", got)
 	}
-	if got := ana.b.get(paths.Student.For(code)).Find(`[data-testid="student-assignment-done"]`).Text(); got != "So far: 2 of 2 played, 1 late." {
+	if got := ana.b.get(paths.Student.For(code)).Find(`[data-testid="student-assignment-done"]`).Text(); got != "Homework done: 2 of 2 played, 1 late." { // issue 43: done says so
 		t.Errorf("Ana's page: %q", got)
 	}
 	rows := 0
@@ -192,5 +192,53 @@ func TestAHomeworkDayIsADay(t *testing.T) {
 		if r["round"] != "0" || r["day"] != second {
 			t.Errorf("today's row: round %s, day %s", r["round"], r["day"])
 		}
+	}
+}
+
+// TestHomeworkSaysWhenItIsDone (issue 43, item 3): once a student has
+// played what is due, their page says the homework is done and offers
+// more only as practice, counted apart on the teacher's list; a page left
+// open learns of a new assignment at its next poll.
+func TestHomeworkSaysWhenItIsDone(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}
+	due := a.clock.now().In(time.Local).Add(72 * time.Hour).Format("2006-01-02T15:04")
+	form := url.Values{"game": {"pig"}, "target": {"20"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}, "games": {"2"}, "due": {due}}
+	teacher.post(paths.Homework.For(code), form)
+	for range 2 {
+		ana.b.post(paths.PlayHomework.With(code, 1), nil)
+		ana.playAt(t, ana.b.path())
+	}
+	home := ana.b.get(paths.Student.For(code))
+	if got := home.Find(`[data-testid="student-assignment-done"]`).Text(); got != "Homework done: 2 of 2 played." {
+		t.Errorf("after 2 of 2: %q", got)
+	}
+	if got := home.Find(`[data-testid="play-homework"]`).Text(); got != "Play again for practice" {
+		t.Errorf("the button after 2 of 2: %q", got)
+	}
+	ana.b.post(paths.PlayHomework.With(code, 1), nil)
+	ana.playAt(t, ana.b.path())
+	var listed string
+	teacher.get(paths.Teacher.For(code)).Find(`[data-testid="homework-student"]`).Each(func(_ int, s *goquery.Selection) {
+		listed = s.Text()
+	})
+	if listed != "Ana: 2 of 2 played (and 1 more for practice)" {
+		t.Errorf("the teacher's list: %q", listed)
+	}
+
+	// A page left open: its poll says nothing new, until an assignment
+	// is set.
+	poll := ana.b.get(paths.Student.For(code)).Find(`[data-testid="waiting"]`).AttrOr("hx-get", "")
+	if ana.b.get(poll); ana.b.status() != http.StatusNoContent {
+		t.Fatalf("the waiting page's poll %s: %d before anything changed", poll, ana.b.status())
+	}
+	teacher.post(paths.Homework.For(code), form)
+	if ana.b.get(poll); ana.b.status() != http.StatusOK || ana.b.last.Header.Get("HX-Redirect") != paths.Student.For(code) {
+		t.Errorf("the poll after a new assignment: %d, to %q", ana.b.status(), ana.b.last.Header.Get("HX-Redirect"))
+	}
+	if n := ana.b.get(paths.Student.For(code)).Find(`[data-testid="student-assignment"]`).Length(); n != 2 {
+		t.Errorf("%d assignments on the page, want 2", n)
 	}
 }

@@ -33,7 +33,8 @@ func (s *Server) studentHome(c *gin.Context) {
 	class := viewer.Class()
 	classLanguage(c, class, false)
 	l := loc(c)
-	v := templates.StudentHome{Code: class.Code, Nickname: me.Nickname, Waiting: l.T("student.waiting"), NextURL: nextIn(l, class.Code, 0),
+	v := templates.StudentHome{Code: class.Code, Nickname: me.Nickname, Waiting: l.T("student.waiting"),
+		NextURL: nextIn(l, class.Code, 0) + "&hw=" + strconv.FormatInt(viewer.HomeworkVersion(), 10),
 		RejoinCode: s.room.RejoinCode(class, me.TokenHash)}
 	if class.Anonymous {
 		v.SharedName = anonIn(l, me.AnonName)
@@ -77,7 +78,10 @@ func (s *Server) studentNext(c *gin.Context) {
 		return
 	}
 	after, _ := strconv.ParseInt(c.Query("after"), 10, 64)
-	next := false
+	// A page that lists the class's homework is drawn again once the
+	// assignments changed: a new one shows within a poll, as rounds do.
+	hw, listed := strconv.ParseInt(c.Query("hw"), 10, 64)
+	next := listed == nil && hw != (viewerFrom(c)).HomeworkVersion()
 	if m := (viewerFrom(c)).Playing(); m != nil && m.ID != after && !m.Over() {
 		next = true
 	}

@@ -67,10 +67,15 @@ func doneOf(done []store.HomeworkDone, assignment, student int64) store.Homework
 // homeworkDone says how many of an assignment's games a student finished,
 // and how many of those late.
 func homeworkDone(l *i18n.Localizer, h store.HomeworkDone, games int) string {
+	done := min(h.Done, games) // games past what is due are practice, counted apart
+	s := l.T("homework.done", "Done", l.Int(done), "Games", l.Int(games))
 	if h.Late > 0 {
-		return l.T("homework.done_late", "Done", l.Int(h.Done), "Games", l.Int(games), "Late", l.Int(h.Late))
+		s = l.T("homework.done_late", "Done", l.Int(done), "Games", l.Int(games), "Late", l.Int(h.Late))
 	}
-	return l.T("homework.done", "Done", l.Int(h.Done), "Games", l.Int(games))
+	if extra := h.Done - games; extra > 0 {
+		s += l.N("homework.practice", extra)
+	}
+	return s
 }
 
 // studentHomework is the student's list of the class's assignments, with

@@ -735,6 +735,19 @@ type Award struct {
 	Tied               int
 }
 
+// homeworkButton is the words' key of an assignment's button: back to
+// the game being played, a game, or once what is due is played, a game
+// again for practice.
+func homeworkButton(h StudentHomework) string {
+	switch {
+	case h.Playing:
+		return "homework.student.resume"
+	case h.Finished:
+		return "homework.student.again"
+	}
+	return "homework.student.play"
+}
+
 // pigPose turns a pig's picture to a pose of sim.PigPoses (pig's viewBox
 // 120×100).
 func pigPose(pose string) string {

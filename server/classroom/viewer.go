@@ -238,6 +238,16 @@ func (v Viewer) Stats() (map[int64]store.StudentStats, int) {
 	return c.statsCopy()
 }
 
+// HomeworkVersion moves whenever the class's assignments change (one is
+// set, closed, reopened or moved): a page that lists them asks for it
+// again when it moved.
+func (v Viewer) HomeworkVersion() int64 {
+	if v.cls == nil {
+		return 0
+	}
+	return v.cls.hwVer.Load()
+}
+
 // MyStats are the viewer student's totals in the class (the unit's),
 // from memory: false for anyone who is not a student of it.
 func (v Viewer) MyStats() (store.StudentStats, bool) {
