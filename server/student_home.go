@@ -34,7 +34,7 @@ func (s *Server) studentHome(c *gin.Context) {
 	classLanguage(c, class, false)
 	l := loc(c)
 	v := templates.StudentHome{Code: class.Code, Nickname: me.Nickname, Waiting: l.T("student.waiting"),
-		NextURL: nextIn(l, class.Code, 0) + "&hw=" + strconv.FormatInt(viewer.HomeworkVersion(), 10),
+		NextURL:    nextIn(l, class.Code, 0) + "&hw=" + strconv.FormatInt(viewer.HomeworkVersion(), 10),
 		RejoinCode: s.room.RejoinCode(class, me.TokenHash)}
 	if class.Anonymous {
 		v.SharedName = anonIn(l, me.AnonName)
