@@ -29,7 +29,7 @@ import (
 // Files holds app.css, app.js, charts.js and vendor/ (htmx, ECharts 5.4.3,
 // the version go-echarts v2.6 targets).
 //
-//go:embed app.css app.js charts.js vendor
+//go:embed app.css app.js charts.js icon.svg vendor
 var Files embed.FS
 
 // Prefix is where the files are served.
