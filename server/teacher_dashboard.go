@@ -151,6 +151,15 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 	}, nil
 }
 
+// formView is the round form alone (templates.RoundFormView), with the
+// values and errors of form: what a refused round or homework redraws.
+func (s *Server) formView(c *gin.Context, form templates.RoundForm) templates.Dashboard {
+	class, l := classFrom(c), loc(c)
+	form.Due.Value = cmp.Or(form.Due.Value, defaultDue(s.cfg.Now()))
+	form.HomeworkPhases = s.views.homeworkPhases(l, class.Class, form.Phase.Value)
+	return templates.Dashboard{Code: class.Code, Games: gameChoices(l, form.Game.Value), Bots: s.views.roundBots(l, form.Game.Value, form.Bot.Value), Round: form}
+}
+
 // retention says when the class is erased unless it is used again: its
 // last activity and the server's --retain-days ("" when it keeps classes
 // until they are deleted).

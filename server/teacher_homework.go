@@ -47,12 +47,7 @@ func (s *Server) setHomework(c *gin.Context) {
 		}
 		_, form.Error = explain(l, err)
 	}
-	d, err := s.dashboardView(c, form)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	render(c, http.StatusUnprocessableEntity, templates.DashboardView(d))
+	render(c, http.StatusUnprocessableEntity, templates.RoundFormView(s.formView(c, form)))
 }
 
 // closeHomework closes an assignment (no game may start) or reopens it.

@@ -24,12 +24,7 @@ func (s *Server) startRound(c *gin.Context) {
 	class := classFrom(c)
 	form, v, ok := s.parseRound(c)
 	if !ok {
-		d, err := s.dashboardView(c, form)
-		if err != nil {
-			fail(c, err)
-			return
-		}
-		render(c, http.StatusUnprocessableEntity, templates.DashboardView(d))
+		render(c, http.StatusUnprocessableEntity, templates.RoundFormView(s.formView(c, form)))
 		return
 	}
 	round, n, err := s.room.StartRound(ctx, viewerFrom(c), classroom.RoundSpec{Variant: v, Mode: play.Mode(form.Mode.Value), Bot: form.Bot.Value, SameSeed: form.SameSeed})
@@ -44,12 +39,7 @@ func (s *Server) startRound(c *gin.Context) {
 			status = http.StatusUnprocessableEntity // a limit, or the tables' room: the form's answer
 		}
 		form.Error = msg
-		d, err := s.dashboardView(c, form)
-		if err != nil {
-			fail(c, err)
-			return
-		}
-		render(c, status, templates.DashboardView(d))
+		render(c, status, templates.RoundFormView(s.formView(c, form)))
 		return
 	}
 	if err != nil {
