@@ -225,7 +225,9 @@ func (s *Server) dashboardLive(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	if v := c.Query("v"); v != "" && v == strconv.FormatInt(version, 10) {
+	if shown, err := strconv.ParseInt(c.Query("v"), 10, 64); err == nil && version <= shown {
+		// The page shows this drawing, or a newer one (drawn for itself
+		// when it loaded): it keeps what it has until a newer drawing.
 		c.Status(http.StatusNoContent)
 		return
 	}
