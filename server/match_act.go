@@ -65,15 +65,17 @@ func (s *Server) act(c *gin.Context) {
 		refuseMatch(c, id, err)
 		return
 	}
-	mv := s.drawMatch(c, m)
 	if problem == "" && !isHTMX(c) {
+		// Without JavaScript, back to the page the board is on: nothing
+		// is drawn here (the page that follows draws it).
 		home := paths.Match("", id)
 		if m.Class != nil {
-			home = paths.Student.For(m.Class.Code) // without JavaScript, back to the class page
+			home = paths.Student.For(m.Class.Code)
 		}
 		c.Redirect(http.StatusSeeOther, home)
 		return
 	}
+	mv := s.drawMatch(c, m)
 	mv.board.Error = problem
 	if isHTMX(c) {
 		if status == http.StatusServiceUnavailable {
