@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"slices"
-	"strings"
 
 	"pigclass/server/classroom"
 	"pigclass/server/report"
@@ -44,7 +43,7 @@ func (w *views) results(ctx context.Context, l *i18n.Localizer, who classroom.Vi
 		}
 		slices.Sort(names)
 		label, value := awardWords(l, a)
-		v.Awards = append(v.Awards, templates.Award{Label: label, Name: strings.Join(names, ", "), Value: value, Tied: len(names)})
+		v.Awards = append(v.Awards, templates.Award{Label: label, Names: names, Value: value, Tied: len(names)})
 	}
 	return v, nil
 }

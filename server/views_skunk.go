@@ -88,7 +88,7 @@ func (w *views) skunkBoard(l *i18n.Localizer, class *classroom.Class, k *classro
 	if k.Over && len(k.Winners) > 0 {
 		var w []string
 		for _, p := range k.Winners {
-			w = append(w, names[p])
+			w = append(w, "\u2068"+names[p]+"\u2069") // isolated in the sentence (FSI ... PDI)
 		}
 		v.Winners = l.N("skunk.winners", len(w), "Names", strings.Join(w, ", "), "Points", l.Int(k.Scores[k.Winners[0]]))
 		if k.Scores[k.Winners[0]] == 0 {

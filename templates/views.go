@@ -2,6 +2,14 @@
 // component takes a typed view model from this file; none reads data itself.
 package templates
 
+import (
+	"context"
+	"html"
+	"io"
+
+	"github.com/a-h/templ"
+)
+
 // Page is what every page's layout needs.
 type Page struct {
 	Title  string
@@ -728,11 +736,30 @@ type Results struct {
 	Scopes  []Choice
 }
 
-// Award is one place on the podium: Name lists everyone who shares it
-// (Tied of them).
+// Award is one place on the podium: Names are everyone who shares it
+// (Tied of them), each drawn isolated in its own direction.
 type Award struct {
-	Label, Name, Value string
-	Tied               int
+	Label, Value string
+	Names        []string
+	Tied         int
+}
+
+// isolated draws names one after the other, a comma between two, each in
+// its own direction (dir="auto"), so that a name that mixes directions
+// does not take a comma or its neighbour with it.
+func isolated(names []string) templ.Component {
+	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		for i, n := range names {
+			sep := ""
+			if i > 0 {
+				sep = ", "
+			}
+			if _, err := io.WriteString(w, sep+`<span dir="auto">`+html.EscapeString(n)+`</span>`); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // homeworkButton is the words' key of an assignment's button: back to
