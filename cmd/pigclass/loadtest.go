@@ -43,7 +43,7 @@ type loadConfig struct {
 }
 
 func runLoadtest(e env, args []string) error {
-	fs := newFlags(e, "loadtest", "--url http://127.0.0.1:8080 [--students N] [--duration D] [--think MIN-MAX] [--teachers N] [--rounds-every D] [--json]")
+	fs := newFlags(e, "loadtest", "--url http://127.0.0.1:8080 [--students N] [--duration D] [--think MIN-MAX] [--teachers N] [--rounds-every D] [--poll D] [--json]")
 	var cfg loadConfig
 	var think string
 	fs.StringVar(&cfg.url, "url", "http://127.0.0.1:8080", "a running pigclass server, on loopback (127.0.0.0/8 or ::1) only")
