@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -111,7 +112,17 @@ func (s *Server) confirmStep(c *gin.Context) {
 	}
 	label := map[int]string{1: lesson.NextLabel, -1: lesson.BackLabel, 0: lesson.StartLabel}[step]
 	v := templates.Confirm{Code: class.Code, CancelURL: paths.Teacher.For(class.Code), Action: action.For(class.Code), Button: label,
-		Title:   l.T("confirm.step.title", "Step", label),
+		Title:   stepQuestion(l, label),
 		Message: l.N("confirm.step.message", n, "N", l.Int(class.Round.Number))}
 	render(c, http.StatusOK, templates.ConfirmView(v))
+}
+
+// stepQuestion asks whether to take a step named label: "Start phase 2?",
+// or the label itself when it asks already ("Which bot did you play?",
+// not "...play??").
+func stepQuestion(l *i18n.Localizer, label string) string {
+	if strings.HasSuffix(strings.TrimSpace(label), "?") || strings.HasSuffix(strings.TrimSpace(label), "？") {
+		return label
+	}
+	return l.T("confirm.step.title", "Step", label)
 }

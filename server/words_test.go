@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"pigclass/templates/i18n"
 	"pigclass/templates/paths"
 )
 
@@ -45,5 +46,19 @@ func TestEveryPageHasAnIconAndASkipLink(t *testing.T) {
 		if key := b.AttrOr("data-key", ""); key == "" || b.AttrOr("aria-keyshortcuts", "") != key || b.Find("kbd").AttrOr("aria-hidden", "") != "true" {
 			t.Errorf("button %q: key %q, aria-keyshortcuts %q", b.Text(), key, b.AttrOr("aria-keyshortcuts", ""))
 		}
+	}
+}
+
+// TestAStepThatAsksIsNotAskedTwice (issue 44): the question before a
+// lesson step named by a question is that question, with one question
+// mark ("Which bot did you play?", not "...play??"); another step is
+// asked as before.
+func TestAStepThatAsksIsNotAskedTwice(t *testing.T) {
+	en := i18n.For("en")
+	if got := stepQuestion(en, "Which bot did you play?"); got != "Which bot did you play?" {
+		t.Errorf("a step that asks: %q", got)
+	}
+	if got := stepQuestion(en, "Start phase 2"); got != "Start phase 2?" {
+		t.Errorf("another step: %q", got)
 	}
 }
