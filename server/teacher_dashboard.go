@@ -213,13 +213,17 @@ func (s *Server) dashboardLive(c *gin.Context) {
 	ctx := i18n.WithLocalizer(context.WithoutCancel(c.Request.Context()), l)
 	body, version, err := lc.get(activity, func() ([]byte, error) {
 		live, err := s.views.dashLive(ctx, l, who, unit)
-		if err != nil {
-			return nil, err
+		if err == nil {
+			live.OOB = true
+			var b bytes.Buffer
+			if err = templates.DashLiveView(live).Render(ctx, &b); err == nil {
+				return b.Bytes(), nil
+			}
 		}
-		live.OOB = true
-		var b bytes.Buffer
-		err = templates.DashLiveView(live).Render(ctx, &b)
-		return b.Bytes(), err
+		// Drawn in the background, the error has no request to answer:
+		// it is logged, and the next poll draws again.
+		s.log.Error("draw the dashboard's live part", "class", class.ID, "err", err)
+		return nil, err
 	})
 	if err != nil {
 		fail(c, err)

@@ -379,17 +379,30 @@ func loadtest(ctx context.Context, cfg loadConfig, progress io.Writer) (*LoadRep
 		}
 	}
 	for range cfg.teachers {
-		wg.Go(func() { l.pollDashboard(playCtx) })
+		wg.Go(func() { l.pollLive(playCtx, "/live", &l.dash) })
 		if cfg.poll > 0 {
-			wg.Go(func() { l.pollProjector(playCtx) })
+			wg.Go(func() { l.pollLive(playCtx, "/projector/live", &l.proj) })
 		}
 	}
 	wg.Go(func() { l.nextRounds(playCtx, rep.Joined) })
 	wg.Wait()
-	end := time.Now()
+	l.summarize(students, rep, start, time.Now())
+	rep.Errors = l.errors
+	for _, n := range l.notes {
+		fmt.Fprintf(progress, "loadtest: %s\n", n)
+	}
+	if err := l.check(students, rep); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// summarize fills the report with the play from start to end: its
+// figures, and the students stalled at the end.
+func (l *loadRun) summarize(students []*loadStudent, rep *LoadReport, start, end time.Time) {
 	rep.Seconds = end.Sub(start).Seconds()
 	for _, s := range students {
-		if s.joined && !s.waiting && (s.lastAck.IsZero() || end.Sub(s.lastAck) > 2*time.Second+cfg.thinkMax) {
+		if s.joined && !s.waiting && (s.lastAck.IsZero() || end.Sub(s.lastAck) > 2*time.Second+l.cfg.thinkMax) {
 			rep.Stalled++
 			rep.StalledLast = append(rep.StalledLast, fmt.Sprintf("%s: %s, %s before the end", s.nick, s.last, end.Sub(s.lastAck).Round(time.Millisecond)))
 		}
@@ -399,14 +412,6 @@ func loadtest(ctx context.Context, cfg loadConfig, progress io.Writer) (*LoadRep
 	rep.ActionsPerSecond = float64(rep.Actions) / rep.Seconds
 	rep.Refused = int(l.refused.Load())
 	rep.Action, rep.Page, rep.Dashboard, rep.Projector, rep.Join = l.action.summary(), l.page.summary(), l.dash.summary(), l.proj.summary(), l.join.summary()
-	rep.Errors = l.errors
-	for _, n := range l.notes {
-		fmt.Fprintf(progress, "loadtest: %s\n", n)
-	}
-	if err := l.check(students, rep); err != nil {
-		return nil, err
-	}
-	return rep, nil
 }
 
 // startRound starts a round of Pig against hold:20 for every student.
@@ -458,10 +463,12 @@ var errNoAnswer = errors.New("no answer")
 // dashPoll finds the live part's own poll address in a dashboard answer.
 var dashPoll = regexp.MustCompile(`id="dash-live" hx-get="([^"]+)"`)
 
-// pollDashboard is a teacher screen: the live part every second, with the
-// version it shows, as htmx polls it.
-func (l *loadRun) pollDashboard(ctx context.Context) {
-	path := "/t/" + l.code + "/live"
+// pollLive is a teacher screen's live part (the dashboard's, /live, or
+// the projector's, /projector/live) every second, into its latencies; a
+// part that names its own next poll address (the dashboard's, with the
+// version it shows, as htmx polls it) is followed.
+func (l *loadRun) pollLive(ctx context.Context, part string, into *latency) {
+	path := "/t/" + l.code + part
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
 	for {
@@ -475,30 +482,12 @@ func (l *loadRun) pollDashboard(ctx context.Context) {
 		if err != nil {
 			continue
 		}
-		l.dash.add(time.Since(begin))
-		if status == http.StatusOK {
-			if m := dashPoll.FindStringSubmatch(body); m != nil {
-				path = strings.ReplaceAll(m[1], "&amp;", "&")
-			}
+		into.add(time.Since(begin))
+		if status != http.StatusOK {
+			continue // 204: nothing new
 		}
-	}
-}
-
-// pollProjector is the projector of a teacher screen: its live part every
-// second, as the projector's page polls it.
-func (l *loadRun) pollProjector(ctx context.Context) {
-	path := "/t/" + l.code + "/projector/live"
-	t := time.NewTicker(time.Second)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		begin := time.Now()
-		if _, _, _, err := l.do(l.teacher, http.MethodGet, path, nil); err == nil {
-			l.proj.add(time.Since(begin))
+		if m := dashPoll.FindStringSubmatch(body); m != nil {
+			path = strings.ReplaceAll(m[1], "&amp;", "&")
 		}
 	}
 }

@@ -58,7 +58,7 @@ func (r *Room) SetHomework(ctx context.Context, v Viewer, spec HomeworkSpec) (st
 	if spec.Games < 1 || spec.Games > MaxHomeworkGames {
 		return store.Assignment{}, errors.New("an assignment asks 1 to 20 games")
 	}
-	as, err := r.st.Assignments(ctx, c.id)
+	as, err := r.Assignments(ctx, v) // kept in memory
 	if err != nil {
 		return store.Assignment{}, err
 	}
@@ -131,7 +131,7 @@ func (r *Room) PlayHomework(ctx context.Context, v Viewer, id int64, device stri
 	if err != nil {
 		return nil, err
 	}
-	as, err := r.st.Assignments(ctx, c.id)
+	as, err := r.Assignments(ctx, v) // kept in memory
 	if err != nil {
 		return nil, err
 	}

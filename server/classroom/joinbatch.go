@@ -60,21 +60,15 @@ func (r *Room) leadJoins(ctx context.Context, c *class) {
 			return
 		}
 		c.joinMu.Unlock()
-		err := c.save(func() error { return r.joinBatch(ctx, c, batch) })
-		for _, req := range batch {
-			select {
-			case req.done <- joinRes{err: err}: // a batch refused whole
-			default: // answered already
-			}
-		}
+		c.save(func() error { r.joinBatch(ctx, c, batch); return nil })
 	}
 }
 
 // joinBatch seats the batch's new students, within c.save: each checked
 // as Join says, the new ones stored in one write and published together.
-// Each request is answered here, but on an error of the write, which
-// refuses every new student of the batch (leadJoins answers them).
-func (r *Room) joinBatch(ctx context.Context, c *class, batch []*joinReq) error {
+// Every request is answered, once: a write the disk refused refuses every
+// new student of the batch.
+func (r *Room) joinBatch(ctx context.Context, c *class, batch []*joinReq) {
 	snap := c.snap.Load()
 	taken := make(map[string]bool, len(snap.Students)+len(batch))
 	looks := make(map[string]string, len(snap.Students)+len(batch)) // skeleton -> the first nickname with it
@@ -109,7 +103,7 @@ func (r *Room) joinBatch(ctx context.Context, c *class, batch []*joinReq) error 
 		fresh = append(fresh, st)
 	}
 	if len(fresh) == 0 {
-		return nil
+		return
 	}
 	stored, err := r.st.AddStudents(ctx, fresh)
 	errs := make([]error, len(fresh))
@@ -124,7 +118,10 @@ func (r *Room) joinBatch(ctx context.Context, c *class, batch []*joinReq) error 
 			}
 		}
 	} else if err != nil {
-		return err
+		for _, req := range waiting {
+			req.done <- joinRes{err: err}
+		}
+		return
 	}
 	var seated []store.Student
 	for i, st := range stored {
@@ -138,7 +135,6 @@ func (r *Room) joinBatch(ctx context.Context, c *class, batch []*joinReq) error 
 	for i, req := range waiting {
 		req.done <- joinRes{st: stored[seat[i]], err: errs[seat[i]]}
 	}
-	return nil
 }
 
 // joinRefusal says why req may not join the class as snap shows it (with

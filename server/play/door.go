@@ -156,7 +156,7 @@ func (h *Hall) Start(ctx context.Context, req Request) ([]*Live, error) {
 		h.doorMu.Unlock()
 		return nil, err
 	}
-	keys := h.reserve(req, 1)
+	keys := h.reserve(req)
 	h.doorMu.Unlock()
 	defer func() {
 		h.doorMu.Lock()
@@ -300,10 +300,9 @@ func kindKey(req Request) string {
 
 func playerKey(id int64) string { return fmt.Sprintf("player:%d", id) }
 
-// reserve counts req's matches as admitted (sign 1) until they are in
-// the hall, and returns the keys it counted them under. h.doorMu must be
-// held.
-func (h *Hall) reserve(req Request, sign int) []string {
+// reserve counts req's matches as admitted until they are in the hall,
+// and returns the keys it counted them under. h.doorMu must be held.
+func (h *Hall) reserve(req Request) []string {
 	keys := []string{""}
 	if req.Host != nil {
 		keys = append(keys, "class:"+req.Class)
@@ -311,7 +310,7 @@ func (h *Hall) reserve(req Request, sign int) []string {
 	if req.Player != 0 {
 		keys = append(keys, playerKey(req.Player))
 	}
-	h.reserveKeys(keys, sign*len(req.Matches))
+	h.reserveKeys(keys, len(req.Matches))
 	return keys
 }
 
@@ -337,9 +336,15 @@ func (h *Hall) spend(req Request, fresh bool) {
 		}
 	}
 	if fresh {
-		h.door.kinds.Hit(kindKey(req))
-		h.door.kinds.Hit("")
+		h.spendKind(kindKey(req))
 	}
+}
+
+// spendKind counts a kind solved anew against the allowance of key (a
+// class's, or a device's) and the server's. h.doorMu must be held.
+func (h *Hall) spendKind(key string) {
+	h.door.kinds.Hit(key)
+	h.door.kinds.Hit("")
 }
 
 // NewKind asks for the tables of v ahead of its matches (homework set for
@@ -359,8 +364,7 @@ func (h *Hall) NewKind(class string, host Host, v sim.Variant) error {
 	if err := h.fits(v, req); err != nil {
 		return err
 	}
-	h.door.kinds.Hit(kindKey(req))
-	h.door.kinds.Hit("")
+	h.spendKind(kindKey(req))
 	h.Prepare(v)
 	return nil
 }

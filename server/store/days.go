@@ -9,7 +9,7 @@ import (
 
 // day is the date of t in the server's time zone (YYYY-MM-DD): the day of
 // a class a round or a game of Skunk started then belongs to.
-func (s *Store) day(t time.Time) string { return t.In(time.Local).Format(time.DateOnly) }
+func (c *conn) day(t time.Time) string { return t.In(time.Local).Format(time.DateOnly) }
 
 // Today is the date now in the server's time zone, as days are written.
 func (s *Store) Today() string { return s.day(s.now()) }

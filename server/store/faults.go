@@ -84,8 +84,8 @@ func openError(path string, err error) error {
 
 // checkNewer refuses a database with a migration this pigclass does not
 // have: a newer version wrote it.
-func (s *Store) checkNewer(ctx context.Context, known []string) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT name FROM migrations`)
+func (c *conn) checkNewer(ctx context.Context, known []string) error {
+	rows, err := c.db.QueryContext(ctx, `SELECT name FROM migrations`)
 	if err != nil {
 		return err
 	}
@@ -117,8 +117,8 @@ func (s *Store) checkNewer(ctx context.Context, known []string) error {
 // probe writes once at start-up, so that a file that cannot be written, or
 // a full disk, stops the start with its message instead of refusing the
 // first student's move.
-func (s *Store) probe(ctx context.Context) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+func (c *conn) probe(ctx context.Context) error {
+	tx, err := c.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func (s *Store) probe(ctx context.Context) error {
 	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS started (id INTEGER PRIMARY KEY CHECK (id = 1), at TEXT NOT NULL)`); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO started (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at`, s.stamp()); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO started (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at`, c.stamp()); err != nil {
 		return err
 	}
 	return tx.Commit()

@@ -31,9 +31,18 @@ var (
 )
 
 // Store is the database: one write connection owned by the writer (group
-// commit, see writer.go) and a pool of read-only connections. In WAL mode
-// readers never wait for the writer, so a page reads while a batch commits.
+// commit, see writer.go) and a pool of read-only connections (conn). In WAL
+// mode readers never wait for the writer, so a page reads while a batch
+// commits. Its methods are the domain's questions and changes.
 type Store struct {
+	conn
+}
+
+// conn is the store's plumbing, which Store's queries run through: the
+// write connection and its writer, the read-only pool, the clock and the
+// hot statements; and what the health check and the metrics read of them
+// (Queued, Writable, Ping, WriterStats).
+type conn struct {
 	db  *sql.DB // the write connection: migrations at Open, then the writer alone
 	rd  *sql.DB // read-only pool
 	w   *writer
@@ -84,7 +93,8 @@ func OpenWith(ctx context.Context, path string, opt Options) (*Store, error) {
 	db.SetMaxIdleConns(1)
 	db.SetConnMaxIdleTime(0)
 	db.SetConnMaxLifetime(0)
-	s := &Store{db: db, now: func() time.Time { return time.Now().UTC() }}
+	s := &Store{}
+	s.db, s.now = db, func() time.Time { return time.Now().UTC() }
 	if opt.Now != nil {
 		s.now = func() time.Time { return opt.Now().UTC() }
 	}
@@ -141,12 +151,12 @@ func ownerOnly(path string) {
 }
 
 // prepare parses the hot statements once.
-func (s *Store) prepare(ctx context.Context) error {
+func (c *conn) prepare(ctx context.Context) error {
 	var err error
-	if s.insertEvent, err = s.db.PrepareContext(ctx, insertEventSQL); err != nil {
+	if c.insertEvent, err = c.db.PrepareContext(ctx, insertEventSQL); err != nil {
 		return fmt.Errorf("store: prepare: %w", err)
 	}
-	if s.markOver, err = s.db.PrepareContext(ctx, markOverSQL); err != nil {
+	if c.markOver, err = c.db.PrepareContext(ctx, markOverSQL); err != nil {
 		return fmt.Errorf("store: prepare: %w", err)
 	}
 	return nil
@@ -154,14 +164,14 @@ func (s *Store) prepare(ctx context.Context) error {
 
 // Close stops the writer (refusing writes still queued) and closes the
 // database. Calling it again does nothing.
-func (s *Store) Close() error {
+func (c *conn) Close() error {
 	var err error
-	s.closeOnce.Do(func() {
-		s.w.close()
-		s.insertEvent.Close()
-		s.markOver.Close()
-		s.rd.Close()
-		err = s.db.Close()
+	c.closeOnce.Do(func() {
+		c.w.close()
+		c.insertEvent.Close()
+		c.markOver.Close()
+		c.rd.Close()
+		err = c.db.Close()
 	})
 	return err
 }
@@ -171,30 +181,30 @@ func (s *Store) Close() error {
 // erased is left in an old page of the WAL (the database file's own pages
 // are overwritten: secure_delete). A reader reading an old snapshot
 // delays it.
-func (s *Store) Scrub(ctx context.Context) error { return s.w.scrub(ctx) }
+func (c *conn) Scrub(ctx context.Context) error { return c.w.scrub(ctx) }
 
 // Queued is how many writes wait for the writer.
-func (s *Store) Queued() int { return len(s.w.jobs) }
+func (c *conn) Queued() int { return len(c.w.jobs) }
 
 // Writable reports whether the last batch of writes reached the disk.
-func (s *Store) Writable() bool { return !s.w.failing.Load() }
+func (c *conn) Writable() bool { return !c.w.failing.Load() }
 
 // Ping checks that the database answers.
-func (s *Store) Ping(ctx context.Context) error {
+func (c *conn) Ping(ctx context.Context) error {
 	var one int
-	return s.rd.QueryRowContext(ctx, "SELECT 1").Scan(&one)
+	return c.rd.QueryRowContext(ctx, "SELECT 1").Scan(&one)
 }
 
 // WriterStats counts the batches the writer committed and the writes in
 // them: writes/batches is the mean batch size.
-func (s *Store) WriterStats() (batches, writes int64) {
-	return s.w.batches.Load(), s.w.writes.Load()
+func (c *conn) WriterStats() (batches, writes int64) {
+	return c.w.batches.Load(), c.w.writes.Load()
 }
 
 // migrate applies the embedded migrations not yet applied, in order, one
 // transaction each.
-func (s *Store) migrate(ctx context.Context) error {
-	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
+func (c *conn) migrate(ctx context.Context) error {
+	if _, err := c.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
 		return fmt.Errorf("store: migrations table: %w", err)
 	}
 	names, err := fs.Glob(migrations, "migrations/*.sql")
@@ -202,11 +212,11 @@ func (s *Store) migrate(ctx context.Context) error {
 		return err
 	}
 	sort.Strings(names)
-	if err := s.checkNewer(ctx, names); err != nil {
+	if err := c.checkNewer(ctx, names); err != nil {
 		return err
 	}
 	for _, name := range names {
-		if err := s.migrateTx(ctx, func(tx *sql.Tx) error {
+		if err := c.migrateTx(ctx, func(tx *sql.Tx) error {
 			var n int
 			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM migrations WHERE name = ?`, name).Scan(&n); err != nil || n > 0 {
 				return err
@@ -218,7 +228,7 @@ func (s *Store) migrate(ctx context.Context) error {
 			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
 				return err
 			}
-			_, err = tx.ExecContext(ctx, `INSERT INTO migrations (name, applied_at) VALUES (?, ?)`, name, s.stamp())
+			_, err = tx.ExecContext(ctx, `INSERT INTO migrations (name, applied_at) VALUES (?, ?)`, name, c.stamp())
 			return err
 		}); err != nil {
 			return fmt.Errorf("store: migration %s: %w", name, err)
@@ -229,8 +239,8 @@ func (s *Store) migrate(ctx context.Context) error {
 
 // migrateTx runs one migration in its own transaction, before the writer
 // starts.
-func (s *Store) migrateTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+func (c *conn) migrateTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := c.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -246,14 +256,14 @@ func (s *Store) migrateTx(ctx context.Context, fn func(tx *sql.Tx) error) error 
 // (name it ctx, so the caller's cannot be used by mistake): a request
 // cancelled while its job waits in a batch must not interrupt the batch's
 // connection, and with it every other job.
-func (s *Store) inTx(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
-	return s.w.write(ctx, fn)
+func (c *conn) inTx(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
+	return c.w.write(ctx, fn)
 }
 
 // readTx runs fn in a read transaction on the read-only pool: one
 // consistent view of the database, without the write lock.
-func (s *Store) readTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := s.rd.BeginTx(ctx, nil)
+func (c *conn) readTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := c.rd.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -262,9 +272,9 @@ func (s *Store) readTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 }
 
 // exec runs one statement through the writer.
-func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+func (c *conn) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	var res sql.Result
-	err := s.w.write(ctx, func(ctx context.Context, tx *sql.Tx) (err error) {
+	err := c.w.write(ctx, func(ctx context.Context, tx *sql.Tx) (err error) {
 		res, err = tx.ExecContext(ctx, query, args...)
 		return err
 	})
@@ -272,7 +282,7 @@ func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result
 }
 
 // stamp returns the time now as stored: RFC 3339 in UTC.
-func (s *Store) stamp() string { return s.now().Format(time.RFC3339Nano) }
+func (c *conn) stamp() string { return c.now().Format(time.RFC3339Nano) }
 
 // isUnique reports whether err is a UNIQUE constraint failure.
 func isUnique(err error) bool {
@@ -286,4 +296,4 @@ func parseTime(s string) time.Time {
 }
 
 // DB returns a read-only handle, for tests and maintenance.
-func (s *Store) DB() *sql.DB { return s.rd }
+func (c *conn) DB() *sql.DB { return c.rd }
