@@ -12,7 +12,7 @@ import (
 	"pigclass/server/play"
 	"pigclass/sim"
 	"pigclass/templates"
-	"pigclass/templates/paths"
+	"pigclass/templates/i18n"
 )
 
 // act takes a form post with action and seq. The room decides first who
@@ -20,71 +20,77 @@ import (
 // does not exist, whatever the form says. A repeated or stale seq does
 // nothing, so double clicks and resent forms are harmless. A move the disk
 // refused is answered 503 "not saved, try again": the match is as before.
+// How fast a player may move is paced's, before this.
 func (s *Server) act(c *gin.Context) {
-	ctx, l := c.Request.Context(), loc(c)
-	id, v, ok := s.matchAsked(c)
-	if !ok {
-		return
-	}
-	// A player's moves are limited to a few a second, keyed by the
-	// player's own token (so the answer says nothing of the match): faster
-	// is a script. Without a token nothing can be moved anyway.
-	if t, err := c.Cookie(playerCookie); err == nil {
-		mover := classroom.HashToken(t)
-		if !s.moves.Allow(mover) {
-			c.Header("Retry-After", "1")
-			refuse(c, http.StatusTooManyRequests, l.T("error.toofast"))
-			return
-		}
-		s.moves.Hit(mover)
-	}
+	id, v := matchAsked(c)
+	ctx := c.Request.Context()
 	seq, seqErr := strconv.Atoi(c.PostForm("seq"))
 	a, actionErr := sim.ParseAction(c.PostForm("action"))
-	status, problem := http.StatusOK, ""
+	formOK := seqErr == nil && seq >= 0 && actionErr == nil
 	var m *seenMatch
 	var err error
-	if seqErr != nil || seq < 0 || actionErr != nil {
+	if !formOK {
 		// The form is wrong; it is said only to the match's player.
-		if m, err = s.see(ctx, v, id, false); err == nil {
-			status, problem = http.StatusUnprocessableEntity, l.T("error.action", "Action", c.PostForm("action"))
-			if seqErr != nil || seq < 0 {
-				problem = l.T("error.seq")
-			}
-		}
+		m, err = s.see(ctx, v, id, false)
 	} else if m, err = s.move(ctx, v, id, seq, a); err == nil {
 		s.metrics.actions.Inc()
-	} else if m != nil {
-		if !errors.Is(err, play.ErrStale) {
-			if status, problem = explain(l, err); status == http.StatusInternalServerError {
-				c.Error(err)
-			}
-		}
-		err = nil
 	}
-	if err != nil {
+	if m == nil {
 		refuseMatch(c, id, err)
 		return
 	}
-	if problem == "" && !isHTMX(c) {
+	if errors.Is(err, play.ErrStale) {
+		err = nil
+	}
+	if formOK && err == nil && !isHTMX(c) {
 		// Without JavaScript, back to the page the board is on: nothing
 		// is drawn here (the page that follows draws it).
-		home := paths.Match("", id)
-		if m.Class != nil {
-			home = paths.Student.For(m.Class.Code)
-		}
-		c.Redirect(http.StatusSeeOther, home)
+		c.Redirect(http.StatusSeeOther, m.home())
 		return
 	}
 	mv := s.drawMatch(c, m)
-	mv.board.Error = problem
+	status := http.StatusOK
+	if !formOK {
+		status, mv.board.Error = formProblem(loc(c), seqErr == nil && seq >= 0, c.PostForm("action"))
+	} else if err != nil {
+		status, mv.board.Error = explain(loc(c), err)
+		if status == http.StatusInternalServerError {
+			c.Error(err)
+		}
+	}
 	if isHTMX(c) {
 		if status == http.StatusServiceUnavailable {
 			c.Header("Retry-After", "1")
 		}
-		render(c, http.StatusOK, templates.BoardFragment(mv.board)) // htmx swaps 2xx only
+		status = http.StatusOK // htmx swaps 2xx only
+	}
+	render(c, status, templates.PlayReply(mv.board, isHTMX(c)))
+}
+
+// formProblem words a move's form that cannot be read, for the match's
+// player in the board's language: the seq first, then the action.
+func formProblem(l *i18n.Localizer, seqOK bool, action string) (int, string) {
+	if !seqOK {
+		return http.StatusUnprocessableEntity, l.T("error.seq")
+	}
+	return http.StatusUnprocessableEntity, l.T("error.action", "Action", action)
+}
+
+// paced holds a player's moves to a few a second, keyed by the player's
+// own token (so the answer says nothing of the match): faster is a
+// script. Without a token nothing can be moved anyway.
+func (s *Server) paced(c *gin.Context) {
+	t, err := c.Cookie(playerCookie)
+	if err != nil {
 		return
 	}
-	render(c, status, templates.PlayView(mv.board))
+	mover := classroom.HashToken(t)
+	if !s.moves.Allow(mover) {
+		c.Header("Retry-After", "1")
+		refuse(c, http.StatusTooManyRequests, loc(c).T("error.toofast"))
+		return
+	}
+	s.moves.Hit(mover)
 }
 
 // move carries out v's action in match id through the hall (play.Hall.Move:

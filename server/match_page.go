@@ -36,10 +36,7 @@ func (s *Server) matchPage(c *gin.Context) {
 // board is the play area alone, for htmx polling. A poll whose ?v= is the
 // version of the board now gets 204: nothing new, nothing drawn.
 func (s *Server) board(c *gin.Context) {
-	id, v, ok := s.matchAsked(c)
-	if !ok {
-		return
-	}
+	id, v := matchAsked(c)
 	m, err := s.see(c.Request.Context(), v, id, false)
 	if err != nil {
 		refuseMatch(c, id, err)

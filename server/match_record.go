@@ -16,10 +16,7 @@ import (
 // the match's players and its class's teacher (who may share the file),
 // once no other match plays with its dice.
 func (s *Server) record(c *gin.Context) {
-	id, v, ok := s.matchAsked(c)
-	if !ok {
-		return
-	}
+	id, v := matchAsked(c)
 	rec, m, err := s.hall.Record(c.Request.Context(), v.Seer(), id)
 	if m == nil {
 		refuseMatch(c, id, err)

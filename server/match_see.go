@@ -2,35 +2,24 @@ package server
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"strconv"
 
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
-	"pigclass/server/play"
 	"pigclass/templates/paths"
 )
 
-// matchID reads the :id of a match route.
-func matchID(c *gin.Context) (int64, bool) {
+// askedMatch reads the :id of a match route for the handlers after it
+// (matchAsked), answering a bad id itself as a match that does not exist.
+func askedMatch(c *gin.Context) {
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil || id <= 0 {
 		refuse(c, http.StatusNotFound, loc(c).T("error.nomatch"))
-		return 0, false
+		return
 	}
-	return id, true
-}
-
-// matchAsked reads match :id and who asks for it, answering a bad id or a
-// failed lookup itself.
-func (s *Server) matchAsked(c *gin.Context) (int64, classroom.Viewer, bool) {
-	id, ok := matchID(c)
-	if !ok {
-		return 0, classroom.Stranger, false
-	}
-	return id, viewerFrom(c), true
+	c.Set(matchKey, id)
 }
 
 // seeMatch asks the hall for match :id as the request's viewer may see it
@@ -38,10 +27,7 @@ func (s *Server) matchAsked(c *gin.Context) (int64, classroom.Viewer, bool) {
 // stranger's answer is the same for a real match as for none, and only a
 // match's own player is sent from its old address to its class's.
 func (s *Server) seeMatch(c *gin.Context, teacher bool) (*matchView, bool) {
-	id, v, ok := s.matchAsked(c)
-	if !ok {
-		return nil, false
-	}
+	id, v := matchAsked(c)
 	mv, err := s.see(c.Request.Context(), v, id, teacher)
 	if err != nil {
 		refuseMatch(c, id, err)
@@ -60,15 +46,12 @@ func (s *Server) see(ctx context.Context, v classroom.Viewer, id int64, teacher 
 	return seen(v, pv), nil
 }
 
-// refuseMatch answers a match the room refused: sent on to its class's
-// address for one of its players, else as if there were no such match.
-func refuseMatch(c *gin.Context, id int64, err error) {
-	var m *play.MovedError
-	if errors.As(err, &m) {
-		moved(c, id, paths.Match(m.Code, id))
-		return
+// home is the page m's board is on: its class's student page, or its own.
+func (m *seenMatch) home() string {
+	if m.Class != nil {
+		return paths.Student.For(m.Class.Code)
 	}
-	fail(c, err)
+	return paths.Match("", m.ID)
 }
 
 // drawMatch puts the page in the class's language and draws the board.

@@ -46,7 +46,7 @@ type projectorBase struct {
 
 // routes registers the projector's pages with get, every one in the
 // class's language.
-func (b projectorBase) routes(get func(paths.Route, gin.HandlerFunc), s *Server) {
+func (b projectorBase) routes(get func(paths.Route, ...gin.HandlerFunc), s *Server) {
 	p := b.paths()
 	for _, r := range []struct {
 		route paths.Route

@@ -182,3 +182,14 @@ func limitWords(l *i18n.Localizer, e *play.LimitError) string {
 	}[e.Limit]
 	return l.T(id, "N", l.Int(e.N))
 }
+
+// refuseMatch answers a match the room refused: sent on to its class's
+// address for one of its players, else as if there were no such match.
+func refuseMatch(c *gin.Context, id int64, err error) {
+	var m *play.MovedError
+	if errors.As(err, &m) {
+		moved(c, id, paths.Match(m.Code, id))
+		return
+	}
+	fail(c, err)
+}

@@ -15,6 +15,7 @@ const (
 	viewerKey requestKey = iota // classroom.Viewer: who the request is from
 	httpsKey                    // bool: the browser reached the app over HTTPS
 	chosenKey                   // bool: the reader picked their language
+	matchKey                    // int64: the match a route's :id names
 )
 
 // setViewer keeps who identifyViewer found the request is from.
@@ -23,6 +24,12 @@ func setViewer(c *gin.Context, v classroom.Viewer) { c.Set(viewerKey, v) }
 // viewerFrom is who the request is from, as identifyViewer found them
 // before any handler ran.
 func viewerFrom(c *gin.Context) classroom.Viewer { return c.MustGet(viewerKey).(classroom.Viewer) }
+
+// matchAsked is the match a request asks for, as askedMatch read it
+// before the handler ran, and who asks.
+func matchAsked(c *gin.Context) (int64, classroom.Viewer) {
+	return c.MustGet(matchKey).(int64), viewerFrom(c)
+}
 
 // classFrom is the class of a request the gate let through, as it is now.
 func classFrom(c *gin.Context) *classroom.Class { return viewerFrom(c).Class() }

@@ -46,10 +46,10 @@ func (s *Server) Handler() http.Handler {
 }
 
 // routeOn registers routes of the address table with a method (r.GET,
-// r.POST), each behind the middleware given.
-func routeOn(method func(string, ...gin.HandlerFunc) gin.IRoutes, middleware ...gin.HandlerFunc) func(paths.Route, gin.HandlerFunc) {
-	return func(route paths.Route, h gin.HandlerFunc) {
-		method(route.String(), append(slices.Clone(middleware), h)...)
+// r.POST), each behind the middleware given and then its own.
+func routeOn(method func(string, ...gin.HandlerFunc) gin.IRoutes, middleware ...gin.HandlerFunc) func(paths.Route, ...gin.HandlerFunc) {
+	return func(route paths.Route, h ...gin.HandlerFunc) {
+		method(route.String(), append(slices.Clone(middleware), h...)...)
 	}
 }
 
@@ -112,11 +112,11 @@ func (s *Server) publicRoutes(r *gin.Engine) {
 	// asks (by the player token alone: their addresses name no class);
 	// the others above never look.
 	vget, vpost := routeOn(r.GET, s.identifyViewer), routeOn(r.POST, s.identifyViewer)
-	vget(paths.PracticeMatch, s.matchPage)
-	vget(paths.PracticeBoard, s.board)
-	vpost(paths.PracticeAct, s.act)
-	vget(paths.PracticeRecord, s.record)
-	vpost(paths.PracticeGuess, s.guessMystery)
+	vget(paths.PracticeMatch, askedMatch, s.matchPage)
+	vget(paths.PracticeBoard, askedMatch, s.board)
+	vpost(paths.PracticeAct, askedMatch, s.paced, s.act)
+	vget(paths.PracticeRecord, askedMatch, s.record)
+	vpost(paths.PracticeGuess, askedMatch, s.guessMystery)
 	vget(paths.Verify, s.verifyPage)
 	get(paths.Glossary, s.glossary)
 	get(paths.Privacy, s.privacy)
@@ -135,11 +135,11 @@ func (s *Server) studentRoutes(r *gin.Engine) {
 	sget(paths.StudentCharts, s.studentCharts)
 	sget(paths.StudentSkunk, s.studentSkunk)
 	spost(paths.SkunkSit, s.skunkSit)
-	sget(paths.ClassMatch, s.matchPage)
-	sget(paths.ClassBoard, s.board)
-	spost(paths.ClassAct, s.act)
-	sget(paths.ClassRecord, s.record)
-	spost(paths.ClassGuess, s.guessMystery)
+	sget(paths.ClassMatch, askedMatch, s.matchPage)
+	sget(paths.ClassBoard, askedMatch, s.board)
+	spost(paths.ClassAct, askedMatch, s.paced, s.act)
+	sget(paths.ClassRecord, askedMatch, s.record)
+	spost(paths.ClassGuess, askedMatch, s.guessMystery)
 	sget(paths.SkunkRecord, s.skunkRecord)
 	sget(paths.ClassVerify, s.verifyPage)
 	sget(paths.MyData, s.myData)

@@ -134,7 +134,8 @@ type boardWords struct {
 	names, actions, howTo, pieces            []i18n.Msg // a seat's, a button's, a line's, a thrown piece's
 	said                                     []i18n.Msg // the last moves, oldest first
 	announceFrom                             int        // where in said the screen reader starts
-	yourTurnSaid                             bool       // the screen reader hears whose turn it is
+	yourTurn                                 i18n.Msg   // the screen reader hears whose turn it is
+	youMark                                  i18n.Msg   // beside the viewer's own name in a class
 }
 
 // boardView builds the play area of a match for the viewer's seat; class is
@@ -150,7 +151,7 @@ func (w *views) boardView(l *i18n.Localizer, class *classroom.Class, m *play.Mat
 	for i := range b.Players {
 		b.Players[i].Name = l.Say(words.names[i])
 		if b.Players[i].You && class != nil {
-			b.Players[i].Mark = l.T("board.you_mark")
+			b.Players[i].Mark = l.Say(words.youMark)
 		}
 	}
 	for i := range b.Actions {
@@ -166,8 +167,8 @@ func (w *views) boardView(l *i18n.Localizer, class *classroom.Class, m *play.Mat
 	if len(said) > 0 {
 		b.Announce = strings.Join(said[words.announceFrom:], " ")
 	}
-	if words.yourTurnSaid {
-		b.Announce += " " + l.T("board.yourturn_said")
+	if !words.yourTurn.Empty() {
+		b.Announce += " " + l.Say(words.yourTurn)
 	}
 	return b
 }
@@ -183,7 +184,7 @@ func (w *views) boardFacts(class *classroom.Class, m *play.Match, viewer int) (t
 	if class == nil {
 		you = i18n.M("board.you_name") // practice: the player has no nickname
 	}
-	words := boardWords{title: titleWords(v), names: seatWordsAll(*m, viewer, anonymous, you)}
+	words := boardWords{title: titleWords(v), names: seatWordsAll(*m, viewer, anonymous, you), youMark: i18n.M("board.you_mark")}
 	b := templates.Board{
 		MatchID: m.ID, Seq: m.Seq(), Commitment: m.Seed.Commitment(), Game: v.Game.String(), InClass: code != "", ClassCode: code,
 		Over: m.Over(), Paused: paused, TurnTotal: st.TurnTotal, HasTurnTotal: !v.Game.ChoosesDice(),
@@ -219,7 +220,7 @@ func (w *views) boardFacts(class *classroom.Class, m *play.Match, viewer int) (t
 	}
 	b.LastThrow, words.pieces = movesInWords(&words, m, viewer)
 	if b.YourTurn && !paused {
-		words.yourTurnSaid = true
+		words.yourTurn = i18n.M("board.yourturn_said")
 		if v.Deadline > 0 && st.Timeouts[viewer] == sim.TimeoutsResign-1 {
 			words.warning = i18n.M("board.warning", "N", st.Timeouts[viewer])
 		}

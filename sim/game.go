@@ -293,15 +293,6 @@ func (r *GameRules) MarkName(mark int) string {
 // MarkKey is the words' key of a mark: piece.<piece>.<mark name>.
 func (r *GameRules) MarkKey(mark int) string { return "piece." + r.Piece.Name + "." + r.MarkName(mark) }
 
-// ThrowName returns the words' key of throw f if it has a name of its own
-// in game g, or "".
-func (g Game) ThrowName(f *Faces) string {
-	if r := g.Rules(); r.Named != nil {
-		return r.Named(f)
-	}
-	return ""
-}
-
 // GameNames lists every game's name in menu order, "pig, two-dice, ...".
 func GameNames() string {
 	names := make([]string, len(Games))

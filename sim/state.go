@@ -37,6 +37,15 @@ func RollPoints(g Game, f *Faces) (points int, bust, wipe bool) {
 	return points, e != Adds, e == Wipes
 }
 
+// ThrowName returns the words' key of throw f if it has a name of its own
+// in game g, or "".
+func (g Game) ThrowName(f *Faces) string {
+	if r := g.Rules(); r.Named != nil {
+		return r.Named(f)
+	}
+	return ""
+}
+
 // Do carries out action a by seat, with f the dice it throws (for roll and
 // dice:N). The action must have passed Check.
 func (s *State) Do(seat int, a Action, f *Faces) {

@@ -75,3 +75,11 @@ func shownChart(v Dashboard) string {
 	}
 	return ""
 }
+
+// pick is a when c, b otherwise.
+func pick(c bool, a, b string) string {
+	if c {
+		return a
+	}
+	return b
+}

@@ -774,21 +774,3 @@ func homeworkButton(h StudentHomework) string {
 	}
 	return "homework.student.play"
 }
-
-// pigPose turns a pig's picture to a pose of sim.PigPoses (pig's viewBox
-// 120×100).
-func pigPose(pose string) string {
-	switch pose {
-	case "side", "side-dot": // on its side: the legs point sideways
-		return "translate(0 8) rotate(-8 60 50) scale(1 .8)"
-	case "back":
-		return "rotate(180 60 50)"
-	case "snout": // tail up
-		return "rotate(65 60 50) scale(.85)"
-	case "snout-ear":
-		return "rotate(40 60 50) scale(.85)"
-	case "leaning": // on the other pig
-		return "rotate(-25 60 50) scale(.9)"
-	}
-	return "" // on its feet
-}
