@@ -688,30 +688,36 @@ func TestRoundFormRemembersTheLastRound(t *testing.T) {
 	}
 }
 
-// TestPodiumSpeaksToChildren (issue 32, items 8 and 10): the podium's
-// figures are said in plain words with one percentage each, never in
-// percentage points; a prize too many share says there is no winner.
+// TestPodiumSpeaksToChildren (issue 32, items 8 and 10; issue 42): the
+// podium's figures are said in plain words, never in percentage points;
+// the teacher's with one percentage each, the class's shared screen's
+// with none.
 func TestPodiumSpeaksToChildren(t *testing.T) {
 	l := i18n.For("en")
-	for _, a := range []report.Award{
-		{Kind: report.MostWins, Wins: 2},
-		{Kind: report.BestDecisions, CostPerDecision: 0.0041, Decisions: 12},
-		{Kind: report.LuckiestDice, Luck: 0.824},
-		{Kind: report.BoldestHold, Boldest: 35},
-	} {
-		label, value := awardWords(l, a)
-		if strings.Contains(value, "percentage point") || label == "" || value == "" {
-			t.Errorf("%v: %q %q", a.Kind, label, value)
+	for _, shared := range []bool{false, true} {
+		for _, a := range []report.Award{
+			{Kind: report.MostWins, Wins: 2},
+			{Kind: report.BestDecisions, CostPerDecision: 0.0041, Decisions: 12},
+			{Kind: report.LuckiestDice, Luck: 0.824},
+			{Kind: report.BoldestHold, Boldest: 35},
+		} {
+			label, value := awardWords(l, a, shared)
+			if strings.Contains(value, "percentage point") || label == "" || value == "" || shared && strings.Contains(value, "%") {
+				t.Errorf("%v (shared %t): %q %q", a.Kind, shared, label, value)
+			}
 		}
 	}
-	if _, v := awardWords(l, report.Award{Kind: report.BestDecisions, CostPerDecision: 0.0041, Decisions: 12}); !strings.Contains(v, "0.41%") || !strings.Contains(v, "12 decisions") {
+	if _, v := awardWords(l, report.Award{Kind: report.BestDecisions, CostPerDecision: 0.0041, Decisions: 12}, false); !strings.Contains(v, "0.41%") || !strings.Contains(v, "12 decisions") {
 		t.Errorf("best decisions: %q", v)
 	}
-	if _, v := awardWords(l, report.Award{Kind: report.LuckiestDice, Luck: 0.824}); !strings.Contains(v, "82.4%") {
+	if _, v := awardWords(l, report.Award{Kind: report.LuckiestDice, Luck: 0.824}, false); !strings.Contains(v, "82.4%") {
 		t.Errorf("luckiest dice: %q", v)
 	}
-	if got := l.T("award.none", "N", l.Int(16)); !strings.Contains(got, "no winner this time") || !strings.Contains(got, "16") {
-		t.Errorf("no winner: %q", got)
+	if _, v := awardWords(l, report.Award{Kind: report.BestDecisions, CostPerDecision: 0.0041, Decisions: 12}, true); !strings.Contains(v, "closest to perfect play") || !strings.Contains(v, "12 decisions") {
+		t.Errorf("best decisions on the shared screen: %q", v)
+	}
+	if _, v := awardWords(l, report.Award{Kind: report.LuckiestDice, Luck: 0.824}, true); v != "their dice gave them the most help" {
+		t.Errorf("luckiest dice on the shared screen: %q", v)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/templates/i18n"
-	"pigclass/templates/paths"
 )
 
 // pickLanguage is the switcher: it remembers the reader's language for a
@@ -31,10 +30,6 @@ func (s *Server) setClassLanguage(c *gin.Context) {
 	}
 	if err := s.room.SetLanguage(c.Request.Context(), viewerFrom(c), lang); err != nil {
 		fail(c, err)
-		return
-	}
-	if back := c.PostForm("back"); back == "projector" {
-		c.Redirect(http.StatusSeeOther, paths.TeacherProjector.Page.For(class.Code))
 		return
 	}
 	done(c, class.Code, loc(c).T("notice.language"))

@@ -134,19 +134,20 @@ func TestClassLanguage(t *testing.T) {
 		t.Errorf("a student who picked English: lang %q", lang(doc))
 	}
 	// The projector: the class's language, even in a browser whose
-	// reader picked English; there the switcher sets the class's.
+	// reader picked English; a shared screen has no switcher (the
+	// dashboard sets the class's language).
 	teacher.post("/lang", url.Values{"lang": {"en"}, "back": {"/"}})
 	doc = teacher.get("/t/" + code + "/projector")
-	if lang(doc) != "es" || doc.Find(`[data-testid="lang-switch"]`).AttrOr("action", "") != "/t/"+code+"/language" {
-		t.Errorf("teacher's projector: lang %q, switcher %q", lang(doc), doc.Find(`[data-testid="lang-switch"]`).AttrOr("action", ""))
+	if lang(doc) != "es" || doc.Find(`[data-testid="lang-switch"], .lang-switch`).Length() != 0 {
+		t.Errorf("teacher's projector: lang %q, %d switchers", lang(doc), doc.Find(`[data-testid="lang-switch"], .lang-switch`).Length())
 	}
 	if !strings.Contains(doc.Find(".join-at").Text(), "Únete en") {
 		t.Errorf("projector words: %q", doc.Find(".join-at").Text())
 	}
 	room := a.browser()
 	doc = room.get(teacher.get("/t/"+code).Find(`[data-testid="projector-link"]`).AttrOr("href", "")[len(a.url):])
-	if lang(doc) != "es" || doc.Find(`[data-testid="lang-fixed"] [lang="es"]`).Text() != "Español" {
-		t.Errorf("read-only projector: lang %q, %q", lang(doc), doc.Find(`[data-testid="lang-fixed"]`).Text())
+	if lang(doc) != "es" || doc.Find(`.lang-switch`).Length() != 0 {
+		t.Errorf("read-only projector: lang %q, %d switchers", lang(doc), doc.Find(`.lang-switch`).Length())
 	}
 	if doc := room.get("/p/" + code + "/results"); lang(doc) != "es" {
 		t.Errorf("the projector's results: lang %q", lang(doc))
@@ -158,10 +159,10 @@ func TestClassLanguage(t *testing.T) {
 	if room.get("/p/" + code + "/live?v=0&lang=es"); room.last.Header.Get("HX-Refresh") != "" || room.status() != http.StatusOK {
 		t.Errorf("the projector in the class's language reloads: %d", room.status())
 	}
-	// The projector's switcher changes the class's language.
-	teacher.post("/t/"+code+"/language", url.Values{"lang": {"en"}, "back": {"projector"}})
-	if teacher.path() != "/t/"+code+"/projector" || lang(teacher.get("/t/"+code+"/projector")) != "en" {
-		t.Errorf("projector switcher: at %s", teacher.path())
+	// The dashboard's class language changes the projector's.
+	teacher.post("/t/"+code+"/language", url.Values{"lang": {"en"}})
+	if lang(teacher.get("/t/"+code+"/projector")) != "en" {
+		t.Errorf("class language en: the projector in %q", lang(teacher.get("/t/"+code+"/projector")))
 	}
 	teacher.post("/t/"+code+"/language", url.Values{"lang": {"ja"}})
 	if teacher.status() != http.StatusUnprocessableEntity {
@@ -295,22 +296,6 @@ func TestGeneratedNamesInTheReadersWords(t *testing.T) {
 	doc := teacher.get("/t/" + code + "/projector")
 	if got := doc.Find(".names li").First().Text(); got != anonIn(es, stored) || got == stored {
 		t.Errorf("projector name %q, stored %q", got, stored)
-	}
-}
-
-// TestClassLanguageSwitcherSaysSo: the switcher on the teacher's projector
-// sets the class's language, and says so in words beside it; the
-// dashboard's own switcher does not.
-func TestClassLanguageSwitcherSaysSo(t *testing.T) {
-	a := newApp(t)
-	teacher := a.browser()
-	code := teacherStart(t, teacher)
-	proj := teacher.get("/t/" + code + "/projector")
-	if got := proj.Find(`[data-testid="lang-class-note"]`).Text(); !strings.Contains(got, "for the projector and every student") {
-		t.Errorf("the teacher's projector switcher: %q", got)
-	}
-	if teacher.get("/t/"+code).Find(`[data-testid="lang-class-note"]`).Length() != 0 {
-		t.Error("the dashboard's switcher claims to set the class's language")
 	}
 }
 

@@ -67,21 +67,11 @@ func (b projectorBase) paths() paths.Projector {
 	return paths.ReadOnlyProjector
 }
 
-// language sets a projector page in the class's language (the class's
-// shared screen always shows it); on the teacher's projector the
-// switcher sets the class's language, on the read-only one it says which
-// the teacher set.
+// language sets a projector page in the class's language: the class's
+// shared screen always shows it, and has no switcher (the teacher sets
+// the class's language on the dashboard).
 func (b projectorBase) language(c *gin.Context) {
-	class := classFrom(c)
-	classLanguage(c, class, true)
-	ch := templates.ChromeOf(c.Request.Context())
-	switch {
-	case b.teacher:
-		ch.ClassLangAction = paths.ClassLanguage.For(class.Code)
-	case class.Language != "":
-		ch.FixedLang = class.Language
-	}
-	c.Request = c.Request.WithContext(templates.WithChrome(c.Request.Context(), ch))
+	classLanguage(c, classFrom(c), true)
 }
 
 // skunkBoard is the Skunk board drawn for this projector: large, shared
@@ -151,9 +141,9 @@ func (b projectorBase) screen(s *Server, c *gin.Context, shown string) (*templat
 	if err != nil {
 		return nil, err
 	}
-	// A finished game of Skunk stays on the screen until the lesson moves
-	// on to a phase of its own (Skunk's discussion: its question and chart).
-	movedOn := k != nil && k.Over && lesson != nil && lesson.Left == "" && lesson.Game != "skunk"
+	// A game of Skunk stays on the screen until the lesson moves on to a
+	// phase of its own (Skunk's discussion: its question and chart).
+	movedOn := k != nil && lesson != nil && lesson.Left == "" && lesson.Game != "skunk"
 	switch {
 	case k != nil && !movedOn:
 		v.State = "skunk"
@@ -186,9 +176,7 @@ func (b projectorBase) screen(s *Server, c *gin.Context, shown string) (*templat
 	}
 	if lesson != nil && lesson.Left == "" { // off the lesson, the round is the teacher's own
 		v.PhaseLine = l.T("lesson.phase", "N", l.Int(lesson.Phase+1), "Of", l.Int(lesson.Phases)) + " " + lesson.PhaseName
-		if v.State != "skunk" {
-			v.Prompts = lesson.Prompts
-		}
+		v.Prompts = lesson.Prompts
 	}
 	return v, nil
 }

@@ -245,6 +245,12 @@ func (w *views) projectorChart(ctx context.Context, l *i18n.Localizer, who class
 	if err != nil {
 		return v, err
 	}
+	if playing, _ := who.RoundProgress(); ch.Key == charts.MysteryKey && playing > 0 {
+		// The room guesses while the round is played: nothing of the
+		// mystery bots shows until every match is over, its seed
+		// published.
+		ch = templates.Chart{Key: ch.Key, ID: ch.ID, Title: ch.Title, Empty: l.T("chart.mystery-guesses.after_round")}
+	}
 	v.Chart = &ch
 	return v, nil
 }

@@ -32,30 +32,39 @@ func (w *views) results(ctx context.Context, l *i18n.Localizer, who classroom.Vi
 		v.Approximate = p.Approximate // explained to the teacher, not to the class's screen
 	}
 	for _, a := range p.Awards {
-		if a.NoWinner {
-			label, _ := awardWords(l, a)
-			v.Awards = append(v.Awards, templates.Award{Label: label, Value: l.T("award.none", "N", l.Int(a.Shared))})
-			continue
-		}
 		var names []string
 		for _, seat := range a.Students {
 			names = append(names, pick(anonymous, anonIn(l, seat.AnonName), seat.Nickname))
 		}
 		slices.Sort(names)
-		label, value := awardWords(l, a)
-		v.Awards = append(v.Awards, templates.Award{Label: label, Names: names, Value: value, Tied: len(names)})
+		label, value := awardWords(l, a, shared)
+		award := templates.Award{Label: label, Names: names, Value: value, Tied: len(names)}
+		if len(names) > MaxNamed {
+			award.Names, award.More = names[:MaxNamed], l.T("award.more", "N", l.Int(len(names)-MaxNamed))
+		}
+		v.Awards = append(v.Awards, award)
 	}
 	return v, nil
 }
 
-// awardWords are a prize's name and its winners' figure.
-func awardWords(l *i18n.Localizer, a report.Award) (label, value string) {
+// MaxNamed is how many of a tie the podium names; the rest it counts.
+const MaxNamed = 5
+
+// awardWords are a prize's name and its winners' figure: on the class's
+// shared screen (shared) in plain words, with no chance in percent.
+func awardWords(l *i18n.Localizer, a report.Award, shared bool) (label, value string) {
 	switch a.Kind {
 	case report.MostWins:
 		return l.T("award.wins"), l.N("award.wins_value", a.Wins)
 	case report.BestDecisions:
+		if shared {
+			return l.T("award.decisions"), l.N("award.decisions_plain", a.Decisions)
+		}
 		return l.T("award.decisions"), l.T("award.decisions_value", "P", l.Pct(a.CostPerDecision, 2), "N", l.Int(a.Decisions))
 	case report.LuckiestDice:
+		if shared {
+			return l.T("award.luck"), l.T("award.luck_plain")
+		}
 		return l.T("award.luck"), l.T("award.luck_value", "P", l.Pct(a.Luck, 1))
 	}
 	return l.T("award.bold"), l.T("award.bold_value", "N", l.Int(a.Boldest))

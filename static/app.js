@@ -205,4 +205,31 @@ document.addEventListener("htmx:responseError", function (e) {
       box.hidden = true;
     });
   })();
+
+  // fitScreen makes the shared screen's left side (the questions, then
+  // who joined, the podium or Skunk) fit its box whole: its words shrink
+  // step by step, then the side takes half the stage's width and they
+  // shrink again. Only where the page is one screen high (app.css); a
+  // phone scrolls instead.
+  function fitScreen() {
+    var stage = document.querySelector(".projector .stage");
+    var side = stage && stage.querySelector(".side");
+    if (!side || getComputedStyle(side).overflow !== "hidden") return;
+    var scales = [1, 0.92, 0.85, 0.78, 0.72, 0.66, 0.6, 0.55];
+    var fits = function () { return side.scrollHeight <= side.clientHeight + 1 && side.scrollWidth <= side.clientWidth + 1; };
+    stage.classList.remove("side-wide");
+    for (var wide = 0; wide < 2; wide++) {
+      if (wide) {
+        if (!stage.querySelector("#projector-chart .chart")) return;
+        stage.classList.add("side-wide");
+      }
+      for (var i = 0; i < scales.length; i++) {
+        stage.style.setProperty("--fit", scales[i]);
+        if (fits()) return;
+      }
+    }
+  }
+  document.addEventListener("DOMContentLoaded", fitScreen);
+  document.addEventListener("htmx:afterSettle", fitScreen);
+  window.addEventListener("resize", fitScreen);
 })();

@@ -7,17 +7,38 @@
     var els = root.matches && root.matches("[data-echarts]") ? [root] : [];
     els = els.concat(Array.prototype.slice.call(root.querySelectorAll("[data-echarts]")));
     els.forEach(function (el) {
-      var old = echarts.getInstanceByDom(el);
-      if (old) old.dispose();
-      var option = JSON.parse(el.dataset.echarts);
-      withoutColour(option);
-      readersNumbers(option);
-      var big = document.body.classList.contains("wide");
-      axisNames(option, big ? 24 : 12);
-      if (big) projector(option);
-      echarts.init(el).setOption(option);
+      drawOne(el);
+      if (sized) sized.observe(el);
     });
   }
+  // drawOne draws el's chart at its size now: on the projector the
+  // option is laid out for that size (fonts, ticks, label lines), so a
+  // chart whose box changes is drawn again, not stretched.
+  function drawOne(el) {
+    var old = echarts.getInstanceByDom(el);
+    if (old) old.dispose();
+    var option = JSON.parse(el.dataset.echarts);
+    withoutColour(option);
+    readersNumbers(option);
+    var big = document.body.classList.contains("wide");
+    el.dataset.drawn = el.clientWidth + "x" + el.clientHeight;
+    if (big) {
+      projector(option, el.clientWidth, el.clientHeight);
+    } else {
+      axisNames(option, 12);
+    }
+    echarts.init(el).setOption(option);
+  }
+  var sized = window.ResizeObserver ? new ResizeObserver(function (entries) {
+    entries.forEach(function (e) {
+      var el = e.target;
+      if (!el.isConnected) { sized.unobserve(el); return; }
+      if (el.dataset.drawn === el.clientWidth + "x" + el.clientHeight) return;
+      if (document.body.classList.contains("wide")) { drawOne(el); return; }
+      var c = echarts.getInstanceByDom(el);
+      if (c) c.resize();
+    });
+  }) : null;
   // Series told apart without colour: bars and areas get ECharts' decal
   // patterns, lines their own dash and mark, scatters their own mark. The
   // page's own accessible name of the chart is kept (ECharts' generated
@@ -95,30 +116,81 @@
     return texts.reduce(function (w, t) { return Math.max(w, ctx.measureText(t).width); }, 0);
   }
 
-  // On the projector every text is at least 24 px, and labels that would
-  // lie on one another are hidden rather than drawn over each other.
-  function projector(option) {
-    var big = { fontSize: 24 };
+  // On the projector every text is 18 to 24 px (by the chart's size) and
+  // laid out for the box it is drawn in: the legend above the plot, the
+  // tick labels inside the grid (containLabel), as many value ticks as
+  // the height holds, category labels broken into lines as wide as their
+  // category (never turned onto each other), the x axis's labels clear of
+  // the y axis's lowest, the axis names outside the labels.
+  function projector(option, width, height) {
+    var fs = Math.max(18, Math.min(24, Math.round(Math.min(width / 40, height / 18))));
+    var big = { fontSize: fs };
     function each(x, fn) { (Array.isArray(x) ? x : x ? [x] : []).forEach(fn); }
-    each(option.xAxis, function (a) { a.axisLabel = Object.assign({}, a.axisLabel, big); a.nameTextStyle = Object.assign({}, a.nameTextStyle, big); a.nameGap = Math.max(a.nameGap || 0, 40); });
-    each(option.yAxis, function (a) { a.axisLabel = Object.assign({}, a.axisLabel, big); a.nameTextStyle = Object.assign({}, a.nameTextStyle, big); });
-    each(option.legend, function (l) { l.textStyle = Object.assign({}, l.textStyle, big); });
-    each(option.title, function (t) { t.textStyle = Object.assign({}, t.textStyle, { fontSize: 28 }); });
+    var legend = false;
+    each(option.legend, function (l) {
+      if (l.show === false) return;
+      legend = true;
+      l.top = 0; l.bottom = null; l.type = "scroll";
+      l.textStyle = Object.assign({}, l.textStyle, big);
+    });
+    each(option.title, function (t) { t.textStyle = Object.assign({}, t.textStyle, { fontSize: fs + 4 }); });
+    var yName = false, xName = false;
+    each(option.yAxis, function (a) { if (a.name) yName = true; });
+    each(option.xAxis, function (a) { if (a.name) xName = true; });
+    var grid = { left: yName ? 2 * fs + 12 : 12, right: fs, top: legend ? 2 * fs + 12 : fs, bottom: xName ? 2 * fs + 8 : 8, containLabel: true };
+    var plotW = width - grid.left - grid.right - 4 * fs, plotH = height - grid.top - grid.bottom - 3 * fs;
+    var labelLines = 1;
+    each(option.xAxis, function (a) {
+      a.axisLabel = Object.assign({}, a.axisLabel, big, { margin: Math.round(fs * 0.6) + 6, hideOverlap: true });
+      if (Array.isArray(a.data) && a.data.length) {
+        var w = Math.max(40, Math.floor(plotW / a.data.length) - 8);
+        a.axisLabel.rotate = 0; a.axisLabel.interval = 0; a.axisLabel.width = w; a.axisLabel.overflow = "break"; a.axisLabel.lineHeight = Math.round(fs * 1.2);
+        a.data.forEach(function (d) { labelLines = Math.max(labelLines, lines(String(d && d.value !== undefined ? d.value : d), w, fs)); });
+      } else if (!a.type || a.type === "value") {
+        a.splitNumber = Math.max(2, Math.min(8, Math.floor(plotW / (fs * 4))));
+      }
+      a.nameTextStyle = Object.assign({}, a.nameTextStyle, big);
+    });
+    each(option.xAxis, function (a) {
+      if (a.name) { a.nameLocation = "middle"; a.nameGap = a.axisLabel.margin + labelLines * Math.round(fs * 1.2) + Math.round(fs * 0.7); }
+    });
+    if (labelLines > 1) plotH -= (labelLines - 1) * fs * 1.2;
+    each(option.yAxis, function (a) {
+      a.axisLabel = Object.assign({}, a.axisLabel, big, { hideOverlap: true });
+      if (!a.type || a.type === "value") a.splitNumber = Math.max(2, Math.min(6, Math.floor(plotH / (fs * 2.6))));
+      a.nameTextStyle = Object.assign({}, a.nameTextStyle, big);
+      if (a.name) { a.nameLocation = "middle"; a.nameRotate = 90; a.nameGap = widestLabel(option, a, fs) + 8 + Math.round(fs * 0.7); }
+    });
     each(option.series, function (s) {
       s.labelLayout = Object.assign({ hideOverlap: true }, s.labelLayout);
       if (s.label) s.label = Object.assign({}, s.label, big);
     });
-    option.grid = Object.assign({ left: 90, right: 40, bottom: 90, top: 80, containLabel: true }, option.grid);
+    option.grid = Object.assign({}, option.grid, grid);
     option.textStyle = Object.assign({}, option.textStyle, big);
+  }
+
+  // lines is how many lines text takes broken at spaces into lines w px
+  // wide, in fs px.
+  function lines(text, w, fs) {
+    var ctx = document.createElement("canvas").getContext("2d");
+    ctx.font = fs + "px sans-serif";
+    var n = 1, line = "";
+    text.split(/\s+/).forEach(function (word) {
+      var next = line ? line + " " + word : word;
+      if (line && ctx.measureText(next).width > w) { n++; line = word; } else { line = next; }
+    });
+    return n;
   }
   document.addEventListener("DOMContentLoaded", function () {
     draw(document);
     document.body.addEventListener("htmx:afterSwap", function (e) { draw(e.detail.elt); });
   });
-  window.addEventListener("resize", function () {
-    document.querySelectorAll("[data-echarts]").forEach(function (el) {
-      var c = echarts.getInstanceByDom(el);
-      if (c) c.resize();
+  if (!sized) {
+    window.addEventListener("resize", function () {
+      document.querySelectorAll("[data-echarts]").forEach(function (el) {
+        var c = echarts.getInstanceByDom(el);
+        if (c) c.resize();
+      });
     });
-  });
+  }
 })();

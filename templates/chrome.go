@@ -8,15 +8,9 @@ import (
 )
 
 // Chrome is what every page's frame needs from the request: the page
-// the language switcher comes back to, and where the switcher posts.
+// the language switcher comes back to.
 type Chrome struct {
 	Here string // this page's address
-	// ClassLangAction, on the teacher's projector, makes the switcher
-	// set the class's language (the projector always shows it).
-	ClassLangAction string
-	// FixedLang, on the read-only projector of a class with a language,
-	// is that language: the switcher says so instead of switching.
-	FixedLang string
 }
 
 type chromeKey struct{}

@@ -742,6 +742,7 @@ type Award struct {
 	Label, Value string
 	Names        []string
 	Tied         int
+	More         string // "and N more", when the tie is longer than Names
 }
 
 // isolated draws names one after the other, a comma between two, each in

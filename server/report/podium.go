@@ -27,13 +27,13 @@ const (
 //   - students within DecisionGap of the best cost per decision (a tenth
 //     of a percentage point), or within LuckGap of the most luck (one
 //     point), share the prize: the difference is noise;
-//   - a prize more than MaxShared students would share names no one
-//     ("no winner this time": a 16-way tie at one win each is no title).
+//   - a prize every student of the round would share (two or more)
+//     picks no one out and is not given (a 16-way tie at one win each is no
+//     title); any other tie names everyone in it.
 const (
 	MinDecisions = 10
 	DecisionGap  = 0.001
 	LuckGap      = 0.01
-	MaxShared    = 3
 )
 
 // Award is one prize and who shares it: every student at the top, tied
@@ -52,10 +52,6 @@ type Award struct {
 	Decisions       int
 	Luck            float64
 	Boldest         int
-	// NoWinner says more than MaxShared students were at the top: the
-	// prize names none, Shared says how many were there.
-	NoWinner bool
-	Shared   int
 }
 
 // Podium is the podium of a class's last round.
@@ -201,8 +197,8 @@ var prizes = []prize{
 }
 
 // award is a prize given to every student at the top of p.better (and
-// those near it) among those it counts, or to none when more than
-// MaxShared are there; false when none counts.
+// those near it) among those it counts; false when none counts, or when
+// every student of the round (two or more) would share it.
 func award(all []*tally, p prize) (Award, bool) {
 	var top *tally
 	for _, t := range all {
@@ -222,8 +218,8 @@ func award(all []*tally, p prize) (Award, bool) {
 			a.Students = append(a.Students, t.seat)
 		}
 	}
-	if len(a.Students) > MaxShared {
-		a.NoWinner, a.Shared, a.Students = true, len(a.Students), nil
+	if len(all) > 1 && len(a.Students) == len(all) {
+		return Award{}, false
 	}
 	return a, true
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -58,21 +59,29 @@ func TestPodium(t *testing.T) {
 		t.Errorf("podium (-want +got):\n%s", d)
 	}
 	// Four students with a win each and the same boldest hold: no title
-	// means anything, and none is given.
+	// picks anyone out, and none is given. With a fifth who lost and held
+	// lower, the four share both titles, each named.
 	var four []play.Match
 	var holds []store.Decision
+	var kids []play.Seat
 	for i := range int64(4) {
 		kid := play.Seat{Seat: 0, StudentID: 10 + i, Nickname: string(rune('A' + i))}
+		kids = append(kids, kid)
 		four = append(four, play.Match{ID: 10 + i, Status: play.Over, Result: won, Winner: 0, Seats: []play.Seat{kid, bot}})
 		holds = append(holds, store.Decision{StudentID: 10 + i, Action: sim.Hold, TurnTotal: 20})
 	}
-	got = podium(play.Round{Number: 4}, four, holds)
+	if got = podium(play.Round{Number: 4}, four, holds); len(got.Awards) != 0 {
+		t.Errorf("a tie of everyone: %+v", got.Awards)
+	}
+	eve := play.Seat{Seat: 0, StudentID: 20, Nickname: "E"}
+	five := append(slices.Clone(four), play.Match{ID: 20, Status: play.Over, Result: won, Winner: 1, Seats: []play.Seat{eve, bot}})
+	got = podium(play.Round{Number: 4}, five, append(slices.Clone(holds), store.Decision{StudentID: 20, Action: sim.Hold, TurnTotal: 12}))
 	want = &Podium{Round: play.Round{Number: 4}, Awards: []Award{
-		{Kind: MostWins, Wins: 1, Boldest: 20, NoWinner: true, Shared: 4},
-		{Kind: BoldestHold, Wins: 1, Boldest: 20, NoWinner: true, Shared: 4},
+		{Kind: MostWins, Students: kids, Wins: 1, Boldest: 20},
+		{Kind: BoldestHold, Students: kids, Wins: 1, Boldest: 20},
 	}}
 	if d := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-12)); d != "" {
-		t.Errorf("a four-way tie (-want +got):\n%s", d)
+		t.Errorf("a four-way tie of five (-want +got):\n%s", d)
 	}
 	if p := podium(play.Round{}, nil, nil); len(p.Awards) != 0 {
 		t.Errorf("an empty round's podium: %+v", p)
