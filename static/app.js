@@ -212,6 +212,7 @@ document.addEventListener("htmx:responseError", function (e) {
   // shrink again. Only where the page is one screen high (app.css); a
   // phone scrolls instead.
   function fitScreen() {
+    fitTitle();
     var stage = document.querySelector(".projector .stage");
     var side = stage && stage.querySelector(".side");
     if (!side || getComputedStyle(side).overflow !== "hidden") return;
@@ -227,6 +228,17 @@ document.addEventListener("htmx:responseError", function (e) {
         stage.style.setProperty("--fit", scales[i]);
         if (fits()) return;
       }
+    }
+  }
+  // fitTitle keeps the round's name on the shared screen to two lines:
+  // a long one is drawn smaller (down to 60%), never cut.
+  function fitTitle() {
+    var title = document.querySelector(".projector .screen-title");
+    if (!title) return;
+    title.style.fontSize = "";
+    var size = parseFloat(getComputedStyle(title).fontSize), line = size * 1.15;
+    for (var scale = 1; scale > 0.6 && title.getBoundingClientRect().height > 2.2 * line * scale; scale -= 0.05) {
+      title.style.fontSize = (size * (scale - 0.05)) + "px";
     }
   }
   document.addEventListener("DOMContentLoaded", fitScreen);

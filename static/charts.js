@@ -137,15 +137,20 @@
     var yName = false, xName = false;
     each(option.yAxis, function (a) { if (a.name) yName = true; });
     each(option.xAxis, function (a) { if (a.name) xName = true; });
-    var grid = { left: yName ? 2 * fs + 12 : 12, right: fs, top: legend ? 2 * fs + 12 : fs, bottom: xName ? 2 * fs + 8 : 8, containLabel: true };
+    var grid = { left: yName ? Math.round(2.6 * fs) + 12 : 12, right: fs, top: legend ? 2 * fs + 12 : fs, bottom: xName ? 2 * fs + 8 : 8, containLabel: true };
     var plotW = width - grid.left - grid.right - 4 * fs, plotH = height - grid.top - grid.bottom - 3 * fs;
     var labelLines = 1;
     each(option.xAxis, function (a) {
       a.axisLabel = Object.assign({}, a.axisLabel, big, { margin: Math.round(fs * 0.6) + 6, hideOverlap: true });
       if (Array.isArray(a.data) && a.data.length) {
-        var w = Math.max(40, Math.floor(plotW / a.data.length) - 8);
-        a.axisLabel.rotate = 0; a.axisLabel.interval = 0; a.axisLabel.width = w; a.axisLabel.overflow = "break"; a.axisLabel.lineHeight = Math.round(fs * 1.2);
-        a.data.forEach(function (d) { labelLines = Math.max(labelLines, lines(String(d && d.value !== undefined ? d.value : d), w, fs)); });
+        // Each label gets its category's width, or every k-th label k
+        // categories' width when one word is wider than a category.
+        var texts = a.data.map(function (d) { return String(d && d.value !== undefined ? d.value : d); });
+        var each1 = plotW / texts.length, word = widestWord(texts, fs);
+        var k = Math.max(1, Math.ceil((word + 12) / each1));
+        var w = Math.max(word + 4, Math.floor(k * each1) - 8);
+        a.axisLabel.rotate = 0; a.axisLabel.interval = k - 1; a.axisLabel.width = w; a.axisLabel.overflow = "break"; a.axisLabel.lineHeight = Math.round(fs * 1.2);
+        texts.forEach(function (text) { labelLines = Math.max(labelLines, lines(text, w, fs)); });
       } else if (!a.type || a.type === "value") {
         a.splitNumber = Math.max(2, Math.min(8, Math.floor(plotW / (fs * 4))));
       }
@@ -167,6 +172,17 @@
     });
     option.grid = Object.assign({}, option.grid, grid);
     option.textStyle = Object.assign({}, option.textStyle, big);
+  }
+
+  // widestWord is the width in px of the widest word of texts in fs px.
+  function widestWord(texts, fs) {
+    var ctx = document.createElement("canvas").getContext("2d");
+    ctx.font = fs + "px sans-serif";
+    var most = 0;
+    texts.forEach(function (text) {
+      text.split(/\s+/).forEach(function (word) { most = Math.max(most, ctx.measureText(word).width); });
+    });
+    return Math.ceil(most);
   }
 
   // lines is how many lines text takes broken at spaces into lines w px

@@ -1,0 +1,148 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"pigclass/server/classroom"
+	"pigclass/templates/paths"
+)
+
+// TestBrowserEveryPhaseOnTheProjector (issue 42): every phase of every
+// lesson (read from the lesson registry, so a new lesson is covered
+// without touching this test), in English and in German (the longest
+// words), with a class of 30 whose nicknames are as long as the join
+// form allows, on the read-only projector at 1920x1080, 1366x768 and
+// 1024x768: each question's every line inside the screen and not cut by
+// any box that clips; each drawn chart inside the screen and at least a
+// third of its height; no two of its texts (axis labels, axis names,
+// legend items, as ECharts' own renderer drew them) on each other; no
+// sideways scroll; the join code on one line. The lesson moves by the
+// bar's own posts (asked and confirmed, as the bar does); the projector
+// page is opened afresh at each phase (that it follows a lesson live is
+// TestBrowserWholeLesson's). Screenshots: phase-LANG-LESSON-N-WIDTH.
+func TestBrowserEveryPhaseOnTheProjector(t *testing.T) {
+	t.Parallel()
+	person := newBrowser(t)
+	for _, lang := range []string{"en", "de"} {
+		t.Run(lang, func(t *testing.T) {
+			t.Parallel()
+			a := newApp(t)
+			projector := person()
+			for _, l := range a.srv.views.lessons {
+				everyPhase(t, a, projector, l.Slug, len(l.Phases), lang)
+			}
+		})
+	}
+}
+
+// everyPhase runs lesson slug's phases in a new class of 30 in lang and
+// checks the projector at each.
+func everyPhase(t *testing.T, a *app, projector context.Context, slug string, phases int, lang string) {
+	t.Helper()
+	teacher := a.browser()
+	code := teacherStartLesson(t, teacher, slug)
+	teacher.post(paths.ClassLanguage.For(code), url.Values{"lang": {lang}})
+	var kids []*student
+	for i := range 30 {
+		// 24 characters, the most a nickname may have.
+		nick := fmt.Sprintf("Maximiliane-Friederike%02d", i)[:classroom.MaxNickname]
+		kids = append(kids, &student{b: join(t, a, code, nick), nick: nick})
+	}
+	link := teacher.get("/t/"+code).Find(`[data-testid="projector-link"]`).AttrOr("href", "")
+	for phase := range phases {
+		step := paths.LessonNext.For(code)
+		if phase == 0 {
+			step = paths.LessonStart.For(code)
+		}
+		teacher.post(step, url.Values{"confirm": {"yes"}})
+		for range 12 { // a few moves of any game, so that the charts have data
+			for _, k := range kids[:6] {
+				firstMove(k.b, code)
+			}
+		}
+		name := fmt.Sprintf("%s %s phase %d", lang, slug, phase+1)
+		run(t, projector, chromedp.EmulateViewport(1920, 1080), chromedp.Navigate(link))
+		eventually(t, projector, fmt.Sprintf(`/(^|\D)%d\D/.test((document.querySelector('[data-testid="projector-phase"]') || {}).textContent || "")`, phase+1), name+": the projector names the phase")
+		eventually(t, projector, `Array.from(document.querySelectorAll('#projector-chart .echart')).every(function (e) { return !!echarts.getInstanceByDom(e) })`, name+": the charts drawn")
+		for _, size := range projectorSizes {
+			run(t, projector, chromedp.EmulateViewport(size[0], size[1]))
+			time.Sleep(300 * time.Millisecond) // the words refit and the charts redraw
+			if bad := value(t, projector, chromedp.Evaluate[string](screenWholeJS)); bad != "" {
+				t.Errorf("%s at %dx%d: %s", name, size[0], size[1], bad)
+			}
+			shot(t, projector, fmt.Sprintf("phase-%s-%s-%d-%d", lang, slug, phase+1, size[0]))
+		}
+	}
+}
+
+// firstMove makes the first move a student's class page offers, if any
+// (roll, or the fewest dice): whatever the game, the match goes on.
+func firstMove(b *browser, code string) {
+	form := b.get(paths.Student.For(code)).Find(`#board .actions form`).First()
+	if form.Length() == 0 {
+		return
+	}
+	b.post(form.AttrOr("action", ""), url.Values{"seq": {form.Find(`input[name="seq"]`).AttrOr("value", "")}, "action": {form.Find(`input[name="action"]`).AttrOr("value", "")}})
+}
+
+// screenWholeJS lists what the shared screen gets wrong: a question's line
+// off the screen or cut by a box that clips it, a chart off the screen or
+// under a third of its height, two of a chart's texts on each other,
+// sideways scroll, the join code on more than one line.
+const screenWholeJS = `(function () {
+	var out = [], h = window.innerHeight, w = window.innerWidth;
+	function clippedBy(el, r) {
+		for (var p = el.parentElement; p; p = p.parentElement) {
+			var s = getComputedStyle(p);
+			if (s.overflow === "visible" && s.overflowX === "visible" && s.overflowY === "visible") continue;
+			var b = p.getBoundingClientRect();
+			if (r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5 || r.left < b.left - 0.5 || r.right > b.right + 0.5) return p.className || p.tagName;
+		}
+		return "";
+	}
+	document.querySelectorAll('[data-testid="projector-prompts"] li').forEach(function (li) {
+		var range = document.createRange();
+		range.selectNodeContents(li);
+		Array.from(range.getClientRects()).forEach(function (r) {
+			if (r.width < 1) return;
+			if (r.top < -0.5 || r.bottom > h + 0.5 || r.left < -0.5 || r.right > w + 0.5) out.push("a line of '" + li.textContent.slice(0, 30) + "' is off the screen at y " + Math.round(r.top));
+			var by = clippedBy(li, r);
+			if (by) out.push("a line of '" + li.textContent.slice(0, 30) + "' is cut by " + by);
+		});
+	});
+	document.querySelectorAll('#projector-chart .echart').forEach(function (el) {
+		var c = el.getBoundingClientRect();
+		if (c.height < h / 3 - 0.5) out.push("the chart is " + Math.round(c.height) + " px high, under a third of " + h);
+		if (c.top < -0.5 || c.bottom > h + 0.5 || c.left < -0.5 || c.right > w + 0.5) out.push("the chart is off the screen: " + JSON.stringify(c));
+		var inst = echarts.getInstanceByDom(el);
+		if (!inst) { out.push("a chart not drawn"); return; }
+		var texts = [];
+		inst.getZr().storage.getDisplayList(true).forEach(function (e) {
+			if (e.type !== "text" || e.ignore || e.invisible || !e.style || !e.style.text) return;
+			var r = e.getBoundingRect().clone();
+			r.applyTransform(e.getComputedTransform());
+			texts.push({ text: String(e.style.text), r: r });
+		});
+		for (var i = 0; i < texts.length; i++) {
+			for (var j = i + 1; j < texts.length; j++) {
+				var p = texts[i].r, q = texts[j].r;
+				var dx = Math.min(p.x + p.width, q.x + q.width) - Math.max(p.x, q.x);
+				var dy = Math.min(p.y + p.height, q.y + q.height) - Math.max(p.y, q.y);
+				if (dx > 0.5 && dy > 0.5 && out.length < 8) out.push("'" + texts[i].text.slice(0, 20) + "' on '" + texts[j].text.slice(0, 20) + "'");
+			}
+		}
+	});
+	if (document.documentElement.scrollWidth > w + 1) out.push("the page is " + document.documentElement.scrollWidth + " px wide");
+	var code = document.querySelector('[data-testid="projector-code"]');
+	if (code) {
+		var lh = parseFloat(getComputedStyle(code).fontSize) * 1.6;
+		if (code.getBoundingClientRect().height > lh) out.push("the join code takes more than one line");
+	}
+	return out.join("; ");
+})()`
