@@ -146,11 +146,14 @@
         // Each label gets its category's width, or every k-th label k
         // categories' width when one word is wider than a category.
         var texts = a.data.map(function (d) { return String(d && d.value !== undefined ? d.value : d); });
-        var each1 = plotW / texts.length, word = widestWord(texts, fs);
+        // The labels' font gives way first, down to 18 px.
+        var each1 = plotW / texts.length, lfs = fs, word = widestWord(texts, lfs);
+        while (lfs > 18 && word + 12 > each1) word = widestWord(texts, --lfs);
         var k = Math.max(1, Math.ceil((word + 12) / each1));
         var w = Math.max(word + 4, Math.floor(k * each1) - 8);
-        a.axisLabel.rotate = 0; a.axisLabel.interval = k - 1; a.axisLabel.width = w; a.axisLabel.overflow = "break"; a.axisLabel.lineHeight = Math.round(fs * 1.2);
-        texts.forEach(function (text) { labelLines = Math.max(labelLines, lines(text, w, fs)); });
+        a.axisLabel.fontSize = lfs;
+        a.axisLabel.rotate = 0; a.axisLabel.interval = k - 1; a.axisLabel.width = w; a.axisLabel.overflow = "break"; a.axisLabel.lineHeight = Math.round(lfs * 1.2);
+        texts.forEach(function (text) { labelLines = Math.max(labelLines, lines(text, w, lfs)); });
       } else if (!a.type || a.type === "value") {
         a.splitNumber = Math.max(2, Math.min(8, Math.floor(plotW / (fs * 4))));
       }
