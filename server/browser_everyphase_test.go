@@ -94,7 +94,8 @@ func firstMove(b *browser, code string) {
 // screenWholeJS lists what the shared screen gets wrong: a question's line
 // off the screen or cut by a box that clips it, a chart off the screen or
 // under a third of its height, two of a chart's texts on each other,
-// sideways scroll, the join code on more than one line.
+// sideways scroll, the join code on more than one line, words asking to
+// reload, a language switcher.
 const screenWholeJS = `(function () {
 	var out = [], h = window.innerHeight, w = window.innerWidth;
 	function clippedBy(el, r) {
@@ -139,6 +140,8 @@ const screenWholeJS = `(function () {
 		}
 	});
 	if (document.documentElement.scrollWidth > w + 1) out.push("the page is " + document.documentElement.scrollWidth + " px wide");
+	if (/reload|neu laden|lade .* neu/i.test(document.body.innerText)) out.push("the screen asks to reload");
+	if (document.querySelector('.lang-switch')) out.push("a language switcher on the shared screen");
 	var code = document.querySelector('[data-testid="projector-code"]');
 	if (code) {
 		var lh = parseFloat(getComputedStyle(code).fontSize) * 1.6;

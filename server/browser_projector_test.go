@@ -116,12 +116,18 @@ func TestBrowserLiveProjector(t *testing.T) {
 	eventually(t, pc, `!!document.querySelector('#projector-chart [data-testid="chart-hold-points"]')`, "the projector shows the chart picked")
 	fits("chart", `[data-testid="projector-title"]`, `#projector-chart figure`, `[data-testid="projector-code"]`, `[data-testid="projector-prompts"]`, `#projector-live`)
 
-	// The students play to the end: the podium comes by itself, the
-	// chart (now with the class's holds) beside it.
+	// The students play to the end: the podium comes by itself and takes
+	// the screen for a while, then the chart (now with the class's holds)
+	// comes back beside it.
 	playRound(t, code, students)
 	state("results")
-	eventually(t, pc, `!!document.querySelector('#projector-chart [data-testid="chart-hold-points"] canvas')`, "the chart draws the class's holds")
 	eventually(t, pc, `document.querySelectorAll('[data-testid="award"]').length > 0`, "the podium")
+	if first := value(t, pc, chromedp.Evaluate[bool](`document.documentElement.classList.contains("podium-first") && getComputedStyle(document.querySelector('#projector-chart')).display === "none"`)); !first {
+		t.Error("the round's end: the podium does not take the screen first")
+	}
+	shot(t, pc, "projector-live-podium-first")
+	eventually(t, pc, `!document.documentElement.classList.contains("podium-first")`, "the podium moves aside for the chart")
+	eventually(t, pc, `!!document.querySelector('#projector-chart [data-testid="chart-hold-points"] canvas')`, "the chart draws the class's holds")
 	if got := text(`[data-testid="projector-title"]`); !strings.HasPrefix(got, "Round 1: ") {
 		t.Errorf("the podium's heading: %q", got)
 	}

@@ -241,7 +241,35 @@ document.addEventListener("htmx:responseError", function (e) {
       title.style.fontSize = (size * (scale - 0.05)) + "px";
     }
   }
-  document.addEventListener("DOMContentLoaded", fitScreen);
-  document.addEventListener("htmx:afterSettle", fitScreen);
+  // podiumFirst: when a round ends while the room watches (the shared
+  // screen turns to its results), the podium takes the screen for a
+  // while, then sits beside the chart.
+  var shownState = null, podiumTimer = null;
+  function podiumFirst() {
+    var p = document.getElementById("projector");
+    if (!p) return;
+    var state = p.dataset.state;
+    if (state === "results" && shownState !== null && shownState !== "results" && p.querySelector(".podium")) {
+      clearTimeout(podiumTimer);
+      document.documentElement.classList.add("podium-first");
+      podiumTimer = setTimeout(function () {
+        document.documentElement.classList.remove("podium-first");
+        fitScreen();
+      }, 12000);
+    } else if (state !== "results") {
+      clearTimeout(podiumTimer);
+      document.documentElement.classList.remove("podium-first");
+    }
+    shownState = state;
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var p = document.getElementById("projector");
+    if (p) shownState = p.dataset.state;
+    fitScreen();
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    podiumFirst();
+    fitScreen();
+  });
   window.addEventListener("resize", fitScreen);
 })();

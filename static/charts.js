@@ -33,7 +33,7 @@
     entries.forEach(function (e) {
       var el = e.target;
       if (!el.isConnected) { sized.unobserve(el); return; }
-      if (el.dataset.drawn === el.clientWidth + "x" + el.clientHeight) return;
+      if (el.dataset.drawn === el.clientWidth + "x" + el.clientHeight || !el.clientWidth || !el.clientHeight) return; // unchanged, or hidden
       if (document.body.classList.contains("wide")) { drawOne(el); return; }
       var c = echarts.getInstanceByDom(el);
       if (c) c.resize();

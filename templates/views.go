@@ -562,6 +562,19 @@ type Chart struct {
 	Height  string
 	Table   DataTable
 	Empty   string // shown instead when there is no data yet
+	// Pending says the data is being computed: a page that shows the
+	// chart asks again every few seconds until it is drawn.
+	Pending bool
+}
+
+// anyPending reports whether one of cs is still being computed.
+func anyPending(cs []Chart) bool {
+	for _, c := range cs {
+		if c.Pending {
+			return true
+		}
+	}
+	return false
 }
 
 // DataTable is a chart's table alternative.

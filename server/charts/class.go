@@ -206,7 +206,9 @@ func LadderRungs(t *solve.Table) ([]Rung, error) {
 func Ladder(l *i18n.Localizer, rungs []Rung) templates.Chart {
 	caption := t(l, LadderKey, "caption")
 	if len(rungs) == 0 {
-		return empty(l, LadderKey, caption, t(l, LadderKey, "empty"))
+		c := empty(l, LadderKey, caption, t(l, LadderKey, "empty"))
+		c.Pending = true // the solver is computing it
+		return c
 	}
 	var labels []string
 	var first, second, avg []opts.LineData

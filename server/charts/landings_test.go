@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -35,6 +36,31 @@ func TestPigLandings(t *testing.T) {
 	}
 	if got := cell(t, c, 6, 0) + " " + cell(t, c, 6, 1) + " " + cell(t, c, 6, 2) + " " + cell(t, c, 6, 4); got != "touching (a throw) 1 2.0% 0.4%" {
 		t.Errorf("touches: %q", got)
+	}
+	// Each landing's share is written above its box (a rare landing's box
+	// is a sliver): the same words as the table's.
+	var option struct {
+		Series []struct {
+			Type string
+			Data []struct{ Name string }
+		}
+	}
+	if err := json.Unmarshal([]byte(c.Option), &option); err != nil {
+		t.Fatal(err)
+	}
+	var written []string
+	for _, s := range option.Series {
+		if s.Type == "scatter" {
+			for _, d := range s.Data {
+				written = append(written, d.Name)
+			}
+		}
+	}
+	for i := range 7 {
+		if i >= len(written) || written[i] != cell(t, c, i, 2) {
+			t.Errorf("the shares written on the chart %v, the table's %d: %q", written, i, cell(t, c, i, 2))
+			break
+		}
 	}
 	if e := PigLandings(en, sim.PassPigs, nil); e.Empty == "" {
 		t.Error("no pigs, yet a chart")

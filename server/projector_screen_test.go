@@ -1,0 +1,68 @@
+package server
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"pigclass/server/charts"
+	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
+)
+
+// TestProjectorKeepsTheMystery (issue 42): while a round against the
+// mystery bot is played, the shared screen shows nothing of the bots'
+// strengths, even of matches already over (their seeds published): the
+// chart's title and when it will show; once every match is over, the
+// class's guesses against the truth.
+func TestProjectorKeepsTheMystery(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}
+	bo := &student{b: join(t, a, code, "Bo"), nick: "Bo", holdAt: 20}
+	waitFor(t, func() bool {
+		teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"mystery"}})
+		return teacher.status() == 200
+	})
+	teacher.post(paths.ProjectorChart.For(code), url.Values{"chart": {charts.MysteryKey}})
+	playRound(t, code, []*student{ana})
+	chart := teacher.get(paths.TeacherProjector.Chart.For(code))
+	fig := chart.Find(`[data-testid="chart-` + charts.MysteryKey + `"]`)
+	if fig.Length() != 1 || fig.Find("[data-echarts]").Length() != 0 || fig.Find("table").Length() != 0 ||
+		!strings.Contains(fig.Text(), "show here when every match of the round is over") {
+		t.Errorf("Ana's match over, Bo's played: the projector's mystery chart shows %q", fig.Text())
+	}
+	if dash := teacher.get(paths.Teacher.For(code) + "?chart=" + charts.MysteryKey); dash.Find(`#charts [data-testid="chart-`+charts.MysteryKey+`"] [data-echarts]`).Length() != 1 {
+		t.Error("the teacher's own dashboard does not chart the match already over")
+	}
+	playRound(t, code, []*student{bo})
+	fig = teacher.get(paths.TeacherProjector.Chart.For(code)).Find(`[data-testid="chart-` + charts.MysteryKey + `"]`)
+	if fig.Find("[data-echarts]").Length() != 1 {
+		t.Errorf("every match over: the projector's mystery chart shows %q", fig.Text())
+	}
+}
+
+// TestAChartBeingComputedComesByItself (issue 42): the strategy ladder,
+// still being computed, says so without asking anyone to reload, in every
+// language, and the dashboard's charts ask again until it is drawn.
+func TestAChartBeingComputedComesByItself(t *testing.T) {
+	for _, lang := range []string{"en", "de", "es", "fr", "pt-BR"} {
+		c := charts.Ladder(i18n.For(lang), nil)
+		if !c.Pending || c.Empty == "" || strings.Contains(strings.ToLower(c.Empty), "reload") {
+			t.Errorf("%s: the ladder being computed: pending %t, %q", lang, c.Pending, c.Empty)
+		}
+	}
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	section := teacher.get(paths.Teacher.For(code) + "?chart=" + charts.LadderKey).Find(`#charts`)
+	if section.Find(`[data-echarts]`).Length() == 0 && (section.AttrOr("hx-get", "") == "" || section.AttrOr("hx-trigger", "") != "every 5s") {
+		t.Errorf("the ladder being computed: the dashboard's charts do not ask again (%q)", section.AttrOr("hx-get", ""))
+	}
+	a.srv.views.ladder.wait()
+	section = teacher.get(paths.Teacher.For(code) + "?chart=" + charts.LadderKey).Find(`#charts`)
+	if section.Find(`[data-echarts]`).Length() != 1 || section.AttrOr("hx-trigger", "") != "" {
+		t.Errorf("the ladder computed: drawn %d, still polling %q", section.Find(`[data-echarts]`).Length(), section.AttrOr("hx-trigger", ""))
+	}
+}
