@@ -230,15 +230,17 @@ document.addEventListener("htmx:responseError", function (e) {
       }
     }
   }
-  // fitTitle keeps the round's name on the shared screen to two lines:
-  // a long one is drawn smaller (down to 60%), never cut.
+  // fitTitle keeps the round's name on the shared screen to two lines
+  // where it can: a long one is drawn smaller, down to 32 px (read from
+  // the back of the room), never cut.
   function fitTitle() {
     var title = document.querySelector(".projector .screen-title");
     if (!title) return;
     title.style.fontSize = "";
-    var size = parseFloat(getComputedStyle(title).fontSize), line = size * 1.15;
-    for (var scale = 1; scale > 0.6 && title.getBoundingClientRect().height > 2.2 * line * scale; scale -= 0.05) {
-      title.style.fontSize = (size * (scale - 0.05)) + "px";
+    var size = parseFloat(getComputedStyle(title).fontSize);
+    for (var px = size; px - 2 >= 32 && title.getBoundingClientRect().height > 2.2 * 1.15 * px; ) {
+      px -= 2;
+      title.style.fontSize = px + "px";
     }
   }
   // podiumFirst: when a round ends while the room watches (the shared
