@@ -125,11 +125,14 @@ const screenWholeJS = `(function () {
 		if (!inst) { out.push("a chart not drawn"); return; }
 		var texts = [];
 		inst.getZr().storage.getDisplayList(true).forEach(function (e) {
-			if (e.type !== "text" || e.ignore || e.invisible || !e.style || !e.style.text) return;
+			// A text is drawn as one tspan a line (zrender's ZRText).
+			if ((e.type !== "tspan" && e.type !== "text") || e.ignore || e.invisible || !e.style || !e.style.text) return;
 			var r = e.getBoundingRect().clone();
 			r.applyTransform(e.getComputedTransform());
 			texts.push({ text: String(e.style.text), r: r });
+			if (r.x < -1 || r.y < -1 || r.x + r.width > c.width + 1 || r.y + r.height > c.height + 1) out.push("'" + String(e.style.text).slice(0, 20) + "' drawn past the chart's edge");
 		});
+		if (texts.length < 3) out.push("a chart of " + texts.length + " texts: its texts are not read");
 		for (var i = 0; i < texts.length; i++) {
 			for (var j = i + 1; j < texts.length; j++) {
 				var p = texts[i].r, q = texts[j].r;

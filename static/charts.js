@@ -126,18 +126,26 @@
     var fs = Math.max(18, Math.min(24, Math.round(Math.min(width / 40, height / 18))));
     var big = { fontSize: fs };
     function each(x, fn) { (Array.isArray(x) ? x : x ? [x] : []).forEach(fn); }
-    var legend = false;
+    // The legend above the plot, its items wrapped into as many rows as
+    // the width needs (every item shown whole).
+    var legendRows = 0;
     each(option.legend, function (l) {
       if (l.show === false) return;
-      legend = true;
-      l.top = 0; l.bottom = null; l.type = "scroll";
+      l.top = 0; l.bottom = null; l.left = "center"; l.type = "plain"; l.width = width - 24;
       l.textStyle = Object.assign({}, l.textStyle, big);
+      var names = Array.isArray(l.data) ? l.data.map(function (d) { return d && d.name !== undefined ? d.name : d; }) : [];
+      if (!names.length) each(option.series, function (s) { if (s.name) names.push(s.name); });
+      legendRows += rows(names, width - 24, fs);
     });
+    var legend = legendRows > 0;
     each(option.title, function (t) { t.textStyle = Object.assign({}, t.textStyle, { fontSize: fs + 4 }); });
     var yName = false, xName = false;
     each(option.yAxis, function (a) { if (a.name) yName = true; });
     each(option.xAxis, function (a) { if (a.name) xName = true; });
-    var grid = { left: yName ? Math.round(2.6 * fs) + 12 : 12, right: fs, top: legend ? 2 * fs + 12 : fs, bottom: xName ? 2 * fs + 8 : 8, containLabel: true };
+    // The y axis's name stands above the axis, level, where no tick
+    // label is: the legend's row, then the name's, then the plot.
+    var top = (legend ? legendRows * Math.round(fs * 1.4 + 10) + 8 : fs) + (yName ? Math.round(1.6 * fs) : 0);
+    var grid = { left: 12, right: fs, top: top, bottom: xName ? 2 * fs + 8 : 8, containLabel: true };
     var plotW = width - grid.left - grid.right - 4 * fs, plotH = height - grid.top - grid.bottom - 3 * fs;
     var labelLines = 1;
     each(option.xAxis, function (a) {
@@ -167,14 +175,36 @@
       a.axisLabel = Object.assign({}, a.axisLabel, big, { hideOverlap: true });
       if (!a.type || a.type === "value") a.splitNumber = Math.max(2, Math.min(6, Math.floor(plotH / (fs * 2.6))));
       a.nameTextStyle = Object.assign({}, a.nameTextStyle, big);
-      if (a.name) { a.nameLocation = "middle"; a.nameRotate = 90; a.nameGap = widestLabel(option, a, fs) + 8 + Math.round(fs * 0.7); }
+      if (a.name) {
+        a.nameLocation = "end"; a.nameRotate = 0; a.nameGap = Math.round(fs * 0.6);
+        a.nameTextStyle.align = "left";
+      }
     });
     each(option.series, function (s) {
-      s.labelLayout = Object.assign({ hideOverlap: true }, s.labelLayout);
+      // A label that would run past the chart's right edge goes to the
+      // left of its point; labels on each other are left out.
+      s.labelLayout = s.labelLayout || function (p) {
+        if (p.labelRect.x + p.labelRect.width > width - 4) return { x: p.rect.x - 4, align: "right", hideOverlap: true };
+        return { hideOverlap: true };
+      };
       if (s.label) s.label = Object.assign({}, s.label, big);
     });
     option.grid = Object.assign({}, option.grid, grid);
     option.textStyle = Object.assign({}, option.textStyle, big);
+  }
+
+  // rows is how many rows a plain legend of names takes in w px: each
+  // item its icon (25 px), a gap (5) and its words, 10 px apart.
+  function rows(names, w, fs) {
+    var ctx = document.createElement("canvas").getContext("2d");
+    ctx.font = fs + "px sans-serif";
+    var n = names.length ? 1 : 0, used = 0;
+    names.forEach(function (name) {
+      var item = 25 + 5 + ctx.measureText(String(name)).width + 10;
+      if (used > 0 && used + item > w) { n++; used = 0; }
+      used += item;
+    });
+    return n;
   }
 
   // widestWord is the width in px of the widest word of texts in fs px.
