@@ -12,7 +12,7 @@ import (
 
 func (s *Server) front(c *gin.Context) {
 	l := loc(c)
-	render(c, http.StatusOK, templates.FrontView(templates.Front{Games: gameChoices(l, "pig"), Bots: botChoices(l, "hold:20"), Lessons: s.views.lessonChoices(l),
+	render(c, http.StatusOK, templates.FrontView(templates.Front{Games: gameChoices(l, "pig"), Bots: botChoices(l, "hold:20"), Lessons: s.views.lessonChoices(l, ""),
 		Notice: takeFlashAt(c, paths.Front.String())}))
 }
 

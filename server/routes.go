@@ -172,6 +172,7 @@ func (s *Server) teacherRoutes(r *gin.Engine) {
 	tpost(paths.LessonNext, s.stepLesson(1))
 	tpost(paths.LessonBack, s.stepLesson(-1))
 	tpost(paths.LessonStart, s.stepLesson(0))
+	tpost(paths.LessonPlan, s.setLessonPlan)
 	tpost(paths.Rounds, s.startRound)
 	tpost(paths.RoundsEnd, s.endRound)
 	tpost(paths.RoundsAgain, s.playAgain)

@@ -121,7 +121,7 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 	// every other; a later phase is reached only by starting it, so it has.
 	var next *templates.Step
 	if lesson != nil {
-		lesson.Started = lesson.Phase > 0 || class.Round != nil || len(rounds) > 0 || sk != nil
+		lesson.Started = !lesson.Chosen && (lesson.Phase > 0 || class.Round != nil || len(rounds) > 0 || sk != nil)
 		switch {
 		case !lesson.Started:
 			next = &templates.Step{Label: lesson.StartLabel, URL: paths.LessonStart.For(class.Code), Start: true}
@@ -147,7 +147,7 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		Locked:     class.Locked, Paused: class.Paused, Anonymous: class.Anonymous,
 		Live: live, Games: gameChoices(l, form.Game.Value), Bots: s.views.roundBots(l, form.Game.Value, form.Bot.Value), Round: form,
 		// Ending a round applies while any of its matches still plays.
-		RoundActive: live.RoundActive, Notice: takeFlash(c, class.Code), Language: class.Language, Retention: unit.retention, Days: unit.days, Homework: unit.homework,
+		RoundActive: live.RoundActive, Notice: takeFlash(c, class.Code), Language: class.Language, LessonPlans: s.views.lessonChoices(l, class.Lesson), Retention: unit.retention, Days: unit.days, Homework: unit.homework,
 	}, nil
 }
 

@@ -66,7 +66,11 @@ func (s *Server) stepLesson(delta int) gin.HandlerFunc {
 		if s.playing(c) > 0 && !confirmed(c, paths.ConfirmStep.For(class.Code)+"?step="+strconv.Itoa(delta)) {
 			return
 		}
-		note, err := s.applyPhase(c.Request.Context(), loc(c), viewerFrom(c), class.Phase+delta)
+		phase := class.Phase + delta
+		if class.Phase < 0 { // a plan just chosen: every step starts its first phase
+			phase = 0
+		}
+		note, err := s.applyPhase(c.Request.Context(), loc(c), viewerFrom(c), phase)
 		if err != nil {
 			fail(c, err)
 			return
@@ -125,4 +129,43 @@ func stepQuestion(l *i18n.Localizer, label string) string {
 		return label
 	}
 	return l.T("confirm.step.title", "Step", label)
+}
+
+// setLessonPlan is the teacher's choice of the lesson plan the class
+// follows next ("" for none), waiting at its first phase for the bar's
+// "Start phase 1": the class, its code, roster, homework and files go on,
+// and each day keeps the plans it played. A round being played goes on as
+// the teacher's own until that phase starts.
+func (s *Server) setLessonPlan(c *gin.Context) {
+	class, l, v := classFrom(c), loc(c), viewerFrom(c)
+	slug := c.PostForm("lesson")
+	plan, ok := s.views.lesson(slug)
+	if slug != "" && !ok {
+		var titles []string
+		for _, p := range s.views.lessons {
+			titles = append(titles, l.Own(p.In(l.Lang()).Title))
+		}
+		refuse(c, http.StatusUnprocessableEntity, l.T("error.lesson_plan", "Plans", strings.Join(titles, "; ")))
+		return
+	}
+	ctx := c.Request.Context()
+	phase := 0
+	if slug != "" {
+		phase = -1 // chosen, its first phase not started
+	}
+	if err := s.room.SetLesson(ctx, v, slug, phase); err != nil {
+		fail(c, err)
+		return
+	}
+	if s.playing(c) > 0 {
+		if err := s.room.LeaveLesson(ctx, v); err != nil {
+			fail(c, err)
+			return
+		}
+	}
+	if slug == "" {
+		done(c, class.Code, l.T("notice.lesson_none"))
+		return
+	}
+	done(c, class.Code, l.T("notice.lesson_plan", "Title", l.Own(plan.In(l.Lang()).Title)))
 }

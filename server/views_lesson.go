@@ -55,12 +55,13 @@ func (w *views) lesson(slug string) (lessons.Lesson, bool) {
 	return lessons.Lesson{}, false
 }
 
-// lessonChoices are the lessons offered on the front page.
-func (w *views) lessonChoices(l *i18n.Localizer) []templates.Choice {
-	out := []templates.Choice{{Value: "", Label: l.T("lesson.none"), Selected: true}}
+// lessonChoices are the lesson plans offered (the front page's, the
+// dashboard's), current selected ("" for none).
+func (w *views) lessonChoices(l *i18n.Localizer, current string) []templates.Choice {
+	out := []templates.Choice{{Value: "", Label: l.T("lesson.none"), Selected: current == ""}}
 	for _, ls := range w.lessons {
 		t := ls.In(l.Lang())
-		out = append(out, templates.Choice{Value: ls.Slug, Label: l.T("lesson.choice", "Title", l.Own(t.Title), "Level", l.Own(t.Level), "N", l.Int(ls.Minutes))})
+		out = append(out, templates.Choice{Value: ls.Slug, Label: l.T("lesson.choice", "Title", l.Own(t.Title), "Level", l.Own(t.Level), "N", l.Int(ls.Minutes)), Selected: ls.Slug == current})
 	}
 	return out
 }
@@ -106,10 +107,10 @@ func (w *views) lessonView(lc *i18n.Localizer, class store.Class) (*templates.Le
 	if err != nil {
 		return nil, err
 	}
-	at := min(class.Phase, len(l.Phases)-1)
+	at := max(0, min(class.Phase, len(l.Phases)-1)) // -1: the plan is chosen, its first phase not started
 	phase, text := l.Phases[at], l.In(lc.Lang())
 	v := &templates.LessonView{Code: class.Code, Title: lc.Own(text.Title), Level: lc.Own(text.Level), Minutes: l.Minutes,
-		Phase: class.Phase, Phases: len(l.Phases), PhaseName: lc.Own(text.Phases[at].Name), Charts: phase.Charts, Setup: phaseSetup(lc, phase), Game: phase.Game}
+		Phase: at, Phases: len(l.Phases), Chosen: class.Phase < 0, PhaseName: lc.Own(text.Phases[at].Name), Charts: phase.Charts, Setup: phaseSetup(lc, phase), Game: phase.Game}
 	for _, g := range text.Goals {
 		v.Goals = append(v.Goals, lc.Own(g))
 	}
@@ -175,9 +176,13 @@ func (w *views) days(ctx context.Context, l *i18n.Localizer, who classroom.Viewe
 			played = append(played, l.N("dash.days.homework", d.Homework))
 		}
 		row := templates.DayRow{Date: d.Day, Today: d.Day == today, Played: strings.Join(played, ", ")}
-		if ls, ok := w.lesson(d.Lesson); ok {
-			row.Lesson = l.Own(ls.In(l.Lang()).Title)
+		var titles []string
+		for _, slug := range strings.Split(d.Lesson, ",") {
+			if ls, ok := w.lesson(slug); ok {
+				titles = append(titles, l.Own(ls.In(l.Lang()).Title))
+			}
 		}
+		row.Lesson = strings.Join(titles, "; ")
 		out = append(out, row)
 	}
 	return out, nil

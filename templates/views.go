@@ -97,6 +97,9 @@ type Dashboard struct {
 	Skunk        *SkunkBoard
 	// Language is the class's language ("" for each reader's own).
 	Language string
+	// LessonPlans are the plans the class may follow next, its own
+	// selected.
+	LessonPlans []Choice
 }
 
 // ThrownPiece is one piece of a throw as the board draws it, in the look
@@ -603,6 +606,9 @@ type LessonView struct {
 	// begun). StartLabel and NextLabel name starting this phase and the
 	// next ("Start phase 2: Play the rule of thumb").
 	Started bool
+	// Chosen: the teacher has just chosen this plan for the class; its
+	// first phase is not started.
+	Chosen bool
 	// BackLabel names starting the phase before (none for the first).
 	StartLabel, NextLabel, BackLabel string
 	// Left says the class left the lesson for a round of the teacher's

@@ -18,13 +18,15 @@ func (s *Store) Today() string { return s.day(s.now()) }
 // a phase of which was played ("" for the teacher's own round or game); a
 // day keeps the first lesson it was given.
 func markDay(ctx context.Context, tx *sql.Tx, classID int64, day, lesson string) error {
+	// A day keeps every plan it played, in order, comma-separated.
 	_, err := tx.ExecContext(ctx, `INSERT INTO class_days (class_id, day, lesson) VALUES (?, ?, ?)
-		ON CONFLICT (class_id, day) DO UPDATE SET lesson = excluded.lesson WHERE class_days.lesson = '' AND excluded.lesson <> ''`, classID, day, lesson)
+		ON CONFLICT (class_id, day) DO UPDATE SET lesson = CASE WHEN class_days.lesson = '' THEN excluded.lesson ELSE class_days.lesson || ',' || excluded.lesson END
+		WHERE excluded.lesson <> '' AND instr(',' || class_days.lesson || ',', ',' || excluded.lesson || ',') = 0`, classID, day, lesson)
 	return err
 }
 
-// ClassDay is one day a class played: its date, the lesson plan it used
-// ("" for none), and how many rounds, games of Skunk and games of
+// ClassDay is one day a class played: its date, the lesson plans it used
+// (comma-separated in the order first played, "" for none), and how many rounds, games of Skunk and games of
 // homework were started.
 type ClassDay struct {
 	Day      string

@@ -97,6 +97,7 @@ const (
 	LessonNext      Route = "/t/:code/lesson/next"
 	LessonBack      Route = "/t/:code/lesson/back"
 	LessonStart     Route = "/t/:code/lesson/start"
+	LessonPlan      Route = "/t/:code/lesson"
 	Rounds          Route = "/t/:code/rounds"
 	RoundsEnd       Route = "/t/:code/rounds/end"
 	RoundsAgain     Route = "/t/:code/rounds/again"

@@ -1,0 +1,81 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"pigclass/templates/paths"
+)
+
+// TestAClassFollowsAUnit (issue 43, item 1): one class goes from lesson
+// to lesson. On day 1 it plays "Roll or hold?"; on day 2 the teacher
+// picks "Are pigs fair dice?" on the dashboard, then "Why 20?": the same
+// code, roster and student pages go on, the bar starts each plan's first
+// phase, and the days list keeps what each day played. A plan that is
+// not offered is refused by name and changes nothing; "no lesson" leaves
+// the class to the teacher's own rounds.
+func TestAClassFollowsAUnit(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStartLesson(t, teacher, "1-roll-or-hold")
+	ana := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}
+	teacher.post(paths.LessonStart.For(code), nil)
+	playRound(t, code, []*student{ana})
+	first := a.clock.now().In(time.Local).Format(time.DateOnly)
+	a.clock.add(24 * time.Hour)
+	second := a.clock.now().In(time.Local).Format(time.DateOnly)
+
+	plan := func(slug string) *goquery.Document {
+		t.Helper()
+		form := teacher.get(paths.Teacher.For(code)).Find(`[data-testid="lesson-plan"]`)
+		if form.Find(`option[value="` + slug + `"]`).Length() != 1 {
+			t.Fatalf("the dashboard does not offer the plan %q", slug)
+		}
+		return teacher.post(form.AttrOr("action", ""), url.Values{"lesson": {slug}})
+	}
+	dash := plan("7-are-pigs-fair-dice")
+	if got := dash.Find(`[data-testid="lesson-plan"] option[selected]`).AttrOr("value", ""); got != "7-are-pigs-fair-dice" {
+		t.Errorf("the plan selected after the change: %q", got)
+	}
+	if got := dash.Find(`[data-testid="lesson-start"]`).Text(); !strings.Contains(got, "Start phase 1: Throw the pigs") {
+		t.Errorf("the bar after the change: %q", got)
+	}
+	if got := dash.Find(`[data-testid="join-code"]`).Text(); got != code {
+		t.Errorf("the join code after the change: %q, want %q", got, code)
+	}
+	teacher.post(paths.LessonStart.For(code), nil)
+	if board := ana.b.get(paths.Student.For(code)); !strings.Contains(board.Find("#board h1").Text(), "Pass the Pigs") {
+		t.Errorf("Ana's page in the new plan's round: %q", board.Find("#board h1").Text())
+	}
+	playRound(t, code, []*student{ana})
+	plan("2-why-20")
+	teacher.post(paths.LessonStart.For(code), nil)
+	playRound(t, code, []*student{ana})
+
+	// A plan that is not offered: refused by name, nothing changed.
+	teacher.post(paths.LessonPlan.For(code), url.Values{"lesson": {"8-no-such-lesson"}})
+	if teacher.status() != http.StatusUnprocessableEntity || !strings.Contains(teacher.body, "Lesson plan: choose one of Roll or hold?;") {
+		t.Errorf("an unknown plan: %d %s", teacher.status(), teacher.body)
+	}
+	if c := mustClass(t, a, code); c.Lesson != "2-why-20" {
+		t.Errorf("an unknown plan changed the class's to %q", c.Lesson)
+	}
+	var days []string
+	teacher.get(paths.Teacher.For(code)).Find(`[data-testid="day"]`).Each(func(_ int, s *goquery.Selection) {
+		days = append(days, strings.Join(strings.Fields(s.Text()), " "))
+	})
+	want := []string{first + " · Roll or hold? · 1 round", second + " today · Are pigs fair dice?; Why 20? · 2 rounds"}
+	if !slices.Equal(days, want) {
+		t.Errorf("the days: %q, want %q", days, want)
+	}
+	// No lesson: the lesson's panel goes, the rounds are the teacher's.
+	if dash := plan(""); dash.Find(`[data-testid="lesson"]`).Length() != 0 || mustClass(t, a, code).Lesson != "" {
+		t.Error("no lesson: the class still follows one")
+	}
+}
