@@ -34,7 +34,7 @@ func TestAClassFollowsAUnit(t *testing.T) {
 	plan := func(slug string) *goquery.Document {
 		t.Helper()
 		form := teacher.get(paths.Teacher.For(code)).Find(`[data-testid="lesson-plan"]`)
-		if form.Find(`option[value="` + slug + `"]`).Length() != 1 {
+		if form.Find(`option[value="`+slug+`"]`).Length() != 1 {
 			t.Fatalf("the dashboard does not offer the plan %q", slug)
 		}
 		return teacher.post(form.AttrOr("action", ""), url.Values{"lesson": {slug}})

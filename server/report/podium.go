@@ -27,13 +27,15 @@ const (
 //   - students within DecisionGap of the best cost per decision (a tenth
 //     of a percentage point), or within LuckGap of the most luck (one
 //     point), share the prize: the difference is noise;
-//   - a prize every student of the round would share (two or more)
-//     picks no one out and is not given (a 16-way tie at one win each is no
-//     title); any other tie names everyone in it.
+//   - a prize every student of the round would share, when they are
+//     more than MaxAllTied, picks no one out and is not given (a 16-way
+//     tie at one win each is no title); any other tie names everyone in
+//     it.
 const (
 	MinDecisions = 10
 	DecisionGap  = 0.001
 	LuckGap      = 0.01
+	MaxAllTied   = 3
 )
 
 // Award is one prize and who shares it: every student at the top, tied
@@ -198,7 +200,7 @@ var prizes = []prize{
 
 // award is a prize given to every student at the top of p.better (and
 // those near it) among those it counts; false when none counts, or when
-// every student of the round (two or more) would share it.
+// every student of the round (more than MaxAllTied) would share it.
 func award(all []*tally, p prize) (Award, bool) {
 	var top *tally
 	for _, t := range all {
@@ -218,7 +220,7 @@ func award(all []*tally, p prize) (Award, bool) {
 			a.Students = append(a.Students, t.seat)
 		}
 	}
-	if len(all) > 1 && len(a.Students) == len(all) {
+	if len(all) > MaxAllTied && len(a.Students) == len(all) {
 		return Award{}, false
 	}
 	return a, true
