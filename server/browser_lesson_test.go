@@ -138,8 +138,9 @@ const yNameOverlapJS = `(function () {
 	return out.join("; ");
 })()`
 
-// TestBrowserReviewOnAPhone: the review of a match on a 320 px phone: the
-// game's cost in words and a card for each choice that was not perfect
+// TestBrowserReviewOnAPhone: the teacher's look at a student's match on a
+// 320 px phone, said of the student (issue 43, item 5): the game's cost in
+// words and a card for each choice that was not perfect
 // play's (the situation, the choice, perfect play's, the rule of thumb's,
 // what it did to the chance of winning), each card whole on the screen;
 // the full table is one tap away.
@@ -174,7 +175,7 @@ func TestBrowserReviewOnAPhone(t *testing.T) {
 		cards.forEach(function (c, i) {
 			var r = c.getBoundingClientRect();
 			if (r.left < 0 || r.right > window.innerWidth) out.push("card " + i + " spans " + Math.round(r.left) + "-" + Math.round(r.right));
-			if (!/perfect play: /.test(c.textContent) || !/the rule of thumb: /.test(c.textContent) || !/lowered your chance of winning from [0-9.]+% to [0-9.]+%/.test(c.textContent)) out.push("card " + i + ": " + c.textContent);
+			if (!/perfect play: /.test(c.textContent) || !/the rule of thumb: /.test(c.textContent) || !/lowered Ana's chance of winning from [0-9.]+% to [0-9.]+%/.test(c.textContent)) out.push("card " + i + ": " + c.textContent);
 		});
 		if (document.scrollingElement.scrollWidth > window.innerWidth) out.push("the page scrolls sideways");
 		return out.join("; ");
@@ -182,7 +183,7 @@ func TestBrowserReviewOnAPhone(t *testing.T) {
 	if bad != "" {
 		t.Errorf("the review at 320 px: %s", bad)
 	}
-	if got := textOf(t, phone, `[data-testid="game-cost"]`); !strings.Contains(got, "Your choices in this game gave away about") {
+	if got := textOf(t, phone, `[data-testid="game-cost"]`); !strings.Contains(got, "Ana's choices in this game gave away about") {
 		t.Errorf("the game's cost: %q", got)
 	}
 	shot(t, phone, "review-320")

@@ -732,11 +732,17 @@ func TestReviewSaysAPatternOnce(t *testing.T) {
 	}
 	differs := []templates.ReviewRow{row(1, 2, "hold", "roll"), row(2, 30, "roll", "hold"), row(3, 5, "hold", "roll"), row(4, 4, "hold", "roll"),
 		row(5, 3, "hold", "roll"), row(6, 28, "roll", "hold")}
-	single, patterns := reviewPatterns(l, differs, false)
+	single, patterns := reviewPatterns(l, "", differs, false)
 	if len(patterns) != 1 || len(patterns[0].Cards) != 4 || len(single) != 2 || single[0].N != 2 || single[1].N != 6 {
 		t.Fatalf("patterns %+v, single %+v", patterns, single)
 	}
 	if want := "You chose hold where perfect play chose roll, 4 times, with a turn total from 2 to 5."; patterns[0].Text != want {
 		t.Errorf("the pattern: %q, want %q", patterns[0].Text, want)
+	}
+	// The same turn total each time is said once; the teacher's look says
+	// it of the student (issue 43, item 5).
+	same := []templates.ReviewRow{row(1, 20, "hold", "roll"), row(2, 20, "hold", "roll"), row(3, 20, "hold", "roll")}
+	if _, p := reviewPatterns(l, "Ana", same, false); len(p) != 1 || p[0].Text != "Ana chose hold where perfect play chose roll, 3 times, with a turn total of 20." {
+		t.Errorf("a pattern at one turn total, of Ana: %+v", p)
 	}
 }

@@ -47,14 +47,17 @@ func (s *Server) teacherStudent(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	m.Seat = -1
-	for _, seat := range shown.Seats {
-		if seat.StudentID == id {
-			m.Seat = seat.Seat
+	seat := -1
+	for _, st := range shown.Seats {
+		if st.StudentID == id {
+			seat = st.Seat
 		}
 	}
+	// The board as the class sees it (no seat is "you": the teacher reads
+	// "Ana won", not "You won"); the review from the student's seat.
+	m.Seat = -1
 	mv := s.drawMatch(c, m)
-	mv.board.NextURL, mv.teacher = "", true
+	mv.Seat, mv.board.NextURL, mv.teacher = seat, "", true
 	v := s.views.reviewView(l, mv)
 	v.Student, v.BackURL = student.Nickname, paths.Teacher.For(class.Code)
 	if !student.Erased {

@@ -79,3 +79,40 @@ func TestAClassFollowsAUnit(t *testing.T) {
 		t.Error("no lesson: the class still follows one")
 	}
 }
+
+// TestTheTeachersLookSpeaksOfTheStudent (issue 43, item 5): the teacher's
+// page of a student's match says what the student did in the third
+// person, in all five languages: the result names the winner, the game's
+// cost and the table name the student; in English no "you" or "your" is
+// left on the review.
+func TestTheTeachersLookSpeaksOfTheStudent(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 25}
+	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	playRound(t, code, []*student{ana})
+	look := paths.TeacherStudent.With(code, studentID(t, a, code, "Ana"))
+	waitFor(t, func() bool { return teacher.get(look).Find(`[data-testid="game-cost"]`).Length() == 1 })
+	for _, lang := range []string{"en", "de", "es", "fr", "pt-BR"} {
+		teacher.post("/lang", url.Values{"lang": {lang}, "back": {"/"}})
+		page := teacher.get(look)
+		if got := page.Find(`[data-testid="result"]`).Text(); !strings.Contains(got, "Ana") && !strings.Contains(got, "Bot") {
+			t.Errorf("%s: the result names no winner: %q", lang, got)
+		}
+		if got := page.Find(`[data-testid="game-cost"]`).Text(); !strings.Contains(got, "Ana") {
+			t.Errorf("%s: the game's cost is not said of Ana: %q", lang, got)
+		}
+		if got := page.Find(`[data-testid="review"] caption`).Text(); !strings.Contains(got, "Ana") {
+			t.Errorf("%s: the table's caption: %q", lang, got)
+		}
+		if lang == "en" {
+			page.Find(`main p, main li, main caption, main th, main h2, main strong`).Each(func(_ int, s *goquery.Selection) {
+				if words := strings.Fields(strings.ToLower(s.Text())); slices.Contains(words, "you") || slices.Contains(words, "your") {
+					h, _ := goquery.OuterHtml(s.Parent())
+					t.Errorf("the teacher's look says %q in %s", s.Text(), h)
+				}
+			})
+		}
+	}
+}

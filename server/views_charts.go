@@ -198,7 +198,11 @@ func (w *views) classCharts(ctx context.Context, l *i18n.Localizer, who classroo
 // timeline is chart 4 for a match.
 func timeline(l *i18n.Localizer, mv *matchView) templates.Chart {
 	anonymous := mv.Class != nil && mv.Class.Anonymous
-	return charts.Timeline(l, mv.Variant.Game, mv.Events, seatNames(l, *mv.Match, mv.Seat, anonymous, l.T("chart.you")))
+	viewer := mv.Seat
+	if mv.teacher {
+		viewer = -1 // the teacher's look: every player by name
+	}
+	return charts.Timeline(l, mv.Variant.Game, mv.Events, seatNames(l, *mv.Match, viewer, anonymous, l.T("chart.you")))
 }
 
 // firstPlayerResults are chart 7's results for the class's Pig target:

@@ -126,6 +126,9 @@ func (w *views) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 		RecordURL: paths.Record(code, mv.ID), VerifyURL: paths.VerifyMatch(code, mv.ID), BackURL: "/",
 		NextURL: mv.board.NextURL, InClass: code != "", Hog: mv.Variant.Game.ChoosesDice(),
 	}
+	if mv.teacher && mv.Seat >= 0 && mv.Seat < len(mv.Seats) {
+		v.Student = mv.Seats[mv.Seat].Nickname // the review speaks of them
+	}
 	switch {
 	case !mv.Over():
 		v.SeedLater = l.T("review.seedplaying") // the teacher's look at a match in play
@@ -164,7 +167,7 @@ func (w *views) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 		v.PerDecision = percent(l, total/float64(v.Decisions))
 	}
 	v.TwoPlayers = mv.Variant.Seats == 2
-	v.Differs, v.Patterns = reviewPatterns(l, v.Differs, v.Hog)
+	v.Differs, v.Patterns = reviewPatterns(l, v.Student, v.Differs, v.Hog)
 	v.Timeline = timeline(l, mv)
 	return v
 }
@@ -177,7 +180,7 @@ const minPattern = 3
 // the same way minPattern times or more (holding where it rolls, say) out
 // of differs, as one line each with their count and the turn totals they
 // were made at; the rest stay cards of their own.
-func reviewPatterns(l *i18n.Localizer, differs []templates.ReviewRow, hog bool) ([]templates.ReviewRow, []templates.ReviewPattern) {
+func reviewPatterns(l *i18n.Localizer, of string, differs []templates.ReviewRow, hog bool) ([]templates.ReviewRow, []templates.ReviewPattern) {
 	type choice struct{ chose, best string }
 	groups := map[choice][]templates.ReviewRow{}
 	var order []choice
@@ -200,12 +203,26 @@ func reviewPatterns(l *i18n.Localizer, differs []templates.ReviewRow, hog bool) 
 		for _, r := range rows {
 			lo, hi = min(lo, r.TurnTotal), max(hi, r.TurnTotal)
 		}
-		text := l.T("review.pattern", "Chose", k.chose, "Best", k.best, "N", l.Int(len(rows)), "Lo", l.Int(lo), "Hi", l.Int(hi))
-		if hog {
-			text = l.T("review.pattern_hog", "Chose", k.chose, "Best", k.best, "N", l.Int(len(rows)))
+		id := "pattern"
+		switch {
+		case hog:
+			id = "pattern_hog"
+		case lo == hi:
+			id = "pattern_at" // "with a turn total of 20", not "from 20 to 20"
 		}
+		text := reviewSaid(l, of, id, "Chose", k.chose, "Best", k.best, "N", l.Int(len(rows)), "Lo", l.Int(lo), "Hi", l.Int(hi))
 		patterns = append(patterns, templates.ReviewPattern{Text: text, Cards: rows})
 	}
 	slices.SortStableFunc(single, func(a, b templates.ReviewRow) int { return a.N - b.N })
 	return single, patterns
+}
+
+// reviewSaid is a review's message: the student's own ("review.ID"), or,
+// on the teacher's look at student of's match, the same said of them in
+// the third person ("review_of.ID", with their name as Name).
+func reviewSaid(l *i18n.Localizer, of, id string, args ...any) string {
+	if of != "" {
+		return l.T("review_of."+id, append(args, "Name", of)...)
+	}
+	return l.T("review."+id, args...)
 }

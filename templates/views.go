@@ -794,3 +794,13 @@ func homeworkButton(h StudentHomework) string {
 	}
 	return "homework.student.play"
 }
+
+// RT is a review's message: the student's own ("review.ID"), or, on the
+// teacher's look at a student's match (v.Student), the same said of the
+// student in the third person ("review_of.ID", their name as Name).
+func RT(ctx context.Context, v Review, id string, args ...any) string {
+	if v.Student != "" {
+		return T(ctx, "review_of."+id, append(args, "Name", v.Student)...)
+	}
+	return T(ctx, "review."+id, args...)
+}
