@@ -125,6 +125,26 @@ const yNameOverlapJS = `(function () {
 	[0, 1].forEach(function (i) {
 		var m = c.getModel().getComponent('yAxis', i);
 		if (!m || !m.get('name')) return;
+		if (m.get('nameLocation') === 'end') {
+			// The name stands level above the axis (the projector's): its
+			// drawn box must touch no other text drawn.
+			var boxes = [];
+			c.getZr().storage.getDisplayList(true).forEach(function (e) {
+				if ((e.type !== 'tspan' && e.type !== 'text') || e.ignore || e.invisible || !e.style || !e.style.text) return;
+				var r = e.getBoundingRect().clone();
+				r.applyTransform(e.getComputedTransform());
+				boxes.push({ text: String(e.style.text), r: r });
+			});
+			var own = boxes.filter(function (b) { return b.text === m.get('name'); })[0];
+			if (!own) { out.push(m.get('name') + ": not drawn"); return; }
+			boxes.forEach(function (b) {
+				if (b === own) return;
+				var dx = Math.min(own.r.x + own.r.width, b.r.x + b.r.width) - Math.max(own.r.x, b.r.x);
+				var dy = Math.min(own.r.y + own.r.height, b.r.y + b.r.height) - Math.max(own.r.y, b.r.y);
+				if (dx > 0.5 && dy > 0.5) out.push(m.get('name') + " on " + b.text);
+			});
+			return;
+		}
 		var ctx = document.createElement('canvas').getContext('2d');
 		ctx.font = (m.get('axisLabel.fontSize') || 12) + 'px sans-serif';
 		var w = 0;

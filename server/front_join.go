@@ -32,7 +32,11 @@ func (s *Server) joinPage(c *gin.Context) {
 			}
 		}
 	}
-	render(c, http.StatusOK, templates.JoinView(templates.Join{Code: templates.Field{Value: code}}))
+	v := templates.Join{Code: templates.Field{Value: code}}
+	if c.Query("moved") == "1" {
+		v.Notice = loc(c).T("join.moved")
+	}
+	render(c, http.StatusOK, templates.JoinView(v))
 }
 
 // checkNickname reads a typed nickname (see classroom.Nickname) and says

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"pigclass/templates/paths"
 	"strconv"
 	"strings"
 	"testing"
@@ -301,8 +302,10 @@ func TestStaticAndSecureCookies(t *testing.T) {
 
 // TestRejoinOnAnotherDevice: a student whose cookie is gone gets back to
 // their own seat with their nickname and rejoin code (even with joining
-// closed); the old device is signed out; a wrong code does not take the
-// seat, and counts as a guess.
+// closed); the old device is signed out and told why on its next page; a
+// wrong code does not take the seat, and counts as a guess. The code
+// lasts until the teacher renews it (issue 43, item 4); a code typed as a
+// nickname is refused.
 func TestRejoinOnAnotherDevice(t *testing.T) {
 	a := newApp(t)
 	teacher := a.browser()
@@ -331,11 +334,47 @@ func TestRejoinOnAnotherDevice(t *testing.T) {
 	if _, ok := readBoard(doc); !ok {
 		t.Error("back on the new device, Ana's match is not there")
 	}
-	old.get("/c/" + code)
-	if old.path() != "/join/"+code {
-		t.Errorf("the old device still plays as Ana: at %s", old.path())
+	// The old device's next page says why it is signed out.
+	moved := old.get("/c/" + code)
+	if old.path() != "/join/"+code || !strings.Contains(moved.Find(`[data-testid="join-moved"]`).Text(), "You joined on another device") {
+		t.Errorf("the old device: at %s, told %q", old.path(), moved.Find(`[data-testid="join-moved"]`).Text())
 	}
-	if again := phone.get("/c/" + code).Find(`[data-testid="rejoin-code"]`).Text(); again == rc {
-		t.Error("the rejoin code did not change once used")
+	// The code written on paper lasts (issue 43, item 4): the same on the
+	// new device, and it takes the seat again from a third.
+	if again := phone.get("/c/" + code).Find(`[data-testid="rejoin-code"]`).Text(); again != rc {
+		t.Errorf("the rejoin code changed once used: %q, then %q", rc, again)
+	}
+	laptop := a.browser()
+	if laptop.post("/join/"+code, url.Values{"nickname": {"Ana"}, "rejoin": {rc}}); laptop.path() != "/c/"+code {
+		t.Errorf("the same code a second time: at %s", laptop.path())
+	}
+	// A stranger's browser is never told of a move.
+	if doc := thief.get("/c/" + code); doc.Find(`[data-testid="join-moved"]`).Length() != 0 {
+		t.Error("a stranger is told of a seat that moved")
+	}
+	// The teacher renews it: the old code no longer reaches the seat, the
+	// device that had it is told why, the new code does.
+	renewed := teacher.post(paths.RenewRejoin.With(code, studentID(t, a, code, "Ana")), url.Values{"confirm": {"yes"}})
+	fresh := renewed.Find(`[data-testid="student-rejoin-code"]`).Text()
+	if fresh == "" || fresh == rc {
+		t.Fatalf("the renewed code: %q (was %q)", fresh, rc)
+	}
+	if doc := laptop.get("/c/" + code); laptop.path() != "/join/"+code || doc.Find(`[data-testid="join-moved"]`).Length() != 1 {
+		t.Errorf("the device dropped by the renewal: at %s", laptop.path())
+	}
+	other := a.browser()
+	if other.post("/join/"+code, url.Values{"nickname": {"Ana"}, "rejoin": {rc}}); other.path() == "/c/"+code {
+		t.Error("the old code still reaches the seat after the renewal")
+	}
+	if other.post("/join/"+code, url.Values{"nickname": {"Ana"}, "rejoin": {fresh}}); other.path() != "/c/"+code {
+		t.Errorf("the renewed code: at %s", other.path())
+	}
+	// A code typed into the nickname field joins no one: it points to the
+	// rejoin field.
+	teacher.post(paths.Open.For(code), nil)
+	noah := a.browser()
+	doc = noah.post("/join/"+code, url.Values{"nickname": {"Noah" + rc}})
+	if noah.path() == "/c/"+code || !strings.Contains(doc.Text(), "this looks like a rejoin code") {
+		t.Errorf("a nickname with a rejoin code in it: at %s", noah.path())
 	}
 }

@@ -53,7 +53,7 @@ func TestErasedLeavesNoCopyWhileRunning(t *testing.T) {
 		for _, st := range c.Students {
 			if st.ID == id {
 				rc := b.get(paths.Student.For(code)).Find(`[data-testid="rejoin-code"]`).Text()
-				if rc == "" || a.srv.room.RejoinCode(c, st.TokenHash) == "" {
+				if rc == "" || a.srv.room.RejoinCode(c, st) == "" {
 					t.Fatalf("%s has no rejoin code", nick)
 				}
 				return map[string]string{"nickname": nick, "token hash": st.TokenHash, "rejoin code": classroom.NormalizeCode(rc)}

@@ -22,8 +22,13 @@ func (s *Server) studentHome(c *gin.Context) {
 	me, ok := viewer.Student()
 	if !ok && validCode(code) {
 		// Not a student of the class, or no such class: the join page,
-		// alike.
-		c.Redirect(http.StatusSeeOther, paths.JoinCode.For(code))
+		// alike; a browser whose seat moved to another device is told
+		// why there (only the browser that held it knows its token).
+		to := paths.JoinCode.For(code)
+		if t, err := c.Cookie(playerCookie); err == nil && s.room.Moved(ctx, code, classroom.HashToken(t)) {
+			to += "?moved=1"
+		}
+		c.Redirect(http.StatusSeeOther, to)
 		return
 	}
 	if !ok {
@@ -35,7 +40,7 @@ func (s *Server) studentHome(c *gin.Context) {
 	l := loc(c)
 	v := templates.StudentHome{Code: class.Code, Nickname: me.Nickname, Waiting: l.T("student.waiting"),
 		NextURL:    nextIn(l, class.Code, 0) + "&hw=" + strconv.FormatInt(viewer.HomeworkVersion(), 10),
-		RejoinCode: s.room.RejoinCode(class, me.TokenHash)}
+		RejoinCode: s.room.RejoinCode(class, me)}
 	if class.Anonymous {
 		v.SharedName = anonIn(l, me.AnonName)
 	}

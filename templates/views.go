@@ -50,6 +50,9 @@ type Front struct {
 type Join struct {
 	Code, Nickname, Rejoin Field
 	Error                  string
+	// Notice says why a browser is here again: its seat moved to another
+	// device.
+	Notice string
 }
 
 // Dashboard is the teacher's class page.

@@ -72,8 +72,10 @@ func (k *skunk) rename(st store.Student) {
 }
 
 // RenewRejoin gives a student of the class, for its teacher, a new rejoin
-// code: their browser's token is replaced by one nobody holds, so that the
-// old code, and the browser that had the seat, no longer reach it; the
+// code: the renewal is counted (the code is derived from it) and their
+// browser's token is replaced by one nobody holds, so that the old code,
+// and the browser that had the seat, no longer reach it (its next page
+// says why); the
 // student gets back with their nickname and the new code (on a shared
 // Chromebook whose cookie is gone, or after a code was seen by others).
 // It returns the new code.
@@ -88,8 +90,10 @@ func (r *Room) RenewRejoin(ctx context.Context, v Viewer, studentID int64) (stri
 	b := make([]byte, 32)
 	rand.Read(b)
 	hash := HashToken(hex.EncodeToString(b))
-	if err := r.retokenStudent(ctx, c.id, studentID, hash); err != nil {
+	if err := r.retokenStudent(ctx, c.id, studentID, hash, true); err != nil {
 		return "", err
 	}
-	return r.RejoinCode(c.snap.Load(), hash), nil
+	snap := c.snap.Load()
+	st, _ := snap.Student(hash)
+	return r.RejoinCode(snap, st), nil
 }

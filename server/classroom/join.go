@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -193,14 +194,14 @@ func (r *Room) rejoin(ctx context.Context, e Entry, k Knock, nick string) (Entry
 		if st.Nickname != nick {
 			continue
 		}
-		if !SameRejoinCode(k.Rejoin, r.RejoinCode(snap, st.TokenHash)) {
+		if !SameRejoinCode(k.Rejoin, r.RejoinCode(snap, st)) {
 			break
 		}
 		if err := r.rotateToken(ctx, k.TokenHash, k.NewTokenHash); err != nil {
 			return e, err
 		}
 		e.TookToken = true
-		if err := r.retokenStudent(ctx, snap.ID, st.ID, k.NewTokenHash); err != nil {
+		if err := r.retokenStudent(ctx, snap.ID, st.ID, k.NewTokenHash, false); err != nil {
 			return e, err
 		}
 		st.TokenHash = k.NewTokenHash
@@ -208,7 +209,7 @@ func (r *Room) rejoin(ctx context.Context, e Entry, k Knock, nick string) (Entry
 		return e, nil
 	}
 	for _, st := range snap.Removed {
-		if st.Nickname == nick && SameRejoinCode(k.Rejoin, r.RejoinCode(snap, st.TokenHash)) {
+		if st.Nickname == nick && SameRejoinCode(k.Rejoin, r.RejoinCode(snap, st)) {
 			return e, refused(Removed, nick)
 		}
 	}
@@ -311,12 +312,13 @@ func (v Viewer) SharedDevices() map[int64][]int64 {
 }
 
 // RejoinCode is a student's personal code for getting back to their seat
-// on another device: shown on their own page only, derived with the
-// server's own key (never in the database) from their browser's token's
-// hash (so it changes once used) and the class's secret's hash.
-func (r *Room) RejoinCode(class *Class, tokenHash string) string {
+// on another device: shown on their own page (and to their teacher) only,
+// derived with the server's own key (never in the database) from the
+// class's secret's hash, the student and the count of the teacher's
+// renewals: it stays the same, used or not, until the teacher renews it.
+func (r *Room) RejoinCode(class *Class, st store.Student) string {
 	mac := hmac.New(sha256.New, r.key)
-	mac.Write([]byte("pigclass-rejoin-v2\x00" + class.TeacherHash + "\x00" + tokenHash))
+	mac.Write([]byte(fmt.Sprintf("pigclass-rejoin-v3\x00%s\x00%d\x00%d", class.TeacherHash, st.ID, st.RejoinEpoch)))
 	sum := mac.Sum(nil)
 	b := make([]byte, 8)
 	for i := range b {
@@ -343,4 +345,16 @@ func NormalizeCode(s string) string {
 // constant time.
 func SameRejoinCode(typed, want string) bool {
 	return subtle.ConstantTimeCompare([]byte(NormalizeCode(typed)), []byte(NormalizeCode(want))) == 1
+}
+
+// Moved reports whether a browser token's hash held a seat of class code
+// that moved to another device (a rejoin there, or the teacher's
+// renewal of the rejoin code): its next page says so.
+func (r *Room) Moved(ctx context.Context, code, tokenHash string) bool {
+	c, err := r.classes.byCode(ctx, code)
+	if err != nil || tokenHash == "" {
+		return false
+	}
+	moved, err := r.st.WasMoved(ctx, c.id, tokenHash)
+	return err == nil && moved
 }

@@ -84,7 +84,7 @@ func TestEnterDecidesJoins(t *testing.T) {
 	if _, why := enter(t, r, zed); why != TooManyGuesses {
 		t.Errorf("after four taken names: %v, want TooManyGuesses", why)
 	}
-	code := r.RejoinCode(ana.Class, ana.Student.TokenHash)
+	code := r.RejoinCode(ana.Class, ana.Student)
 	if _, why := enter(t, r, Knock{Code: c.Code, Nickname: "Ana", Rejoin: "AAAA-AAAA", NewTokenHash: HashToken("x"), Guesser: "203.0.113.9"}); why != WrongRejoin {
 		t.Errorf("a wrong rejoin code: %v, want WrongRejoin", why)
 	}
@@ -134,7 +134,7 @@ func TestEnterDecidesJoins(t *testing.T) {
 		t.Errorf("Ana's phone, removed: %v, want Removed", why)
 	}
 	removed, _ := r.Class(ctx, c.Code)
-	code = r.RejoinCode(removed, HashToken("phone"))
+	code = r.RejoinCode(removed, removed.Removed[0])
 	if _, why := enter(t, r, Knock{Code: c.Code, Nickname: "Ana", Rejoin: code, NewTokenHash: HashToken("z"), Guesser: "198.51.100.1"}); why != Removed {
 		t.Errorf("Ana's rejoin code, removed: %v, want Removed", why)
 	}

@@ -2,6 +2,7 @@ package classroom
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -95,8 +96,32 @@ func Nickname(raw string) (string, error) {
 		return "", errNicknameEmpty
 	case count > MaxNickname:
 		return "", &NicknameError{Kind: "long", Count: count, text: fmt.Sprintf("at most %d characters (this one has %d)", MaxNickname, count)}
+	case looksLikeRejoinCode(n):
+		return "", &NicknameError{Kind: "code", text: "it looks like a rejoin code: type that in the rejoin code field"}
 	}
 	return n, nil
+}
+
+// rejoinShaped finds what a rejoin code looks like inside a nickname: four
+// characters of the codes' alphabet, a dash, four more ("4PJE-3MYJ"), or
+// eight in a row with two digits or more among them ("4PJE3MYJ").
+var rejoinShaped = regexp.MustCompile(`(?i)[` + CodeAlphabet + `]{4}-[` + CodeAlphabet + `]{4}|[` + CodeAlphabet + `]{8}`)
+
+// looksLikeRejoinCode reports whether a nickname holds a rejoin code,
+// typed into the nickname field ("Noah4PJE-3MYJ").
+func looksLikeRejoinCode(n string) bool {
+	for _, m := range rejoinShaped.FindAllString(n, -1) {
+		digits := 0
+		for _, r := range m {
+			if unicode.IsDigit(r) {
+				digits++
+			}
+		}
+		if strings.Contains(m, "-") || digits >= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // LooksAlike reports whether two nicknames would pass for each other on a

@@ -539,17 +539,27 @@ func AnonName(taken map[string]bool) string {
 // retokenStudent moves a student to a new browser (token hash): their seat in the
 // class, and in the match they play, follow; the old browser is signed
 // out.
-func (r *Room) retokenStudent(ctx context.Context, classID, studentID int64, tokenHash string) error {
+func (r *Room) retokenStudent(ctx context.Context, classID, studentID int64, tokenHash string, renew bool) error {
 	c, err := r.classes.load(ctx, classID)
 	if err != nil {
 		return err
 	}
 	return c.save(func() error {
-		if err := r.st.SetStudentToken(ctx, classID, studentID, tokenHash); err != nil {
+		if err := r.st.MoveStudent(ctx, classID, studentID, tokenHash, renew); err != nil {
 			return err
 		}
 		isHim := func(id int64, _ string) bool { return id == studentID }
-		c.publishLocked(true, func(next *Class) { next.Students = retoken(next.Students, isHim, tokenHash) })
+		c.publishLocked(true, func(next *Class) {
+			next.Students = retoken(next.Students, isHim, tokenHash)
+			if renew {
+				next.Students = slices.Clone(next.Students)
+				for i := range next.Students {
+					if next.Students[i].ID == studentID {
+						next.Students[i].RejoinEpoch++
+					}
+				}
+			}
+		})
 		if lm := (*c.live.Load())[studentID]; lm != nil {
 			lm.Reseat(func(s play.Seat) bool { return s.StudentID == studentID }, func(s *play.Seat) { s.TokenHash = tokenHash })
 		}

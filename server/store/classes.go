@@ -159,6 +159,9 @@ type Student struct {
 	// Erased: the teacher erased the student (EraseStudent); Nickname and
 	// AnonName are then "erased student N", and the token is gone.
 	Erased bool
+	// RejoinEpoch counts the teacher's renewals of the student's rejoin
+	// code (the code is derived from it: MoveStudent).
+	RejoinEpoch int
 }
 
 // AddStudent stores a student. A nickname already used in the class returns
@@ -217,12 +220,12 @@ func (s *Store) AddStudents(ctx context.Context, sts []Student) ([]Student, erro
 	return out, nil
 }
 
-const studentColumns = `id, COALESCE(class_id, 0), nickname, anon_name, token_hash, removed, joined_at, erased_at IS NOT NULL`
+const studentColumns = `id, COALESCE(class_id, 0), nickname, anon_name, token_hash, removed, joined_at, erased_at IS NOT NULL, rejoin_epoch`
 
 func scanStudent(row interface{ Scan(...any) error }) (Student, error) {
 	var st Student
 	var joined string
-	err := row.Scan(&st.ID, &st.ClassID, &st.Nickname, &st.AnonName, &st.TokenHash, &st.Removed, &joined, &st.Erased)
+	err := row.Scan(&st.ID, &st.ClassID, &st.Nickname, &st.AnonName, &st.TokenHash, &st.Removed, &joined, &st.Erased, &st.RejoinEpoch)
 	st.JoinedAt = parseTime(joined)
 	return st, err
 }
@@ -331,6 +334,9 @@ func (s *Store) EraseStudent(ctx context.Context, classID, studentID int64) (Stu
 		if err != nil {
 			return err
 		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM moved_tokens WHERE student_id = ?`, studentID); err != nil {
+			return err
+		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			return ErrNotFound
 		}
@@ -396,15 +402,46 @@ func (s *Store) RotateToken(ctx context.Context, old, new string) error {
 	return nil
 }
 
-// SetStudentToken gives a student a new browser token (its hash): the
-// student rejoined on another device, and the old one is signed out.
-func (s *Store) SetStudentToken(ctx context.Context, classID, studentID int64, tokenHash string) error {
-	res, err := s.exec(ctx, `UPDATE students SET token_hash = ? WHERE id = ? AND class_id = ? AND removed = 0`, tokenHash, studentID, classID)
+// MoveStudent gives a student a new browser token (its hash): the student
+// rejoined on another device, or the teacher renewed their rejoin code
+// (renew: the renewal is counted, which changes the code). The old
+// browser is signed out; its token's hash is kept as moved (WasMoved), so
+// that its next page says why.
+func (s *Store) MoveStudent(ctx context.Context, classID, studentID int64, tokenHash string, renew bool) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var old string
+		err := tx.QueryRowContext(ctx, `SELECT token_hash FROM students WHERE id = ? AND class_id = ? AND removed = 0`, studentID, classID).Scan(&old)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		if old != "" && old != tokenHash {
+			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO moved_tokens (token_hash, class_id, student_id) VALUES (?, ?, ?)`, old, classID, studentID); err != nil {
+				return err
+			}
+		}
+		renewed := 0
+		if renew {
+			renewed = 1
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE students SET token_hash = ?, rejoin_epoch = rejoin_epoch + ? WHERE id = ?`, tokenHash, renewed, studentID)
+		return err
+	})
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return fmt.Errorf("store: move student: %w", err)
+	}
+	return err
+}
+
+// WasMoved reports whether a browser token's hash held a seat of class
+// classID that moved to another device (MoveStudent).
+func (s *Store) WasMoved(ctx context.Context, classID int64, tokenHash string) (bool, error) {
+	var moved bool
+	err := s.rd.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM moved_tokens WHERE token_hash = ? AND class_id = ?)`, tokenHash, classID).Scan(&moved)
 	if err != nil {
-		return fmt.Errorf("store: set student token: %w", err)
+		return false, fmt.Errorf("store: was moved: %w", err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return moved, nil
 }
