@@ -50,6 +50,12 @@ var privacyTables = []privacyTable{
 		{"removed", "removed"},
 		{"joined_at", "joined_at"},
 		{"erased_at", "erased_at"},
+		{"rejoin_epoch", "students-rejoin_epoch"},
+	}},
+	{"moved_tokens", []privacyColumn{
+		{"token_hash", "moved_tokens-token_hash"},
+		{"class_id", "class_id"},
+		{"student_id", "student_id"},
 	}},
 	{"rounds", []privacyColumn{
 		{"id", "rounds-id"},

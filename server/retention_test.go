@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"os"
@@ -194,50 +195,78 @@ func TestDaysOfAClass(t *testing.T) {
 	}
 }
 
-// TestProgressDayByDay (issue 33, item 3): a student's page, and the
-// teacher's page of the student, say day by day the chance of winning
-// the student's choices gave away a decision (as decisions.csv's costs
-// average, day by day) with the number of decisions, and the change since
-// the first day; the class chart of the unit has a row a day with all
-// the class's decisions.
+// TestProgressDayByDay (issue 33, item 3; issue 43, item 6): a student's
+// page, and the teacher's page of the student, say day by day the chance
+// of winning the student's games gave away on average, with its t
+// interval from the games' spread (recomputed here from decisions.csv,
+// game by game), and the change since the first day; the class chart of
+// the unit has a row a day with all the class's games, and says the
+// change by the same rule.
 func TestProgressDayByDay(t *testing.T) {
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
 	ana := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 8}
 	bo := &student{b: join(t, a, code, "Bo"), nick: "Bo", holdAt: 25}
-	round := url.Values{"game": {"pig"}, "target": {"50"}, "mode": {"bot"}, "bot": {"hold:20"}}
-	teacher.post(paths.Rounds.For(code), round)
-	playRound(t, code, []*student{ana, bo})
-	a.clock.add(2 * 24 * time.Hour)
-	ana.holdAt = 20
-	teacher.post(paths.Rounds.For(code), round)
-	playRound(t, code, []*student{ana, bo})
-
-	type day struct {
-		n    int
-		cost float64
+	round := url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}}
+	for day := range 2 {
+		if day == 1 {
+			a.clock.add(2 * 24 * time.Hour)
+			ana.holdAt = 20
+		}
+		for range 3 { // three games a day: enough to claim something
+			teacher.post(paths.Rounds.For(code), round)
+			playRound(t, code, []*student{ana, bo})
+		}
 	}
-	mine, class := map[string]*day{}, map[string]*day{}
+
+	// The games, recomputed from decisions.csv: a game is a student's
+	// decisions in one match, its cost their sum.
+	games := map[string]map[string]map[string]float64{} // student, day, match: cost in points
 	var order []string
 	for _, r := range teacher.csvRows(paths.DecisionsCSV.For(code)) {
 		if r["by"] != "student" || r["cost_pct_points"] == "" {
 			continue
 		}
 		c, _ := strconv.ParseFloat(r["cost_pct_points"], 64)
-		if class[r["day"]] == nil {
-			class[r["day"]], mine[r["day"]] = &day{}, &day{}
-			order = append(order, r["day"])
-		}
-		class[r["day"]].n++
-		class[r["day"]].cost += c
-		if r["student"] == "Ana" {
-			mine[r["day"]].n++
-			mine[r["day"]].cost += c
+		for _, who := range []string{r["student"], "class"} {
+			if games[who] == nil {
+				games[who] = map[string]map[string]float64{}
+			}
+			if games[who][r["day"]] == nil {
+				games[who][r["day"]] = map[string]float64{}
+				if who == "class" {
+					order = append(order, r["day"])
+				}
+			}
+			games[who][r["day"]][r["match"]+" "+r["student"]] += c
 		}
 	}
 	if len(order) != 2 {
 		t.Fatalf("decisions on %d days: %v", len(order), order)
+	}
+	// want is a day's line as the rule says it: the mean per game, and its
+	// t interval (t = 4.303 for three games) when the games differ.
+	want := func(day string) (string, string) {
+		var g []float64
+		for _, c := range games["Ana"][day] {
+			g = append(g, c)
+		}
+		mean, ss := 0.0, 0.0
+		for _, c := range g {
+			mean += c / float64(len(g))
+		}
+		for _, c := range g {
+			ss += (c - mean) * (c - mean)
+		}
+		if len(g) != 3 || ss == 0 {
+			return fmt.Sprintf("about %.1f%% of a chance to win (%d games)", mean, len(g)), "Too few different games"
+		}
+		half := 4.303 * math.Sqrt(ss/2) / math.Sqrt(3)
+		if mean-half < 0 {
+			return fmt.Sprintf("about %.1f%% of a chance to win (3 games)", mean), fmt.Sprintf("between 0 and %.1f%%", mean+half)
+		}
+		return fmt.Sprintf("about %.1f%% of a chance to win (3 games)", mean), fmt.Sprintf("between %.1f%% and %.1f%%", mean-half, mean+half)
 	}
 	check := func(who string, page *goquery.Document, heading string) {
 		t.Helper()
@@ -251,25 +280,31 @@ func TestProgressDayByDay(t *testing.T) {
 		}
 		for i, d := range order {
 			line := lines.Eq(i).Text()
-			want := fmt.Sprintf("each decision %.2f%%", mine[d].cost/float64(mine[d].n))
-			if !strings.HasPrefix(line, d+":") || !strings.Contains(line, want) || !strings.Contains(line, fmt.Sprintf("(%d decision", mine[d].n)) {
-				t.Errorf("%s, %s: %q, want %q over %d decisions", who, d, line, want, mine[d].n)
+			figure, sure := want(d)
+			if !strings.HasPrefix(line, d+":") || !strings.Contains(line, figure) || !strings.Contains(line, sure) {
+				t.Errorf("%s, %s: %q, want %q and %q", who, d, line, figure, sure)
 			}
 		}
-		if change := card.Find(`[data-testid="progress-change"]`).Text(); !strings.Contains(change, "first day") {
+		if change := card.Find(`[data-testid="progress-change"]`).Text(); !strings.Contains(change, "first day") || !strings.Contains(change, "a game then") {
 			t.Errorf("%s: the change %q", who, change)
 		}
 		t.Logf("%s: %s", who, strings.Join(strings.Fields(card.Text()), " "))
 	}
 	check("Ana", ana.b.get(paths.Student.For(code)), "How your choices went, day by day")
 	check("the teacher", teacher.get(paths.TeacherStudent.With(code, studentID(t, a, code, "Ana"))), "How Ana's choices went, day by day")
+	// The class chart: a row a day with every game of the class, and the
+	// change said by the same rule in its caption.
 	var rows []string
-	teacher.get(paths.Query(paths.TeacherCharts.For(code), "chart", "progress")).Find(`[data-testid="chart-progress"] tbody tr`).Each(func(_ int, tr *goquery.Selection) {
+	chart := teacher.get(paths.Query(paths.TeacherCharts.For(code), "chart", "progress")).Find(`[data-testid="chart-progress"]`)
+	chart.Find(`tbody tr`).Each(func(_ int, tr *goquery.Selection) {
 		rows = append(rows, tr.Find("td").Eq(0).Text()+" "+tr.Find("td").Eq(1).Text())
 	})
-	want := []string{order[0] + " " + strconv.Itoa(class[order[0]].n), order[1] + " " + strconv.Itoa(class[order[1]].n)}
-	if !slices.Equal(rows, want) {
-		t.Errorf("the class chart of the unit: %v, want %v", rows, want)
+	wantRows := []string{order[0] + " " + strconv.Itoa(len(games["class"][order[0]])), order[1] + " " + strconv.Itoa(len(games["class"][order[1]]))}
+	if !slices.Equal(rows, wantRows) {
+		t.Errorf("the class chart of the unit: %v, want %v", rows, wantRows)
+	}
+	if caption := chart.Find("figcaption").Text(); !strings.Contains(caption, "Since the first day") || !strings.Contains(caption, "the class") {
+		t.Errorf("the class chart says no change by the rule: %q", caption)
 	}
 }
 

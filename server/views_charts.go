@@ -131,15 +131,19 @@ func (c *chartSource) Mysteries() ([]store.MysterySeat, error) {
 
 // Progress is the class's play day by day over the unit (every day,
 // whatever day the other charts show).
-func (c *chartSource) Progress() ([]charts.ProgressDay, error) {
+func (c *chartSource) Progress() (charts.ProgressData, error) {
 	p, err := c.w.reports.ClassProgress(c.ctx, c.who)
-	var out []charts.ProgressDay
+	var out charts.ProgressData
 	for _, d := range p.Days {
 		day := d.Day
 		if d.Homework {
 			day = c.l.T("progress.homework_day", "Date", d.Day)
 		}
-		out = append(out, charts.ProgressDay{Day: day, Decisions: d.Decisions, Mean: d.PerDecision, Lo: d.Lo, Hi: d.Hi, PerGame: d.PerGame})
+		out.Days = append(out.Days, charts.ProgressDay{Day: day, Games: d.Games, Mean: d.PerGame, Lo: d.Lo, Hi: d.Hi})
+	}
+	// The change said by the same rule and words as a student's page.
+	if v := progressWords(c.l, p, c.l.T("progress.the_class")); v != nil {
+		out.Verdict = v.Change
 	}
 	return out, err
 }

@@ -42,8 +42,9 @@ func (w *views) history(ctx context.Context, l *i18n.Localizer, who classroom.Vi
 
 // progressWords says a student's play day by day in plain words, to the
 // student ("your choices"), or to the teacher (name given): the chance
-// of winning given away a game and a decision, with the range chance
-// leaves, and whether the change since the first day is more than luck.
+// of winning given away a game, with the range chance leaves (or that
+// there are too few different games to tell), and whether the change
+// since the first day is more than luck, by report's rule (Progress).
 // Nil before any analysed decision.
 func progressWords(l *i18n.Localizer, p report.Progress, name string) *templates.ProgressView {
 	if len(p.Days) == 0 {
@@ -55,14 +56,28 @@ func progressWords(l *i18n.Localizer, p report.Progress, name string) *templates
 	}
 	v := &templates.ProgressView{Heading: l.T(prefix+"heading", who...)}
 	for _, d := range p.Days {
-		args := append([]any{"Date", d.Day, "PerGame", l.Pct(d.PerGame, 1), "PerDecision", l.Pct(d.PerDecision, 2), "Lo", l.Pct(d.Lo, 2), "Hi", l.Pct(d.Hi, 2)}, who...)
-		v.Days = append(v.Days, l.N(prefix+pick(d.Homework, "homework", "day"), d.Decisions, args...))
+		args := append([]any{"Date", d.Day, "PerGame", l.Pct(d.PerGame, 1)}, who...)
+		line := l.N(prefix+pick(d.Homework, "homework", "day"), d.Games, args...)
+		switch {
+		case !d.Told:
+			line += " " + l.T("progress.range_few")
+		case d.Cut:
+			line += " " + l.T("progress.range_cut", "Hi", l.Pct(d.Hi, 1))
+		default:
+			line += " " + l.T("progress.range", "Lo", l.Pct(d.Lo, 1), "Hi", l.Pct(d.Hi, 1))
+		}
+		v.Days = append(v.Days, line)
 	}
 	if p.Compared {
-		first, last := p.ChangeFrom, p.ChangeTo
-		v.Better = p.Change <= 0
+		v.Better = p.Change < 0
 		key := prefix + pick(v.Better, "less.", "more.") + pick(p.Sure, "sure", "maybe")
-		v.Change = l.T(key, append([]any{"First", l.Pct(first.PerDecision, 2), "Last", l.Pct(last.PerDecision, 2)}, who...)...)
+		switch {
+		case p.Change == 0:
+			key = prefix + "same"
+		case !p.Judged:
+			key = prefix + "untold"
+		}
+		v.Change = l.T(key, append([]any{"First", l.Pct(p.ChangeFrom.PerGame, 1), "Last", l.Pct(p.ChangeTo.PerGame, 1)}, who...)...)
 	}
 	return v
 }

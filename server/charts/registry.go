@@ -40,7 +40,7 @@ type Source interface {
 	// with their players' guesses.
 	Mysteries() ([]store.MysterySeat, error)
 	// Progress is the class's play day by day over the unit.
-	Progress() ([]ProgressDay, error)
+	Progress() (ProgressData, error)
 	FirstPlayer() ([]FirstResults, error)
 	// Ladder is the strategy ladder, nil while it is being computed.
 	Ladder() []Rung
@@ -92,8 +92,8 @@ var registry = []entry{
 		return PigLandings(s.Localizer(), g, marks), err
 	}},
 	{ProgressKey, func(s Source) (templates.Chart, error) {
-		days, err := s.Progress()
-		return Progress(s.Localizer(), days), err
+		data, err := s.Progress()
+		return Progress(s.Localizer(), data), err
 	}},
 	{MysteryKey, func(s Source) (templates.Chart, error) {
 		seats, err := s.Mysteries()

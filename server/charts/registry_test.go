@@ -29,7 +29,7 @@ func (emptySource) Rounds() ([]play.Round, error)                    { return ni
 func (emptySource) FirstPlayer() ([]FirstResults, error)             { return nil, nil }
 func (emptySource) Ladder() []Rung                                   { return nil }
 func (emptySource) Mysteries() ([]store.MysterySeat, error)          { return nil, nil }
-func (emptySource) Progress() ([]ProgressDay, error)                 { return nil, nil }
+func (emptySource) Progress() (ProgressData, error)                  { return ProgressData{}, nil }
 
 // TestEveryChartBuilds: every chart of the registry builds from a class
 // with nothing played, under its own key, with its words in every

@@ -6,35 +6,55 @@ import (
 
 	"pigclass/server/classroom"
 	"pigclass/server/store"
+	"pigclass/sim"
 )
 
-// z95 is the normal quantile of a two-sided 95% interval.
-const z95 = 1.959963984540054
+// The rule progress is judged by (sim/published.md, "How progress is
+// judged"): the unit of evidence is the game (a student's seat in one
+// match: the chance of winning their choices in it gave away, the sum of
+// its decisions' costs), never the decision, since one game's decisions
+// are not independent. A day's figure is its mean cost per game, with a
+// 95% interval from the games' spread and Student's t quantile (n-1
+// degrees of freedom), cut at 0 (a cost is never below it) and said to
+// be. A day tells something only with MinGames games or more whose costs
+// are not all the same; the change from the first class day to the last
+// is Welch's: the difference of the two means, its interval from both
+// days' spreads with Welch-Satterthwaite's degrees of freedom, more than
+// luck when that interval leaves out 0, and only between two days that
+// tell something. The class chart says the same rule.
+
+// MinGames is how many games a day needs before anything is claimed of
+// it: with fewer, one lucky or unlucky game is the whole figure.
+const MinGames = 3
 
 // DayProgress is one day of a student's (or the class's) play: the
-// chance of winning their choices gave away, per decision on average with
-// its 95% interval (the mean's, from the decisions' spread: Lo and Hi are
-// equal to it below two decisions), and per game.
+// chance of winning their choices gave away per game on average, with
+// its 95% interval (Told) or without (too few games, or games all alike),
+// and per decision (said, not judged).
 type DayProgress struct {
 	Day              string
 	Homework         bool // the day's homework games, apart from its rounds
 	Decisions, Games int
-	PerDecision      float64
-	Lo, Hi           float64
 	PerGame          float64
-	sd               float64 // the decisions' standard deviation
+	Lo, Hi           float64
+	// Told: MinGames games or more, not all of the same cost: the
+	// interval means something. Cut: its low end was below 0, shown as 0.
+	Told, Cut   bool
+	PerDecision float64
+	sd          float64 // the games' standard deviation
 }
 
 // Progress is a student's (or the class's) play day by day, and the
-// change from the first day to the last.
+// change from the first class day to the last.
 type Progress struct {
 	Days []DayProgress
-	// Change is the last class day's cost per decision minus the first's
+	// Change is the last class day's cost per game minus the first's
 	// (below zero: fewer chances given away; homework apart), with its 95%
-	// interval; Sure says the interval leaves out zero: more than chance
-	// would explain. Only with two class days or more (Compared).
+	// interval (Welch's); Compared says there are two class days, Judged
+	// that both tell something (else no interval: Told days are too few),
+	// Sure that the interval leaves out zero: more than luck explains.
 	Change, ChangeLo, ChangeHi float64
-	Compared, Sure             bool
+	Compared, Judged, Sure     bool
 	// ChangeFrom and ChangeTo are the first and the last class days.
 	ChangeFrom, ChangeTo DayProgress
 }
@@ -43,20 +63,21 @@ type Progress struct {
 func progressOf(days []store.DayCost) Progress {
 	var p Progress
 	for _, d := range days {
-		if d.Decisions == 0 {
+		if d.Games == 0 {
 			continue
 		}
-		n := float64(d.Decisions)
+		n := float64(d.Games)
 		mean := d.Cost / n
-		dp := DayProgress{Day: d.Day, Homework: d.Homework, Decisions: d.Decisions, Games: d.Games, PerDecision: mean, Lo: mean, Hi: mean}
-		if d.Games > 0 {
-			dp.PerGame = d.Cost / float64(d.Games)
+		dp := DayProgress{Day: d.Day, Homework: d.Homework, Decisions: d.Decisions, Games: d.Games, PerGame: mean, Lo: mean, Hi: mean}
+		if d.Decisions > 0 {
+			dp.PerDecision = d.Cost / float64(d.Decisions)
 		}
-		if d.Decisions > 1 {
-			variance := max(0, (d.Cost2-n*mean*mean)/(n-1))
-			dp.sd = math.Sqrt(variance)
-			half := z95 * dp.sd / math.Sqrt(n)
-			dp.Lo, dp.Hi = max(0, mean-half), mean+half
+		if d.Games > 1 {
+			dp.sd = math.Sqrt(max(0, (d.GameCost2-n*mean*mean)/(n-1)))
+		}
+		if d.Games >= MinGames && d.Distinct > 1 && dp.sd > 0 {
+			half := sim.StudentT975(n-1) * dp.sd / math.Sqrt(n)
+			dp.Told, dp.Lo, dp.Hi, dp.Cut = true, max(0, mean-half), mean+half, mean-half < 0
 		}
 		p.Days = append(p.Days, dp)
 	}
@@ -69,12 +90,26 @@ func progressOf(days []store.DayCost) Progress {
 	if len(class) >= 2 {
 		first, last := class[0], class[len(class)-1]
 		p.Compared, p.ChangeFrom, p.ChangeTo = true, first, last
-		p.Change = last.PerDecision - first.PerDecision
-		se := math.Sqrt(first.sd*first.sd/float64(first.Decisions) + last.sd*last.sd/float64(last.Decisions))
-		p.ChangeLo, p.ChangeHi = p.Change-z95*se, p.Change+z95*se
-		p.Sure = first.Decisions > 1 && last.Decisions > 1 && (p.ChangeHi < 0 || p.ChangeLo > 0)
+		p.Change = last.PerGame - first.PerGame
+		p.ChangeLo, p.ChangeHi, p.Judged = welch(first, last)
+		p.Sure = p.Judged && (p.ChangeHi < 0 || p.ChangeLo > 0)
 	}
 	return p
+}
+
+// welch is the 95% interval of the difference of two days' means per
+// game (b's less a's), by Welch's t: false unless both days tell
+// something.
+func welch(a, b DayProgress) (lo, hi float64, ok bool) {
+	if !a.Told || !b.Told {
+		return 0, 0, false
+	}
+	va, vb := a.sd*a.sd/float64(a.Games), b.sd*b.sd/float64(b.Games)
+	se := math.Sqrt(va + vb)
+	df := (va + vb) * (va + vb) / (va*va/float64(a.Games-1) + vb*vb/float64(b.Games-1))
+	half := sim.StudentT975(df) * se
+	d := b.PerGame - a.PerGame
+	return d - half, d + half, true
 }
 
 // StudentProgress is one student's play in the class day by day: for the

@@ -70,15 +70,19 @@ func (s *Store) PlayedOn(ctx context.Context, classID int64, day string) (bool, 
 }
 
 // DayCost is what one day's analysed decisions cost, for one student or
-// the class: how many decisions, in how many games, and the sum of their
-// costs and of their squares (chances of winning given away: 0.01 is one
-// percentage point), from which a mean and its interval follow.
+// the class, counted by games (a game is one student's seat in one match:
+// what their choices in it gave away, the sum of its decisions' costs, as
+// chances of winning: 0.01 is one percentage point): how many decisions,
+// in how many games, the sum of the games' costs and of their squares,
+// and how many different game costs there were (to a billionth), from
+// which a mean per game and its interval follow.
 type DayCost struct {
-	Day         string
-	Homework    bool // the day's homework games, apart from its rounds
-	Decisions   int
-	Games       int
-	Cost, Cost2 float64
+	Day             string
+	Homework        bool // the day's homework games, apart from its rounds
+	Decisions       int
+	Games           int
+	Cost, GameCost2 float64
+	Distinct        int
 }
 
 // DayCosts are the costs of the analysed decisions of a class's students
@@ -92,11 +96,12 @@ func (s *Store) DayCosts(ctx context.Context, classID, studentID int64) ([]DayCo
 	if studentID != 0 {
 		who, args = "st.student_id = ? AND m.class_id = ?", []any{studentID, classID}
 	}
-	rows, err := s.rd.QueryContext(ctx, `SELECT COALESCE(r.day, m.day) d, m.assignment_id IS NOT NULL hw,
-		COUNT(*), COUNT(DISTINCT e.match_id * 16 + e.seat), SUM(e.cost), SUM(e.cost * e.cost)
-		FROM events e JOIN matches m ON m.id = e.match_id LEFT JOIN rounds r ON r.id = m.round_id
-		JOIN seats st ON st.match_id = e.match_id AND st.seat = e.seat
-		WHERE `+who+` AND e.by = 'student' AND e.cost IS NOT NULL
+	rows, err := s.rd.QueryContext(ctx, `SELECT d, hw, SUM(n), COUNT(*), SUM(g), SUM(g * g), COUNT(DISTINCT CAST(ROUND(g * 1e9) AS INTEGER))
+		FROM (SELECT COALESCE(r.day, m.day) d, m.assignment_id IS NOT NULL hw, COUNT(*) n, SUM(e.cost) g
+			FROM events e JOIN matches m ON m.id = e.match_id LEFT JOIN rounds r ON r.id = m.round_id
+			JOIN seats st ON st.match_id = e.match_id AND st.seat = e.seat
+			WHERE `+who+` AND e.by = 'student' AND e.cost IS NOT NULL
+			GROUP BY e.match_id, e.seat)
 		GROUP BY d, hw ORDER BY d, hw`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: day costs: %w", err)
@@ -105,7 +110,7 @@ func (s *Store) DayCosts(ctx context.Context, classID, studentID int64) ([]DayCo
 	var out []DayCost
 	for rows.Next() {
 		var d DayCost
-		if err := rows.Scan(&d.Day, &d.Homework, &d.Decisions, &d.Games, &d.Cost, &d.Cost2); err != nil {
+		if err := rows.Scan(&d.Day, &d.Homework, &d.Decisions, &d.Games, &d.Cost, &d.GameCost2, &d.Distinct); err != nil {
 			return nil, fmt.Errorf("store: day costs: %w", err)
 		}
 		out = append(out, d)
