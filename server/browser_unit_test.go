@@ -131,3 +131,109 @@ func TestBrowserTwoDaysOfAClass(t *testing.T) {
 		shot(t, laptop, "podium-"+scope)
 	}
 }
+
+// TestBrowserAUnitInOneClass (issue 43, "Done when"): a three-day unit in
+// one class, the clock moved between the days. Day 1 plays "Roll or
+// hold?" from the bar; on day 2 the teacher picks "Why 20?" on the
+// dashboard and its first phase is played, Ana on a second device with
+// the rejoin code she wrote down on day 1; day 3 has homework only, Ana
+// back on her first device with the same written code (the second is
+// told why it is signed out). The days list shows three days, today's
+// files hold day 3's homework, Ana's phone says the homework is done,
+// and her progress follows the rule (one game a day: too few to tell).
+func TestBrowserAUnitInOneClass(t *testing.T) {
+	t.Parallel()
+	person := newBrowser(t)
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStartLesson(t, teacher, "1-roll-or-hold")
+	first := join(t, a, code, "Ana")
+	ana := &student{b: first, nick: "Ana", holdAt: 18}
+	bo := &student{b: join(t, a, code, "Bo"), nick: "Bo", holdAt: 24}
+	written := first.get(paths.Student.For(code)).Find(`[data-testid="rejoin-code"]`).Text()
+	laptop := person()
+	link := teacher.get(paths.Teacher.For(code)).Find(`[data-testid="teacher-link"]`).AttrOr("href", "")
+	run(t, laptop, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(link), chromedp.WaitVisible(q(`[data-testid="dash-bar"]`)))
+
+	// Day 1: lesson A's first phase.
+	day1 := a.clock.now().In(time.Local).Format(time.DateOnly)
+	clickJS(t, laptop, `[data-testid="bar-next-step"]`)
+	eventually(t, laptop, `(document.querySelector('.notice') || {}).textContent.includes("Round 1 started")`, "lesson A's round starts")
+	playRound(t, code, []*student{ana, bo})
+
+	// Day 2: lesson B, picked on the dashboard; Ana on a second device.
+	a.clock.add(24 * time.Hour)
+	day2 := a.clock.now().In(time.Local).Format(time.DateOnly)
+	run(t, laptop, chromedp.Reload())
+	eventually(t, laptop, `!!document.querySelector('#lesson-plan')`, "the lesson plan on day two")
+	value(t, laptop, chromedp.Evaluate[string](`document.querySelector("#lesson-plan").value = "2-why-20"`))
+	clickJS(t, laptop, `[data-testid="lesson-plan-set"]`)
+	eventually(t, laptop, `(document.querySelector('[data-testid="bar-next-step"]') || {}).textContent === "Start phase 1: Beat the expectation"`, "the bar starts lesson B")
+	clickJS(t, laptop, `[data-testid="bar-next-step"]`)
+	eventually(t, laptop, `(document.querySelector('.notice') || {}).textContent.includes("Round 2 started")`, "lesson B's round starts")
+	second := a.browser()
+	if second.post(paths.JoinCode.For(code), url.Values{"nickname": {"Ana"}, "rejoin": {written}}); second.path() != paths.Student.For(code) {
+		t.Fatalf("Ana's written code on a second device: at %s", second.path())
+	}
+	ana.b = second
+	playRound(t, code, []*student{ana, bo})
+
+	// Day 3: homework only; Ana back on her first device, same code.
+	a.clock.add(24 * time.Hour)
+	day3 := a.clock.now().In(time.Local).Format(time.DateOnly)
+	run(t, laptop, chromedp.Reload())
+	eventually(t, laptop, `!!document.querySelector('#hw-games')`, "the homework fields")
+	value(t, laptop, chromedp.Evaluate[string](`document.querySelector("#hw-games").value = "1"`))
+	clickJS(t, laptop, `[data-testid="set-homework"]`)
+	eventually(t, laptop, `(document.querySelector('.notice') || {}).textContent.startsWith("Homework set")`, "the homework set")
+	if first.post(paths.JoinCode.For(code), url.Values{"nickname": {"Ana"}, "rejoin": {written}}); first.path() != paths.Student.For(code) {
+		t.Fatalf("the same written code on day three: at %s", first.path())
+	}
+	if doc := second.get(paths.Student.For(code)); doc.Find(`[data-testid="join-moved"]`).Length() != 1 {
+		t.Errorf("the second device is not told why it is signed out: at %s", second.path())
+	}
+	ana.b = first
+	home := first.get(paths.Student.For(code))
+	first.post(home.Find(`[data-testid="student-assignment"] form`).AttrOr("action", ""), nil)
+	ana.playAt(t, first.path())
+
+	// The dashboard: three days, today's with the homework.
+	run(t, laptop, chromedp.Reload())
+	eventually(t, laptop, `document.querySelectorAll('[data-testid="day"]').length === 3`, "three days on the dashboard")
+	days := value(t, laptop, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('[data-testid="day"]')).map(function (d) { return d.textContent.replace(/\s+/g, " ").trim() })`))
+	if !strings.HasPrefix(days[0], day1+" · Roll or hold?") || !strings.HasPrefix(days[1], day2+" · Why 20?") || !strings.HasPrefix(days[2], day3+" today") || !strings.Contains(days[2], "homework") {
+		t.Errorf("the days: %q", days)
+	}
+	homework := 0
+	for _, r := range teacher.csvRows(paths.MatchesCSV.For(code) + "?day=" + day3) {
+		if r["day"] != day3 {
+			t.Errorf("today's matches.csv holds a row of %s", r["day"])
+		}
+		if r["round"] == "0" {
+			homework++
+		}
+	}
+	if homework != 1 {
+		t.Errorf("today's matches.csv: %d homework games, want 1", homework)
+	}
+	shot(t, laptop, "unit-three-days")
+
+	// Ana's phone: the homework done, her progress by the rule.
+	phone := person()
+	run(t, phone, chromedp.EmulateViewport(390, 844))
+	asStudent(t, phone, a, ana, code)
+	eventually(t, phone, `document.querySelectorAll('[data-testid="progress-day"]').length === 3`, "Ana's progress: two days and her homework")
+	if got := textOf(t, phone, `[data-testid="student-assignment-done"]`); got != "Homework done: 1 of 1 played." {
+		t.Errorf("Ana's homework on her phone: %q", got)
+	}
+	lines := value(t, phone, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('[data-testid="progress-day"]')).map(function (d) { return d.textContent })`))
+	for i, prefix := range []string{day1 + ":", day2 + ":", day3 + ", homework:"} {
+		if !strings.HasPrefix(lines[i], prefix) || !strings.Contains(lines[i], "(1 game)") || !strings.Contains(lines[i], "Too few different games to tell") {
+			t.Errorf("Ana's progress, line %d: %q", i, lines[i])
+		}
+	}
+	if change := textOf(t, phone, `[data-testid="progress-change"]`); !strings.Contains(change, "Too few different games on one of those days") {
+		t.Errorf("Ana's change, from one game a day: %q", change)
+	}
+	shot(t, phone, "unit-three-days-phone")
+}
