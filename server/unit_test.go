@@ -10,6 +10,8 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"pigclass/server/report"
+	"pigclass/templates/i18n"
 	"pigclass/templates/paths"
 )
 
@@ -114,5 +116,31 @@ func TestTheTeachersLookSpeaksOfTheStudent(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestProgressSaysNoChange (issue 43, item 6): a change of exactly 0 is
+// "no change", never "your choices give away less"; a change between days
+// that tell nothing makes no verdict; a range below 0 says it is cut.
+func TestProgressSaysNoChange(t *testing.T) {
+	l := i18n.For("en")
+	told := report.DayProgress{Day: "2026-11-29", Games: 4, PerGame: 0.02, Lo: 0.01, Hi: 0.03, Told: true}
+	same := progressWords(l, report.Progress{Days: []report.DayProgress{told, told}, Compared: true, Judged: true, ChangeFrom: told, ChangeTo: told}, "")
+	if !strings.HasSuffix(same.Change, "No change.") || same.Better {
+		t.Errorf("a change of 0: %q (better %v)", same.Change, same.Better)
+	}
+	few := told
+	few.Told = false
+	untold := progressWords(l, report.Progress{Days: []report.DayProgress{few, told}, Compared: true, Change: -0.01, ChangeFrom: few, ChangeTo: told}, "Ana")
+	if !strings.Contains(untold.Change, "too few different games") || strings.Contains(untold.Change, "more than luck would explain") {
+		t.Errorf("a change from a day that tells nothing: %q", untold.Change)
+	}
+	if !strings.Contains(untold.Days[0], "Too few different games to tell") {
+		t.Errorf("a day that tells nothing: %q", untold.Days[0])
+	}
+	cut := told
+	cut.Lo, cut.Cut = 0, true
+	if got := progressWords(l, report.Progress{Days: []report.DayProgress{cut}}, "").Days[0]; !strings.Contains(got, "between 0 and 3.0%") || !strings.Contains(got, "the range stops at 0") {
+		t.Errorf("a range cut at 0: %q", got)
 	}
 }
