@@ -144,3 +144,16 @@ func TestProgressSaysNoChange(t *testing.T) {
 		t.Errorf("a range cut at 0: %q", got)
 	}
 }
+
+// TestAPodiumNamesATie (issue 42): a tie is named, in order, five at most,
+// then "and N more".
+func TestAPodiumNamesATie(t *testing.T) {
+	l := i18n.For("en")
+	if names, more := namedTie(l, []string{"Cy", "Ana", "Bo"}); !slices.Equal(names, []string{"Ana", "Bo", "Cy"}) || more != "" {
+		t.Errorf("three tied: %v %q", names, more)
+	}
+	names, more := namedTie(l, []string{"G", "F", "E", "D", "C", "B", "A", "H", "I"})
+	if !slices.Equal(names, []string{"A", "B", "C", "D", "E"}) || more != "and 4 more" {
+		t.Errorf("nine tied: %v %q", names, more)
+	}
+}

@@ -36,12 +36,9 @@ func (w *views) results(ctx context.Context, l *i18n.Localizer, who classroom.Vi
 		for _, seat := range a.Students {
 			names = append(names, pick(anonymous, anonIn(l, seat.AnonName), seat.Nickname))
 		}
-		slices.Sort(names)
 		label, value := awardWords(l, a, shared)
-		award := templates.Award{Label: label, Names: names, Value: value, Tied: len(names)}
-		if len(names) > MaxNamed {
-			award.Names, award.More = names[:MaxNamed], l.T("award.more", "N", l.Int(len(names)-MaxNamed))
-		}
+		award := templates.Award{Label: label, Value: value, Tied: len(names)}
+		award.Names, award.More = namedTie(l, names)
 		v.Awards = append(v.Awards, award)
 	}
 	return v, nil
@@ -49,6 +46,16 @@ func (w *views) results(ctx context.Context, l *i18n.Localizer, who classroom.Vi
 
 // MaxNamed is how many of a tie the podium names; the rest it counts.
 const MaxNamed = 5
+
+// namedTie is who a prize names, in order, at most MaxNamed, and "and N
+// more" for the rest ("" when there are none).
+func namedTie(l *i18n.Localizer, names []string) ([]string, string) {
+	names = slices.Sorted(slices.Values(names))
+	if len(names) <= MaxNamed {
+		return names, ""
+	}
+	return names[:MaxNamed], l.T("award.more", "N", l.Int(len(names)-MaxNamed))
+}
 
 // awardWords are a prize's name and its winners' figure: on the class's
 // shared screen (shared) in plain words, with no chance in percent.
