@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -78,11 +79,12 @@ func (l *memLog) MatchEvents(_ context.Context, id int64) ([]Event, error) {
 	return l.events[id], nil
 }
 
-// class is a Host for the tests.
-type class struct{ changed int }
+// class is a Host for the tests: the hall tells it of changes from its
+// own goroutines (bots' moves), so it counts them atomically.
+type class struct{ changed atomic.Int64 }
 
 func (c *class) Paused() bool                  { return false }
-func (c *class) Changed()                      { c.changed++ }
+func (c *class) Changed()                      { c.changed.Add(1) }
 func (c *class) Counted(*Match, []Event, bool) {}
 
 // TestTheDoorHoldsEveryOrigin (issue 40, item 2): a round, a practice
