@@ -807,3 +807,12 @@ func RT(ctx context.Context, v Review, id string, args ...any) string {
 	}
 	return T(ctx, "review."+id, args...)
 }
+
+// fingerprint is the start of a dice commitment, enough to recognise it
+// on a board (the whole is on the review and in the match record).
+func fingerprint(commitment string) string {
+	if len(commitment) <= 8 {
+		return commitment
+	}
+	return commitment[:8] + "…"
+}
