@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -155,5 +156,37 @@ func TestAPodiumNamesATie(t *testing.T) {
 	names, more := namedTie(l, []string{"G", "F", "E", "D", "C", "B", "A", "H", "I"})
 	if !slices.Equal(names, []string{"A", "B", "C", "D", "E"}) || more != "and 4 more" {
 		t.Errorf("nine tied: %v %q", names, more)
+	}
+}
+
+// TestTheLiveRegionTellsTheEnd (issue 44): the move that ends a match is
+// answered (htmx) with a live region that says how it ended, not only the
+// last throw, in English and in French.
+func TestTheLiveRegionTellsTheEnd(t *testing.T) {
+	a := newApp(t)
+	for _, lang := range []string{"en", "fr"} {
+		p := a.browser()
+		p.post("/lang", url.Values{"lang": {lang}, "back": {"/"}})
+		p.post(paths.Practice.String(), url.Values{"game": {"pig"}, "bot": {"hold:20"}, "target": {"10"}})
+		page := p.path()
+		var last *goquery.Document
+		for range 400 {
+			st, ok := readBoard(p.get(page))
+			if !ok || st.over {
+				break
+			}
+			if !st.yourTurn {
+				continue
+			}
+			last = p.post(st.act, url.Values{"seq": {strconv.Itoa(st.seq)}, "action": {"roll"}}, "HX-Request", "true")
+		}
+		if last == nil {
+			t.Fatalf("%s: no move made", lang)
+		}
+		heard := last.Find("#live").Text()
+		result := last.Find(`[data-testid="result"]`).Text()
+		if result == "" || !strings.HasSuffix(heard, result) {
+			t.Errorf("%s: the last move's live region says %q, the board %q", lang, heard, result)
+		}
 	}
 }

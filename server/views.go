@@ -170,6 +170,7 @@ func (w *views) boardView(l *i18n.Localizer, class *classroom.Class, m *play.Mat
 	if !words.yourTurn.Empty() {
 		b.Announce += " " + l.Say(words.yourTurn)
 	}
+	b.Heard = strings.TrimSpace(b.Announce + " " + b.Result)
 	return b
 }
 

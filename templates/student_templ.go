@@ -143,7 +143,7 @@ func StudentHomeView(v StudentHome) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			} else if v.Board != nil {
-				templ_7745c5c3_Err = liveRegion(v.Board.Announce).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = liveRegion(v.Board.Heard).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -785,7 +785,7 @@ func PlayView(b Board) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = liveRegion(b.Announce).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = liveRegion(b.Heard).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -906,9 +906,9 @@ func BoardFragment(b Board) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var49 string
-		templ_7745c5c3_Var49, templ_7745c5c3_Err = templ.JoinStringErrs(b.Announce)
+		templ_7745c5c3_Var49, templ_7745c5c3_Err = templ.JoinStringErrs(b.Heard)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/student.templ`, Line: 117, Col: 50}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/student.templ`, Line: 117, Col: 47}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var49))
 		if templ_7745c5c3_Err != nil {

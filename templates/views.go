@@ -334,8 +334,12 @@ type Board struct {
 	// HasTurnTotal is false in Hog, which has one throw a turn.
 	HasTurnTotal bool
 	// LastThrow is the last throw's pieces, drawn on the board.
-	LastThrow  []ThrownPiece
-	Announce   string
+	LastThrow []ThrownPiece
+	Announce  string
+	// Heard is what the screen reader's live region says: the last moves,
+	// whose turn it is, and, once the match is over, how it ended (issue
+	// 44: the last throw alone missed the end).
+	Heard      string
 	Actions    []ActionButton
 	Recent     []string
 	DeadlineAt int64 // Unix milliseconds; 0 for none
