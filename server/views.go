@@ -171,6 +171,7 @@ func (w *views) boardView(l *i18n.Localizer, class *classroom.Class, m *play.Mat
 		b.Announce += " " + l.Say(words.yourTurn)
 	}
 	b.Heard = strings.TrimSpace(b.Announce + " " + b.Result)
+	b.Fingerprint = b.Commitment[:min(8, len(b.Commitment))] + "…"
 	return b
 }
 
@@ -188,7 +189,8 @@ func (w *views) boardFacts(class *classroom.Class, m *play.Match, viewer int) (t
 	words := boardWords{title: titleWords(v), names: seatWordsAll(*m, viewer, anonymous, you), youMark: i18n.M("board.you_mark")}
 	b := templates.Board{
 		MatchID: m.ID, Seq: m.Seq(), Commitment: m.Seed.Commitment(), Game: v.Game.String(), InClass: code != "", ClassCode: code,
-		Over: m.Over(), Paused: paused, TurnTotal: st.TurnTotal, HasTurnTotal: !v.Game.ChoosesDice(),
+		CheckDiceURL: paths.VerifyMatch(code, m.ID),
+		Over:         m.Over(), Paused: paused, TurnTotal: st.TurnTotal, HasTurnTotal: !v.Game.ChoosesDice(),
 		ActURL:   paths.Act(code, m.ID),
 		BoardURL: paths.Board(code, m.ID, boardVersion(m, class)), ReviewURL: paths.Match(code, m.ID),
 	}

@@ -326,11 +326,14 @@ type Board struct {
 	Seq        int
 	Title      string
 	Commitment string
-	Players    []BoardPlayer
-	YourTurn   bool
-	Over       bool
-	Paused     bool
-	TurnTotal  int
+	// Fingerprint is the start of Commitment, enough to recognise it on a
+	// board; CheckDiceURL is where the dice are checked (the verify page).
+	Fingerprint, CheckDiceURL string
+	Players                   []BoardPlayer
+	YourTurn                  bool
+	Over                      bool
+	Paused                    bool
+	TurnTotal                 int
 	// HasTurnTotal is false in Hog, which has one throw a turn.
 	HasTurnTotal bool
 	// LastThrow is the last throw's pieces, drawn on the board.
@@ -810,13 +813,4 @@ func RT(ctx context.Context, v Review, id string, args ...any) string {
 		return T(ctx, "review_of."+id, append(args, "Name", v.Student)...)
 	}
 	return T(ctx, "review."+id, args...)
-}
-
-// fingerprint is the start of a dice commitment, enough to recognise it
-// on a board (the whole is on the review and in the match record).
-func fingerprint(commitment string) string {
-	if len(commitment) <= 8 {
-		return commitment
-	}
-	return commitment[:8] + "…"
 }
