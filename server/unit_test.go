@@ -190,3 +190,20 @@ func TestTheLiveRegionTellsTheEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestTheSwitcherComesAfterTheContent (issue 44): on a student's page the
+// skip link comes first and the language switcher after the content.
+func TestTheSwitcherComesAfterTheContent(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := join(t, a, code, "Ana")
+	page := ana.get(paths.Student.For(code))
+	var order []string
+	page.Find(`[data-testid="skip"], main, [data-testid="lang-switch"]`).Each(func(_ int, s *goquery.Selection) {
+		order = append(order, goquery.NodeName(s))
+	})
+	if !slices.Equal(order, []string{"a", "main", "form"}) {
+		t.Errorf("the page's order: %v, want the skip link, the content, the switcher", order)
+	}
+}
