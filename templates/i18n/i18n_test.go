@@ -265,3 +265,25 @@ func mustExec(p interface {
 	}
 	return pt.Execute(data)
 }
+
+// TestPunctuation (issue 44): no message in any language doubles its
+// punctuation ("play??", "now..") or sets a space before a comma or a
+// full stop, singular and plural forms alike.
+func TestPunctuation(t *testing.T) {
+	bad := []string{"??", "!!", "..", ",,", " ,", " .", ".,", ",."}
+	for _, l := range Langs {
+		cat, err := Catalog(l.Code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for id, forms := range cat {
+			for form, text := range forms {
+				for _, b := range bad {
+					if strings.Contains(text, b) {
+						t.Errorf("%s %s (%s): %q in %q", l.Code, id, form, b, text)
+					}
+				}
+			}
+		}
+	}
+}
