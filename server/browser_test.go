@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -39,13 +40,24 @@ func newBrowser(t *testing.T) func() context.Context {
 		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-quic", true), chromedp.Flag("no-first-run", true),
-		chromedp.UserDataDir(t.TempDir()),
 	)
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancelAlloc)
-	root, cancelRoot := chromedp.NewContext(alloc)
-	t.Cleanup(cancelRoot)
-	if err := chromedp.Do(root); err != nil {
+	// Chromium now and then exits while starting when many start at once
+	// (the browser tests run side by side): a start is tried three times.
+	var root context.Context
+	var err error
+	for try := range 3 {
+		alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(slices.Clone(opts), chromedp.UserDataDir(t.TempDir()))...)
+		t.Cleanup(cancelAlloc)
+		ctx, cancelRoot := chromedp.NewContext(alloc)
+		t.Cleanup(cancelRoot)
+		if err = chromedp.Do(ctx); err == nil {
+			root = ctx
+			break
+		}
+		t.Logf("start chromium, try %d: %v", try+1, err)
+		time.Sleep(time.Second)
+	}
+	if root == nil {
 		t.Fatalf("start chromium: %v", err)
 	}
 	return func() context.Context {
