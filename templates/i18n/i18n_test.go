@@ -287,3 +287,30 @@ func TestPunctuation(t *testing.T) {
 		}
 	}
 }
+
+// TestRejectedForms (issue 44, the start of a glossary): words a native
+// teacher reading the student's pages rejected do not come back. German:
+// the turn total is "Zugsumme" ("Rundensumme" clashes with the teacher's
+// "Runde 2"; Skunk's total is the round's and keeps it), a forfeit is
+// not "kampflos", a chance is "1 zu N".
+func TestRejectedForms(t *testing.T) {
+	rejected := map[string][]string{
+		"de": {"Rundensumme", "kampflos", "je eine Chance von", "Würfel-Festlegung", "Deine Spiele"},
+	}
+	for lang, words := range rejected {
+		cat, err := Catalog(lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for id, forms := range cat {
+			skunk := strings.HasPrefix(id, "skunk") || strings.Contains(id, "skunk")
+			for _, text := range forms {
+				for _, w := range words {
+					if strings.Contains(text, w) && !(w == "Rundensumme" && (skunk || strings.Contains(text, "Skunk"))) {
+						t.Errorf("%s %s: %q in %q", lang, id, w, text)
+					}
+				}
+			}
+		}
+	}
+}
