@@ -53,7 +53,7 @@ func TestAcceptLanguage(t *testing.T) {
 		t.Errorf("Japanese asks, English answers: lang %q", lang(doc))
 	}
 	// French, Brazilian Portuguese and German readers get their own.
-	for accept, want := range map[string]string{"fr-FR,fr;q=0.9": "Lancer ou garder ?", "pt-BR,pt;q=0.9": "Jogar ou guardar?", "de-DE,de;q=0.9": "Würfeln oder sichern?"} {
+	for accept, want := range map[string]string{"fr-FR,fr;q=0.9": "Lancer ou garder ?", "pt-BR,pt;q=0.9": "Rolar ou guardar?", "de-DE,de;q=0.9": "Würfeln oder sichern?"} {
 		b := a.browser()
 		b.accept = accept
 		if doc := b.get("/"); doc.Find("h1").Text() != want || b.last.Header.Get("Content-Language") != lang(doc) {

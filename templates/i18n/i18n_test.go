@@ -292,10 +292,17 @@ func TestPunctuation(t *testing.T) {
 // teacher reading the student's pages rejected do not come back. German:
 // the turn total is "Zugsumme" ("Rundensumme" clashes with the teacher's
 // "Runde 2"; Skunk's total is the round's and keeps it), a forfeit is
-// not "kampflos", a chance is "1 zu N".
+// not "kampflos", a chance is "1 zu N". Brazilian Portuguese: no "W.O."
+// (sports jargon), "dois uns", "código para voltar", and the roll button
+// "Rolar".
 func TestRejectedForms(t *testing.T) {
 	rejected := map[string][]string{
-		"de": {"Rundensumme", "kampflos", "je eine Chance von", "Würfel-Festlegung", "Deine Spiele"},
+		"de":    {"Rundensumme", "kampflos", "je eine Chance von", "Würfel-Festlegung", "Deine Spiele"},
+		"pt-BR": {"W.O.", "dois 1:", "dois 1 ", "dois 1)", "código de volta"},
+	}
+	// The roll button is not the verb of "play a game" (Portuguese "Jogar").
+	if pt, err := Catalog("pt-BR"); err != nil || pt["board.roll"]["other"] == "Jogar" {
+		t.Errorf("pt-BR board.roll: %q (%v)", pt["board.roll"]["other"], err)
 	}
 	for lang, words := range rejected {
 		cat, err := Catalog(lang)
