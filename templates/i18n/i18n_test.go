@@ -294,11 +294,12 @@ func TestPunctuation(t *testing.T) {
 // "Runde 2"; Skunk's total is the round's and keeps it), a forfeit is
 // not "kampflos", a chance is "1 zu N". Brazilian Portuguese: no "W.O."
 // (sports jargon), "dois uns", "código para voltar", and the roll button
-// "Rolar".
+// "Rolar". French: a game "jusqu'à 100", the match's "bilan" everywhere.
 func TestRejectedForms(t *testing.T) {
 	rejected := map[string][]string{
 		"de":    {"Rundensumme", "kampflos", "je eine Chance von", "Würfel-Festlegung", "Deine Spiele"},
 		"pt-BR": {"W.O.", "dois 1:", "dois 1 ", "dois 1)", "código de volta"},
+		"fr":    {"} en {{.N}}", "la revue", "ta revue"},
 	}
 	// The roll button is not the verb of "play a game" (Portuguese "Jogar").
 	if pt, err := Catalog("pt-BR"); err != nil || pt["board.roll"]["other"] == "Jogar" {
