@@ -207,3 +207,24 @@ func TestTheSwitcherComesAfterTheContent(t *testing.T) {
 		t.Errorf("the page's order: %v, want the skip link, the content, the switcher", order)
 	}
 }
+
+// TestEachMoveSaidOnce (issue 44): the board's visible words of the last
+// moves are hidden from the screen reader, which hears them once from the
+// live region; the waiting page's words are a status a screen reader
+// announces.
+func TestEachMoveSaidOnce(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}
+	if w := ana.b.get(paths.Student.For(code)).Find(`[data-testid="waiting-words"]`); w.AttrOr("role", "") != "status" || w.Text() == "" {
+		t.Errorf("the waiting words: role %q, %q", w.AttrOr("role", ""), w.Text())
+	}
+	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	ana.step(t, code)
+	page := ana.b.get(paths.Student.For(code))
+	seen, heard := page.Find(`[data-testid="announce"]`), page.Find(`#live`)
+	if seen.AttrOr("aria-hidden", "") != "true" || heard.AttrOr("aria-live", "") != "polite" || !strings.Contains(heard.Text(), strings.TrimSpace(seen.Text())) {
+		t.Errorf("the move seen %q (aria-hidden %q), heard %q", seen.Text(), seen.AttrOr("aria-hidden", ""), heard.Text())
+	}
+}
