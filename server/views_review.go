@@ -210,19 +210,9 @@ func reviewPatterns(l *i18n.Localizer, of string, differs []templates.ReviewRow,
 		case lo == hi:
 			id = "pattern_at" // "with a turn total of 20", not "from 20 to 20"
 		}
-		text := reviewSaid(l, of, id, "Chose", k.chose, "Best", k.best, "N", l.Int(len(rows)), "Lo", l.Int(lo), "Hi", l.Int(hi))
+		text := templates.ReviewSaid(l, of, id, "Chose", k.chose, "Best", k.best, "N", l.Int(len(rows)), "Lo", l.Int(lo), "Hi", l.Int(hi))
 		patterns = append(patterns, templates.ReviewPattern{Text: text, Cards: rows})
 	}
 	slices.SortStableFunc(single, func(a, b templates.ReviewRow) int { return a.N - b.N })
 	return single, patterns
-}
-
-// reviewSaid is a review's message: the student's own ("review.ID"), or,
-// on the teacher's look at student of's match, the same said of them in
-// the third person ("review_of.ID", with their name as Name).
-func reviewSaid(l *i18n.Localizer, of, id string, args ...any) string {
-	if of != "" {
-		return l.T("review_of."+id, append(args, "Name", of)...)
-	}
-	return l.T("review."+id, args...)
 }

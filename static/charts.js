@@ -94,8 +94,6 @@
   // its categories, or the largest of the series' numbers as its formatter
   // writes them (one digit more, for the round number above).
   function widestLabel(option, axis, fontSize) {
-    var ctx = document.createElement("canvas").getContext("2d");
-    ctx.font = fontSize + "px sans-serif";
     var texts = [];
     if (Array.isArray(axis.data)) {
       axis.data.forEach(function (d) { texts.push(String(d && d.value !== undefined ? d.value : d)); });
@@ -113,7 +111,7 @@
       var text = typeof f === "function" ? f(x) : typeof f === "string" ? f.replace("{value}", x) : String(x);
       texts.push("-" + text);
     }
-    return texts.reduce(function (w, t) { return Math.max(w, ctx.measureText(t).width); }, 0);
+    return texts.reduce(function (w, t) { return Math.max(w, textWidth(t, fontSize)); }, 0);
   }
 
   // On the projector every text is 18 to 24 px (by the chart's size) and
@@ -196,11 +194,9 @@
   // rows is how many rows a plain legend of names takes in w px: each
   // item its icon (25 px), a gap (5) and its words, 10 px apart.
   function rows(names, w, fs) {
-    var ctx = document.createElement("canvas").getContext("2d");
-    ctx.font = fs + "px sans-serif";
     var n = names.length ? 1 : 0, used = 0;
     names.forEach(function (name) {
-      var item = 25 + 5 + ctx.measureText(String(name)).width + 10;
+      var item = 25 + 5 + textWidth(String(name), fs) + 10;
       if (used > 0 && used + item > w) { n++; used = 0; }
       used += item;
     });
@@ -209,11 +205,9 @@
 
   // widestWord is the width in px of the widest word of texts in fs px.
   function widestWord(texts, fs) {
-    var ctx = document.createElement("canvas").getContext("2d");
-    ctx.font = fs + "px sans-serif";
     var most = 0;
     texts.forEach(function (text) {
-      text.split(/\s+/).forEach(function (word) { most = Math.max(most, ctx.measureText(word).width); });
+      text.split(/\s+/).forEach(function (word) { most = Math.max(most, textWidth(word, fs)); });
     });
     return Math.ceil(most);
   }
@@ -221,14 +215,21 @@
   // lines is how many lines text takes broken at spaces into lines w px
   // wide, in fs px.
   function lines(text, w, fs) {
-    var ctx = document.createElement("canvas").getContext("2d");
-    ctx.font = fs + "px sans-serif";
     var n = 1, line = "";
     text.split(/\s+/).forEach(function (word) {
       var next = line ? line + " " + word : word;
-      if (line && ctx.measureText(next).width > w) { n++; line = word; } else { line = next; }
+      if (line && textWidth(next, fs) > w) { n++; line = word; } else { line = next; }
     });
     return n;
+  }
+
+  // textWidth is the width in px of text drawn in fs px sans-serif, as
+  // ECharts draws it (one canvas, kept).
+  var measurer = null;
+  function textWidth(text, fs) {
+    measurer = measurer || document.createElement("canvas").getContext("2d");
+    measurer.font = fs + "px sans-serif";
+    return measurer.measureText(text).width;
   }
   document.addEventListener("DOMContentLoaded", function () {
     draw(document);

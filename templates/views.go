@@ -8,6 +8,8 @@ import (
 	"io"
 
 	"github.com/a-h/templ"
+
+	"pigclass/templates/i18n"
 )
 
 // Page is what every page's layout needs.
@@ -805,12 +807,17 @@ func homeworkButton(h StudentHomework) string {
 	return "homework.student.play"
 }
 
-// RT is a review's message: the student's own ("review.ID"), or, on the
-// teacher's look at a student's match (v.Student), the same said of the
-// student in the third person ("review_of.ID", their name as Name).
+// RT is a review's message in the request's language (ReviewSaid).
 func RT(ctx context.Context, v Review, id string, args ...any) string {
-	if v.Student != "" {
-		return T(ctx, "review_of."+id, append(args, "Name", v.Student)...)
+	return ReviewSaid(i18n.From(ctx), v.Student, id, args...)
+}
+
+// ReviewSaid is a review's message: the student's own ("review.ID"), or,
+// on the teacher's look at student of's match, the same said of them in
+// the third person ("review_of.ID", their name as Name).
+func ReviewSaid(l *i18n.Localizer, of, id string, args ...any) string {
+	if of != "" {
+		return l.T("review_of."+id, append(args, "Name", of)...)
 	}
-	return T(ctx, "review."+id, args...)
+	return l.T("review."+id, args...)
 }

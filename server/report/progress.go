@@ -29,19 +29,17 @@ const MinGames = 3
 
 // DayProgress is one day of a student's (or the class's) play: the
 // chance of winning their choices gave away per game on average, with
-// its 95% interval (Told) or without (too few games, or games all alike),
-// and per decision (said, not judged).
+// its 95% interval (Told) or without (too few games, or games all alike).
 type DayProgress struct {
-	Day              string
-	Homework         bool // the day's homework games, apart from its rounds
-	Decisions, Games int
-	PerGame          float64
-	Lo, Hi           float64
+	Day      string
+	Homework bool // the day's homework games, apart from its rounds
+	Games    int
+	PerGame  float64
+	Lo, Hi   float64
 	// Told: MinGames games or more, not all of the same cost: the
 	// interval means something. Cut: its low end was below 0, shown as 0.
-	Told, Cut   bool
-	PerDecision float64
-	sd          float64 // the games' standard deviation
+	Told, Cut bool
+	sd        float64 // the games' standard deviation
 }
 
 // Progress is a student's (or the class's) play day by day, and the
@@ -68,10 +66,7 @@ func progressOf(days []store.DayCost) Progress {
 		}
 		n := float64(d.Games)
 		mean := d.Cost / n
-		dp := DayProgress{Day: d.Day, Homework: d.Homework, Decisions: d.Decisions, Games: d.Games, PerGame: mean, Lo: mean, Hi: mean}
-		if d.Decisions > 0 {
-			dp.PerDecision = d.Cost / float64(d.Decisions)
-		}
+		dp := DayProgress{Day: d.Day, Homework: d.Homework, Games: d.Games, PerGame: mean, Lo: mean, Hi: mean}
 		if d.Games > 1 {
 			dp.sd = math.Sqrt(max(0, (d.GameCost2-n*mean*mean)/(n-1)))
 		}
