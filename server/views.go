@@ -438,10 +438,11 @@ func resultWords(st sim.State, names []i18n.Msg, viewer int) i18n.Msg {
 			}
 		}
 	}
+	points, other := st.Scores[st.Winner], bestOther(st.Scores[:st.Variant.Seats], st.Winner)
 	if st.Winner == viewer {
-		return i18n.Join(" ", append(said, i18n.M("result.won_you", "Points", st.Scores[st.Winner]))...)
+		return i18n.Join(" ", append(said, i18n.M("result.won_you", "Points", points, "Other", other))...)
 	}
-	return i18n.Join(" ", append(said, i18n.M("result.won", "Name", names[st.Winner], "Points", st.Scores[st.Winner]))...)
+	return i18n.Join(" ", append(said, i18n.M("result.won", "Name", names[st.Winner], "Points", points, "Other", other))...)
 }
 
 // percent formats a probability in the reader's format (one decimal).

@@ -48,6 +48,8 @@ var _ = register(PassPigs, GameRules{
 			return "bacon"
 		case a <= 2 && b <= 2 && a != b:
 			return "pigout"
+		case a <= 2 && b <= 2:
+			return "sider"
 		}
 		return ""
 	},

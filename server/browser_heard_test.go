@@ -1,0 +1,183 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/chromedp"
+
+	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
+)
+
+// TestBrowserAScreenReaderHearsTheGame (issue 44): what a screen reader
+// says of a game of Pass the Pigs, read from Chromium's accessibility tree
+// (not the page's markup): the live region says a Pig Out and a Sider as
+// they happen, and the end (a win and a loss, with both scores), in
+// English and in French, and says what the page shows.
+func TestBrowserAScreenReaderHearsTheGame(t *testing.T) {
+	t.Parallel() // it waits on the board's poll
+	person := newBrowser(t)
+	for _, lang := range []string{"en", "fr"} {
+		l := i18n.For(lang)
+		a := newApp(t)
+		teacher := a.browser()
+		code := teacherStart(t, teacher)
+		ana := person()
+		run(t, ana, chromedp.Navigate(a.url+"/healthz"))
+		value(t, ana, chromedp.Evaluate[bool](fmt.Sprintf(`(document.cookie = "pigclass_lang=%s; path=/", true)`, lang)))
+		joinIn(t, ana, a.url, code, "Ana")
+		throws := map[string]string{
+			"Pig Out": l.T("move.pigout_you", "Faces", "\x00"),
+			"Sider":   l.T("move.sider_you", "Faces", "\x00", "Total", "\x00"),
+		}
+		heardAll := map[string]bool{}
+		// In a game to 25, Ana rolls to 10 in even rounds against a bot
+		// that holds at once (and mostly wins), and holds at once in odd
+		// ones against a bot that rolls to 23 (and mostly loses), until a
+		// screen reader has heard all four.
+		for round := 0; round < 10 && len(heardAll) < 4; round++ {
+			holdAt, bot := 10.0, "hold:1"
+			if round%2 == 1 {
+				holdAt, bot = 1, "hold:23"
+			}
+			teacher.post(paths.Rounds.For(code), url.Values{"game": {"pass-the-pigs"}, "target": {"25"}, "mode": {"bot"}, "bot": {bot}})
+			run(t, ana, chromedp.Navigate(a.url+paths.Student.For(code)))
+			for moves := 0; moves < 200; moves++ {
+				eventually(t, ana, `!!document.querySelector('[data-testid="act-roll"]') || !!document.querySelector('[data-testid="result"]') || !!document.querySelector('[data-testid="waiting"]')`, "Ana's turn or the end")
+				if value(t, ana, chromedp.Evaluate[bool](`!document.querySelector('[data-testid="act-roll"]')`)) {
+					if end := heardEnding(t, ana, l); end != "" {
+						heardAll[end] = true
+					}
+					break
+				}
+				before := value(t, ana, chromedp.Evaluate[string](`document.querySelector('[data-testid="board"]').dataset.seq`))
+				total := value(t, ana, chromedp.Evaluate[float64](`Number((document.querySelector('[data-testid="turn-total"]') || {}).textContent || 0)`))
+				act := "roll"
+				if total >= holdAt {
+					act = "hold"
+				}
+				eventually(t, ana, `!document.querySelector('.htmx-request')`, "the page is still")
+				clickJS(t, ana, `[data-testid="act-`+act+`"]`)
+				eventually(t, ana, `document.querySelector('[data-testid="board"]').dataset.seq !== "`+before+`"`, "the move is made")
+				said := screenReaderHears(t, ana)
+				for name, form := range throws {
+					if saysLike(said, form) {
+						heardAll[name] = true
+					}
+				}
+			}
+		}
+		t.Logf("%s: heard %v", lang, heardAll)
+		for _, want := range []string{"a win", "a loss", "Pig Out", "Sider"} {
+			if !heardAll[want] {
+				t.Errorf("%s: in 10 rounds a screen reader never heard %s as the words say it (heard: %v)", lang, want, heardAll)
+			}
+		}
+	}
+}
+
+// heardEnding checks what a screen reader hears when a match ends: the
+// winner and both scores, as the page shows them; it returns "a win" or
+// "a loss" ("" when the page shows no end: Ana had no turn).
+func heardEnding(t *testing.T, ctx context.Context, l *i18n.Localizer) string {
+	t.Helper()
+	if !value(t, ctx, chromedp.Evaluate[bool](`!!document.querySelector('[data-testid="board"] [data-testid="result"]')`)) {
+		return ""
+	}
+	type row struct {
+		Name  string
+		Score float64
+		You   bool
+	}
+	rows := value(t, ctx, chromedp.Evaluate[[]row](`Array.from(document.querySelectorAll('.players li')).map(function (li) {
+		return {Name: li.querySelector('.name').title, Score: Number(li.querySelector('[data-testid="score"]').textContent), You: li.classList.contains('you')};
+	})`))
+	if len(rows) != 2 {
+		t.Fatalf("the board shows %d players", len(rows))
+	}
+	win, other := rows[0], rows[1]
+	if other.Score > win.Score {
+		win, other = other, win
+	}
+	want, end := l.T("result.won", "Name", win.Name, "Points", l.Int(int(win.Score)), "Other", l.Int(int(other.Score))), "a loss"
+	if win.You {
+		want, end = l.T("result.won_you", "Points", l.Int(int(win.Score)), "Other", l.Int(int(other.Score))), "a win"
+	}
+	if said := screenReaderHears(t, ctx); !strings.HasSuffix(said, want) {
+		t.Errorf("after %s a screen reader hears %q, want it to end %q", end, said, want)
+	}
+	return end
+}
+
+// screenReaderHears is what the page's live regions say, as Chromium's
+// accessibility tree gives it to a screen reader: the text of every live
+// region's visible descendants. It must be what the page's live region
+// holds.
+func screenReaderHears(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	tree, err := chromedp.Call(ctx, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
+	if err != nil {
+		t.Fatalf("the accessibility tree: %v", err)
+	}
+	byID := map[accessibility.NodeID]*accessibility.Node{}
+	for _, n := range tree.Nodes {
+		byID[n.NodeID] = n
+	}
+	live := func(n *accessibility.Node) bool {
+		for _, p := range n.Properties {
+			if p.Name == accessibility.PropertyNameLive && p.Value != nil && strings.Trim(string(p.Value.Value), `"`) != "off" {
+				return true
+			}
+		}
+		return false
+	}
+	var text []string
+	var walk func(n *accessibility.Node)
+	walk = func(n *accessibility.Node) {
+		if n.Ignored {
+			return
+		}
+		if n.Role != nil && strings.Trim(string(n.Role.Value), `"`) == "StaticText" && n.Name != nil {
+			var s string
+			if json.Unmarshal(n.Name.Value, &s) == nil {
+				text = append(text, s)
+			}
+		}
+		for _, c := range n.ChildIDs {
+			if k := byID[c]; k != nil {
+				walk(k)
+			}
+		}
+	}
+	for _, n := range tree.Nodes {
+		if p := byID[n.ParentID]; live(n) && (p == nil || !live(p)) {
+			walk(n)
+		}
+	}
+	said := strings.Join(strings.Fields(strings.Join(text, " ")), " ")
+	dom := strings.Join(strings.Fields(value(t, ctx, chromedp.Evaluate[string](`document.getElementById('live').textContent`))), " ")
+	if said != dom {
+		t.Errorf("a screen reader hears %q; the live region holds %q", said, dom)
+	}
+	return said
+}
+
+// saysLike reports whether said holds a message whose arguments were each
+// given as "\x00": its fixed words, in order.
+func saysLike(said, form string) bool {
+	at := 0
+	for _, part := range strings.Split(form, "\x00") {
+		i := strings.Index(said[at:], strings.TrimSpace(part))
+		if i < 0 {
+			return false
+		}
+		at += i + len(strings.TrimSpace(part))
+	}
+	return true
+}
