@@ -129,7 +129,7 @@ func TestBrowserWholeLesson(t *testing.T) {
 	phase("Phase 4 of 5")
 	step("Start phase 5: Which bot did you play?", true)
 	phase("Phase 5 of 5")
-	eventually(t, pia, `!!document.querySelector('#board') && document.querySelector('.players').textContent.includes("mystery bot")`, "Pia plays the mystery bot")
+	eventually(t, pia, `!!document.querySelector('#board') && document.querySelector('.players').textContent.includes("Mystery bot")`, "Pia plays the mystery bot")
 	playRound(t, code, kids)
 	for _, k := range kids {
 		guessMysteries(t, k, code)

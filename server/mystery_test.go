@@ -46,7 +46,7 @@ func TestMysteryBot(t *testing.T) {
 	})
 	board := ana.b.get(paths.Student.For(code))
 	players := board.Find(".players").Text()
-	if !strings.Contains(players, "mystery bot") {
+	if !strings.Contains(players, "Mystery bot") {
 		t.Errorf("the board does not name the mystery bot: %q", players)
 	}
 	for _, told := range []string{"beginner", "rule of thumb", "perfect play", "hold at"} {
@@ -80,7 +80,7 @@ func TestMysteryBot(t *testing.T) {
 	// The review asks for a guess first, and tells nothing else of the bot
 	// until it is made: its three strengths are the choices.
 	ask := review.Find(`[data-testid="mystery-ask"]`)
-	if got := ask.Find("strong").Text(); !strings.HasPrefix(got, "Which strength did Bot (mystery bot) play at?") {
+	if got := ask.Find("strong").Text(); !strings.HasPrefix(got, "Which strength did Mystery bot play at?") {
 		t.Errorf("the review does not ask for a guess first: %q", got)
 	}
 	var choices []string
@@ -130,7 +130,7 @@ func TestMysteryBot(t *testing.T) {
 	if got, want := review.Find(`[data-testid="mystery-verdict"]`).Text(), "You guessed "+wrongWords+". Not this time"; !strings.HasPrefix(got, want) {
 		t.Errorf("the verdict %q, want %q...", got, want)
 	}
-	if got, want := review.Find(`[data-testid="mystery-reveal"]`).Text(), "Bot (mystery bot) played as: "+words+"."; got != want {
+	if got, want := review.Find(`[data-testid="mystery-reveal"]`).Text(), "Mystery bot played as: "+words+"."; got != want {
 		t.Errorf("the review says %q, want %q", got, want)
 	}
 	if review.Find(`[data-testid="mystery-ask"]`).Length() != 0 {

@@ -44,6 +44,8 @@ type views struct {
 // shared screen in anonymous mode, or the bot.
 func seatWords(seat play.Seat, anonymous bool, g sim.Game) i18n.Msg {
 	switch {
+	case seat.Bot == sim.MysteryBot:
+		return i18n.M("bot.name.mystery") // not "Bot (mystery bot)"
 	case seat.Bot != "":
 		return i18n.M("bot.seat", "Bot", botWords(seat.Bot, g.Rules().HoldAt))
 	case anonymous:
@@ -116,6 +118,44 @@ func seatWordsAll(row play.Match, viewer int, anonymous bool, you i18n.Msg) []i1
 	return names
 }
 
+// boardSeatWords is seatWordsAll for the board, where a bot goes by a
+// short name that fits one line of a phone ("Perfect bot", botName),
+// numbered when there are several; the review says what each plays.
+func boardSeatWords(row play.Match, viewer int, anonymous bool, you i18n.Msg) []i18n.Msg {
+	names := seatWordsAll(row, viewer, anonymous, you)
+	bots := 0
+	for _, seat := range row.Seats {
+		if seat.Bot != "" {
+			bots++
+		}
+	}
+	n := 0
+	for _, seat := range row.Seats {
+		if seat.Bot == "" {
+			continue
+		}
+		names[seat.Seat] = botName(seat.Bot, row.Variant.Game.Rules().HoldAt)
+		if bots > 1 {
+			n++
+			names[seat.Seat] = i18n.M("bot.name.numbered", "Bot", names[seat.Seat], "N", n)
+		}
+	}
+	return names
+}
+
+// botName is a bot as a player, in a few words: the catalog's bot.name.*
+// for its family (sim.BotWords).
+func botName(name string, ruleOfThumb int) i18n.Msg {
+	key, n, plural := sim.BotWords(name, ruleOfThumb)
+	switch {
+	case key == "":
+		return i18n.Text(name)
+	case plural:
+		return i18n.Plural("bot.name."+strings.TrimPrefix(key, "bot."), n)
+	}
+	return i18n.M("bot.name."+strings.TrimPrefix(key, "bot."), "N", n)
+}
+
 // seatNames is seatWordsAll in the reader's language ("" for you keeps
 // the viewer's nickname).
 func seatNames(l *i18n.Localizer, row play.Match, viewer int, anonymous bool, you string) []string {
@@ -186,7 +226,7 @@ func (w *views) boardFacts(class *classroom.Class, m *play.Match, viewer int) (t
 	if class == nil {
 		you = i18n.M("board.you_name") // practice: the player has no nickname
 	}
-	words := boardWords{title: titleWords(v), names: seatWordsAll(*m, viewer, anonymous, you), youMark: i18n.M("board.you_mark")}
+	words := boardWords{title: titleWords(v), names: boardSeatWords(*m, viewer, anonymous, you), youMark: i18n.M("board.you_mark")}
 	b := templates.Board{
 		MatchID: m.ID, Seq: m.Seq(), Commitment: m.Seed.Commitment(), Game: v.Game.String(), InClass: code != "", ClassCode: code,
 		CheckDiceURL: paths.VerifyMatch(code, m.ID),
