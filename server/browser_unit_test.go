@@ -228,9 +228,14 @@ func TestBrowserAUnitInOneClass(t *testing.T) {
 	}
 	lines := value(t, phone, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('[data-testid="progress-day"]')).map(function (d) { return d.textContent })`))
 	for i, prefix := range []string{day1 + ":", day2 + ":", day3 + ", homework:"} {
-		if !strings.HasPrefix(lines[i], prefix) || !strings.Contains(lines[i], "(1 game)") || !strings.Contains(lines[i], "Too few different games to tell") {
+		if !strings.HasPrefix(lines[i], prefix) || !strings.Contains(lines[i], "(1 game)") || strings.Contains(lines[i], "Too few different games to tell") {
 			t.Errorf("Ana's progress, line %d: %q", i, lines[i])
 		}
+	}
+	// How sure each day's figure is, on asking (issue 44: one plain
+	// sentence a day on the student's page).
+	if sure := value(t, phone, chromedp.Evaluate[string](`document.querySelector('[data-testid="progress-sure"]').textContent`)); strings.Count(sure, "Too few different games to tell") != 3 {
+		t.Errorf("Ana's progress, how sure: %q", sure)
 	}
 	if change := textOf(t, phone, `[data-testid="progress-change"]`); !strings.Contains(change, "Too few different games on one of those days") {
 		t.Errorf("Ana's change, from one game a day: %q", change)

@@ -268,6 +268,20 @@ func TestProgressDayByDay(t *testing.T) {
 		}
 		return fmt.Sprintf("about %.1f%% of a chance to win (3 games)", mean), fmt.Sprintf("between %.1f%% and %.1f%%", mean-half, mean+half)
 	}
+	// studentFigure is a day's figure as the student reads it: "about
+	// 5.1% of a chance to win (3 games)" is "cost you about 1 game in 20
+	// (3 games)".
+	studentFigure := func(figure string) string {
+		var pct float64
+		var games string
+		if _, err := fmt.Sscanf(figure, "about %f%% of a chance to win (%s", &pct, &games); err != nil {
+			t.Fatalf("reading %q: %v", figure, err)
+		}
+		if pct < 0.1 {
+			return "cost you hardly any game (" + games
+		}
+		return fmt.Sprintf("cost you about 1 game in %d (%s", int(math.Round(100/pct)), games)
+	}
 	check := func(who string, page *goquery.Document, heading string) {
 		t.Helper()
 		card := page.Find(`[data-testid="progress"]`)
@@ -281,11 +295,16 @@ func TestProgressDayByDay(t *testing.T) {
 		for i, d := range order {
 			line := lines.Eq(i).Text()
 			figure, sure := want(d)
+			if who == "Ana" {
+				// The student reads one plain sentence (1 game in N lost),
+				// and how sure it is on asking.
+				figure, line = studentFigure(figure), line+" "+card.Find(`[data-testid="progress-sure"] li`).Eq(i).Text()
+			}
 			if !strings.HasPrefix(line, d+":") || !strings.Contains(line, figure) || !strings.Contains(line, sure) {
 				t.Errorf("%s, %s: %q, want %q and %q", who, d, line, figure, sure)
 			}
 		}
-		if change := card.Find(`[data-testid="progress-change"]`).Text(); !strings.Contains(change, "first day") || !strings.Contains(change, "a game then") {
+		if change := card.Find(`[data-testid="progress-change"]`).Text(); !strings.Contains(change, "first day") || !strings.Contains(change, pick(who == "Ana", "now.", "a game then")) {
 			t.Errorf("%s: the change %q", who, change)
 		}
 		t.Logf("%s: %s", who, strings.Join(strings.Fields(card.Text()), " "))

@@ -141,8 +141,18 @@ func TestProgressSaysNoChange(t *testing.T) {
 	}
 	cut := told
 	cut.Lo, cut.Cut = 0, true
-	if got := progressWords(l, report.Progress{Days: []report.DayProgress{cut}}, "").Days[0]; !strings.Contains(got, "between 0 and 3.0%") || !strings.Contains(got, "the range stops at 0") {
+	if got := progressWords(l, report.Progress{Days: []report.DayProgress{cut}}, "").Sure[0]; !strings.Contains(got, "between 0 and 3.0%") || !strings.Contains(got, "the range stops at 0") {
 		t.Errorf("a range cut at 0: %q", got)
+	}
+	// The student reads the day in one plain sentence: 2% a game is about
+	// one game in 50; the range only on asking (Sure).
+	if got := progressWords(l, report.Progress{Days: []report.DayProgress{told}}, ""); got.Days[0] != "2026-11-29: your choices cost you about 1 game in 50 (4 games)." || len(got.Sure) != 1 {
+		t.Errorf("a student's day: %q, sure %q", got.Days[0], got.Sure)
+	}
+	tiny := told
+	tiny.PerGame = 0.0004
+	if got := progressWords(l, report.Progress{Days: []report.DayProgress{tiny}}, "").Days[0]; got != "2026-11-29: your choices cost you hardly any game (4 games)." {
+		t.Errorf("a student's day with almost nothing given away: %q", got)
 	}
 }
 

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"math"
 
 	"pigclass/server/classroom"
 	"pigclass/server/play"
@@ -40,6 +41,16 @@ func (w *views) history(ctx context.Context, l *i18n.Localizer, who classroom.Vi
 	return nil
 }
 
+// gamesLost says a chance of winning given away a game as a student
+// reads it: about 1 game in N (a chance of 1/N a game is one game more
+// lost in N), or hardly any game below 1 in 1,000.
+func gamesLost(l *i18n.Localizer, perGame float64) string {
+	if perGame < 0.001 {
+		return l.T("progress.none")
+	}
+	return l.T("progress.one_in", "N", l.Int(max(1, int(math.Round(1/perGame)))))
+}
+
 // progressWords says a student's play day by day in plain words, to the
 // student ("your choices"), or to the teacher (name given): the chance
 // of winning given away a game, with the range chance leaves (or that
@@ -56,15 +67,19 @@ func progressWords(l *i18n.Localizer, p report.Progress, name string) *templates
 	}
 	v := &templates.ProgressView{Heading: l.T(prefix+"heading", who...)}
 	for _, d := range p.Days {
-		args := append([]any{"Date", d.Day, "PerGame", l.Pct(d.PerGame, 1)}, who...)
+		args := append([]any{"Date", d.Day, "PerGame", l.Pct(d.PerGame, 1), "Lost", gamesLost(l, d.PerGame)}, who...)
 		line := l.N(prefix+pick(d.Homework, "homework", "day"), d.Games, args...)
+		sure := l.T("progress.range", "Lo", l.Pct(d.Lo, 1), "Hi", l.Pct(d.Hi, 1))
 		switch {
 		case !d.Told:
-			line += " " + l.T("progress.range_few")
+			sure = l.T("progress.range_few")
 		case d.Cut:
-			line += " " + l.T("progress.range_cut", "Hi", l.Pct(d.Hi, 1))
-		default:
-			line += " " + l.T("progress.range", "Lo", l.Pct(d.Lo, 1), "Hi", l.Pct(d.Hi, 1))
+			sure = l.T("progress.range_cut", "Hi", l.Pct(d.Hi, 1))
+		}
+		if name != "" {
+			line += " " + sure // the teacher reads the range beside the figure
+		} else {
+			v.Sure = append(v.Sure, d.Day+": "+sure) // the student, on asking
 		}
 		v.Days = append(v.Days, line)
 	}
@@ -77,7 +92,11 @@ func progressWords(l *i18n.Localizer, p report.Progress, name string) *templates
 		case !p.Judged:
 			key = prefix + "untold"
 		}
-		v.Change = l.T(key, append([]any{"First", l.Pct(p.ChangeFrom.PerGame, 1), "Last", l.Pct(p.ChangeTo.PerGame, 1)}, who...)...)
+		first, last := l.Pct(p.ChangeFrom.PerGame, 1), l.Pct(p.ChangeTo.PerGame, 1)
+		if name == "" {
+			first, last = gamesLost(l, p.ChangeFrom.PerGame), gamesLost(l, p.ChangeTo.PerGame)
+		}
+		v.Change = l.T(key, append([]any{"First", first, "Last", last}, who...)...)
 	}
 	return v
 }

@@ -292,6 +292,7 @@ type StudentHome struct {
 type ProgressView struct {
 	Heading string
 	Days    []string
+	Sure    []string // how sure each day's figure is, for the student on asking
 	Change  string
 	Better  bool
 }

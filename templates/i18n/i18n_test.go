@@ -298,8 +298,8 @@ func TestPunctuation(t *testing.T) {
 func TestRejectedForms(t *testing.T) {
 	rejected := map[string][]string{
 		"de":    {"Rundensumme", "kampflos", "je eine Chance von", "Würfel-Festlegung", "Deine Spiele"},
-		"pt-BR": {"W.O.", "dois 1:", "dois 1 ", "dois 1)", "código de volta"},
-		"fr":    {"} en {{.N}}", "la revue", "ta revue"},
+		"pt-BR": {"W.O.", "dois 1:", "dois 1 ", "dois 1)", "código de volta", "vezes iguais", "contra {{.Bot}}"},
+		"fr":    {"} en {{.N}}", "la revue", "ta revue", "Bot (bot mystère)", "contre {{.Bot}}"},
 	}
 	// The roll button is not the verb of "play a game" (Portuguese "Jogar").
 	if pt, err := Catalog("pt-BR"); err != nil || pt["board.roll"]["other"] == "Jogar" {
