@@ -2679,9 +2679,9 @@ func ReviewView(v Review) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var146 string
-					templ_7745c5c3_Var146, templ_7745c5c3_Err = templ.JoinStringErrs(RT(ctx, v, "differs", "N", Int(ctx, v.DiffersCount()), "Of", Int(ctx, v.Decisions)))
+					templ_7745c5c3_Var146, templ_7745c5c3_Err = templ.JoinStringErrs(RN(ctx, v, "differs", v.DiffersCount(), "Of", Int(ctx, v.Decisions)))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/student.templ`, Line: 347, Col: 93}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/student.templ`, Line: 347, Col: 78}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var146))
 					if templ_7745c5c3_Err != nil {

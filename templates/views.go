@@ -813,6 +813,15 @@ func RT(ctx context.Context, v Review, id string, args ...any) string {
 	return ReviewSaid(i18n.From(ctx), v.Student, id, args...)
 }
 
+// RN is RT for a message of plural forms, by count (its Count).
+func RN(ctx context.Context, v Review, id string, count int, args ...any) string {
+	l := i18n.From(ctx)
+	if v.Student != "" {
+		return l.N("review_of."+id, count, append(args, "Name", v.Student)...)
+	}
+	return l.N("review."+id, count, args...)
+}
+
 // ReviewSaid is a review's message: the student's own ("review.ID"), or,
 // on the teacher's look at student of's match, the same said of them in
 // the third person ("review_of.ID", their name as Name).

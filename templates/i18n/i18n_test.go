@@ -322,3 +322,22 @@ func TestRejectedForms(t *testing.T) {
 		}
 	}
 }
+
+// TestCountedWordsAgree (issue 44): a counted message agrees with its
+// count in every language: one choice "was", twenty "were".
+func TestCountedWordsAgree(t *testing.T) {
+	for lang, want := range map[string][2]string{
+		"en":    {"1 of your 20 choices was not", "2 of your 20 choices were not"},
+		"de":    {"1 deiner 20 Entscheidungen war nicht", "2 deiner 20 Entscheidungen waren nicht"},
+		"es":    {"1 de tus 20 decisiones no fue", "2 de tus 20 decisiones no fueron"},
+		"fr":    {"1 de tes 20 choix n'était pas", "2 de tes 20 choix n'étaient pas"},
+		"pt-BR": {"1 das suas 20 escolhas não foi", "2 das suas 20 escolhas não foram"},
+	} {
+		l := For(lang)
+		for i, n := range []int{1, 2} {
+			if got := l.N("review.differs", n, "Of", "20"); !strings.HasPrefix(got, want[i]) {
+				t.Errorf("%s, %d: %q, want %q...", lang, n, got, want[i])
+			}
+		}
+	}
+}
