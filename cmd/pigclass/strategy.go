@@ -2,13 +2,15 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"strings"
 
 	"pigclass/sim"
 	"pigclass/sim/solve"
 )
 
 // strategyNames lists the strategies the commands accept.
-const strategyNames = solve.StrategyNames
+const strategyNames = solve.StrategyNames + ", or a plan's JSON file (FILE.json, as a class's strategies download it)"
 
 // tables keeps the tables solved during one run of the command, solved on
 // every core (main sets them).
@@ -18,6 +20,17 @@ var tables solve.Cache
 // players optimal is perfect play for that many (solve.Perfect on their
 // table), where the solver takes them.
 func parseStrategy(name string, v sim.Variant) (sim.Strategy, error) {
+	if strings.HasSuffix(strings.ToLower(name), ".json") {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return nil, fmt.Errorf("strategy %s: %w", name, err)
+		}
+		pl, err := sim.ReadPlan(data, v)
+		if err != nil {
+			return nil, fmt.Errorf("strategy %s: %w", name, err)
+		}
+		return pl, nil
+	}
 	if name != sim.PerfectBot || v.Seats <= 2 || v.EqualTurns || solve.MultiBytes(v) > solve.MaxMultiBytes || v.Target > solve.MaxTarget {
 		return solve.ParseStrategy(name, v, &tables)
 	}

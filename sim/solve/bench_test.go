@@ -1,6 +1,9 @@
 package solve
 
 import (
+	"context"
+	"fmt"
+	"runtime"
 	"testing"
 
 	"pigclass/sim"
@@ -166,6 +169,44 @@ func BenchmarkSolveMultiPig30Four(b *testing.B) {
 	for b.Loop() {
 		if _, err := SolveMulti(v); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkTournament is issue 46's class tournament: 30 students' plans
+// (hold values, rules and maps) and 3 bots (hold at 20, keep pace and end
+// race, perfect play) in Pig to 100, 1,056 ordered duels, exact, on every
+// core.
+func BenchmarkTournament(b *testing.B) {
+	v := sim.Standard(sim.Pig)
+	tab, err := Solve(v)
+	if err != nil {
+		b.Fatal(err)
+	}
+	entries := []Entry{{"hold:20", sim.HoldAt(20)}, {"kper", sim.KeepPace{}}, {"optimal", Optimal{tab}}}
+	for i := range 30 {
+		var pl *sim.Plan
+		switch i % 3 {
+		case 0:
+			pl = &sim.Plan{Form: sim.PlanHold, Game: "pig", Target: 100, Hold: 12 + i}
+		case 1:
+			pl = sim.KeepPacePlan(v)
+			pl.Hold, pl.EndRace = 15+i/2, 20+i
+		default:
+			pl = sim.MapOf(sim.HoldAt(15+i/2), v, "")
+			pl.Cells[i%10][9] = 100
+		}
+		pl.Name = fmt.Sprint("student ", i+1)
+		entries = append(entries, Entry{pl.Name, pl})
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		t, err := PlayTournament(context.Background(), v, entries, runtime.GOMAXPROCS(0), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(t.Standings) != 33 {
+			b.Fatalf("%d standings", len(t.Standings))
 		}
 	}
 }

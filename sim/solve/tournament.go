@@ -1,0 +1,152 @@
+package solve
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"pigclass/sim"
+)
+
+// Entry is one strategy of a tournament, by the name its standings show.
+type Entry struct {
+	Name     string
+	Strategy sim.Strategy
+}
+
+// Standing is one entry's row of a tournament's standings.
+type Standing struct {
+	Entry   int     // its index in the entries
+	Rank    int     // 1 the best; tied entries share a rank
+	Average float64 // its exact chance of winning, averaged over every opponent and both seats
+	// Its opponents it does best and worst against, and its chance
+	// against each (both seats averaged); -1 with a single entry.
+	Best, Worst             int
+	BestChance, WorstChance float64
+}
+
+// Tournament is every ordered duel of a set of entries, played exactly
+// (policy evaluation, Duel), and the standings they make.
+type Tournament struct {
+	Variant sim.Variant
+	Entries []Entry
+	// First[a][b] is a's exact chance of beating b when a moves first
+	// (the diagonal unused).
+	First     [][]float64
+	Standings []Standing // best first
+}
+
+// Chance is a's exact chance against b, both seats averaged.
+func (t *Tournament) Chance(a, b int) float64 {
+	return (t.First[a][b] + 1 - t.First[b][a]) / 2
+}
+
+// TieTolerance is how close two averages are to be a tie: closer than the
+// duels' own rounding.
+const TieTolerance = 1e-12
+
+// PlayTournament plays every ordered pair of entries (both orders) in
+// two-player variant v on workers goroutines, calling done (if not nil)
+// after each duel with how many are done of how many, and ranks the
+// entries by their average chance. It stops early, with ctx's error, when
+// ctx is done.
+func PlayTournament(ctx context.Context, v sim.Variant, entries []Entry, workers int, done func(n, of int)) (*Tournament, error) {
+	if err := checkVariant(v); err != nil {
+		return nil, err
+	}
+	if len(entries) < 2 {
+		return nil, fmt.Errorf("solve: a tournament needs two entries or more, not %d", len(entries))
+	}
+	n := len(entries)
+	t := &Tournament{Variant: v, Entries: entries, First: make([][]float64, n)}
+	type pair struct{ a, b int }
+	work := make(chan pair)
+	for a := range n {
+		t.First[a] = make([]float64, n)
+	}
+	var wg sync.WaitGroup
+	var count atomic.Int64
+	var once sync.Once
+	var firstErr error
+	for range max(1, workers) {
+		wg.Go(func() {
+			for p := range work {
+				w, err := Duel(v, entries[p.a].Strategy, entries[p.b].Strategy)
+				if err != nil {
+					once.Do(func() { firstErr = fmt.Errorf("solve: %s against %s: %w", entries[p.a].Name, entries[p.b].Name, err) })
+					continue
+				}
+				t.First[p.a][p.b] = w
+				if done != nil {
+					done(int(count.Add(1)), n*(n-1))
+				}
+			}
+		})
+	}
+feed:
+	for a := range n {
+		for b := range n {
+			if a == b {
+				continue
+			}
+			select {
+			case work <- pair{a, b}:
+			case <-ctx.Done():
+				break feed
+			}
+		}
+	}
+	close(work)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	t.Standings = t.rank()
+	return t, nil
+}
+
+// rank orders the entries by average chance, ties sharing a rank, and
+// finds each one's best and worst opponent.
+func (t *Tournament) rank() []Standing {
+	n := len(t.Entries)
+	out := make([]Standing, n)
+	for a := range n {
+		s := Standing{Entry: a, Best: -1, Worst: -1, WorstChance: math.Inf(1), BestChance: math.Inf(-1)}
+		for b := range n {
+			if a == b {
+				continue
+			}
+			c := t.Chance(a, b)
+			s.Average += c / float64(n-1)
+			if c > s.BestChance {
+				s.Best, s.BestChance = b, c
+			}
+			if c < s.WorstChance {
+				s.Worst, s.WorstChance = b, c
+			}
+		}
+		out[a] = s
+	}
+	slices.SortStableFunc(out, func(x, y Standing) int {
+		switch {
+		case math.Abs(x.Average-y.Average) < TieTolerance:
+			return 0
+		case x.Average > y.Average:
+			return -1
+		}
+		return 1
+	})
+	for i := range out {
+		out[i].Rank = i + 1
+		if i > 0 && math.Abs(out[i].Average-out[i-1].Average) < TieTolerance {
+			out[i].Rank = out[i-1].Rank
+		}
+	}
+	return out
+}
