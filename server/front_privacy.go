@@ -57,6 +57,21 @@ var privacyTables = []privacyTable{
 		{"class_id", "class_id"},
 		{"student_id", "student_id"},
 	}},
+	{"plans", []privacyColumn{
+		{"class_id", "class_id"},
+		{"student_id", "student_id"},
+		{"plan", "plans-plan"},
+		{"saved_at", "plans-saved_at"},
+	}},
+	{"tournaments", []privacyColumn{
+		{"id", "tournaments-id"},
+		{"class_id", "class_id"},
+		{"variant", "variant"},
+		{"bots", "tournaments-bots"},
+		{"created_at", "created_at"},
+		{"closed_at", "tournaments-closed_at"},
+		{"standings", "tournaments-standings"},
+	}},
 	{"rounds", []privacyColumn{
 		{"id", "rounds-id"},
 		{"class_id", "class_id"},

@@ -316,8 +316,8 @@ func TestHandlersDoNotCallTheStore(t *testing.T) {
 			continue
 		}
 		uses := regexp.MustCompile(`\bst\b`).FindAllStringIndex(src, -1)
-		handed := strings.Count(src, "report.New(st)") + strings.Count(src, "classroom.New(st,") + strings.Count(src, "st *store.Store")
-		if len(uses) != handed || handed != 3 {
+		handed := strings.Count(src, "report.New(st)") + strings.Count(src, "classroom.New(st,") + strings.Count(src, "contest.New(st,") + strings.Count(src, "st *store.Store")
+		if len(uses) != handed || handed != 4 {
 			t.Errorf("server.go uses the store %d times, %d of them to hand it on", len(uses), handed)
 		}
 	}
@@ -337,6 +337,8 @@ func TestEveryViewerOverEveryRoute(t *testing.T) {
 	ana := join(t, a, code, "Ana")
 	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}})
 	id := anaMatch(t, a, code)
+	// Ana has a strategy saved: its download is hers alone (issue 46).
+	ana.post(paths.StudentPlan.For(code), url.Values{"form": {"hold"}, "hold": {"20"}})
 	projector := a.browser()
 	key := teacher.get(paths.Teacher.For(code)).Find(`[data-testid="projector-link"]`).AttrOr("href", "")
 	projector.get(strings.TrimPrefix(key, a.url))

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"pigclass/server/classroom"
+	"pigclass/server/contest"
 	"pigclass/server/limit"
 	"pigclass/server/play"
 	"pigclass/server/report"
@@ -74,8 +75,9 @@ type Server struct {
 	log     *slog.Logger
 	tables  *solve.Cache
 	room    *classroom.Room
-	hall    *play.Hall // where the room's matches are played (Room.Hall)
-	views   *views     // the view models the handlers share
+	hall    *play.Hall       // where the room's matches are played (Room.Hall)
+	views   *views           // the view models the handlers share
+	contest *contest.Contest // the students' strategies and the class's tournaments
 
 	proxies []netip.Prefix
 

@@ -42,6 +42,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"pigclass/server/classroom"
+	"pigclass/server/contest"
 	"pigclass/server/limit"
 	"pigclass/server/play"
 	"pigclass/server/report"
@@ -106,6 +107,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		s.room.Hall().SetLimits(cfg.Limits)
 	}
 	s.metrics = newMetrics(s.room, s.reports, s.tables)
+	s.contest = contest.New(st, s.tables, log)
 	s.views = &views{room: s.room, reports: s.reports, tables: s.tables, log: log, ladder: newLadder(s.tables, log)}
 	n, err := s.room.Restore(ctx)
 	if err := errors.Join(err, <-solved); err != nil {

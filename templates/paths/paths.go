@@ -73,6 +73,9 @@ const (
 	ClassVerify   Route = "/c/:code/verify"
 	MyData        Route = "/c/:code/my-data.json"
 	PlayHomework  Route = "/c/:code/homework/:id/play"
+	StudentPlan   Route = "/c/:code/plan"         // GET: the strategy editor; POST: save a plan
+	PlanChances   Route = "/c/:code/plan/chances" // the saved plan's chances, as they are worked out
+	PlanJSON      Route = "/c/:code/plan.json"    // the saved plan, as pigclass duel reads it
 )
 
 // The teacher's addresses.
@@ -107,6 +110,9 @@ const (
 	StudentData     Route = "/t/:code/students/:id/data.json"
 	EraseStudent    Route = "/t/:code/students/:id/erase"
 	Homework        Route = "/t/:code/homework"
+	Tournament      Route = "/t/:code/tournament"       // GET: the strategy tournament; POST: open one
+	TournamentClose Route = "/t/:code/tournament/close" // close the entries and play it
+	TournamentLive  Route = "/t/:code/tournament/live"  // its state and standings, while played
 	HomeworkClose   Route = "/t/:code/homework/:id/close"
 	HomeworkOpen    Route = "/t/:code/homework/:id/open"
 	HomeworkDue     Route = "/t/:code/homework/:id/due"

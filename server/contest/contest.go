@@ -1,0 +1,197 @@
+// Package contest is a class's strategy tournament (issue 46; sim/plans.md):
+// students' plans, their exact chances while they edit them, and the
+// tournament that plays every pair of entries exactly, in the background,
+// one duel at a time beside the class's play.
+package contest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"pigclass/server/store"
+	"pigclass/sim"
+	"pigclass/sim/solve"
+)
+
+// Contest works out plans' chances and plays tournaments for a server.
+// Its background work takes one core at most (one duel at a time), so a
+// tournament leaves the other to the class's pages and moves. Its maps
+// are guarded by mu, a leaf.
+type Contest struct {
+	st     *store.Store
+	tables *solve.Cache
+	log    *slog.Logger
+	budget chan struct{} // one duel at a time, whoever asks
+
+	mu      sync.Mutex
+	chances map[[32]byte]*Chances // a plan's, by its JSON's hash
+	running map[int64]*progress   // a tournament being played, by id
+}
+
+// New returns the contest of a server's store and tables.
+func New(st *store.Store, tables *solve.Cache, log *slog.Logger) *Contest {
+	return &Contest{st: st, tables: tables, log: log, budget: make(chan struct{}, 1),
+		chances: map[[32]byte]*Chances{}, running: map[int64]*progress{}}
+}
+
+// Chances are a plan's exact chances of winning against its game's rule
+// of thumb (hold at 20 in Pig) and against perfect play: moving first,
+// moving second, and the average of the two. Ready once worked out.
+type Chances struct {
+	Ready                bool
+	Err                  error
+	RuleOfThumb, Perfect [3]float64
+}
+
+// ChancesOf are plan pl's chances so far: worked out in the background
+// the first time they are asked for, and kept (a plan's chances never
+// change).
+func (c *Contest) ChancesOf(pl sim.Plan) Chances {
+	pl.Name = ""
+	b, _ := json.Marshal(pl)
+	key := sha256.Sum256(b)
+	c.mu.Lock()
+	got, ok := c.chances[key]
+	if !ok {
+		got = &Chances{}
+		c.chances[key] = got
+		go c.workOut(pl, got)
+	}
+	out := *got
+	c.mu.Unlock()
+	return out
+}
+
+// workOut computes a plan's chances into got.
+func (c *Contest) workOut(pl sim.Plan, got *Chances) {
+	v, err := VariantOf(pl)
+	var res Chances
+	if err == nil {
+		var perfect sim.Strategy
+		if perfect, err = solve.ParseStrategy(sim.PerfectBot, v, c.tables); err == nil {
+			for i, other := range []sim.Strategy{sim.HoldAt(v.Game.Rules().HoldAt), perfect} {
+				var three [3]float64
+				if three, err = c.both(v, &pl, other); err != nil {
+					break
+				}
+				if i == 0 {
+					res.RuleOfThumb = three
+				} else {
+					res.Perfect = three
+				}
+			}
+		}
+	}
+	res.Ready, res.Err = true, err
+	c.mu.Lock()
+	*got = res
+	c.mu.Unlock()
+}
+
+// both is s's chance against other moving first, second, and averaged,
+// two duels within the budget.
+func (c *Contest) both(v sim.Variant, s, other sim.Strategy) ([3]float64, error) {
+	c.budget <- struct{}{}
+	defer func() { <-c.budget }()
+	first, err := solve.Duel(v, s, other)
+	if err != nil {
+		return [3]float64{}, err
+	}
+	second, err := solve.Duel(v, other, s)
+	if err != nil {
+		return [3]float64{}, err
+	}
+	return [3]float64{first, 1 - second, (first + 1 - second) / 2}, nil
+}
+
+// VariantOf is the two-player variant a plan is for.
+func VariantOf(pl sim.Plan) (sim.Variant, error) {
+	g, err := sim.ParseGame(pl.Game)
+	if err != nil {
+		return sim.Variant{}, err
+	}
+	v := sim.Standard(g)
+	v.Target = pl.Target
+	return v, pl.Check(v)
+}
+
+// Save stores a student's plan in their class.
+func (c *Contest) Save(ctx context.Context, classID, studentID int64, pl sim.Plan) error {
+	return c.st.Plans().Save(ctx, classID, studentID, pl)
+}
+
+// PlanOf is a student's saved plan; store.ErrNotFound for none.
+func (c *Contest) PlanOf(ctx context.Context, classID, studentID int64) (sim.Plan, error) {
+	got, err := c.st.Plans().Of(ctx, classID, studentID)
+	if err != nil {
+		return sim.Plan{}, err
+	}
+	if len(got) == 0 {
+		return sim.Plan{}, store.ErrNotFound
+	}
+	return got[0].Plan, nil
+}
+
+// Entered counts the class's saved plans for v.
+func (c *Contest) Entered(ctx context.Context, classID int64, v sim.Variant) (int, error) {
+	got, err := c.st.Plans().Of(ctx, classID, 0)
+	n := 0
+	for _, sp := range got {
+		if sp.Plan.Check(v) == nil {
+			n++
+		}
+	}
+	return n, err
+}
+
+// Bots a teacher may add to a tournament of game g: its rule of thumb,
+// keep pace and end race where the game has it, and perfect play.
+func Bots(g sim.Game) []string {
+	out := []string{sim.HoldAt(g.Rules().HoldAt).String()}
+	if g.Rules().KeepPace {
+		out = append(out, sim.KeepPaceBot)
+	}
+	return append(out, sim.PerfectBot)
+}
+
+// Errors a teacher's tournament request gets.
+var (
+	ErrOpen    = errors.New("contest: the class has a tournament open or being played")
+	ErrNoHolds = errors.New("contest: a tournament plays a game of rolls and holds")
+)
+
+// Open opens a new tournament of v for a class, with the bots given (each
+// one of Bots(v.Game)), unless one is open or being played.
+func (c *Contest) Open(ctx context.Context, classID int64, v sim.Variant, bots []string) (store.Tournament, error) {
+	if v.Game.ChoosesDice() {
+		return store.Tournament{}, ErrNoHolds
+	}
+	if err := solve.CheckStrategy(sim.PerfectBot, v); err != nil {
+		return store.Tournament{}, err
+	}
+	if t, err := c.st.Plans().LatestTournament(ctx, classID); err == nil && t.Standings == nil {
+		return store.Tournament{}, ErrOpen
+	} else if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return store.Tournament{}, err
+	}
+	for _, b := range bots {
+		if !contains(Bots(v.Game), b) {
+			return store.Tournament{}, fmt.Errorf("contest: bot %q does not play %s in a tournament", b, v.Game.Title())
+		}
+	}
+	return c.st.Plans().OpenTournament(ctx, store.Tournament{ClassID: classID, Variant: v, Bots: bots})
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

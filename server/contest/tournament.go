@@ -1,0 +1,195 @@
+package contest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"pigclass/server/store"
+	"pigclass/sim"
+	"pigclass/sim/solve"
+)
+
+// progress is a tournament being played: the duels done of how many, or
+// why it stopped.
+type progress struct {
+	done, of int
+	err      error
+}
+
+// Result is a played tournament, as stored with it (store.Tournament's
+// Standings): its entries in entry order, every ordered duel (First[a][b]:
+// a's chance moving first against b) and the standings, best first.
+type Result struct {
+	Entries   []Entrant        `json:"entries"`
+	First     [][]float64      `json:"first"`
+	Standings []solve.Standing `json:"standings"`
+}
+
+// Entrant is one entry: a student's plan (by id, never by name) or a bot,
+// with the cells where a student's plan, as a map, differs most from
+// perfect play's map.
+type Entrant struct {
+	Student int64      `json:"student,omitempty"`
+	Bot     string     `json:"bot,omitempty"`
+	Differs []CellDiff `json:"differs,omitempty"`
+}
+
+// CellDiff is one cell of a map (its lower scores) where a plan holds at
+// Hold and perfect play's map at Perfect.
+type CellDiff struct {
+	Score, Other, Hold, Perfect int
+}
+
+// Status is a class's latest tournament as its pages show it: while
+// played, the duels done of how many (or why it stopped); once played,
+// its result.
+type Status struct {
+	store.Tournament
+	Done, Of int
+	Err      error
+	Result   *Result
+}
+
+// Playing reports whether the entries are closed and the duels not all
+// played.
+func (s Status) Playing() bool { return !s.ClosedAt.IsZero() && s.Result == nil }
+
+// Status is the class's latest tournament; store.ErrNotFound for none. A
+// closed tournament without standings that is not being played (the
+// server restarted) is played again from the start.
+func (c *Contest) Status(ctx context.Context, classID int64) (Status, error) {
+	t, err := c.st.Plans().LatestTournament(ctx, classID)
+	if err != nil {
+		return Status{}, err
+	}
+	s := Status{Tournament: t}
+	if t.Standings != nil {
+		s.Result = &Result{}
+		return s, json.Unmarshal(t.Standings, s.Result)
+	}
+	if t.ClosedAt.IsZero() {
+		return s, nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := c.running[t.ID]
+	if p == nil {
+		p = &progress{}
+		c.running[t.ID] = p
+		go c.play(t, p)
+	}
+	s.Done, s.Of, s.Err = p.done, p.of, p.err
+	return s, nil
+}
+
+// Close closes the entries of the class's open tournament id and starts
+// playing it.
+func (c *Contest) Close(ctx context.Context, classID, id int64) error {
+	if err := c.st.Plans().CloseTournament(ctx, classID, id); err != nil {
+		return err
+	}
+	_, err := c.Status(ctx, classID)
+	return err
+}
+
+// play plays tournament t to the end and stores its standings, holding
+// the budget throughout (one duel at a time).
+func (c *Contest) play(t store.Tournament, p *progress) {
+	ctx := context.Background()
+	c.budget <- struct{}{}
+	res, err := c.playAll(ctx, t, p)
+	<-c.budget
+	if err == nil {
+		var b []byte
+		if b, err = json.Marshal(res); err == nil {
+			err = c.st.Plans().SaveStandings(ctx, t.ID, b)
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err != nil {
+		c.log.Error("tournament", "class", t.ClassID, "tournament", t.ID, "err", err)
+		p.err = err
+		return
+	}
+	delete(c.running, t.ID)
+}
+
+// playAll gathers the entries of t and plays every duel.
+func (c *Contest) playAll(ctx context.Context, t store.Tournament, p *progress) (*Result, error) {
+	entries, entrants, err := c.entries(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	if len(entries) < 2 {
+		return nil, errors.New("contest: fewer than two entries: nothing to play")
+	}
+	tour, err := solve.PlayTournament(ctx, t.Variant, entries, 1, func(n, of int) {
+		c.mu.Lock()
+		p.done, p.of = n, of
+		c.mu.Unlock()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Entries: entrants, First: tour.First, Standings: tour.Standings}, nil
+}
+
+// entries are t's entries: the plans for its game of the class's students
+// still in it, then its bots.
+func (c *Contest) entries(ctx context.Context, t store.Tournament) ([]solve.Entry, []Entrant, error) {
+	students, err := c.st.Students(ctx, t.ClassID)
+	if err != nil {
+		return nil, nil, err
+	}
+	plans, err := c.st.Plans().Of(ctx, t.ClassID, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	perfect, err := c.tables.Get(t.Variant)
+	if err != nil {
+		return nil, nil, err
+	}
+	perfectMap := sim.MapOf(solve.Optimal{T: perfect}, t.Variant, "")
+	var entries []solve.Entry
+	var entrants []Entrant
+	for _, sp := range plans {
+		if !slices.ContainsFunc(students, func(s store.Student) bool { return s.ID == sp.StudentID }) || sp.Plan.Check(t.Variant) != nil {
+			continue
+		}
+		pl := sp.Plan
+		entries = append(entries, solve.Entry{Name: fmt.Sprint("student ", sp.StudentID), Strategy: &pl})
+		entrants = append(entrants, Entrant{Student: sp.StudentID, Differs: differs(&pl, perfectMap, t.Variant, 3)})
+	}
+	for _, b := range t.Bots {
+		s, err := solve.ParseStrategy(b, t.Variant, c.tables)
+		if err != nil {
+			return nil, nil, err
+		}
+		entries = append(entries, solve.Entry{Name: b, Strategy: s})
+		entrants = append(entrants, Entrant{Bot: b})
+	}
+	return entries, entrants, nil
+}
+
+// differs are the n cells where plan pl, as a map, holds furthest from
+// perfect play's map, the furthest first (none where they agree).
+func differs(pl *sim.Plan, perfect *sim.Plan, v sim.Variant, n int) []CellDiff {
+	mine := sim.MapOf(pl, v, "")
+	var out []CellDiff
+	for a, row := range mine.Cells {
+		for b, h := range row {
+			if h != perfect.Cells[a][b] {
+				out = append(out, CellDiff{Score: a * sim.MapCell, Other: b * sim.MapCell, Hold: h, Perfect: perfect.Cells[a][b]})
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(x, y CellDiff) int {
+		return int(math.Abs(float64(y.Hold-y.Perfect)) - math.Abs(float64(x.Hold-x.Perfect)))
+	})
+	return out[:min(n, len(out))]
+}

@@ -1,0 +1,142 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"pigclass/sim"
+)
+
+// Plans are the class's strategies and tournaments (issue 46): the
+// students' plans (sim.Plan) and the tournaments that play them.
+type Plans struct{ c *conn }
+
+// Plans returns the store's strategies and tournaments.
+func (s *Store) Plans() Plans { return Plans{&s.conn} }
+
+// SavedPlan is a student's plan as stored: its game and target are the
+// plan's own.
+type SavedPlan struct {
+	StudentID int64
+	Plan      sim.Plan
+	SavedAt   time.Time
+}
+
+// Save stores a student's plan in their class, in place of the last.
+func (p Plans) Save(ctx context.Context, classID, studentID int64, pl sim.Plan) error {
+	pl.Name = "" // a plan names no one: the standings name its student
+	b, err := json.Marshal(pl)
+	if err != nil {
+		return fmt.Errorf("store: save plan: %w", err)
+	}
+	_, err = p.c.exec(ctx, `INSERT INTO plans (class_id, student_id, plan, saved_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (class_id, student_id) DO UPDATE SET plan = excluded.plan, saved_at = excluded.saved_at`,
+		classID, studentID, string(b), p.c.stamp())
+	if err != nil {
+		return fmt.Errorf("store: save plan: %w", err)
+	}
+	return nil
+}
+
+// Of is the class's plans, one a student who saved one, by student id;
+// studentID > 0 reads that student's alone.
+func (p Plans) Of(ctx context.Context, classID, studentID int64) ([]SavedPlan, error) {
+	rows, err := p.c.rd.QueryContext(ctx, `SELECT student_id, plan, saved_at FROM plans
+		WHERE class_id = ? AND (? = 0 OR student_id = ?) ORDER BY student_id`, classID, studentID, studentID)
+	if err != nil {
+		return nil, fmt.Errorf("store: plans: %w", err)
+	}
+	defer rows.Close()
+	var out []SavedPlan
+	for rows.Next() {
+		var sp SavedPlan
+		var plan, saved string
+		if err := rows.Scan(&sp.StudentID, &plan, &saved); err != nil {
+			return nil, fmt.Errorf("store: plans: %w", err)
+		}
+		if err := json.Unmarshal([]byte(plan), &sp.Plan); err != nil {
+			return nil, fmt.Errorf("store: plan of student %d: %w", sp.StudentID, err)
+		}
+		sp.SavedAt = parseTime(saved)
+		out = append(out, sp)
+	}
+	return out, rows.Err()
+}
+
+// Tournament is a class's tournament: its game, the bots the teacher
+// added, when entries closed (zero while open), and its standings (as
+// JSON, nil until every duel is played).
+type Tournament struct {
+	ID        int64
+	ClassID   int64
+	Variant   sim.Variant
+	Bots      []string
+	CreatedAt time.Time
+	ClosedAt  time.Time
+	Standings []byte
+}
+
+// OpenTournament stores a class's new tournament, open for entries.
+func (p Plans) OpenTournament(ctx context.Context, t Tournament) (Tournament, error) {
+	v, _ := json.Marshal(t.Variant)
+	t.CreatedAt = p.c.now()
+	res, err := p.c.exec(ctx, `INSERT INTO tournaments (class_id, variant, bots, created_at) VALUES (?, ?, ?, ?)`,
+		t.ClassID, string(v), strings.Join(t.Bots, ","), t.CreatedAt.Format(time.RFC3339Nano))
+	if err != nil {
+		return t, fmt.Errorf("store: open tournament: %w", err)
+	}
+	t.ID, err = res.LastInsertId()
+	return t, err
+}
+
+// LatestTournament is the class's newest tournament; ErrNotFound for none.
+func (p Plans) LatestTournament(ctx context.Context, classID int64) (Tournament, error) {
+	var t Tournament
+	var v, bots, created string
+	var closed sql.NullString
+	err := p.c.rd.QueryRowContext(ctx, `SELECT id, class_id, variant, bots, created_at, closed_at, standings FROM tournaments
+		WHERE class_id = ? ORDER BY id DESC LIMIT 1`, classID).Scan(&t.ID, &t.ClassID, &v, &bots, &created, &closed, &t.Standings)
+	if errors.Is(err, sql.ErrNoRows) {
+		return t, ErrNotFound
+	}
+	if err != nil {
+		return t, fmt.Errorf("store: tournament: %w", err)
+	}
+	if err := json.Unmarshal([]byte(v), &t.Variant); err != nil {
+		return t, fmt.Errorf("store: tournament %d variant: %w", t.ID, err)
+	}
+	if bots != "" {
+		t.Bots = strings.Split(bots, ",")
+	}
+	t.CreatedAt = parseTime(created)
+	if closed.Valid {
+		t.ClosedAt = parseTime(closed.String)
+	}
+	return t, nil
+}
+
+// CloseTournament closes a tournament's entries (once); ErrNotFound when
+// the class has no such tournament open.
+func (p Plans) CloseTournament(ctx context.Context, classID, id int64) error {
+	res, err := p.c.exec(ctx, `UPDATE tournaments SET closed_at = ? WHERE id = ? AND class_id = ? AND closed_at IS NULL`, p.c.stamp(), id, classID)
+	if err != nil {
+		return fmt.Errorf("store: close tournament: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// SaveStandings stores a played tournament's standings.
+func (p Plans) SaveStandings(ctx context.Context, id int64, standings []byte) error {
+	if _, err := p.c.exec(ctx, `UPDATE tournaments SET standings = ? WHERE id = ?`, string(standings), id); err != nil {
+		return fmt.Errorf("store: tournament standings: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,199 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/server/classroom"
+	"pigclass/server/contest"
+	"pigclass/server/store"
+	"pigclass/sim"
+	"pigclass/templates"
+	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
+)
+
+// studentPlan is a student's strategy editor (issue 46): their saved
+// plan and its chances, the three forms, the class's tournament.
+func (s *Server) studentPlan(c *gin.Context) {
+	class, me, ok := s.studentOf(c)
+	if !ok {
+		return
+	}
+	pg, err := s.planPage(c, class, me, nil)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	pg.Notice = takeFlashAt(c, paths.StudentPlan.For(class.Code))
+	render(c, http.StatusOK, templates.PlanView(pg))
+}
+
+// savePlan saves the plan posted (one of the three forms); a plan with
+// a number out of its range comes back with the message, as typed.
+func (s *Server) savePlan(c *gin.Context) {
+	class, me, ok := s.studentOf(c)
+	if !ok {
+		return
+	}
+	l := loc(c)
+	v, err := s.planVariant(c, class, me)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	pl, problem := readPlan(c, l, v)
+	if problem == "" {
+		if err := s.contest.Save(c.Request.Context(), class.ID, me.ID, pl); err != nil {
+			fail(c, err)
+			return
+		}
+		doneAt(c, paths.StudentPlan.For(class.Code), l.T("plan.saved.notice"))
+		return
+	}
+	pg, err := s.planPage(c, class, me, &pl)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	pg.Error, pg.Form = problem, pl.Form
+	render(c, http.StatusUnprocessableEntity, templates.PlanView(pg))
+}
+
+// planChances is the saved plan's chances, for the editor's poll.
+func (s *Server) planChances(c *gin.Context) {
+	class, me, ok := s.studentOf(c)
+	if !ok {
+		return
+	}
+	saved, err := s.contest.PlanOf(c.Request.Context(), class.ID, me.ID)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		fail(c, err)
+		return
+	}
+	var ch templates.PlanChances
+	if err == nil {
+		ch = s.chancesWords(c, loc(c), saved)
+	}
+	render(c, http.StatusOK, templates.PlanChancesView(ch))
+}
+
+// planJSON downloads the saved plan, as "pigclass duel --first" reads it.
+func (s *Server) planJSON(c *gin.Context) {
+	class, me, ok := s.studentOf(c)
+	if !ok {
+		return
+	}
+	saved, err := s.contest.PlanOf(c.Request.Context(), class.ID, me.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		refuse(c, http.StatusNotFound, loc(c).T("plan.none"))
+		return
+	}
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	saved.Name = me.Nickname
+	c.Header("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-plan.json"`, class.Code))
+	c.JSON(http.StatusOK, saved)
+}
+
+// planVariant is the game the student's editor is for: the class's open
+// tournament's, else the saved plan's, else Pig to 100.
+func (s *Server) planVariant(c *gin.Context, class *classroom.Class, me store.Student) (sim.Variant, error) {
+	ctx := c.Request.Context()
+	if st, err := s.contest.Status(ctx, class.ID); err == nil && st.ClosedAt.IsZero() {
+		return st.Variant, nil
+	} else if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return sim.Variant{}, err
+	}
+	saved, err := s.contest.PlanOf(ctx, class.ID, me.ID)
+	if err == nil {
+		if v, err := contest.VariantOf(saved); err == nil {
+			return v, nil
+		}
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return sim.Variant{}, err
+	}
+	return sim.Standard(sim.Pig), nil
+}
+
+// readPlan reads a posted plan for v, or says what to fix (the plan
+// then holds what was typed that could be read).
+func readPlan(c *gin.Context, l *i18n.Localizer, v sim.Variant) (sim.Plan, string) {
+	pl := sim.Plan{Form: c.PostForm("form"), Game: v.Game.String(), Target: v.Target}
+	num := func(name string, lo int, label string) (int, string) {
+		n, err := strconv.Atoi(c.PostForm(name))
+		if err != nil || n < lo || n > v.Target {
+			return n, l.T("plan.error.number", "Field", label, "Min", l.Int(lo), "Target", l.Int(v.Target))
+		}
+		return n, ""
+	}
+	var problem string
+	switch pl.Form {
+	case sim.PlanHold:
+		pl.Hold, problem = num("hold", 1, l.T("plan.hold"))
+	case sim.PlanRule:
+		for _, f := range ruleFields(l) {
+			lo := 0
+			if f.hold {
+				lo = 1
+			}
+			n, p := num(f.name, lo, f.label)
+			*f.of(&pl) = n
+			if problem == "" {
+				problem = p
+			}
+		}
+	case sim.PlanMap:
+		pl.Cells, problem = readCells(c, l, v)
+	default:
+		return pl, l.T("plan.error.form")
+	}
+	if problem == "" {
+		if err := pl.Check(v); err != nil {
+			problem = l.T("plan.error.check", "Error", err.Error())
+		}
+	}
+	return pl, problem
+}
+
+// readCells reads a posted map's cells.
+func readCells(c *gin.Context, l *i18n.Localizer, v sim.Variant) ([][]int, string) {
+	n := sim.MapSize(v.Target)
+	cells, problem := make([][]int, n), ""
+	for a := range n {
+		cells[a] = make([]int, n)
+		for b := range n {
+			h, err := strconv.Atoi(c.PostForm(fmt.Sprintf("cell-%d-%d", a, b)))
+			cells[a][b] = h
+			if (err != nil || h < 1 || h > v.Target) && problem == "" {
+				problem = l.T("plan.error.cell", "Mine", l.Int(a*sim.MapCell), "Other", l.Int(b*sim.MapCell), "Target", l.Int(v.Target))
+			}
+		}
+	}
+	return cells, problem
+}
+
+// ruleField is one number of a rule: its form name, label, whether it is
+// a hold value (1 up) or a gap (0 leaves it out), and where it goes.
+type ruleField struct {
+	name, label string
+	hold        bool
+	of          func(*sim.Plan) *int
+}
+
+func ruleFields(l *i18n.Localizer) []ruleField {
+	return []ruleField{
+		{"hold", l.T("plan.rule.hold"), true, func(p *sim.Plan) *int { return &p.Hold }},
+		{"behind_by", l.T("plan.rule.behind_by"), false, func(p *sim.Plan) *int { return &p.BehindBy }},
+		{"behind_hold", l.T("plan.rule.behind_hold"), true, func(p *sim.Plan) *int { return &p.BehindHold }},
+		{"ahead_by", l.T("plan.rule.ahead_by"), false, func(p *sim.Plan) *int { return &p.AheadBy }},
+		{"ahead_hold", l.T("plan.rule.ahead_hold"), true, func(p *sim.Plan) *int { return &p.AheadHold }},
+		{"end_race", l.T("plan.rule.end_race"), false, func(p *sim.Plan) *int { return &p.EndRace }},
+	}
+}

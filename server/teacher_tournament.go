@@ -1,0 +1,184 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/server/classroom"
+	"pigclass/server/contest"
+	"pigclass/server/store"
+	"pigclass/sim"
+	"pigclass/templates"
+	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
+)
+
+// tournament is the teacher's strategy tournament (issue 46): a form to
+// open one, the open one's entries, the duels being played, the
+// standings.
+func (s *Server) tournament(c *gin.Context) {
+	pg, err := s.tournamentPage(c, nil)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	render(c, http.StatusOK, templates.TournamentView(pg))
+}
+
+// tournamentLive is the tournament's state and standings, for the page's
+// poll while the duels are played.
+func (s *Server) tournamentLive(c *gin.Context) {
+	pg, err := s.tournamentPage(c, nil)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	render(c, http.StatusOK, templates.TournamentLive(pg))
+}
+
+// openTournament opens a tournament of the game posted, with the bots
+// ticked; a refusal comes back on the form.
+func (s *Server) openTournament(c *gin.Context) {
+	class, l := classFrom(c), loc(c)
+	form := tournamentForm{game: c.PostForm("game"), target: c.PostForm("target"), bots: c.PostFormArray("bot")}
+	v, problem := form.variant(l)
+	if problem == "" {
+		_, err := s.contest.Open(c.Request.Context(), class.ID, v, form.botsFor(v.Game))
+		switch {
+		case errors.Is(err, contest.ErrOpen):
+			problem = l.T("tournament.error.open")
+		case err != nil && !errors.Is(err, store.ErrNotFound):
+			problem = l.T("tournament.error.game", "Error", err.Error())
+		default:
+			doneAt(c, paths.Tournament.For(class.Code), "")
+			return
+		}
+	}
+	pg, err := s.tournamentPage(c, &form)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	pg.Error = problem
+	render(c, http.StatusUnprocessableEntity, templates.TournamentView(pg))
+}
+
+// closeTournament closes the open tournament's entries and starts its
+// duels.
+func (s *Server) closeTournament(c *gin.Context) {
+	class := classFrom(c)
+	id, _ := strconv.ParseInt(c.PostForm("id"), 10, 64)
+	if err := s.contest.Close(c.Request.Context(), class.ID, id); err != nil && !errors.Is(err, store.ErrNotFound) {
+		fail(c, err)
+		return
+	}
+	c.Redirect(http.StatusSeeOther, paths.Tournament.For(class.Code))
+}
+
+// tournamentForm is the open form as posted.
+type tournamentForm struct {
+	game, target string
+	bots         []string
+}
+
+// botsFor are the bots ticked that play game g: "rule" is its rule of
+// thumb; keep pace and end race plays the games that have it.
+func (f tournamentForm) botsFor(g sim.Game) []string {
+	var out []string
+	for _, b := range f.bots {
+		if b == "rule" {
+			b = sim.HoldAt(g.Rules().HoldAt).String()
+		}
+		if slices.Contains(contest.Bots(g), b) && !slices.Contains(out, b) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// variant reads the form's game and target, or says what to fix.
+func (f tournamentForm) variant(l *i18n.Localizer) (sim.Variant, string) {
+	g, err := sim.ParseGame(f.game)
+	if err != nil || g.ChoosesDice() || g.Rules().Turn == sim.OneThrow {
+		return sim.Variant{}, l.T("tournament.error.holds")
+	}
+	v := sim.Standard(g)
+	n, err := strconv.Atoi(f.target)
+	if err != nil || n < sim.MinTarget || n > tournamentMaxTarget {
+		return v, l.T("tournament.error.target", "Min", l.Int(sim.MinTarget), "Max", l.Int(tournamentMaxTarget))
+	}
+	v.Target = n
+	return v, ""
+}
+
+// tournamentMaxTarget is the largest target a tournament plays: a game to
+// 100 of 33 entries plays its 1,056 duels in about half a minute on one
+// core (BenchmarkTournament); larger targets grow as their cube.
+const tournamentMaxTarget = 100
+
+// tournamentPage is the teacher's page: the form (as posted, or the
+// defaults), and the latest tournament's state.
+func (s *Server) tournamentPage(c *gin.Context, posted *tournamentForm) (templates.TournamentPage, error) {
+	ctx, class, l := c.Request.Context(), classFrom(c), loc(c)
+	code := class.Code
+	pg := templates.TournamentPage{Code: code, BackURL: paths.Teacher.For(code), PostURL: paths.Tournament.For(code), CloseURL: paths.TournamentClose.For(code)}
+	form := tournamentForm{game: sim.Pig.String(), target: strconv.Itoa(sim.DefaultTarget), bots: []string{"rule", sim.KeepPaceBot, sim.PerfectBot}}
+	if posted != nil {
+		form = *posted
+	}
+	pg.Game, pg.Target = templates.Field{Value: form.game}, templates.Field{Value: form.target}
+	for _, g := range sim.Games {
+		if g.Rules().Turn != sim.OneThrow && !g.ChoosesDice() {
+			pg.Games = append(pg.Games, templates.Choice{Value: g.String(), Label: gameName(l, g)})
+		}
+	}
+	for _, b := range []string{"rule", sim.KeepPaceBot, sim.PerfectBot} {
+		label := l.T("tournament.bot.rule")
+		if b != "rule" {
+			label = l.Say(botName(b, 0))
+		}
+		pg.Bots = append(pg.Bots, templates.Choice{Value: b, Label: label, Selected: slices.Contains(form.bots, b)})
+	}
+	st, err := s.contest.Status(ctx, class.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return pg, nil
+	}
+	if err != nil {
+		return pg, err
+	}
+	return pg, s.tournamentState(c, l, class, st, &pg)
+}
+
+// tournamentState puts the tournament's state and standings on the page.
+func (s *Server) tournamentState(c *gin.Context, l *i18n.Localizer, class *classroom.Class, st contest.Status, pg *templates.TournamentPage) error {
+	game := gameTitle(l, st.Variant)
+	pg.ID = st.ID
+	switch {
+	case st.ClosedAt.IsZero():
+		n, err := s.contest.Entered(c.Request.Context(), class.ID, st.Variant)
+		if err != nil {
+			return err
+		}
+		pg.Open, pg.Status = true, l.N("tournament.status.open", n, "Game", game)
+	case st.Err != nil:
+		pg.Status = l.T("tournament.status.failed", "Error", st.Err.Error())
+	case st.Result == nil:
+		pg.Playing, pg.LiveURL = true, paths.TournamentLive.For(class.Code)
+		pg.Status = l.T("tournament.status.playing", "Game", game, "Done", l.Int(st.Done), "Of", l.Int(st.Of))
+	default:
+		n := len(st.Result.Entries)
+		pg.Status = l.T("tournament.status.over", "Game", game, "N", l.Int(n), "Duels", l.Int(n*(n-1)))
+		pg.Headers = []string{l.T("tournament.col.rank"), l.T("tournament.col.entry"), l.T("tournament.col.average"), l.T("tournament.col.best"), l.T("tournament.col.worst")}
+		name := func(i int) string { return entrantName(l, class, st.Result.Entries[i], st.Variant, false) }
+		for _, row := range st.Result.Standings {
+			pg.Standings = append(pg.Standings, []string{l.Int(row.Rank), name(row.Entry), l.Pct(row.Average, 1),
+				l.T("tournament.against", "Name", name(row.Best), "Chance", l.Pct(row.BestChance, 1)),
+				l.T("tournament.against", "Name", name(row.Worst), "Chance", l.Pct(row.WorstChance, 1))})
+		}
+	}
+	return nil
+}

@@ -1,0 +1,182 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"pigclass/sim"
+	"pigclass/sim/solve"
+	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
+)
+
+// TestAStrategyTournament (issue 46): the teacher opens a tournament of
+// Pig to 50 with the three bots; five students enter plans of the three
+// forms from their pages (a number out of range comes back said, as
+// typed); each sees their plan's exact chances; the teacher closes the
+// entries and the standings come in, each average the duels' (checked
+// here with solve.Duel on the same strategies), in order; a student reads
+// their own row and downloads their plan as pigclass duel reads it.
+func TestAStrategyTournament(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	v := sim.Standard(sim.Pig)
+	v.Target = 50
+	teacher.post(paths.Tournament.For(code), url.Values{"game": {"pig"}, "target": {"50"}, "bot": {"rule", "kper", "optimal"}})
+	if got := teacher.get(paths.Tournament.For(code)).Find(`[data-testid="tournament-status"]`).Text(); got != "Open for entries: Pig to 50. 0 strategies saved for it so far." {
+		t.Fatalf("the open tournament: %q", got)
+	}
+	tab, err := a.srv.tables.Get(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	painted := sim.MapOf(sim.HoldAt(18), v, "")
+	for i := range painted.Cells {
+		painted.Cells[i][4] = 50
+	}
+	plans := map[string]*sim.Plan{
+		"Ana": {Form: sim.PlanHold, Hold: 20},
+		"Bo":  {Form: sim.PlanHold, Hold: 30},
+		"Cy":  sim.KeepPacePlan(v),
+		"Di":  sim.MapOf(solve.Optimal{T: tab}, v, ""),
+		"Ed":  painted,
+	}
+	names := []string{"Ana", "Bo", "Cy", "Di", "Ed"}
+	students := map[string]*browser{}
+	for _, n := range names {
+		students[n] = join(t, a, code, n)
+		pl := plans[n]
+		pl.Game, pl.Target, pl.Name = "pig", 50, ""
+		students[n].post(paths.StudentPlan.For(code), planForm(pl))
+		if students[n].status() != http.StatusOK || !strings.Contains(students[n].body, "Saved.") {
+			t.Fatalf("%s's plan: %d", n, students[n].status())
+		}
+	}
+	// A number out of range is said, and the form keeps it.
+	bo := students["Bo"]
+	page := bo.post(paths.StudentPlan.For(code), url.Values{"form": {"hold"}, "hold": {"0"}})
+	if bo.status() != http.StatusUnprocessableEntity || page.Find(`[data-testid="plan-error"]`).Text() != "Hold once the turn total reaches: a whole number from 1 to 50." || page.Find(`#plan-hold-n`).AttrOr("value", "") != "0" {
+		t.Errorf("a hold of 0: %d %q", bo.status(), page.Find(`[data-testid="plan-error"]`).Text())
+	}
+	// Ana's chances against the rule of thumb (hold at 20), exact.
+	l := i18n.For("en")
+	first, _ := solve.Duel(v, plans["Ana"], sim.HoldAt(20))
+	second, _ := solve.Duel(v, sim.HoldAt(20), plans["Ana"])
+	want := fmt.Sprintf("Against Hold-20 bot: %s moving first, %s moving second, %s on average.", l.Pct(first, 1), l.Pct(1-second, 1), l.Pct((first+1-second)/2, 1))
+	if got := eventuallyText(t, students["Ana"], paths.PlanChances.For(code), "Against"); !strings.Contains(got, want) {
+		t.Errorf("Ana's chances: %q, want %q", got, want)
+	}
+	teacher.post(paths.TournamentClose.For(code), url.Values{"id": {tournamentID(t, teacher, code)}})
+	standings := waitForStandings(t, teacher, code)
+	// The standings by the duels, worked out here.
+	entries := append([]string{}, names...)
+	strategies := []sim.Strategy{plans["Ana"], plans["Bo"], plans["Cy"], plans["Di"], plans["Ed"], sim.HoldAt(20), sim.KeepPace{}, solve.Optimal{T: tab}}
+	entries = append(entries, "Hold-20 bot", "Pace bot", "Perfect bot")
+	avg := make([]float64, len(entries))
+	for x := range entries {
+		for y := range entries {
+			if x != y {
+				p, _ := solve.Duel(v, strategies[x], strategies[y])
+				q, _ := solve.Duel(v, strategies[y], strategies[x])
+				avg[x] += (p + 1 - q) / 2 / float64(len(entries)-1)
+			}
+		}
+	}
+	order := []int{0, 1, 2, 3, 4, 5, 6, 7}
+	sort.SliceStable(order, func(i, j int) bool { return avg[order[i]] > avg[order[j]] })
+	if len(standings) != len(entries) {
+		t.Fatalf("%d standings: %v", len(standings), standings)
+	}
+	for i, row := range standings {
+		e := order[i]
+		if row[1] != entries[e] || row[2] != l.Pct(avg[e], 1) {
+			t.Errorf("standing %d: %v, want %s with %s", i+1, row, entries[e], l.Pct(avg[e], 1))
+		}
+	}
+	// Ana's own row, and her plan as pigclass duel reads it.
+	rank := 0
+	for i, e := range order {
+		if e == 0 {
+			rank = i + 1
+		}
+	}
+	row := students["Ana"].get(paths.StudentPlan.For(code)).Find(`[data-testid="plan-row"] li`).First().Text()
+	if want := fmt.Sprintf("You came %d of 8, winning %s of the time on average.", rank, l.Pct(avg[0], 1)); row != want {
+		t.Errorf("Ana's row: %q, want %q", row, want)
+	}
+	students["Ana"].get(paths.PlanJSON.For(code))
+	got, err := sim.ReadPlan([]byte(students["Ana"].body), v)
+	if err != nil || got.Hold != 20 || got.Name != "Ana" {
+		t.Errorf("Ana's plan downloaded: %+v, %v", got, err)
+	}
+}
+
+// planForm is a plan as its form posts it.
+func planForm(pl *sim.Plan) url.Values {
+	f := url.Values{"form": {pl.Form}}
+	switch pl.Form {
+	case sim.PlanHold:
+		f.Set("hold", strconv.Itoa(pl.Hold))
+	case sim.PlanRule:
+		for k, n := range map[string]int{"hold": pl.Hold, "behind_by": pl.BehindBy, "behind_hold": pl.BehindHold, "ahead_by": pl.AheadBy, "ahead_hold": pl.AheadHold, "end_race": pl.EndRace} {
+			f.Set(k, strconv.Itoa(n))
+		}
+	case sim.PlanMap:
+		for a, row := range pl.Cells {
+			for b, h := range row {
+				f.Set(fmt.Sprintf("cell-%d-%d", a, b), strconv.Itoa(h))
+			}
+		}
+	}
+	return f
+}
+
+// eventuallyText reads path until its text holds want (a bounded wait).
+func eventuallyText(t *testing.T, b *browser, path, want string) string {
+	t.Helper()
+	for end := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		text := strings.Join(strings.Fields(b.get(path).Text()), " ")
+		if strings.Contains(text, want) || time.Now().After(end) {
+			return text
+		}
+	}
+}
+
+// tournamentID is the open tournament's id, from its close button.
+func tournamentID(t *testing.T, teacher *browser, code string) string {
+	t.Helper()
+	id := teacher.get(paths.Tournament.For(code)).Find(`input[name="id"]`).AttrOr("value", "")
+	if id == "" {
+		t.Fatal("no open tournament to close")
+	}
+	return id
+}
+
+// waitForStandings reads the tournament's standings once played (a
+// bounded wait), row by row.
+func waitForStandings(t *testing.T, teacher *browser, code string) [][]string {
+	t.Helper()
+	for end := time.Now().Add(120 * time.Second); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+		doc := teacher.get(paths.TournamentLive.For(code))
+		var rows [][]string
+		doc.Find(`[data-testid="standings"] tbody tr`).Each(func(_ int, tr *goquery.Selection) {
+			var row []string
+			tr.Find("td").Each(func(_ int, td *goquery.Selection) { row = append(row, td.Text()) })
+			rows = append(rows, row)
+		})
+		if len(rows) > 0 {
+			return rows
+		}
+	}
+	t.Fatal("no standings within 120 s")
+	return nil
+}

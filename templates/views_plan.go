@@ -1,0 +1,55 @@
+package templates
+
+// PlanPage is a student's strategy editor (issue 46): the plan saved and
+// the three forms to build one, what the plan's chances are, and the
+// class's tournament as the student sees it.
+type PlanPage struct {
+	Code, Nickname, BackURL string
+	// For is the game the plan is for ("Pig to 100"), Target its target.
+	For    string
+	Target int
+	// Saved says the plan saved, in words ("" for none); Notice what the
+	// last post did; Error what is wrong with the plan posted (the form
+	// keeps what was typed).
+	Saved, Notice, Error string
+	Form                 string // the form shown open: hold, rule or map
+	Hold                 Field
+	Rule                 []PlanField // hold, behind_by, behind_hold, ahead_by, ahead_hold, end_race
+	Map                  [][]Field   // [my score / 10][the other's / 10]
+	MapScores            []int       // each row's (and column's) lowest score
+	StartURLs            []Choice    // starting points for a map: Value the address, Label its name
+	PostURL, JSONURL     string
+	Chances              PlanChances
+	Tournament           string   // the class's tournament in a sentence ("" for none)
+	Row                  []string // the student's own row of the standings, once played
+}
+
+// PlanField is one number of a rule: its form name, label and value.
+type PlanField struct {
+	Name, Label string
+	Field
+}
+
+// PlanChances are a plan's exact chances in words, or that they are being
+// worked out (URL set: the fragment polls it).
+type PlanChances struct {
+	URL   string
+	Lines []string
+}
+
+// TournamentPage is the teacher's tournament: a form to open one, the
+// open one's entries and the button to close them, the duels played, the
+// standings.
+type TournamentPage struct {
+	Code, BackURL, PostURL, CloseURL string
+	Status                           string // the tournament in a sentence ("" for none)
+	ID                               int64
+	Open, Playing                    bool
+	LiveURL                          string // while played: the standings' fragment polls it
+	Games                            []Choice
+	Game, Target                     Field
+	Bots                             []Choice // Value the bot, Label its name, Selected ticked
+	Error                            string
+	Headers                          []string
+	Standings                        [][]string
+}
