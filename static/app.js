@@ -275,3 +275,46 @@ document.addEventListener("htmx:responseError", function (e) {
   });
   window.addEventListener("resize", fitScreen);
 })();
+
+// A strategy's map painted with the finger (issue 46): touching a cell of
+// the map, or dragging over cells, sets them to the brush's number; a
+// keyboard types in a cell. Each cell is shaded by its number, so the
+// map reads at a glance (cool: hold early; warm: roll on).
+(function () {
+  "use strict";
+  var painting = null;
+  function shade(cell) {
+    var max = Number(cell.max) || 100, v = Number(cell.value);
+    cell.style.background = v > 0 ? "hsl(" + Math.round(210 - 210 * Math.min(v, max) / max) + ", 70%, 86%)" : "";
+  }
+  function cellAt(x, y) {
+    var el = document.elementFromPoint(x, y);
+    if (el && el.tagName === "TD") el = el.querySelector("input");
+    return el && el.matches && el.matches('form[data-paint] input[data-testid="map-cell"]') ? el : null;
+  }
+  function paint(form, cell) {
+    var brush = form.querySelector("[data-brush]");
+    if (!cell || !brush || !(Number(brush.value) >= 1)) return;
+    cell.value = brush.value;
+    shade(cell);
+  }
+  document.addEventListener("pointerdown", function (e) {
+    var cell = cellAt(e.clientX, e.clientY);
+    if (!cell) return;
+    e.preventDefault(); // no keyboard pops up: the finger paints
+    painting = cell.form;
+    paint(painting, cell);
+  });
+  document.addEventListener("pointermove", function (e) {
+    if (painting) paint(painting, cellAt(e.clientX, e.clientY));
+  });
+  ["pointerup", "pointercancel"].forEach(function (type) {
+    document.addEventListener(type, function () { painting = null; });
+  });
+  document.addEventListener("input", function (e) {
+    if (e.target.matches && e.target.matches('input[data-testid="map-cell"]')) shade(e.target);
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll('input[data-testid="map-cell"]').forEach(shade);
+  });
+})();

@@ -1,0 +1,88 @@
+package server
+
+import (
+	"context"
+	"testing"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+
+	"pigclass/sim"
+	"pigclass/templates/paths"
+)
+
+// TestBrowserAMapByTouch (issue 46): on a 390 px phone a student starts
+// a map from the rule of thumb, picks a number and drags a finger along
+// the first row's first five cells, taps the last cell with another
+// number, and saves: the plan stored holds exactly those cells changed,
+// its chances are worked out, and the grid of ten cells a row fits the
+// phone.
+func TestBrowserAMapByTouch(t *testing.T) {
+	t.Parallel()
+	person := newBrowser(t)
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := person()
+	run(t, ana, chromedp.EmulateViewport(390, 844, chromedp.EmulateTouch, chromedp.EmulateMobile))
+	joinIn(t, ana, a.url, code, "Ana")
+	navigate(t, ana, a.url+paths.Query(paths.StudentPlan.For(code), "start", "hold"))
+	eventually(t, ana, `document.querySelectorAll('[data-testid="map-cell"]').length === 100 && document.querySelector('[data-testid="plan-map"]').open`, "the map, open")
+	if wide := value(t, ana, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth`)); wide {
+		t.Error("the map makes the page scroll sideways on a 390 px phone")
+	}
+	brush := func(n string) {
+		value(t, ana, chromedp.Evaluate[bool](`(function (b) { b.value = "`+n+`"; return true; })(document.querySelector('[data-testid="map-brush"]'))`))
+	}
+	cell := func(a, b int) (float64, float64) {
+		box := value(t, ana, chromedp.Evaluate[[]float64](`(function (el) { el.scrollIntoView({block: "center"}); var r = el.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })(document.getElementsByName("cell-`+itoa(a)+`-`+itoa(b)+`")[0])`))
+		return box[0], box[1]
+	}
+	touch := func(kind input.DispatchTouchEventType, x, y float64) {
+		p := input.DispatchTouchEventParams{Type: kind}
+		if kind != input.DispatchTouchEventTypeTouchEnd {
+			p.TouchPoints = []*input.TouchPoint{{X: x, Y: y}}
+		}
+		if _, err := chromedp.Call(ana, input.DispatchTouchEvent, p); err != nil {
+			t.Fatalf("touch: %v", err)
+		}
+	}
+	brush("35")
+	x, y := cell(0, 0)
+	touch(input.DispatchTouchEventTypeTouchStart, x, y)
+	for b := 1; b <= 4; b++ {
+		x, y = cell(0, b)
+		touch(input.DispatchTouchEventTypeTouchMove, x, y)
+	}
+	touch(input.DispatchTouchEventTypeTouchEnd, 0, 0)
+	brush("100")
+	x, y = cell(9, 9)
+	touch(input.DispatchTouchEventTypeTouchStart, x, y)
+	touch(input.DispatchTouchEventTypeTouchEnd, 0, 0)
+	clickJS(t, ana, `[data-testid="save-map"]`)
+	eventually(t, ana, `!!document.querySelector('[data-testid="plan-saved"]')`, "the map saved")
+	students, _ := a.store.Students(context.Background(), mustClass(t, a, code).ID)
+	pl, err := a.srv.contest.PlanOf(context.Background(), mustClass(t, a, code).ID, students[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := sim.MapOf(sim.HoldAt(20), sim.Standard(sim.Pig), "")
+	for i, row := range pl.Cells {
+		for j, h := range row {
+			want := start.Cells[i][j]
+			switch {
+			case i == 0 && j <= 4:
+				want = 35
+			case i == 9 && j == 9:
+				want = 100
+			}
+			if h != want {
+				t.Errorf("cell (%d, %d): %d, want %d", i*10, j*10, h, want)
+			}
+		}
+	}
+	eventually(t, ana, `document.querySelector('[data-testid="plan-chances"]').textContent.includes("Against Perfect bot")`, "the map's chances")
+	shot(t, ana, "plan-map-phone")
+}
+
+func itoa(n int) string { return string(rune('0' + n)) }
