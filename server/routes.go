@@ -205,4 +205,6 @@ func (s *Server) teacherRoutes(r *gin.Engine) {
 	tget(paths.MatchesCSV, s.csvFile("matches"))
 	tget(paths.StudentsCSV, s.csvFile("students"))
 	tget(paths.PlayersCSV, s.csvFile("match_players"))
+	tget(paths.StrategiesCSV, s.csvFile("strategies"))
+	tget(paths.TournamentCSV, s.csvFile("tournament"))
 }

@@ -320,7 +320,7 @@ func (s *Server) exports(c *gin.Context) ([]templates.Export, error) {
 	for _, f := range report.Files {
 		unit := paths.CSV(class.Code, f.Name)
 		e := templates.Export{Name: f.Name + ".csv", URL: unit, ExcelURL: unit + "?excel=1", About: l.T("csv." + f.Name + ".about")}
-		if day != "" {
+		if day != "" && f.Has("day") {
 			e.URL, e.ExcelURL, e.UnitURL = unit+"?day="+day, unit+"?excel=1&day="+day, unit
 			e.Day = l.T("dash.export_today", "Date", day)
 		}

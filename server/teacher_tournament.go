@@ -50,9 +50,9 @@ func (s *Server) openTournament(c *gin.Context) {
 		_, err := s.contest.Open(c.Request.Context(), class.ID, v, form.botsFor(v.Game))
 		switch {
 		case errors.Is(err, contest.ErrOpen):
-			problem = l.T("tournament.error.open")
+			problem = l.T("contest.error.open")
 		case err != nil && !errors.Is(err, store.ErrNotFound):
-			problem = l.T("tournament.error.game", "Error", err.Error())
+			problem = l.T("contest.error.game", "Error", err.Error())
 		default:
 			doneAt(c, paths.Tournament.For(class.Code), "")
 			return
@@ -104,12 +104,12 @@ func (f tournamentForm) botsFor(g sim.Game) []string {
 func (f tournamentForm) variant(l *i18n.Localizer) (sim.Variant, string) {
 	g, err := sim.ParseGame(f.game)
 	if err != nil || g.ChoosesDice() || g.Rules().Turn == sim.OneThrow {
-		return sim.Variant{}, l.T("tournament.error.holds")
+		return sim.Variant{}, l.T("contest.error.holds")
 	}
 	v := sim.Standard(g)
 	n, err := strconv.Atoi(f.target)
 	if err != nil || n < sim.MinTarget || n > tournamentMaxTarget {
-		return v, l.T("tournament.error.target", "Min", l.Int(sim.MinTarget), "Max", l.Int(tournamentMaxTarget))
+		return v, l.T("contest.error.target", "Min", l.Int(sim.MinTarget), "Max", l.Int(tournamentMaxTarget))
 	}
 	v.Target = n
 	return v, ""
@@ -137,7 +137,7 @@ func (s *Server) tournamentPage(c *gin.Context, posted *tournamentForm) (templat
 		}
 	}
 	for _, b := range []string{"rule", sim.KeepPaceBot, sim.PerfectBot} {
-		label := l.T("tournament.bot.rule")
+		label := l.T("contest.bot.rule")
 		if b != "rule" {
 			label = l.Say(botName(b, 0))
 		}
@@ -163,21 +163,21 @@ func (s *Server) tournamentState(c *gin.Context, l *i18n.Localizer, class *class
 		if err != nil {
 			return err
 		}
-		pg.Open, pg.Status = true, l.N("tournament.status.open", n, "Game", game)
+		pg.Open, pg.Status = true, l.N("contest.status.open", n, "Game", game)
 	case st.Err != nil:
-		pg.Status = l.T("tournament.status.failed", "Error", st.Err.Error())
+		pg.Status = l.T("contest.status.failed", "Error", st.Err.Error())
 	case st.Result == nil:
 		pg.Playing, pg.LiveURL = true, paths.TournamentLive.For(class.Code)
-		pg.Status = l.T("tournament.status.playing", "Game", game, "Done", l.Int(st.Done), "Of", l.Int(st.Of))
+		pg.Status = l.T("contest.status.playing", "Game", game, "Done", l.Int(st.Done), "Of", l.Int(st.Of))
 	default:
 		n := len(st.Result.Entries)
-		pg.Status = l.T("tournament.status.over", "Game", game, "N", l.Int(n), "Duels", l.Int(n*(n-1)))
-		pg.Headers = []string{l.T("tournament.col.rank"), l.T("tournament.col.entry"), l.T("tournament.col.average"), l.T("tournament.col.best"), l.T("tournament.col.worst")}
+		pg.Status = l.T("contest.status.over", "Game", game, "N", l.Int(n), "Duels", l.Int(n*(n-1)))
+		pg.Headers = []string{l.T("contest.col.rank"), l.T("contest.col.entry"), l.T("contest.col.average"), l.T("contest.col.best"), l.T("contest.col.worst")}
 		name := func(i int) string { return entrantName(l, class, st.Result.Entries[i], st.Variant, false) }
 		for _, row := range st.Result.Standings {
 			pg.Standings = append(pg.Standings, []string{l.Int(row.Rank), name(row.Entry), l.Pct(row.Average, 1),
-				l.T("tournament.against", "Name", name(row.Best), "Chance", l.Pct(row.BestChance, 1)),
-				l.T("tournament.against", "Name", name(row.Worst), "Chance", l.Pct(row.WorstChance, 1))})
+				l.T("contest.against", "Name", name(row.Best), "Chance", l.Pct(row.BestChance, 1)),
+				l.T("contest.against", "Name", name(row.Worst), "Chance", l.Pct(row.WorstChance, 1))})
 		}
 	}
 	return nil

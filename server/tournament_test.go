@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"sort"
@@ -100,6 +101,26 @@ func TestAStrategyTournament(t *testing.T) {
 		e := order[i]
 		if row[1] != entries[e] || row[2] != l.Pct(avg[e], 1) {
 			t.Errorf("standing %d: %v, want %s with %s", i+1, row, entries[e], l.Pct(avg[e], 1))
+		}
+	}
+	// The files: each plan's numbers (a map a row per cell), and the
+	// standings with the exact averages.
+	rows := teacher.csvRows(paths.StrategiesCSV.For(code))
+	count := map[string]int{}
+	for _, r := range rows {
+		count[r["student"]+" "+r["form"]]++
+		if r["student"] == "Cy" && (r["behind_hold"] != strconv.Itoa(plans["Cy"].BehindHold) || r["end_race"] != strconv.Itoa(plans["Cy"].EndRace)) {
+			t.Errorf("Cy's rule in strategies.csv: %v", r)
+		}
+	}
+	if count["Ana hold"] != 1 || count["Cy rule"] != 1 || count["Di map"] != 25 || count["Ed map"] != 25 || len(rows) != 53 {
+		t.Errorf("strategies.csv: %v", count)
+	}
+	for i, r := range teacher.csvRows(paths.TournamentCSV.For(code)) {
+		e := order[i]
+		got, _ := strconv.ParseFloat(r["average_pct"], 64)
+		if r["entry"] != []string{"Ana", "Bo", "Cy", "Di", "Ed", "hold:20", "kper", "optimal"}[e] || math.Abs(got-100*avg[e]) > 1e-7 || r["bot"] != strconv.FormatBool(e >= 5) {
+			t.Errorf("tournament.csv row %d: %v, want entry %d with %.9f%%", i+1, r, e, 100*avg[e])
 		}
 	}
 	// Ana's own row, and her plan as pigclass duel reads it.

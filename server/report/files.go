@@ -57,6 +57,9 @@ func newFile(name string, cols ...Column) *File {
 	return f
 }
 
+// Has reports whether the file has a column of that name.
+func (f *File) Has(name string) bool { _, ok := f.index[name]; return ok }
+
 // Header is the file's first row: its columns' names.
 func (f *File) Header() []string {
 	h := make([]string, len(f.Columns))
@@ -185,7 +188,7 @@ var StudentsFile = newFile("students",
 )
 
 // Files are the files in the order the dashboard lists them.
-var Files = []*File{DecisionsFile, MatchesFile, PlayersFile, StudentsFile}
+var Files = []*File{DecisionsFile, MatchesFile, PlayersFile, StudentsFile, StrategiesFile, TournamentFile}
 
 // PctCell writes a probability as a percentage, 12 decimals at most.
 func PctCell(p float64) string { return num(100 * p) }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -96,15 +95,47 @@ func (p Plans) OpenTournament(ctx context.Context, t Tournament) (Tournament, er
 
 // LatestTournament is the class's newest tournament; ErrNotFound for none.
 func (p Plans) LatestTournament(ctx context.Context, classID int64) (Tournament, error) {
+	got, err := p.tournaments(ctx, classID, 1)
+	if err == nil && len(got) == 0 {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return Tournament{}, err
+	}
+	return got[0], nil
+}
+
+// Tournaments are the class's tournaments, newest first.
+func (p Plans) Tournaments(ctx context.Context, classID int64) ([]Tournament, error) {
+	return p.tournaments(ctx, classID, -1)
+}
+
+// tournaments reads the class's tournaments, newest first, limit at most
+// (-1: all).
+func (p Plans) tournaments(ctx context.Context, classID int64, limit int) ([]Tournament, error) {
+	rows, err := p.c.rd.QueryContext(ctx, `SELECT id, class_id, variant, bots, created_at, closed_at, standings FROM tournaments
+		WHERE class_id = ? ORDER BY id DESC LIMIT ?`, classID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: tournaments: %w", err)
+	}
+	defer rows.Close()
+	var out []Tournament
+	for rows.Next() {
+		t, err := scanTournament(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// scanTournament reads one tournament's row.
+func scanTournament(rows *sql.Rows) (Tournament, error) {
 	var t Tournament
 	var v, bots, created string
 	var closed sql.NullString
-	err := p.c.rd.QueryRowContext(ctx, `SELECT id, class_id, variant, bots, created_at, closed_at, standings FROM tournaments
-		WHERE class_id = ? ORDER BY id DESC LIMIT 1`, classID).Scan(&t.ID, &t.ClassID, &v, &bots, &created, &closed, &t.Standings)
-	if errors.Is(err, sql.ErrNoRows) {
-		return t, ErrNotFound
-	}
-	if err != nil {
+	if err := rows.Scan(&t.ID, &t.ClassID, &v, &bots, &created, &closed, &t.Standings); err != nil {
 		return t, fmt.Errorf("store: tournament: %w", err)
 	}
 	if err := json.Unmarshal([]byte(v), &t.Variant); err != nil {

@@ -129,6 +129,8 @@ const (
 	MatchesCSV      Route = "/t/:code/matches.csv"
 	StudentsCSV     Route = "/t/:code/students.csv"
 	PlayersCSV      Route = "/t/:code/match_players.csv"
+	StrategiesCSV   Route = "/t/:code/strategies.csv"
+	TournamentCSV   Route = "/t/:code/tournament.csv"
 )
 
 // CSV is the address of one of a class's CSV files by its name
