@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"net/http"
@@ -134,11 +135,23 @@ func TestAStrategyTournament(t *testing.T) {
 	if want := fmt.Sprintf("You came %d of 8, winning %s of the time on average.", rank, l.Pct(avg[0], 1)); row != want {
 		t.Errorf("Ana's row: %q, want %q", row, want)
 	}
+	var mine struct {
+		Strategies []map[string]string `json:"strategies"`
+	}
+	if err := json.Unmarshal([]byte(students["Di"].getBody(paths.MyData.For(code))), &mine); err != nil || len(mine.Strategies) != 25 || mine.Strategies[0]["form"] != "map" {
+		t.Errorf("Di's own data holds %d rows of her strategy (%v)", len(mine.Strategies), err)
+	}
 	students["Ana"].get(paths.PlanJSON.For(code))
 	got, err := sim.ReadPlan([]byte(students["Ana"].body), v)
 	if err != nil || got.Hold != 20 || got.Name != "Ana" {
 		t.Errorf("Ana's plan downloaded: %+v, %v", got, err)
 	}
+}
+
+// getBody reads path and returns the body as it came.
+func (b *browser) getBody(path string) string {
+	b.get(path)
+	return b.body
 }
 
 // planForm is a plan as its form posts it.

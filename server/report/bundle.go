@@ -29,6 +29,7 @@ type StudentData struct {
 	MatchPlayers []map[string]string `json:"match_players"`
 	Decisions    []map[string]string `json:"decisions"`
 	Guesses      []map[string]string `json:"mystery_guesses"`
+	Strategies   []map[string]string `json:"strategies"`
 }
 
 // StudentAbout heads a StudentData.
@@ -88,6 +89,13 @@ func (r *Reports) StudentData(ctx context.Context, v classroom.Viewer, studentID
 	}
 	for _, g := range guesses {
 		out.Guesses = append(out.Guesses, map[string]string{"match": strconv.FormatInt(g.MatchID, 10), "bot_seat": strconv.Itoa(g.Seat + 1), "guess": g.Guess, "at": g.At.UTC().Format(time.RFC3339)})
+	}
+	plans, err := r.st.Plans().Of(ctx, c.ID, studentID)
+	if err != nil {
+		return StudentData{}, err
+	}
+	for _, sp := range plans {
+		out.Strategies = append(out.Strategies, asObjects(StrategiesFile.Header(), strategyRows(c.Code, out.Student["student"], sp))...)
 	}
 	return out, nil
 }

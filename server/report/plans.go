@@ -75,35 +75,35 @@ func writeStrategies(ctx context.Context, st *store.Store, class store.Class, re
 	if err != nil {
 		return err
 	}
-	cw := newCSVWriter(w, StrategiesFile.Header())
+	var rows [][]string
 	for _, sp := range plans {
-		pl := sp.Plan
-		row := func() csvRow {
-			return StrategiesFile.row().set("class", class.Code).set("student", who[sp.StudentID]).set("game", pl.Game).
-				set("target", strconv.Itoa(pl.Target)).set("form", pl.Form).set("saved_at", sp.SavedAt.Local().Format(time.RFC3339))
-		}
-		switch pl.Form {
-		case sim.PlanMap:
-			for a, cells := range pl.Cells {
-				for b, h := range cells {
-					if err := cw.row(row().set("cell_score", strconv.Itoa(a*sim.MapCell)).set("cell_other", strconv.Itoa(b*sim.MapCell)).set("hold", strconv.Itoa(h)).cells); err != nil {
-						return err
-					}
-				}
-			}
-			continue
-		case sim.PlanRule:
-			r := row().set("hold", strconv.Itoa(pl.Hold)).set("behind_by", strconv.Itoa(pl.BehindBy)).set("behind_hold", strconv.Itoa(pl.BehindHold)).
-				set("ahead_by", strconv.Itoa(pl.AheadBy)).set("ahead_hold", strconv.Itoa(pl.AheadHold)).set("end_race", strconv.Itoa(pl.EndRace))
-			err = cw.row(r.cells)
-		default:
-			err = cw.row(row().set("hold", strconv.Itoa(pl.Hold)).cells)
-		}
-		if err != nil {
-			return err
-		}
+		rows = append(rows, strategyRows(class.Code, who[sp.StudentID], sp)...)
 	}
-	return cw.flush()
+	return writeCSV(w, StrategiesFile.Header(), rows)
+}
+
+// strategyRows are a saved plan's rows of strategies.csv: one, or one a
+// cell for a map.
+func strategyRows(code, student string, sp store.SavedPlan) [][]string {
+	pl := sp.Plan
+	row := func() csvRow {
+		return StrategiesFile.row().set("class", code).set("student", student).set("game", pl.Game).
+			set("target", strconv.Itoa(pl.Target)).set("form", pl.Form).set("saved_at", sp.SavedAt.Local().Format(time.RFC3339))
+	}
+	switch pl.Form {
+	case sim.PlanMap:
+		var out [][]string
+		for a, cells := range pl.Cells {
+			for b, h := range cells {
+				out = append(out, row().set("cell_score", strconv.Itoa(a*sim.MapCell)).set("cell_other", strconv.Itoa(b*sim.MapCell)).set("hold", strconv.Itoa(h)).cells)
+			}
+		}
+		return out
+	case sim.PlanRule:
+		return [][]string{row().set("hold", strconv.Itoa(pl.Hold)).set("behind_by", strconv.Itoa(pl.BehindBy)).set("behind_hold", strconv.Itoa(pl.BehindHold)).
+			set("ahead_by", strconv.Itoa(pl.AheadBy)).set("ahead_hold", strconv.Itoa(pl.AheadHold)).set("end_race", strconv.Itoa(pl.EndRace)).cells}
+	}
+	return [][]string{row().set("hold", strconv.Itoa(pl.Hold)).cells}
 }
 
 // writeTournaments writes tournament.csv: the class's played tournaments,
