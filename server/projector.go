@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -8,7 +9,9 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
+	"pigclass/server/contest"
 	"pigclass/server/report"
+	"pigclass/server/store"
 	"pigclass/templates"
 	"pigclass/templates/i18n"
 	"pigclass/templates/paths"
@@ -126,7 +129,11 @@ func (b projectorBase) screen(s *Server, c *gin.Context, shown string) (*templat
 	if k != nil {
 		skunk = fmt.Sprintf("%t", k.Over)
 	}
-	key := fmt.Sprintf("%d.%d.%d.%s", class.Version, playing, finished, skunk)
+	tour, err := s.contest.Status(ctx, class.ID)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
+	key := fmt.Sprintf("%d.%d.%d.%s.%d.%d.%t", class.Version, playing, finished, skunk, tour.ID, tour.Done, tour.Result != nil)
 	if shown == key {
 		return nil, nil
 	}
@@ -168,6 +175,7 @@ func (b projectorBase) screen(s *Server, c *gin.Context, shown string) (*templat
 			v.State, v.Heading = "discuss", ""
 		}
 	}
+	tournamentScreen(l, class, tour, v)
 	switch {
 	case class.Locked:
 		v.Join = "closed"
@@ -179,6 +187,51 @@ func (b projectorBase) screen(s *Server, c *gin.Context, shown string) (*templat
 		v.Prompts = lesson.Prompts
 	}
 	return v, nil
+}
+
+// tournamentScreen puts the class's tournament on the screen in place of
+// the lobby, the podium or a discussion, when it is shown.
+func tournamentScreen(l *i18n.Localizer, class *classroom.Class, tour contest.Status, v *templates.ProjectorScreen) {
+	if v.State != "skunk" && v.State != "round" && tournamentShown(class, tour) {
+		v.State, v.Heading, v.Progress = "tournament", l.T("contest.heading"), tournamentLine(l, tour)
+		v.Standings = projectorStandings(l, class, tour)
+	}
+}
+
+// tournamentShown reports whether the projector shows the class's
+// tournament: while its duels are played, and once played until the next
+// round starts.
+func tournamentShown(class *classroom.Class, st contest.Status) bool {
+	switch {
+	case st.ID == 0 || st.ClosedAt.IsZero() || st.Err != nil:
+		return false
+	case st.Result == nil:
+		return true
+	}
+	return class.Round == nil || class.Round.StartedAt.Before(st.ClosedAt)
+}
+
+// tournamentLine says where the tournament is, for the projector.
+func tournamentLine(l *i18n.Localizer, st contest.Status) string {
+	game := gameTitle(l, st.Variant)
+	if st.Result == nil {
+		return l.T("contest.status.playing", "Game", game, "Done", l.Int(st.Done), "Of", l.Int(st.Of))
+	}
+	n := len(st.Result.Entries)
+	return l.T("contest.status.over", "Game", game, "N", l.Int(n), "Duels", l.Int(n*(n-1)))
+}
+
+// projectorStandings are the tournament's first ten entries, by the names
+// a shared screen shows (generated ones in anonymous mode).
+func projectorStandings(l *i18n.Localizer, class *classroom.Class, st contest.Status) []templates.StandingRow {
+	if st.Result == nil {
+		return nil
+	}
+	var out []templates.StandingRow
+	for _, row := range st.Result.Standings[:min(10, len(st.Result.Standings))] {
+		out = append(out, templates.StandingRow{Rank: l.Int(row.Rank), Name: entrantName(l, class, st.Result.Entries[row.Entry], st.Variant, class.Anonymous), Average: l.Pct(row.Average, 1)})
+	}
+	return out
 }
 
 // chart is the chart fragment, refreshed every few seconds.

@@ -104,6 +104,14 @@ func TestAStrategyTournament(t *testing.T) {
 			t.Errorf("standing %d: %v, want %s with %s", i+1, row, entries[e], l.Pct(avg[e], 1))
 		}
 	}
+	// The shared screen shows the standings, until the next round starts.
+	key := teacher.get(paths.Teacher.For(code)).Find(`[data-testid="projector-link"]`).AttrOr("href", "")
+	screen := a.browser()
+	page = screen.get(strings.TrimPrefix(key, a.url))
+	shown := page.Find(`[data-testid="projector-standings"] li`)
+	if page.Find(`[data-testid="projector"]`).AttrOr("data-state", "") != "tournament" || shown.Length() != 8 || !strings.Contains(shown.First().Text(), entries[order[0]]) {
+		t.Errorf("the projector: state %q, %d standings, first %q", page.Find(`[data-testid="projector"]`).AttrOr("data-state", ""), shown.Length(), shown.First().Text())
+	}
 	// The files: each plan's numbers (a map a row per cell), and the
 	// standings with the exact averages.
 	rows := teacher.csvRows(paths.StrategiesCSV.For(code))

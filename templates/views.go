@@ -226,6 +226,7 @@ type MatchRow struct {
 type ProjectorScreen struct {
 	// State is what the screen shows: "lobby" (who has joined), "round"
 	// (a round being played), "results" (the last round's podium),
+	// "tournament" (a strategy tournament being played, or its standings),
 	// "discuss" (a lesson's discussion: its question and chart first, the
 	// last round's podium, if any, beside them) or "skunk".
 	State string
@@ -246,7 +247,12 @@ type ProjectorScreen struct {
 	Chart   ProjectorChart
 	Skunk   *SkunkBoard
 	Results *Results
+	// Standings are a strategy tournament's first entries ("tournament").
+	Standings []StandingRow
 }
+
+// StandingRow is an entry of a tournament's standings on the projector.
+type StandingRow struct{ Rank, Name, Average string }
 
 // ProjectorChart is the chart the teacher picked, refreshed live.
 type ProjectorChart struct {
