@@ -221,15 +221,20 @@ func tournamentLine(l *i18n.Localizer, st contest.Status) string {
 	return l.T("contest.status.over", "Game", game, "N", l.Int(n), "Duels", l.Int(n*(n-1)))
 }
 
-// projectorStandings are the tournament's first ten entries, by the names
+// projectorStandings are the tournament's first ten entries (so far,
+// while its duels are played), by the names
 // a shared screen shows (generated ones in anonymous mode).
 func projectorStandings(l *i18n.Localizer, class *classroom.Class, st contest.Status) []templates.StandingRow {
-	if st.Result == nil {
+	res := st.Result
+	if res == nil {
+		res = st.Partial // the standings fill in as the duels are played
+	}
+	if res == nil {
 		return nil
 	}
 	var out []templates.StandingRow
-	for _, row := range st.Result.Standings[:min(10, len(st.Result.Standings))] {
-		out = append(out, templates.StandingRow{Rank: l.Int(row.Rank), Name: entrantName(l, class, st.Result.Entries[row.Entry], st.Variant, class.Anonymous), Average: l.Pct(row.Average, 1)})
+	for _, row := range res.Standings[:min(10, len(res.Standings))] {
+		out = append(out, templates.StandingRow{Rank: l.Int(row.Rank), Name: entrantName(l, class, res.Entries[row.Entry], st.Variant, class.Anonymous), Average: l.Pct(row.Average, 1)})
 	}
 	return out
 }

@@ -169,16 +169,30 @@ func (s *Server) tournamentState(c *gin.Context, l *i18n.Localizer, class *class
 	case st.Result == nil:
 		pg.Playing, pg.LiveURL = true, paths.TournamentLive.For(class.Code)
 		pg.Status = l.T("contest.status.playing", "Game", game, "Done", l.Int(st.Done), "Of", l.Int(st.Of))
+		standingsTable(l, class, st.Variant, st.Partial, pg)
 	default:
 		n := len(st.Result.Entries)
 		pg.Status = l.T("contest.status.over", "Game", game, "N", l.Int(n), "Duels", l.Int(n*(n-1)))
-		pg.Headers = []string{l.T("contest.col.rank"), l.T("contest.col.entry"), l.T("contest.col.average"), l.T("contest.col.best"), l.T("contest.col.worst")}
-		name := func(i int) string { return entrantName(l, class, st.Result.Entries[i], st.Variant, false) }
-		for _, row := range st.Result.Standings {
-			pg.Standings = append(pg.Standings, []string{l.Int(row.Rank), name(row.Entry), l.Pct(row.Average, 1),
-				l.T("contest.against", "Name", name(row.Best), "Chance", l.Pct(row.BestChance, 1)),
-				l.T("contest.against", "Name", name(row.Worst), "Chance", l.Pct(row.WorstChance, 1))})
-		}
+		standingsTable(l, class, st.Variant, st.Result, pg)
 	}
 	return nil
+}
+
+// standingsTable puts a tournament's standings (so far, while played) on
+// the teacher's page: rank, entry, average, easiest and hardest opponent.
+func standingsTable(l *i18n.Localizer, class *classroom.Class, v sim.Variant, res *contest.Result, pg *templates.TournamentPage) {
+	if res == nil {
+		return
+	}
+	pg.Headers = []string{l.T("contest.col.rank"), l.T("contest.col.entry"), l.T("contest.col.average"), l.T("contest.col.best"), l.T("contest.col.worst")}
+	name := func(i int) string { return entrantName(l, class, res.Entries[i], v, false) }
+	against := func(i int, p float64) string {
+		if i < 0 {
+			return ""
+		}
+		return l.T("contest.against", "Name", name(i), "Chance", l.Pct(p, 1))
+	}
+	for _, row := range res.Standings {
+		pg.Standings = append(pg.Standings, []string{l.Int(row.Rank), name(row.Entry), l.Pct(row.Average, 1), against(row.Best, row.BestChance), against(row.Worst, row.WorstChance)})
+	}
 }

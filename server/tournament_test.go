@@ -203,8 +203,8 @@ func tournamentID(t *testing.T, teacher *browser, code string) string {
 	return id
 }
 
-// waitForStandings reads the tournament's standings once played (a
-// bounded wait), row by row.
+// waitForStandings reads the tournament's standings once every duel is
+// played (a bounded wait; they fill in before), row by row.
 func waitForStandings(t *testing.T, teacher *browser, code string) [][]string {
 	t.Helper()
 	for end := time.Now().Add(120 * time.Second); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
@@ -215,7 +215,7 @@ func waitForStandings(t *testing.T, teacher *browser, code string) [][]string {
 			tr.Find("td").Each(func(_ int, td *goquery.Selection) { row = append(row, td.Text()) })
 			rows = append(rows, row)
 		})
-		if len(rows) > 0 {
+		if len(rows) > 0 && strings.HasPrefix(doc.Find(`[data-testid="tournament-status"]`).Text(), "Played:") {
 			return rows
 		}
 	}

@@ -13,11 +13,26 @@ import (
 	"pigclass/sim/solve"
 )
 
-// progress is a tournament being played: the duels done of how many, or
-// why it stopped.
+// progress is a tournament being played: its entries, the duels played
+// so far and how many of how many, or why it stopped.
 type progress struct {
 	done, of int
 	err      error
+	entrants []Entrant
+	first    [][]float64
+	known    [][]bool
+}
+
+// partial is the standings of the duels played so far (nil before any).
+func (p *progress) partial() *Result {
+	if p.done == 0 {
+		return nil
+	}
+	first := make([][]float64, len(p.first))
+	for a := range first {
+		first[a] = slices.Clone(p.first[a])
+	}
+	return &Result{Entries: p.entrants, First: first, Standings: solve.Rank(first, p.known)}
 }
 
 // Result is a played tournament, as stored with it (store.Tournament's
@@ -45,13 +60,14 @@ type CellDiff struct {
 }
 
 // Status is a class's latest tournament as its pages show it: while
-// played, the duels done of how many (or why it stopped); once played,
-// its result.
+// played, the duels done of how many (or why it stopped) and the
+// standings so far (Partial); once played, its result.
 type Status struct {
 	store.Tournament
 	Done, Of int
 	Err      error
 	Result   *Result
+	Partial  *Result
 }
 
 // Playing reports whether the entries are closed and the duels not all
@@ -82,7 +98,7 @@ func (c *Contest) Status(ctx context.Context, classID int64) (Status, error) {
 		c.running[t.ID] = p
 		go c.play(t, p)
 	}
-	s.Done, s.Of, s.Err = p.done, p.of, p.err
+	s.Done, s.Of, s.Err, s.Partial = p.done, p.of, p.err, p.partial()
 	return s, nil
 }
 
@@ -128,9 +144,17 @@ func (c *Contest) playAll(ctx context.Context, t store.Tournament, p *progress) 
 	if len(entries) < 2 {
 		return nil, errors.New("contest: fewer than two entries: nothing to play")
 	}
-	tour, err := solve.PlayTournament(ctx, t.Variant, entries, 1, func(n, of int) {
+	n := len(entries)
+	c.mu.Lock()
+	p.entrants, p.first, p.known = entrants, make([][]float64, n), make([][]bool, n)
+	for a := range n {
+		p.first[a], p.known[a] = make([]float64, n), make([]bool, n)
+	}
+	c.mu.Unlock()
+	tour, err := solve.PlayTournament(ctx, t.Variant, entries, 1, func(d solve.Played) {
 		c.mu.Lock()
-		p.done, p.of = n, of
+		p.done, p.of = d.N, d.Of
+		p.first[d.A][d.B], p.known[d.A][d.B] = d.First, true
 		c.mu.Unlock()
 	})
 	if err != nil {

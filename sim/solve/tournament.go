@@ -48,12 +48,20 @@ func (t *Tournament) Chance(a, b int) float64 {
 // duels' own rounding.
 const TieTolerance = 1e-12
 
+// Played is one duel of a tournament as it is played: A moving first
+// beat B with probability First; N duels are done of Of.
+type Played struct {
+	A, B  int
+	First float64
+	N, Of int
+}
+
 // PlayTournament plays every ordered pair of entries (both orders) in
 // two-player variant v on workers goroutines, calling done (if not nil)
-// after each duel with how many are done of how many, and ranks the
+// after each duel with the duel and how many are done, and ranks the
 // entries by their average chance. It stops early, with ctx's error, when
 // ctx is done.
-func PlayTournament(ctx context.Context, v sim.Variant, entries []Entry, workers int, done func(n, of int)) (*Tournament, error) {
+func PlayTournament(ctx context.Context, v sim.Variant, entries []Entry, workers int, done func(Played)) (*Tournament, error) {
 	if err := checkVariant(v); err != nil {
 		return nil, err
 	}
@@ -81,7 +89,7 @@ func PlayTournament(ctx context.Context, v sim.Variant, entries []Entry, workers
 				}
 				t.First[p.a][p.b] = w
 				if done != nil {
-					done(int(count.Add(1)), n*(n-1))
+					done(Played{A: p.a, B: p.b, First: w, N: int(count.Add(1)), Of: n * (n - 1)})
 				}
 			}
 		})
@@ -113,23 +121,43 @@ feed:
 
 // rank orders the entries by average chance, ties sharing a rank, and
 // finds each one's best and worst opponent.
-func (t *Tournament) rank() []Standing {
-	n := len(t.Entries)
+func (t *Tournament) rank() []Standing { return Rank(t.First, nil) }
+
+// Rank is the standings of a tournament's duels so far: first[a][b] is a's
+// chance moving first against b, played where known[a][b] (nil: all).
+// Against each opponent an entry's chance is the mean of the seats
+// played; its average is over the opponents it has met. Best first, ties
+// (averages within TieTolerance) sharing a rank.
+func Rank(first [][]float64, known [][]bool) []Standing {
+	n := len(first)
+	played := func(a, b int) bool { return known == nil || known[a][b] }
 	out := make([]Standing, n)
 	for a := range n {
 		s := Standing{Entry: a, Best: -1, Worst: -1, WorstChance: math.Inf(1), BestChance: math.Inf(-1)}
+		met := 0
 		for b := range n {
-			if a == b {
+			if a == b || !played(a, b) && !played(b, a) {
 				continue
 			}
-			c := t.Chance(a, b)
-			s.Average += c / float64(n-1)
+			c, seats := 0.0, 0.0
+			if played(a, b) {
+				c, seats = first[a][b], 1
+			}
+			if played(b, a) {
+				c, seats = c+1-first[b][a], seats+1
+			}
+			c /= seats
+			s.Average += c
+			met++
 			if c > s.BestChance {
 				s.Best, s.BestChance = b, c
 			}
 			if c < s.WorstChance {
 				s.Worst, s.WorstChance = b, c
 			}
+		}
+		if met > 0 {
+			s.Average /= float64(met)
 		}
 		out[a] = s
 	}

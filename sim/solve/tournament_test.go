@@ -1,0 +1,40 @@
+package solve
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"pigclass/sim"
+)
+
+// TestStandingsSoFar: the standings of a tournament's duels so far
+// (Rank with some duels unplayed) average each entry over the seats and
+// opponents it has met; with every duel played they are the tournament's.
+func TestStandingsSoFar(t *testing.T) {
+	v := sim.Standard(sim.Pig)
+	v.Target = 30
+	tour, err := PlayTournament(context.Background(), v, []Entry{{"hold:10", sim.HoldAt(10)}, {"hold:15", sim.HoldAt(15)}, {"hold:25", sim.HoldAt(25)}}, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := tour.First
+	all := Rank(f, [][]bool{{false, true, true}, {true, false, true}, {true, true, false}})
+	for i, s := range all {
+		if s != tour.Standings[i] {
+			t.Errorf("every duel known: %+v, the tournament's %+v", s, tour.Standings[i])
+		}
+	}
+	// Played: 0 against 1 both ways, 0 first against 2.
+	known := [][]bool{{false, true, true}, {true, false, false}, {false, false, false}}
+	want := map[int]float64{
+		0: ((f[0][1]+1-f[1][0])/2 + f[0][2]) / 2,
+		1: (f[1][0] + 1 - f[0][1]) / 2,
+		2: 1 - f[0][2],
+	}
+	for _, s := range Rank(f, known) {
+		if math.Abs(s.Average-want[s.Entry]) > 1e-12 {
+			t.Errorf("entry %d so far: %.12f, want %.12f", s.Entry, s.Average, want[s.Entry])
+		}
+	}
+}
