@@ -69,6 +69,7 @@ var privacyTables = []privacyTable{
 		{"variant", "variant"},
 		{"bots", "tournaments-bots"},
 		{"created_at", "created_at"},
+		{"closes_at", "tournaments-closes_at"},
 		{"closed_at", "tournaments-closed_at"},
 		{"standings", "tournaments-standings"},
 	}},

@@ -107,7 +107,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		s.room.Hall().SetLimits(cfg.Limits)
 	}
 	s.metrics = newMetrics(s.room, s.reports, s.tables)
-	s.contest = contest.New(st, s.tables, log)
+	s.contest = contest.New(st, s.tables, log, cfg.Now)
 	s.views = &views{room: s.room, reports: s.reports, tables: s.tables, log: log, ladder: newLadder(s.tables, log)}
 	n, err := s.room.Restore(ctx)
 	if err := errors.Join(err, <-solved); err != nil {

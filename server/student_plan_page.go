@@ -70,7 +70,7 @@ func (s *Server) fillForms(c *gin.Context, l *i18n.Localizer, v sim.Variant, pl 
 	case "rule":
 		mapOf = sim.MapOf(rule, v, "")
 	case "hold":
-		mapOf = sim.MapOf(thumb, v, "")
+		mapOf = sim.MapOf(sim.HoldAt(hold), v, "") // the student's number
 	}
 	if c.Query("start") != "" {
 		pg.Form = sim.PlanMap
@@ -134,7 +134,11 @@ func (s *Server) tournamentForStudent(c *gin.Context, l *i18n.Localizer, class *
 	case err != nil:
 		return "", nil, err
 	case st.ClosedAt.IsZero() && st.Variant == v:
-		return l.T("plan.tournament.open", "Game", gameTitle(l, st.Variant)), nil, nil
+		line := l.T("plan.tournament.open", "Game", gameTitle(l, st.Variant))
+		if !st.ClosesAt.IsZero() {
+			line += " " + l.T("plan.tournament.closes", "Time", st.ClosesAt.Local().Format("15:04"))
+		}
+		return line, nil, nil
 	case st.ClosedAt.IsZero():
 		return l.T("plan.tournament.elsewhere", "Game", gameTitle(l, st.Variant)), nil, nil
 	case st.Result == nil:

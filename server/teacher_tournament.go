@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -44,10 +46,14 @@ func (s *Server) tournamentLive(c *gin.Context) {
 // ticked; a refusal comes back on the form.
 func (s *Server) openTournament(c *gin.Context) {
 	class, l := classFrom(c), loc(c)
-	form := tournamentForm{game: c.PostForm("game"), target: c.PostForm("target"), bots: c.PostFormArray("bot")}
+	form := tournamentForm{game: c.PostForm("game"), target: c.PostForm("target"), bots: c.PostFormArray("bot"), minutes: c.PostForm("minutes")}
 	v, problem := form.variant(l)
+	closes, when := form.closes(l, s.cfg.Now())
 	if problem == "" {
-		_, err := s.contest.Open(c.Request.Context(), class.ID, v, form.botsFor(v.Game))
+		problem = when
+	}
+	if problem == "" {
+		_, err := s.contest.Open(c.Request.Context(), class.ID, v, form.botsFor(v.Game), closes)
 		switch {
 		case errors.Is(err, contest.ErrOpen):
 			problem = l.T("contest.error.open")
@@ -81,9 +87,26 @@ func (s *Server) closeTournament(c *gin.Context) {
 
 // tournamentForm is the open form as posted.
 type tournamentForm struct {
-	game, target string
-	bots         []string
+	game, target, minutes string
+	bots                  []string
 }
+
+// closes is when the form's entries close by themselves: in minutes from
+// now, or on the button (empty: zero); else what to fix.
+func (f tournamentForm) closes(l *i18n.Localizer, now time.Time) (time.Time, string) {
+	if strings.TrimSpace(f.minutes) == "" {
+		return time.Time{}, ""
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(f.minutes))
+	if err != nil || n < 1 || n > maxEntryMinutes {
+		return time.Time{}, l.T("contest.error.minutes", "Max", l.Int(maxEntryMinutes))
+	}
+	return now.Add(time.Duration(n) * time.Minute), ""
+}
+
+// maxEntryMinutes is the longest a tournament's entries stay open by the
+// clock: a lesson.
+const maxEntryMinutes = 180
 
 // botsFor are the bots ticked that play game g: "rule" is its rule of
 // thumb; keep pace and end race plays the games that have it.
@@ -130,7 +153,7 @@ func (s *Server) tournamentPage(c *gin.Context, posted *tournamentForm) (templat
 	if posted != nil {
 		form = *posted
 	}
-	pg.Game, pg.Target = templates.Field{Value: form.game}, templates.Field{Value: form.target}
+	pg.Game, pg.Target, pg.Minutes = templates.Field{Value: form.game}, templates.Field{Value: form.target}, templates.Field{Value: form.minutes}
 	for _, g := range sim.Games {
 		if g.Rules().Turn != sim.OneThrow && !g.ChoosesDice() {
 			pg.Games = append(pg.Games, templates.Choice{Value: g.String(), Label: gameName(l, g)})
@@ -164,6 +187,9 @@ func (s *Server) tournamentState(c *gin.Context, l *i18n.Localizer, class *class
 			return err
 		}
 		pg.Open, pg.Status = true, l.N("contest.status.open", n, "Game", game)
+		if !st.ClosesAt.IsZero() {
+			pg.Status += " " + l.T("contest.closes", "Time", st.ClosesAt.Local().Format("15:04"))
+		}
 	case st.Err != nil:
 		pg.Status = l.T("contest.status.failed", "Error", st.Err.Error())
 	case st.Result == nil:

@@ -222,3 +222,35 @@ func waitForStandings(t *testing.T, teacher *browser, code string) [][]string {
 	t.Fatal("no standings within 120 s")
 	return nil
 }
+
+// TestEntriesCloseOnTime (issue 46): a tournament whose entries close
+// after a number of minutes says when, to the teacher and to a student,
+// closes by itself when the time comes and is played; minutes out of range
+// are refused on the form, as typed.
+func TestEntriesCloseOnTime(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	page := teacher.post(paths.Tournament.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "bot": {"rule", "optimal"}, "minutes": {"0"}})
+	if teacher.status() != http.StatusUnprocessableEntity || page.Find(`[data-testid="tournament-error"]`).Text() != "Minutes: a whole number from 1 to 180, or empty to close the entries on the button." || page.Find(`#tournament-minutes`).AttrOr("value", "") != "0" {
+		t.Errorf("0 minutes: %d %q", teacher.status(), page.Find(`[data-testid="tournament-error"]`).Text())
+	}
+	teacher.post(paths.Tournament.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "bot": {"rule", "optimal"}, "minutes": {"10"}})
+	at := a.clock.now().Add(10 * time.Minute).Local().Format("15:04")
+	if got := teacher.get(paths.Tournament.For(code)).Find(`[data-testid="tournament-status"]`).Text(); !strings.HasSuffix(got, "The entries close by themselves at "+at+".") {
+		t.Errorf("the teacher reads %q", got)
+	}
+	ana := join(t, a, code, "Ana")
+	ana.post(paths.StudentPlan.For(code), url.Values{"form": {"hold"}, "hold": {"12"}})
+	if got := ana.get(paths.StudentPlan.For(code)).Find(`[data-testid="plan-tournament"]`).Text(); !strings.HasSuffix(got, "The entries close at "+at+".") {
+		t.Errorf("Ana reads %q", got)
+	}
+	a.clock.add(9 * time.Minute)
+	if teacher.get(paths.Tournament.For(code)).Find(`[data-testid="tournament-close"]`).Length() != 1 {
+		t.Error("the entries closed before their time")
+	}
+	a.clock.add(time.Minute)
+	if rows := waitForStandings(t, teacher, code); len(rows) != 3 {
+		t.Errorf("after the time: %d entries played", len(rows))
+	}
+}

@@ -47,7 +47,7 @@ type TournamentPage struct {
 	Open, Playing                    bool
 	LiveURL                          string // while played: the standings' fragment polls it
 	Games                            []Choice
-	Game, Target                     Field
+	Game, Target, Minutes            Field
 	Bots                             []Choice // Value the bot, Label its name, Selected ticked
 	Error                            string
 	Headers                          []string

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"pigclass/server/store"
 	"pigclass/sim"
@@ -26,6 +27,7 @@ type Contest struct {
 	st     *store.Store
 	tables *solve.Cache
 	log    *slog.Logger
+	now    func() time.Time
 	budget chan struct{} // one duel at a time, whoever asks
 
 	mu      sync.Mutex
@@ -33,9 +35,10 @@ type Contest struct {
 	running map[int64]*progress   // a tournament being played, by id
 }
 
-// New returns the contest of a server's store and tables.
-func New(st *store.Store, tables *solve.Cache, log *slog.Logger) *Contest {
-	return &Contest{st: st, tables: tables, log: log, budget: make(chan struct{}, 1),
+// New returns the contest of a server's store and tables, on the clock
+// now (the entries that close at a time close by it).
+func New(st *store.Store, tables *solve.Cache, log *slog.Logger, now func() time.Time) *Contest {
+	return &Contest{st: st, tables: tables, log: log, now: now, budget: make(chan struct{}, 1),
 		chances: map[[32]byte]*Chances{}, running: map[int64]*progress{}}
 }
 
@@ -166,8 +169,9 @@ var (
 )
 
 // Open opens a new tournament of v for a class, with the bots given (each
-// one of Bots(v.Game)), unless one is open or being played.
-func (c *Contest) Open(ctx context.Context, classID int64, v sim.Variant, bots []string) (store.Tournament, error) {
+// one of Bots(v.Game)), its entries closing by themselves at closes (zero:
+// on the teacher's button), unless one is open or being played.
+func (c *Contest) Open(ctx context.Context, classID int64, v sim.Variant, bots []string, closes time.Time) (store.Tournament, error) {
 	if v.Game.ChoosesDice() {
 		return store.Tournament{}, ErrNoHolds
 	}
@@ -184,7 +188,7 @@ func (c *Contest) Open(ctx context.Context, classID int64, v sim.Variant, bots [
 			return store.Tournament{}, fmt.Errorf("contest: bot %q does not play %s in a tournament", b, v.Game.Title())
 		}
 	}
-	return c.st.Plans().OpenTournament(ctx, store.Tournament{ClassID: classID, Variant: v, Bots: bots})
+	return c.st.Plans().OpenTournament(ctx, store.Tournament{ClassID: classID, Variant: v, Bots: bots, ClosesAt: closes})
 }
 
 func contains(list []string, s string) bool {

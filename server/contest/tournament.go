@@ -74,13 +74,21 @@ type Status struct {
 // played.
 func (s Status) Playing() bool { return !s.ClosedAt.IsZero() && s.Result == nil }
 
-// Status is the class's latest tournament; store.ErrNotFound for none. A
-// closed tournament without standings that is not being played (the
-// server restarted) is played again from the start.
+// Status is the class's latest tournament; store.ErrNotFound for none.
+// Entries whose closing time has come are closed. A closed tournament
+// without standings that is not being played (the server restarted) is
+// played again from the start.
 func (c *Contest) Status(ctx context.Context, classID int64) (Status, error) {
 	t, err := c.st.Plans().LatestTournament(ctx, classID)
 	if err != nil {
 		return Status{}, err
+	}
+	if t.ClosedAt.IsZero() && !t.ClosesAt.IsZero() && !c.now().Before(t.ClosesAt) {
+		// The time the teacher set has come: the entries close now.
+		if err := c.st.Plans().CloseTournament(ctx, classID, t.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+			return Status{}, err
+		}
+		return c.Status(ctx, classID)
 	}
 	s := Status{Tournament: t}
 	if t.Standings != nil {

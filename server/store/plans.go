@@ -68,7 +68,8 @@ func (p Plans) Of(ctx context.Context, classID, studentID int64) ([]SavedPlan, e
 }
 
 // Tournament is a class's tournament: its game, the bots the teacher
-// added, when entries closed (zero while open), and its standings (as
+// added, when entries close by themselves and closed (zero while open),
+// and its standings (as
 // JSON, nil until every duel is played).
 type Tournament struct {
 	ID        int64
@@ -76,6 +77,7 @@ type Tournament struct {
 	Variant   sim.Variant
 	Bots      []string
 	CreatedAt time.Time
+	ClosesAt  time.Time // when the entries close by themselves (zero: on the teacher's button)
 	ClosedAt  time.Time
 	Standings []byte
 }
@@ -84,8 +86,12 @@ type Tournament struct {
 func (p Plans) OpenTournament(ctx context.Context, t Tournament) (Tournament, error) {
 	v, _ := json.Marshal(t.Variant)
 	t.CreatedAt = p.c.now()
-	res, err := p.c.exec(ctx, `INSERT INTO tournaments (class_id, variant, bots, created_at) VALUES (?, ?, ?, ?)`,
-		t.ClassID, string(v), strings.Join(t.Bots, ","), t.CreatedAt.Format(time.RFC3339Nano))
+	var closes any
+	if !t.ClosesAt.IsZero() {
+		closes = t.ClosesAt.UTC().Format(time.RFC3339Nano)
+	}
+	res, err := p.c.exec(ctx, `INSERT INTO tournaments (class_id, variant, bots, created_at, closes_at) VALUES (?, ?, ?, ?, ?)`,
+		t.ClassID, string(v), strings.Join(t.Bots, ","), t.CreatedAt.Format(time.RFC3339Nano), closes)
 	if err != nil {
 		return t, fmt.Errorf("store: open tournament: %w", err)
 	}
@@ -113,7 +119,7 @@ func (p Plans) Tournaments(ctx context.Context, classID int64) ([]Tournament, er
 // tournaments reads the class's tournaments, newest first, limit at most
 // (-1: all).
 func (p Plans) tournaments(ctx context.Context, classID int64, limit int) ([]Tournament, error) {
-	rows, err := p.c.rd.QueryContext(ctx, `SELECT id, class_id, variant, bots, created_at, closed_at, standings FROM tournaments
+	rows, err := p.c.rd.QueryContext(ctx, `SELECT id, class_id, variant, bots, created_at, closes_at, closed_at, standings FROM tournaments
 		WHERE class_id = ? ORDER BY id DESC LIMIT ?`, classID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: tournaments: %w", err)
@@ -134,8 +140,8 @@ func (p Plans) tournaments(ctx context.Context, classID int64, limit int) ([]Tou
 func scanTournament(rows *sql.Rows) (Tournament, error) {
 	var t Tournament
 	var v, bots, created string
-	var closed sql.NullString
-	if err := rows.Scan(&t.ID, &t.ClassID, &v, &bots, &created, &closed, &t.Standings); err != nil {
+	var closes, closed sql.NullString
+	if err := rows.Scan(&t.ID, &t.ClassID, &v, &bots, &created, &closes, &closed, &t.Standings); err != nil {
 		return t, fmt.Errorf("store: tournament: %w", err)
 	}
 	if err := json.Unmarshal([]byte(v), &t.Variant); err != nil {
@@ -145,6 +151,9 @@ func scanTournament(rows *sql.Rows) (Tournament, error) {
 		t.Bots = strings.Split(bots, ",")
 	}
 	t.CreatedAt = parseTime(created)
+	if closes.Valid {
+		t.ClosesAt = parseTime(closes.String)
+	}
 	if closed.Valid {
 		t.ClosedAt = parseTime(closed.String)
 	}

@@ -1,6 +1,7 @@
 -- Strategies and tournaments (issue 46; sim/plans.md): each student's
 -- plan in their class (the last saved; it names no one), and the class's
--- tournaments: the game, the bots the teacher added, when entries closed,
+-- tournaments: the game, the bots the teacher added, when entries close
+-- (by the teacher's clock, if set) and closed,
 -- and the standings once every duel is played (entries by student id or
 -- bot, never by name).
 CREATE TABLE plans (
@@ -16,6 +17,7 @@ CREATE TABLE tournaments (
   variant    TEXT    NOT NULL,
   bots       TEXT    NOT NULL,
   created_at TEXT    NOT NULL,
+  closes_at  TEXT,
   closed_at  TEXT,
   standings  TEXT
 );
