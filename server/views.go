@@ -318,6 +318,9 @@ func describeAt(rows []play.Event, i int, names []i18n.Msg, viewer int, g sim.Ga
 	if n >= sim.TimeoutsResign {
 		id += "_forfeit"
 	}
+	if e.TurnTotal > 0 { // "1 point banked", "2 points banked"
+		return i18n.Plural("move."+id, e.TurnTotal, "Name", names[e.Seat], "Points", e.TurnTotal, "N", n, "Of", sim.TimeoutsResign)
+	}
 	return i18n.M("move."+id, "Name", names[e.Seat], "Points", e.TurnTotal, "N", n, "Of", sim.TimeoutsResign)
 }
 
@@ -457,9 +460,9 @@ func describe(e play.Event, names []i18n.Msg, viewer int, g sim.Game) i18n.Msg {
 		points, _, _ := sim.RollPoints(g, &f)
 		return i18n.Plural("move.threw"+suffix, points, "Name", names[e.Seat], "Faces", said)
 	case sim.HoldKind:
-		return say("held", "Points", e.TurnTotal)
+		return i18n.Plural("move.held"+suffix, e.TurnTotal, "Name", names[e.Seat], "Points", e.TurnTotal)
 	case sim.TimeoutKind:
-		return say("timeout_plain", "Points", e.TurnTotal)
+		return i18n.Plural("move.timeout_plain"+suffix, e.TurnTotal, "Name", names[e.Seat], "Points", e.TurnTotal)
 	case sim.ResignKind:
 		return say("resigned")
 	}

@@ -340,4 +340,18 @@ func TestCountedWordsAgree(t *testing.T) {
 			}
 		}
 	}
+	// A hold of 1 point (Pass the Pigs: a Sider, then hold) on the board.
+	for lang, want := range map[string][2]string{
+		"en":    {"You held 1 point.", "You held 2 points."},
+		"de":    {"Du hast 1 Punkt gesichert.", "Du hast 2 Punkte gesichert."},
+		"es":    {"Te plantaste con 1 punto.", "Te plantaste con 2 puntos."},
+		"fr":    {"Tu as gardé 1 point.", "Tu as gardé 2 points."},
+		"pt-BR": {"Você guardou 1 ponto.", "Você guardou 2 pontos."},
+	} {
+		for i, n := range []int{1, 2} {
+			if got := For(lang).N("move.held_you", n, "Points", n); got != want[i] {
+				t.Errorf("%s, held %d: %q, want %q", lang, n, got, want[i])
+			}
+		}
+	}
 }
