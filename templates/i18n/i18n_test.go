@@ -340,6 +340,12 @@ func TestCountedWordsAgree(t *testing.T) {
 			}
 		}
 	}
+	// A review of a match of one decision.
+	for lang, want := range map[string]string{"en": "over 1 decision.", "de": "bei 1 Entscheidung.", "es": "en 1 decisión.", "fr": "sur 1 décision.", "pt-BR": "em 1 decisão."} {
+		if got := For(lang).N("review.total.after", 1, "PerDecision", "1%", "N", "1"); !strings.HasSuffix(got, want) {
+			t.Errorf("%s, one decision: %q", lang, got)
+		}
+	}
 	// A hold of 1 point (Pass the Pigs: a Sider, then hold) on the board.
 	for lang, want := range map[string][2]string{
 		"en":    {"You held 1 point.", "You held 2 points."},
