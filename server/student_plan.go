@@ -8,8 +8,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"pigclass/server/classroom"
-	"pigclass/server/contest"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/templates"
@@ -102,26 +100,6 @@ func (s *Server) planJSON(c *gin.Context) {
 	c.JSON(http.StatusOK, saved)
 }
 
-// planVariant is the game the student's editor is for: the class's open
-// tournament's, else the saved plan's, else Pig to 100.
-func (s *Server) planVariant(c *gin.Context, class *classroom.Class, me store.Student) (sim.Variant, error) {
-	ctx := c.Request.Context()
-	if st, err := s.contest.Status(ctx, class.ID); err == nil && st.ClosedAt.IsZero() {
-		return st.Variant, nil
-	} else if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return sim.Variant{}, err
-	}
-	saved, err := s.contest.PlanOf(ctx, class.ID, me.ID)
-	if err == nil {
-		if v, err := contest.VariantOf(saved); err == nil {
-			return v, nil
-		}
-	} else if !errors.Is(err, store.ErrNotFound) {
-		return sim.Variant{}, err
-	}
-	return sim.Standard(sim.Pig), nil
-}
-
 // readPlan reads a posted plan for v, or says what to fix (the plan
 // then holds what was typed that could be read).
 func readPlan(c *gin.Context, l *i18n.Localizer, v sim.Variant) (sim.Plan, string) {
@@ -177,23 +155,4 @@ func readCells(c *gin.Context, l *i18n.Localizer, v sim.Variant) ([][]int, strin
 		}
 	}
 	return cells, problem
-}
-
-// ruleField is one number of a rule: its form name, label, whether it is
-// a hold value (1 up) or a gap (0 leaves it out), and where it goes.
-type ruleField struct {
-	name, label string
-	hold        bool
-	of          func(*sim.Plan) *int
-}
-
-func ruleFields(l *i18n.Localizer) []ruleField {
-	return []ruleField{
-		{"hold", l.T("plan.rule.hold"), true, func(p *sim.Plan) *int { return &p.Hold }},
-		{"behind_by", l.T("plan.rule.behind_by"), false, func(p *sim.Plan) *int { return &p.BehindBy }},
-		{"behind_hold", l.T("plan.rule.behind_hold"), true, func(p *sim.Plan) *int { return &p.BehindHold }},
-		{"ahead_by", l.T("plan.rule.ahead_by"), false, func(p *sim.Plan) *int { return &p.AheadBy }},
-		{"ahead_hold", l.T("plan.rule.ahead_hold"), true, func(p *sim.Plan) *int { return &p.AheadHold }},
-		{"end_race", l.T("plan.rule.end_race"), false, func(p *sim.Plan) *int { return &p.EndRace }},
-	}
 }

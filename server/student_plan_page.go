@@ -99,7 +99,7 @@ func planWords(l *i18n.Localizer, pl sim.Plan) string {
 	case sim.PlanRule:
 		return l.T("plan.saved.rule", "N", l.Int(pl.Hold))
 	case sim.PlanMap:
-		return l.T("plan.saved.map", "Cells", l.Int(len(pl.Cells)*len(pl.Cells)))
+		return l.N("plan.saved.map", len(pl.Cells)*len(pl.Cells), "Cells", l.Int(len(pl.Cells)*len(pl.Cells)))
 	}
 	return l.T("plan.saved.hold", "N", l.Int(pl.Hold))
 }
@@ -184,4 +184,43 @@ func entrantName(l *i18n.Localizer, class *classroom.Class, e contest.Entrant, v
 		}
 	}
 	return l.T("plan.row.gone")
+}
+
+// planVariant is the game the student's editor is for: the class's open
+// tournament's, else the saved plan's, else Pig to 100.
+func (s *Server) planVariant(c *gin.Context, class *classroom.Class, me store.Student) (sim.Variant, error) {
+	ctx := c.Request.Context()
+	if st, err := s.contest.Status(ctx, class.ID); err == nil && st.ClosedAt.IsZero() {
+		return st.Variant, nil
+	} else if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return sim.Variant{}, err
+	}
+	saved, err := s.contest.PlanOf(ctx, class.ID, me.ID)
+	if err == nil {
+		if v, err := contest.VariantOf(saved); err == nil {
+			return v, nil
+		}
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return sim.Variant{}, err
+	}
+	return sim.Standard(sim.Pig), nil
+}
+
+// ruleField is one number of a rule: its form name, label, whether it is
+// a hold value (1 up) or a gap (0 leaves it out), and where it goes.
+type ruleField struct {
+	name, label string
+	hold        bool
+	of          func(*sim.Plan) *int
+}
+
+func ruleFields(l *i18n.Localizer) []ruleField {
+	return []ruleField{
+		{"hold", l.T("plan.rule.hold"), true, func(p *sim.Plan) *int { return &p.Hold }},
+		{"behind_by", l.T("plan.rule.behind_by"), false, func(p *sim.Plan) *int { return &p.BehindBy }},
+		{"behind_hold", l.T("plan.rule.behind_hold"), true, func(p *sim.Plan) *int { return &p.BehindHold }},
+		{"ahead_by", l.T("plan.rule.ahead_by"), false, func(p *sim.Plan) *int { return &p.AheadBy }},
+		{"ahead_hold", l.T("plan.rule.ahead_hold"), true, func(p *sim.Plan) *int { return &p.AheadHold }},
+		{"end_race", l.T("plan.rule.end_race"), false, func(p *sim.Plan) *int { return &p.EndRace }},
+	}
 }

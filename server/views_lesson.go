@@ -140,7 +140,7 @@ func phaseSetup(l *i18n.Localizer, p lessons.Phase) string {
 	case "none":
 		return l.T("lesson.setup.none")
 	case "skunk":
-		return l.T("lesson.setup.skunk", "N", l.Int(p.Rounds))
+		return l.N("lesson.setup.skunk", p.Rounds, "N", l.Int(p.Rounds))
 	}
 	return l.T("lesson.setup.game", "Game", gameTitle(l, p.Variant), "Against", against(l, play.Mode(p.Mode), p.Bot, p.Variant))
 }

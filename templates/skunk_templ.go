@@ -477,9 +477,9 @@ func SkunkView(v SkunkBoard) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var29 string
-			templ_7745c5c3_Var29, templ_7745c5c3_Err = templ.JoinStringErrs(T(ctx, "howto.skunk", "N", Int(ctx, v.Rounds)))
+			templ_7745c5c3_Var29, templ_7745c5c3_Err = templ.JoinStringErrs(N(ctx, "howto.skunk", v.Rounds, "N", Int(ctx, v.Rounds)))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/skunk.templ`, Line: 59, Col: 55}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/skunk.templ`, Line: 59, Col: 65}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var29))
 			if templ_7745c5c3_Err != nil {

@@ -2742,9 +2742,9 @@ func DashLiveView(v DashLive) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var159 string
-		templ_7745c5c3_Var159, templ_7745c5c3_Err = templ.JoinStringErrs(T(ctx, "live.other_moves", "N", Int(ctx, v.OtherMoves)))
+		templ_7745c5c3_Var159, templ_7745c5c3_Err = templ.JoinStringErrs(N(ctx, "live.other_moves", v.OtherMoves, "N", Int(ctx, v.OtherMoves)))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/teacher.templ`, Line: 303, Col: 209}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/teacher.templ`, Line: 303, Col: 223}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var159))
 		if templ_7745c5c3_Err != nil {

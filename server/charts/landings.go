@@ -63,7 +63,7 @@ func PigLandings(l *i18n.Localizer, g sim.Game, marks []int) templates.Chart {
 	if r.Mishap.Weight > 0 {
 		add(t(l, PigLandingsKey, "touching"), touched/r.Pieces, throws, float64(r.Mishap.Weight)/float64(r.Mishap.Of))
 	}
-	caption = t(l, PigLandingsKey, "counted", "Pieces", num(l, pieces), "Throws", num(l, throws)) + " " + caption
+	caption = l.N("chart."+PigLandingsKey+".counted", throws, "Pieces", num(l, pieces), "Throws", num(l, throws)) + " " + caption
 	box := charts.NewBoxPlot()
 	box.SetGlobalOptions(append(global(PigLandingsKey, "360px"),
 		charts.WithXAxisOpts(opts.XAxis{AxisLabel: &opts.AxisLabel{Interval: "0", Rotate: 30}}),

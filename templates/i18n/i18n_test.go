@@ -361,3 +361,64 @@ func TestCountedWordsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestCountedMessagesHavePlurals (issue 44): an English message that puts
+// a count before a plural noun ("{{.N}} decisions", "of the {{.Rolls}}
+// throws") has singular and plural forms, so that 1 reads "1 decision" in
+// every language; the exceptions are counts that are never 1, each with
+// its reason.
+func TestCountedMessagesHavePlurals(t *testing.T) {
+	never1 := map[string]string{
+		"error.classes_rate":       "past the limit of classes a minute (at least 2)",
+		"error.limit_live":         "the server's limit of matches",
+		"error.limit_class_live":   "a class's limit of matches",
+		"error.limit_player_open":  "a player's limit of open games",
+		"error.limit_class_starts": "a class's limit of starts a minute",
+		"board.warning":            "said after two time-outs in a row (sim.TimeoutsResign - 1)",
+		"review.pattern":           "a pattern is 3 decisions or more (minPattern)",
+		"review.pattern_hog":       "a pattern is 3 decisions or more (minPattern)",
+		"review.pattern_at":        "a pattern is 3 decisions or more (minPattern)",
+		"review_of.pattern":        "a pattern is 3 decisions or more (minPattern)",
+		"review_of.pattern_hog":    "a pattern is 3 decisions or more (minPattern)",
+		"review_of.pattern_at":     "a pattern is 3 decisions or more (minPattern)",
+		"notice.joins_limited":     "the joins a minute a class takes (DefaultClassJoins)",
+		"live.joins.count":         "\"of at most N joins\": the class's cap",
+		"live.joins.full":          "\"of at most N joins\": the class's cap",
+		"lesson.tag":               "a lesson lasts 5 to 180 minutes",
+		"lesson.choice":            "a lesson lasts 5 to 180 minutes",
+		"against.bot_seats":        "said for 3 players a match or more",
+		"against.pairs_seats":      "said for 3 players a match or more",
+		"nickname.empty":           "the longest nickname (MaxNickname)",
+		"nickname.long":            "the longest nickname (MaxNickname)",
+		"joinerr.cap":              "a class's cap of students",
+		"award.decisions_value":    "the award asks 10 decisions or more (report.MinDecisions)",
+		"variant.seats":            "a match has 2 seats or more",
+		"howto.deadline":           "a deadline is 3 seconds or more",
+		"homework.summary":         "\"X of N students\" reads in the plural for any N",
+		"contest.status.over":      "a tournament has 2 entries and 2 duels or more",
+		"verify.dice.ok":           "a verified record is a whole match's: many throws",
+		"verify.dice.before":       "a verified record is a whole match's: many throws",
+		"verify.moves.ok":          "a verified record is a whole match's: many events",
+		"verify.skunk.ok":          "a verified game of Skunk: many rolls and sits",
+		"verify.problem.not_over":  "a verified record is a whole match's: many events",
+		"verify.problem.no_result": "a verified record is a whole match's: many events",
+	}
+	en, err := Catalog(Source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted := regexp.MustCompile(`\{\{\.(N|Count|Cap|Max|Rolls|Events|Sits|Pieces|Throws|Students|Cells|Duels|Points|Decisions|Games)\}\} (?:of (?:your|the|\{\{\.\w+\}\}'s) )?(?:\{\{\.\w+\}\} )?[a-z]+s\b`)
+	for id, forms := range en {
+		if _, plural := forms["one"]; plural || !counted.MatchString(forms["other"]) {
+			continue
+		}
+		if never1[id] == "" {
+			t.Errorf("%s counts without a singular form: %q", id, forms["other"])
+		}
+	}
+	for id := range never1 {
+		if _, ok := en[id]; !ok {
+			t.Errorf("the exception %s is no message", id)
+		}
+	}
+}
