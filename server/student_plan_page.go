@@ -162,7 +162,7 @@ func tournamentRow(l *i18n.Localizer, class *classroom.Class, me store.Student, 
 			l.T("plan.row.best", "Name", name(row.Best), "Chance", l.Pct(row.BestChance, 1), "Other", name(row.Worst), "OtherChance", l.Pct(row.WorstChance, 1)),
 		}
 		for _, d := range e.Differs {
-			out = append(out, l.T("plan.row.cell", "Mine", l.Int(d.Score), "Other", l.Int(d.Other), "Hold", l.Int(d.Hold), "Perfect", l.Int(d.Perfect)))
+			out = append(out, l.T("plan.row.cell", "Mine", l.Int(d.Score), "Other", l.Int(d.Other), "Hold", l.Int(d.Hold), "Perfect", l.Int(d.Perfect), "Cost", l.Pct(d.Cost, 1)))
 		}
 		return out
 	}

@@ -1,11 +1,11 @@
 package contest
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 
 	"pigclass/server/store"
@@ -54,9 +54,11 @@ type Entrant struct {
 }
 
 // CellDiff is one cell of a map (its lower scores) where a plan holds at
-// Hold and perfect play's map at Perfect.
+// Hold and perfect play's map at Perfect, and the chance of winning a
+// turn there costs the plan (Cost).
 type CellDiff struct {
 	Score, Other, Hold, Perfect int
+	Cost                        float64
 }
 
 // Status is a class's latest tournament as its pages show it: while
@@ -195,7 +197,7 @@ func (c *Contest) entries(ctx context.Context, t store.Tournament) ([]solve.Entr
 		}
 		pl := sp.Plan
 		entries = append(entries, solve.Entry{Name: fmt.Sprint("student ", sp.StudentID), Strategy: &pl})
-		entrants = append(entrants, Entrant{Student: sp.StudentID, Differs: differs(&pl, perfectMap, t.Variant, 3)})
+		entrants = append(entrants, Entrant{Student: sp.StudentID, Differs: differs(&pl, perfectMap, perfect, t.Variant, 3)})
 	}
 	for _, b := range t.Bots {
 		s, err := solve.ParseStrategy(b, t.Variant, c.tables)
@@ -208,20 +210,23 @@ func (c *Contest) entries(ctx context.Context, t store.Tournament) ([]solve.Entr
 	return entries, entrants, nil
 }
 
-// differs are the n cells where plan pl, as a map, holds furthest from
-// perfect play's map, the furthest first (none where they agree).
-func differs(pl *sim.Plan, perfect *sim.Plan, v sim.Variant, n int) []CellDiff {
+// differs are the n cells of plan pl's map that cost most: in each
+// cell (from its middle, as sim.MapOf reads it) the chance of winning a
+// turn played by the plan gives away against perfect play's choices
+// (solve.Table.TurnCost), the costliest first; cells whose hold value is
+// perfect play's map's are left out.
+func differs(pl *sim.Plan, perfect *sim.Plan, tab *solve.Table, v sim.Variant, n int) []CellDiff {
 	mine := sim.MapOf(pl, v, "")
 	var out []CellDiff
 	for a, row := range mine.Cells {
 		for b, h := range row {
-			if h != perfect.Cells[a][b] {
-				out = append(out, CellDiff{Score: a * sim.MapCell, Other: b * sim.MapCell, Hold: h, Perfect: perfect.Cells[a][b]})
+			if h == perfect.Cells[a][b] {
+				continue
 			}
+			i, j := min(a*sim.MapCell+sim.MapCell/2, v.Target-1), min(b*sim.MapCell+sim.MapCell/2, v.Target-1)
+			out = append(out, CellDiff{Score: a * sim.MapCell, Other: b * sim.MapCell, Hold: h, Perfect: perfect.Cells[a][b], Cost: tab.TurnCost(pl, v, i, j)})
 		}
 	}
-	slices.SortStableFunc(out, func(x, y CellDiff) int {
-		return int(math.Abs(float64(y.Hold-y.Perfect)) - math.Abs(float64(x.Hold-x.Perfect)))
-	})
+	slices.SortStableFunc(out, func(x, y CellDiff) int { return cmp.Compare(y.Cost, x.Cost) })
 	return out[:min(n, len(out))]
 }

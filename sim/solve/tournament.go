@@ -178,3 +178,34 @@ func Rank(first [][]float64, known [][]bool) []Standing {
 	}
 	return out
 }
+
+// TurnCost is the chance of winning strategy s gives away, against
+// perfect play's choices, in one turn it plays from score i against j
+// (turn total 0): each of its decisions costs the chance of perfect
+// play's best option less that of its own (both with perfect play after,
+// Advise), weighted by the chance its turn reaches that decision. A
+// decision that reaches the target ends the turn.
+func (t *Table) TurnCost(s sim.Strategy, v sim.Variant, i, j int) float64 {
+	d := rollDistOf(v.Game)
+	reach := map[int]float64{0: 1} // turn total: the chance the turn gets there still going
+	cost := 0.0
+	for k := 0; i+k < t.target; k++ {
+		p := reach[k]
+		if p == 0 {
+			continue
+		}
+		a := t.Advise(i, j, k)
+		best := max(a.Roll, a.Hold)
+		if s.Decide(sim.Position{Variant: v, Score: i, Opponent: j, TurnTotal: k, Players: 2}) != sim.Roll {
+			cost += p * (best - a.Hold)
+			continue
+		}
+		cost += p * (best - a.Roll)
+		for n, pts := range d.points {
+			if i+k+pts < t.target {
+				reach[k+pts] += p * d.probs[n]
+			}
+		}
+	}
+	return cost
+}

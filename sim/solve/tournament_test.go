@@ -38,3 +38,23 @@ func TestStandingsSoFar(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnCost: a turn of perfect play gives nothing away anywhere;
+// holding at 20 gives away most where perfect play races (far behind near
+// the end) and costs a turn from the start only a little.
+func TestTurnCost(t *testing.T) {
+	v := sim.Standard(sim.Pig)
+	tab, err := Solve(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range [][2]int{{0, 0}, {50, 50}, {95, 5}, {5, 95}} {
+		if got := tab.TurnCost(Optimal{tab}, v, c[0], c[1]); math.Abs(got) > 1e-12 {
+			t.Errorf("perfect play from %v gives away %.3g", c, got)
+		}
+	}
+	start, race := tab.TurnCost(sim.HoldAt(20), v, 0, 0), tab.TurnCost(sim.HoldAt(20), v, 55, 95)
+	if start <= 0 || start > 0.01 || race < 10*start {
+		t.Errorf("hold at 20: a turn from the start costs %.4f, far behind near the end %.4f", start, race)
+	}
+}
