@@ -275,6 +275,8 @@ func walkEveryPage(t *testing.T, lang string, widths []int64, all bool, check fu
 	visit(anaB, "/c/"+code, "play")
 	visit(anaB, fmt.Sprintf("/c/%s/m/%d", code, id), "review")
 	visit(anaB, "/c/"+code+"/charts", "student-charts")
+	visit(anaB, "/c/"+code+"/plan", "strategy") // issue 46: the three forms and the map
+	visit(teach, "/t/"+code+"/tournament", "tournament")
 	a.srv.room.SetLesson(t.Context(), operator(t, a, code), "6-skunk", 0)
 	teacher.post("/t/"+code+"/lesson/start", nil)
 	teacher.post("/t/"+code+"/skunk/roll", nil)

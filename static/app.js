@@ -313,6 +313,9 @@ document.addEventListener("htmx:responseError", function (e) {
   });
   document.addEventListener("input", function (e) {
     if (e.target.matches && e.target.matches('input[data-testid="map-cell"]')) shade(e.target);
+    // A slider shows its number beside it (hold at N).
+    var out = e.target.dataset && e.target.dataset.show && document.getElementById(e.target.dataset.show);
+    if (out) out.textContent = e.target.value;
   });
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll('input[data-testid="map-cell"]').forEach(shade);
