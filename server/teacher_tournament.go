@@ -78,7 +78,18 @@ func (s *Server) openTournament(c *gin.Context) {
 func (s *Server) closeTournament(c *gin.Context) {
 	class := classFrom(c)
 	id, _ := strconv.ParseInt(c.PostForm("id"), 10, 64)
-	if err := s.contest.Close(c.Request.Context(), class.ID, id); err != nil && !errors.Is(err, store.ErrNotFound) {
+	err := s.contest.Close(c.Request.Context(), class.ID, id)
+	if errors.Is(err, contest.ErrFew) {
+		pg, err := s.tournamentPage(c, nil)
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		pg.Error = loc(c).T("contest.error.fewer")
+		render(c, http.StatusConflict, templates.TournamentView(pg))
+		return
+	}
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		fail(c, err)
 		return
 	}

@@ -178,7 +178,9 @@ func (c *Contest) Open(ctx context.Context, classID int64, v sim.Variant, bots [
 	if err := solve.CheckStrategy(sim.PerfectBot, v); err != nil {
 		return store.Tournament{}, err
 	}
-	if t, err := c.st.Plans().LatestTournament(ctx, classID); err == nil && t.Standings == nil {
+	// One at a time: a tournament open or being played bars another, one
+	// whose duels stopped (Err) does not.
+	if st, err := c.Status(ctx, classID); err == nil && st.Result == nil && st.Err == nil {
 		return store.Tournament{}, ErrOpen
 	} else if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return store.Tournament{}, err

@@ -112,13 +112,27 @@ func (c *Contest) Status(ctx context.Context, classID int64) (Status, error) {
 	return s, nil
 }
 
+// ErrFew refuses to close a tournament with fewer than two entries.
+var ErrFew = errors.New("contest: fewer than two entries: nothing to play")
+
 // Close closes the entries of the class's open tournament id and starts
-// playing it.
+// playing it; ErrFew while it has fewer than two entries.
 func (c *Contest) Close(ctx context.Context, classID, id int64) error {
+	t, err := c.st.Plans().LatestTournament(ctx, classID)
+	if err != nil {
+		return err
+	}
+	n, err := c.Entered(ctx, classID, t.Variant)
+	if err != nil {
+		return err
+	}
+	if t.ID == id && n+len(t.Bots) < 2 {
+		return ErrFew
+	}
 	if err := c.st.Plans().CloseTournament(ctx, classID, id); err != nil {
 		return err
 	}
-	_, err := c.Status(ctx, classID)
+	_, err = c.Status(ctx, classID)
 	return err
 }
 
