@@ -148,6 +148,7 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		Live: live, Games: gameChoices(l, form.Game.Value), Bots: s.views.roundBots(l, form.Game.Value, form.Bot.Value), Round: form,
 		// Ending a round applies while any of its matches still plays.
 		RoundActive: live.RoundActive, Notice: takeFlash(c, class.Code), Language: class.Language, LessonPlans: s.views.lessonChoices(l, class.Lesson), Retention: unit.retention, Days: unit.days, Homework: unit.homework,
+		Tournament: unit.contest,
 	}, nil
 }
 
@@ -292,6 +293,7 @@ type unit struct {
 	retention string
 	days      []templates.DayRow
 	homework  []templates.HomeworkRow
+	contest   string // the strategy tournament in a sentence, if any
 }
 
 // unitOf reads the class's unit for its dashboard.
@@ -304,7 +306,10 @@ func (s *Server) unitOf(c *gin.Context) (unit, error) {
 	if u.days, err = s.views.days(c.Request.Context(), loc(c), viewerFrom(c)); err != nil {
 		return u, err
 	}
-	u.homework, err = s.homeworkPanel(c)
+	if u.homework, err = s.homeworkPanel(c); err != nil {
+		return u, err
+	}
+	u.contest, err = s.dashTournament(c)
 	return u, err
 }
 

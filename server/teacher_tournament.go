@@ -96,6 +96,22 @@ func (s *Server) closeTournament(c *gin.Context) {
 	c.Redirect(http.StatusSeeOther, paths.Tournament.For(class.Code))
 }
 
+// dashTournament is the class's strategy tournament in a sentence for
+// the dashboard, beside the link to its page ("" for none): open for
+// entries, being played, or played.
+func (s *Server) dashTournament(c *gin.Context) (string, error) {
+	st, err := s.contest.Status(c.Request.Context(), classFrom(c).ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	var pg templates.TournamentPage
+	err = s.tournamentState(c, loc(c), classFrom(c), st, &pg)
+	return pg.Status, err
+}
+
 // tournamentForm is the open form as posted.
 type tournamentForm struct {
 	game, target, minutes string

@@ -77,6 +77,9 @@ func TestAStrategyTournament(t *testing.T) {
 	if got := eventuallyText(t, students["Ana"], paths.PlanChances.For(code), "Against"); !strings.Contains(got, want) {
 		t.Errorf("Ana's chances: %q, want %q", got, want)
 	}
+	if got := teacher.get(paths.Teacher.For(code)).Find(`[data-testid="dash-tournament"]`).Text(); got != "Open for entries: Pig to 50. 5 strategies saved for it so far." {
+		t.Errorf("the dashboard says of the tournament %q", got)
+	}
 	teacher.post(paths.TournamentClose.For(code), url.Values{"id": {tournamentID(t, teacher, code)}})
 	standings := waitForStandings(t, teacher, code)
 	// The standings by the duels, worked out here.

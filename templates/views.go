@@ -61,6 +61,9 @@ type Join struct {
 type Dashboard struct {
 	// Homework are the class's assignments, newest first.
 	Homework []HomeworkRow
+	// Tournament is the class's strategy tournament in a sentence ("" for
+	// none), beside the link to its page.
+	Tournament string
 	// Days are the days the class played, oldest first: a unit of
 	// several lessons.
 	Days []DayRow
