@@ -44,8 +44,12 @@ func TestMysteryBot(t *testing.T) {
 		teacher.post(paths.Rounds.For(code), round)
 		return teacher.status() == http.StatusOK
 	})
-	board := ana.b.get(paths.Student.For(code))
-	players := board.Find(".players").Text()
+	// The round's matches start a moment after the form's answer.
+	var players string
+	waitFor(t, func() bool {
+		players = ana.b.get(paths.Student.For(code)).Find(".players").Text()
+		return players != ""
+	})
 	if !strings.Contains(players, "Mystery bot") {
 		t.Errorf("the board does not name the mystery bot: %q", players)
 	}

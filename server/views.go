@@ -98,23 +98,18 @@ func botLabel(l *i18n.Localizer, name string, ruleOfThumb int) string {
 // that each can be told apart.
 func seatWordsAll(row play.Match, viewer int, anonymous bool, you i18n.Msg) []i18n.Msg {
 	names := make([]i18n.Msg, row.Variant.Seats)
-	bots := 0
-	for _, seat := range row.Seats {
-		if seat.Bot != "" {
-			bots++
-		}
-	}
-	n := 0
 	for _, seat := range row.Seats {
 		names[seat.Seat] = seatWords(seat, anonymous && seat.Seat != viewer, row.Variant.Game)
-		if seat.Bot != "" && bots > 1 {
-			n++
-			names[seat.Seat] = i18n.M("bot.seat_n", "N", n, "Bot", botWords(seat.Bot, row.Variant.Game.Rules().HoldAt))
-		}
 		if seat.Seat == viewer && !you.Empty() {
 			names[seat.Seat] = you
 		}
 	}
+	numberBots(row, names, func(bot string, n int) i18n.Msg {
+		if n == 0 {
+			return i18n.Msg{} // a lone bot: seatWords's name
+		}
+		return i18n.M("bot.seat_n", "N", n, "Bot", botWords(bot, row.Variant.Game.Rules().HoldAt))
+	})
 	return names
 }
 
@@ -123,6 +118,21 @@ func seatWordsAll(row play.Match, viewer int, anonymous bool, you i18n.Msg) []i1
 // numbered when there are several; the review says what each plays.
 func boardSeatWords(row play.Match, viewer int, anonymous bool, you i18n.Msg) []i18n.Msg {
 	names := seatWordsAll(row, viewer, anonymous, you)
+	numberBots(row, names, func(bot string, n int) i18n.Msg {
+		name := botName(bot, row.Variant.Game.Rules().HoldAt)
+		if n == 0 {
+			return name
+		}
+		return i18n.M("bot.name.numbered", "Bot", name, "N", n)
+	})
+	return names
+}
+
+// numberBots names each bot seat of row in names by named: its bot and
+// its number in seat order among the match's bots, or 0 when it is the
+// only bot (a lone bot stays as seatWords names it unless named says
+// otherwise).
+func numberBots(row play.Match, names []i18n.Msg, named func(bot string, n int) i18n.Msg) {
 	bots := 0
 	for _, seat := range row.Seats {
 		if seat.Bot != "" {
@@ -134,13 +144,13 @@ func boardSeatWords(row play.Match, viewer int, anonymous bool, you i18n.Msg) []
 		if seat.Bot == "" {
 			continue
 		}
-		names[seat.Seat] = botName(seat.Bot, row.Variant.Game.Rules().HoldAt)
 		if bots > 1 {
 			n++
-			names[seat.Seat] = i18n.M("bot.name.numbered", "Bot", names[seat.Seat], "N", n)
+		}
+		if m := named(seat.Bot, n); !m.Empty() {
+			names[seat.Seat] = m
 		}
 	}
-	return names
 }
 
 // botName is a bot as a player, in a few words: the catalog's bot.name.*
