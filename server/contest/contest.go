@@ -61,6 +61,9 @@ func (c *Contest) ChancesOf(pl sim.Plan) Chances {
 	c.mu.Lock()
 	got, ok := c.chances[key]
 	if !ok {
+		if len(c.chances) >= maxChances {
+			c.forgetChances()
+		}
 		got = &Chances{}
 		c.chances[key] = got
 		go c.workOut(pl, got)
@@ -68,6 +71,25 @@ func (c *Contest) ChancesOf(pl sim.Plan) Chances {
 	out := *got
 	c.mu.Unlock()
 	return out
+}
+
+// maxChances bounds the plans whose chances are kept: a school's worth
+// of edits, about a kilobyte each.
+const maxChances = 1 << 14
+
+// forgetChances drops half the worked-out chances kept (any half: the
+// next ask works a plan's out again), under mu.
+func (c *Contest) forgetChances() {
+	n := len(c.chances) / 2
+	for k, ch := range c.chances {
+		if n == 0 {
+			return
+		}
+		if ch.Ready {
+			delete(c.chances, k)
+			n--
+		}
+	}
 }
 
 // workOut computes a plan's chances into got.
