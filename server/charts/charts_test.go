@@ -3,6 +3,7 @@ package charts
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -232,8 +233,11 @@ func TestClassDiceAndShareOfOnes(t *testing.T) {
 	faces := []int{1, 2, 2, 6, 1, 3}
 	c := ClassDice(en, faces)
 	golden(t, c)
-	if cell(t, c, 0, 1) != "2" || cell(t, c, 1, 1) != "2" || cell(t, c, 3, 1) != "0" || cell(t, c, 0, 3) != "1.0000" {
+	if cell(t, c, 0, 1) != "2" || cell(t, c, 1, 1) != "2" || cell(t, c, 3, 1) != "0" || cell(t, c, 0, 4) != "1.0000" {
 		t.Errorf("dice rows %v", c.Table.Rows)
+	}
+	if !strings.HasSuffix(c.Caption, "Too few dice for a chi-square test yet: it takes 30 or more (each face expected 5 times).") {
+		t.Errorf("6 dice: %q", c.Caption)
 	}
 	o := ShareOfOnes(en, faces)
 	golden(t, o)
@@ -241,6 +245,42 @@ func TestClassDiceAndShareOfOnes(t *testing.T) {
 	for i, w := range want {
 		if cell(t, o, i, 2) != w {
 			t.Errorf("share after %d dice: %s, want %s", i+1, cell(t, o, i, 2), w)
+		}
+	}
+}
+
+// TestClassDiceAreTested (issue 45): each face's share with its 95%
+// interval and the chi-square test against a fair die, in words, each
+// against a computation of its own here (Wilson's formula; the chi-square
+// tail of 5 degrees of freedom in closed form).
+func TestClassDiceAreTested(t *testing.T) {
+	for _, c := range []struct {
+		counts  [6]int
+		verdict string
+	}{{[6]int{30, 20, 20, 20, 15, 15}, "nothing unusual"}, {[6]int{28, 22, 20, 20, 15, 15}, "nothing unusual"}, {[6]int{40, 20, 20, 20, 10, 10}, "these dice look loaded"}, {[6]int{34, 20, 20, 20, 13, 13}, "unusual, so throw more"}} {
+		var faces []int
+		n := 0
+		for f, k := range c.counts {
+			for range k {
+				faces = append(faces, f+1)
+			}
+			n += k
+		}
+		chart := ClassDice(en, faces)
+		e, stat := float64(n)/6, 0.0
+		for f, k := range c.counts {
+			stat += (float64(k) - e) * (float64(k) - e) / e
+			p, z := float64(k)/float64(n), 1.959963984540054
+			mid, half := p+z*z/(2*float64(n)), z*math.Sqrt(p*(1-p)/float64(n)+z*z/(4*float64(n)*float64(n)))
+			lo, hi := (mid-half)/(1+z*z/float64(n)), (mid+half)/(1+z*z/float64(n))
+			if got, want := cell(t, chart, f, 3), pct(en, lo)+" to "+pct(en, hi); got != want {
+				t.Errorf("%v, face %d: interval %q, want %q", c.counts, f+1, got, want)
+			}
+		}
+		tail := math.Erfc(math.Sqrt(stat/2)) + math.Sqrt(2*stat/math.Pi)*math.Exp(-stat/2)*(1+stat/3)
+		want := fmt.Sprintf("Chi-square test: %s with 5 degrees of freedom. Fair dice differ this much or more", en.Dec(stat, 2))
+		if !strings.Contains(chart.Caption, want) || !strings.Contains(chart.Caption, pct(en, tail)+" of the time") || !strings.Contains(chart.Caption, c.verdict) {
+			t.Errorf("%v: %q, want %q, %s of the time, %q", c.counts, chart.Caption, want, pct(en, tail), c.verdict)
 		}
 	}
 }

@@ -29,18 +29,44 @@ func ClassDice(l *i18n.Localizer, faces []int) templates.Chart {
 	labels := []string{"1", "2", "3", "4", "5", "6"}
 	var data, expect []opts.BarData
 	var tbl templates.DataTable
-	tbl.Headers = []string{t(l, DiceKey, "face"), t(l, DiceKey, "count"), t(l, DiceKey, "share"), t(l, DiceKey, "expected")}
+	tbl.Headers = []string{t(l, DiceKey, "face"), t(l, DiceKey, "count"), t(l, DiceKey, "share"), t(l, DiceKey, "interval"), t(l, DiceKey, "expected")}
 	for f := 1; f <= 6; f++ {
 		data = append(data, opts.BarData{Value: counts[f]})
 		e := float64(len(faces)) / 6
 		expect = append(expect, opts.BarData{Value: round4(e)})
-		tbl.Rows = append(tbl.Rows, []string{labels[f-1], num(l, counts[f]), pct(l, float64(counts[f])/float64(len(faces))), f4(l, e)})
+		lo, hi := sim.Wilson(counts[f], len(faces), 1.959963984540054)
+		tbl.Rows = append(tbl.Rows, []string{labels[f-1], num(l, counts[f]), pct(l, float64(counts[f])/float64(len(faces))),
+			t(l, DiceKey, "range", "Lo", pct(l, lo), "Hi", pct(l, hi)), f4(l, e)})
 	}
+	caption += " " + fairWords(l, counts[1:])
 	bar := charts.NewBar()
 	bar.SetGlobalOptions(append(global(DiceKey, "320px"),
 		charts.WithXAxisOpts(opts.XAxis{Name: t(l, DiceKey, "face")}), charts.WithYAxisOpts(opts.YAxis{Name: t(l, DiceKey, "dice")}))...)
 	bar.SetXAxis(labels).AddSeries(l.T("chart.class"), data).AddSeries(t(l, DiceKey, "sixth"), expect)
 	return finish(l, DiceKey, "320px", caption, bar.RenderSnippet().Option, tbl)
+}
+
+// fairWords says the chi-square test of the faces' counts against a fair
+// die's in words a class reads: how often fair dice differ this much, and
+// what that says (sim.ChiSquareFair); too few dice (a face expected fewer
+// than 5 times) are too few to test.
+func fairWords(l *i18n.Localizer, counts []int) string {
+	n := 0
+	for _, c := range counts {
+		n += c
+	}
+	if n < 5*len(counts) {
+		return t(l, DiceKey, "chi.scarce", "N", num(l, 5*len(counts)))
+	}
+	stat, tail := sim.ChiSquareFair(counts)
+	verdict := "fair"
+	switch {
+	case tail < 0.01:
+		verdict = "rare"
+	case tail < 0.05:
+		verdict = "unusual"
+	}
+	return t(l, DiceKey, "chi."+verdict, "Chi", l.Dec(stat, 2), "Df", num(l, len(counts)-1), "P", pct(l, tail))
 }
 
 // ShareOfOnes is chart 5b: the running share of 1s as the class's dice

@@ -1,0 +1,67 @@
+package sim
+
+import "math"
+
+// ChiSquareTail is P(X >= x) for X chi-square distributed with df degrees
+// of freedom: the regularized upper incomplete gamma function
+// Q(df/2, x/2), by its series below a+1 and its continued fraction above
+// (Numerical Recipes' gammp and gammq), to about 1e-14.
+func ChiSquareTail(x float64, df int) float64 {
+	if x <= 0 {
+		return 1
+	}
+	a, z := float64(df)/2, x/2
+	lg, _ := math.Lgamma(a)
+	front := math.Exp(-z + a*math.Log(z) - lg)
+	if z < a+1 {
+		sum, term := 1/a, 1/a
+		for n := 1.0; n < 1000 && math.Abs(term) > math.Abs(sum)*1e-16; n++ {
+			term *= z / (a + n)
+			sum += term
+		}
+		return 1 - front*sum
+	}
+	// Lentz's continued fraction for Q.
+	const tiny = 1e-300
+	b := z + 1 - a
+	c, d := 1/tiny, 1/b
+	h := d
+	for i := 1.0; i < 1000; i++ {
+		an := -i * (i - a)
+		b += 2
+		d = an*d + b
+		if math.Abs(d) < tiny {
+			d = tiny
+		}
+		c = b + an/c
+		if math.Abs(c) < tiny {
+			c = tiny
+		}
+		d = 1 / d
+		del := d * c
+		h *= del
+		if math.Abs(del-1) < 1e-16 {
+			break
+		}
+	}
+	return front * h
+}
+
+// ChiSquareFair is the chi-square test of counts against equal chances
+// (a fair die's faces): the statistic, the sum over the faces of
+// (count - expected)^2 / expected, and its tail with len(counts)-1 degrees
+// of freedom: how often fair dice differ from equal counts this much or
+// more. A test a class can read asks every face to be expected 5 times or
+// more (sum(counts) >= 5*len(counts)).
+func ChiSquareFair(counts []int) (stat, tail float64) {
+	n := 0
+	for _, c := range counts {
+		n += c
+	}
+	e := float64(n) / float64(len(counts))
+	for _, c := range counts {
+		d := float64(c) - e
+		stat += d * d / e
+	}
+	return stat, ChiSquareTail(stat, len(counts)-1)
+}
