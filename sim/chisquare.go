@@ -1,6 +1,10 @@
 package sim
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // ChiSquareTail is P(X >= x) for X chi-square distributed with df degrees
 // of freedom: the regularized upper incomplete gamma function
@@ -64,4 +68,36 @@ func ChiSquareFair(counts []int) (stat, tail float64) {
 		stat += d * d / e
 	}
 	return stat, ChiSquareTail(stat, len(counts)-1)
+}
+
+// ChiSquareFit is the chi-square test of counts against chances probs
+// (summing to 1): the statistic and its tail. Categories expected fewer
+// than 5 times are pooled, the rarest first, until every pool is expected
+// 5 times or more (Cochran's rule); bins is how many are left, and the
+// test has bins-1 degrees of freedom. ok is false when fewer than two
+// bins are left: too few counted to test.
+func ChiSquareFit(counts []int, probs []float64) (stat, tail float64, bins int, ok bool) {
+	n := 0
+	for _, c := range counts {
+		n += c
+	}
+	type bin struct{ count, expect float64 }
+	var all []bin
+	for i, c := range counts {
+		all = append(all, bin{float64(c), probs[i] * float64(n)})
+	}
+	slices.SortFunc(all, func(a, b bin) int { return cmp.Compare(a.expect, b.expect) })
+	for len(all) > 1 && all[0].expect < 5 {
+		all[1] = bin{all[0].count + all[1].count, all[0].expect + all[1].expect}
+		all = all[1:]
+		slices.SortFunc(all, func(a, b bin) int { return cmp.Compare(a.expect, b.expect) })
+	}
+	if len(all) < 2 || all[0].expect < 5 {
+		return 0, 1, len(all), false
+	}
+	for _, b := range all {
+		d := b.count - b.expect
+		stat += d * d / b.expect
+	}
+	return stat, ChiSquareTail(stat, len(all)-1), len(all), true
 }

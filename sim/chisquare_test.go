@@ -34,3 +34,25 @@ func TestChiSquareTail(t *testing.T) {
 		t.Errorf("a loaded six: %g, want 12", stat)
 	}
 }
+
+// TestChiSquareFit: categories expected fewer than 5 times are pooled
+// before the test; with every category expected often enough it is the
+// plain statistic.
+func TestChiSquareFit(t *testing.T) {
+	probs := []float64{0.5, 0.3, 0.15, 0.05}
+	// 100 throws: expected 50, 30, 15, 5; none pooled, 3 df.
+	stat, tail, bins, ok := ChiSquareFit([]int{45, 35, 15, 5}, probs)
+	want := 25.0/50 + 25.0/30
+	if !ok || bins != 4 || math.Abs(stat-want) > 1e-12 || math.Abs(tail-ChiSquareTail(want, 3)) > 1e-15 {
+		t.Errorf("100 throws: %g (%d bins, %v), want %g", stat, bins, ok, want)
+	}
+	// 40 throws: expected 20, 12, 6, 2: the 2 joins the 6 (8), 2 df.
+	stat, _, bins, ok = ChiSquareFit([]int{18, 12, 4, 6}, probs)
+	want = 4.0/20 + 0 + 4.0/8
+	if !ok || bins != 3 || math.Abs(stat-want) > 1e-12 {
+		t.Errorf("40 throws: %g (%d bins, %v), want %g", stat, bins, ok, want)
+	}
+	if _, _, _, ok := ChiSquareFit([]int{3, 2, 1, 0}, probs); ok {
+		t.Error("6 throws tested")
+	}
+}

@@ -12,6 +12,24 @@ import (
 // PigLandingsKey is the chart of how the class's pigs landed.
 const PigLandingsKey = "pig-landings"
 
+// fitWords says the chi-square test of the class's landings against the
+// chances the game plays with (sim.ChiSquareFit, rare landings pooled) in
+// words a class reads, or that there are too few pigs to test.
+func fitWords(l *i18n.Localizer, counts []int, probs []float64) string {
+	stat, tail, bins, ok := sim.ChiSquareFit(counts, probs)
+	if !ok {
+		return t(l, PigLandingsKey, "chi.scarce")
+	}
+	verdict := "fair"
+	switch {
+	case tail < 0.01:
+		verdict = "rare"
+	case tail < 0.05:
+		verdict = "unusual"
+	}
+	return t(l, PigLandingsKey, "chi."+verdict, "Chi", l.Dec(stat, 2), "Df", num(l, bins-1), "P", pct(l, tail))
+}
+
 // PigLandings sets the class's landings of game g's pieces (marks, piece by
 // piece, as thrown) beside the chances the game is played with (Kern's
 // counts for Pass the Pigs): for each landing the class's share of the
@@ -64,6 +82,11 @@ func PigLandings(l *i18n.Localizer, g sim.Game, marks []int) templates.Chart {
 		add(t(l, PigLandingsKey, "touching"), touched/r.Pieces, throws, float64(r.Mishap.Weight)/float64(r.Mishap.Of))
 	}
 	caption = l.N("chart."+PigLandingsKey+".counted", throws, "Pieces", num(l, pieces), "Throws", num(l, throws)) + " " + caption
+	probs := make([]float64, len(p.Weights))
+	for m, w := range p.Weights {
+		probs[m] = float64(w) / float64(total)
+	}
+	caption += " " + fitWords(l, counts[1:], probs)
 	box := charts.NewBoxPlot()
 	box.SetGlobalOptions(append(global(PigLandingsKey, "360px"),
 		charts.WithXAxisOpts(opts.XAxis{AxisLabel: &opts.AxisLabel{Interval: "0", Rotate: 30}}),

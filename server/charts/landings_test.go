@@ -2,6 +2,7 @@ package charts
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -33,6 +34,19 @@ func TestPigLandings(t *testing.T) {
 		if strings.Join(got, "|") != strings.Join(want, "|") || cell(t, c, m, 1) != num(en, n) {
 			t.Errorf("landing %d: %v, want %d pigs, %v", m+1, got, n, want)
 		}
+	}
+	// The chi-square test against Kern's chances, worked out here: the
+	// two rarest landings (expected 0.5 and 3.0 times) pool with the next
+	// (9.0), four bins, 3 degrees of freedom, whose tail has a closed form.
+	kern := []float64{1796, 2063, 551, 1354, 184, 29}
+	exp := func(m int) float64 { return 98 * kern[m] / 5977 }
+	stat := 0.0
+	for _, b := range [][2]float64{{30, exp(0)}, {34, exp(1)}, {10 + 3 + 1, exp(2) + exp(4) + exp(5)}, {20, exp(3)}} {
+		stat += (b[0] - b[1]) * (b[0] - b[1]) / b[1]
+	}
+	tail := math.Erfc(math.Sqrt(stat/2)) + math.Sqrt(2*stat/math.Pi)*math.Exp(-stat/2)
+	if want := "Chi-square test against Kern's chances: " + en.Dec(stat, 2) + " with 3 degrees of freedom"; !strings.Contains(c.Caption, want) || !strings.Contains(c.Caption, pct(en, tail)+" of the time: nothing unusual.") {
+		t.Errorf("the test: %q, want %q and %s", c.Caption, want, pct(en, tail))
 	}
 	if got := cell(t, c, 6, 0) + " " + cell(t, c, 6, 1) + " " + cell(t, c, 6, 2) + " " + cell(t, c, 6, 4); got != "touching (a throw) 1 2.0% 0.4%" {
 		t.Errorf("touches: %q", got)
