@@ -257,3 +257,27 @@ func TestEntriesCloseOnTime(t *testing.T) {
 		t.Errorf("after the time: %d entries played", len(rows))
 	}
 }
+
+// TestATournamentOutlivesARestart (issue 46): a tournament whose entries
+// closed but whose duels were not all played when the server stopped is
+// played again, from the start, by the server that opens the database
+// next, and its standings come in.
+func TestATournamentOutlivesARestart(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	teacher.post(paths.Tournament.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "bot": {"rule", "optimal"}})
+	join(t, a, code, "Ana").post(paths.StudentPlan.For(code), url.Values{"form": {"hold"}, "hold": {"12"}})
+	id, _ := strconv.ParseInt(tournamentID(t, teacher, code), 10, 64)
+	// Closed in the store, as a server stopped before its duels end
+	// leaves it: closed, no standings, no one playing it.
+	if err := a.store.Plans().CloseTournament(t.Context(), mustClass(t, a, code).ID, id); err != nil {
+		t.Fatal(err)
+	}
+	a.stop()
+	b := openApp(t, a.path, a.clock)
+	teacher.moveTo(b)
+	if rows := waitForStandings(t, teacher, code); len(rows) != 3 {
+		t.Errorf("after the restart: %d entries played", len(rows))
+	}
+}

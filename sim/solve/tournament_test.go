@@ -58,3 +58,36 @@ func TestTurnCost(t *testing.T) {
 		t.Errorf("hold at 20: a turn from the start costs %.4f, far behind near the end %.4f", start, race)
 	}
 }
+
+// TestTournamentsOfEveryHoldGame: a tournament plays in every game of
+// rolls and holds; perfect play, in its own game, is never beaten on
+// average by a plan.
+func TestTournamentsOfEveryHoldGame(t *testing.T) {
+	for _, g := range []sim.Game{sim.TwoDice, sim.BigPig, sim.PassPigs} {
+		v := sim.Standard(g)
+		v.Target = 40
+		tab, err := Solve(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rule := sim.KeepPacePlan(v)
+		entries := []Entry{
+			{"hold", &sim.Plan{Form: sim.PlanHold, Game: g.String(), Target: 40, Hold: 15}},
+			{"rule", rule},
+			{"map", sim.MapOf(sim.HoldAt(g.Rules().HoldAt), v, "")},
+			{"optimal", Optimal{tab}},
+		}
+		for _, e := range entries[:3] {
+			if err := e.Strategy.(*sim.Plan).Check(v); err != nil {
+				t.Fatalf("%s: %v", g, err)
+			}
+		}
+		tour, err := PlayTournament(context.Background(), v, entries, 2, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", g, err)
+		}
+		if tour.Standings[0].Entry != 3 {
+			t.Errorf("%s: %s first, perfect play %+v", g, entries[tour.Standings[0].Entry].Name, tour.Standings)
+		}
+	}
+}
