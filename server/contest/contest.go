@@ -32,6 +32,7 @@ type Contest struct {
 
 	mu      sync.Mutex
 	chances map[[32]byte]*Chances // a plan's, by its JSON's hash
+	pending int                   // plans whose chances are being worked out
 	running map[int64]*progress   // a tournament being played, by id
 }
 
@@ -60,18 +61,29 @@ func (c *Contest) ChancesOf(pl sim.Plan) Chances {
 	key := sha256.Sum256(b)
 	c.mu.Lock()
 	got, ok := c.chances[key]
+	if !ok && c.pending >= maxPending {
+		// As many plans wait for the core as a class saves at once: this
+		// one is asked again by the page's poll, and waits its turn then.
+		c.mu.Unlock()
+		return Chances{}
+	}
 	if !ok {
 		if len(c.chances) >= maxChances {
 			c.forgetChances()
 		}
 		got = &Chances{}
 		c.chances[key] = got
+		c.pending++
 		go c.workOut(pl, got)
 	}
 	out := *got
 	c.mu.Unlock()
 	return out
 }
+
+// maxPending bounds the plans whose chances wait for the core at once: a
+// class saving together fits; a script saving plan after plan waits.
+const maxPending = 64
 
 // maxChances bounds the plans whose chances are kept: a school's worth
 // of edits, about a kilobyte each.
@@ -115,6 +127,7 @@ func (c *Contest) workOut(pl sim.Plan, got *Chances) {
 	res.Ready, res.Err = true, err
 	c.mu.Lock()
 	*got = res
+	c.pending--
 	c.mu.Unlock()
 }
 

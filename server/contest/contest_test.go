@@ -47,7 +47,20 @@ func TestChancesOf(t *testing.T) {
 			}
 		}
 	}
+	// A script saving plan after plan waits: past maxPending a new plan
+	// is not queued (its page asks again).
 	c.mu.Lock()
+	c.pending = maxPending
+	c.mu.Unlock()
+	other := sim.Plan{Form: sim.PlanHold, Game: "pig", Target: 30, Hold: 13}
+	if got := c.ChancesOf(other); got.Ready {
+		t.Error("a plan past the queue's bound was worked out")
+	}
+	c.mu.Lock()
+	if len(c.chances) != 1 {
+		t.Errorf("%d plans kept, want 1 (the one past the bound is not)", len(c.chances))
+	}
+	c.pending = 0
 	for i := range maxChances {
 		c.chances[[32]byte{byte(i), byte(i >> 8), 1}] = &Chances{Ready: true}
 	}
