@@ -12,6 +12,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"pigclass/server/report"
+	"pigclass/sim"
 	"pigclass/templates/i18n"
 	"pigclass/templates/paths"
 )
@@ -236,5 +237,33 @@ func TestEachMoveSaidOnce(t *testing.T) {
 	seen, heard := page.Find(`[data-testid="announce"]`), page.Find(`#live`)
 	if seen.AttrOr("aria-hidden", "") != "true" || heard.AttrOr("aria-live", "") != "polite" || !strings.Contains(heard.Text(), strings.TrimSpace(seen.Text())) {
 		t.Errorf("the move seen %q (aria-hidden %q), heard %q", seen.Text(), seen.AttrOr("aria-hidden", ""), heard.Text())
+	}
+}
+
+// TestAGameInOneSentence (issue 44): a match's cost in one plain
+// sentence: about one game in N, and where most of it was given away (a
+// hold or a roll within one ten of turn totals, or a number of dice),
+// "above all" when that is less than half; said of the student on the
+// teacher's look.
+func TestAGameInOneSentence(t *testing.T) {
+	l := i18n.For("en")
+	costs := []decisionCost{
+		{kind: sim.HoldKind, turnTotal: 12, cost: 0.06},
+		{kind: sim.HoldKind, turnTotal: 17, cost: 0.05},
+		{kind: sim.RollKind, turnTotal: 31, cost: 0.03},
+	}
+	if got := plainCost(l, "", costs, 0.14); got != "This game your choices cost you about 1 game in 7; most of it when you held with 10 to 19 points." {
+		t.Errorf("mine: %q", got)
+	}
+	costs[2].cost = 0.08
+	costs = append(costs, decisionCost{kind: sim.RollKind, turnTotal: 45, cost: 0.07})
+	if got := plainCost(l, "Ana", costs, 0.26); got != "This game Ana's choices cost about 1 game in 4; above all when Ana held with 10 to 19 points." {
+		t.Errorf("Ana's: %q", got)
+	}
+	if got := plainCost(l, "", []decisionCost{{kind: sim.DiceKind, dice: 1, cost: 0.04}, {kind: sim.DiceKind, dice: 9, cost: 0.01}}, 0.05); got != "This game your choices cost you about 1 game in 20; most of it when you threw 1 die." {
+		t.Errorf("Hog: %q", got)
+	}
+	if got := plainCost(l, "", nil, 0.0002); got != "This game your choices cost you hardly any game." {
+		t.Errorf("nothing given away: %q", got)
 	}
 }

@@ -142,6 +142,7 @@ func (w *views) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 		v.BackURL = paths.Student.For(code)
 	}
 	total := 0.0
+	var costs []decisionCost
 	for _, e := range mv.Events {
 		v.Pending = v.Pending || e.Pending
 		if e.Seat != mv.Seat || e.Action.Kind == sim.ResignKind {
@@ -155,6 +156,7 @@ func (w *views) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 			r.EV, r.Best, r.Before, r.After, r.Cost = charts.ActionWord(l, a.EV), charts.ActionWord(l, a.Best), percent(l, best), percent(l, a.WinIfChosen), percent(l, a.Cost)
 			r.AgreesOptimal, r.AgreesEV = report.ChosenAction(e) == a.Best, report.ChosenAction(e) == a.EV
 			total += a.Cost
+			costs = append(costs, decisionCost{kind: report.ChosenAction(e).Kind, dice: int(report.ChosenAction(e).Dice), turnTotal: e.TurnTotal, cost: a.Cost})
 			v.Decisions++
 			if !r.AgreesOptimal {
 				v.Differs = append(v.Differs, r)
@@ -162,7 +164,7 @@ func (w *views) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 		}
 		v.Rows = append(v.Rows, r)
 	}
-	v.TotalCost = percent(l, total)
+	v.TotalCost, v.Plain = percent(l, total), plainCost(l, v.Student, costs, total)
 	if v.Decisions > 0 {
 		v.PerDecision = percent(l, total/float64(v.Decisions))
 	}
@@ -170,6 +172,48 @@ func (w *views) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 	v.Differs, v.Patterns = reviewPatterns(l, v.Student, v.Differs, v.Hog)
 	v.Timeline = timeline(l, mv)
 	return v
+}
+
+// decisionCost is one analysed decision of the reviewed player: what was
+// chosen, with what turn total, and what it cost.
+type decisionCost struct {
+	kind      sim.ActionKind
+	dice      int
+	turnTotal int
+	cost      float64
+}
+
+// plainCost says a match's cost in one plain sentence (issue 44): about
+// one game in N, and the kind of decision most of it came from (a hold or
+// a roll with a turn total within one ten, or a number of dice), "most of
+// it" when that kind gave away half of it or more, "above all" when less;
+// of names the student on the teacher's look.
+func plainCost(l *i18n.Localizer, of string, costs []decisionCost, total float64) string {
+	lost := gamesLost(l, total)
+	if total < 0.001 {
+		return templates.ReviewSaid(l, of, "plain_only", "Lost", lost)
+	}
+	sums := map[decisionCost]float64{}
+	var top decisionCost
+	for _, c := range costs {
+		k := decisionCost{kind: c.kind, dice: c.dice, turnTotal: c.turnTotal / 10 * 10}
+		if c.kind == sim.DiceKind {
+			k.turnTotal = 0
+		}
+		if sums[k] += c.cost; sums[k] > sums[top] {
+			top = k
+		}
+	}
+	var when string
+	switch {
+	case top.kind == sim.DiceKind && of != "":
+		when = l.N("review_of.band.dice", top.dice, "Name", of)
+	case top.kind == sim.DiceKind:
+		when = l.N("review.band.dice", top.dice)
+	default:
+		when = templates.ReviewSaid(l, of, "band."+pick(top.kind == sim.HoldKind, "hold", "roll"), "Lo", l.Int(top.turnTotal), "Hi", l.Int(top.turnTotal+9))
+	}
+	return templates.ReviewSaid(l, of, pick(sums[top] >= total/2, "plain", "plain_spread"), "Lost", lost, "When", when)
 }
 
 // minPattern is how many times the same choice against perfect play's

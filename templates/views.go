@@ -508,7 +508,10 @@ type Review struct {
 	// TotalCost is the chance of winning the student's choices gave away
 	// in the match, in percent; PerDecision the average per decision in
 	// percentage points; Decisions how many were analysed.
-	TotalCost   string
+	TotalCost string
+	// Plain says the same in one sentence a 12-year-old reads (about one
+	// game in N, and where most of it was given away).
+	Plain       string
 	PerDecision string
 	Decisions   int
 	// Differs are the decisions where the student chose other than
