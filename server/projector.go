@@ -211,16 +211,6 @@ func tournamentShown(class *classroom.Class, st contest.Status) bool {
 	return class.Round == nil || class.Round.StartedAt.Before(st.ClosedAt)
 }
 
-// tournamentLine says where the tournament is, for the projector.
-func tournamentLine(l *i18n.Localizer, st contest.Status) string {
-	game := gameTitle(l, st.Variant)
-	if st.Result == nil {
-		return l.T("contest.status.playing", "Game", game, "Done", l.Int(st.Done), "Of", l.Int(st.Of))
-	}
-	n := len(st.Result.Entries)
-	return l.T("contest.status.over", "Game", game, "N", l.Int(n), "Duels", l.Int(n*(n-1)))
-}
-
 // projectorStandings are the tournament's first ten entries (so far,
 // while its duels are played), by the names
 // a shared screen shows (generated ones in anonymous mode).

@@ -22,11 +22,12 @@ func (s *Server) studentPlan(c *gin.Context) {
 	if !ok {
 		return
 	}
-	pg, err := s.planPage(c, class, me, nil)
+	ps, err := s.planStateOf(c, class, me)
 	if err != nil {
 		fail(c, err)
 		return
 	}
+	pg := s.planPage(c, class, me, ps, nil)
 	pg.Notice = takeFlashAt(c, paths.StudentPlan.For(class.Code))
 	render(c, http.StatusOK, templates.PlanView(pg))
 }
@@ -39,12 +40,12 @@ func (s *Server) savePlan(c *gin.Context) {
 		return
 	}
 	l := loc(c)
-	v, err := s.planVariant(c, class, me)
+	ps, err := s.planStateOf(c, class, me)
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	pl, problem := readPlan(c, l, v)
+	pl, problem := readPlan(c, l, ps.v)
 	if problem == "" {
 		if err := s.contest.Save(c.Request.Context(), class.ID, me.ID, pl); err != nil {
 			fail(c, err)
@@ -53,11 +54,7 @@ func (s *Server) savePlan(c *gin.Context) {
 		doneAt(c, paths.StudentPlan.For(class.Code), l.T("plan.saved.notice"))
 		return
 	}
-	pg, err := s.planPage(c, class, me, &pl)
-	if err != nil {
-		fail(c, err)
-		return
-	}
+	pg := s.planPage(c, class, me, ps, &pl)
 	pg.Error, pg.Form = problem, pl.Form
 	render(c, http.StatusUnprocessableEntity, templates.PlanView(pg))
 }

@@ -16,33 +16,61 @@ import (
 	"pigclass/templates/paths"
 )
 
+// planState is what a student's editor is built from, read once a
+// request: the class's latest tournament (hasTour), the student's saved
+// plan (hasPlan), and the game the editor is for: the open tournament's,
+// else the saved plan's, else Pig to 100.
+type planState struct {
+	tour             contest.Status
+	saved            sim.Plan
+	hasTour, hasPlan bool
+	v                sim.Variant
+}
+
+// planStateOf reads the student's plan and the class's tournament.
+func (s *Server) planStateOf(c *gin.Context, class *classroom.Class, me store.Student) (planState, error) {
+	ctx := c.Request.Context()
+	var ps planState
+	var err error
+	if ps.tour, err = s.contest.Status(ctx, class.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+		return ps, err
+	}
+	ps.hasTour = err == nil
+	if ps.saved, err = s.contest.PlanOf(ctx, class.ID, me.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+		return ps, err
+	}
+	ps.hasPlan = err == nil
+	ps.v = sim.Standard(sim.Pig)
+	switch {
+	case ps.hasTour && ps.tour.ClosedAt.IsZero():
+		ps.v = ps.tour.Variant
+	case ps.hasPlan:
+		if v, err := contest.VariantOf(ps.saved); err == nil {
+			ps.v = v
+		}
+	}
+	return ps, nil
+}
+
 // planPage is the editor for a student: typed (a refused post) or the
 // saved plan, else the starting points, in the three forms.
-func (s *Server) planPage(c *gin.Context, class *classroom.Class, me store.Student, typed *sim.Plan) (templates.PlanPage, error) {
-	ctx, l := c.Request.Context(), loc(c)
-	v, err := s.planVariant(c, class, me)
-	if err != nil {
-		return templates.PlanPage{}, err
-	}
-	code := class.Code
+func (s *Server) planPage(c *gin.Context, class *classroom.Class, me store.Student, ps planState, typed *sim.Plan) templates.PlanPage {
+	l, v, code := loc(c), ps.v, class.Code
 	pg := templates.PlanPage{Code: code, Nickname: me.Nickname, BackURL: paths.Student.For(code), For: gameTitle(l, v), Target: v.Target,
 		PostURL: paths.StudentPlan.For(code), JSONURL: paths.PlanJSON.For(code), Form: sim.PlanHold}
-	saved, err := s.contest.PlanOf(ctx, class.ID, me.ID)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-	case err != nil:
-		return pg, err
-	case saved.Check(v) == nil:
-		pg.Saved, pg.Form = planWords(l, saved), saved.Form
-		pg.Chances = s.chancesWords(c, l, saved)
+	if ps.hasPlan && ps.saved.Check(v) == nil {
+		pg.Saved, pg.Form = planWords(l, ps.saved), ps.saved.Form
+		pg.Chances = s.chancesWords(c, l, ps.saved)
 	}
-	shown := saved
+	shown := ps.saved
 	if typed != nil {
 		shown = *typed
 	}
 	s.fillForms(c, l, v, shown, &pg)
-	pg.Tournament, pg.Row, err = s.tournamentForStudent(c, l, class, me, v)
-	return pg, err
+	if ps.hasTour {
+		pg.Tournament, pg.Row = tournamentForStudent(l, class, me, ps.tour)
+	}
+	return pg
 }
 
 // fillForms puts plan pl's numbers in its form and starting points in the
@@ -125,26 +153,20 @@ func (s *Server) chancesWords(c *gin.Context, l *i18n.Localizer, pl sim.Plan) te
 }
 
 // tournamentForStudent is the class's tournament in a sentence for the
-// student, and their own row once played.
-func (s *Server) tournamentForStudent(c *gin.Context, l *i18n.Localizer, class *classroom.Class, me store.Student, v sim.Variant) (string, []string, error) {
-	st, err := s.contest.Status(c.Request.Context(), class.ID)
+// student, and their own row once played. An open tournament is always
+// for the editor's game (planState).
+func tournamentForStudent(l *i18n.Localizer, class *classroom.Class, me store.Student, st contest.Status) (string, []string) {
 	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return "", nil, nil
-	case err != nil:
-		return "", nil, err
-	case st.ClosedAt.IsZero() && st.Variant == v:
+	case st.ClosedAt.IsZero():
 		line := l.T("plan.tournament.open", "Game", gameTitle(l, st.Variant))
 		if !st.ClosesAt.IsZero() {
 			line += " " + l.T("plan.tournament.closes", "Time", st.ClosesAt.Local().Format("15:04"))
 		}
-		return line, nil, nil
-	case st.ClosedAt.IsZero():
-		return l.T("plan.tournament.elsewhere", "Game", gameTitle(l, st.Variant)), nil, nil
+		return line, nil
 	case st.Result == nil:
-		return l.T("plan.tournament.playing", "Done", l.Int(st.Done), "Of", l.Int(st.Of)), nil, nil
+		return l.T("plan.tournament.playing", "Done", l.Int(st.Done), "Of", l.Int(st.Of)), nil
 	}
-	return l.T("plan.tournament.over"), tournamentRow(l, class, me, st), nil
+	return l.T("plan.tournament.over"), tournamentRow(l, class, me, st)
 }
 
 // tournamentRow is a student's own row of a played tournament: rank, best
@@ -184,26 +206,6 @@ func entrantName(l *i18n.Localizer, class *classroom.Class, e contest.Entrant, v
 		}
 	}
 	return l.T("plan.row.gone")
-}
-
-// planVariant is the game the student's editor is for: the class's open
-// tournament's, else the saved plan's, else Pig to 100.
-func (s *Server) planVariant(c *gin.Context, class *classroom.Class, me store.Student) (sim.Variant, error) {
-	ctx := c.Request.Context()
-	if st, err := s.contest.Status(ctx, class.ID); err == nil && st.ClosedAt.IsZero() {
-		return st.Variant, nil
-	} else if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return sim.Variant{}, err
-	}
-	saved, err := s.contest.PlanOf(ctx, class.ID, me.ID)
-	if err == nil {
-		if v, err := contest.VariantOf(saved); err == nil {
-			return v, nil
-		}
-	} else if !errors.Is(err, store.ErrNotFound) {
-		return sim.Variant{}, err
-	}
-	return sim.Standard(sim.Pig), nil
 }
 
 // ruleField is one number of a rule: its form name, label, whether it is

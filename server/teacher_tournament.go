@@ -166,8 +166,9 @@ func (f tournamentForm) variant(l *i18n.Localizer) (sim.Variant, string) {
 }
 
 // tournamentMaxTarget is the largest target a tournament plays: a game to
-// 100 of 33 entries plays its 1,056 duels in about half a minute on one
-// core (BenchmarkTournament); larger targets grow as their cube.
+// 100 of 33 entries plays its 1,056 duels in about 15 s on two cores
+// (BenchmarkTournament) and about half a minute on the one core the
+// contest takes; larger targets grow as their cube.
 const tournamentMaxTarget = 100
 
 // tournamentPage is the teacher's page: the form (as posted, or the
@@ -221,14 +222,24 @@ func (s *Server) tournamentState(c *gin.Context, l *i18n.Localizer, class *class
 		pg.Status = l.T("contest.status.failed", "Error", st.Err.Error())
 	case st.Result == nil:
 		pg.Playing, pg.LiveURL = true, paths.TournamentLive.For(class.Code)
-		pg.Status = l.T("contest.status.playing", "Game", game, "Done", l.Int(st.Done), "Of", l.Int(st.Of))
+		pg.Status = tournamentLine(l, st)
 		standingsTable(l, class, st.Variant, st.Partial, pg)
 	default:
-		n := len(st.Result.Entries)
-		pg.Status = l.T("contest.status.over", "Game", game, "N", l.Int(n), "Duels", l.Int(n*(n-1)))
+		pg.Status = tournamentLine(l, st)
 		standingsTable(l, class, st.Variant, st.Result, pg)
 	}
 	return nil
+}
+
+// tournamentLine says where a closed tournament is: its duels being
+// played, or played (the teacher's page and the projector).
+func tournamentLine(l *i18n.Localizer, st contest.Status) string {
+	game := gameTitle(l, st.Variant)
+	if st.Result == nil {
+		return l.T("contest.status.playing", "Game", game, "Done", l.Int(st.Done), "Of", l.Int(st.Of))
+	}
+	n := len(st.Result.Entries)
+	return l.T("contest.status.over", "Game", game, "N", l.Int(n), "Duels", l.Int(n*(n-1)))
 }
 
 // standingsTable puts a tournament's standings (so far, while played) on

@@ -75,10 +75,16 @@ func anonWords(stored string) i18n.Msg {
 func anonIn(l *i18n.Localizer, stored string) string { return l.Say(anonWords(stored)) }
 
 // botWords names a strategy for people (sim.BotWords).
-func botWords(name string, ruleOfThumb int) i18n.Msg {
+func botWords(name string, ruleOfThumb int) i18n.Msg { return botMsg(name, ruleOfThumb, "bot.") }
+
+// botMsg is a bot's words by the catalog's prefix: bot.* say what it
+// plays, bot.name.* name it as a player; a bot of no known family is its
+// strategy's own name.
+func botMsg(name string, ruleOfThumb int, prefix string) i18n.Msg {
 	key, n, plural := sim.BotWords(name, ruleOfThumb)
+	key = prefix + strings.TrimPrefix(key, "bot.")
 	switch {
-	case key == "":
+	case key == prefix:
 		return i18n.Text(name)
 	case plural:
 		return i18n.Plural(key, n)
@@ -155,16 +161,7 @@ func numberBots(row play.Match, names []i18n.Msg, named func(bot string, n int) 
 
 // botName is a bot as a player, in a few words: the catalog's bot.name.*
 // for its family (sim.BotWords).
-func botName(name string, ruleOfThumb int) i18n.Msg {
-	key, n, plural := sim.BotWords(name, ruleOfThumb)
-	switch {
-	case key == "":
-		return i18n.Text(name)
-	case plural:
-		return i18n.Plural("bot.name."+strings.TrimPrefix(key, "bot."), n)
-	}
-	return i18n.M("bot.name."+strings.TrimPrefix(key, "bot."), "N", n)
-}
+func botName(name string, ruleOfThumb int) i18n.Msg { return botMsg(name, ruleOfThumb, "bot.name.") }
 
 // seatNames is seatWordsAll in the reader's language ("" for you keeps
 // the viewer's nickname).

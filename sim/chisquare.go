@@ -64,11 +64,13 @@ func ChiSquareFair(counts []int) (stat, tail float64) {
 	}
 	e := float64(n) / float64(len(counts))
 	for _, c := range counts {
-		d := float64(c) - e
-		stat += d * d / e
+		stat += pearson(float64(c), e)
 	}
 	return stat, ChiSquareTail(stat, len(counts)-1)
 }
+
+// pearson is one category's term of the chi-square statistic.
+func pearson(count, expect float64) float64 { return (count - expect) * (count - expect) / expect }
 
 // ChiSquareFit is the chi-square test of counts against chances probs
 // (summing to 1): the statistic and its tail. Categories expected fewer
@@ -96,8 +98,7 @@ func ChiSquareFit(counts []int, probs []float64) (stat, tail float64, bins int, 
 		return 0, 1, len(all), false
 	}
 	for _, b := range all {
-		d := b.count - b.expect
-		stat += d * d / b.expect
+		stat += pearson(b.count, b.expect)
 	}
 	return stat, ChiSquareTail(stat, len(all)-1), len(all), true
 }

@@ -1,10 +1,10 @@
 package sim
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // A Plan is a strategy a student designs without code, for a game of
@@ -144,7 +144,7 @@ func (pl *Plan) Check(v Variant) error {
 
 // ReadPlan reads a plan written as JSON and checks it for variant v.
 func ReadPlan(data []byte, v Variant) (*Plan, error) {
-	d := json.NewDecoder(strings.NewReader(string(data)))
+	d := json.NewDecoder(bytes.NewReader(data))
 	d.DisallowUnknownFields()
 	var pl Plan
 	if err := d.Decode(&pl); err != nil {

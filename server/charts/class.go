@@ -59,6 +59,13 @@ func fairWords(l *i18n.Localizer, counts []int) string {
 		return t(l, DiceKey, "chi.scarce", "N", num(l, 5*len(counts)))
 	}
 	stat, tail := sim.ChiSquareFair(counts)
+	return chiWords(l, DiceKey, stat, tail, len(counts)-1)
+}
+
+// chiWords says a chi-square test's outcome in chart key's words: the
+// statistic and its degrees of freedom, how often chance alone differs
+// this much, and the verdict (fair from 5%, unusual below, rare below 1%).
+func chiWords(l *i18n.Localizer, key string, stat, tail float64, df int) string {
 	verdict := "fair"
 	switch {
 	case tail < 0.01:
@@ -66,7 +73,7 @@ func fairWords(l *i18n.Localizer, counts []int) string {
 	case tail < 0.05:
 		verdict = "unusual"
 	}
-	return t(l, DiceKey, "chi."+verdict, "Chi", l.Dec(stat, 2), "Df", num(l, len(counts)-1), "P", pct(l, tail))
+	return t(l, key, "chi."+verdict, "Chi", l.Dec(stat, 2), "Df", num(l, df), "P", pct(l, tail))
 }
 
 // ShareOfOnes is chart 5b: the running share of 1s as the class's dice

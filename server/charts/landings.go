@@ -20,14 +20,7 @@ func fitWords(l *i18n.Localizer, counts []int, probs []float64) string {
 	if !ok {
 		return t(l, PigLandingsKey, "chi.scarce")
 	}
-	verdict := "fair"
-	switch {
-	case tail < 0.01:
-		verdict = "rare"
-	case tail < 0.05:
-		verdict = "unusual"
-	}
-	return t(l, PigLandingsKey, "chi."+verdict, "Chi", l.Dec(stat, 2), "Df", num(l, bins-1), "P", pct(l, tail))
+	return chiWords(l, PigLandingsKey, stat, tail, bins-1)
 }
 
 // PigLandings sets the class's landings of game g's pieces (marks, piece by

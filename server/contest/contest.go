@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -221,18 +222,9 @@ func (c *Contest) Open(ctx context.Context, classID int64, v sim.Variant, bots [
 		return store.Tournament{}, err
 	}
 	for _, b := range bots {
-		if !contains(Bots(v.Game), b) {
+		if !slices.Contains(Bots(v.Game), b) {
 			return store.Tournament{}, fmt.Errorf("contest: bot %q does not play %s in a tournament", b, v.Game.Title())
 		}
 	}
 	return c.st.Plans().OpenTournament(ctx, store.Tournament{ClassID: classID, Variant: v, Bots: bots, ClosesAt: closes})
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -51,12 +51,16 @@ var TournamentFile = newFile("tournament",
 // names are a class's students' names in a file: real nicknames, or the
 // generated ones.
 func names(ctx context.Context, st *store.Store, class store.Class, real bool) (map[int64]string, error) {
-	d, err := loadStudents(ctx, st, class, "")
+	in, err := st.Students(ctx, class.ID)
+	if err != nil {
+		return nil, err
+	}
+	removed, err := st.RemovedStudents(ctx, class.ID)
 	if err != nil {
 		return nil, err
 	}
 	out := map[int64]string{}
-	for _, s := range d.students {
+	for _, s := range append(in, removed...) {
 		out[s.ID] = s.AnonName
 		if real {
 			out[s.ID] = s.Nickname
