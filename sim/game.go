@@ -91,6 +91,35 @@ func (r *GameRules) Pose(mark int) string {
 	return r.Mishap.Pose
 }
 
+// CanShow reports, as an error that says which piece and what it may
+// show, whether throw f is one the game's pieces can land: every piece a
+// mark of positive weight, or every piece the mishap's mark.
+func (r *GameRules) CanShow(f *Faces) error {
+	if m := r.Mishap; m.Weight > 0 && f.Len() > 0 {
+		all := true
+		for i := range f.Len() {
+			all = all && f.At(i) == int(m.Mark)
+		}
+		if all {
+			return nil
+		}
+	}
+	for i := range f.Len() {
+		if k := f.At(i); k < 1 || k > len(r.Piece.Weights) || r.Piece.Weights[k-1] == 0 {
+			return fmt.Errorf("piece %d shows %d, but a %s shows 1 to %d%s", i+1, k, r.Piece.Name, len(r.Piece.Weights), r.mishapSaid())
+		}
+	}
+	return nil
+}
+
+// mishapSaid is how CanShow's error names the mishap's mark, if any.
+func (r *GameRules) mishapSaid() string {
+	if r.Mishap.Weight == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (or every piece %d: %s)", r.Mishap.Mark, r.Mishap.Name)
+}
+
 // total returns the sum of the weights.
 func (p *Piece) total() int {
 	t := 0

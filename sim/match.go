@@ -109,6 +109,10 @@ type Event struct {
 	Roll   int    `json:"roll"`             // the roll in the turn, from 0
 	Faces  Faces  `json:"faces,omitzero"`   // for roll and dice:N
 	Points int    `json:"points,omitempty"` // Hog: the throw's score
+	// Entered says the pieces were thrown at a table and entered by hand
+	// (Match.Enter): the seed did not throw them, and a record's check
+	// takes them as entered (sim/dice.md).
+	Entered bool `json:"entered,omitempty"`
 	// At is when the server stored the event (records of format 2); the
 	// engine leaves it zero.
 	At time.Time `json:"at,omitzero"`
@@ -154,6 +158,53 @@ func (m *Match) Apply(seat int, a Action) (Event, error) {
 	return e, nil
 }
 
+// Enter is Apply for a throw made with real pieces at a table: a roll, or
+// dice:N in a game of one throw, whose pieces f were read off the table
+// and entered by hand. f must hold the pieces the action throws (the
+// game's roll, or N), each showing a mark the piece has (or every piece
+// the mishap's); a refused entry returns an *ActionError and changes
+// nothing. The event is marked Entered.
+func (m *Match) Enter(seat int, a Action, f Faces) (Event, error) {
+	s := &m.state
+	if err := s.Check(seat, a); err != nil {
+		return Event{}, err
+	}
+	refuse := func(code ErrorCode, format string, args ...any) (Event, error) {
+		return Event{}, &ActionError{Code: code, Seat: seat, Action: a, Reason: fmt.Sprintf(format, args...)}
+	}
+	g := s.Variant.Game
+	n := g.Dice()
+	switch a.Kind {
+	case RollKind:
+	case DiceKind:
+		n = int(a.Dice)
+	default:
+		return refuse(CodeUnknown, "only a throw is entered by hand (roll, or dice:N)")
+	}
+	if f.Len() != n {
+		return refuse(CodeWrongFaces, "%d pieces entered, but the throw has %d", f.Len(), n)
+	}
+	if err := g.Rules().CanShow(&f); err != nil {
+		return refuse(CodeWrongFaces, "%v", err)
+	}
+	e := Event{Seat: seat, Action: a, Turn: s.Turns[seat], Roll: s.Rolls, Faces: f, Entered: true}
+	if a.Kind == DiceKind {
+		e.Points, _, _ = RollPoints(g, &e.Faces)
+	}
+	s.Do(seat, a, &e.Faces)
+	m.events = append(m.events, e)
+	return e, nil
+}
+
+// redo applies a logged event again: an entered throw with its pieces,
+// any other as Apply does.
+func (m *Match) redo(e Event) (Event, error) {
+	if e.Entered {
+		return m.Enter(e.Seat, e.Action, e.Faces)
+	}
+	return m.Apply(e.Seat, e.Action)
+}
+
 // State returns a copy of the current position.
 func (m *Match) State() State { return m.state }
 
@@ -170,16 +221,17 @@ func (m *Match) Events() []Event { return append([]Event(nil), m.events...) }
 func (m *Match) Len() int { return len(m.events) }
 
 // Replay rebuilds a match from its variant, seed and log. Each event is
-// applied again; if one is refused, or its recorded counters or dice differ
-// from what the seed gives, the error names it (counting from 1) and the
-// match returned holds the events before it.
+// applied again (an entered throw with its recorded pieces); if one is
+// refused, or its recorded counters or dice differ from what the seed
+// gives, the error names it (counting from 1) and the match returned holds
+// the events before it.
 func Replay(v Variant, seed Seed, events []Event) (*Match, error) {
 	m, err := NewMatch(v, seed)
 	if err != nil {
 		return nil, err
 	}
 	for i, want := range events {
-		got, err := m.Apply(want.Seat, want.Action)
+		got, err := m.redo(want)
 		if err != nil {
 			return m, fmt.Errorf("event %d: %w", i+1, err)
 		}
@@ -203,6 +255,6 @@ func (m *Match) undoLast() {
 	m.state = NewState(m.state.Variant, m.seed.FirstSeat(m.state.Variant.Seats))
 	m.events = nil
 	for _, e := range events {
-		m.Apply(e.Seat, e.Action)
+		m.redo(e)
 	}
 }

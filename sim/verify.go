@@ -21,8 +21,10 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		Faces  *Faces     `json:"faces,omitempty"`
 		Points *int       `json:"points,omitempty"`
 		At     *time.Time `json:"at,omitempty"`
+		// Entered: the pieces were entered by hand at a table.
+		Entered bool `json:"entered,omitempty"`
 	}
-	p := plain{Seat: e.Seat, Action: e.Action, Turn: e.Turn, Roll: e.Roll}
+	p := plain{Seat: e.Seat, Action: e.Action, Turn: e.Turn, Roll: e.Roll, Entered: e.Entered}
 	if !e.At.IsZero() {
 		at := e.At.UTC()
 		p.At = &at
@@ -58,6 +60,10 @@ type eventFields struct {
 	Faces  *Faces     `json:"faces"`
 	Points *int       `json:"points"`
 	At     *time.Time `json:"at"`
+	// Entered: the pieces were entered by hand; the seed did not throw
+	// them, so they are checked as the game's pieces can land, not
+	// against the seed.
+	Entered bool `json:"entered"`
 }
 
 // VerifyError is what a match record does not check out on: the event
@@ -233,6 +239,20 @@ func checkResult(want, got *Result, events int) error {
 	return nil
 }
 
+// applyRecorded applies a recorded event: an entered throw with its
+// recorded pieces (none recorded is refused as a wrong count), any other
+// as the seed throws it.
+func applyRecorded(m *Match, want eventFields) (Event, error) {
+	if !want.Entered {
+		return m.Apply(*want.Seat, *want.Action)
+	}
+	var f Faces
+	if want.Faces != nil {
+		f = *want.Faces
+	}
+	return m.Enter(*want.Seat, *want.Action, f)
+}
+
 // checkEvent applies event n as recorded and checks each of its fields.
 func checkEvent(m *Match, format, n int, want eventFields) error {
 	bad := func(field, problem string, args []any, format string, fargs ...any) error {
@@ -246,7 +266,7 @@ func checkEvent(m *Match, format, n int, want eventFields) error {
 			return bad(f.name, ProblemMissing, nil, "missing")
 		}
 	}
-	got, err := m.Apply(*want.Seat, *want.Action)
+	got, err := applyRecorded(m, want)
 	if err != nil {
 		e := verifyErr(n, "action", ProblemRefused, fmt.Sprintf("event %d: %v", n, err), "Seat", *want.Seat, "Action", *want.Action)
 		var ae *ActionError
