@@ -100,6 +100,7 @@ var privacyTables = []privacyTable{
 		{"ended_at", "ended_at"},
 		{"assignment_id", "assignment_id"},
 		{"day", "day"},
+		{"at_table", "at_table"},
 	}},
 	{"seats", []privacyColumn{
 		{"match_id", "match_id"},
@@ -131,6 +132,7 @@ var privacyTables = []privacyTable{
 		{"cost", "cost"},
 		{"approximate", "approximate"},
 		{"pending", "pending"},
+		{"entered", "entered"},
 		{"agrees", "agrees"},
 	}},
 	{"skunk_games", []privacyColumn{

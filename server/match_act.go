@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 
@@ -21,18 +22,32 @@ import (
 // nothing, so double clicks and resent forms are harmless. A move the disk
 // refused is answered 503 "not saved, try again": the match is as before.
 // How fast a player may move is paced's, before this.
-func (s *Server) act(c *gin.Context) {
+func (s *Server) act(c *gin.Context) { s.actOn(c, false) }
+
+// enter takes a table's entry (issue 45): as act does, with the throw's
+// pieces read off the table (faces, or piece1, piece2...) or, with
+// correct=1, the last throw's pieces entered again.
+func (s *Server) enter(c *gin.Context) { s.actOn(c, true) }
+
+// actOn is act, or at a table (table) enter.
+func (s *Server) actOn(c *gin.Context, table bool) {
 	id, v := matchAsked(c)
 	ctx := c.Request.Context()
 	seq, seqErr := strconv.Atoi(c.PostForm("seq"))
-	a, actionErr := sim.ParseAction(c.PostForm("action"))
+	var e play.Entry
+	var actionErr error
+	if table {
+		e, actionErr = readEntry(c)
+	} else {
+		e.Action, actionErr = sim.ParseAction(c.PostForm("action"))
+	}
 	formOK := seqErr == nil && seq >= 0 && actionErr == nil
 	var m *seenMatch
 	var err error
 	if !formOK {
 		// The form is wrong; it is said only to the match's player.
 		m, err = s.see(ctx, v, id, false)
-	} else if m, err = s.move(ctx, v, id, seq, a); err == nil {
+	} else if m, err = s.move(ctx, v, id, seq, e, table); err == nil {
 		s.metrics.actions.Inc()
 	}
 	if m == nil {
@@ -52,6 +67,9 @@ func (s *Server) act(c *gin.Context) {
 	status := http.StatusOK
 	if !formOK {
 		status, mv.board.Error = formProblem(loc(c), seqErr == nil && seq >= 0, c.PostForm("action"))
+		if errors.Is(actionErr, errNoPieces) {
+			mv.board.Error = loc(c).T("error.table_pieces")
+		}
 	} else if err != nil {
 		status, mv.board.Error = explain(loc(c), err)
 		if status == http.StatusInternalServerError {
@@ -94,12 +112,66 @@ func (s *Server) paced(c *gin.Context) {
 }
 
 // move carries out v's action in match id through the hall (play.Hall.Move:
-// for one of its players only), and returns the match as v sees it after
+// for one of its players only; at a table, play.Hall.Enter: an entry), and returns the match as v sees it after
 // (or as it is, with the error; nil if v may not see it).
-func (s *Server) move(ctx context.Context, v classroom.Viewer, id int64, seq int, a sim.Action) (*seenMatch, error) {
-	pv, err := s.hall.Move(ctx, v.Seer(), id, seq, a)
+func (s *Server) move(ctx context.Context, v classroom.Viewer, id int64, seq int, e play.Entry, table bool) (*seenMatch, error) {
+	var pv *play.View
+	var err error
+	if table {
+		pv, err = s.hall.Enter(ctx, v.Seer(), id, seq, e)
+	} else {
+		pv, err = s.hall.Move(ctx, v.Seer(), id, seq, e.Action)
+	}
 	if pv == nil {
 		return nil, err
 	}
 	return seen(v, pv), err
+}
+
+// errNoPieces: a table's throw came without its pieces (a piece not
+// picked).
+var errNoPieces = errors.New("a throw entered without its pieces")
+
+// readEntry reads a table's entry: action (roll, hold, or dice: as many
+// dice as faces typed), the pieces as faces ("3 5", "35" or "3,5") or
+// one field a piece (piece1, piece2...), and correct=1 for the last
+// throw entered again.
+func readEntry(c *gin.Context) (play.Entry, error) {
+	e := play.Entry{Correct: c.PostForm("correct") == "1"}
+	typed := c.PostForm("faces")
+	for i := 1; i <= sim.MaxDiceLimit; i++ {
+		p, ok := c.GetPostForm("piece" + strconv.Itoa(i))
+		if !ok {
+			break
+		}
+		typed += " " + p
+	}
+	var marks []int
+	for _, r := range typed {
+		switch {
+		case r >= '1' && r <= '9':
+			marks = append(marks, int(r-'0'))
+		case r != ' ' && r != ',':
+			return e, fmt.Errorf("faces: %q is not a mark", r)
+		}
+	}
+	var err error
+	if e.Faces, err = sim.FacesOf(marks...); err != nil {
+		return e, err
+	}
+	action := c.PostForm("action")
+	switch {
+	case action == "dice" && len(marks) > 0:
+		e.Action = sim.Dice(len(marks))
+	case action == "dice":
+		return e, errNoPieces
+	default:
+		if e.Action, err = sim.ParseAction(action); err != nil {
+			return e, err
+		}
+	}
+	if (e.Correct || e.Action.Kind == sim.RollKind || e.Action.Kind == sim.DiceKind) && len(marks) == 0 {
+		return e, errNoPieces
+	}
+	return e, nil
 }

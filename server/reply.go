@@ -71,6 +71,12 @@ func explain(l *i18n.Localizer, err error) (int, string) {
 		return http.StatusForbidden, l.T("error.notseated")
 	case errors.Is(err, play.ErrPaused):
 		return http.StatusConflict, l.T("error.paused")
+	case errors.Is(err, play.ErrNotAtTable):
+		return http.StatusConflict, l.T("error.not_at_table")
+	case errors.Is(err, play.ErrNothingToCorrect):
+		return http.StatusConflict, l.T("error.nothing_to_correct")
+	case errors.Is(err, play.ErrOutOfOrder):
+		return http.StatusConflict, l.T("error.out_of_order")
 	case errors.Is(err, classroom.ErrNoSkunk):
 		return http.StatusConflict, l.T("error.noskunk")
 	case errors.Is(err, classroom.ErrSkunkIsOver):

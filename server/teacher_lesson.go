@@ -83,7 +83,7 @@ func (s *Server) stepLesson(delta int) gin.HandlerFunc {
 func (s *Server) playing(c *gin.Context) int {
 	n := 0
 	for _, m := range (viewerFrom(c)).Matches() {
-		if !m.Over() {
+		if !m.Over() && !m.AtTable { // a table is not the round's: it goes on
 			n++
 		}
 	}

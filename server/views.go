@@ -218,6 +218,9 @@ func (w *views) boardView(l *i18n.Localizer, class *classroom.Class, m *play.Mat
 		b.Announce += " " + l.Say(words.yourTurn)
 	}
 	b.Heard = strings.TrimSpace(b.Announce + " " + b.Result)
+	if m.AtTable && b.YourTurn {
+		b.Table = tableEntry(l, b.ClassCode, m, words.names)
+	}
 	b.Fingerprint = b.Commitment[:min(8, len(b.Commitment))] + "…"
 	return b
 }
@@ -252,7 +255,10 @@ func (w *views) boardFacts(class *classroom.Class, m *play.Match, viewer int) (t
 	// A bot to move is waiting: bots move as soon as they can, and the
 	// perfect-play bot cannot until its table is solved.
 	b.Preparing = !b.Over && m.Seats[st.Seat].Bot != ""
-	b.YourTurn = !b.Over && viewer >= 0 && st.Seat == viewer
+	// At a table any of its players' devices enters for the player to
+	// move, a bot excepted.
+	atTable := !b.Over && m.AtTable && m.Seats[st.Seat].StudentID != 0
+	b.YourTurn = !b.Over && viewer >= 0 && (st.Seat == viewer || atTable)
 	b.Won = st.Over && viewer >= 0 && st.Winner == viewer
 	b.Forfeited = viewer >= 0 && st.Out[viewer] && st.Timeouts[viewer] >= sim.TimeoutsResign
 	if !b.Over {
@@ -260,6 +266,11 @@ func (w *views) boardFacts(class *classroom.Class, m *play.Match, viewer int) (t
 	}
 	if b.YourTurn {
 		b.Actions, words.actions = actionsFor(v)
+	}
+	if b.YourTurn && m.AtTable {
+		// A table's throw is entered as its pieces (tableEntry): the
+		// buttons left are the decisions without a throw.
+		b.Actions, words.actions = holdOnly(b.Actions, words.actions)
 	}
 	if viewer >= 0 && !b.Over {
 		words.howTo, b.HowToOpen = howTo(m, viewer)
@@ -329,19 +340,6 @@ func describeAt(rows []play.Event, i int, names []i18n.Msg, viewer int, g sim.Ga
 		return i18n.Plural("move."+id, e.TurnTotal, "Name", names[e.Seat], "Points", e.TurnTotal, "N", n, "Of", sim.TimeoutsResign)
 	}
 	return i18n.M("move."+id, "Name", names[e.Seat], "Points", e.TurnTotal, "N", n, "Of", sim.TimeoutsResign)
-}
-
-// thrownPieces is a throw as the board draws it, and the name of each
-// piece.
-func thrownPieces(g sim.Game, f sim.Faces) ([]templates.ThrownPiece, []i18n.Msg) {
-	r := g.Rules()
-	out, names := make([]templates.ThrownPiece, f.Len()), make([]i18n.Msg, f.Len())
-	for i := range out {
-		m := f.At(i)
-		out[i] = templates.ThrownPiece{Pips: r.Piece.Look == sim.LookDie, Mark: m, Pose: r.Pose(m)}
-		names[i] = i18n.M(r.MarkKey(m))
-	}
-	return out, names
 }
 
 // howTo is the rules in a few words, open until the viewer's first move.
@@ -437,6 +435,17 @@ func actionsFor(v sim.Variant) ([]templates.ActionButton, []i18n.Msg) {
 	// what the lesson measures.
 	return []templates.ActionButton{{Action: "roll", Key: "R"}, {Action: "hold", Key: "H"}},
 		[]i18n.Msg{i18n.M("board.roll"), i18n.M("board.hold")}
+}
+
+// holdOnly keeps the hold of a board's buttons (none in a game of one
+// throw), with its label.
+func holdOnly(buttons []templates.ActionButton, labels []i18n.Msg) ([]templates.ActionButton, []i18n.Msg) {
+	for i, b := range buttons {
+		if b.Action == sim.Hold.String() {
+			return buttons[i : i+1], labels[i : i+1]
+		}
+	}
+	return nil, nil
 }
 
 // describe tells one event in words, for the move list and screen readers.

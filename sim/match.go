@@ -20,6 +20,9 @@ const (
 	CodeUnknown      ErrorCode = "unknown_action"
 	CodeWrongFaces   ErrorCode = "wrong_faces"
 	CodeWrongCounter ErrorCode = "wrong_counter"
+	// CodeBadPieces: pieces entered by hand (Match.Enter) that are not a
+	// throw of the game: too few or too many, or a mark none shows.
+	CodeBadPieces ErrorCode = "bad_pieces"
 )
 
 // ActionError is a refused action. It says what is wrong; the match is left
@@ -182,10 +185,10 @@ func (m *Match) Enter(seat int, a Action, f Faces) (Event, error) {
 		return refuse(CodeUnknown, "only a throw is entered by hand (roll, or dice:N)")
 	}
 	if f.Len() != n {
-		return refuse(CodeWrongFaces, "%d pieces entered, but the throw has %d", f.Len(), n)
+		return refuse(CodeBadPieces, "%d pieces entered, but the throw has %d", f.Len(), n)
 	}
 	if err := g.Rules().CanShow(&f); err != nil {
-		return refuse(CodeWrongFaces, "%v", err)
+		return refuse(CodeBadPieces, "%v", err)
 	}
 	e := Event{Seat: seat, Action: a, Turn: s.Turns[seat], Roll: s.Rolls, Faces: f, Entered: true}
 	if a.Kind == DiceKind {

@@ -388,6 +388,44 @@ type Board struct {
 	// asks whether the class has a new match for them (the page moves
 	// there by itself).
 	ClassNextURL string
+	// Table is how a table's device enters a throw, nil for a match whose
+	// dice the seed throws.
+	Table *TableEntry
+}
+
+// TableEntry is how a table's device enters the turn of the player to
+// move (issue 45): Board.Actions hold the decisions without a throw
+// (Hold); a throw (Throw: roll, or dice in Hog) is entered as its pieces.
+type TableEntry struct {
+	EnterURL string
+	Throw    string // the throw's action: "roll", or "dice" (its count is the faces typed)
+	// Ask asks what landed; Send sends the pieces picked.
+	Ask, Send string
+	// Pieces are the throw's pieces with the marks each can show: one
+	// piece is entered with one tap.
+	Pieces []TablePiece
+	// Typed: the pieces are typed (Hog: as many dice as were thrown),
+	// TypedLabel says how.
+	Typed      bool
+	TypedLabel string
+	// Touching is the throw every piece shows at once ("7 7": pigs that
+	// touch), TouchingLabel its name; "" for a game without.
+	Touching, TouchingLabel string
+	// Last says the last throw entered, which may be entered again
+	// until the next decision; "" when the last event is not one.
+	Last string
+}
+
+// TablePiece is one piece of a throw to enter, and what it can show.
+type TablePiece struct {
+	Legend string
+	Marks  []TableMark
+}
+
+// TableMark is one mark a piece can show, drawn as the board draws it.
+type TableMark struct {
+	Value int
+	Piece ThrownPiece
 }
 
 // BoardPlayer is one seat on the board.

@@ -53,3 +53,23 @@ type TournamentPage struct {
 	Headers                          []string
 	Standings                        [][]string
 }
+
+// TablesPage is the teacher's page of tables (issue 45): the form that
+// opens one, and the class's tables.
+type TablesPage struct {
+	Code, BackURL, PostURL string
+	Notice, Error          string
+	Games, Bots            []Choice
+	Target                 string
+	// Students are the roster, ticked for the table posted.
+	Students []Choice
+	Open     []TableRow
+}
+
+// TableRow is one table of the class: its game, its players with their
+// scores, and whether it is over.
+type TableRow struct {
+	Game    string
+	Players []string
+	Over    bool
+}

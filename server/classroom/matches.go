@@ -137,8 +137,8 @@ func (r *Room) Restore(ctx context.Context) (int, error) {
 	return r.hall.Restore(ctx, hostOf, func(h play.Host, lms []*play.Live) { index(h.(*class), lms) })
 }
 
-// index adds the matches of a class's open round to its map of students
-// to matches (a homework game, of no round, is left out).
+// index adds the matches of a class's open round, and its tables, to its
+// map of students to matches (a homework game, of no round, is left out).
 func index(c *class, lms []*play.Live) {
 	next := map[int64]*play.Live{}
 	for k, v := range *c.live.Load() {
@@ -146,8 +146,8 @@ func index(c *class, lms []*play.Live) {
 	}
 	for _, lm := range lms {
 		m := lm.Match()
-		if m.RoundID == 0 {
-			continue
+		if m.RoundID == 0 && !m.AtTable {
+			continue // homework is played from its own page
 		}
 		for _, s := range m.Seats {
 			if s.StudentID != 0 {

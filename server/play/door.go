@@ -25,6 +25,7 @@ const (
 	FromRound    Origin = "round"    // a round of a class: every student at once
 	FromPractice Origin = "practice" // anyone, without a class
 	FromHomework Origin = "homework" // a student's game of an assignment
+	FromTable    Origin = "table"    // a table of the class: one device, real dice
 )
 
 // Limits are what the door lets through. A round is held to the live

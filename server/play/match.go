@@ -50,6 +50,10 @@ type Match struct {
 	// AssignmentID is the homework the match was played for (no round),
 	// 0 for none.
 	AssignmentID int64
+	// AtTable: the match is played at a table, on one device, with real
+	// dice or pigs: its players' throws are entered by hand (Hall.Enter),
+	// and any of its players may enter for the one to move.
+	AtTable bool
 
 	// State is the position after the last event (of a live match).
 	State sim.State
@@ -172,13 +176,19 @@ type Event struct {
 	// being solved when it was made); Analysis is nil until it is filled
 	// in.
 	Pending bool
+	// Entered: the throw's pieces were entered by hand at a table, not
+	// thrown from the seed.
+	Entered bool
+	// Corrects: stored over the event of the same Seq (the last throw
+	// entered again, Hall.Enter), not beside it.
+	Corrects bool
 }
 
 // SimEvents turns a match's log into the sim log, for replay.
 func SimEvents(events []Event) []sim.Event {
 	out := make([]sim.Event, len(events))
 	for i, e := range events {
-		out[i] = sim.Event{Seat: e.Seat, Action: e.Action, Turn: e.Turn, Roll: e.Roll, Faces: e.Faces}
+		out[i] = sim.Event{Seat: e.Seat, Action: e.Action, Turn: e.Turn, Roll: e.Roll, Faces: e.Faces, Entered: e.Entered}
 	}
 	return out
 }

@@ -58,6 +58,9 @@ func (h *Hall) Act(ctx context.Context, matchID, studentID int64, seq int, a sim
 	if a.Kind == sim.TimeoutKind {
 		return lm.snap.Load(), &sim.ActionError{Code: sim.CodeUnknown, Seat: seat, Action: a, Reason: "a timeout is made by the server, not sent"}
 	}
+	if lm.row.AtTable {
+		return lm.snap.Load(), ErrNotAtTable // a table's moves are entries (Enter)
+	}
 	err := h.advance(ctx, lm, &pending{seat: seat, action: a, by: ByStudent})
 	return lm.snap.Load(), err
 }
@@ -67,6 +70,9 @@ type pending struct {
 	seat   int
 	action sim.Action
 	by     Decider
+	// faces are a throw's pieces entered by hand at a table; nil: the
+	// seed throws them.
+	faces *sim.Faces
 }
 
 // advance carries out p (if any), then the bots' moves until a student is
@@ -111,9 +117,15 @@ func (h *Hall) advance(ctx context.Context, lm *Live, p *pending) error {
 func (h *Hall) moves(lm *Live, p *pending, before int) ([]Event, error) {
 	var rows []Event
 	now := h.now()
-	do := func(seat int, a sim.Action, by Decider) error {
+	do := func(seat int, a sim.Action, by Decider, f *sim.Faces) error {
 		pre := lm.m.State()
-		e, err := lm.m.Apply(seat, a)
+		var e sim.Event
+		var err error
+		if f != nil {
+			e, err = lm.m.Enter(seat, a, *f)
+		} else {
+			e, err = lm.m.Apply(seat, a)
+		}
 		if err != nil {
 			return err
 		}
@@ -121,7 +133,7 @@ func (h *Hall) moves(lm *Live, p *pending, before int) ([]Event, error) {
 		return nil
 	}
 	if p != nil {
-		if err := do(p.seat, p.action, p.by); err != nil {
+		if err := do(p.seat, p.action, p.by, p.faces); err != nil {
 			return nil, err
 		}
 	}
@@ -134,7 +146,7 @@ func (h *Hall) moves(lm *Live, p *pending, before int) ([]Event, error) {
 		if !ok {
 			break // its table is being solved: fillIn moves it
 		}
-		if err := do(st.Seat, a, ByBot); err != nil {
+		if err := do(st.Seat, a, ByBot, nil); err != nil {
 			h.rollback(lm, before)
 			return nil, fmt.Errorf("play: bot in match %d: %w", lm.row.ID, err)
 		}
@@ -169,7 +181,7 @@ func (h *Hall) eventRow(lm *Live, pre *sim.State, e sim.Event, by Decider, seq i
 	seat := e.Seat
 	row := Event{
 		MatchID: lm.row.ID, Seq: seq, Seat: seat, Action: e.Action, Turn: e.Turn, Roll: e.Roll,
-		Faces: e.Faces, By: by, At: at,
+		Faces: e.Faces, By: by, At: at, Entered: e.Entered,
 		Score: pre.Scores[seat], Scores: append([]int(nil), pre.Scores[:pre.Variant.Seats]...),
 		OpponentScore: pre.Leader(seat), TurnTotal: pre.TurnTotal, Dice: e.Faces.Len(),
 	}

@@ -64,6 +64,19 @@ func (s *Store) CreateMatch(ctx context.Context, m play.Match) (int64, error) {
 	return id, nil
 }
 
+// correctThrow stores e, a throw entered again, over the entered throw
+// of the same seq; there must be one.
+func correctThrow(ctx context.Context, tx *sql.Tx, matchID int64, e *play.Event) error {
+	res, err := tx.ExecContext(ctx, correctThrowSQL, e.Faces.String(), e.Dice, matchID, e.Seq)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return fmt.Errorf("event %d/%d: no throw entered by hand to correct (%v)", matchID, e.Seq, err)
+	}
+	return nil
+}
+
 func nullID(id int64) any {
 	if id == 0 {
 		return nil
@@ -74,9 +87,9 @@ func nullID(id int64) any {
 func (s *Store) insertMatch(ctx context.Context, tx *sql.Tx, m play.Match) (int64, error) {
 	v, _ := json.Marshal(m.Variant)
 	now := s.now()
-	res, err := tx.ExecContext(ctx, `INSERT INTO matches (class_id, round_id, assignment_id, variant, seed, commitment, first_seat, status, created_at, day)
-		VALUES (?, ?, ?, ?, ?, ?, ?, 'playing', ?, ?)`,
-		nullID(m.ClassID), nullID(m.RoundID), nullID(m.AssignmentID), string(v), m.Seed.String(), m.Seed.Commitment(), m.FirstSeat, now.Format(time.RFC3339Nano), s.day(now))
+	res, err := tx.ExecContext(ctx, `INSERT INTO matches (class_id, round_id, assignment_id, variant, seed, commitment, first_seat, status, created_at, day, at_table)
+		VALUES (?, ?, ?, ?, ?, ?, ?, 'playing', ?, ?, ?)`,
+		nullID(m.ClassID), nullID(m.RoundID), nullID(m.AssignmentID), string(v), m.Seed.String(), m.Seed.Commitment(), m.FirstSeat, now.Format(time.RFC3339Nano), s.day(now), m.AtTable)
 	if err != nil {
 		return 0, err
 	}
@@ -106,9 +119,12 @@ func (s *Store) insertMatch(ctx context.Context, tx *sql.Tx, m play.Match) (int6
 // The hot statements of the decision path, prepared once (Store.prepare).
 const (
 	insertEventSQL = `INSERT INTO events (match_id, seq, seat, action, turn, roll, faces, by, at,
-		score, scores, opponent_score, turn_total, dice, win_if_roll, win_if_hold, win_if_chosen, options, best_action, ev_action, cost, approximate, agrees, pending)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	markOverSQL = `UPDATE matches SET status = 'over', winner = ?, result = ?, ended_at = ? WHERE id = ?`
+		score, scores, opponent_score, turn_total, dice, win_if_roll, win_if_hold, win_if_chosen, options, best_action, ev_action, cost, approximate, agrees, pending, entered)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	// correctThrowSQL stores a throw entered again over the one it
+	// corrects: the same decision, its pieces read anew (play.Event.Corrects).
+	correctThrowSQL = `UPDATE events SET faces = ?, dice = ? WHERE match_id = ? AND seq = ? AND entered = 1`
+	markOverSQL     = `UPDATE matches SET status = 'over', winner = ?, result = ?, ended_at = ? WHERE id = ?`
 )
 
 // AppendEvents adds events to a match's log and, with a result, marks it
@@ -119,10 +135,16 @@ func (s *Store) AppendEvents(ctx context.Context, matchID int64, events []play.E
 	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		ins := tx.StmtContext(ctx, s.insertEvent)
 		for _, e := range events {
+			if e.Corrects {
+				if err := correctThrow(ctx, tx, matchID, &e); err != nil {
+					return err
+				}
+				continue
+			}
 			scores, _ := json.Marshal(e.Scores)
 			a := analysisCells(e.Analysis)
 			if _, err := ins.ExecContext(ctx, matchID, e.Seq, e.Seat, e.Action.String(), e.Turn, e.Roll, e.Faces.String(), e.By, e.At.UTC().Format(time.RFC3339Nano),
-				e.Score, string(scores), e.OpponentScore, e.TurnTotal, e.Dice, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], e.Pending); err != nil {
+				e.Score, string(scores), e.OpponentScore, e.TurnTotal, e.Dice, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], e.Pending, e.Entered); err != nil {
 				return err
 			}
 		}
@@ -253,7 +275,7 @@ func (s *Store) Rounds(ctx context.Context, classID int64) ([]play.Round, error)
 }
 
 const matchColumns = `m.id, COALESCE(m.class_id, 0), COALESCE(m.round_id, 0), COALESCE(r.number, 0), m.variant, m.seed, m.first_seat,
-	m.status, COALESCE(m.winner, -1), COALESCE(m.result, ''), m.created_at, COALESCE(r.day, NULLIF(m.day, ''), ''), COALESCE(m.assignment_id, 0)`
+	m.status, COALESCE(m.winner, -1), COALESCE(m.result, ''), m.created_at, COALESCE(r.day, NULLIF(m.day, ''), ''), COALESCE(m.assignment_id, 0), m.at_table`
 
 // MatchFilter chooses matches.
 type MatchFilter struct {
@@ -298,7 +320,7 @@ func (s *Store) Matches(ctx context.Context, f MatchFilter) ([]play.Match, error
 		for rows.Next() {
 			var m play.Match
 			var v, seed, result, created string
-			if err := rows.Scan(&m.ID, &m.ClassID, &m.RoundID, &m.RoundIndex, &v, &seed, &m.FirstSeat, &m.Status, &m.Winner, &result, &created, &m.Day, &m.AssignmentID); err != nil {
+			if err := rows.Scan(&m.ID, &m.ClassID, &m.RoundID, &m.RoundIndex, &v, &seed, &m.FirstSeat, &m.Status, &m.Winner, &result, &created, &m.Day, &m.AssignmentID, &m.AtTable); err != nil {
 				return err
 			}
 			if err := json.Unmarshal([]byte(v), &m.Variant); err != nil {
@@ -436,7 +458,7 @@ func (s *Store) EachEvent(ctx context.Context, f EventFilter, fn func(e *play.Ev
 	}
 	rows, err := s.rd.QueryContext(ctx, `SELECT e.match_id, e.seq, e.seat, e.action, e.turn, e.roll, e.faces, e.by, e.at,
 		e.score, e.scores, e.opponent_score, e.turn_total, e.dice, e.win_if_roll, e.win_if_hold, e.win_if_chosen,
-		COALESCE(e.options, ''), COALESCE(e.best_action, ''), COALESCE(e.ev_action, ''), e.cost, e.approximate, e.agrees, e.pending
+		COALESCE(e.options, ''), COALESCE(e.best_action, ''), COALESCE(e.ev_action, ''), e.cost, e.approximate, e.agrees, e.pending, e.entered
 		FROM events e JOIN matches m ON m.id = e.match_id WHERE `+where+` ORDER BY e.match_id, e.seq`, arg)
 	if err != nil {
 		return fmt.Errorf("store: events: %w", err)
@@ -450,7 +472,7 @@ func (s *Store) EachEvent(ctx context.Context, f EventFilter, fn func(e *play.Ev
 		var roll, hold, chosen, cost sql.NullFloat64
 		var agrees sql.NullString
 		if err := rows.Scan(&e.MatchID, &e.Seq, &e.Seat, &action, &e.Turn, &e.Roll, &faces, &e.By, &at,
-			&e.Score, &scores, &e.OpponentScore, &e.TurnTotal, &e.Dice, &roll, &hold, &chosen, &options, actionCell{&best}, actionCell{&ev}, &cost, &approximate, &agrees, &e.Pending); err != nil {
+			&e.Score, &scores, &e.OpponentScore, &e.TurnTotal, &e.Dice, &roll, &hold, &chosen, &options, actionCell{&best}, actionCell{&ev}, &cost, &approximate, &agrees, &e.Pending, &e.Entered); err != nil {
 			return fmt.Errorf("store: events: %w", err)
 		}
 		e.At = parseTime(at)

@@ -393,6 +393,7 @@ func TestCountedMessagesHavePlurals(t *testing.T) {
 		"joinerr.cap":              "a class's cap of students",
 		"award.decisions_value":    "the award asks 10 decisions or more (report.MinDecisions)",
 		"variant.seats":            "a match has 2 seats or more",
+		"table.error.size":         "a table seats 2 players or more",
 		"howto.deadline":           "a deadline is 3 seconds or more",
 		"homework.summary":         "\"X of N students\" reads in the plural for any N",
 		"contest.status.over":      "a tournament has 2 entries and 2 duels or more",

@@ -68,6 +68,7 @@ const (
 	ClassMatch    Route = "/c/:code/m/:id"
 	ClassBoard    Route = "/c/:code/m/:id/board"
 	ClassAct      Route = "/c/:code/m/:id/act"
+	ClassEnter    Route = "/c/:code/m/:id/enter" // a table's entries: a decision, a throw's pieces
 	ClassRecord   Route = "/c/:code/m/:id/record.json"
 	ClassGuess    Route = "/c/:code/m/:id/guess"
 	ClassVerify   Route = "/c/:code/verify"
@@ -111,6 +112,7 @@ const (
 	EraseStudent    Route = "/t/:code/students/:id/erase"
 	Homework        Route = "/t/:code/homework"
 	Tournament      Route = "/t/:code/tournament"       // GET: the strategy tournament; POST: open one
+	Tables          Route = "/t/:code/tables"           // GET: the class's tables; POST: open one
 	TournamentClose Route = "/t/:code/tournament/close" // close the entries and play it
 	TournamentLive  Route = "/t/:code/tournament/live"  // its state and standings, while played
 	HomeworkClose   Route = "/t/:code/homework/:id/close"

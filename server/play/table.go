@@ -1,0 +1,141 @@
+package play
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"pigclass/sim"
+)
+
+// A table is a match played on one device with real dice or pigs
+// (Match.AtTable): the players read each throw off the table and enter
+// it, and the decisions are analysed as any others. A bot at the table
+// throws from the seed.
+
+// ErrNotAtTable refuses pieces entered by hand in a match whose dice the
+// seed throws, and a throw without its pieces at a table.
+var ErrNotAtTable = errors.New("only a match at a table takes throws entered by hand")
+
+// ErrNothingToCorrect refuses a correction when the last event is not a
+// throw entered by hand (a decision came after it, or a bot's).
+var ErrNothingToCorrect = errors.New("the last entry is not a throw entered by hand: only that can be entered again")
+
+// ErrOutOfOrder refuses an entry that does not follow the last one the
+// match has: an entry sent before it is missing (the device sends its
+// queue in order; it sends that one first).
+var ErrOutOfOrder = errors.New("an entry before this one has not arrived: send the entries in order")
+
+// Entry is one entry made at a table: a decision (Action) and, for a
+// throw, the pieces it landed (Faces); or, with Correct, the last throw's
+// pieces entered again (Faces alone), until the next decision is made.
+type Entry struct {
+	Action  sim.Action
+	Faces   sim.Faces
+	Correct bool
+}
+
+// throws reports whether a is a throw: a roll, or dice:N.
+func throws(a sim.Action) bool { return a.Kind == sim.RollKind || a.Kind == sim.DiceKind }
+
+// Enter carries out an entry at table match id by one of its players,
+// for the seat to move (the device is shared): anyone else, and an id
+// that does not exist, are refused alike (ErrNotSeated) as Move refuses
+// them. seq is the number of events the device showed: a repeated one
+// does nothing (ErrStale), so an entry sent again after the network
+// dropped is not doubled; one ahead of the match is refused
+// (ErrOutOfOrder) and changes nothing. It returns the match as the player sees it.
+func (h *Hall) Enter(ctx context.Context, who Seer, id int64, seq int, e Entry) (*View, error) {
+	v, err := h.See(ctx, who, id, false)
+	if err != nil {
+		return nil, err
+	}
+	if !v.Live {
+		return v, ErrNotPlaying
+	}
+	if !v.AtTable {
+		return v, ErrNotAtTable
+	}
+	m, err := h.enter(ctx, id, seq, e)
+	if m != nil {
+		v.Match = h.Showing(m, v.Seat)
+	}
+	return v, err
+}
+
+// enter is Enter once the player is known.
+func (h *Hall) enter(ctx context.Context, id int64, seq int, e Entry) (*Match, error) {
+	lm := h.live(id)
+	if lm == nil {
+		return nil, ErrNotPlaying
+	}
+	lm.mu.Lock()
+	defer lm.mu.Unlock()
+	switch {
+	case lm.ended:
+		return lm.snap.Load(), ErrNotPlaying
+	case seq < lm.m.Len():
+		return lm.snap.Load(), ErrStale
+	case seq > lm.m.Len():
+		return lm.snap.Load(), ErrOutOfOrder
+	case lm.host != nil && lm.host.Paused():
+		return lm.snap.Load(), ErrPaused
+	case e.Correct:
+		return lm.snap.Load(), h.correct(ctx, lm, e.Faces)
+	}
+	st := lm.m.State()
+	a := e.Action
+	switch {
+	case lm.row.Seats[st.Seat].StudentID == 0:
+		return lm.snap.Load(), &sim.ActionError{Code: sim.CodeNotYourTurn, Seat: st.Seat, Action: a, Reason: "the bot at the table throws its own dice"}
+	case a.Kind == sim.TimeoutKind || a.Kind == sim.ResignKind:
+		return lm.snap.Load(), &sim.ActionError{Code: sim.CodeUnknown, Seat: st.Seat, Action: a, Reason: "at a table, roll or hold (or dice:N)"}
+	case throws(a) && e.Faces.Len() == 0:
+		return lm.snap.Load(), ErrNotAtTable
+	}
+	p := &pending{seat: st.Seat, action: a, by: ByStudent}
+	if throws(a) {
+		p.faces = &e.Faces
+	}
+	err := h.advance(ctx, lm, p)
+	return lm.snap.Load(), err
+}
+
+// correct stores the last throw entered again with pieces f: the same
+// decision (its analysis stands), the pieces read anew, and whatever
+// follows from them (a turn that goes on, or ends, or the match won).
+// Only an entered throw that is still the last event can be corrected.
+// lm.mu must be held.
+func (h *Hall) correct(ctx context.Context, lm *Live, f sim.Faces) error {
+	events := lm.m.Events()
+	n := len(events)
+	if n == 0 || !events[n-1].Entered {
+		return ErrNothingToCorrect
+	}
+	events[n-1].Faces = f
+	m, err := sim.Replay(lm.row.Variant, lm.row.Seed, events)
+	if err != nil {
+		return err
+	}
+	row := lm.rows[n-1]
+	row.Faces, row.Dice, row.Corrects = f, f.Len(), true
+	st := m.State()
+	if err := h.log.AppendEvents(ctx, lm.row.ID, []Event{row}, st.Result()); err != nil {
+		return err
+	}
+	row.Corrects = false
+	lm.m = m
+	lm.rows = append(slices.Clone(lm.rows[:n-1]), row) // the published rows are not changed
+	if st.Over {
+		lm.ended = true
+		lm.row.Status, lm.row.Result, lm.row.Winner = Over, st.Result(), st.Winner
+		if lm.host != nil {
+			lm.host.Counted(&lm.row, nil, false)
+		}
+	}
+	lm.publish()
+	if st.Over {
+		return nil
+	}
+	return h.advance(ctx, lm, nil) // the bots move if the turn passed to them
+}

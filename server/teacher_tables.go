@@ -1,0 +1,133 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/server/classroom"
+	"pigclass/server/play"
+	"pigclass/sim"
+	"pigclass/sim/solve"
+	"pigclass/templates"
+	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
+)
+
+// tablesOfClass is the teacher's page of tables (issue 45): a form that opens a
+// table (a game, its target, its players from the roster, a bot if any)
+// and the class's tables being played.
+func (s *Server) tablesOfClass(c *gin.Context) {
+	game := c.DefaultQuery("game", sim.Pig.String())
+	render(c, http.StatusOK, templates.TablesView(s.tablesPage(c, tableForm{game: game, target: strconv.Itoa(sim.DefaultTarget)})))
+}
+
+// openTable opens the table posted; a refusal comes back on the form,
+// with what was ticked.
+func (s *Server) openTable(c *gin.Context) {
+	l := loc(c)
+	form := tableForm{game: c.PostForm("game"), target: strings.TrimSpace(c.PostForm("target")), bot: c.PostForm("bot"), students: c.PostFormArray("student")}
+	spec, problem := form.spec(l)
+	if problem == "" {
+		_, err := s.room.OpenTable(c.Request.Context(), viewerFrom(c), spec)
+		if err == nil {
+			doneAt(c, paths.Tables.For(classFrom(c).Code), "notice.table_opened")
+			return
+		}
+		if problem = tableProblem(l, err); problem == "" {
+			fail(c, err)
+			return
+		}
+	}
+	pg := s.tablesPage(c, form)
+	pg.Error = problem
+	render(c, http.StatusUnprocessableEntity, templates.TablesView(pg))
+}
+
+// tableProblem words a table's refusal the form can say, or "".
+func tableProblem(l *i18n.Localizer, err error) string {
+	var limited *play.LimitError
+	var room *solve.RoomError
+	switch {
+	case errors.Is(err, classroom.ErrTableSize):
+		return l.T("table.error.size", "Min", l.Int(sim.MinSeats), "Max", l.Int(sim.MaxSeats))
+	case errors.Is(err, classroom.ErrTableStudent):
+		return l.T("table.error.student")
+	case errors.As(err, &limited), errors.As(err, &room), errors.Is(err, play.ErrMysteryWaits):
+		_, msg := explain(l, err)
+		return msg
+	}
+	return ""
+}
+
+// tableForm is the open-a-table form as posted (or its defaults).
+type tableForm struct {
+	game, target, bot string
+	students          []string
+}
+
+// spec reads the form: the game, its target, the students ticked (in the
+// roster's order) and the bot; else what to fix.
+func (f tableForm) spec(l *i18n.Localizer) (classroom.TableSpec, string) {
+	g, err := sim.ParseGame(f.game)
+	if err != nil {
+		return classroom.TableSpec{}, l.T("error.game", "Games", strings.Join(gameNamesIn(l), ", "))
+	}
+	v := sim.Standard(g)
+	n, err := strconv.Atoi(f.target)
+	if err != nil || n < sim.MinTarget || n > solve.MaxTarget {
+		return classroom.TableSpec{}, l.T("roundform.target", "Min", l.Int(sim.MinTarget), "Max", l.Int(solve.MaxTarget))
+	}
+	v.Target = n
+	spec := classroom.TableSpec{Variant: v, Bot: f.bot}
+	for _, s := range f.students {
+		id, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return spec, l.T("table.error.student")
+		}
+		spec.Students = append(spec.Students, id)
+	}
+	if f.bot != "" {
+		if problem := botProblem(l, v, f.bot); problem != "" {
+			return spec, problem
+		}
+	}
+	return spec, ""
+}
+
+// tablesPage is the tables page with form's values, and the class's
+// tables being played.
+func (s *Server) tablesPage(c *gin.Context, form tableForm) templates.TablesPage {
+	class, l, who := classFrom(c), loc(c), viewerFrom(c)
+	code := class.Code
+	pg := templates.TablesPage{Code: code, BackURL: paths.Teacher.For(code), PostURL: paths.Tables.For(code),
+		Games: gameChoices(l, form.game), Target: form.target}
+	if takeFlashAt(c, pg.PostURL) == "notice.table_opened" {
+		pg.Notice = l.T("notice.table_opened")
+	}
+	pg.Bots = append([]templates.Choice{{Value: "", Label: l.T("table.nobot"), Selected: form.bot == ""}}, s.views.roundBots(l, form.game, form.bot)...)
+	if form.bot != "" && !slices.ContainsFunc(pg.Bots, func(b templates.Choice) bool { return b.Selected }) {
+		pg.Bots[0].Selected = true
+	}
+	if snap := who.Class(); snap != nil {
+		for _, st := range snap.Students {
+			id := strconv.FormatInt(st.ID, 10)
+			pg.Students = append(pg.Students, templates.Choice{Value: id, Label: st.Nickname, Selected: slices.Contains(form.students, id)})
+		}
+	}
+	for _, m := range who.Matches() {
+		if !m.AtTable {
+			continue
+		}
+		row := templates.TableRow{Game: gameTitle(l, m.Variant), Over: m.Over()}
+		for i, name := range seatNames(l, *m, -1, false, "") {
+			row.Players = append(row.Players, name+" "+l.Int(m.State.Scores[i]))
+		}
+		pg.Open = append(pg.Open, row)
+	}
+	return pg
+}
