@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -34,12 +35,19 @@ func (s *Server) actOn(c *gin.Context, table bool) {
 	id, v := matchAsked(c)
 	ctx := c.Request.Context()
 	seq, seqErr := strconv.Atoi(c.PostForm("seq"))
-	var e play.Entry
+	var es []play.Entry
 	var actionErr error
-	if table {
+	switch {
+	case table && c.PostForm("turn") != "":
+		es, actionErr = readTurn(c.PostForm("turn"))
+	case table:
+		var e play.Entry
 		e, actionErr = readEntry(c)
-	} else {
-		e.Action, actionErr = sim.ParseAction(c.PostForm("action"))
+		es = []play.Entry{e}
+	default:
+		var a sim.Action
+		a, actionErr = sim.ParseAction(c.PostForm("action"))
+		es = []play.Entry{{Action: a}}
 	}
 	formOK := seqErr == nil && seq >= 0 && actionErr == nil
 	var m *seenMatch
@@ -47,7 +55,7 @@ func (s *Server) actOn(c *gin.Context, table bool) {
 	if !formOK {
 		// The form is wrong; it is said only to the match's player.
 		m, err = s.see(ctx, v, id, false)
-	} else if m, err = s.move(ctx, v, id, seq, e, table); err == nil {
+	} else if m, err = s.move(ctx, v, id, seq, es, table); err == nil {
 		s.metrics.actions.Inc()
 	}
 	if m == nil {
@@ -67,8 +75,11 @@ func (s *Server) actOn(c *gin.Context, table bool) {
 	status := http.StatusOK
 	if !formOK {
 		status, mv.board.Error = formProblem(loc(c), seqErr == nil && seq >= 0, c.PostForm("action"))
-		if errors.Is(actionErr, errNoPieces) {
+		switch {
+		case errors.Is(actionErr, errNoPieces):
 			mv.board.Error = loc(c).T("error.table_pieces")
+		case errors.Is(actionErr, errTurnRow):
+			mv.board.Error = loc(c).T("error.table_row")
 		}
 	} else if err != nil {
 		status, mv.board.Error = explain(loc(c), err)
@@ -114,13 +125,13 @@ func (s *Server) paced(c *gin.Context) {
 // move carries out v's action in match id through the hall (play.Hall.Move:
 // for one of its players only; at a table, play.Hall.Enter: an entry), and returns the match as v sees it after
 // (or as it is, with the error; nil if v may not see it).
-func (s *Server) move(ctx context.Context, v classroom.Viewer, id int64, seq int, e play.Entry, table bool) (*seenMatch, error) {
+func (s *Server) move(ctx context.Context, v classroom.Viewer, id int64, seq int, es []play.Entry, table bool) (*seenMatch, error) {
 	var pv *play.View
 	var err error
 	if table {
-		pv, err = s.hall.Enter(ctx, v.Seer(), id, seq, e)
+		pv, err = s.hall.Enter(ctx, v.Seer(), id, seq, es...)
 	} else {
-		pv, err = s.hall.Move(ctx, v.Seer(), id, seq, e.Action)
+		pv, err = s.hall.Move(ctx, v.Seer(), id, seq, es[0].Action)
 	}
 	if pv == nil {
 		return nil, err
@@ -175,3 +186,43 @@ func readEntry(c *gin.Context) (play.Entry, error) {
 	}
 	return e, nil
 }
+
+// errTurnRow: a turn's row that cannot be read.
+var errTurnRow = errors.New("a turn's row is its throws, then h if the player held")
+
+// readTurn reads a turn in one row, as a paper score sheet has it: each
+// throw its pieces' marks together ("4", or "35" for two dice or two
+// pigs), separated by spaces, then h if the player held ("4 6 3 h"; a
+// turn that ends on a 1 ends without it).
+func readTurn(row string) ([]play.Entry, error) {
+	fields := strings.Fields(strings.ToLower(row))
+	var es []play.Entry
+	for i, f := range fields {
+		if f == "h" {
+			if i != len(fields)-1 {
+				return nil, errTurnRow // nothing after a hold
+			}
+			es = append(es, play.Entry{Action: sim.Hold})
+			continue
+		}
+		var marks []int
+		for _, r := range f {
+			if r < '1' || r > '9' {
+				return nil, errTurnRow
+			}
+			marks = append(marks, int(r-'0'))
+		}
+		faces, err := sim.FacesOf(marks...)
+		if err != nil {
+			return nil, errTurnRow
+		}
+		es = append(es, play.Entry{Action: sim.Roll, Faces: faces})
+	}
+	if len(es) == 0 || len(es) > maxTurnRow {
+		return nil, errTurnRow
+	}
+	return es, nil
+}
+
+// maxTurnRow is the most moves one row may hold: far past a real turn.
+const maxTurnRow = 100

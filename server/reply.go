@@ -77,6 +77,8 @@ func explain(l *i18n.Localizer, err error) (int, string) {
 		return http.StatusConflict, l.T("error.nothing_to_correct")
 	case errors.Is(err, play.ErrOutOfOrder):
 		return http.StatusConflict, l.T("error.out_of_order")
+	case errors.Is(err, play.ErrTurnOver):
+		return http.StatusConflict, l.T("error.turn_over")
 	case errors.Is(err, classroom.ErrNoSkunk):
 		return http.StatusConflict, l.T("error.noskunk")
 	case errors.Is(err, classroom.ErrSkunkIsOver):

@@ -185,6 +185,7 @@ func (s *Server) teacherRoutes(r *gin.Engine) {
 	tget(paths.Tournament, s.tournament)
 	tget(paths.Tables, s.tablesOfClass)
 	tpost(paths.Tables, s.openTable)
+	tget(paths.TableSheet, s.tableSheet)
 	tpost(paths.Tournament, s.openTournament)
 	tpost(paths.TournamentClose, s.closeTournament)
 	tget(paths.TournamentLive, s.tournamentLive)

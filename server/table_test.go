@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"pigclass/server/report"
 	"pigclass/sim"
 	"pigclass/templates/paths"
 )
@@ -204,13 +205,17 @@ func checkTableRecords(t *testing.T, a *app, teacher *browser, code string, play
 		}
 		pre, e := want[i], record.Events[i]
 		i++
+		wantSource := map[bool]string{true: "entered", false: "seed"}[e.Entered]
+		if e.Faces.Len() == 0 {
+			wantSource = "" // a hold throws nothing
+		}
 		if r["by"] == "bot" {
-			if r["source"] != "seed" {
-				t.Errorf("a bot's throw %v: source %q", r, r["source"])
+			if r["source"] != wantSource || e.Entered {
+				t.Errorf("a bot's move %v: source %q, want %q", r, r["source"], wantSource)
 			}
 			continue
 		}
-		if wantSource := map[bool]string{true: "entered", false: "seed"}[e.Entered]; r["source"] != wantSource || r["analysis"] != "exact" {
+		if r["source"] != wantSource || r["analysis"] != "exact" {
 			t.Errorf("row %v: source %q analysis %q, want %s and exact", r, r["source"], r["analysis"], wantSource)
 		}
 		if e.Entered {
@@ -235,5 +240,85 @@ func checkTableRecords(t *testing.T, a *app, teacher *browser, code string, play
 		if b.status() != http.StatusOK || review.Find(`[data-testid="review"]`).Length() == 0 {
 			t.Errorf("a player's review of the table: %d", b.status())
 		}
+	}
+}
+
+// TestAPaperGameTypedIn (issue 45): a game of Pig played at a table on
+// paper and typed in afterwards, a turn a row as the score sheet has it,
+// gives decisions.csv the same rows as the same game entered throw by
+// throw as it was played; a row whose turn ends before its end is
+// refused whole; the teacher's blank score sheet prints a column a player.
+func TestAPaperGameTypedIn(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := join(t, a, code, "Ana")
+	join(t, a, code, "Ben")
+	v := sim.Standard(sim.Pig)
+	v.Target = 30
+	if _, err := a.srv.tables.Get(v); err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{strconv.FormatInt(studentID(t, a, code, "Ana"), 10), strconv.FormatInt(studentID(t, a, code, "Ben"), 10)}
+	open := func() {
+		teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "student": ids})
+		if teacher.status() != http.StatusOK {
+			t.Fatalf("open a table: %d\n%s", teacher.status(), teacher.body)
+		}
+	}
+	// The sheet, turn by turn: Ana first, as she was ticked first.
+	sheet := []string{"6 5 4 h", "3 1", "6 6 h", "5 5 5 h", "2 2"}
+	board := func() (string, string) {
+		b := ana.get("/c/" + code).Find(`[data-testid="board"]`)
+		return b.AttrOr("data-seq", ""), b.Find(`form[data-testid="table-throw"]`).AttrOr("action", "")
+	}
+	open()
+	for _, row := range sheet { // live: each throw and hold as it came
+		for _, f := range strings.Fields(row) {
+			seq, enter := board()
+			form := url.Values{"seq": {seq}, "action": {"roll"}, "faces": {f}}
+			if f == "h" {
+				form = url.Values{"seq": {seq}, "action": {"hold"}}
+			}
+			ana.post(enter, form)
+		}
+	}
+	open()
+	seq, enter := board()
+	doc := ana.post(enter, url.Values{"seq": {seq}, "turn": {"6 1 4 h"}})
+	if !strings.Contains(doc.Find(`[data-testid="board-error"]`).Text(), "Nothing of it was entered") {
+		t.Errorf("a row going on past a 1: %q", doc.Find(`[data-testid="board-error"]`).Text())
+	}
+	for _, row := range sheet { // on paper: a turn a row
+		seq, enter = board()
+		if enter == "" {
+			t.Fatalf("no entry before the row %q:\n%s", row, ana.body)
+		}
+		doc = ana.post(enter, url.Values{"seq": {seq}, "turn": {row}})
+		if e := doc.Find(`[data-testid="board-error"]`).Text(); e != "" {
+			t.Fatalf("the row %q: %s", row, e)
+		}
+	}
+	byMatch := map[string][]string{}
+	skip := map[string]bool{"match": true, "at": true, "local_time": true}
+	for _, r := range teacher.csvRows(paths.DecisionsCSV.For(code)) {
+		var cells []string
+		for _, c := range report.DecisionsFile.Header() {
+			if !skip[c] {
+				cells = append(cells, c+"="+r[c])
+			}
+		}
+		byMatch[r["match"]] = append(byMatch[r["match"]], strings.Join(cells, " "))
+	}
+	live, paper := byMatch["1"], byMatch["2"]
+	if len(live) != 15 || !slices.Equal(live, paper) {
+		t.Errorf("the game played live (%d rows) and typed in from paper (%d rows) differ:\n%s\n%s", len(live), len(paper), strings.Join(live, "\n"), strings.Join(paper, "\n"))
+	}
+	if !strings.Contains(live[0], "student=Ana") || !strings.Contains(live[0], "analysis=exact") || !strings.Contains(live[0], "source=entered") {
+		t.Errorf("the first decision: %s", live[0])
+	}
+	print := teacher.get(paths.TableSheet.For(code) + "?game=pass-the-pigs&players=3")
+	if print.Find(`[data-testid="sheet-player"]`).Length() != 3 || print.Find(`[data-testid="sheet"] tbody tr`).Length() != sheetTurns {
+		t.Errorf("the score sheet of 3 players: %d columns, %d rows", print.Find(`[data-testid="sheet-player"]`).Length(), print.Find(`[data-testid="sheet"] tbody tr`).Length())
 	}
 }

@@ -105,7 +105,7 @@ func (s *Server) tablesPage(c *gin.Context, form tableForm) templates.TablesPage
 	class, l, who := classFrom(c), loc(c), viewerFrom(c)
 	code := class.Code
 	pg := templates.TablesPage{Code: code, BackURL: paths.Teacher.For(code), PostURL: paths.Tables.For(code),
-		Games: gameChoices(l, form.game), Target: form.target}
+		Games: gameChoices(l, form.game), Target: form.target, SheetURL: paths.TableSheet.For(code), SheetGame: form.game}
 	if takeFlashAt(c, pg.PostURL) == "notice.table_opened" {
 		pg.Notice = l.T("notice.table_opened")
 	}
@@ -131,3 +131,31 @@ func (s *Server) tablesPage(c *gin.Context, form tableForm) templates.TablesPage
 	}
 	return pg
 }
+
+// tableSheet is a blank score sheet to print for a table playing on paper
+// (issue 45): the game's rules, how to write a turn so that its row is
+// typed in afterwards as it stands, a column a player, a row a turn.
+func (s *Server) tableSheet(c *gin.Context) {
+	l, code := loc(c), classFrom(c).Code
+	g, err := sim.ParseGame(c.Query("game"))
+	if err != nil {
+		g = sim.Pig
+	}
+	players, err := strconv.Atoi(c.DefaultQuery("players", "4"))
+	if err != nil || players < sim.MinSeats || players > sim.MaxSeats {
+		refuse(c, http.StatusUnprocessableEntity, l.T("roundform.seats", "Min", l.Int(sim.MinSeats), "Max", l.Int(sim.MaxSeats)))
+		return
+	}
+	v := sim.Standard(g)
+	how := "table.sheet.how"
+	if g.ChoosesDice() {
+		how = "table.sheet.how_hog"
+	}
+	render(c, http.StatusOK, templates.TableSheetView(templates.TableSheet{
+		Title: l.T("table.sheet.title", "Game", gameTitle(l, v)), Rules: l.T("howto."+g.String(), "Target", v.Target, "Max", v.MaxDice),
+		HowToWrite: l.T(how, "Example", tableRowExample(g)), BackURL: paths.Tables.For(code) + "?game=" + g.String(),
+		Players: players, Turns: sheetTurns}))
+}
+
+// sheetTurns is how many turns a score sheet has rows for: a page.
+const sheetTurns = 25

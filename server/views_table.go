@@ -20,6 +20,7 @@ func tableEntry(l *i18n.Localizer, code string, m *play.Match, names []i18n.Msg)
 	r := g.Rules()
 	t := &templates.TableEntry{EnterURL: paths.ClassEnter.With(code, m.ID), Throw: sim.Roll.String(),
 		Ask: l.T("table.ask", "Name", l.Say(names[m.State.Seat])), Send: l.T("table.send")}
+	t.RowLabel, t.RowSend = l.T("table.row", "Example", tableRowExample(g)), l.T("table.row_send")
 	if g.ChoosesDice() {
 		t.Throw, t.Typed = "dice", true
 		t.TypedLabel = l.T("table.typed", "Max", l.Int(m.Variant.MaxDice))
@@ -46,4 +47,13 @@ func tableEntry(l *i18n.Localizer, code string, m *play.Match, names []i18n.Msg)
 		t.Last = l.T("table.last", "Name", l.Say(names[last.Seat]), "Faces", l.Say(charts.ThrowMsg(g, &last.Faces)))
 	}
 	return t
+}
+
+// tableRowExample is a turn of game g as its row is typed: two throws
+// and a hold ("4 6 h"; "35 12 h" with two pieces a throw).
+func tableRowExample(g sim.Game) string {
+	if g.Dice() == 2 {
+		return "35 42 h"
+	}
+	return "4 6 h"
 }

@@ -411,6 +411,9 @@ type TableEntry struct {
 	// Touching is the throw every piece shows at once ("7 7": pigs that
 	// touch), TouchingLabel its name; "" for a game without.
 	Touching, TouchingLabel string
+	// RowLabel asks for a whole turn in one row, as a paper score sheet
+	// has it (the throws, then h for a hold); RowSend sends it.
+	RowLabel, RowSend string
 	// Last says the last throw entered, which may be entered again
 	// until the next decision; "" when the last event is not one.
 	Last string

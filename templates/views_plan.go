@@ -64,6 +64,18 @@ type TablesPage struct {
 	// Students are the roster, ticked for the table posted.
 	Students []Choice
 	Open     []TableRow
+	// SheetURL prints a blank score sheet of the game picked; SheetGame
+	// is that game, sent with it.
+	SheetURL, SheetGame string
+}
+
+// TableSheet is a printable score sheet for a table playing on paper:
+// the game's rules, a column a player, a row a turn.
+type TableSheet struct {
+	Title, Rules, HowToWrite string
+	BackURL                  string
+	Players                  int
+	Turns                    int
 }
 
 // TableRow is one table of the class: its game, its players with their

@@ -13,8 +13,9 @@ import (
 )
 
 // TableSpec is a table the teacher opens: a game played with real dice or
-// pigs on one device, by students of the class (in their order of
-// seating) and at most one bot, which throws its own seeded dice.
+// pigs on one device, by students of the class (in their order of play,
+// the first first) and at most one bot, which plays last and throws its
+// own seeded dice.
 type TableSpec struct {
 	Variant  sim.Variant // its Seats are the table's players
 	Students []int64
@@ -55,18 +56,25 @@ func (r *Room) OpenTable(ctx context.Context, v Viewer, spec TableSpec) (*play.M
 		}
 	}
 	snap := c.snap.Load()
-	var seats []play.Seat
+	// The players play in the order given, the first one first (as the
+	// group sits, or as its paper sheet has them): the seed deals the
+	// first seat, and the players are seated from it round the table.
+	seed := sim.NewSeed()
+	first := seed.FirstSeat(n)
+	seats := make([]play.Seat, n)
 	for i, id := range spec.Students {
 		j := slices.IndexFunc(snap.Students, func(s store.Student) bool { return s.ID == id })
 		if j < 0 || slices.Index(spec.Students[:i], id) >= 0 {
 			return nil, ErrTableStudent
 		}
-		seats = append(seats, seatOf(snap.Students[j], i))
+		seat := (first + i) % n
+		seats[seat] = seatOf(snap.Students[j], seat)
 	}
 	if spec.Bot != "" {
-		seats = append(seats, play.Seat{Seat: len(seats), Bot: spec.Bot})
+		seat := (first + n - 1) % n
+		seats[seat] = play.Seat{Seat: seat, Bot: spec.Bot}
 	}
-	row := play.NewMatch(spec.Variant, sim.NewSeed(), seats)
+	row := play.NewMatch(spec.Variant, seed, seats)
 	row.ClassID, row.AtTable = c.id, true
 	lms, err := r.hall.Start(ctx, play.Request{Origin: play.FromTable, Host: c, Class: snap.Code, Matches: []play.Match{row}})
 	if err != nil {

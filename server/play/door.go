@@ -437,7 +437,7 @@ func (h *Hall) begin(ctx context.Context, rows []Match, host Host) ([]*Live, err
 			defer func() { <-sem }()
 			lm.mu.Lock()
 			defer lm.mu.Unlock()
-			errs[i] = h.advance(ctx, lm, nil)
+			errs[i] = h.advance(ctx, lm)
 		})
 	}
 	wg.Wait()

@@ -85,7 +85,7 @@ func (h *Hall) fillIn(ctx context.Context, key sim.Variant) error {
 		lm.mu.Lock()
 		err := h.fillLive(ctx, lm)
 		if err == nil && !lm.ended {
-			err = h.advance(ctx, lm, nil)
+			err = h.advance(ctx, lm)
 		}
 		lm.mu.Unlock()
 		if err != nil {

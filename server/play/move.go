@@ -2,6 +2,7 @@ package play
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -75,12 +76,13 @@ type pending struct {
 	faces *sim.Faces
 }
 
-// advance carries out p (if any), then the bots' moves until a student is
-// to move or the match is over, and stores them all as one write. If
-// storing fails the match is put back as it was. lm.mu must be held.
-func (h *Hall) advance(ctx context.Context, lm *Live, p *pending) error {
+// advance carries out ps in order (if any: a player's moves of one turn),
+// then the bots' moves until a student is to move or the match is over,
+// and stores them all as one write. If storing fails the match is put
+// back as it was. lm.mu must be held.
+func (h *Hall) advance(ctx context.Context, lm *Live, ps ...*pending) error {
 	before := lm.m.Len()
-	rows, err := h.moves(lm, p, before)
+	rows, err := h.moves(lm, ps, before)
 	if err != nil || len(rows) == 0 {
 		return err
 	}
@@ -91,7 +93,7 @@ func (h *Hall) advance(ctx context.Context, lm *Live, p *pending) error {
 	}
 	lm.rows = append(lm.rows, rows...)
 	lm.last = rows[len(rows)-1].At
-	if p != nil && p.by == ByStudent && !st.Over && st.Seat == p.seat {
+	if p := lastOf(ps); p != nil && p.by == ByStudent && !st.Over && st.Seat == p.seat {
 		lm.shown = len(lm.rows) + 1 // the mover sees the result in their reply
 	}
 	if st.Over {
@@ -111,10 +113,23 @@ func (h *Hall) advance(ctx context.Context, lm *Live, p *pending) error {
 	return nil
 }
 
-// moves applies p (if any) and the bots' moves after it to the game, and
-// returns their rows, numbered from before+1; on a bot's error the game
-// is put back as it was.
-func (h *Hall) moves(lm *Live, p *pending, before int) ([]Event, error) {
+// lastOf is the last of ps, or nil.
+func lastOf(ps []*pending) *pending {
+	if len(ps) == 0 {
+		return nil
+	}
+	return ps[len(ps)-1]
+}
+
+// ErrTurnOver refuses a turn's moves sent together (a paper sheet's row)
+// when the turn ended before the last of them: nothing of them is done.
+var ErrTurnOver = errors.New("the turn ended before the last of its moves: a 1 (or a win) ends it")
+
+// moves applies ps (if any: one seat's moves, each while it is still that
+// seat's turn) and the bots' moves after them to the game, and returns
+// their rows, numbered from before+1; on an error the game is put back as
+// it was.
+func (h *Hall) moves(lm *Live, ps []*pending, before int) ([]Event, error) {
 	var rows []Event
 	now := h.now()
 	do := func(seat int, a sim.Action, by Decider, f *sim.Faces) error {
@@ -132,8 +147,15 @@ func (h *Hall) moves(lm *Live, p *pending, before int) ([]Event, error) {
 		rows = append(rows, h.eventRow(lm, &pre, e, by, before+len(rows)+1, now))
 		return nil
 	}
-	if p != nil {
+	for i, p := range ps {
+		if st := lm.m.State(); i > 0 && (st.Over || st.Seat != p.seat) {
+			h.rollback(lm, before)
+			return nil, ErrTurnOver
+		}
 		if err := do(p.seat, p.action, p.by, p.faces); err != nil {
+			if i > 0 {
+				h.rollback(lm, before)
+			}
 			return nil, err
 		}
 	}

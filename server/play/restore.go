@@ -54,7 +54,7 @@ func (h *Hall) Restore(ctx context.Context, hostOf func(ctx context.Context, cla
 	}
 	for _, lm := range todo {
 		lm.mu.Lock()
-		err := h.advance(ctx, lm, nil)
+		err := h.advance(ctx, lm)
 		lm.mu.Unlock()
 		if err != nil {
 			return 0, err

@@ -38,14 +38,17 @@ type Entry struct {
 // throws reports whether a is a throw: a roll, or dice:N.
 func throws(a sim.Action) bool { return a.Kind == sim.RollKind || a.Kind == sim.DiceKind }
 
-// Enter carries out an entry at table match id by one of its players,
+// Enter carries out entries at table match id by one of its players,
 // for the seat to move (the device is shared): anyone else, and an id
 // that does not exist, are refused alike (ErrNotSeated) as Move refuses
-// them. seq is the number of events the device showed: a repeated one
-// does nothing (ErrStale), so an entry sent again after the network
-// dropped is not doubled; one ahead of the match is refused
-// (ErrOutOfOrder) and changes nothing. It returns the match as the player sees it.
-func (h *Hall) Enter(ctx context.Context, who Seer, id int64, seq int, e Entry) (*View, error) {
+// them. Several entries are one player's turn as a paper sheet's row has
+// it (roll 4, roll 6, hold), done together or not at all (ErrTurnOver if
+// the turn ends before the last). seq is the number of events the device
+// showed: a repeated one does nothing (ErrStale), so an entry sent again
+// after the network dropped is not doubled; one ahead of the match is
+// refused (ErrOutOfOrder) and changes nothing. It returns the match as the
+// player sees it.
+func (h *Hall) Enter(ctx context.Context, who Seer, id int64, seq int, es ...Entry) (*View, error) {
 	v, err := h.See(ctx, who, id, false)
 	if err != nil {
 		return nil, err
@@ -56,7 +59,7 @@ func (h *Hall) Enter(ctx context.Context, who Seer, id int64, seq int, e Entry) 
 	if !v.AtTable {
 		return v, ErrNotAtTable
 	}
-	m, err := h.enter(ctx, id, seq, e)
+	m, err := h.enter(ctx, id, seq, es)
 	if m != nil {
 		v.Match = h.Showing(m, v.Seat)
 	}
@@ -64,7 +67,7 @@ func (h *Hall) Enter(ctx context.Context, who Seer, id int64, seq int, e Entry) 
 }
 
 // enter is Enter once the player is known.
-func (h *Hall) enter(ctx context.Context, id int64, seq int, e Entry) (*Match, error) {
+func (h *Hall) enter(ctx context.Context, id int64, seq int, es []Entry) (*Match, error) {
 	lm := h.live(id)
 	if lm == nil {
 		return nil, ErrNotPlaying
@@ -80,25 +83,41 @@ func (h *Hall) enter(ctx context.Context, id int64, seq int, e Entry) (*Match, e
 		return lm.snap.Load(), ErrOutOfOrder
 	case lm.host != nil && lm.host.Paused():
 		return lm.snap.Load(), ErrPaused
-	case e.Correct:
-		return lm.snap.Load(), h.correct(ctx, lm, e.Faces)
+	case len(es) == 1 && es[0].Correct:
+		return lm.snap.Load(), h.correct(ctx, lm, es[0].Faces)
 	}
-	st := lm.m.State()
+	seat := lm.m.State().Seat
+	var ps []*pending
+	for _, e := range es {
+		p, err := entryMove(lm, seat, e)
+		if err != nil {
+			return lm.snap.Load(), err
+		}
+		ps = append(ps, p)
+	}
+	err := h.advance(ctx, lm, ps...)
+	return lm.snap.Load(), err
+}
+
+// entryMove is an entry as the move of seat, the player to move, or why
+// it cannot be one.
+func entryMove(lm *Live, seat int, e Entry) (*pending, error) {
 	a := e.Action
 	switch {
-	case lm.row.Seats[st.Seat].StudentID == 0:
-		return lm.snap.Load(), &sim.ActionError{Code: sim.CodeNotYourTurn, Seat: st.Seat, Action: a, Reason: "the bot at the table throws its own dice"}
+	case lm.row.Seats[seat].StudentID == 0:
+		return nil, &sim.ActionError{Code: sim.CodeNotYourTurn, Seat: seat, Action: a, Reason: "the bot at the table throws its own dice"}
+	case e.Correct:
+		return nil, ErrNothingToCorrect // a correction is sent alone
 	case a.Kind == sim.TimeoutKind || a.Kind == sim.ResignKind:
-		return lm.snap.Load(), &sim.ActionError{Code: sim.CodeUnknown, Seat: st.Seat, Action: a, Reason: "at a table, roll or hold (or dice:N)"}
+		return nil, &sim.ActionError{Code: sim.CodeUnknown, Seat: seat, Action: a, Reason: "at a table, roll or hold (or dice:N)"}
 	case throws(a) && e.Faces.Len() == 0:
-		return lm.snap.Load(), ErrNotAtTable
+		return nil, ErrNotAtTable
 	}
-	p := &pending{seat: st.Seat, action: a, by: ByStudent}
+	p := &pending{seat: seat, action: a, by: ByStudent}
 	if throws(a) {
 		p.faces = &e.Faces
 	}
-	err := h.advance(ctx, lm, p)
-	return lm.snap.Load(), err
+	return p, nil
 }
 
 // correct stores the last throw entered again with pieces f: the same
@@ -137,5 +156,5 @@ func (h *Hall) correct(ctx context.Context, lm *Live, f sim.Faces) error {
 	if st.Over {
 		return nil
 	}
-	return h.advance(ctx, lm, nil) // the bots move if the turn passed to them
+	return h.advance(ctx, lm) // the bots move if the turn passed to them
 }

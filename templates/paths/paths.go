@@ -113,6 +113,7 @@ const (
 	Homework        Route = "/t/:code/homework"
 	Tournament      Route = "/t/:code/tournament"       // GET: the strategy tournament; POST: open one
 	Tables          Route = "/t/:code/tables"           // GET: the class's tables; POST: open one
+	TableSheet      Route = "/t/:code/tables/sheet"     // a printable score sheet (?game=, &players=)
 	TournamentClose Route = "/t/:code/tournament/close" // close the entries and play it
 	TournamentLive  Route = "/t/:code/tournament/live"  // its state and standings, while played
 	HomeworkClose   Route = "/t/:code/homework/:id/close"
