@@ -54,7 +54,7 @@ type chartSource struct {
 	v         sim.Variant
 	table     *solve.Table
 	pig       map[int64][]store.Decision // students' Pig decisions, by student (0: all)
-	marks     map[string][]int           // the class's marks, by kind of piece
+	marks     map[string]store.Thrown    // the class's marks, by kind of piece
 }
 
 // chartSource prepares the charts of a class (studentID 0) or of one
@@ -64,7 +64,7 @@ func (w *views) chartSource(ctx context.Context, l *i18n.Localizer, who classroo
 	if err != nil {
 		return nil, err
 	}
-	return &chartSource{w: w, ctx: ctx, who: who, l: l, class: who.Class().Class, studentID: studentID, day: day, v: v, table: table, pig: map[int64][]store.Decision{}, marks: map[string][]int{}}, nil
+	return &chartSource{w: w, ctx: ctx, who: who, l: l, class: who.Class().Class, studentID: studentID, day: day, v: v, table: table, pig: map[int64][]store.Decision{}, marks: map[string]store.Thrown{}}, nil
 }
 
 // The chartSource is the charts' Source (charts.Build): each of its reads
@@ -102,7 +102,7 @@ func (c *chartSource) GameDecisions(g sim.Game) ([]store.Decision, error) {
 }
 
 // Marks are the marks the class's pieces of one kind showed.
-func (c *chartSource) Marks(piece string) ([]int, error) {
+func (c *chartSource) Marks(piece string) (store.Thrown, error) {
 	if m, ok := c.marks[piece]; ok {
 		return m, nil
 	}

@@ -231,7 +231,7 @@ func TestTimeline(t *testing.T) {
 
 func TestClassDiceAndShareOfOnes(t *testing.T) {
 	faces := []int{1, 2, 2, 6, 1, 3}
-	c := ClassDice(en, faces)
+	c := ClassDice(en, store.Thrown{All: faces})
 	golden(t, c)
 	if cell(t, c, 0, 1) != "2" || cell(t, c, 1, 1) != "2" || cell(t, c, 3, 1) != "0" || cell(t, c, 0, 4) != "1.0000" {
 		t.Errorf("dice rows %v", c.Table.Rows)
@@ -266,7 +266,7 @@ func TestClassDiceAreTested(t *testing.T) {
 			}
 			n += k
 		}
-		chart := ClassDice(en, faces)
+		chart := ClassDice(en, store.Thrown{All: faces})
 		e, stat := float64(n)/6, 0.0
 		for f, k := range c.counts {
 			stat += (float64(k) - e) * (float64(k) - e) / e

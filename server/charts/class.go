@@ -17,7 +17,11 @@ import (
 )
 
 // ClassDice is chart 5a: how often each face came up in the class.
-func ClassDice(l *i18n.Localizer, faces []int) templates.Chart {
+//
+// The dice entered by hand at tables (real dice) are tested apart too,
+// when some are and not all.
+func ClassDice(l *i18n.Localizer, thrown store.Thrown) templates.Chart {
+	faces := thrown.All
 	caption := t(l, DiceKey, "caption")
 	if len(faces) == 0 {
 		return empty(l, DiceKey, caption, l.T("chart.nodice"))
@@ -39,6 +43,13 @@ func ClassDice(l *i18n.Localizer, faces []int) templates.Chart {
 			t(l, DiceKey, "range", "Lo", pct(l, lo), "Hi", pct(l, hi)), f4(l, e)})
 	}
 	caption += " " + fairWords(l, counts[1:])
+	if n := len(thrown.Entered); n > 0 && n < len(faces) {
+		var real [7]int
+		for _, f := range thrown.Entered {
+			real[f]++
+		}
+		caption += " " + t(l, DiceKey, "entered", "N", num(l, n)) + " " + fairWords(l, real[1:])
+	}
 	bar := charts.NewBar()
 	bar.SetGlobalOptions(append(global(DiceKey, "320px"),
 		charts.WithXAxisOpts(opts.XAxis{Name: t(l, DiceKey, "face")}), charts.WithYAxisOpts(opts.YAxis{Name: t(l, DiceKey, "dice")}))...)

@@ -4,6 +4,7 @@ import (
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
+	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/templates"
 	"pigclass/templates/i18n"
@@ -23,26 +24,35 @@ func fitWords(l *i18n.Localizer, counts []int, probs []float64) string {
 	return chiWords(l, PigLandingsKey, stat, tail, bins-1)
 }
 
-// PigLandings sets the class's landings of game g's pieces (marks, piece by
-// piece, as thrown) beside the chances the game is played with (Kern's
-// counts for Pass the Pigs): for each landing the class's share of the
-// pigs with its 95% interval, and the data's share; the touches as a share
-// of the throws.
-func PigLandings(l *i18n.Localizer, g sim.Game, marks []int) templates.Chart {
-	caption := t(l, PigLandingsKey, "caption")
-	r := g.Rules()
-	p := &r.Piece
-	counts := make([]int, len(p.Weights)+1)
-	pieces, touched := 0, 0
+// landingCounts counts marks by landing (counts[m], m from 1), the pigs
+// that landed apart, and those that touched.
+func landingCounts(r *sim.GameRules, marks []int) (counts []int, pieces, touched int) {
+	counts = make([]int, len(r.Piece.Weights)+1)
 	for _, m := range marks {
 		switch {
-		case m >= 1 && m <= len(p.Weights):
+		case m >= 1 && m <= len(r.Piece.Weights):
 			counts[m]++
 			pieces++
 		case r.Mishap.Weight > 0 && m == int(r.Mishap.Mark):
 			touched++
 		}
 	}
+	return counts, pieces, touched
+}
+
+// PigLandings sets the class's landings of game g's pieces (marks, piece by
+// piece, as thrown) beside the chances the game is played with (Kern's
+// counts for Pass the Pigs): for each landing the class's share of the
+// pigs with its 95% interval, and the data's share; the touches as a share
+// of the throws.
+//
+// The landings entered by hand at tables (real pigs) are tested apart
+// too, when some are and not all.
+func PigLandings(l *i18n.Localizer, g sim.Game, thrown store.Thrown) templates.Chart {
+	caption := t(l, PigLandingsKey, "caption")
+	r := g.Rules()
+	p := &r.Piece
+	counts, pieces, touched := landingCounts(r, thrown.All)
 	throws := pieces/r.Pieces + touched/r.Pieces
 	if throws == 0 {
 		return empty(l, PigLandingsKey, caption, t(l, PigLandingsKey, "empty"))
@@ -80,6 +90,10 @@ func PigLandings(l *i18n.Localizer, g sim.Game, marks []int) templates.Chart {
 		probs[m] = float64(w) / float64(total)
 	}
 	caption += " " + fitWords(l, counts[1:], probs)
+	if n := len(thrown.Entered); n > 0 && n < len(thrown.All) {
+		real, _, _ := landingCounts(r, thrown.Entered)
+		caption += " " + t(l, PigLandingsKey, "entered", "N", num(l, n)) + " " + fitWords(l, real[1:], probs)
+	}
 	box := charts.NewBoxPlot()
 	box.SetGlobalOptions(append(global(PigLandingsKey, "360px"),
 		charts.WithXAxisOpts(opts.XAxis{AxisLabel: &opts.AxisLabel{Interval: "0", Rotate: 30}}),

@@ -2,10 +2,12 @@ package charts
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
 
+	"pigclass/server/store"
 	"pigclass/sim"
 )
 
@@ -22,7 +24,7 @@ func TestPigLandings(t *testing.T) {
 		}
 	}
 	marks = append(marks, 7, 7)
-	c := PigLandings(en, sim.PassPigs, marks)
+	c := PigLandings(en, sim.PassPigs, store.Thrown{All: marks})
 	golden(t, c)
 	if len(c.Table.Rows) != 7 || !strings.HasPrefix(c.Caption, "98 pigs in 50 throws.") {
 		t.Fatalf("%d rows, caption %q", len(c.Table.Rows), c.Caption)
@@ -76,7 +78,48 @@ func TestPigLandings(t *testing.T) {
 			break
 		}
 	}
-	if e := PigLandings(en, sim.PassPigs, nil); e.Empty == "" {
+	if e := PigLandings(en, sim.PassPigs, store.Thrown{}); e.Empty == "" {
 		t.Error("no pigs, yet a chart")
+	}
+}
+
+// TestEnteredThrowsTestedApart (issue 45): when some of the class's dice
+// (or pigs) were real ones entered at tables, the fairness charts test
+// those apart too: the caption's last sentence is the chi-square verdict
+// on the entered throws alone, its statistic worked out here by hand.
+func TestEnteredThrowsTestedApart(t *testing.T) {
+	expand := func(counts []int) []int {
+		var out []int
+		for f, k := range counts {
+			for range k {
+				out = append(out, f+1)
+			}
+		}
+		return out
+	}
+	seeded, loaded := expand([]int{30, 30, 30, 30, 30, 30}), expand([]int{40, 20, 20, 20, 10, 10})
+	c := ClassDice(en, store.Thrown{All: append(seeded, loaded...), Entered: loaded})
+	stat := 0.0
+	for _, k := range []int{40, 20, 20, 20, 10, 10} {
+		stat += (float64(k) - 20) * (float64(k) - 20) / 20
+	}
+	want := fmt.Sprintf("Thrown for real at tables and entered by hand: 120 of these dice. On their own: Chi-square test: %.2f with 5 degrees of freedom.", stat)
+	if !strings.Contains(c.Caption, want) || !strings.HasSuffix(c.Caption, "these dice look loaded.") || strings.Count(c.Caption, "Chi-square test:") != 2 {
+		t.Errorf("120 fair dice and 120 loaded entered: %q, want %q and the loaded verdict last", c.Caption, want)
+	}
+	if c := ClassDice(en, store.Thrown{All: loaded, Entered: loaded}); strings.Contains(c.Caption, "On their own") {
+		t.Errorf("every die entered: the caption tests them twice: %q", c.Caption)
+	}
+	// Real pigs: Kern's landings, 600 throws of them, entered, beside as
+	// many thrown by the seed.
+	var kern []int
+	for m, w := range sim.PassPigs.Rules().Piece.Weights {
+		for range w / 5 {
+			kern = append(kern, m+1)
+		}
+	}
+	p := PigLandings(en, sim.PassPigs, store.Thrown{All: append(append([]int(nil), kern...), kern...), Entered: kern})
+	if !strings.Contains(p.Caption, fmt.Sprintf("entered by hand: %s of these pigs. On their own: Chi-square test against Kern's chances", en.Int(len(kern)))) || !strings.HasSuffix(p.Caption, "nothing unusual.") {
+		t.Errorf("Kern's pigs entered: %q", p.Caption)
 	}
 }

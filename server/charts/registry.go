@@ -32,8 +32,8 @@ type Source interface {
 	// Name labels a decision's student as the page shows them.
 	Name(d store.Decision) string
 	// Marks are what the class's pieces of one kind showed (GameRules'
-	// Piece.Name), piece by piece.
-	Marks(piece string) ([]int, error)
+	// Piece.Name), piece by piece: all, and entered by hand at tables.
+	Marks(piece string) (store.Thrown, error)
 	SkunkDecisions() ([]store.SkunkDecision, error)
 	Rounds() ([]play.Round, error)
 	// Mysteries are the class's mystery bots whose seed is published,
@@ -70,7 +70,7 @@ var registry = []entry{
 	}},
 	{OnesKey, func(s Source) (templates.Chart, error) {
 		faces, err := s.Marks(sim.DieName)
-		return ShareOfOnes(s.Localizer(), faces), err
+		return ShareOfOnes(s.Localizer(), faces.All), err
 	}},
 	{HogDiceKey, func(s Source) (templates.Chart, error) {
 		ds, err := s.GameDecisions(gameOf(HogDiceKey))

@@ -23,7 +23,7 @@ func (emptySource) PigDecisions(int64) ([]store.Decision, error)     { return ni
 func (emptySource) Decisions() ([]store.Decision, error)             { return nil, nil }
 func (emptySource) GameDecisions(sim.Game) ([]store.Decision, error) { return nil, nil }
 func (emptySource) Name(store.Decision) string                       { return "" }
-func (emptySource) Marks(string) ([]int, error)                      { return nil, nil }
+func (emptySource) Marks(string) (store.Thrown, error)               { return store.Thrown{}, nil }
 func (emptySource) SkunkDecisions() ([]store.SkunkDecision, error)   { return nil, nil }
 func (emptySource) Rounds() ([]play.Round, error)                    { return nil, nil }
 func (emptySource) FirstPlayer() ([]FirstResults, error)             { return nil, nil }

@@ -187,15 +187,17 @@ func (r *Reports) Decisions(ctx context.Context, v classroom.Viewer, f store.Cha
 
 // Faces are the class's dice, face by face.
 func (r *Reports) Faces(ctx context.Context, v classroom.Viewer) ([]int, error) {
-	return r.Marks(ctx, v, sim.DieName, "")
+	m, err := r.Marks(ctx, v, sim.DieName, "")
+	return m.All, err
 }
 
 // Marks are the marks the class's pieces of one kind showed ("pig": the
-// pigs' landings), piece by piece.
-func (r *Reports) Marks(ctx context.Context, v classroom.Viewer, piece, day string) ([]int, error) {
+// pigs' landings), piece by piece: all of them, and those entered by hand
+// at tables apart.
+func (r *Reports) Marks(ctx context.Context, v classroom.Viewer, piece, day string) (store.Thrown, error) {
 	c, err := member(v)
 	if err != nil {
-		return nil, err
+		return store.Thrown{}, err
 	}
 	return r.st.Marks(ctx, c.ID, piece, day)
 }

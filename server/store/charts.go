@@ -168,14 +168,23 @@ func (s *Store) Decisions(ctx context.Context, f ChartFilter, studentsOnly bool)
 // whole-class Skunk, in the order they were thrown: the query behind the
 // class dice charts.
 func (s *Store) Faces(ctx context.Context, classID int64) ([]int, error) {
-	return s.Marks(ctx, classID, sim.DieName, "")
+	m, err := s.Marks(ctx, classID, sim.DieName, "")
+	return m.All, err
+}
+
+// Thrown are the marks a class's pieces of one kind showed, piece by
+// piece in the order they were thrown: all of them, and those thrown with
+// real pieces at a table and entered by hand (issue 45), apart.
+type Thrown struct {
+	All, Entered []int
 }
 
 // Marks returns the marks shown by the class's pieces of one kind (a
 // GameRules' Piece.Name: "die", "pig"), in the order they were thrown, from
 // the matches of every game whose pieces they are (and from Skunk, whose
 // pieces are dice); of one day of the class, or of every day ("").
-func (s *Store) Marks(ctx context.Context, classID int64, piece, day string) ([]int, error) {
+func (s *Store) Marks(ctx context.Context, classID int64, piece, day string) (Thrown, error) {
+	var out Thrown
 	games := []any{classID}
 	for _, g := range sim.Games {
 		if g.Rules().Piece.Name == piece {
@@ -183,32 +192,35 @@ func (s *Store) Marks(ctx context.Context, classID int64, piece, day string) ([]
 		}
 	}
 	if len(games) == 1 {
-		return nil, nil
+		return out, nil
 	}
 	skunk := piece == sim.SkunkPiece
-	rows, err := s.rd.QueryContext(ctx, `SELECT faces FROM (
-		SELECT e.faces, e.at, e.match_id AS g, e.seq FROM events e JOIN matches m ON m.id = e.match_id
+	rows, err := s.rd.QueryContext(ctx, `SELECT faces, entered FROM (
+		SELECT e.faces, e.entered, e.at, e.match_id AS g, e.seq FROM events e JOIN matches m ON m.id = e.match_id
 			WHERE m.class_id = ? AND e.faces <> '' AND json_extract(m.variant, '$.game') IN (?`+strings.Repeat(", ?", len(games)-2)+`)
 			AND (? = '' OR `+dayCond+`)
 		UNION ALL
-		SELECT k.faces, k.at, -k.game_id AS g, k.seq FROM skunk_events k JOIN skunk_games sg ON sg.id = k.game_id
+		SELECT k.faces, 0, k.at, -k.game_id AS g, k.seq FROM skunk_events k JOIN skunk_games sg ON sg.id = k.game_id
 			WHERE sg.class_id = ? AND ? AND k.action = 'roll' AND k.faces <> '' AND (? = '' OR sg.day = ?)
 	) ORDER BY at, g, seq`, append(games, day, day, day, classID, skunk, day, day)...)
 	if err != nil {
-		return nil, fmt.Errorf("store: faces: %w", err)
+		return out, fmt.Errorf("store: faces: %w", err)
 	}
 	defer rows.Close()
-	var out []int
 	for rows.Next() {
 		var faces string
-		if err := rows.Scan(&faces); err != nil {
-			return nil, fmt.Errorf("store: faces: %w", err)
+		var entered bool
+		if err := rows.Scan(&faces, &entered); err != nil {
+			return out, fmt.Errorf("store: faces: %w", err)
 		}
 		f, err := ParseFaces(faces)
 		if err != nil {
-			return nil, fmt.Errorf("store: faces: %w", err)
+			return out, fmt.Errorf("store: faces: %w", err)
 		}
-		out = append(out, f.Ints()...)
+		out.All = append(out.All, f.Ints()...)
+		if entered {
+			out.Entered = append(out.Entered, f.Ints()...)
+		}
 	}
 	return out, rows.Err()
 }
