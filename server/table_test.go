@@ -10,8 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"pigclass/server/play"
 	"pigclass/server/report"
+	"pigclass/server/store"
 	"pigclass/sim"
+	"pigclass/sim/solve"
 	"pigclass/templates/paths"
 )
 
@@ -20,7 +23,7 @@ import (
 type tableDevice struct {
 	b       *browser
 	code    string
-	faces   []int // the throws read off the table, in turn
+	faces   []string // the throws read off the table, in turn ("4"; "3 5" for two pieces)
 	holdAt  int
 	entries int
 }
@@ -45,8 +48,7 @@ func (d *tableDevice) step(t *testing.T) bool {
 	if k >= d.holdAt {
 		form.Set("action", "hold")
 	} else {
-		f := d.faces[d.entries%len(d.faces)]
-		form.Set("faces", strconv.Itoa(f))
+		form.Set("faces", d.faces[d.entries%len(d.faces)])
 	}
 	d.entries++
 	after := d.b.post(throw.AttrOr("action", ""), form)
@@ -94,7 +96,7 @@ func TestATableOfThree(t *testing.T) {
 	if teacher.status() != http.StatusOK || teacher.path() != paths.Tables.For(code) {
 		t.Fatalf("open a table: %d at %s\n%s", teacher.status(), teacher.path(), teacher.body)
 	}
-	dev := &tableDevice{b: ana, code: code, faces: []int{4, 6, 3, 5, 2, 6, 1, 5, 4, 3, 6, 2, 5}, holdAt: 15}
+	dev := &tableDevice{b: ana, code: code, faces: strings.Fields("4 6 3 5 2 6 1 5 4 3 6 2 5"), holdAt: 15}
 	// Ben's own phone sees the table too, and may enter.
 	if ben.get("/c/"+code).Find(`[data-testid="board"]`).Length() == 0 {
 		t.Fatal("Ben's class page does not show the table")
@@ -160,11 +162,8 @@ func checkTableEntries(t *testing.T, dev *tableDevice) {
 // the record verified, the review open to each player.
 func checkTableRecords(t *testing.T, a *app, teacher *browser, code string, players []*browser) {
 	t.Helper()
-	home := players[0].get("/c/" + code)
-	link := home.Find(`a[href^="/c/`+code+`/m/"]`).AttrOr("href", "")
-	if link == "" {
-		t.Fatalf("no finished table on Ana's page:\n%s", players[0].body)
-	}
+	m := lastTable(t, a, code)
+	link := paths.ClassMatch.With(code, m.ID)
 	players[0].get(link + "/record.json")
 	rec := []byte(players[0].body)
 	got, err := sim.VerifyJSON(rec)
@@ -178,26 +177,21 @@ func checkTableRecords(t *testing.T, a *app, teacher *browser, code string, play
 	if !slices.ContainsFunc(record.Events, func(e sim.Event) bool { return e.Entered }) {
 		t.Error("the record does not say its throws were entered")
 	}
-	three := sim.Standard(sim.Pig)
-	three.Seats = 3
-	multi, err := a.srv.tables.MultiWait(three)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, _ := sim.NewMatch(record.Variant, record.Seed)
+	advise := tableAdvice(t, a, record.Variant)
+	replay, _ := sim.NewMatch(record.Variant, record.Seed)
 	var want []sim.State // the position before each event
 	for _, e := range record.Events {
-		want = append(want, m.State())
+		want = append(want, replay.State())
 		if e.Entered {
-			_, err = m.Enter(e.Seat, e.Action, e.Faces)
+			_, err = replay.Enter(e.Seat, e.Action, e.Faces)
 		} else {
-			_, err = m.Apply(e.Seat, e.Action)
+			_, err = replay.Apply(e.Seat, e.Action)
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	id := strings.TrimPrefix(link, "/c/"+code+"/m/")
+	id := strconv.FormatInt(m.ID, 10)
 	rows, i, entered := teacher.csvRows(paths.DecisionsCSV.For(code)), 0, 0
 	for _, r := range rows {
 		if r["match"] != id {
@@ -221,15 +215,11 @@ func checkTableRecords(t *testing.T, a *app, teacher *browser, code string, play
 		if e.Entered {
 			entered++
 		}
-		p := []int{pre.Scores[pre.Seat]}
-		for o := 1; o < 3; o++ {
-			p = append(p, pre.Scores[(pre.Seat+o)%3])
-		}
-		adv := multi.Advise(p, pre.TurnTotal)
+		adv := advise(&pre)
 		roll, _ := strconv.ParseFloat(r["win_if_roll_pct"], 64)
 		hold, _ := strconv.ParseFloat(r["win_if_hold_pct"], 64)
 		if math.Abs(roll/100-adv.Roll) > 1e-9 || math.Abs(hold/100-adv.Hold) > 1e-9 || r["best_action"] != adv.Best.String() {
-			t.Errorf("row %v: the three players' table says roll %.9f hold %.9f best %s", r, adv.Roll, adv.Hold, adv.Best)
+			t.Errorf("row %v: the solved table says roll %.9f hold %.9f best %s", r, adv.Roll, adv.Hold, adv.Best)
 		}
 	}
 	if i != len(record.Events) || entered == 0 {
@@ -320,5 +310,59 @@ func TestAPaperGameTypedIn(t *testing.T) {
 	print := teacher.get(paths.TableSheet.For(code) + "?game=pass-the-pigs&players=3")
 	if print.Find(`[data-testid="sheet-player"]`).Length() != 3 || print.Find(`[data-testid="sheet"] tbody tr`).Length() != sheetTurns {
 		t.Errorf("the score sheet of 3 players: %d columns, %d rows", print.Find(`[data-testid="sheet-player"]`).Length(), print.Find(`[data-testid="sheet"] tbody tr`).Length())
+	}
+}
+
+// lastTable is the class's latest match at a table.
+func lastTable(t *testing.T, a *app, code string) play.Match {
+	t.Helper()
+	ms, err := a.store.Matches(t.Context(), store.MatchFilter{ClassID: mustClass(t, a, code).ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := len(ms) - 1; i >= 0; i-- {
+		if ms[i].AtTable {
+			return ms[i]
+		}
+	}
+	t.Fatal("no table in the class")
+	return play.Match{}
+}
+
+// tableEvents are the events of the class's latest table, as stored.
+func tableEvents(t *testing.T, a *app, code string) []play.Event {
+	t.Helper()
+	evs, err := a.store.Events(t.Context(), store.EventFilter{MatchID: lastTable(t, a, code).ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
+
+// tableAdvice is the solved game's advice at a position of variant v, as
+// pigclass advise gives it: the two players' table, or for more players
+// the table of that many (the others' scores in the order they move
+// after the mover).
+func tableAdvice(t *testing.T, a *app, v sim.Variant) func(st *sim.State) solve.Advice {
+	t.Helper()
+	if v.Seats == 2 {
+		tab, err := a.srv.tables.Get(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return func(st *sim.State) solve.Advice {
+			return tab.Advise(st.Scores[st.Seat], st.Scores[1-st.Seat], st.TurnTotal)
+		}
+	}
+	multi, err := a.srv.tables.MultiWait(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(st *sim.State) solve.Advice {
+		var p []int
+		for o := range v.Seats {
+			p = append(p, st.Scores[(st.Seat+o)%v.Seats])
+		}
+		return multi.Advise(p, st.TurnTotal)
 	}
 }

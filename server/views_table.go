@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"strings"
 
 	"pigclass/server/charts"
@@ -42,6 +43,7 @@ func tableEntry(l *i18n.Localizer, code string, m *play.Match, names []i18n.Msg)
 		t.Touching = strings.TrimSpace(strings.Repeat(" "+string(rune('0'+r.Mishap.Mark)), g.Dice()))
 		t.TouchingLabel = l.T("table.mishap." + r.Mishap.Name)
 	}
+	t.State, t.Words = tableStateOf(l, m, names), tableWords(l)
 	if n := len(m.Events); n > 0 && m.Events[n-1].Entered {
 		last := m.Events[n-1]
 		t.Last = l.T("table.last", "Name", l.Say(names[last.Seat]), "Faces", l.Say(charts.ThrowMsg(g, &last.Faces)))
@@ -56,4 +58,98 @@ func tableRowExample(g sim.Game) string {
 		return "35 42 h"
 	}
 	return "4 6 h"
+}
+
+// tableState is what a table's device needs to play on while the network
+// is down (app.js): each seat's name and whether a bot plays it, the
+// scores, the player to move and their turn total, the seq, the target,
+// and what each throw the game's pieces can land does to a turn (its
+// points, and whether it ends the turn, or wipes the score). A game of
+// one throw a turn (Hog) has none: its device waits for the network after
+// each entry.
+type tableState struct {
+	Seq       int               `json:"seq"`
+	Seat      int               `json:"seat"`
+	TurnTotal int               `json:"tt"`
+	Scores    []int             `json:"scores"`
+	Target    int               `json:"target"`
+	Names     []string          `json:"names"`
+	Bots      []bool            `json:"bots"`
+	Effects   map[string][]int  `json:"effects,omitempty"` // faces "3 5": points, 0 adds / 1 ends the turn / 2 wipes the score
+	Said      map[string]string `json:"said,omitempty"`    // faces "3 5": the throw in words
+	LastThrow string            `json:"last,omitempty"`    // the last event's faces, if an entered throw
+}
+
+// tableStateOf is m's tableState, names in the reader's words, as JSON.
+func tableStateOf(l *i18n.Localizer, m *play.Match, names []i18n.Msg) string {
+	st := m.State
+	ts := tableState{Seq: m.Seq(), Seat: st.Seat, TurnTotal: st.TurnTotal, Scores: st.Scores[:m.Variant.Seats], Target: m.Variant.Target}
+	for i, s := range m.Seats {
+		ts.Names = append(ts.Names, l.Say(names[i]))
+		ts.Bots = append(ts.Bots, s.Bot != "")
+	}
+	if g := m.Variant.Game; !g.ChoosesDice() && !m.Variant.EqualTurns {
+		ts.Effects, ts.Said = map[string][]int{}, map[string]string{}
+		eachThrow(g, func(f sim.Faces) {
+			ts.Said[f.String()] = l.Say(charts.ThrowMsg(g, &f))
+			points, bust, wipe := sim.RollPoints(g, &f)
+			effect := 0
+			switch {
+			case wipe:
+				effect = 2
+			case bust:
+				effect = 1
+			}
+			ts.Effects[f.String()] = []int{points, effect}
+		})
+	}
+	if n := len(m.Events); n > 0 && m.Events[n-1].Entered {
+		ts.LastThrow = m.Events[n-1].Faces.String()
+	}
+	b, _ := json.Marshal(ts)
+	return string(b)
+}
+
+// eachThrow calls fn with every throw game g's pieces can land, in order:
+// each piece any mark of positive weight, and the mishap's.
+func eachThrow(g sim.Game, fn func(f sim.Faces)) {
+	r := g.Rules()
+	var marks []int
+	for m, w := range r.Piece.Weights {
+		if w > 0 {
+			marks = append(marks, m+1)
+		}
+	}
+	var rec func(prefix []int)
+	rec = func(prefix []int) {
+		if len(prefix) == g.Dice() {
+			f, _ := sim.FacesOf(prefix...)
+			fn(f)
+			return
+		}
+		for _, m := range marks {
+			rec(append(prefix, m))
+		}
+	}
+	rec(nil)
+	if r.Mishap.Weight > 0 {
+		all := make([]int, g.Dice())
+		for i := range all {
+			all[i] = int(r.Mishap.Mark)
+		}
+		f, _ := sim.FacesOf(all...)
+		fn(f)
+	}
+}
+
+// tableWords are the device's words while the network is down, in the
+// reader's language, as JSON: {name}, {faces} and {n} are filled in by
+// app.js.
+func tableWords(l *i18n.Localizer) string {
+	b, _ := json.Marshal(map[string]string{
+		"turn": l.T("table.turn", "Name", "{name}"), "ask": l.T("table.ask", "Name", "{name}"),
+		"last": l.T("table.last", "Name", "{name}", "Faces", "{faces}"), "bot": l.T("table.offline_bot", "Name", "{name}"),
+		"over": l.T("table.offline_over"), "queued": l.T("table.queued"), "hog": l.T("table.offline_hog"),
+	})
+	return string(b)
 }

@@ -321,3 +321,212 @@ document.addEventListener("htmx:responseError", function (e) {
     document.querySelectorAll('input[data-testid="map-cell"]').forEach(shade);
   });
 })();
+
+// A table's device (issue 45): every entry (a hold, a throw's pieces, a
+// turn's row, a throw entered again) goes into a queue kept in the
+// browser's storage and is sent in order; while the network is down the
+// device plays on from the board's state (the scores, whose turn, what
+// each throw does), until a bot is to throw or the game looks won. The
+// server refuses an entry that does not follow the last it has, and does
+// nothing with one it has already: sent again after a drop, nothing is
+// lost or doubled. Without this script the forms post as they are.
+(function () {
+  "use strict";
+  var sending = false, failing = false, timer = null;
+  function entryBox() { return document.querySelector('#board[data-table] [data-testid="table-entry"]'); }
+  function key() {
+    var f = document.querySelector('#board[data-table] form[data-entry]');
+    return f ? "pigclass-table:" + f.getAttribute("action") : null;
+  }
+  function load(k) {
+    try { return JSON.parse(localStorage.getItem(k) || "[]"); } catch (e) { return []; }
+  }
+  function store(k, q) {
+    if (q.length) localStorage.setItem(k, JSON.stringify(q)); else localStorage.removeItem(k);
+  }
+  function words(box) { try { return JSON.parse(box.dataset.words); } catch (e) { return {}; } }
+  function state(box) { try { return JSON.parse(box.dataset.state); } catch (e) { return null; } }
+  function fill(text, name, extra) {
+    return String(text || "").replace("{name}", name || "").replace("{faces}", extra || "").replace("{n}", extra || "");
+  }
+
+  // play applies one entry to the state s as the server will: it returns
+  // false if the device cannot know what follows (a bot to throw, a game
+  // of one throw a turn, a throw the state does not know).
+  function play(s, e) {
+    if (s.blocked) return false;
+    var n = s.scores.length;
+    var next = function () { s.tt = 0; s.seat = (s.seat + 1) % n; if (s.bots[s.seat]) s.blocked = "bot"; };
+    if (e.correct) {
+      if (!s.prev) return false;
+      var p = s.prev;
+      s.seat = p.seat; s.tt = p.tt; s.scores = p.scores.slice(); s.seq = p.seq; s.blocked = false;
+      if (!throwOf(s, e.faces, next)) return false;
+      s.seq = p.seq + 1;
+      return true;
+    }
+    if (e.turn) {
+      var fields = e.turn.toLowerCase().trim().split(/\s+/);
+      for (var i = 0; i < fields.length; i++) {
+        if (s.blocked) return false;
+        if (fields[i] === "h") { hold(s, next); continue; }
+        if (!throwOf(s, fields[i].split("").join(" "), next)) return false;
+      }
+      return true;
+    }
+    if (e.action === "hold") { hold(s, next); return true; }
+    return throwOf(s, e.faces, next);
+  }
+  function hold(s, next) {
+    s.prev = null; s.last = "";
+    s.scores[s.seat] += s.tt; s.seq++; next();
+  }
+  function throwOf(s, faces, next) {
+    var fx = s.effects && s.effects[String(faces || "").trim().split(/[\s,]+/).join(" ")];
+    if (!fx) { s.blocked = "hog"; s.seq++; return false; }
+    s.prev = { seat: s.seat, tt: s.tt, scores: s.scores.slice(), seq: s.seq };
+    s.last = String(faces).trim().split(/[\s,]+/).join(" ");
+    s.seq++;
+    if (fx[1] === 2) { s.scores[s.seat] = 0; next(); return true; }
+    if (fx[1] === 1) { next(); return true; }
+    s.tt += fx[0];
+    if (s.scores[s.seat] + s.tt >= s.target) s.blocked = "over";
+    return true;
+  }
+
+  // show draws the state on the board while the network is down.
+  function show(box, s, queued) {
+    var w = words(box), board = document.getElementById("board");
+    var note = box.querySelector('[data-testid="table-queued"]');
+    if (note) { note.hidden = !queued; note.textContent = fill(w.queued, "", String(queued)); }
+    board.querySelectorAll('input[name="seq"]').forEach(function (i) { i.value = s.seq; });
+    board.setAttribute("data-seq", s.seq);
+    var tt = board.querySelector('[data-testid="turn-total"]');
+    if (tt) tt.textContent = s.tt;
+    board.querySelectorAll('[data-testid="score"]').forEach(function (el, i) { el.textContent = s.scores[i]; });
+    var banner = board.querySelector('[data-testid="turn-banner"]');
+    if (banner) banner.textContent = fill(w.turn, s.names[s.seat]);
+    var ask = box.querySelector('[data-testid="table-ask"]');
+    if (ask) ask.textContent = fill(w.ask, s.names[s.seat]);
+    var correct = box.querySelector('[data-testid="table-correct"]');
+    if (correct) {
+      correct.hidden = !s.last;
+      var sum = correct.querySelector("summary");
+      if (sum && s.last && s.prev) sum.textContent = fill(w.last, s.names[s.prev.seat], (s.said && s.said[s.last]) || s.last);
+    }
+    var blocked = s.blocked ? fill(w[s.blocked], s.names[s.seat]) : "";
+    box.querySelectorAll("form[data-entry] button, form[data-entry] input").forEach(function (el) {
+      if (el.type !== "hidden") el.disabled = !!blocked;
+    });
+    if (blocked && note) { note.hidden = false; note.textContent = blocked + " " + note.textContent; }
+  }
+
+  // entryOf reads an entry form as posted, with the button pressed.
+  function entryOf(form, submitter) {
+    var data = new FormData(form);
+    if (submitter && submitter.name) data.set(submitter.name, submitter.value);
+    var pieces = [];
+    for (var i = 1; data.has("piece" + i); i++) pieces.push(data.get("piece" + i));
+    var faces = data.get("faces") || pieces.join(" ");
+    var body = new URLSearchParams();
+    data.forEach(function (v, k) { if (!/^piece\d+$/.test(k)) body.set(k, v); });
+    if (pieces.length) body.set("faces", faces);
+    return { url: form.getAttribute("action"), body: body.toString(), action: data.get("action"),
+      faces: faces, turn: data.get("turn"), correct: data.get("correct") === "1" };
+  }
+
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (!form.matches || !form.matches('#board[data-table] form[data-entry]')) return;
+    var box = entryBox(), k = key();
+    if (!box || !k || !window.localStorage || !window.fetch) return; // posts as it is
+    ev.preventDefault();
+    var e = entryOf(form, ev.submitter);
+    var q = load(k);
+    q.push(e);
+    store(k, q);
+    var s = state(box);
+    if (s && !s.blocked) {
+      play(s, e);
+      box.dataset.state = JSON.stringify(s);
+      // The board goes on at once (the next entry carries the next seq),
+      // whether or not the server has answered yet.
+      show(box, s, failing ? q.length : 0);
+    }
+    flush();
+  });
+
+  // flush sends the queue in order; a network error keeps it and shows
+  // the device's own state, and tries again in a moment.
+  function flush() {
+    var k = key();
+    if (sending || !k) return;
+    var q = load(k);
+    if (!q.length) return;
+    sending = true;
+    var e = q[0];
+    fetch(e.url, { method: "POST", body: e.body, credentials: "same-origin",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true" } })
+      .then(function (r) {
+        return r.text().then(function (html) {
+          // Too fast, or not saved: the same entry again in a moment.
+          var later = r.status === 429 || r.status >= 500 || r.headers.get("Retry-After") !== null;
+          return { ok: true, later: later, html: html };
+        });
+      })
+      .catch(function () { return { ok: false }; })
+      .then(function (res) {
+        sending = false;
+        var box = entryBox();
+        failing = !res.ok;
+        if (!res.ok || res.later) {
+          var el = document.getElementById("offline");
+          if (el) el.hidden = res.ok;
+          if (box) show(box, state(box), load(k).length);
+          clearTimeout(timer);
+          timer = setTimeout(flush, 1000);
+          return;
+        }
+        var off = document.getElementById("offline");
+        if (off) off.hidden = true;
+        q = load(k);
+        q.shift();
+        store(k, q);
+        if (q.length) { flush(); return; }
+        swap(res.html);
+      });
+  }
+
+  // swap puts the server's board in place of the device's once the queue
+  // is sent: the server's word is the last.
+  function swap(html) {
+    var board = document.getElementById("board");
+    if (!board) return;
+    var tpl = document.createElement("template");
+    tpl.innerHTML = html;
+    var fresh = tpl.content.querySelector("#board");
+    if (!fresh) { location.reload(); return; }
+    board.replaceWith(fresh);
+    if (window.htmx) htmx.process(fresh);
+    tpl.content.querySelectorAll("[hx-swap-oob]").forEach(function (el) {
+      var old = el.id && document.getElementById(el.id);
+      if (old) { el.removeAttribute("hx-swap-oob"); old.replaceWith(el); }
+    });
+  }
+
+  window.addEventListener("online", flush);
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = entryBox(), k = key();
+    if (box && k && load(k).length) {
+      // Entries left from before a reload go first; the board shows them
+      // played on (those the server has already are not played twice).
+      var s = state(box), q = load(k);
+      q.forEach(function (e) {
+        var seq = Number(new URLSearchParams(e.body).get("seq"));
+        if (s && seq >= s.seq) play(s, e);
+      });
+      if (s) { box.dataset.state = JSON.stringify(s); show(box, s, q.length); }
+      flush();
+    }
+  });
+})();

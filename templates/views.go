@@ -414,6 +414,11 @@ type TableEntry struct {
 	// RowLabel asks for a whole turn in one row, as a paper score sheet
 	// has it (the throws, then h for a hold); RowSend sends it.
 	RowLabel, RowSend string
+	// State is the table as the device plays on while the network is
+	// down (JSON: the seats, the scores, the seq, what each throw does;
+	// app.js), and Words its words with {name}, {faces} and {n} to fill
+	// in (JSON).
+	State, Words string
 	// Last says the last throw entered, which may be entered again
 	// until the next decision; "" when the last event is not one.
 	Last string

@@ -1,0 +1,155 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"pigclass/sim"
+	"pigclass/templates/paths"
+)
+
+// cuttable serves the app through a switch: while cut, every connection
+// is closed unanswered, as a school's network drops (the browser's fetch
+// fails as it would).
+func cuttable(t *testing.T, a *app) (*httptest.Server, *atomic.Bool) {
+	var cut atomic.Bool
+	h := a.srv.Handler()
+	host := strings.TrimPrefix(a.url, "http://") // the host the app answers for
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Host = host
+		if cut.Load() {
+			if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
+				conn.Close()
+			}
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	return ts, &cut
+}
+
+// TestBrowserATableWithTheNetworkCut (issue 45): on a phone in the middle
+// of the table, a table of three (Ana, Ben and a bot) plays Pig and a
+// table of two plays Pass the Pigs; mid-turn the network is cut, the
+// device plays on (turn total, whose turn), its entries wait in order,
+// and when the network is back they are stored once each, none lost or
+// doubled. Both games are then played to the end, every decision in
+// decisions.csv with its exact chances (checkTableRecords), and Ana's
+// review opens on the phone.
+func TestBrowserATableWithTheNetworkCut(t *testing.T) {
+	person := newBrowser(t)
+	a := newApp(t)
+	ts, cut := cuttable(t, a)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := person()
+	run(t, ana, chromedp.EmulateViewport(390, 844), chromedp.Navigate(ts.URL+"/healthz"))
+	joinIn(t, ana, ts.URL, code, "Ana")
+	ben := join(t, a, code, "Ben")
+	three := sim.Standard(sim.Pig)
+	three.Seats = 3
+	if _, err := a.srv.tables.MultiWait(three); err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{strconv.FormatInt(studentID(t, a, code, "Ana"), 10), strconv.FormatInt(studentID(t, a, code, "Ben"), 10)}
+	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "student": ids, "bot": {"hold:20"}})
+	run(t, ana, chromedp.Navigate(ts.URL+"/c/"+code))
+	eventually(t, ana, `!!document.querySelector('[data-testid="mark-4"]')`, "Ana's turn, first at the table")
+	clickJS(t, ana, `[data-testid="mark-4"]`)
+	eventually(t, ana, `localStorage.length === 0 && document.querySelector('[data-testid="turn-total"]').textContent === "4"`, "the 4 entered and sent")
+	cut.Store(true)
+	for _, f := range []string{"5", "6"} {
+		clickJS(t, ana, `[data-testid="mark-`+f+`"]`)
+	}
+	eventually(t, ana, `document.querySelector('[data-testid="turn-total"]').textContent === "15"`, "offline, the turn total goes on to 15")
+	clickJS(t, ana, `[data-testid="act-hold"]`)
+	eventually(t, ana, `document.querySelector('[data-testid="turn-banner"]').textContent.includes("Ben")`, "offline, Ben's turn after Ana holds")
+	clickJS(t, ana, `[data-testid="mark-3"]`)
+	eventually(t, ana, `document.getElementById("offline").checkVisibility() && document.querySelector('[data-testid="table-queued"]').textContent.includes("4")`,
+		"the page says the connection is lost and four entries wait")
+	if evs := tableEvents(t, a, code); len(evs) != 1 {
+		t.Fatalf("while cut the server has %d events, want the first 4 only", len(evs))
+	}
+	cut.Store(false)
+	eventually(t, ana, `localStorage.length === 0 && document.getElementById("offline").hidden`, "the entries sent once the network is back")
+	var got []string
+	for _, e := range tableEvents(t, a, code) {
+		if !e.Entered && e.Action.Kind != sim.HoldKind {
+			t.Errorf("event %d: a throw of a student at a table not entered: %+v", e.Seq, e)
+		}
+		got = append(got, strings.TrimSuffix(e.Action.String()+":"+e.Faces.String(), ":"))
+	}
+	if want := "roll:4 roll:5 roll:6 hold roll:3"; strings.Join(got, " ") != want {
+		t.Fatalf("the server stored %v, want %s once each", got, want)
+	}
+	dev := &tableDevice{b: ben, code: code, faces: strings.Fields("6 5 4 2 6 3 1 6 5 4 2 3"), holdAt: 18}
+	for i := 0; i < 2000 && dev.step(t); i++ {
+	}
+	checkTableRecords(t, a, teacher, code, []*browser{ben})
+	run(t, ana, chromedp.Navigate(ts.URL+"/c/"+code))
+	clickJS(t, ana, `a[href^="/c/`+code+`/m/"]`)
+	eventually(t, ana, `!!document.querySelector('[data-testid="review"]')`, "Ana's review of the table on her phone")
+	pigsAtTheTable(t, a, ts, cut, teacher, ana, ben, code, ids)
+}
+
+// pigsAtTheTable plays a table of Pass the Pigs on Ana's phone: two pigs
+// picked a throw, pigs that touch on one button, the network cut after a
+// throw; then to the end from Ben's phone, each decision against the
+// two players' table.
+func pigsAtTheTable(t *testing.T, a *app, ts *httptest.Server, cut *atomic.Bool, teacher *browser, ana context.Context, ben *browser, code string, ids []string) {
+	t.Helper()
+	v := sim.Standard(sim.PassPigs)
+	v.Target = 50
+	if _, err := a.srv.tables.Get(v); err != nil {
+		t.Fatal(err)
+	}
+	teacher.post(paths.Tables.For(code), url.Values{"game": {"pass-the-pigs"}, "target": {"50"}, "student": ids})
+	run(t, ana, chromedp.Navigate(ts.URL+"/c/"+code))
+	throw := func(a, b string) {
+		clickJS(t, ana, `[data-testid="piece1-mark-`+a+`"]`)
+		clickJS(t, ana, `[data-testid="piece2-mark-`+b+`"]`)
+		clickJS(t, ana, `[data-testid="table-send"]`)
+	}
+	throw("3", "4") // a Trotter and a Razorback: 10
+	eventually(t, ana, `localStorage.length === 0 && document.querySelector('[data-testid="turn-total"]').textContent === "10"`, "the two pigs entered and sent")
+	cut.Store(true)
+	throw("5", "5") // a double Snouter: 40 more
+	eventually(t, ana, `document.querySelector('[data-testid="turn-total"]').textContent === "50" || document.querySelector('[data-testid="turn-total"]').textContent === "10"`, "offline, the pigs entered")
+	if got := textOf(t, ana, `[data-testid="turn-total"]`); got != "50" {
+		t.Fatalf("offline, two Snouters after 10: turn total %s, want 50", got)
+	}
+	if !value(t, ana, chromedp.Evaluate[bool](`document.querySelector('[data-testid="table-send"]').disabled`)) {
+		t.Error("offline, a game that looks won still takes entries")
+	}
+	cut.Store(false)
+	eventually(t, ana, `localStorage.length === 0 && !!document.querySelector('[data-testid="result"]')`, "the winning throw sent, the game over")
+	var got []string
+	for _, e := range tableEvents(t, a, code) {
+		got = append(got, e.Action.String()+":"+e.Faces.String())
+	}
+	if want := "roll:3 4 roll:5 5"; strings.Join(got, " ") != want {
+		t.Fatalf("the server stored %v, want %s once each", got, want)
+	}
+	// Another table of pigs, from Ben's phone: pigs that touch too.
+	teacher.post(paths.Tables.For(code), url.Values{"game": {"pass-the-pigs"}, "target": {"50"}, "student": ids})
+	run(t, ana, chromedp.Navigate(ts.URL+"/c/"+code))
+	clickJS(t, ana, `[data-testid="table-touching"]`)
+	eventually(t, ana, `document.querySelector('[data-testid="turn-banner"]').textContent.includes("Ben")`, "Makin' Bacon: Ben's turn")
+	dev := &tableDevice{b: ben, code: code, faces: []string{"3 4", "1 1", "5 3", "2 2", "4 4", "1 2", "6 3", "7 7", "3 3"}, holdAt: 15}
+	for i := 0; i < 2000 && dev.step(t); i++ {
+	}
+	checkTableRecords(t, a, teacher, code, []*browser{ben})
+	evs := tableEvents(t, a, code)
+	if evs[0].Faces.String() != "7 7" || evs[0].Seat == evs[1].Seat {
+		t.Errorf("the touching pigs: %+v, then seat %d", evs[0], evs[1].Seat)
+	}
+}
