@@ -73,12 +73,20 @@ type Phase struct {
 	Mode     string // "bot" or "pairs"
 	Bot      string
 	SameSeed bool
-	Prompts  []string
-	Charts   []string
+	// Tables: the phase's game is played at tables, with real dice or
+	// pigs entered on one device a group (issue 45): it starts no round;
+	// the lesson bar opens the tables page with the game picked. Bot, if
+	// any, sits at each table.
+	Tables  bool
+	Prompts []string
+	Charts  []string
 }
 
 // Plays reports whether the phase starts a round of a two-player game.
-func (p Phase) Plays() bool { return p.Game != "none" && p.Game != "skunk" }
+func (p Phase) Plays() bool { return p.Game != "none" && p.Game != "skunk" && !p.Tables }
+
+// AtTables reports whether the phase's game is played at tables.
+func (p Phase) AtTables() bool { return p.Tables && p.Game != "none" && p.Game != "skunk" }
 
 // Rules are what a lesson may name: chart keys, figures and a check of
 // strategies.
@@ -425,14 +433,17 @@ func setPhase(p *Phase, key, value string) string {
 			return fmt.Sprintf("max-dice %q: a whole number from 1 to %d", value, sim.MaxDiceLimit)
 		}
 		p.Variant.MaxDice = m
-	case "equal-turns", "same-seed":
+	case "equal-turns", "same-seed", "tables":
 		if value != "yes" && value != "no" {
 			return key + " " + strconv.Quote(value) + ": yes or no"
 		}
-		if key == "equal-turns" {
+		switch key {
+		case "equal-turns":
 			p.Variant.EqualTurns = value == "yes"
-		} else {
+		case "same-seed":
 			p.SameSeed = value == "yes"
+		default:
+			p.Tables = value == "yes"
 		}
 	case "seats":
 		n, err := strconv.Atoi(value)
@@ -459,7 +470,7 @@ func setPhase(p *Phase, key, value string) string {
 			p.Charts = append(p.Charts, strings.TrimSpace(c))
 		}
 	default:
-		return "unknown key " + strconv.Quote(key) + " in a phase: use game, target, max-dice, equal-turns, seats, rounds, opponents, same-seed, prompt, charts"
+		return "unknown key " + strconv.Quote(key) + " in a phase: use game, target, max-dice, equal-turns, seats, rounds, opponents, same-seed, tables, prompt, charts"
 	}
 	return ""
 }
@@ -480,6 +491,12 @@ func finishPhase(p *Phase, r Rules) error {
 			return fmt.Errorf("unknown chart %q: use one of %s", c, keys(r.Charts))
 		}
 	}
+	if p.Tables && !p.AtTables() {
+		return fmt.Errorf("tables: yes is for a game played with dice or pigs (%s), not %s", sim.GameNames(), p.Game)
+	}
+	if p.AtTables() {
+		return finishTables(p, r)
+	}
 	if !p.Plays() {
 		return nil
 	}
@@ -493,6 +510,26 @@ func finishPhase(p *Phase, r Rules) error {
 		return fmt.Errorf("it plays %s but has no opponents (bot STRATEGY or pairs STRATEGY)", p.Game)
 	}
 	if r.Strategy != nil {
+		if err := r.Strategy(p.Bot, p.Variant); err != nil {
+			return fmt.Errorf("opponents: %v", err)
+		}
+	}
+	return nil
+}
+
+// finishTables checks a phase played at tables: its rules, and its bot
+// (bot STRATEGY, one at each table; none is no bot).
+func finishTables(p *Phase, r Rules) error {
+	if p.Variant.Game.ChoosesDice() && p.Variant.MaxDice == 0 {
+		p.Variant.MaxDice = p.Variant.Game.Rules().MaxPieces
+	}
+	if err := p.Variant.Validate(); err != nil {
+		return err
+	}
+	switch {
+	case p.Mode == "pairs":
+		return fmt.Errorf("opponents: at tables the students play together; write bot STRATEGY for a bot at each table, or nothing")
+	case p.Mode == "bot" && r.Strategy != nil:
 		if err := r.Strategy(p.Bot, p.Variant); err != nil {
 			return fmt.Errorf("opponents: %v", err)
 		}

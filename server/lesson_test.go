@@ -484,7 +484,7 @@ func TestFiguresFitTheirLesson(t *testing.T) {
 				}
 				played := false
 				for _, p := range l.Phases {
-					if p.Plays() && p.Variant.Game == v.Game && p.Variant.Target == v.Target && p.Variant.EqualTurns == v.EqualTurns {
+					if (p.Plays() || p.AtTables()) && p.Variant.Game == v.Game && p.Variant.Target == v.Target && p.Variant.EqualTurns == v.EqualTurns {
 						played = true
 					}
 					if v.Game == sim.TwoDice && p.Game == "skunk" {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"pigclass/server/play"
 	"pigclass/server/report"
 	"pigclass/server/store"
@@ -364,5 +366,35 @@ func tableAdvice(t *testing.T, a *app, v sim.Variant) func(st *sim.State) solve.
 			p = append(p, st.Scores[(st.Seat+o)%v.Seats])
 		}
 		return multi.Advise(p, st.TurnTotal)
+	}
+}
+
+// TestALessonPhaseAtTables (issue 45): lesson 9's phase played at tables
+// starts no round; its bar links to the tables page with the phase's game
+// and target picked, and a table opened there plays them.
+func TestALessonPhaseAtTables(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStartLesson(t, teacher, "9-are-our-dice-fair")
+	join(t, a, code, "Ana")
+	join(t, a, code, "Ben")
+	teacher.post(paths.LessonStart.For(code), nil) // phase 1: guess first
+	doc := teacher.post(paths.LessonNext.For(code), nil)
+	link := doc.Find(`[data-testid="lesson-tables"]`).AttrOr("href", "")
+	if !strings.Contains(link, "game=pig") || !strings.Contains(link, "target=50") {
+		t.Fatalf("phase 2's bar links to %q (at %s):\n%s", link, teacher.path(), doc.Find(`[data-testid="lesson"]`).Text())
+	}
+	if len(operator(t, a, code).Matches()) != 0 || mustClass(t, a, code).Phase != 1 {
+		t.Fatal("the phase at tables started a round, or did not start")
+	}
+	page := teacher.get(link)
+	if page.Find(`#table-target`).AttrOr("value", "") != "50" || page.Find(`[data-testid="table-game-pig"][aria-current="true"]`).Length() != 1 {
+		t.Fatalf("the tables page from the lesson: target %q", page.Find(`#table-target`).AttrOr("value", ""))
+	}
+	var ids []string
+	page.Find(`input[name="student"]`).Each(func(_ int, s *goquery.Selection) { ids = append(ids, s.AttrOr("value", "")) })
+	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"50"}, "student": ids})
+	if m := lastTable(t, a, code); m.Variant.Target != 50 || m.Variant.Seats != 2 || !m.AtTable {
+		t.Errorf("the table opened from the lesson: %v", m.Variant)
 	}
 }

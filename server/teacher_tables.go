@@ -22,8 +22,10 @@ import (
 // table (a game, its target, its players from the roster, a bot if any)
 // and the class's tables being played.
 func (s *Server) tablesOfClass(c *gin.Context) {
-	game := c.DefaultQuery("game", sim.Pig.String())
-	render(c, http.StatusOK, templates.TablesView(s.tablesPage(c, tableForm{game: game, target: strconv.Itoa(sim.DefaultTarget)})))
+	// A lesson's phase played at tables links here with its game, target
+	// and bot picked.
+	form := tableForm{game: c.DefaultQuery("game", sim.Pig.String()), target: c.DefaultQuery("target", strconv.Itoa(sim.DefaultTarget)), bot: c.Query("bot")}
+	render(c, http.StatusOK, templates.TablesView(s.tablesPage(c, form)))
 }
 
 // openTable opens the table posted; a refusal comes back on the form,

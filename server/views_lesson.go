@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"pigclass/lessons"
@@ -14,6 +15,7 @@ import (
 	"pigclass/sim/solve"
 	"pigclass/templates"
 	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
 )
 
 // loadLessons reads and checks the lesson plans.
@@ -37,7 +39,7 @@ func (w *views) loadLessons() error {
 	}
 	for _, l := range ls {
 		for _, p := range l.Phases {
-			if p.Plays() {
+			if p.Plays() || p.AtTables() {
 				w.tables.Pin(p.Variant, p.Variant.EqualTurns)
 			}
 		}
@@ -111,6 +113,9 @@ func (w *views) lessonView(lc *i18n.Localizer, class store.Class) (*templates.Le
 	phase, text := l.Phases[at], l.In(lc.Lang())
 	v := &templates.LessonView{Code: class.Code, Title: lc.Own(text.Title), Level: lc.Own(text.Level), Minutes: l.Minutes,
 		Phase: at, Phases: len(l.Phases), Chosen: class.Phase < 0, PhaseName: lc.Own(text.Phases[at].Name), Charts: phase.Charts, Setup: phaseSetup(lc, phase), Game: phase.Game}
+	if phase.AtTables() {
+		v.TablesURL = paths.Query(paths.Tables.For(class.Code), "game", phase.Game, "target", strconv.Itoa(phase.Variant.Target), "bot", phase.Bot)
+	}
 	for _, g := range text.Goals {
 		v.Goals = append(v.Goals, lc.Own(g))
 	}
@@ -136,6 +141,12 @@ func (w *views) lessonView(lc *i18n.Localizer, class store.Class) (*templates.Le
 
 // phaseSetup describes what a phase plays.
 func phaseSetup(l *i18n.Localizer, p lessons.Phase) string {
+	switch {
+	case p.AtTables() && p.Bot != "":
+		return l.T("lesson.setup.tables_bot", "Game", gameTitle(l, p.Variant), "Bot", botLabel(l, p.Bot, p.Variant.Game.Rules().HoldAt))
+	case p.AtTables():
+		return l.T("lesson.setup.tables", "Game", gameTitle(l, p.Variant))
+	}
 	switch p.Game {
 	case "none":
 		return l.T("lesson.setup.none")

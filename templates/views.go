@@ -670,7 +670,10 @@ type LessonView struct {
 	PhaseName string
 	Setup     string
 	// Game is what the phase plays: a game's name, "skunk" or "none".
-	Game    string
+	Game string
+	// TablesURL, for a phase played at tables, opens the tables page
+	// with its game, target and bot picked.
+	TablesURL string
 	Prompts []string
 	Charts  []string
 	// Started: the phase has been started (its round or game played, or

@@ -99,6 +99,9 @@ var All = []Figure{
 	{"pigs.hold", pigs, Whole, func(c *calc) Value { n, _ := bestTurn(c.table(pigs)); return c.x(float64(n)) }},
 	{"pigs.turn", pigs, Decimal2, func(c *calc) Value { _, points := bestTurn(c.table(pigs)); return c.x(points) }},
 	{"pigs.best", pigs, Whole, func(c *calc) Value { return c.x(float64(FirstHold(c.table(pigs), 0, 0))) }},
+	// One die's figure: any game of dice has it; it is filed under the
+	// game the dice lesson plays at its tables (Pig to 50).
+	{"loaded.throws", fifty, Whole, func(c *calc) Value { return c.x(float64(LoadedThrows(0.25, 1.0/6))) }},
 }
 
 // Lookup returns the figure with a name.
@@ -255,4 +258,21 @@ func WilsonHalf(p float64, n int) float64 {
 	const z = 1.959963984540054
 	nf := float64(n)
 	return z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / (1 + z*z/nf)
+}
+
+// LoadedThrows is the fewest throws of a die that shows a face with
+// chance p (a loaded die: 1/4 for a six) after which, if the face came up
+// exactly that share of the time, its 95% Wilson interval (the one the
+// class-dice chart draws) leaves out fair, the share of a fair die (1/6):
+// how many throws it takes to tell the die is loaded.
+func LoadedThrows(p, fair float64) int {
+	const z = 1.959963984540054
+	for n := 1; ; n++ {
+		nf := float64(n)
+		lo := (p + z*z/(2*nf) - z*math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf))) / (1 + z*z/nf)
+		hi := lo + 2*WilsonHalf(p, n)
+		if lo > fair || hi < fair {
+			return n
+		}
+	}
 }

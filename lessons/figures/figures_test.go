@@ -3,6 +3,8 @@ package figures
 import (
 	"math"
 	"testing"
+
+	"pigclass/sim"
 )
 
 // TestTheTable: every figure has a name of its own and a game pigclass
@@ -31,5 +33,22 @@ func TestTheTable(t *testing.T) {
 	}
 	if s := sitFrom(0); s < 10 || s > 25 {
 		t.Errorf("Skunk's expected-value rule sits from %d at 0", s)
+	}
+}
+
+// TestLoadedThrows: the throws it takes to tell a die that shows 6 one
+// time in 4, worked out again from sim.Wilson at whole counts: below it
+// (at a multiple of 4, where a quarter is a whole count) the interval
+// still holds 1/6; from the next multiple of 4 on, it leaves it out.
+func TestLoadedThrows(t *testing.T) {
+	n := LoadedThrows(0.25, 1.0/6)
+	if n < 50 || n > 200 {
+		t.Fatalf("LoadedThrows(1/4, 1/6) = %d", n)
+	}
+	for m := 1; 4*m <= n+4; m++ {
+		lo, _ := sim.Wilson(m, 4*m, 1.959963984540054)
+		if out := lo > 1.0/6; out != (4*m >= n) {
+			t.Errorf("%d throws, %d sixes: the interval's low end %.4f; LoadedThrows says %d", 4*m, m, lo, n)
+		}
 	}
 }
