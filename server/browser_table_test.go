@@ -76,6 +76,7 @@ func TestBrowserATableWithTheNetworkCut(t *testing.T) {
 	clickJS(t, ana, `[data-testid="mark-3"]`)
 	eventually(t, ana, `document.getElementById("offline").checkVisibility() && document.querySelector('[data-testid="table-queued"]').textContent.includes("4")`,
 		"the page says the connection is lost and four entries wait")
+	shot(t, ana, "table-offline")
 	if evs := tableEvents(t, a, code); len(evs) != 1 {
 		t.Fatalf("while cut the server has %d events, want the first 4 only", len(evs))
 	}
@@ -119,6 +120,8 @@ func pigsAtTheTable(t *testing.T, a *app, ts *httptest.Server, cut *atomic.Bool,
 		clickJS(t, ana, `[data-testid="piece2-mark-`+b+`"]`)
 		clickJS(t, ana, `[data-testid="table-send"]`)
 	}
+	clickJS(t, ana, `[data-testid="piece1-mark-3"]`)
+	shot(t, ana, "table-pigs")
 	throw("3", "4") // a Trotter and a Razorback: 10
 	eventually(t, ana, `localStorage.length === 0 && document.querySelector('[data-testid="turn-total"]').textContent === "10"`, "the two pigs entered and sent")
 	cut.Store(true)

@@ -236,6 +236,7 @@ func (w *views) boardFacts(class *classroom.Class, m *play.Match, viewer int) (t
 	if class == nil {
 		you = i18n.M("board.you_name") // practice: the player has no nickname
 	}
+	seated, viewer := viewer >= 0, wordsViewer(m, viewer)
 	words := boardWords{title: titleWords(v), names: boardSeatWords(*m, viewer, anonymous, you), youMark: i18n.M("board.you_mark")}
 	b := templates.Board{
 		MatchID: m.ID, Seq: m.Seq(), Commitment: m.Seed.Commitment(), Game: v.Game.String(), InClass: code != "", ClassCode: code,
@@ -258,19 +259,14 @@ func (w *views) boardFacts(class *classroom.Class, m *play.Match, viewer int) (t
 	// At a table any of its players' devices enters for the player to
 	// move, a bot excepted.
 	atTable := !b.Over && m.AtTable && m.Seats[st.Seat].StudentID != 0
-	b.YourTurn = !b.Over && viewer >= 0 && (st.Seat == viewer || atTable)
+	b.YourTurn = !b.Over && seated && (st.Seat == viewer || atTable)
 	b.Won = st.Over && viewer >= 0 && st.Winner == viewer
 	b.Forfeited = viewer >= 0 && st.Out[viewer] && st.Timeouts[viewer] >= sim.TimeoutsResign
 	if !b.Over {
 		words.toMove = words.names[st.Seat]
 	}
 	if b.YourTurn {
-		b.Actions, words.actions = actionsFor(v)
-	}
-	if b.YourTurn && m.AtTable {
-		// A table's throw is entered as its pieces (tableEntry): the
-		// buttons left are the decisions without a throw.
-		b.Actions, words.actions = holdOnly(b.Actions, words.actions)
+		b.Actions, words.actions = boardActions(m)
 	}
 	if viewer >= 0 && !b.Over {
 		words.howTo, b.HowToOpen = howTo(m, viewer)
@@ -280,7 +276,7 @@ func (w *views) boardFacts(class *classroom.Class, m *play.Match, viewer int) (t
 		words.deadline, words.left, words.hurry = deadlineWords(m, words.toMove, b.YourTurn)
 	}
 	b.LastThrow, words.pieces = movesInWords(&words, m, viewer)
-	if b.YourTurn && !paused {
+	if b.YourTurn && !paused && !m.AtTable {
 		words.yourTurn = i18n.M("board.yourturn_said")
 		if v.Deadline > 0 && st.Timeouts[viewer] == sim.TimeoutsResign-1 {
 			words.warning = i18n.M("board.warning", "N", st.Timeouts[viewer])
@@ -435,6 +431,25 @@ func actionsFor(v sim.Variant) ([]templates.ActionButton, []i18n.Msg) {
 	// what the lesson measures.
 	return []templates.ActionButton{{Action: "roll", Key: "R"}, {Action: "hold", Key: "H"}},
 		[]i18n.Msg{i18n.M("board.roll"), i18n.M("board.hold")}
+}
+
+// wordsViewer is the seat a board's words call "you": a table's device
+// is shared, so it names every player and "you" none (-1).
+func wordsViewer(m *play.Match, viewer int) int {
+	if m.AtTable {
+		return -1
+	}
+	return viewer
+}
+
+// boardActions are the board's buttons: at a table, whose throws are
+// entered as their pieces (tableEntry), the decisions without a throw.
+func boardActions(m *play.Match) ([]templates.ActionButton, []i18n.Msg) {
+	buttons, labels := actionsFor(m.Variant)
+	if m.AtTable {
+		return holdOnly(buttons, labels)
+	}
+	return buttons, labels
 }
 
 // holdOnly keeps the hold of a board's buttons (none in a game of one

@@ -404,6 +404,9 @@ document.addEventListener("htmx:responseError", function (e) {
     var tt = board.querySelector('[data-testid="turn-total"]');
     if (tt) tt.textContent = s.tt;
     board.querySelectorAll('[data-testid="score"]').forEach(function (el, i) { el.textContent = s.scores[i]; });
+    board.querySelectorAll(".players > li").forEach(function (li, i) { li.classList.toggle("to-move", i === s.seat); });
+    // What the server last said of the dice is behind the device now.
+    board.querySelectorAll(".dice, .announce").forEach(function (el) { el.hidden = true; });
     var banner = board.querySelector('[data-testid="turn-banner"]');
     if (banner) banner.textContent = fill(w.turn, s.names[s.seat]);
     var ask = box.querySelector('[data-testid="table-ask"]');

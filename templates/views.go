@@ -674,8 +674,8 @@ type LessonView struct {
 	// TablesURL, for a phase played at tables, opens the tables page
 	// with its game, target and bot picked.
 	TablesURL string
-	Prompts []string
-	Charts  []string
+	Prompts   []string
+	Charts    []string
 	// Started: the phase has been started (its round or game played, or
 	// begun). StartLabel and NextLabel name starting this phase and the
 	// next ("Start phase 2: Play the rule of thumb").
