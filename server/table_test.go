@@ -309,6 +309,11 @@ func TestAPaperGameTypedIn(t *testing.T) {
 	if !strings.Contains(live[0], "student=Ana") || !strings.Contains(live[0], "analysis=exact") || !strings.Contains(live[0], "source=entered") {
 		t.Errorf("the first decision: %s", live[0])
 	}
+	// A class that played only at tables has today's podium of them.
+	res := teacher.get(paths.TeacherProjector.Results.For(code) + "?scope=today")
+	if res.Find(`[data-testid="award"]`).Length() == 0 || !strings.Contains(res.Find("main").Text(), "Ana") {
+		t.Errorf("today's podium of a class that played at tables: %d awards\n%s", res.Find(`[data-testid="award"]`).Length(), res.Find("main").Text())
+	}
 	print := teacher.get(paths.TableSheet.For(code) + "?game=pass-the-pigs&players=3")
 	if print.Find(`[data-testid="sheet-player"]`).Length() != 3 || print.Find(`[data-testid="sheet"] tbody tr`).Length() != sheetTurns {
 		t.Errorf("the score sheet of 3 players: %d columns, %d rows", print.Find(`[data-testid="sheet-player"]`).Length(), print.Find(`[data-testid="sheet"] tbody tr`).Length())

@@ -4114,7 +4114,7 @@ func ResultsView(v Results) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if v.Round == 0 {
+			if v.Round == 0 && v.Heading == "" {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 368, "<h1>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err

@@ -81,13 +81,18 @@ type PodiumScope struct {
 }
 
 // PodiumOf returns the podium of the scope's matches, nil when the class
-// has played no round, for its members. Its Round is the last round.
+// has played none of them, for its members. Its Round is the last round
+// (of a class that played only at tables, no round: the last table's
+// game).
 func (r *Reports) PodiumOf(ctx context.Context, v classroom.Viewer, sc PodiumScope) (*Podium, error) {
 	rounds, err := r.Rounds(ctx, v)
-	if err != nil || len(rounds) == 0 {
+	if err != nil || len(rounds) == 0 && !sc.Unit && sc.Day == "" {
 		return nil, err
 	}
-	round := rounds[len(rounds)-1]
+	var round play.Round
+	if len(rounds) > 0 {
+		round = rounds[len(rounds)-1]
+	}
 	f := store.ChartFilter{RoundID: round.ID}
 	var ms []play.Match
 	if sc.Unit || sc.Day != "" {
@@ -103,6 +108,12 @@ func (r *Reports) PodiumOf(ctx context.Context, v classroom.Viewer, sc PodiumSco
 		}
 	} else if ms, err = r.RoundMatches(ctx, v, round.ID); err != nil {
 		return nil, err
+	}
+	if len(rounds) == 0 {
+		if len(ms) == 0 {
+			return nil, nil
+		}
+		round.Variant = ms[len(ms)-1].Variant // tables alone
 	}
 	ds, err := r.Decisions(ctx, v, f, true)
 	if err != nil {
