@@ -3,7 +3,6 @@ package server
 import (
 	"net/http"
 	"net/url"
-	"strconv"
 	"testing"
 
 	"pigclass/sim"
@@ -15,12 +14,7 @@ import (
 // a piece at a time, the dice typed in Hog, the pigs that touch on their
 // own button) and stores it as entered, scored as the game's rules say.
 func TestTablesOfEveryGame(t *testing.T) {
-	a := newApp(t)
-	teacher := a.browser()
-	code := teacherStart(t, teacher)
-	ana := join(t, a, code, "Ana")
-	join(t, a, code, "Ben")
-	ids := []string{strconv.FormatInt(studentID(t, a, code, "Ana"), 10), strconv.FormatInt(studentID(t, a, code, "Ben"), 10)}
+	a, teacher, code, ana, ids := anaAndBen(t)
 	for _, c := range []struct {
 		game   string
 		form   string // the form the board offers for it

@@ -241,17 +241,12 @@ func checkTableRecords(t *testing.T, a *app, teacher *browser, code string, play
 // throw as it was played; a row whose turn ends before its end is
 // refused whole; the teacher's blank score sheet prints a column a player.
 func TestAPaperGameTypedIn(t *testing.T) {
-	a := newApp(t)
-	teacher := a.browser()
-	code := teacherStart(t, teacher)
-	ana := join(t, a, code, "Ana")
-	join(t, a, code, "Ben")
+	a, teacher, code, ana, ids := anaAndBen(t)
 	v := sim.Standard(sim.Pig)
 	v.Target = 30
 	if _, err := a.srv.tables.Get(v); err != nil {
 		t.Fatal(err)
 	}
-	ids := []string{strconv.FormatInt(studentID(t, a, code, "Ana"), 10), strconv.FormatInt(studentID(t, a, code, "Ben"), 10)}
 	open := func() {
 		teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "student": ids})
 		if teacher.status() != http.StatusOK {
@@ -402,4 +397,18 @@ func TestALessonPhaseAtTables(t *testing.T) {
 	if m := lastTable(t, a, code); m.Variant.Target != 50 || m.Variant.Seats != 2 || !m.AtTable {
 		t.Errorf("the table opened from the lesson: %v", m.Variant)
 	}
+}
+
+// anaAndBen is a class of Ana and Ben: the app, the teacher, the code,
+// Ana's browser (the table's device) and the two students' IDs, Ana's
+// first, as the tables form posts them.
+func anaAndBen(t *testing.T) (*app, *browser, string, *browser, []string) {
+	t.Helper()
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := join(t, a, code, "Ana")
+	join(t, a, code, "Ben")
+	ids := []string{strconv.FormatInt(studentID(t, a, code, "Ana"), 10), strconv.FormatInt(studentID(t, a, code, "Ben"), 10)}
+	return a, teacher, code, ana, ids
 }
