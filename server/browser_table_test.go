@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -92,14 +94,42 @@ func TestBrowserATableWithTheNetworkCut(t *testing.T) {
 	if want := "roll:4 roll:5 roll:6 hold roll:3"; strings.Join(got, " ") != want {
 		t.Fatalf("the server stored %v, want %s once each", got, want)
 	}
-	dev := &tableDevice{b: ben, code: code, faces: strings.Fields("6 5 4 2 6 3 1 6 5 4 2 3"), holdAt: 18}
-	for i := 0; i < 2000 && dev.step(t); i++ {
-	}
+	playOnThePhone(t, ana, "6 5 4 2 6 3 1 6 5 4 2 3", 18)
 	checkTableRecords(t, a, teacher, code, []*browser{ben})
 	run(t, ana, chromedp.Navigate(ts.URL+"/c/"+code))
 	clickJS(t, ana, `a[href^="/c/`+code+`/m/"]`)
 	eventually(t, ana, `!!document.querySelector('[data-testid="review"]')`, "Ana's review of the table on her phone")
 	pigsAtTheTable(t, a, ts, cut, teacher, ana, ben, code, ids)
+}
+
+// playOnThePhone plays a table's game to its end on the device's page:
+// for the player to move, Hold at holdAt or more, else the next face of
+// faces; the bot's turns are the server's.
+func playOnThePhone(t *testing.T, ctx context.Context, faces string, holdAt int) {
+	t.Helper()
+	step := fmt.Sprintf(`(() => {
+		if (document.querySelector('[data-testid="result"]')) return "over";
+		const box = document.querySelector('[data-testid="table-entry"]');
+		const faces = %q.split(" ");
+		if (!box || box.querySelector('button:disabled')) return "wait";
+		window.entries = window.entries || 0;
+		const tt = +document.querySelector('[data-testid="turn-total"]').textContent;
+		const b = tt >= %d ? box.querySelector('[data-testid="act-hold"]') : box.querySelector('[data-testid="mark-' + faces[window.entries %% faces.length] + '"]');
+		window.entries++;
+		b.click();
+		return "entered";
+	})()`, faces, holdAt)
+	end := time.Now().Add(90 * time.Second)
+	for time.Now().Before(end) {
+		switch value(t, ctx, chromedp.Evaluate[string](step)) {
+		case "over":
+			eventually(t, ctx, `localStorage.length === 0`, "every entry sent")
+			return
+		case "wait":
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	t.Fatal("the game on the phone did not end within 90 s")
 }
 
 // pigsAtTheTable plays a table of Pass the Pigs on Ana's phone: two pigs
