@@ -412,3 +412,45 @@ func anaAndBen(t *testing.T) (*app, *browser, string, *browser, []string) {
 	ids := []string{strconv.FormatInt(studentID(t, a, code, "Ana"), 10), strconv.FormatInt(studentID(t, a, code, "Ben"), 10)}
 	return a, teacher, code, ana, ids
 }
+
+// TestNewcomersJoinAtTheTable (issue 45): players who have not joined
+// the class join it at the table, by nickname, and sit after the student
+// whose device plays it; a nickname the class has is refused with the
+// join's own words, and a table of newcomers alone (no device) too; a
+// newcomer takes their seat later on a device of their own with the
+// rejoin code on their page of the dashboard.
+func TestNewcomersJoinAtTheTable(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := join(t, a, code, "Ana")
+	anaID := strconv.FormatInt(studentID(t, a, code, "Ana"), 10)
+	doc := teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "newcomers": {"Ben"}})
+	if !strings.Contains(doc.Find(`[data-testid="tables-error"]`).Text(), "joined on a device") {
+		t.Errorf("newcomers alone: %q", doc.Find(`[data-testid="tables-error"]`).Text())
+	}
+	doc = teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "student": {anaID}, "newcomers": {"Ben\nAna"}})
+	if e := doc.Find(`[data-testid="tables-error"]`).Text(); !strings.Contains(e, "Ana could not join") || doc.Find(`[data-testid="table-newcomers"]`).Text() != "Ana" {
+		t.Errorf("a newcomer named as Ana: %q, the field keeps %q", e, doc.Find(`[data-testid="table-newcomers"]`).Text())
+	}
+	benID := strconv.FormatInt(studentID(t, a, code, "Ben"), 10) // joined before the refusal
+	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "student": {anaID, benID}, "newcomers": {" Cy \n\n"}})
+	m := lastTable(t, a, code)
+	var order []string
+	for o := range m.Variant.Seats {
+		order = append(order, m.Seats[(m.FirstSeat+o)%m.Variant.Seats].Nickname)
+	}
+	if strings.Join(order, " ") != "Ana Ben Cy" {
+		t.Fatalf("the table plays in the order %v, want Ana Ben Cy", order)
+	}
+	if ana.get("/c/"+code).Find(`[data-testid="table-entry"]`).Length() != 1 {
+		t.Error("Ana's device cannot enter the table's first turn")
+	}
+	// Cy takes his seat on his own phone with the rejoin code.
+	rejoin := teacher.get(paths.TeacherStudent.With(code, studentID(t, a, code, "Cy"))).Find(`[data-testid="student-rejoin-code"]`).Text()
+	cy := a.browser()
+	cy.post("/join", url.Values{"code": {code}, "nickname": {"Cy"}, "rejoin": {rejoin}})
+	if cy.path() != "/c/"+code || cy.get("/c/"+code).Find(`[data-testid="board"]`).Length() != 1 {
+		t.Errorf("Cy with his rejoin code %q: at %s, no table", rejoin, cy.path())
+	}
+}

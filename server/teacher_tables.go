@@ -32,8 +32,12 @@ func (s *Server) tablesOfClass(c *gin.Context) {
 // with what was ticked.
 func (s *Server) openTable(c *gin.Context) {
 	l := loc(c)
-	form := tableForm{game: c.PostForm("game"), target: strings.TrimSpace(c.PostForm("target")), bot: c.PostForm("bot"), students: c.PostFormArray("student")}
+	form := tableForm{game: c.PostForm("game"), target: strings.TrimSpace(c.PostForm("target")), bot: c.PostForm("bot"),
+		students: c.PostFormArray("student"), newcomers: c.PostForm("newcomers")}
 	spec, problem := form.spec(l)
+	if problem == "" {
+		problem = s.joinNewcomers(c, &form, &spec)
+	}
 	if problem == "" {
 		_, err := s.room.OpenTable(c.Request.Context(), viewerFrom(c), spec)
 		if err == nil {
@@ -70,6 +74,48 @@ func tableProblem(l *i18n.Localizer, err error) string {
 type tableForm struct {
 	game, target, bot string
 	students          []string
+	// newcomers are players who have not joined the class, a nickname a
+	// line: they join it at the table (joinNewcomers).
+	newcomers string
+}
+
+// joinNewcomers has the form's newcomers join the class, as a browser
+// joining would (the same checks of their nicknames), each with a token
+// no device holds: their seat is theirs to take on a device of their own
+// later with the rejoin code the teacher renews for them. They sit after
+// the students ticked. A table needs a student ticked: it is played on
+// the class page of one who joined on a device. It returns what to fix,
+// or "" (those who joined before a refusal stay in the class, ticked).
+func (s *Server) joinNewcomers(c *gin.Context, form *tableForm, spec *classroom.TableSpec) string {
+	l, code := loc(c), classFrom(c).Code
+	var names []string
+	for _, line := range strings.Split(form.newcomers, "\n") {
+		if name := strings.TrimSpace(line); name != "" {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	if len(spec.Students) == 0 {
+		return l.T("table.error.device")
+	}
+	for i, name := range names {
+		e, err := s.room.Enter(c.Request.Context(), classroom.Knock{Code: code, Nickname: name, NewTokenHash: classroom.HashToken(newToken())})
+		var no *classroom.JoinRefusal
+		switch {
+		case errors.As(err, &no):
+			var v templates.Join
+			joinRefusal(l, &v, code, no)
+			form.newcomers = strings.Join(names[i:], "\n") // the ones to fix stay on the form
+			return strings.TrimSpace(l.T("table.error.newcomer", "Name", name) + " " + v.Error + v.Nickname.Error)
+		case err != nil:
+			return l.T("error.internal")
+		}
+		spec.Students = append(spec.Students, e.Student.ID)
+		form.students = append(form.students, strconv.FormatInt(e.Student.ID, 10))
+	}
+	return ""
 }
 
 // spec reads the form: the game, its target, the students ticked (in the
@@ -107,7 +153,7 @@ func (s *Server) tablesPage(c *gin.Context, form tableForm) templates.TablesPage
 	class, l, who := classFrom(c), loc(c), viewerFrom(c)
 	code := class.Code
 	pg := templates.TablesPage{Code: code, BackURL: paths.Teacher.For(code), PostURL: paths.Tables.For(code),
-		Games: gameChoices(l, form.game), Target: form.target, SheetURL: paths.TableSheet.For(code), SheetGame: form.game}
+		Games: gameChoices(l, form.game), Target: form.target, SheetURL: paths.TableSheet.For(code), SheetGame: form.game, Newcomers: form.newcomers}
 	if takeFlashAt(c, pg.PostURL) == "notice.table_opened" {
 		pg.Notice = l.T("notice.table_opened")
 	}

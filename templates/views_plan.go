@@ -63,7 +63,10 @@ type TablesPage struct {
 	Target                 string
 	// Students are the roster, ticked for the table posted.
 	Students []Choice
-	Open     []TableRow
+	// Newcomers are the players who join the class at the table, a
+	// nickname a line, as posted.
+	Newcomers string
+	Open      []TableRow
 	// SheetURL prints a blank score sheet of the game picked; SheetGame
 	// is that game, sent with it.
 	SheetURL, SheetGame string
