@@ -434,17 +434,7 @@ func setPhase(p *Phase, key, value string) string {
 		}
 		p.Variant.MaxDice = m
 	case "equal-turns", "same-seed", "tables":
-		if value != "yes" && value != "no" {
-			return key + " " + strconv.Quote(value) + ": yes or no"
-		}
-		switch key {
-		case "equal-turns":
-			p.Variant.EqualTurns = value == "yes"
-		case "same-seed":
-			p.SameSeed = value == "yes"
-		default:
-			p.Tables = value == "yes"
-		}
+		return setSwitch(p, key, value)
 	case "seats":
 		n, err := strconv.Atoi(value)
 		if err != nil || n < sim.MinSeats || n > sim.MaxSeats {
@@ -515,6 +505,23 @@ func finishPhase(p *Phase, r Rules) error {
 		}
 	}
 	return nil
+}
+
+// setSwitch applies a phase's key of yes or no.
+func setSwitch(p *Phase, key, value string) string {
+	if value != "yes" && value != "no" {
+		return key + " " + strconv.Quote(value) + ": yes or no"
+	}
+	on := value == "yes"
+	switch key {
+	case "equal-turns":
+		p.Variant.EqualTurns = on
+	case "same-seed":
+		p.SameSeed = on
+	default:
+		p.Tables = on
+	}
+	return ""
 }
 
 // finishTables checks a phase played at tables: its rules, and its bot
