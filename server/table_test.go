@@ -454,3 +454,32 @@ func TestNewcomersJoinAtTheTable(t *testing.T) {
 		t.Errorf("Cy with his rejoin code %q: at %s, no table", rejoin, cy.path())
 	}
 }
+
+// TestATableOutlivesARestart (issue 45): a table's entered throws are
+// its log: after a restart the table is where it was (the turn total the
+// entered throws made, the player to move), its device goes on entering,
+// and its record still verifies.
+func TestATableOutlivesARestart(t *testing.T) {
+	a, teacher, code, ana, ids := anaAndBen(t)
+	teacher.post(paths.Tables.For(code), url.Values{"game": {"two-dice"}, "target": {"100"}, "student": ids})
+	board := ana.get("/c/" + code).Find(`[data-testid="board"]`)
+	enter := board.Find(`form[data-testid="table-throw"]`).AttrOr("action", "")
+	ana.post(enter, url.Values{"seq": {"0"}, "turn": {"66 54"}}) // Ana: 12 + 9
+	before := ana.get("/c/" + code).Find(`[data-testid="board"]`)
+	if got := before.Find(`[data-testid="turn-total"]`).Text(); got != "21" {
+		t.Fatalf("before the restart: turn total %s, want 21", got)
+	}
+	path, clk := a.path, a.clock
+	a.stop()
+	b := openApp(t, path, clk)
+	ana.moveTo(b)
+	teacher.moveTo(b)
+	after := ana.get("/c/" + code).Find(`[data-testid="board"]`)
+	if after.Find(`[data-testid="turn-total"]`).Text() != "21" || after.AttrOr("data-seq", "") != "2" || after.Find(`[data-testid="table-entry"]`).Length() != 1 {
+		t.Fatalf("after the restart: turn total %q at seq %q", after.Find(`[data-testid="turn-total"]`).Text(), after.AttrOr("data-seq", ""))
+	}
+	dev := &tableDevice{b: ana, code: code, faces: []string{"3 4", "5 6", "2 3", "6 6", "4 2", "1 5"}, holdAt: 20}
+	for i := 0; i < 2000 && dev.step(t); i++ {
+	}
+	checkTableRecords(t, b, teacher, code, []*browser{ana})
+}

@@ -52,7 +52,7 @@ func tableEntry(l *i18n.Localizer, code string, m *play.Match, names []i18n.Msg)
 }
 
 // tableRowExample is a turn of game g as its row is typed: two throws
-// and a hold ("4 6 h"; "35 12 h" with two pieces a throw).
+// and a hold ("4 6 h"; "35 42 h" with two pieces a throw).
 func tableRowExample(g sim.Game) string {
 	if g.Dice() == 2 {
 		return "35 42 h"
