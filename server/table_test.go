@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"net/http"
 	"net/url"
@@ -178,6 +179,12 @@ func checkTableRecords(t *testing.T, a *app, teacher *browser, code string, play
 	}
 	if !slices.ContainsFunc(record.Events, func(e sim.Event) bool { return e.Entered }) {
 		t.Error("the record does not say its throws were entered")
+	}
+	// The verify page says the players' throws apart from the seed's.
+	page := players[0].post(paths.Verify.String(), url.Values{"record": {string(rec)}})
+	if entered := page.Find(`[data-testid="check-entered"]`); entered.AttrOr("data-ok", "") != "true" ||
+		!strings.Contains(entered.Text(), fmt.Sprintf("%d throws, entered by the players", got.Entered)) || got.Entered == 0 {
+		t.Errorf("the verify page of a table's record: %q (%d entered)", page.Find(`[data-testid="verify-result"]`).Text(), got.Entered)
 	}
 	advise := tableAdvice(t, a, record.Variant)
 	replay, _ := sim.NewMatch(record.Variant, record.Seed)

@@ -72,6 +72,13 @@ func (s *Server) verify(c *gin.Context) {
 	ve, dice := readFailure(l, &v, err)
 	// The dice.
 	switch {
+	case err == nil && got.Entered > 0:
+		// A table's: the players' throws by hand, a bot's by the seed.
+		if got.Rolls > 0 {
+			v.Checks = append(v.Checks, templates.Check{OK: true, Name: "dice",
+				Text: l.T("verify.dice.ok", "Rolls", l.Int(got.Rolls), "Commitment", r.Seed.Commitment())})
+		}
+		v.Checks = append(v.Checks, templates.Check{OK: true, Name: "entered", Text: l.N("verify.dice.entered", got.Entered)})
 	case err == nil:
 		v.Checks = append(v.Checks, templates.Check{OK: true, Name: "dice",
 			Text: l.T("verify.dice.ok", "Rolls", l.Int(got.Rolls), "Commitment", r.Seed.Commitment())})

@@ -109,8 +109,21 @@ func TestEnteredRecordsVerify(t *testing.T) {
 	if !strings.Contains(string(data), `"entered":true`) {
 		t.Fatalf("the record does not say its throws were entered: %s", data)
 	}
-	if _, err := VerifyJSON(data); err != nil {
+	got, err := VerifyJSON(data)
+	if err != nil {
 		t.Fatalf("an entered match's record: %v", err)
+	}
+	byHand, seeded := 0, 0
+	for _, e := range rec.Events {
+		switch {
+		case e.Entered:
+			byHand++
+		case e.Faces.Len() > 0:
+			seeded++
+		}
+	}
+	if got.Entered != byHand || got.Rolls != seeded || byHand == 0 || seeded == 0 {
+		t.Errorf("verified %d entered and %d seeded throws, want %d and %d", got.Entered, got.Rolls, byHand, seeded)
 	}
 	// An entered 6 made a 1 no longer adds up: the result is not the
 	// events'. A bot's die changed is the seed's to refuse, as ever.

@@ -83,7 +83,10 @@ func (m *Match) Record() Record {
 // Verified is what Verify found in a record that checks out.
 type Verified struct {
 	Events int
-	Rolls  int
+	Rolls  int // the throws of the seed
+	// Entered are the throws entered by hand at a table: checked as the
+	// game's pieces can land and by the sums they make, not by the seed.
+	Entered int
 	State  State
 	// Format is the record's format (0 for the earliest, without a format
 	// field).

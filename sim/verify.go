@@ -207,7 +207,10 @@ func VerifyJSON(data []byte) (Verified, error) {
 			}
 			before = *want.At
 		}
-		if want.Faces != nil {
+		switch {
+		case want.Faces != nil && want.Entered:
+			v.Entered++
+		case want.Faces != nil:
 			v.Rolls++
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -240,5 +241,46 @@ func TestProxyconfRefusesBadInstances(t *testing.T) {
 		if _, _, err := runCmd(t, args...); !errors.As(err, &u) {
 			t.Errorf("%v: %v, want a usage error", args, err)
 		}
+	}
+}
+
+// TestVerifyATable (issue 45): pigclass verify says a table's throws
+// entered by hand apart from the seed's, and refuses one changed.
+func TestVerifyATable(t *testing.T) {
+	v := sim.Standard(sim.Pig)
+	v.Target = 20
+	m, _ := sim.NewMatch(v, sim.NewSeed())
+	entered := 0
+	for i := 0; !m.State().Over && i < 500; i++ {
+		s := m.State()
+		switch {
+		case s.Seat == 1:
+			m.Apply(1, sim.HoldAt(10).Decide(s.Position())) // a bot: the seed's dice
+		case s.TurnTotal >= 10:
+			m.Apply(0, sim.Hold)
+		default:
+			f, _ := sim.FacesOf(2 + i%5)
+			m.Enter(0, sim.Roll, f)
+			entered++
+		}
+	}
+	path := filepath.Join(t.TempDir(), "table.json")
+	b, _ := json.Marshal(m.Record())
+	os.WriteFile(path, b, 0o644)
+	out, _, err := runCmd(t, "verify", path)
+	if err != nil || !strings.Contains(out, fmt.Sprintf("entered: %d throws entered by hand at a table", entered)) || !strings.Contains(out, "moves: OK") {
+		t.Fatalf("a table's record: %v\n%s", err, out)
+	}
+	rec := m.Record()
+	for i, e := range rec.Events {
+		if e.Entered {
+			rec.Events[i].Faces, _ = sim.FacesOf(7)
+			break
+		}
+	}
+	b, _ = json.Marshal(rec)
+	os.WriteFile(path, b, 0o644)
+	if out, _, err := runCmd(t, "verify", path); err == nil || !strings.Contains(out, "shows 1 to 6") {
+		t.Errorf("a table's record with a 7 entered: %v\n%s", err, out)
 	}
 }

@@ -60,6 +60,9 @@ func runVerify(e env, args []string) error {
 	status := sig.status
 	fmt.Fprintf(e.stdout, "%s %s: %s, commitment %s\n", status, name, r.Variant, r.Seed.Commitment())
 	fmt.Fprintf(e.stdout, "dice: OK, every die of the %d throws is the one the seed gives\n", got.Rolls)
+	if got.Entered > 0 {
+		fmt.Fprintf(e.stdout, "entered: %d throws entered by hand at a table: the players' dice, checked as the pieces can land and by the sums they make, not by the seed\n", got.Entered)
+	}
 	fmt.Fprintf(e.stdout, "moves: OK, the %d events follow the rules\n", got.Events)
 	fmt.Fprintln(e.stdout, sig.text)
 	// Seats count from 1, the player who moved first, as every file and
