@@ -87,7 +87,7 @@ type Verified struct {
 	// Entered are the throws entered by hand at a table: checked as the
 	// game's pieces can land and by the sums they make, not by the seed.
 	Entered int
-	State  State
+	State   State
 	// Format is the record's format (0 for the earliest, without a format
 	// field).
 	Format int
