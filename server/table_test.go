@@ -490,3 +490,30 @@ func TestATableOutlivesARestart(t *testing.T) {
 	}
 	checkTableRecords(t, b, teacher, code, []*browser{ana})
 }
+
+// TestARoundLeavesTheTables (issue 45): a round the teacher starts while
+// a table plays, and its end, leave the table playing: its players find
+// it again on their pages where it was, and it is not ended on disk.
+func TestARoundLeavesTheTables(t *testing.T) {
+	a, teacher, code, ana, ids := anaAndBen(t)
+	join(t, a, code, "Cy")
+	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "student": ids})
+	board := ana.get("/c/" + code).Find(`[data-testid="board"]`)
+	ana.post(board.Find(`form[data-testid="table-throw"]`).AttrOr("action", ""), url.Values{"seq": {"0"}, "turn": {"6 5"}})
+	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	if teacher.status() != http.StatusOK {
+		t.Fatalf("a round beside a table: %d", teacher.status())
+	}
+	if ana.get("/c/"+code).Find(`[data-testid="table-entry"]`).Length() != 0 {
+		t.Error("during the round Ana's page shows the table, not her round's match")
+	}
+	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"50"}, "mode": {"bot"}, "bot": {"hold:20"}}) // another round: the first ends
+	teacher.post(paths.RoundsEnd.For(code), url.Values{"confirm": {"yes"}})
+	after := ana.get("/c/" + code).Find(`[data-testid="board"]`)
+	if after.Find(`[data-testid="table-entry"]`).Length() != 1 || after.Find(`[data-testid="turn-total"]`).Text() != "11" {
+		t.Fatalf("after the rounds, Ana's page: table %d, turn total %q", after.Find(`[data-testid="table-entry"]`).Length(), after.Find(`[data-testid="turn-total"]`).Text())
+	}
+	if m := lastTable(t, a, code); m.Status != play.Playing {
+		t.Errorf("the table after two rounds ended: %s", m.Status)
+	}
+}

@@ -241,7 +241,7 @@ func (r *Room) startRound(ctx context.Context, c *class, spec RoundSpec) (play.R
 	}
 	round := play.Round{ClassID: c.id, Variant: spec.Variant, Mode: spec.Mode, Bot: spec.Bot, SameSeed: spec.SameSeed, Lesson: spec.Lesson}
 	req := play.Request{Origin: play.FromRound, Host: c, Class: c.snap.Load().Code, Matches: roundMatches(c.id, spec, students),
-		Ending: len(uniqueMatches(*c.live.Load())),
+		Ending: len(roundLives(r.hall, c)),
 		Store: func(ctx context.Context, ms []play.Match) ([]int64, error) {
 			var ids []int64
 			var err error
@@ -364,7 +364,7 @@ func (r *Room) endRound(ctx context.Context, c *class) error {
 	if open == nil {
 		return nil
 	}
-	lms := uniqueMatches(*c.live.Load())
+	lms := roundLives(r.hall, c)
 	if err := r.hall.End(lms, func() error { return r.st.EndRound(ctx, open.ID) }); err != nil {
 		return err
 	}
@@ -372,8 +372,22 @@ func (r *Room) endRound(ctx context.Context, c *class) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.live.Store(&map[int64]*play.Live{})
+	// The class's tables are not the round's: they go on, and their
+	// players find them again on their pages.
+	index(c, r.hall.Of(c, func(m *play.Match) bool { return m.AtTable }))
 	c.publish(false, func(next *Class) { next.Round = nil })
 	return nil
+}
+
+// roundLives are the live matches of the class's open round (none
+// without one), whoever's page shows them: its tables are not the
+// round's.
+func roundLives(h *play.Hall, c *class) []*play.Live {
+	open := c.snap.Load().Round
+	if open == nil {
+		return nil
+	}
+	return h.Of(c, func(m *play.Match) bool { return m.RoundID == open.ID })
 }
 
 // uniqueMatches are the matches of a class's map of students to matches,
