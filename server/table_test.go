@@ -421,8 +421,8 @@ func anaAndBen(t *testing.T) (*app, *browser, string, *browser, []string) {
 }
 
 // TestNewcomersJoinAtTheTable (issue 45): players who have not joined
-// the class join it at the table, by nickname, and sit after the student
-// whose device plays it; a nickname the class has is refused with the
+// the class join it at the table, by nickname, and sit after the students
+// ticked, who play in the order the teacher numbers them; a nickname the class has is refused with the
 // join's own words, and a table of newcomers alone (no device) too; a
 // newcomer takes their seat later on a device of their own with the
 // rejoin code on their page of the dashboard.
@@ -441,17 +441,23 @@ func TestNewcomersJoinAtTheTable(t *testing.T) {
 		t.Errorf("a newcomer named as Ana: %q, the field keeps %q", e, doc.Find(`[data-testid="table-newcomers"]`).Text())
 	}
 	benID := strconv.FormatInt(studentID(t, a, code, "Ben"), 10) // joined before the refusal
-	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "student": {anaID, benID}, "newcomers": {" Cy \n\n"}})
+	// The teacher numbers the places: Ben first, then Ana; then Cy, who
+	// joins here.
+	doc = teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "student": {anaID, benID}, "order-" + anaID: {"1"}, "order-" + benID: {"1"}})
+	if !strings.Contains(doc.Find(`[data-testid="tables-error"]`).Text(), "each used once") {
+		t.Errorf("two players at place 1: %q", doc.Find(`[data-testid="tables-error"]`).Text())
+	}
+	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "student": {anaID, benID}, "order-" + anaID: {"2"}, "order-" + benID: {"1"}, "newcomers": {" Cy \n\n"}})
 	m := lastTable(t, a, code)
 	var order []string
 	for o := range m.Variant.Seats {
 		order = append(order, m.Seats[(m.FirstSeat+o)%m.Variant.Seats].Nickname)
 	}
-	if strings.Join(order, " ") != "Ana Ben Cy" {
-		t.Fatalf("the table plays in the order %v, want Ana Ben Cy", order)
+	if strings.Join(order, " ") != "Ben Ana Cy" {
+		t.Fatalf("the table plays in the order %v, want Ben Ana Cy", order)
 	}
-	if ana.get("/c/"+code).Find(`[data-testid="table-entry"]`).Length() != 1 {
-		t.Error("Ana's device cannot enter the table's first turn")
+	if ana.get("/c/"+code).Find(`[data-testid="table-ask"]`).Text() != "Ben rolls: what landed?" {
+		t.Error("Ana's device does not enter Ben's first turn")
 	}
 	// Cy takes his seat on his own phone with the rejoin code.
 	rejoin := teacher.get(paths.TeacherStudent.With(code, studentID(t, a, code, "Cy"))).Find(`[data-testid="student-rejoin-code"]`).Text()

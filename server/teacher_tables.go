@@ -33,7 +33,10 @@ func (s *Server) tablesOfClass(c *gin.Context) {
 func (s *Server) openTable(c *gin.Context) {
 	l := loc(c)
 	form := tableForm{game: c.PostForm("game"), target: strings.TrimSpace(c.PostForm("target")), bot: c.PostForm("bot"),
-		students: c.PostFormArray("student"), newcomers: c.PostForm("newcomers")}
+		students: c.PostFormArray("student"), newcomers: c.PostForm("newcomers"), order: map[string]string{}}
+	for _, id := range form.students {
+		form.order[id] = strings.TrimSpace(c.PostForm("order-" + id))
+	}
 	spec, problem := form.spec(l)
 	if problem == "" {
 		problem = s.joinNewcomers(c, &form, &spec)
@@ -74,9 +77,45 @@ func tableProblem(l *i18n.Localizer, err error) string {
 type tableForm struct {
 	game, target, bot string
 	students          []string
+	// order is each ticked student's place at the table, as typed (1
+	// moves first; empty: after those numbered, in the roster's order).
+	order map[string]string
 	// newcomers are players who have not joined the class, a nickname a
 	// line: they join it at the table (joinNewcomers).
 	newcomers string
+}
+
+// ordered is the students ticked in their order of play: those numbered
+// by their number, then the others in the roster's order; or what to
+// fix (a number that is not a place at a table, or two alike).
+func (f tableForm) ordered(l *i18n.Localizer) ([]string, string) {
+	place := map[string]int{}
+	seen := map[int]bool{}
+	for _, id := range f.students {
+		typed := f.order[id]
+		if typed == "" {
+			continue
+		}
+		n, err := strconv.Atoi(typed)
+		if err != nil || n < 1 || n > sim.MaxSeats || seen[n] {
+			return nil, l.T("table.error.order", "Max", l.Int(sim.MaxSeats))
+		}
+		place[id], seen[n] = n, true
+	}
+	out := slices.Clone(f.students)
+	slices.SortStableFunc(out, func(a, b string) int {
+		pa, pb := place[a], place[b]
+		switch {
+		case pa == 0 && pb == 0:
+			return 0
+		case pa == 0:
+			return 1
+		case pb == 0:
+			return -1
+		}
+		return pa - pb
+	})
+	return out, ""
 }
 
 // joinNewcomers has the form's newcomers join the class, as a browser
@@ -132,7 +171,11 @@ func (f tableForm) spec(l *i18n.Localizer) (classroom.TableSpec, string) {
 	}
 	v.Target = n
 	spec := classroom.TableSpec{Variant: v, Bot: f.bot}
-	for _, s := range f.students {
+	students, problem := f.ordered(l)
+	if problem != "" {
+		return spec, problem
+	}
+	for _, s := range students {
 		id, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
 			return spec, l.T("table.error.student")
@@ -164,7 +207,8 @@ func (s *Server) tablesPage(c *gin.Context, form tableForm) templates.TablesPage
 	if snap := who.Class(); snap != nil {
 		for _, st := range snap.Students {
 			id := strconv.FormatInt(st.ID, 10)
-			pg.Students = append(pg.Students, templates.Choice{Value: id, Label: st.Nickname, Selected: slices.Contains(form.students, id)})
+			pg.Students = append(pg.Students, templates.TableSeat{Choice: templates.Choice{Value: id, Label: st.Nickname, Selected: slices.Contains(form.students, id)},
+				Order: form.order[id], OrderLabel: l.T("table.order", "Name", st.Nickname)})
 		}
 	}
 	for _, m := range who.Matches() {

@@ -61,8 +61,9 @@ type TablesPage struct {
 	Notice, Error          string
 	Games, Bots            []Choice
 	Target                 string
-	// Students are the roster, ticked for the table posted.
-	Students []Choice
+	// Students are the roster, ticked for the table posted, each with
+	// their place at it as typed.
+	Students []TableSeat
 	// Newcomers are the players who join the class at the table, a
 	// nickname a line, as posted.
 	Newcomers string
@@ -79,6 +80,13 @@ type TableSheet struct {
 	BackURL                  string
 	Players                  int
 	Turns                    int
+}
+
+// TableSeat is a student of the roster on the tables form: ticked to
+// play, and their place at the table (OrderLabel names the field).
+type TableSeat struct {
+	Choice
+	Order, OrderLabel string
 }
 
 // TableRow is one table of the class: its game, its players with their
