@@ -10,6 +10,7 @@ import (
 
 	"pigclass/sim"
 	"pigclass/sim/solve"
+	"pigclass/templates/paths"
 )
 
 // student plays in a class: rolls below its threshold, then holds.
@@ -188,4 +189,21 @@ func checkAnalysis(t *testing.T, table *solve.Table, r map[string]string) {
 	if want := fmt.Sprint(chosen == adv.Best.String()); r["agrees_with_optimal"] != want {
 		t.Errorf("agrees_with_optimal %s, want %s", r["agrees_with_optimal"], want)
 	}
+}
+
+// startPlaying starts a round, and starts it again until the student of
+// b has a match to play: the seed deals the first player, and a bot that
+// moves first may win a short game before the student moves (a round a
+// door refuses for now, the mystery bot's before its table, is tried
+// again too).
+func startPlaying(t *testing.T, teacher, b *browser, code string, round url.Values) {
+	t.Helper()
+	waitFor(t, func() bool {
+		teacher.post(paths.Rounds.For(code), round)
+		if teacher.status() != http.StatusOK {
+			return false
+		}
+		_, playing := readBoard(b.get("/c/" + code))
+		return playing
+	})
 }

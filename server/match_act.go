@@ -157,23 +157,15 @@ func readEntry(c *gin.Context) (play.Entry, error) {
 		}
 		typed += " " + p
 	}
-	var marks []int
-	for _, r := range typed {
-		switch {
-		case r >= '1' && r <= '9':
-			marks = append(marks, int(r-'0'))
-		case r != ' ' && r != ',':
-			return e, fmt.Errorf("faces: %q is not a mark", r)
-		}
-	}
 	var err error
-	if e.Faces, err = sim.FacesOf(marks...); err != nil {
+	if e.Faces, err = typedMarks(typed); err != nil {
 		return e, err
 	}
+	n := e.Faces.Len()
 	action := c.PostForm("action")
 	switch {
-	case action == "dice" && len(marks) > 0:
-		e.Action = sim.Dice(len(marks))
+	case action == "dice" && n > 0:
+		e.Action = sim.Dice(n)
 	case action == "dice":
 		return e, errNoPieces
 	default:
@@ -181,7 +173,7 @@ func readEntry(c *gin.Context) (play.Entry, error) {
 			return e, err
 		}
 	}
-	if (e.Correct || e.Action.Kind == sim.RollKind || e.Action.Kind == sim.DiceKind) && len(marks) == 0 {
+	if (e.Correct || e.Action.Kind == sim.RollKind || e.Action.Kind == sim.DiceKind) && n == 0 {
 		return e, errNoPieces
 	}
 	return e, nil
@@ -205,14 +197,7 @@ func readTurn(row string) ([]play.Entry, error) {
 			es = append(es, play.Entry{Action: sim.Hold})
 			continue
 		}
-		var marks []int
-		for _, r := range f {
-			if r < '1' || r > '9' {
-				return nil, errTurnRow
-			}
-			marks = append(marks, int(r-'0'))
-		}
-		faces, err := sim.FacesOf(marks...)
+		faces, err := typedMarks(f)
 		if err != nil {
 			return nil, errTurnRow
 		}
@@ -226,3 +211,18 @@ func readTurn(row string) ([]play.Entry, error) {
 
 // maxTurnRow is the most moves one row may hold: far past a real turn.
 const maxTurnRow = 100
+
+// typedMarks reads a throw's pieces as typed: a digit a piece ("352"),
+// spaces and commas between them allowed ("3 5", "3,5").
+func typedMarks(typed string) (sim.Faces, error) {
+	var marks []int
+	for _, r := range typed {
+		switch {
+		case r >= '1' && r <= '9':
+			marks = append(marks, int(r-'0'))
+		case r != ' ' && r != ',':
+			return sim.Faces{}, fmt.Errorf("faces: %q is not a mark", r)
+		}
+	}
+	return sim.FacesOf(marks...)
+}

@@ -21,17 +21,8 @@ func TestProjectorKeepsTheMystery(t *testing.T) {
 	code := teacherStart(t, teacher)
 	ana := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}
 	bo := &student{b: join(t, a, code, "Bo"), nick: "Bo", holdAt: 20}
-	// The seed deals the first player: a bot that moves first may win
-	// Pig to 30 before Bo moves, and then every match would be over.
-	// The round starts again until Bo's match is being played.
-	waitFor(t, func() bool {
-		teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"mystery"}})
-		if teacher.status() != 200 {
-			return false
-		}
-		_, playing := readBoard(bo.b.get("/c/" + code))
-		return playing
-	})
+	// Bo's match is still being played when Ana's ends.
+	startPlaying(t, teacher, bo.b, code, url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"mystery"}})
 	teacher.post(paths.ProjectorChart.For(code), url.Values{"chart": {charts.MysteryKey}})
 	playRound(t, code, []*student{ana})
 	chart := teacher.get(paths.TeacherProjector.Chart.For(code))

@@ -10,6 +10,7 @@ import (
 
 	"pigclass/server/classroom"
 	"pigclass/static"
+	"pigclass/templates"
 	"pigclass/templates/paths"
 )
 
@@ -182,13 +183,13 @@ func (s *Server) teacherRoutes(r *gin.Engine) {
 	tpost(paths.RoundsEnd, s.endRound)
 	tpost(paths.RoundsAgain, s.playAgain)
 	tget(paths.TeacherStudent, s.teacherStudent)
-	tget(paths.Tournament, s.tournament)
+	tget(paths.Tournament, s.tournament(templates.TournamentView))
 	tget(paths.Tables, s.tablesOfClass)
 	tpost(paths.Tables, s.openTable)
 	tget(paths.TableSheet, s.tableSheet)
 	tpost(paths.Tournament, s.openTournament)
 	tpost(paths.TournamentClose, s.closeTournament)
-	tget(paths.TournamentLive, s.tournamentLive)
+	tget(paths.TournamentLive, s.tournament(templates.TournamentLive))
 	tpost(paths.RemoveStudent, s.removeStudent)
 	tpost(paths.ReadmitStudent, s.readmitStudent)
 	tget(paths.StudentData, s.studentData)

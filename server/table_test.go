@@ -155,7 +155,7 @@ func checkTableEntries(t *testing.T, dev *tableDevice) {
 	// A hold, then the throw before it can no longer change.
 	dev.b.post(enter, url.Values{"seq": {strconv.Itoa(seq + 1)}, "action": {"hold"}})
 	doc = dev.b.post(enter, url.Values{"seq": {strconv.Itoa(seq + 2)}, "action": {"roll"}, "faces": {"6"}, "correct": {"1"}})
-	if dev.b.status() != http.StatusConflict && !strings.Contains(doc.Find(`[data-testid="board-error"]`).Text(), "last throw") {
+	if dev.b.status() != http.StatusConflict || !strings.Contains(doc.Find(`[data-testid="board-error"]`).Text(), "last throw") {
 		t.Errorf("a throw entered again after a hold: %d %q", dev.b.status(), doc.Find(`[data-testid="board-error"]`).Text())
 	}
 }

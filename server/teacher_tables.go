@@ -244,7 +244,7 @@ func (s *Server) tableSheet(c *gin.Context) {
 		how = "table.sheet.how_hog"
 	}
 	render(c, http.StatusOK, templates.TableSheetView(templates.TableSheet{
-		Title: l.T("table.sheet.title", "Game", gameTitle(l, v)), Rules: l.T("howto."+g.String(), "Target", v.Target, "Max", v.MaxDice),
+		Title: l.T("table.sheet.title", "Game", gameTitle(l, v)), Rules: l.Say(rulesWords(v)),
 		HowToWrite: l.T(how, "Example", tableRowExample(g)), BackURL: paths.Tables.For(code) + "?game=" + g.String(),
 		Players: players, Turns: sheetTurns}))
 }

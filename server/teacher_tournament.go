@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
@@ -19,27 +20,20 @@ import (
 	"pigclass/templates/paths"
 )
 
-// tournament is the teacher's strategy tournament (issue 46): a form to
-// open one, the open one's entries, the duels being played, the
-// standings.
-func (s *Server) tournament(c *gin.Context) {
-	pg, err := s.tournamentPage(c, nil)
-	if err != nil {
-		fail(c, err)
-		return
+// tournament is the teacher's strategy tournament (issue 46), drawn by
+// view: the whole page (a form to open one, the open one's entries, the
+// duels being played, the standings: templates.TournamentView), or its
+// state and standings for the page's poll while the duels are played
+// (templates.TournamentLive).
+func (s *Server) tournament(view func(templates.TournamentPage) templ.Component) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		pg, err := s.tournamentPage(c, nil)
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		render(c, http.StatusOK, view(pg))
 	}
-	render(c, http.StatusOK, templates.TournamentView(pg))
-}
-
-// tournamentLive is the tournament's state and standings, for the page's
-// poll while the duels are played.
-func (s *Server) tournamentLive(c *gin.Context) {
-	pg, err := s.tournamentPage(c, nil)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	render(c, http.StatusOK, templates.TournamentLive(pg))
 }
 
 // openTournament opens a tournament of the game posted, with the bots

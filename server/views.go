@@ -338,10 +338,16 @@ func describeAt(rows []play.Event, i int, names []i18n.Msg, viewer int, g sim.Ga
 	return i18n.M("move."+id, "Name", names[e.Seat], "Points", e.TurnTotal, "N", n, "Of", sim.TimeoutsResign)
 }
 
+// rulesWords are a variant's rules in a few lines: the board's "How to
+// play", a score sheet's head.
+func rulesWords(v sim.Variant) i18n.Msg {
+	return i18n.M("howto."+v.Game.String(), "Target", v.Target, "Max", v.MaxDice)
+}
+
 // howTo is the rules in a few words, open until the viewer's first move.
 func howTo(m *play.Match, viewer int) ([]i18n.Msg, bool) {
 	v := m.Variant
-	lines := []i18n.Msg{i18n.M("howto."+v.Game.String(), "Target", v.Target, "Max", v.MaxDice)}
+	lines := []i18n.Msg{rulesWords(v)}
 	if v.Deadline > 0 {
 		lines = append(lines, i18n.M("howto.deadline", "N", int(time.Duration(v.Deadline).Seconds())))
 	}

@@ -89,57 +89,21 @@ func tableStateOf(l *i18n.Localizer, m *play.Match, names []i18n.Msg) string {
 		ts.Bots = append(ts.Bots, s.Bot != "")
 	}
 	if g := m.Variant.Game; !g.ChoosesDice() && !m.Variant.EqualTurns {
+		// Every throw the pieces can land, the mishap's too, as sim
+		// scores it: 0 adds, 1 ends the turn, 2 wipes the score.
+		effect := map[sim.Effect]int{sim.Adds: 0, sim.Busts: 1, sim.Wipes: 2}
+		outcomes, _ := g.Rules().Outcomes(g.Dice())
 		ts.Effects, ts.Said = map[string][]int{}, map[string]string{}
-		eachThrow(g, func(f sim.Faces) {
-			ts.Said[f.String()] = l.Say(charts.ThrowMsg(g, &f))
-			points, bust, wipe := sim.RollPoints(g, &f)
-			effect := 0
-			switch {
-			case wipe:
-				effect = 2
-			case bust:
-				effect = 1
-			}
-			ts.Effects[f.String()] = []int{points, effect}
-		})
+		for _, o := range outcomes {
+			ts.Effects[o.Faces.String()] = []int{o.Points, effect[o.Effect]}
+			ts.Said[o.Faces.String()] = l.Say(charts.ThrowMsg(g, &o.Faces))
+		}
 	}
 	if n := len(m.Events); n > 0 && m.Events[n-1].Entered {
 		ts.LastThrow = m.Events[n-1].Faces.String()
 	}
 	b, _ := json.Marshal(ts)
 	return string(b)
-}
-
-// eachThrow calls fn with every throw game g's pieces can land, in order:
-// each piece any mark of positive weight, and the mishap's.
-func eachThrow(g sim.Game, fn func(f sim.Faces)) {
-	r := g.Rules()
-	var marks []int
-	for m, w := range r.Piece.Weights {
-		if w > 0 {
-			marks = append(marks, m+1)
-		}
-	}
-	var rec func(prefix []int)
-	rec = func(prefix []int) {
-		if len(prefix) == g.Dice() {
-			f, _ := sim.FacesOf(prefix...)
-			fn(f)
-			return
-		}
-		for _, m := range marks {
-			rec(append(prefix, m))
-		}
-	}
-	rec(nil)
-	if r.Mishap.Weight > 0 {
-		all := make([]int, g.Dice())
-		for i := range all {
-			all[i] = int(r.Mishap.Mark)
-		}
-		f, _ := sim.FacesOf(all...)
-		fn(f)
-	}
 }
 
 // tableWords are the device's words while the network is down, in the

@@ -269,9 +269,8 @@ func LoadedThrows(p, fair float64) int {
 	const z = 1.959963984540054
 	for n := 1; ; n++ {
 		nf := float64(n)
-		lo := (p + z*z/(2*nf) - z*math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf))) / (1 + z*z/nf)
-		hi := lo + 2*WilsonHalf(p, n)
-		if lo > fair || hi < fair {
+		mid, half := (p+z*z/(2*nf))/(1+z*z/nf), WilsonHalf(p, n) // Wilson's centre and half-width
+		if mid-half > fair || mid+half < fair {
 			return n
 		}
 	}

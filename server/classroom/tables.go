@@ -9,7 +9,6 @@ import (
 	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
-	"pigclass/sim/solve"
 )
 
 // TableSpec is a table the teacher opens: a game played with real dice or
@@ -32,7 +31,7 @@ var (
 
 // OpenTable opens a table for the class's teacher: a match at a table
 // (play.Match.AtTable), started through the door every match starts
-// through, shown on the class page of each of its students (any of
+// through (its limits, and its check that the bot plays the game), shown on the class page of each of its students (any of
 // their devices enters for the player to move). It returns the match.
 func (r *Room) OpenTable(ctx context.Context, v Viewer, spec TableSpec) (*play.Match, error) {
 	c, err := v.teaching()
@@ -49,11 +48,6 @@ func (r *Room) OpenTable(ctx context.Context, v Viewer, spec TableSpec) (*play.M
 	spec.Variant.Seats = n
 	if err := spec.Variant.Validate(); err != nil {
 		return nil, err
-	}
-	if spec.Bot != "" {
-		if err := solve.CheckStrategy(spec.Bot, spec.Variant); err != nil {
-			return nil, err
-		}
 	}
 	snap := c.snap.Load()
 	// The players play in the order given, the first one first (as the

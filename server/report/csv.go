@@ -202,7 +202,7 @@ func decisionRow(code string, m play.Match, e *play.Event, real bool) []string {
 		set("student", exportName(m.Seats[e.Seat], real)).set("seat", strconv.Itoa(ExportSeat(e.Seat, m.FirstSeat, m.Variant.Seats))).
 		set("turn", strconv.Itoa(e.Turn+1)).set("roll_in_turn", strconv.Itoa(e.Roll+1)).
 		set("score", strconv.Itoa(e.Score)).set("leader_score", strconv.Itoa(e.OpponentScore)).set("turn_total", strconv.Itoa(e.TurnTotal)).
-		set("action", e.Action.String()).set("dice", strconv.Itoa(e.Dice)).set("faces", facesCell(e.Faces)).set("source", sourceCell(e)).set("analysis", analysis).
+		set("action", e.Action.String()).set("dice", strconv.Itoa(e.Dice)).set("faces", facesCell(e.Faces)).set("source", sourceCell(e.Faces, e.Entered)).set("analysis", analysis).
 		set("win_if_roll_pct", ftoa(roll)).set("win_if_hold_pct", ftoa(hold)).set("win_if_chosen_pct", ftoa(chosen)).
 		set("best_action", best).set("ev_action", ev).set("cost_pct_points", ftoa(cost)).
 		set("agrees_with_optimal", btoa(a != nil, a != nil && ChosenAction(*e) == a.Best)).
@@ -211,13 +211,14 @@ func decisionRow(code string, m play.Match, e *play.Event, real bool) []string {
 		set("by", string(e.By)).set("at", at).set("local_time", local).cells
 }
 
-// sourceCell says where a decision's throw came from: the seed, or
+// sourceCell says where a decision's throw f came from: the seed, or
 // entered by hand at a table (issue 45); empty when nothing was thrown.
-func sourceCell(e *play.Event) string {
+// Skunk's rolls are the game's seed's.
+func sourceCell(f sim.Faces, entered bool) string {
 	switch {
-	case e.Faces.Len() == 0:
+	case f.Len() == 0:
 		return ""
-	case e.Entered:
+	case entered:
 		return "entered"
 	}
 	return "seed"
@@ -267,7 +268,7 @@ func skunkDecisionRows(code string, k skunkData, real bool) [][]string {
 				set("class", code).set("match", fmt.Sprintf("skunk-%d", g.ID)).set("round", strconv.Itoa(e.Round+1)).set("day", g.Day).set("game", "skunk").
 				set("seats", strconv.Itoa(len(g.Students))).set("student", names[e.Participant]).set("seat", strconv.Itoa(e.Participant+1)).
 				set("turn", strconv.Itoa(e.Round+1)).set("roll_in_turn", strconv.Itoa(e.Roll+1)).set("score", strconv.Itoa(e.Score)).
-				set("turn_total", strconv.Itoa(e.RoundTotal)).set("action", string(e.Action)).set("dice", "2").set("faces", facesCell(e.Faces)).set("source", skunkSource(e.Faces)).
+				set("turn_total", strconv.Itoa(e.RoundTotal)).set("action", string(e.Action)).set("dice", "2").set("faces", facesCell(e.Faces)).set("source", sourceCell(e.Faces, false)).
 				set("analysis", analysis).set("best_action", best).set("points_if_stand", standPts).set("points_if_sit", sitPts).set("cost_points", cost).
 				set("agrees_with_optimal", agrees).
 				set("ev_action", string(e.EV)).set("agrees_with_ev", strconv.FormatBool(e.Action == e.EV)).
@@ -478,13 +479,4 @@ func studentRows(d *classData, real bool) [][]string {
 			set("cost_per_game_pct", perGame).set("cost_per_decision_pct_points", perDecision).set("sum_of_costs_pct_points", cost).cells)
 	}
 	return rows
-}
-
-// skunkSource is a Skunk roll's source cell: the teacher's dice come from
-// the game's seed; a sit throws nothing.
-func skunkSource(f sim.Faces) string {
-	if f.Len() == 0 {
-		return ""
-	}
-	return "seed"
 }
