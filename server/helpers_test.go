@@ -22,6 +22,7 @@ import (
 	"golang.org/x/net/html"
 
 	"pigclass/server/store"
+	"pigclass/server/store/pgtest"
 	"pigclass/sim/solve"
 )
 
@@ -64,8 +65,31 @@ var sharedTables = &solve.Cache{}
 
 // newApp starts the app on a fresh database in t.TempDir().
 func newApp(t testing.TB) *app {
-	return openApp(t, filepath.Join(t.TempDir(), "pigclass.db"), &clock{t: time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)})
+	return openApp(t, freshDB(t), &clock{t: time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)})
 }
+
+// freshDB is a new database for a test app: a SQLite file in
+// t.TempDir(), or, with PIGCLASS_TEST_ENGINE=postgres, a Postgres schema
+// of the test's own (pgtest), so that the suite can be run on either.
+func freshDB(t testing.TB) string {
+	if os.Getenv("PIGCLASS_TEST_ENGINE") == "postgres" {
+		return pgtest.URL(t)
+	}
+	return filepath.Join(t.TempDir(), "pigclass.db")
+}
+
+// keyPath is where a test app on db keeps its key: beside a SQLite file;
+// for Postgres, in a folder of the test's that the app keeps when it is
+// started again on the same database.
+func keyPath(t testing.TB, db string) string {
+	if store.IsPostgres(db) {
+		p, _ := pgKeys.LoadOrStore(db, filepath.Join(t.TempDir(), "pigclass.key"))
+		return p.(string)
+	}
+	return db + ".key"
+}
+
+var pgKeys sync.Map // Postgres URL -> its test app's key file
 
 // openApp starts the app on the database at path.
 func openApp(t testing.TB, path string, clk *clock) *app {
@@ -75,7 +99,7 @@ func openApp(t testing.TB, path string, clk *clock) *app {
 
 // newAppConfig starts the app on a fresh database with its Config changed.
 func newAppConfig(t testing.TB, change func(*Config)) *app {
-	return openAppWith(t, filepath.Join(t.TempDir(), "pigclass.db"), &clock{t: time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)}, store.Options{}, change)
+	return openAppWith(t, freshDB(t), &clock{t: time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)}, store.Options{}, change)
 }
 
 // openAppWith starts the app on a store opened with opt (fault injection),
@@ -91,7 +115,7 @@ func openAppWith(t testing.TB, path string, clk *clock, opt store.Options, chang
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	key, err := store.LoadKey(path + ".key")
+	key, err := store.LoadKey(keyPath(t, path))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func (f GameFilter) game() (sim.Game, bool) { return f.g, f.set }
 
 // where builds the WHERE clause shared by the chart queries over events e
 // joined to matches m and seats s.
-func (f ChartFilter) where() (string, []any) {
+func (f ChartFilter) where(s *conn) (string, []any) {
 	var conds []string
 	var args []any
 	add := func(c string, a ...any) { conds = append(conds, c); args = append(args, a...) }
@@ -59,13 +59,13 @@ func (f ChartFilter) where() (string, []any) {
 		add("s.student_id = ?", f.StudentID)
 	}
 	if g, ok := f.Game.game(); ok {
-		add("json_extract(m.variant, '$.game') = ?", g.String())
+		add(s.jsonText("m.variant", "game")+" = ?", g.String())
 	}
 	if f.Target != 0 {
-		add("json_extract(m.variant, '$.target') = ?", f.Target)
+		add(s.jsonInt("m.variant", "target")+" = ?", f.Target)
 	}
 	if _, ok := f.Game.game(); ok {
-		add("COALESCE(json_extract(m.variant, '$.equal_turns'), 0) = ?", f.EqualTurns)
+		add(s.jsonFlag("m.variant", "equal_turns")+" = ?", f.EqualTurns)
 	}
 	if len(conds) == 0 {
 		return "1 = 1", nil
@@ -116,16 +116,16 @@ type Decision struct {
 // Decisions returns the decisions (not resignations) that pass f, in match
 // and sequence order: the one query behind the decision charts.
 func (s *Store) Decisions(ctx context.Context, f ChartFilter, studentsOnly bool) ([]Decision, error) {
-	where, args := f.where()
+	where, args := f.where(&s.conn)
 	if studentsOnly {
 		where += " AND e.by = 'student'"
 	}
 	rows, err := s.rd.QueryContext(ctx, `SELECT e.match_id, e.seq, e.seat, COALESCE(s.student_id, 0),
 		COALESCE(st.nickname, s.bot), COALESCE(st.anon_name, s.bot), e.by, e.action, e.score, e.opponent_score, e.turn_total, e.roll, e.faces,
 		COALESCE(e.best_action, ''), COALESCE(e.ev_action, ''), COALESCE(e.cost, 0), e.win_if_chosen IS NOT NULL,
-		COALESCE(json_extract(e.options, '$."' || e.best_action || '"'), 0), COALESCE(e.win_if_chosen, 0),
-		m.first_seat, json_extract(m.variant, '$.seats'), e.approximate,
-		m.winner, n.seat, json_extract(n.options, '$."' || n.best_action || '"')`+chartJoin+`LEFT JOIN students st ON st.id = s.student_id
+		COALESCE(`+s.jsonNumAt("e.options", "e.best_action")+`, 0), COALESCE(e.win_if_chosen, 0),
+		m.first_seat, `+s.jsonInt("m.variant", "seats")+`, e.approximate,
+		m.winner, n.seat, `+s.jsonNumAt("n.options", "n.best_action")+chartJoin+`LEFT JOIN students st ON st.id = s.student_id
 		LEFT JOIN events n ON e.faces <> '' AND n.match_id = e.match_id AND n.seq = e.seq + 1
 		WHERE e.action <> 'resign' AND `+where+` ORDER BY e.match_id, e.seq`, args...)
 	if err != nil {
@@ -197,12 +197,12 @@ func (s *Store) Marks(ctx context.Context, classID int64, piece, day string) (Th
 	skunk := piece == sim.SkunkPiece
 	rows, err := s.rd.QueryContext(ctx, `SELECT faces, entered FROM (
 		SELECT e.faces, e.entered, e.at, e.match_id AS g, e.seq FROM events e JOIN matches m ON m.id = e.match_id
-			WHERE m.class_id = ? AND e.faces <> '' AND json_extract(m.variant, '$.game') IN (?`+strings.Repeat(", ?", len(games)-2)+`)
+			WHERE m.class_id = ? AND e.faces <> '' AND `+s.jsonText("m.variant", "game")+` IN (?`+strings.Repeat(", ?", len(games)-2)+`)
 			AND (? = '' OR `+dayCond+`)
 		UNION ALL
 		SELECT k.faces, 0, k.at, -k.game_id AS g, k.seq FROM skunk_events k JOIN skunk_games sg ON sg.id = k.game_id
-			WHERE sg.class_id = ? AND ? AND k.action = 'roll' AND k.faces <> '' AND (? = '' OR sg.day = ?)
-	) ORDER BY at, g, seq`, append(games, day, day, day, classID, skunk, day, day)...)
+			WHERE sg.class_id = ? AND ? = 1 AND k.action = 'roll' AND k.faces <> '' AND (? = '' OR sg.day = ?)
+	) thrown ORDER BY at, g, seq`, append(games, day, day, day, classID, skunk, day, day)...)
 	if err != nil {
 		return out, fmt.Errorf("store: faces: %w", err)
 	}
@@ -230,10 +230,10 @@ func (s *Store) Marks(ctx context.Context, classID int64, piece, day string) (Th
 // first-player chart.
 func (s *Store) FirstPlayerResults(ctx context.Context, f ChartFilter) (games, firstWins int, err error) {
 	g, _ := f.Game.game()
-	err = s.rd.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(m.winner = m.first_seat), 0) FROM matches m
-		WHERE m.class_id = ? AND m.status = 'over' AND json_extract(m.variant, '$.seats') = 2
-		AND json_extract(m.variant, '$.game') = ? AND json_extract(m.variant, '$.target') = ?
-		AND COALESCE(json_extract(m.variant, '$.equal_turns'), 0) = ?
+	err = s.rd.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(CASE WHEN m.winner = m.first_seat THEN 1 ELSE 0 END), 0) FROM matches m
+		WHERE m.class_id = ? AND m.status = 'over' AND `+s.jsonInt("m.variant", "seats")+` = 2
+		AND `+s.jsonText("m.variant", "game")+` = ? AND `+s.jsonInt("m.variant", "target")+` = ?
+		AND `+s.jsonFlag("m.variant", "equal_turns")+` = ?
 		AND (? = '' OR `+dayCond+`)`, f.ClassID, g.String(), f.Target, f.EqualTurns, f.Day, f.Day, f.Day).Scan(&games, &firstWins)
 	if err != nil && err != sql.ErrNoRows {
 		return 0, 0, fmt.Errorf("store: first player results: %w", err)
@@ -244,8 +244,8 @@ func (s *Store) FirstPlayerResults(ctx context.Context, f ChartFilter) (games, f
 // PigTargets returns the targets of the one-die Pig matches (standard
 // rules) of a class, the most played first.
 func (s *Store) PigTargets(ctx context.Context, classID int64) ([]int, error) {
-	rows, err := s.rd.QueryContext(ctx, `SELECT json_extract(variant, '$.target') t, COUNT(*) n FROM matches
-		WHERE class_id = ? AND json_extract(variant, '$.game') = 'pig' AND COALESCE(json_extract(variant, '$.equal_turns'), 0) = 0
+	rows, err := s.rd.QueryContext(ctx, `SELECT `+s.jsonInt("variant", "target")+` t, COUNT(*) n FROM matches
+		WHERE class_id = ? AND `+s.jsonText("variant", "game")+` = 'pig' AND `+s.jsonFlag("variant", "equal_turns")+` = 0
 		GROUP BY t ORDER BY n DESC, t DESC`, classID)
 	if err != nil {
 		return nil, fmt.Errorf("store: pig targets: %w", err)
@@ -283,7 +283,7 @@ func (s *Store) ClassStats(ctx context.Context, classID int64) (map[int64]Studen
 // ClassStatsOn is ClassStats of one day of the class ("" every day).
 func (s *Store) ClassStatsOn(ctx context.Context, classID int64, day string) (map[int64]StudentStats, int, error) {
 	out := map[int64]StudentStats{}
-	rows, err := s.rd.QueryContext(ctx, `SELECT s.student_id, COUNT(*), COALESCE(SUM(m.winner = s.seat), 0)
+	rows, err := s.rd.QueryContext(ctx, `SELECT s.student_id, COUNT(*), COALESCE(SUM(CASE WHEN m.winner = s.seat THEN 1 ELSE 0 END), 0)
 		FROM seats s JOIN matches m ON m.id = s.match_id
 		WHERE m.class_id = ? AND m.status = 'over' AND s.student_id IS NOT NULL AND (? = '' OR `+dayCond+`) GROUP BY s.student_id`, classID, day, day, day)
 	if err != nil {
@@ -305,10 +305,10 @@ func (s *Store) ClassStatsOn(ctx context.Context, classID int64, day string) (ma
 	// Only the student's own decisions count (by = 'student': no bot moves,
 	// no timeouts), so a decision's choice is its action.
 	rows, err = s.rd.QueryContext(ctx, `SELECT s.student_id, COUNT(*),
-		COALESCE(SUM(e.win_if_chosen IS NOT NULL), 0),
-		COALESCE(SUM(e.win_if_chosen IS NOT NULL AND e.action = e.best_action), 0),
-		COALESCE(SUM(e.win_if_chosen IS NOT NULL AND e.action = e.ev_action), 0),
-		COALESCE(SUM(e.cost), 0), COALESCE(SUM(e.win_if_chosen IS NOT NULL AND e.approximate), 0)`+chartJoin+`
+		COALESCE(SUM(CASE WHEN e.win_if_chosen IS NOT NULL THEN 1 ELSE 0 END), 0),
+		COALESCE(SUM(CASE WHEN e.win_if_chosen IS NOT NULL AND e.action = e.best_action THEN 1 ELSE 0 END), 0),
+		COALESCE(SUM(CASE WHEN e.win_if_chosen IS NOT NULL AND e.action = e.ev_action THEN 1 ELSE 0 END), 0),
+		COALESCE(SUM(e.cost), 0), COALESCE(SUM(CASE WHEN e.win_if_chosen IS NOT NULL AND e.approximate = 1 THEN 1 ELSE 0 END), 0)`+chartJoin+`
 		WHERE m.class_id = ? AND e.by = 'student' AND e.action <> 'resign' AND s.student_id IS NOT NULL AND (? = '' OR `+dayCond+`) GROUP BY s.student_id`, classID, day, day, day)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: class stats: %w", err)

@@ -32,11 +32,8 @@ type Class struct {
 func (s *Store) CreateClass(ctx context.Context, code, teacherHash string) (Class, error) {
 	c := Class{Code: code, TeacherHash: teacherHash, CreatedAt: s.now()}
 	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO classes (code, teacher_hash, created_at) VALUES (?, ?, ?)`, code, teacherHash, c.CreatedAt.Format(time.RFC3339Nano))
-		if err != nil {
-			return err
-		}
-		c.ID, err = res.LastInsertId()
+		var err error
+		c.ID, err = insertID(ctx, tx, `INSERT INTO classes (code, teacher_hash, created_at) VALUES (?, ?, ?)`, code, teacherHash, c.CreatedAt.Format(time.RFC3339Nano))
 		return err
 	})
 	if isUnique(err) {
@@ -173,12 +170,9 @@ func (s *Store) AddStudent(ctx context.Context, st Student) (Student, error) {
 		class = st.ClassID
 	}
 	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO students (class_id, nickname, anon_name, token_hash, joined_at) VALUES (?, ?, ?, ?, ?)`,
+		var err error
+		st.ID, err = insertID(ctx, tx, `INSERT INTO students (class_id, nickname, anon_name, token_hash, joined_at) VALUES (?, ?, ?, ?, ?)`,
 			class, st.Nickname, st.AnonName, st.TokenHash, st.JoinedAt.Format(time.RFC3339Nano))
-		if err != nil {
-			return err
-		}
-		st.ID, err = res.LastInsertId()
 		return err
 	})
 	if isUnique(err) {
@@ -200,12 +194,10 @@ func (s *Store) AddStudents(ctx context.Context, sts []Student) ([]Student, erro
 		for i := range out {
 			st := &out[i]
 			st.JoinedAt = now
-			res, err := tx.ExecContext(ctx, `INSERT INTO students (class_id, nickname, anon_name, token_hash, joined_at) VALUES (?, ?, ?, ?, ?)`,
+			var err error
+			st.ID, err = insertID(ctx, tx, `INSERT INTO students (class_id, nickname, anon_name, token_hash, joined_at) VALUES (?, ?, ?, ?, ?)`,
 				nullID(st.ClassID), st.Nickname, st.AnonName, st.TokenHash, now.Format(time.RFC3339Nano))
 			if err != nil {
-				return err
-			}
-			if st.ID, err = res.LastInsertId(); err != nil {
 				return err
 			}
 		}
@@ -418,7 +410,8 @@ func (s *Store) MoveStudent(ctx context.Context, classID, studentID int64, token
 			return err
 		}
 		if old != "" && old != tokenHash {
-			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO moved_tokens (token_hash, class_id, student_id) VALUES (?, ?, ?)`, old, classID, studentID); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO moved_tokens (token_hash, class_id, student_id) VALUES (?, ?, ?)
+				ON CONFLICT (token_hash) DO UPDATE SET class_id = excluded.class_id, student_id = excluded.student_id`, old, classID, studentID); err != nil {
 				return err
 			}
 		}

@@ -101,7 +101,7 @@ func (s *Store) DayCosts(ctx context.Context, classID, studentID int64) ([]DayCo
 			FROM events e JOIN matches m ON m.id = e.match_id LEFT JOIN rounds r ON r.id = m.round_id
 			JOIN seats st ON st.match_id = e.match_id AND st.seat = e.seat
 			WHERE `+who+` AND e.by = 'student' AND e.cost IS NOT NULL
-			GROUP BY e.match_id, e.seat)
+			GROUP BY m.id, r.id, e.seat) per_game
 		GROUP BY d, hw ORDER BY d, hw`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: day costs: %w", err)

@@ -27,13 +27,15 @@ type Assignment struct {
 func (s *Store) CreateAssignment(ctx context.Context, a Assignment) (Assignment, error) {
 	v, _ := json.Marshal(a.Variant)
 	a.CreatedAt = s.now()
-	res, err := s.exec(ctx, `INSERT INTO assignments (class_id, variant, bot, games, due_at, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		a.ClassID, string(v), a.Bot, a.Games, a.Due.UTC().Format(time.RFC3339Nano), a.CreatedAt.Format(time.RFC3339Nano))
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) (err error) {
+		a.ID, err = insertID(ctx, tx, `INSERT INTO assignments (class_id, variant, bot, games, due_at, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+			a.ClassID, string(v), a.Bot, a.Games, a.Due.UTC().Format(time.RFC3339Nano), a.CreatedAt.Format(time.RFC3339Nano))
+		return err
+	})
 	if err != nil {
 		return a, fmt.Errorf("store: create assignment: %w", err)
 	}
-	a.ID, err = res.LastInsertId()
-	return a, err
+	return a, nil
 }
 
 // Assignments are a class's assignments, newest first.
@@ -93,7 +95,7 @@ type HomeworkDone struct {
 // Homework is what each student of a class did of each assignment.
 func (s *Store) Homework(ctx context.Context, classID int64) ([]HomeworkDone, error) {
 	rows, err := s.rd.QueryContext(ctx, `SELECT m.assignment_id, st.student_id,
-		COALESCE(SUM(m.status = 'over'), 0), COALESCE(SUM(m.status = 'over' AND m.created_at > a.due_at), 0),
+		COALESCE(SUM(CASE WHEN m.status = 'over' THEN 1 ELSE 0 END), 0), COALESCE(SUM(CASE WHEN m.status = 'over' AND m.created_at > a.due_at THEN 1 ELSE 0 END), 0),
 		COALESCE(MAX(CASE WHEN m.status = 'playing' THEN m.id END), 0)
 		FROM matches m JOIN assignments a ON a.id = m.assignment_id JOIN seats st ON st.match_id = m.id AND st.student_id IS NOT NULL
 		WHERE a.class_id = ? GROUP BY m.assignment_id, st.student_id`, classID)

@@ -24,15 +24,13 @@ func (s *Store) CreateRound(ctx context.Context, r play.Round, matches []play.Ma
 		v, _ := json.Marshal(r.Variant)
 		r.StartedAt = s.now()
 		r.Day = s.day(r.StartedAt)
-		res, err := tx.ExecContext(ctx, `INSERT INTO rounds (class_id, number, variant, mode, bot, same_seed, started_at, day) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		var err error
+		r.ID, err = insertID(ctx, tx, `INSERT INTO rounds (class_id, number, variant, mode, bot, same_seed, started_at, day) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.ClassID, r.Number, string(v), r.Mode, r.Bot, r.SameSeed, r.StartedAt.Format(time.RFC3339Nano), r.Day)
 		if err != nil {
 			return err
 		}
 		if err := markDay(ctx, tx, r.ClassID, r.Day, r.Lesson); err != nil {
-			return err
-		}
-		if r.ID, err = res.LastInsertId(); err != nil {
 			return err
 		}
 		for _, m := range matches {
@@ -87,13 +85,9 @@ func nullID(id int64) any {
 func (s *Store) insertMatch(ctx context.Context, tx *sql.Tx, m play.Match) (int64, error) {
 	v, _ := json.Marshal(m.Variant)
 	now := s.now()
-	res, err := tx.ExecContext(ctx, `INSERT INTO matches (class_id, round_id, assignment_id, variant, seed, commitment, first_seat, status, created_at, day, at_table)
+	id, err := insertID(ctx, tx, `INSERT INTO matches (class_id, round_id, assignment_id, variant, seed, commitment, first_seat, status, created_at, day, at_table)
 		VALUES (?, ?, ?, ?, ?, ?, ?, 'playing', ?, ?, ?)`,
 		nullID(m.ClassID), nullID(m.RoundID), nullID(m.AssignmentID), string(v), m.Seed.String(), m.Seed.Commitment(), m.FirstSeat, now.Format(time.RFC3339Nano), s.day(now), m.AtTable)
-	if err != nil {
-		return 0, err
-	}
-	id, err := res.LastInsertId()
 	if err != nil {
 		return 0, err
 	}

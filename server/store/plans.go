@@ -90,13 +90,15 @@ func (p Plans) OpenTournament(ctx context.Context, t Tournament) (Tournament, er
 	if !t.ClosesAt.IsZero() {
 		closes = t.ClosesAt.UTC().Format(time.RFC3339Nano)
 	}
-	res, err := p.c.exec(ctx, `INSERT INTO tournaments (class_id, variant, bots, created_at, closes_at) VALUES (?, ?, ?, ?, ?)`,
-		t.ClassID, string(v), strings.Join(t.Bots, ","), t.CreatedAt.Format(time.RFC3339Nano), closes)
+	err := p.c.inTx(ctx, func(ctx context.Context, tx *sql.Tx) (err error) {
+		t.ID, err = insertID(ctx, tx, `INSERT INTO tournaments (class_id, variant, bots, created_at, closes_at) VALUES (?, ?, ?, ?, ?)`,
+			t.ClassID, string(v), strings.Join(t.Bots, ","), t.CreatedAt.Format(time.RFC3339Nano), closes)
+		return err
+	})
 	if err != nil {
 		return t, fmt.Errorf("store: open tournament: %w", err)
 	}
-	t.ID, err = res.LastInsertId()
-	return t, err
+	return t, nil
 }
 
 // LatestTournament is the class's newest tournament; ErrNotFound for none.

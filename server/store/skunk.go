@@ -55,15 +55,13 @@ func (s *Store) CreateSkunk(ctx context.Context, classID int64, seed sim.Seed, r
 	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		now := s.now()
 		day := s.day(now)
-		res, err := tx.ExecContext(ctx, `INSERT INTO skunk_games (class_id, seed, commitment, rounds, status, created_at, day) VALUES (?, ?, ?, ?, 'playing', ?, ?)`,
+		var err error
+		id, err = insertID(ctx, tx, `INSERT INTO skunk_games (class_id, seed, commitment, rounds, status, created_at, day) VALUES (?, ?, ?, ?, 'playing', ?, ?)`,
 			classID, seed.String(), seed.Commitment(), rounds, now.Format(time.RFC3339Nano), day)
 		if err != nil {
 			return err
 		}
 		if err := markDay(ctx, tx, classID, day, lesson); err != nil {
-			return err
-		}
-		if id, err = res.LastInsertId(); err != nil {
 			return err
 		}
 		for p, st := range students {

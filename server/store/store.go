@@ -14,14 +14,13 @@ import (
 	"net/url"
 	"os"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // the "sqlite" driver
 )
 
-//go:embed migrations/*.sql
+//go:embed migrations/*.sql migrations/postgres/*.sql
 var migrations embed.FS
 
 // Errors a caller can act on.
@@ -47,6 +46,7 @@ type conn struct {
 	rd  *sql.DB // read-only pool
 	w   *writer
 	now func() time.Time
+	pg  bool // the engine is Postgres (engine.go), not SQLite
 
 	insertEvent *sql.Stmt // prepared once on the write connection
 	markOver    *sql.Stmt
@@ -76,7 +76,13 @@ func Open(ctx context.Context, path string) (*Store, error) {
 // synchronous FULL on the writer, so that an acknowledged decision survives
 // even a power cut (one sync per batch, not per decision). The readers are
 // query_only and take no write lock: their transactions are deferred.
+//
+// A path that is a postgres:// URL opens a district's Postgres database
+// instead (postgres.go).
 func OpenWith(ctx context.Context, path string, opt Options) (*Store, error) {
+	if IsPostgres(path) {
+		return openPostgres(ctx, path, opt)
+	}
 	ownerOnly(path)
 	q := url.Values{}
 	// secure_delete: a deleted class's names are overwritten with zeros,
@@ -94,10 +100,7 @@ func OpenWith(ctx context.Context, path string, opt Options) (*Store, error) {
 	db.SetConnMaxIdleTime(0)
 	db.SetConnMaxLifetime(0)
 	s := &Store{}
-	s.db, s.now = db, func() time.Time { return time.Now().UTC() }
-	if opt.Now != nil {
-		s.now = func() time.Time { return opt.Now().UTC() }
-	}
+	s.db, s.now = db, nowUTC(opt.Now)
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		var oe *OpenError
@@ -118,18 +121,33 @@ func OpenWith(ctx context.Context, path string, opt Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s for reading: %w", path, err)
 	}
+	return s, s.start(ctx, opt)
+}
+
+// nowUTC is the store's clock: now, or time.Now, in UTC.
+func nowUTC(now func() time.Time) func() time.Time {
+	if now == nil {
+		now = time.Now
+	}
+	return func() time.Time { return now().UTC() }
+}
+
+// start sizes the read pool, prepares the hot statements and starts the
+// writer, once the write connection is migrated and the read pool open;
+// on an error it closes both.
+func (c *conn) start(ctx context.Context, opt Options) error {
 	if opt.Readers == 0 {
 		opt.Readers = 4
 	}
-	s.rd.SetMaxOpenConns(opt.Readers)
-	s.rd.SetMaxIdleConns(opt.Readers)
-	if err := s.prepare(ctx); err != nil {
-		s.rd.Close()
-		db.Close()
-		return nil, err
+	c.rd.SetMaxOpenConns(opt.Readers)
+	c.rd.SetMaxIdleConns(opt.Readers)
+	if err := c.prepare(ctx); err != nil {
+		c.rd.Close()
+		c.db.Close()
+		return err
 	}
-	s.w = newWriter(db, opt.BeforeCommit)
-	return s, nil
+	c.w = newWriter(c.db, opt.BeforeCommit, c.pg)
+	return nil
 }
 
 // ownerOnly makes the database file readable and writable by its owner
@@ -207,7 +225,18 @@ func (c *conn) migrate(ctx context.Context) error {
 	if _, err := c.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
 		return fmt.Errorf("store: migrations table: %w", err)
 	}
-	names, err := fs.Glob(migrations, "migrations/*.sql")
+	dir := "migrations"
+	if c.pg {
+		// Instances of a district starting together migrate one at a
+		// time: the lock is the write connection's (its only one) until
+		// it is unlocked or the connection ends.
+		if _, err := c.db.ExecContext(ctx, `SELECT pg_advisory_lock(7460)`); err != nil {
+			return fmt.Errorf("store: migrations lock: %w", err)
+		}
+		defer c.db.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(7460)`)
+		dir = "migrations/postgres"
+	}
+	names, err := fs.Glob(migrations, dir+"/*.sql")
 	if err != nil {
 		return err
 	}
@@ -263,7 +292,12 @@ func (c *conn) inTx(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx
 // readTx runs fn in a read transaction on the read-only pool: one
 // consistent view of the database, without the write lock.
 func (c *conn) readTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := c.rd.BeginTx(ctx, nil)
+	var opt *sql.TxOptions
+	if c.pg {
+		// Postgres's default gives each statement its own snapshot.
+		opt = &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
+	}
+	tx, err := c.rd.BeginTx(ctx, opt)
 	if err != nil {
 		return err
 	}
@@ -283,11 +317,6 @@ func (c *conn) exec(ctx context.Context, query string, args ...any) (sql.Result,
 
 // stamp returns the time now as stored: RFC 3339 in UTC.
 func (c *conn) stamp() string { return c.now().Format(time.RFC3339Nano) }
-
-// isUnique reports whether err is a UNIQUE constraint failure.
-func isUnique(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
-}
 
 // parseTime reads a stored time.
 func parseTime(s string) time.Time {

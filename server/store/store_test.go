@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"io/fs"
 	"path/filepath"
 	"testing"
 	"time"
@@ -11,18 +12,33 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"pigclass/server/play"
+	"pigclass/server/store/pgtest"
 	"pigclass/sim"
 )
 
 // MustOpen opens a store on a file in t.TempDir().
 func MustOpen(tb testing.TB) *Store {
 	tb.Helper()
-	s, err := Open(context.Background(), filepath.Join(tb.TempDir(), "test.db"))
+	return mustOpenOn(tb, filepath.Join(tb.TempDir(), "test.db"))
+}
+
+// mustOpenOn opens a store on db, a SQLite file or a Postgres URL.
+func mustOpenOn(tb testing.TB, db string) *Store {
+	tb.Helper()
+	s, err := Open(context.Background(), db)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { s.Close() })
 	return s
+}
+
+// engines runs fn on each engine: on a SQLite file in t.TempDir(), and
+// on a Postgres schema of the test's own (pgtest: skipped where no
+// Postgres is reachable, failed in CI).
+func engines(t *testing.T, fn func(t *testing.T, db string)) {
+	t.Run("sqlite", func(t *testing.T) { fn(t, filepath.Join(t.TempDir(), "p.db")) })
+	t.Run("postgres", func(t *testing.T) { fn(t, pgtest.URL(t)) })
 }
 
 func TestPragmasOnEveryConnection(t *testing.T) {
@@ -76,84 +92,93 @@ func TestPragmasOnEveryConnection(t *testing.T) {
 }
 
 func TestMigrationsApplyOnce(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "m.db")
-	for range 2 {
-		s, err := Open(context.Background(), path)
-		if err != nil {
-			t.Fatal(err)
+	engines(t, func(t *testing.T, db string) {
+		dir, least := "migrations", 19
+		if IsPostgres(db) {
+			dir, least = "migrations/postgres", 1
 		}
-		var n int
-		s.db.QueryRow("SELECT COUNT(*) FROM migrations").Scan(&n)
-		files, _ := migrations.ReadDir("migrations")
-		if n != len(files) || n < 6 {
-			t.Errorf("%d migrations recorded, want %d", n, len(files))
+		files, _ := fs.Glob(migrations, dir+"/*.sql")
+		for range 2 {
+			s, err := Open(context.Background(), db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var n int
+			s.db.QueryRow("SELECT COUNT(*) FROM migrations").Scan(&n)
+			if n != len(files) || n < least {
+				t.Errorf("%d migrations recorded, want %d", n, len(files))
+			}
+			s.Close()
 		}
-		s.Close()
-	}
+	})
 }
 
 func TestNicknamesAreUniqueInAClass(t *testing.T) {
-	s := MustOpen(t)
-	ctx := context.Background()
-	a, _ := s.CreateClass(ctx, "AAAAAA", "h")
-	b, _ := s.CreateClass(ctx, "CCCCCC", "h")
-	if _, err := s.CreateClass(ctx, "AAAAAA", "h"); !errors.Is(err, ErrCodeTaken) {
-		t.Errorf("same code twice: %v", err)
-	}
-	add := func(class int64, nick string) error {
-		_, err := s.AddStudent(ctx, Student{ClassID: class, Nickname: nick, AnonName: "x", TokenHash: nick})
-		return err
-	}
-	if err := add(a.ID, "Ana"); err != nil {
-		t.Fatal(err)
-	}
-	if err := add(a.ID, "Ana"); !errors.Is(err, ErrNicknameTaken) {
-		t.Errorf("same nickname in a class: %v", err)
-	}
-	if err := add(b.ID, "Ana"); err != nil {
-		t.Errorf("same nickname in another class: %v", err)
-	}
-	if err := add(0, "Ana"); err != nil || add(0, "Ana") != nil {
-		t.Error("practice players need no unique nickname")
-	}
+	engines(t, func(t *testing.T, db string) {
+		s := mustOpenOn(t, db)
+		ctx := context.Background()
+		a, _ := s.CreateClass(ctx, "AAAAAA", "h")
+		b, _ := s.CreateClass(ctx, "CCCCCC", "h")
+		if _, err := s.CreateClass(ctx, "AAAAAA", "h"); !errors.Is(err, ErrCodeTaken) {
+			t.Errorf("same code twice: %v", err)
+		}
+		add := func(class int64, nick string) error {
+			_, err := s.AddStudent(ctx, Student{ClassID: class, Nickname: nick, AnonName: "x", TokenHash: nick})
+			return err
+		}
+		if err := add(a.ID, "Ana"); err != nil {
+			t.Fatal(err)
+		}
+		if err := add(a.ID, "Ana"); !errors.Is(err, ErrNicknameTaken) {
+			t.Errorf("same nickname in a class: %v", err)
+		}
+		if err := add(b.ID, "Ana"); err != nil {
+			t.Errorf("same nickname in another class: %v", err)
+		}
+		if err := add(0, "Ana"); err != nil || add(0, "Ana") != nil {
+			t.Error("practice players need no unique nickname")
+		}
+	})
 }
 
 func TestEventsRoundTrip(t *testing.T) {
-	s := MustOpen(t)
-	ctx := context.Background()
-	class, _ := s.CreateClass(ctx, "AAAAAA", "h")
-	st, _ := s.AddStudent(ctx, Student{ClassID: class.ID, Nickname: "Ana", AnonName: "Calm Otter", TokenHash: "t"})
-	seed := sim.NewSeed()
-	v := sim.Standard(sim.Hog)
-	id, err := s.CreateMatch(ctx, play.Match{ClassID: class.ID, Variant: v, Seed: seed, FirstSeat: 1, Seats: []play.Seat{{Seat: 0, StudentID: st.ID}, {Seat: 1, Bot: "dice:5"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	win, cost := 0.51, 0.02
-	at := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
-	want := []play.Event{
-		{MatchID: id, Seq: 1, Seat: 1, Action: sim.Dice(5), Faces: faces(2, 3, 4, 5, 6), By: play.ByBot, At: at, Scores: []int{0, 0}, Dice: 5,
-			Analysis: &play.Analysis{WinIfChosen: win, Options: map[sim.Action]float64{sim.Dice(5): win, sim.Dice(6): win + cost}, Best: sim.Dice(6), EV: sim.Dice(5), Cost: cost}},
-		{MatchID: id, Seq: 2, Seat: 0, Action: sim.Resign, By: play.ByStudent, At: at, Scores: []int{0, 20}, Score: 0, OpponentScore: 20},
-	}
-	res := &sim.Result{Winner: 1, Scores: []int{0, 20}, Places: []int{2, 1}}
-	if err := s.AppendEvents(ctx, id, want, res); err != nil {
-		t.Fatal(err)
-	}
-	got, err := s.Events(ctx, EventFilter{MatchID: id})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := cmp.Diff(want, got, cmp.AllowUnexported(sim.Faces{})); d != "" {
-		t.Errorf("events (-want +got):\n%s", d)
-	}
-	if err := s.AppendEvents(ctx, id, want[:1], nil); err == nil {
-		t.Error("the same seq twice was stored")
-	}
-	m, err := s.MatchByID(ctx, id)
-	if err != nil || m.Status != play.Over || m.Winner != 1 || m.Seed != seed || m.Seats[0].Nickname != "Ana" || m.Seats[1].Bot != "dice:5" {
-		t.Errorf("match %+v, %v", m, err)
-	}
+	engines(t, func(t *testing.T, db string) {
+		s := mustOpenOn(t, db)
+		ctx := context.Background()
+		class, _ := s.CreateClass(ctx, "AAAAAA", "h")
+		st, _ := s.AddStudent(ctx, Student{ClassID: class.ID, Nickname: "Ana", AnonName: "Calm Otter", TokenHash: "t"})
+		seed := sim.NewSeed()
+		v := sim.Standard(sim.Hog)
+		id, err := s.CreateMatch(ctx, play.Match{ClassID: class.ID, Variant: v, Seed: seed, FirstSeat: 1, Seats: []play.Seat{{Seat: 0, StudentID: st.ID}, {Seat: 1, Bot: "dice:5"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		win, cost := 0.51, 0.02
+		at := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+		want := []play.Event{
+			{MatchID: id, Seq: 1, Seat: 1, Action: sim.Dice(5), Faces: faces(2, 3, 4, 5, 6), By: play.ByBot, At: at, Scores: []int{0, 0}, Dice: 5,
+				Analysis: &play.Analysis{WinIfChosen: win, Options: map[sim.Action]float64{sim.Dice(5): win, sim.Dice(6): win + cost}, Best: sim.Dice(6), EV: sim.Dice(5), Cost: cost}},
+			{MatchID: id, Seq: 2, Seat: 0, Action: sim.Resign, By: play.ByStudent, At: at, Scores: []int{0, 20}, Score: 0, OpponentScore: 20},
+		}
+		res := &sim.Result{Winner: 1, Scores: []int{0, 20}, Places: []int{2, 1}}
+		if err := s.AppendEvents(ctx, id, want, res); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Events(ctx, EventFilter{MatchID: id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(want, got, cmp.AllowUnexported(sim.Faces{})); d != "" {
+			t.Errorf("events (-want +got):\n%s", d)
+		}
+		if err := s.AppendEvents(ctx, id, want[:1], nil); err == nil {
+			t.Error("the same seq twice was stored")
+		}
+		m, err := s.MatchByID(ctx, id)
+		if err != nil || m.Status != play.Over || m.Winner != 1 || m.Seed != seed || m.Seats[0].Nickname != "Ana" || m.Seats[1].Bot != "dice:5" {
+			t.Errorf("match %+v, %v", m, err)
+		}
+	})
 }
 
 // BenchmarkAppendEvents is the cost of storing one decision (one

@@ -105,106 +105,114 @@ func countEvents(t *testing.T, path string) int {
 // TestBatchIsOnDisk: writes acknowledged together, in one batch, are all in
 // the file when it is opened again.
 func TestBatchIsOnDisk(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "batch.db")
-	s, g := openGated(t, path)
-	ids := playingMatches(t, s, 40)
-	g.arm(40)
-	b0, w0 := s.WriterStats()
-	for i, err := range appendAll(s, ids, 1) {
-		if err != nil {
-			t.Errorf("match %d: %v", ids[i], err)
+	engines(t, func(t *testing.T, db string) {
+		path := db
+		s, g := openGated(t, path)
+		ids := playingMatches(t, s, 40)
+		g.arm(40)
+		b0, w0 := s.WriterStats()
+		for i, err := range appendAll(s, ids, 1) {
+			if err != nil {
+				t.Errorf("match %d: %v", ids[i], err)
+			}
 		}
-	}
-	b1, w1 := s.WriterStats()
-	if w1-w0 != 40 || b1-b0 > 2 {
-		t.Errorf("40 appends took %d batches for %d writes; want them grouped in at most 2", b1-b0, w1-w0)
-	}
-	s.Close()
-	if n := countEvents(t, path); n != 40 {
-		t.Errorf("%d events on disk after reopening, want 40", n)
-	}
+		b1, w1 := s.WriterStats()
+		if w1-w0 != 40 || b1-b0 > 2 {
+			t.Errorf("40 appends took %d batches for %d writes; want them grouped in at most 2", b1-b0, w1-w0)
+		}
+		s.Close()
+		if n := countEvents(t, path); n != 40 {
+			t.Errorf("%d events on disk after reopening, want 40", n)
+		}
+	})
 }
 
 // TestFailedCommitRefusesTheBatch: an injected commit failure refuses every
 // write of the batch with ErrNotSaved, and none of them is on disk.
 func TestFailedCommitRefusesTheBatch(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "fail.db")
-	s, g := openGated(t, path)
-	ids := playingMatches(t, s, 20)
-	g.arm(20)
-	g.fail.Store(true)
-	for i, err := range appendAll(s, ids, 1) {
-		if !errors.Is(err, ErrNotSaved) {
-			t.Errorf("match %d: %v, want ErrNotSaved", ids[i], err)
+	engines(t, func(t *testing.T, db string) {
+		path := db
+		s, g := openGated(t, path)
+		ids := playingMatches(t, s, 20)
+		g.arm(20)
+		g.fail.Store(true)
+		for i, err := range appendAll(s, ids, 1) {
+			if !errors.Is(err, ErrNotSaved) {
+				t.Errorf("match %d: %v, want ErrNotSaved", ids[i], err)
+			}
 		}
-	}
-	g.fail.Store(false)
-	// The writer goes on: the same writes succeed when tried again.
-	for i, err := range appendAll(s, ids[:5], 1) {
-		if err != nil {
-			t.Errorf("match %d, second try: %v", ids[i], err)
+		g.fail.Store(false)
+		// The writer goes on: the same writes succeed when tried again.
+		for i, err := range appendAll(s, ids[:5], 1) {
+			if err != nil {
+				t.Errorf("match %d, second try: %v", ids[i], err)
+			}
 		}
-	}
-	s.Close()
-	if n := countEvents(t, path); n != 5 {
-		t.Errorf("%d events on disk, want the 5 retried", n)
-	}
+		s.Close()
+		if n := countEvents(t, path); n != 5 {
+			t.Errorf("%d events on disk, want the 5 retried", n)
+		}
+	})
 }
 
 // TestFailingWriteIsRefusedAlone: a write whose statement fails (here a
 // duplicate event) is refused; the others in its batch are stored.
 func TestFailingWriteIsRefusedAlone(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "alone.db")
-	s, g := openGated(t, path)
-	ids := playingMatches(t, s, 10)
-	if err := s.AppendEvents(context.Background(), ids[0], []play.Event{rollEvent(ids[0], 1)}, nil); err != nil {
-		t.Fatal(err)
-	}
-	g.arm(10)
-	errs := appendAll(s, ids, 1) // ids[0] already has event 1
-	for i, err := range errs {
-		if (i == 0) != (err != nil) {
-			t.Errorf("match %d: %v", ids[i], err)
+	engines(t, func(t *testing.T, db string) {
+		path := db
+		s, g := openGated(t, path)
+		ids := playingMatches(t, s, 10)
+		if err := s.AppendEvents(context.Background(), ids[0], []play.Event{rollEvent(ids[0], 1)}, nil); err != nil {
+			t.Fatal(err)
 		}
-	}
-	if errors.Is(errs[0], ErrNotSaved) {
-		t.Errorf("a refused statement is not a failed commit: %v", errs[0])
-	}
-	s.Close()
-	if n := countEvents(t, path); n != 10 {
-		t.Errorf("%d events on disk, want 10", n)
-	}
+		g.arm(10)
+		errs := appendAll(s, ids, 1) // ids[0] already has event 1
+		for i, err := range errs {
+			if (i == 0) != (err != nil) {
+				t.Errorf("match %d: %v", ids[i], err)
+			}
+		}
+		if errors.Is(errs[0], ErrNotSaved) {
+			t.Errorf("a refused statement is not a failed commit: %v", errs[0])
+		}
+		s.Close()
+		if n := countEvents(t, path); n != 10 {
+			t.Errorf("%d events on disk, want 10", n)
+		}
+	})
 }
 
 // TestReadersDoNotWaitForTheWriter: a read answers while the writer holds
 // its transaction open.
 func TestReadersDoNotWaitForTheWriter(t *testing.T) {
-	s := MustOpen(t)
-	ctx := context.Background()
-	held, release := make(chan struct{}), make(chan struct{})
-	go s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO classes (code, teacher_hash, created_at) VALUES ('HHHHHH', 'h', 't')`); err != nil {
-			return err
+	engines(t, func(t *testing.T, db string) {
+		s := mustOpenOn(t, db)
+		ctx := context.Background()
+		held, release := make(chan struct{}), make(chan struct{})
+		go s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO classes (code, teacher_hash, created_at) VALUES ('HHHHHH', 'h', 't')`); err != nil {
+				return err
+			}
+			close(held)
+			<-release
+			return nil
+		})
+		<-held
+		done := make(chan error, 1)
+		go func() {
+			_, err := s.Matches(ctx, MatchFilter{})
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Error(err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Error("a read waited for the writer's transaction")
 		}
-		close(held)
-		<-release
-		return nil
+		close(release)
 	})
-	<-held
-	done := make(chan error, 1)
-	go func() {
-		_, err := s.Matches(ctx, MatchFilter{})
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Error(err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Error("a read waited for the writer's transaction")
-	}
-	close(release)
 }
 
 // TestFullDiskIsNotSaved: a write that finds the disk full (here the file
@@ -243,94 +251,98 @@ func TestFullDiskIsNotSaved(t *testing.T) {
 // batch with eleven others; every job of the batch, theirs included, is
 // committed and acknowledged (the writer runs jobs with its own context).
 func TestCancelledCallerDoesNotFailTheBatch(t *testing.T) {
-	bg := context.Background()
-	path := filepath.Join(t.TempDir(), "lid.db")
-	s, err := Open(bg, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids := playingMatches(t, s, 12)
-	// A first batch holds the writer, so that the jobs below queue up and
-	// then run together in the next one, which starts with a job that
-	// holds it again while the caller's context is cancelled.
-	first, release1 := make(chan struct{}), make(chan struct{})
-	go s.inTx(bg, func(ctx context.Context, tx *sql.Tx) error { close(first); <-release1; return nil })
-	<-first
-	queued := func(n int64) {
-		for end := time.Now().Add(5 * time.Second); s.w.submitted.Load() < n; {
-			if time.Now().After(end) {
-				t.Fatal("a job was not queued in 5 s")
+	engines(t, func(t *testing.T, db string) {
+		bg := context.Background()
+		path := db
+		s, err := Open(bg, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := playingMatches(t, s, 12)
+		// A first batch holds the writer, so that the jobs below queue up and
+		// then run together in the next one, which starts with a job that
+		// holds it again while the caller's context is cancelled.
+		first, release1 := make(chan struct{}), make(chan struct{})
+		go s.inTx(bg, func(ctx context.Context, tx *sql.Tx) error { close(first); <-release1; return nil })
+		<-first
+		queued := func(n int64) {
+			for end := time.Now().Add(5 * time.Second); s.w.submitted.Load() < n; {
+				if time.Now().After(end) {
+					t.Fatal("a job was not queued in 5 s")
+				}
+				time.Sleep(time.Millisecond)
 			}
-			time.Sleep(time.Millisecond)
 		}
-	}
-	base := s.w.submitted.Load()
-	inBatch, release2 := make(chan struct{}), make(chan struct{})
-	go s.inTx(bg, func(ctx context.Context, tx *sql.Tx) error { close(inBatch); <-release2; return nil })
-	queued(base + 1)
-	lid, closeLid := context.WithCancel(bg)
-	defer closeLid()
-	errs := make(chan error, len(ids))
-	for i, id := range ids {
-		ctx := bg
-		if i == 5 {
-			ctx = lid
+		base := s.w.submitted.Load()
+		inBatch, release2 := make(chan struct{}), make(chan struct{})
+		go s.inTx(bg, func(ctx context.Context, tx *sql.Tx) error { close(inBatch); <-release2; return nil })
+		queued(base + 1)
+		lid, closeLid := context.WithCancel(bg)
+		defer closeLid()
+		errs := make(chan error, len(ids))
+		for i, id := range ids {
+			ctx := bg
+			if i == 5 {
+				ctx = lid
+			}
+			go func() {
+				e := rollEvent(id, 1)
+				e.Scores = make([]int, 2)
+				errs <- s.AppendEvents(ctx, id, []play.Event{e}, nil)
+			}()
+			queued(base + 2 + int64(i))
 		}
-		go func() {
-			e := rollEvent(id, 1)
-			e.Scores = make([]int, 2)
-			errs <- s.AppendEvents(ctx, id, []play.Event{e}, nil)
-		}()
-		queued(base + 2 + int64(i))
-	}
-	close(release1)
-	<-inBatch
-	closeLid()
-	close(release2)
-	for range ids {
-		if err := <-errs; err != nil {
-			t.Errorf("a job of the batch: %v", err)
+		close(release1)
+		<-inBatch
+		closeLid()
+		close(release2)
+		for range ids {
+			if err := <-errs; err != nil {
+				t.Errorf("a job of the batch: %v", err)
+			}
 		}
-	}
-	s.Close()
-	if n := countEvents(t, path); n != len(ids) {
-		t.Errorf("%d events on disk, want %d", n, len(ids))
-	}
+		s.Close()
+		if n := countEvents(t, path); n != len(ids) {
+			t.Errorf("%d events on disk, want %d", n, len(ids))
+		}
+	})
 }
 
 // TestWritableFollowsTheLastBatch: the health check's "writable" is false
 // while the last batch did not reach the disk, and true again after one
 // that did.
 func TestWritableFollowsTheLastBatch(t *testing.T) {
-	var refuse atomic.Bool
-	s, err := OpenWith(context.Background(), filepath.Join(t.TempDir(), "w.db"), Options{BeforeCommit: func() error {
-		if refuse.Load() {
-			return errors.New("injected: the disk refused")
+	engines(t, func(t *testing.T, db string) {
+		var refuse atomic.Bool
+		s, err := OpenWith(context.Background(), db, Options{BeforeCommit: func() error {
+			if refuse.Load() {
+				return errors.New("injected: the disk refused")
+			}
+			return nil
+		}})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return nil
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	ctx := context.Background()
-	if !s.Writable() {
-		t.Fatal("a fresh store is not writable")
-	}
-	refuse.Store(true)
-	if _, err := s.CreateClass(ctx, "WWWWWW", "h"); err == nil {
-		t.Fatal("the write was not refused")
-	}
-	if s.Writable() {
-		t.Error("writable after a refused batch")
-	}
-	refuse.Store(false)
-	if _, err := s.CreateClass(ctx, "WWWWWW", "h"); err != nil {
-		t.Fatal(err)
-	}
-	if !s.Writable() {
-		t.Error("not writable after a batch that reached the disk")
-	}
+		defer s.Close()
+		ctx := context.Background()
+		if !s.Writable() {
+			t.Fatal("a fresh store is not writable")
+		}
+		refuse.Store(true)
+		if _, err := s.CreateClass(ctx, "WWWWWW", "h"); err == nil {
+			t.Fatal("the write was not refused")
+		}
+		if s.Writable() {
+			t.Error("writable after a refused batch")
+		}
+		refuse.Store(false)
+		if _, err := s.CreateClass(ctx, "WWWWWW", "h"); err != nil {
+			t.Fatal(err)
+		}
+		if !s.Writable() {
+			t.Error("not writable after a batch that reached the disk")
+		}
+	})
 }
 
 // TestWritesRacingCloseAllReturn: writes sent as the store closes each
