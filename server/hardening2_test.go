@@ -185,7 +185,7 @@ func TestSecretsTheFileCannotGiveAway(t *testing.T) {
 	if real == "" || real == oldRejoin {
 		t.Fatalf("the rejoin code on Ana's page: %q", real)
 	}
-	if fi, err := os.Stat(a.path + ".key"); err != nil || fi.Mode().Perm() != 0o600 {
+	if fi, err := os.Stat(keyPath(t, a.path)); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("the key file: %v %v", fi.Mode(), err)
 	}
 }

@@ -91,6 +91,14 @@ func keyPath(t testing.TB, db string) string {
 
 var pgKeys sync.Map // Postgres URL -> its test app's key file
 
+// sqliteOnly skips a test of what SQLite's files hold when the suite runs
+// on Postgres (PIGCLASS_TEST_ENGINE).
+func sqliteOnly(t testing.TB, why string) {
+	if os.Getenv("PIGCLASS_TEST_ENGINE") == "postgres" {
+		t.Skip("SQLite's own: " + why)
+	}
+}
+
 // openApp starts the app on the database at path.
 func openApp(t testing.TB, path string, clk *clock) *app {
 	t.Helper()

@@ -20,7 +20,11 @@ import (
 func TestPrivacyPageNamesEveryColumn(t *testing.T) {
 	a := newAppConfig(t, func(c *Config) { c.Retain = 180 * 24 * time.Hour })
 	schema := map[string]bool{}
-	rows, err := a.store.DB().Query(`SELECT m.name, p.name FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'`)
+	query := `SELECT m.name, p.name FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'`
+	if a.store.Engine() == "postgres" {
+		query = `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()`
+	}
+	rows, err := a.store.DB().Query(query)
 	if err != nil {
 		t.Fatal(err)
 	}

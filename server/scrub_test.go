@@ -41,6 +41,7 @@ func leftIn(t *testing.T, a *app, secrets map[string]string) []string {
 // erased nickname, token hash or rejoin code; before the erasure they do
 // (the test can tell).
 func TestErasedLeavesNoCopyWhileRunning(t *testing.T) {
+	sqliteOnly(t, "the database file and its WAL")
 	a := newAppConfig(t, func(c *Config) { c.Retain = 180 * 24 * time.Hour })
 	teacher := a.browser()
 	secretsOf := func(code, nick string, b *browser) map[string]string {

@@ -25,6 +25,7 @@ import (
 type serveConfig struct {
 	addr       string
 	db         string
+	key        string // the key file: beside a SQLite file unless given; required with Postgres
 	publicURL  string
 	codePrefix string
 	moves      int    // moves a player may make a second (0: the server's default)
@@ -90,7 +91,8 @@ func parseServe(e env, name string, args []string) (serveConfig, error) {
 	fs := newFlags(e, name, "[--addr HOST:PORT] [--db FILE] [--public-url URL] [--code-prefix P]")
 	var cfg serveConfig
 	fs.StringVar(&cfg.addr, "addr", envOr(e, "PIGCLASS_ADDR", "localhost:8080"), "address to listen on (env PIGCLASS_ADDR); use :8080 to serve the classroom network")
-	fs.StringVar(&cfg.db, "db", envOr(e, "PIGCLASS_DB", "./pigclass.db"), "SQLite database file, created on first start (env PIGCLASS_DB)")
+	fs.StringVar(&cfg.db, "db", envOr(e, "PIGCLASS_DB", "./pigclass.db"), "SQLite database file, created on first start, or a district's Postgres database as a postgres:// URL (env PIGCLASS_DB)")
+	fs.StringVar(&cfg.key, "key", e.getenv("PIGCLASS_KEY"), "the server's key file, made the first time (env PIGCLASS_KEY; default: the database file's name with .key); with Postgres, required: the same file on every instance of the district")
 	fs.StringVar(&cfg.publicURL, "public-url", e.getenv("PIGCLASS_PUBLIC_URL"), "address students type, shown on the projector (env PIGCLASS_PUBLIC_URL; default: the browser's)")
 	proxies := fs.String("trusted-proxy", e.getenv("PIGCLASS_TRUSTED_PROXY"), "reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed, as addresses or networks separated by commas (env PIGCLASS_TRUSTED_PROXY; default: none)")
 	fs.StringVar(&cfg.codePrefix, "code-prefix", e.getenv("PIGCLASS_CODE_PREFIX"), "the first characters of every join code this instance draws, for a proxy routing classes by code (env PIGCLASS_CODE_PREFIX)")
@@ -111,6 +113,12 @@ func parseServe(e env, name string, args []string) (serveConfig, error) {
 		if cfg.moves, err = strconv.Atoi(*moves); err != nil || cfg.moves < 1 {
 			return cfg, usagef("serve: --moves-per-second %q: a whole number, at least 1", *moves)
 		}
+	}
+	switch {
+	case cfg.key == "" && store.IsPostgres(cfg.db):
+		return cfg, usagef("serve: --key: with a Postgres database, name the district's key file (the same file on every instance: projector links and rejoin codes are made with it), for example --key /etc/pigclass/district.key")
+	case cfg.key == "":
+		cfg.key = cfg.db + ".key"
 	}
 	if cfg.proxies, err = server.ParseProxies(*proxies); err != nil {
 		return cfg, usagef("serve: --%v", err)
@@ -174,7 +182,7 @@ func serve(ctx context.Context, cfg serveConfig, ln net.Listener, log *slog.Logg
 		return err
 	}
 	defer st.Close()
-	key, err := store.LoadKey(cfg.db + ".key")
+	key, err := store.LoadKey(cfg.key)
 	if err != nil {
 		ln.Close()
 		return err
@@ -206,7 +214,7 @@ func serve(ctx context.Context, cfg serveConfig, ln net.Listener, log *slog.Logg
 		defer ms.Close()
 		log.Info("metrics", "url", "http://"+mln.Addr().String()+"/metrics")
 	}
-	log.Info("pigclass is serving", "url", "http://"+ln.Addr().String(), "db", cfg.db)
+	log.Info("pigclass is serving", "url", "http://"+ln.Addr().String(), "db", store.Redacted(cfg.db))
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

@@ -121,8 +121,12 @@ func (p Plans) Tournaments(ctx context.Context, classID int64) ([]Tournament, er
 // tournaments reads the class's tournaments, newest first, limit at most
 // (-1: all).
 func (p Plans) tournaments(ctx context.Context, classID int64, limit int) ([]Tournament, error) {
-	rows, err := p.c.rd.QueryContext(ctx, `SELECT id, class_id, variant, bots, created_at, closes_at, closed_at, standings FROM tournaments
-		WHERE class_id = ? ORDER BY id DESC LIMIT ?`, classID, limit)
+	query, args := `SELECT id, class_id, variant, bots, created_at, closes_at, closed_at, standings FROM tournaments
+		WHERE class_id = ? ORDER BY id DESC`, []any{classID}
+	if limit >= 0 {
+		query, args = query+` LIMIT ?`, append(args, limit)
+	}
+	rows, err := p.c.rd.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: tournaments: %w", err)
 	}

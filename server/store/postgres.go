@@ -53,6 +53,15 @@ func openPostgres(ctx context.Context, dsn string, opt Options) (*Store, error) 
 	return s, s.start(ctx, opt)
 }
 
+// Redacted is db as a log or a message may say it: a Postgres URL with
+// its password hidden, a file as it is.
+func Redacted(db string) string {
+	if IsPostgres(db) {
+		return redact(db)
+	}
+	return db
+}
+
 // redact is dsn with its password hidden, for messages and logs.
 func redact(dsn string) string {
 	if u, err := url.Parse(dsn); err == nil {
