@@ -127,6 +127,9 @@ const (
 // error wrapping ErrNotSaved means nothing of it was stored.
 func (s *Store) AppendEvents(ctx context.Context, matchID int64, events []play.Event, result *sim.Result) error {
 	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if err := s.fenceMatch(ctx, tx, matchID); err != nil {
+			return err
+		}
 		ins := tx.StmtContext(ctx, s.insertEvent)
 		for _, e := range events {
 			if e.Corrects {
@@ -224,7 +227,13 @@ func floatOrNil(p *float64) any {
 
 // EndMatch marks a match still playing as ended by the teacher.
 func (s *Store) EndMatch(ctx context.Context, id int64) error {
-	_, err := s.exec(ctx, `UPDATE matches SET status = 'ended', ended_at = ? WHERE id = ? AND status = 'playing'`, s.stamp(), id)
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if err := s.fenceMatch(ctx, tx, id); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE matches SET status = 'ended', ended_at = ? WHERE id = ? AND status = 'playing'`, s.stamp(), id)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("store: end match: %w", err)
 	}

@@ -18,6 +18,9 @@ var ErrGuessed = errors.New("store: this student has guessed this bot already")
 // A guess's day is a day of its match's class.
 func (s *Store) SaveGuess(ctx context.Context, g play.Guess) error {
 	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if err := s.fenceMatch(ctx, tx, g.MatchID); err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO mystery_guesses (match_id, seat, student_id, guess, at) VALUES (?, ?, ?, ?, ?)`,
 			g.MatchID, g.Seat, g.StudentID, g.Guess, s.stamp()); err != nil {
 			return err

@@ -34,6 +34,7 @@ func openPostgres(ctx context.Context, dsn string, opt Options) (*Store, error) 
 	db.SetMaxIdleConns(1)
 	s := &Store{}
 	s.db, s.pg = db, true
+	s.leases = newLeases(&s.conn)
 	s.now = nowUTC(opt.Now)
 	if err := s.db.PingContext(ctx); err != nil {
 		db.Close()

@@ -48,6 +48,8 @@ type conn struct {
 	now func() time.Time
 	pg  bool // the engine is Postgres (engine.go), not SQLite
 
+	leases *Leases // a district's leases (Postgres), nil on SQLite
+
 	insertEvent *sql.Stmt // prepared once on the write connection
 	markOver    *sql.Stmt
 	closeOnce   sync.Once
@@ -285,8 +287,11 @@ func (c *conn) migrateTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 // (name it ctx, so the caller's cannot be used by mistake): a request
 // cancelled while its job waits in a batch must not interrupt the batch's
 // connection, and with it every other job.
+//
+// On a district's Postgres, a caller's ctx that names its class
+// (ForClass) has the write fenced by the class's lease (leases.go).
 func (c *conn) inTx(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
-	return c.w.write(ctx, fn)
+	return c.w.write(ctx, c.fenced(ctx, fn))
 }
 
 // readTx runs fn in a read transaction on the read-only pool: one
@@ -308,7 +313,7 @@ func (c *conn) readTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 // exec runs one statement through the writer.
 func (c *conn) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	var res sql.Result
-	err := c.w.write(ctx, func(ctx context.Context, tx *sql.Tx) (err error) {
+	err := c.inTx(ctx, func(ctx context.Context, tx *sql.Tx) (err error) {
 		res, err = tx.ExecContext(ctx, query, args...)
 		return err
 	})

@@ -1,6 +1,7 @@
 -- pigclass's schema on Postgres: the tables SQLite's migrations 0001 to
 -- 0019 (../0001_init.sql to ../0019_tables.sql) leave, written once for
--- Postgres. Later migrations come in both folders under the same number.
+-- Postgres. Later migrations share their numbers between the two folders;
+-- a number may be one engine's alone (0020, the leases of a district).
 -- Ids are BIGINT identities (SQLite's INTEGER PRIMARY KEY is 64 bits);
 -- chances are DOUBLE PRECISION (Postgres's REAL is 32 bits); times are
 -- RFC 3339 text in UTC, as in SQLite; every text compares byte by byte

@@ -1,0 +1,132 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"testing"
+	"time"
+
+	"pigclass/server/play"
+	"pigclass/server/store/pgtest"
+	"pigclass/sim"
+)
+
+// TestLeasesFenceAStaleInstance: two instances on one Postgres database.
+// The first serves a class; the second cannot take it while the lease
+// lasts. The first is then stalled past the expiry (its lease's expiry
+// moved into the past, as a paused process would find it): the second
+// takes the class over with the next generation, and every write of the
+// first for that class (a class change, a move of its match) is refused
+// with ErrLeaseLost, told to its OnLost, and leaves nothing stored; the
+// second writes on. A graceful stop hands the class back at once.
+func TestLeasesFenceAStaleInstance(t *testing.T) {
+	db := pgtest.URL(t)
+	a, b := mustOpenOn(t, db), mustOpenOn(t, db)
+	ctx := context.Background()
+	class, err := a.CreateClass(ctx, "LEASE1", "h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	match, err := a.CreateMatch(ctx, play.Match{ClassID: class.ID, Variant: sim.Standard(sim.Pig), Seed: sim.NewSeed(), Seats: []play.Seat{{Seat: 0, Bot: "hold:20"}, {Seat: 1, Bot: "hold:20"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lost := make(chan int64, 4)
+	a.Leases().Fence(func(id int64) { lost <- id })
+	b.Leases().Fence(func(int64) {})
+
+	if fresh, err := a.Leases().Take(ctx, class.ID); err != nil || !fresh {
+		t.Fatalf("the first take: fresh %v, %v", fresh, err)
+	}
+	if fresh, err := a.Leases().Take(ctx, class.ID); err != nil || fresh {
+		t.Fatalf("taking a lease held: fresh %v, %v; want a renewal", fresh, err)
+	}
+	if _, err := b.Leases().Take(ctx, class.ID); !errors.Is(err, ErrLeaseHeld) {
+		t.Fatalf("the second instance took a lease that lasts: %v", err)
+	}
+	inA := ForClass(ctx, class.ID)
+	if _, err := a.exec(inA, `UPDATE classes SET paused = 1 WHERE id = ?`, class.ID); err != nil {
+		t.Fatalf("the holder's write: %v", err)
+	}
+	if err := a.AppendEvents(ctx, match, []play.Event{rollEvent(match, 1)}, nil); err != nil {
+		t.Fatalf("the holder's move: %v", err)
+	}
+	gen := func() (g int64) {
+		b.rd.QueryRow(`SELECT generation FROM class_leases WHERE class_id = $1`, class.ID).Scan(&g)
+		return g
+	}
+	if g := gen(); g != 1 {
+		t.Errorf("generation %d, want 1", g)
+	}
+
+	// The first instance stalls past its lease.
+	if _, err := b.db.Exec(`UPDATE class_leases SET expires_at = now() - INTERVAL '1 second' WHERE class_id = $1`, class.ID); err != nil {
+		t.Fatal(err)
+	}
+	if fresh, err := b.Leases().Take(ctx, class.ID); err != nil || !fresh {
+		t.Fatalf("taking an expired lease over: fresh %v, %v", fresh, err)
+	}
+	if g := gen(); g != 2 {
+		t.Errorf("generation %d after the takeover, want 2", g)
+	}
+	if _, err := a.exec(inA, `UPDATE classes SET locked = 1 WHERE id = ?`, class.ID); !errors.Is(err, ErrLeaseLost) || !errors.Is(err, ErrNotSaved) {
+		t.Errorf("the stale instance's class write: %v, want ErrLeaseLost (not saved)", err)
+	}
+	if err := a.AppendEvents(ctx, match, []play.Event{rollEvent(match, 2)}, nil); !errors.Is(err, ErrLeaseLost) {
+		t.Errorf("the stale instance's move: %v, want ErrLeaseLost", err)
+	}
+	select {
+	case id := <-lost:
+		if id != class.ID {
+			t.Errorf("lost class %d, want %d", id, class.ID)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("the stale instance was not told it lost the class")
+	}
+	var locked, events int
+	b.rd.QueryRow(`SELECT locked FROM classes WHERE id = $1`, class.ID).Scan(&locked)
+	b.rd.QueryRow(`SELECT COUNT(*) FROM events WHERE match_id = $1`, match).Scan(&events)
+	if locked != 0 || events != 1 {
+		t.Errorf("after the refused writes: locked %d, %d events; want 0 and the holder's 1", locked, events)
+	}
+	if err := b.AppendEvents(ForClass(ctx, class.ID), match, []play.Event{rollEvent(match, 2)}, nil); err != nil {
+		t.Errorf("the new holder's move: %v", err)
+	}
+	if _, err := a.Leases().Take(ctx, class.ID); !errors.Is(err, ErrLeaseHeld) {
+		t.Errorf("the stale instance took the class back while the new lease lasts: %v", err)
+	}
+	if err := a.Leases().Renew(ctx); err != nil {
+		t.Error(err)
+	}
+	if a.Leases().Holds(class.ID) {
+		t.Error("the stale instance still believes it holds the class")
+	}
+
+	// A graceful stop of the holder: the other takes over at once.
+	if err := b.Leases().Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if fresh, err := a.Leases().Take(ctx, class.ID); err != nil || !fresh {
+		t.Errorf("taking a released lease: fresh %v, %v", fresh, err)
+	}
+	if g := gen(); g != 3 {
+		t.Errorf("generation %d after the hand-back, want 3", g)
+	}
+}
+
+// TestNoLeasesOnSQLite: a SQLite file has one server; nothing is fenced.
+func TestNoLeasesOnSQLite(t *testing.T) {
+	s := MustOpen(t)
+	if s.Leases() != nil {
+		t.Fatal("a SQLite store has leases")
+	}
+	ctx := ForClass(context.Background(), 1)
+	class, err := s.CreateClass(ctx, "AAAAAA", "h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.inTx(ForClass(ctx, class.ID), func(ctx context.Context, tx *sql.Tx) error { return nil }); err != nil {
+		t.Error(err)
+	}
+}
