@@ -37,6 +37,13 @@ func (s *Server) createClass(c *gin.Context) {
 		fail(c, err)
 		return
 	}
+	if s.district != nil {
+		// The class is served by the instance that started it.
+		if err := s.district.serve(ctx, class.ID); err != nil {
+			fail(c, err)
+			return
+		}
+	}
 	setCookie(c, teacherPrefix+class.Code, secret, 365*24*3600)
 	c.Redirect(http.StatusSeeOther, paths.Teacher.For(class.Code))
 }

@@ -90,6 +90,18 @@ func (s *Server) join(c *gin.Context) {
 		// a proxy not named with --trusted-proxy) is not one device.
 		k.Device = ip
 	}
+	if c.GetBool(elsewhereKey) {
+		// Another instance of the district serves the class: a guess,
+		// as a wrong code is, so that the answer tells a stranger no
+		// more than the join would.
+		if !classroom.Guess(s.room, ip) {
+			v.Error = l.T("joinerr.guesses")
+			render(c, http.StatusTooManyRequests, templates.JoinView(v))
+			return
+		}
+		elsewhere(c)
+		return
+	}
 	old := s.tokens.current(c, code, v.Nickname.Value)
 	token := newToken()
 	k.TokenHash, k.NewTokenHash = hashOf(old), classroom.HashToken(token)

@@ -14,6 +14,9 @@ import (
 type privacyTable struct {
 	Name    string
 	Columns []privacyColumn
+	// District marks a table a district's Postgres alone holds (a SQLite
+	// file has one server).
+	District bool
 }
 
 // privacyColumn is a column and the catalog key of its words
@@ -40,7 +43,7 @@ var privacyTables = []privacyTable{
 		{"language", "language"},
 		{"off_lesson", "off_lesson"},
 		{"retain_from", "retain_from"},
-	}},
+	}, false},
 	{"students", []privacyColumn{
 		{"id", "students-id"},
 		{"class_id", "students-class_id"},
@@ -51,18 +54,18 @@ var privacyTables = []privacyTable{
 		{"joined_at", "joined_at"},
 		{"erased_at", "erased_at"},
 		{"rejoin_epoch", "students-rejoin_epoch"},
-	}},
+	}, false},
 	{"moved_tokens", []privacyColumn{
 		{"token_hash", "moved_tokens-token_hash"},
 		{"class_id", "class_id"},
 		{"student_id", "student_id"},
-	}},
+	}, false},
 	{"plans", []privacyColumn{
 		{"class_id", "class_id"},
 		{"student_id", "student_id"},
 		{"plan", "plans-plan"},
 		{"saved_at", "plans-saved_at"},
-	}},
+	}, false},
 	{"tournaments", []privacyColumn{
 		{"id", "tournaments-id"},
 		{"class_id", "class_id"},
@@ -72,7 +75,7 @@ var privacyTables = []privacyTable{
 		{"closes_at", "tournaments-closes_at"},
 		{"closed_at", "tournaments-closed_at"},
 		{"standings", "tournaments-standings"},
-	}},
+	}, false},
 	{"rounds", []privacyColumn{
 		{"id", "rounds-id"},
 		{"class_id", "class_id"},
@@ -84,7 +87,7 @@ var privacyTables = []privacyTable{
 		{"started_at", "started_at"},
 		{"ended_at", "ended_at"},
 		{"day", "day"},
-	}},
+	}, false},
 	{"matches", []privacyColumn{
 		{"id", "matches-id"},
 		{"class_id", "class_id"},
@@ -101,13 +104,13 @@ var privacyTables = []privacyTable{
 		{"assignment_id", "assignment_id"},
 		{"day", "day"},
 		{"at_table", "at_table"},
-	}},
+	}, false},
 	{"seats", []privacyColumn{
 		{"match_id", "match_id"},
 		{"seat", "seat"},
 		{"student_id", "student_id"},
 		{"bot", "seats-bot"},
-	}},
+	}, false},
 	{"events", []privacyColumn{
 		{"match_id", "match_id"},
 		{"seq", "seq"},
@@ -134,7 +137,7 @@ var privacyTables = []privacyTable{
 		{"pending", "pending"},
 		{"entered", "entered"},
 		{"agrees", "agrees"},
-	}},
+	}, false},
 	{"skunk_games", []privacyColumn{
 		{"id", "skunk_games-id"},
 		{"class_id", "class_id"},
@@ -144,12 +147,12 @@ var privacyTables = []privacyTable{
 		{"status", "status"},
 		{"created_at", "created_at"},
 		{"day", "day"},
-	}},
+	}, false},
 	{"skunk_players", []privacyColumn{
 		{"game_id", "game_id"},
 		{"participant", "participant"},
 		{"student_id", "student_id"},
-	}},
+	}, false},
 	{"skunk_events", []privacyColumn{
 		{"game_id", "game_id"},
 		{"seq", "seq"},
@@ -162,14 +165,14 @@ var privacyTables = []privacyTable{
 		{"score", "skunk_events-score"},
 		{"ev_action", "ev_action"},
 		{"at", "at"},
-	}},
+	}, false},
 	{"mystery_guesses", []privacyColumn{
 		{"match_id", "match_id"},
 		{"seat", "mystery_guesses-seat"},
 		{"student_id", "student_id"},
 		{"guess", "guess"},
 		{"at", "at"},
-	}},
+	}, false},
 	{"assignments", []privacyColumn{
 		{"id", "assignments-id"},
 		{"class_id", "class_id"},
@@ -179,20 +182,26 @@ var privacyTables = []privacyTable{
 		{"due_at", "due_at"},
 		{"created_at", "created_at"},
 		{"closed_at", "closed_at"},
-	}},
+	}, false},
 	{"class_days", []privacyColumn{
 		{"class_id", "class_id"},
 		{"day", "day"},
 		{"lesson", "class_days-lesson"},
-	}},
+	}, false},
 	{"migrations", []privacyColumn{
 		{"name", "name"},
 		{"applied_at", "applied_at"},
-	}},
+	}, false},
 	{"started", []privacyColumn{
 		{"id", "started-id"},
 		{"at", "at"},
-	}},
+	}, false},
+	{"class_leases", []privacyColumn{
+		{"class_id", "class_id"},
+		{"holder", "class_leases-holder"},
+		{"generation", "class_leases-generation"},
+		{"expires_at", "class_leases-expires_at"},
+	}, true},
 }
 
 // privacy is the page that says what pigclass stores, table by table and
@@ -200,17 +209,24 @@ var privacyTables = []privacyTable{
 // long it is kept and how to get it or erase it. Linked from every page's
 // footer; it reads nothing of any class.
 func (s *Server) privacy(c *gin.Context) {
-	render(c, http.StatusOK, templates.PrivacyView(privacyView(loc(c), int(s.room.Retention().Hours()/24))))
+	render(c, http.StatusOK, templates.PrivacyView(privacyView(loc(c), int(s.room.Retention().Hours()/24), s.district != nil)))
 }
 
 // privacyView says the page in the reader's language; days is how long a
-// class is kept after its last activity (0: until deleted).
-func privacyView(l *i18n.Localizer, days int) templates.Privacy {
-	v := templates.Privacy{Kept: l.T("privacy.kept.forever")}
+// class is kept after its last activity (0: until deleted); district, the
+// data is a district's Postgres, not a SQLite file.
+func privacyView(l *i18n.Localizer, days int, district bool) templates.Privacy {
+	v := templates.Privacy{Kept: l.T("privacy.kept.forever"), Where: l.T("privacy.where.text")}
 	if days > 0 {
 		v.Kept = l.N("privacy.kept.days", days)
 	}
+	if district {
+		v.Where = l.T("privacy.where.postgres")
+	}
 	for _, t := range privacyTables {
+		if t.District && !district {
+			continue
+		}
 		pt := templates.PrivacyTable{Name: t.Name, About: l.T("privacy.table." + t.Name)}
 		for _, col := range t.Columns {
 			pt.Columns = append(pt.Columns, templates.PrivacyColumn{Name: col.Name, Means: l.T("privacy.col." + col.Key)})

@@ -109,7 +109,12 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	s.metrics = newMetrics(s.room, s.reports, s.tables)
 	s.contest = contest.New(st, s.tables, log, cfg.Now)
 	s.views = &views{room: s.room, reports: s.reports, tables: s.tables, log: log, ladder: newLadder(s.tables, log)}
-	n, err := s.room.Restore(ctx)
+	// In a district (a shared Postgres) each class is loaded by the
+	// instance that takes it, when it is first asked for.
+	var n int
+	if s.district = newDistrict(st, s.room, log); s.district == nil {
+		n, err = s.room.Restore(ctx)
+	}
 	if err := errors.Join(err, <-solved); err != nil {
 		return nil, err
 	}
@@ -121,8 +126,14 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	return s, nil
 }
 
-// Close stops the deadline watcher.
-func (s *Server) Close() { s.room.Close() }
+// Close stops the deadline watcher and, in a district, hands the classes
+// this instance serves to the others.
+func (s *Server) Close() {
+	s.room.Close()
+	if s.district != nil {
+		s.district.close()
+	}
+}
 
 // MetricsHandler serves the metrics in Prometheus' text format, for the
 // separate --metrics-addr.

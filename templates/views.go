@@ -523,6 +523,7 @@ type MysteryReview struct {
 type Privacy struct {
 	Tables []PrivacyTable
 	Kept   string
+	Where  string // where the data lives: a SQLite file, or a district's Postgres
 }
 
 // PrivacyTable is one table of the database.

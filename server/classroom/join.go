@@ -70,6 +70,17 @@ func (r *Room) JoinsLastMinute(class *Class) (joins, limit int) {
 	return r.doors.classJoins.Count(class.Code), r.doors.perClass
 }
 
+// Guess counts a guess of the guesser's (a request for a class a
+// district's other instance serves, answered without the join's own
+// checks), false if the guesser has no guess left this minute.
+func Guess(r *Room, guesser string) bool {
+	if !r.doors.guesses.Allow(guesser) {
+		return false
+	}
+	r.doors.guesses.Hit(guesser)
+	return true
+}
+
 // Guessers returns how many guessers the room remembers (a bounded number).
 func (r *Room) Guessers() int { return r.doors.guesses.Size() }
 

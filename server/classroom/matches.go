@@ -130,11 +130,39 @@ func (r *Room) Restore(ctx context.Context) (int, error) {
 	if _, err := r.st.EndIdlePractice(ctx, r.now().Add(-PracticeIdle)); err != nil {
 		return 0, err
 	}
-	if err := r.restoreSkunk(ctx); err != nil {
+	return restore(ctx, r, 0)
+}
+
+// restore rebuilds the games still playing of one class, or of every
+// class and practice (0).
+func restore(ctx context.Context, r *Room, classID int64) (int, error) {
+	if err := r.restoreSkunk(ctx, classID); err != nil {
 		return 0, err
 	}
 	hostOf := func(ctx context.Context, classID int64) (play.Host, error) { return r.classes.load(ctx, classID) }
-	return r.hall.Restore(ctx, hostOf, func(h play.Host, lms []*play.Live) { index(h.(*class), lms) })
+	return r.hall.Restore(ctx, classID, hostOf, func(h play.Host, lms []*play.Live) { index(h.(*class), lms) })
+}
+
+// TakeOver loads a class as a restart would (its matches still playing,
+// its game of Skunk, the analyses it waits for), for a district's
+// instance that has just taken the class's lease: whatever it had of the
+// class in memory is left first (another instance served it since).
+func TakeOver(ctx context.Context, r *Room, classID int64) (int, error) {
+	Evict(r, classID)
+	return restore(ctx, r, classID)
+}
+
+// Evict takes a class out of memory, its live matches and its game of
+// Skunk with it, leaving the database as it is: a district's instance
+// that no longer holds the class's lease serves it no more.
+func Evict(r *Room, classID int64) {
+	c := r.classes.loaded(classID)
+	if c == nil {
+		return
+	}
+	r.hall.Forget(r.hall.Of(c, func(*play.Match) bool { return true }))
+	r.classes.drop(classID)
+	c.skunk.Store(nil)
 }
 
 // index adds the matches of a class's open round, and its tables, to its

@@ -136,8 +136,9 @@ func liveSkunk(c *class, game store.SkunkGame, rows []store.SkunkEvent) error {
 }
 
 // restoreSkunk rebuilds the games of Skunk still playing.
-func (r *Room) restoreSkunk(ctx context.Context) error {
-	games, err := r.st.SkunkGames(ctx, 0, play.Playing)
+// Of one class, or of every class (0).
+func (r *Room) restoreSkunk(ctx context.Context, classID int64) error {
+	games, err := r.st.SkunkGames(ctx, classID, play.Playing)
 	if err != nil {
 		return err
 	}

@@ -54,9 +54,9 @@ func (l *memLog) EndMatch(_ context.Context, id int64) error {
 }
 
 func (l *memLog) FillAnalyses(context.Context, []Event) error              { return nil }
-func (l *memLog) PendingMatches(context.Context) ([]int64, error)          { return nil, nil }
-func (l *memLog) PlayingEvents(context.Context) (map[int64][]Event, error) { return nil, nil }
-func (l *memLog) PlayingMatches(context.Context) ([]Match, error)          { return nil, nil }
+func (l *memLog) PendingMatches(context.Context, int64) ([]int64, error)          { return nil, nil }
+func (l *memLog) PlayingEvents(context.Context, int64) (map[int64][]Event, error) { return nil, nil }
+func (l *memLog) PlayingMatches(context.Context, int64) ([]Match, error)          { return nil, nil }
 func (l *memLog) SaveGuess(_ context.Context, g Guess) error {
 	l.guesses = append(l.guesses, g)
 	return nil

@@ -98,7 +98,7 @@ func (h *Hall) fillIn(ctx context.Context, key sim.Variant) error {
 	if !waited {
 		return errors.Join(errs...) // nothing of key's on disk waits: no reading
 	}
-	ids, err := h.log.PendingMatches(ctx)
+	ids, err := h.log.PendingMatches(ctx, 0)
 	if err != nil {
 		return errors.Join(append(errs, err)...)
 	}
@@ -201,8 +201,8 @@ func (h *Hall) analyseds(row Match, rows []Event) ([]Event, []int) {
 // restorePending asks, after a restart, for the tables of the decisions
 // still waiting for their analysis: each is solved in the background and
 // fills them in (one reading of the disk a table).
-func (h *Hall) restorePending(ctx context.Context) error {
-	ids, err := h.log.PendingMatches(ctx)
+func (h *Hall) restorePending(ctx context.Context, classID int64) error {
+	ids, err := h.log.PendingMatches(ctx, classID)
 	if err != nil {
 		return err
 	}

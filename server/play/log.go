@@ -21,18 +21,19 @@ type Log interface {
 	// FillAnalyses stores the analyses of decisions stored pending.
 	FillAnalyses(ctx context.Context, events []Event) error
 	// PendingMatches are the matches with decisions whose analysis is
-	// pending, in ID order.
-	PendingMatches(ctx context.Context) ([]int64, error)
+	// pending, in ID order: of one class, or of every class (0).
+	PendingMatches(ctx context.Context, classID int64) ([]int64, error)
 	// MatchByID reads a match (without its events); an error wrapping
 	// ErrNoMatch if there is none.
 	MatchByID(ctx context.Context, id int64) (Match, error)
 	// MatchEvents reads a match's log.
 	MatchEvents(ctx context.Context, id int64) ([]Event, error)
-	// PlayingMatches reads every match still being played.
-	PlayingMatches(ctx context.Context) ([]Match, error)
+	// PlayingMatches reads every match still being played: of one class,
+	// or every match (0).
+	PlayingMatches(ctx context.Context, classID int64) ([]Match, error)
 	// PlayingEvents reads the logs of every match still being played, by
-	// match.
-	PlayingEvents(ctx context.Context) (map[int64][]Event, error)
+	// match: of one class, or of every match (0).
+	PlayingEvents(ctx context.Context, classID int64) (map[int64][]Event, error)
 	// SaveGuess stores a guess of a mystery bot; a student guesses each
 	// bot once (a second is refused).
 	SaveGuess(ctx context.Context, g Guess) error

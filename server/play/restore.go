@@ -8,15 +8,16 @@ import (
 )
 
 // Restore rebuilds every match still playing from the log: after a
-// restart play goes on where it stopped. hostOf loads the class of a
-// class ID. It calls index with each class's matches, before any of them
-// moves, and returns how many it rebuilt.
-func (h *Hall) Restore(ctx context.Context, hostOf func(ctx context.Context, classID int64) (Host, error), index func(Host, []*Live)) (int, error) {
-	ms, err := h.log.PlayingMatches(ctx)
+// restart play goes on where it stopped. classID restores one class's
+// alone (a district's instance taking the class over), 0 every match.
+// hostOf loads the class of a class ID. It calls index with each class's
+// matches, before any of them moves, and returns how many it rebuilt.
+func (h *Hall) Restore(ctx context.Context, classID int64, hostOf func(ctx context.Context, classID int64) (Host, error), index func(Host, []*Live)) (int, error) {
+	ms, err := h.log.PlayingMatches(ctx, classID)
 	if err != nil {
 		return 0, err
 	}
-	logs, err := h.log.PlayingEvents(ctx)
+	logs, err := h.log.PlayingEvents(ctx, classID)
 	if err != nil {
 		return 0, err
 	}
@@ -60,7 +61,7 @@ func (h *Hall) Restore(ctx context.Context, hostOf func(ctx context.Context, cla
 			return 0, err
 		}
 	}
-	return len(ms), h.restorePending(ctx)
+	return len(ms), h.restorePending(ctx, classID)
 }
 
 // register puts live matches in the hall.

@@ -201,8 +201,9 @@ func (s *Store) FillAnalyses(ctx context.Context, events []play.Event) error {
 
 // PendingMatches returns the matches with decisions whose analysis is
 // pending, in ID order.
-func (s *Store) PendingMatches(ctx context.Context) ([]int64, error) {
-	rows, err := s.rd.QueryContext(ctx, `SELECT DISTINCT match_id FROM events WHERE pending = 1 ORDER BY match_id`)
+func (s *Store) PendingMatches(ctx context.Context, classID int64) ([]int64, error) {
+	rows, err := s.rd.QueryContext(ctx, `SELECT DISTINCT match_id FROM events WHERE pending = 1
+		AND (? = 0 OR match_id IN (SELECT id FROM matches WHERE class_id = ?)) ORDER BY match_id`, classID, classID)
 	if err != nil {
 		return nil, fmt.Errorf("store: pending analyses: %w", err)
 	}
@@ -426,8 +427,8 @@ type EventFilter struct {
 
 // PlayingEvents returns the logs of every match still being played, by
 // match, in one query: what a restart replays.
-func (s *Store) PlayingEvents(ctx context.Context) (map[int64][]play.Event, error) {
-	events, err := s.Events(ctx, EventFilter{Playing: true})
+func (s *Store) PlayingEvents(ctx context.Context, classID int64) (map[int64][]play.Event, error) {
+	events, err := s.Events(ctx, EventFilter{Playing: true, ClassID: classID})
 	if err != nil {
 		return nil, err
 	}
@@ -452,17 +453,19 @@ func (s *Store) Events(ctx context.Context, f EventFilter) ([]play.Event, error)
 // row at a time: an export of a school's day holds one event in memory,
 // not all of them. fn must not keep e; an error from fn stops the reading.
 func (s *Store) EachEvent(ctx context.Context, f EventFilter, fn func(e *play.Event) error) error {
-	where, arg := "e.match_id = ?", any(f.MatchID)
+	where, args := "e.match_id = ?", []any{f.MatchID}
 	switch {
+	case f.Playing && f.ClassID != 0:
+		where, args = "m.status = ? AND m.class_id = ?", []any{play.Playing, f.ClassID}
 	case f.Playing:
-		where, arg = "m.status = ?", play.Playing
+		where, args = "m.status = ?", []any{play.Playing}
 	case f.MatchID == 0:
-		where, arg = "m.class_id = ?", f.ClassID
+		where, args = "m.class_id = ?", []any{f.ClassID}
 	}
 	rows, err := s.rd.QueryContext(ctx, `SELECT e.match_id, e.seq, e.seat, e.action, e.turn, e.roll, e.faces, e.by, e.at,
 		e.score, e.scores, e.opponent_score, e.turn_total, e.dice, e.win_if_roll, e.win_if_hold, e.win_if_chosen,
 		COALESCE(e.options, ''), COALESCE(e.best_action, ''), COALESCE(e.ev_action, ''), e.cost, e.approximate, e.agrees, e.pending, e.entered
-		FROM events e JOIN matches m ON m.id = e.match_id WHERE `+where+` ORDER BY e.match_id, e.seq`, arg)
+		FROM events e JOIN matches m ON m.id = e.match_id WHERE `+where+` ORDER BY e.match_id, e.seq`, args...)
 	if err != nil {
 		return fmt.Errorf("store: events: %w", err)
 	}
@@ -574,8 +577,8 @@ func (s *Store) MatchEvents(ctx context.Context, id int64) ([]play.Event, error)
 }
 
 // PlayingMatches returns every match still being played, with its seats.
-func (s *Store) PlayingMatches(ctx context.Context) ([]play.Match, error) {
-	return s.Matches(ctx, MatchFilter{Status: play.Playing})
+func (s *Store) PlayingMatches(ctx context.Context, classID int64) ([]play.Match, error) {
+	return s.Matches(ctx, MatchFilter{Status: play.Playing, ClassID: classID})
 }
 
 // The store is where the live matches are written.
