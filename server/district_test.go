@@ -121,4 +121,3 @@ func expire(t *testing.T, db, code string) {
 		t.Fatalf("no lease of class %s to expire", code)
 	}
 }
-

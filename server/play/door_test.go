@@ -53,7 +53,7 @@ func (l *memLog) EndMatch(_ context.Context, id int64) error {
 	return nil
 }
 
-func (l *memLog) FillAnalyses(context.Context, []Event) error              { return nil }
+func (l *memLog) FillAnalyses(context.Context, []Event) error                     { return nil }
 func (l *memLog) PendingMatches(context.Context, int64) ([]int64, error)          { return nil, nil }
 func (l *memLog) PlayingEvents(context.Context, int64) (map[int64][]Event, error) { return nil, nil }
 func (l *memLog) PlayingMatches(context.Context, int64) ([]Match, error)          { return nil, nil }

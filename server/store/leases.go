@@ -55,7 +55,7 @@ type Leases struct {
 	c      *conn
 	holder string // this instance: its own random name, new at each start
 
-	mu   sync.Mutex
+	mu      sync.Mutex
 	held    map[int64]heldLease
 	fencing bool                // writes are fenced (Fence)
 	lost    func(classID int64) // told of each class lost (Fence)
