@@ -39,7 +39,7 @@ func (s *Server) createClass(c *gin.Context) {
 	}
 	if s.district != nil {
 		// The class is served by the instance that started it.
-		if err := s.district.serve(ctx, class.ID); err != nil {
+		if err := s.district.ServeClass(ctx, class.ID); err != nil {
 			fail(c, err)
 			return
 		}

@@ -84,10 +84,10 @@ type Server struct {
 	hosts       *hostGate
 	metrics     *metrics
 	crossOrigin *http.CrossOriginProtection
-	tokens      *tokens        // fresh player tokens on join
-	moves       *limit.Limiter // moves, by player: a script cannot flood a match
-	newClasses  *limit.Limiter // classes started, by client address
-	district    *district      // on a district's shared Postgres: the classes this instance serves; nil on SQLite
+	tokens      *tokens             // fresh player tokens on join
+	moves       *limit.Limiter      // moves, by player: a script cannot flood a match
+	newClasses  *limit.Limiter      // classes started, by client address
+	district    *classroom.District // on a district's shared Postgres: the classes this instance serves; nil on SQLite
 }
 
 // DefaultMovesPerSecond is the moves a player may make a second: faster

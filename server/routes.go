@@ -40,7 +40,7 @@ func (s *Server) Handler() http.Handler {
 	s.studentRoutes(r)
 	s.teacherRoutes(r)
 	// The read-only projector link, for the classroom's computer.
-	projectorBase{}.routes(routeOn(r.GET, noStore, s.atClass, s.identifyViewer, s.projectorOnly, servedHere), s)
+	projectorBase{}.routes(routeOn(r.GET, noStore, atClass(s.district), s.identifyViewer, s.projectorOnly, servedHere), s)
 
 	r.NoRoute(func(c *gin.Context) { refuse(c, http.StatusNotFound, loc(c).T("error.nopage")) })
 	return r
@@ -106,7 +106,7 @@ func (s *Server) publicRoutes(r *gin.Engine) {
 	get(paths.JoinCode, s.joinPage)
 	get(paths.JoinQR, s.joinQR)
 	post(paths.Join, s.join)
-	post(paths.JoinCode, s.atClass, s.join)
+	post(paths.JoinCode, atClass(s.district), s.join)
 
 	// Practice matches; a class match's old address here moves (308) to
 	// its /c/{code}/m/{id}, for its own players. These pages know who
@@ -130,7 +130,7 @@ func (s *Server) studentRoutes(r *gin.Engine) {
 	// A student's pages hold their rejoin code and classmates' names:
 	// never kept by a shared Chromebook's cache or Back button.
 	// A student the teacher removed is told so on every one of them.
-	sget, spost := routeOn(r.GET, noStore, s.atClass, s.identifyViewer, s.notRemoved, servedHere), routeOn(r.POST, s.atClass, s.identifyViewer, s.notRemoved, servedHere)
+	sget, spost := routeOn(r.GET, noStore, atClass(s.district), s.identifyViewer, s.notRemoved, servedHere), routeOn(r.POST, atClass(s.district), s.identifyViewer, s.notRemoved, servedHere)
 	sget(paths.Student, s.studentHome)
 	sget(paths.StudentNext, s.studentNext)
 	sget(paths.StudentCharts, s.studentCharts)
@@ -154,7 +154,7 @@ func (s *Server) studentRoutes(r *gin.Engine) {
 
 // teacherRoutes are a class's teacher's pages and controls.
 func (s *Server) teacherRoutes(r *gin.Engine) {
-	teacher := []gin.HandlerFunc{noStore, s.atClass, s.identifyViewer, s.teacherOnly, servedHere}
+	teacher := []gin.HandlerFunc{noStore, atClass(s.district), s.identifyViewer, s.teacherOnly, servedHere}
 	tget, tpost := routeOn(r.GET, teacher...), routeOn(r.POST, teacher...)
 	tget(paths.Teacher, s.dashboard)
 	tget(paths.TeacherLive, s.dashboardLive)

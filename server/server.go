@@ -112,7 +112,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	// In a district (a shared Postgres) each class is loaded by the
 	// instance that takes it, when it is first asked for.
 	var n int
-	if s.district = newDistrict(st, s.room, log); s.district == nil {
+	if s.district = classroom.NewDistrict(s.room, log); s.district == nil {
 		n, err = s.room.Restore(ctx)
 	}
 	if err := errors.Join(err, <-solved); err != nil {
@@ -131,7 +131,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 func (s *Server) Close() {
 	s.room.Close()
 	if s.district != nil {
-		s.district.close()
+		s.district.Close()
 	}
 }
 

@@ -47,12 +47,13 @@ func (f *instancesFlag) Set(v string) error {
 }
 
 func runProxyconf(e env, args []string) error {
-	fs := newFlags(e, "proxyconf", "[--format nginx|haproxy] --listen ADDR --public-url URL --instance PREFIX=HOST:PORT [--instance ...]")
+	fs := newFlags(e, "proxyconf", "[--format nginx|haproxy] [--shared-db] --listen ADDR --public-url URL --instance PREFIX=HOST:PORT [--instance ...]")
 	format := fs.String("format", "nginx", "the proxy: nginx (run it with nginx -c FILE -p DIR) or haproxy (haproxy -f FILE)")
 	listen := fs.String("listen", "127.0.0.1:8000", "the address the proxy listens on")
 	public := fs.String("public-url", "", "the address browsers use to reach the proxy, e.g. http://pigclass.district.example (each instance is started with the same --public-url)")
 	var instances instancesFlag
 	fs.Var(&instances, "instance", "one instance: its code prefix and address, PREFIX=HOST:PORT (repeat for each)")
+	shared := fs.Bool("shared-db", false, "the instances share one Postgres database (serve --db postgres://...): every instance may serve every class, the class's code choosing the one asked first (nginx only)")
 	fromAddr := fs.String("proxy-address", "", "the address the proxy connects to the instances from, which each instance must trust (--trusted-proxy); default: 127.0.0.1 for instances on this machine, else the address this machine reaches them from")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -72,6 +73,12 @@ func runProxyconf(e env, args []string) error {
 			return err
 		}
 		instances[n].from = from
+	}
+	switch {
+	case *shared && *format != "nginx":
+		return usagef("proxyconf: --shared-db writes nginx's configuration: leave --format out, or give --format nginx")
+	case *shared:
+		return writeSharedNginx(e.stdout, *listen, *public, instances)
 	}
 	switch *format {
 	case "nginx":
@@ -153,6 +160,50 @@ func writeNginx(w io.Writer, listen, public string, instances instancesFlag) err
 	p("# Made by: pigclass proxyconf --listen %s --public-url %s%s", listen, public, instanceArgs(instances))
 	p("# Run it with: nginx -c $PWD/pigclass-nginx.conf -p $PWD   (the paths below are under -p)")
 	districtComment(&b, listen, public, instances, "an instance that fails is taken out of the spread", "for 10 s at a time (passive health checks; /healthz says why).")
+	nginxBody(&b, listen, instances, false)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeSharedNginx writes nginx's configuration for a district whose
+// instances share one Postgres database: a class's code still chooses the
+// instance asked first, and every other instance backs it up. An instance
+// that does not serve the class (another holds its lease) answers 503,
+// and one that is down does not answer: nginx then asks the next, and the
+// first to find the class's lease expired takes the class over.
+func writeSharedNginx(w io.Writer, listen, public string, instances instancesFlag) error {
+	sort.Slice(instances, func(i, j int) bool { return instances[i].prefix < instances[j].prefix })
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	p("# pigclass for a district on one Postgres: one nginx in front of %d pigclass instances.", len(instances))
+	p("# Made by: pigclass proxyconf --shared-db --listen %s --public-url %s%s", listen, public, instanceArgs(instances))
+	p("# Run it with: nginx -c $PWD/pigclass-nginx.conf -p $PWD   (the paths below are under -p)")
+	p("#")
+	p("# Every instance may serve every class, one at a time: the one holding the")
+	p("# class's lease in the database. A class's addresses (/c/, /t/, /p/, /join/")
+	p("# and its code) go first to the instance whose prefix its code starts with")
+	p("# (the one that started it), then to the others. An instance asked for a")
+	p("# class another one serves answers 503, and nginx asks the next; when the")
+	p("# serving instance stops, the next one asked takes the class over once its")
+	p("# lease has expired (6 s at most) and the class goes on. A 503 to a form")
+	p("# (a POST) is not passed on by nginx: the browser shows it, and the student")
+	p("# taps again. Everything else is spread over all instances.")
+	p("# Each instance runs with the same --public-url, database and key file, and")
+	p("# trusts this proxy (the database's address in PIGCLASS_DB keeps its")
+	p("# password out of the process list):")
+	for _, i := range instances {
+		host, port, _ := net.SplitHostPort(i.addr)
+		p("#   PIGCLASS_DB=postgres://pigclass@DBHOST/pigclass pigclass serve --addr %s --code-prefix %s --public-url %s --trusted-proxy %s --key district.key", net.JoinHostPort(host, port), i.prefix, public, i.from)
+	}
+	nginxBody(&b, listen, instances, true)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// nginxBody writes the configuration after its comment; shared, every
+// instance backs up each prefix's own.
+func nginxBody(b *strings.Builder, listen string, instances instancesFlag, shared bool) {
+	p := func(format string, args ...any) { fmt.Fprintf(b, format+"\n", args...) }
 	p("")
 	p("worker_processes 1;")
 	p("pid nginx.pid;")
@@ -180,7 +231,16 @@ func writeNginx(w io.Writer, listen, public string, instances instancesFlag) err
 		p("")
 		p("    # The classes whose codes start with %s.", i.prefix)
 		p("    upstream pigclass_%s {", i.prefix)
-		p("        server %s;", i.addr)
+		if !shared {
+			p("        server %s;", i.addr)
+		} else {
+			p("        server %s max_fails=1 fail_timeout=5s;", i.addr)
+			for _, o := range instances {
+				if o.addr != i.addr {
+					p("        server %s backup;", o.addr)
+				}
+			}
+		}
 		p("        keepalive 16;")
 		p("    }")
 	}
@@ -207,8 +267,6 @@ func writeNginx(w io.Writer, listen, public string, instances instancesFlag) err
 	p("        }")
 	p("    }")
 	p("}")
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 func instanceArgs(instances instancesFlag) string {
