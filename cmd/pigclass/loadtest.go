@@ -183,6 +183,10 @@ type LoadReport struct {
 	// Acknowledged actions: moves the server answered as stored.
 	Actions          int
 	ActionsPerSecond float64
+	// LongestPause is the longest time, in seconds, the class went without
+	// an acknowledged move while it played: how long a restart or a
+	// takeover held the class up.
+	LongestPause float64
 	Action           Latency // a move, from the post to its answer
 	Page             Latency // the student's class page
 	Dashboard        Latency // the teacher's live part (204 when unchanged)
@@ -207,11 +211,16 @@ type LoadReport struct {
 	Doubled int
 	OK      bool
 	Problem string `json:",omitempty"`
+
+	// Code is the class the load played in, and Teacher its teacher's
+	// cookies (for a test to read the class's files afterwards).
+	Code    string         `json:"-"`
+	Teacher http.CookieJar `json:"-"`
 }
 
 func (r *LoadReport) print(w io.Writer) {
 	fmt.Fprintf(w, "students %d, joined %d in %.2f s (%.0f joins/s)\n", r.Students, r.Joined, r.JoinSeconds, r.JoinsPerSecond)
-	fmt.Fprintf(w, "played %.1f s, %d rounds: %d acknowledged actions (%.0f/s), %d refused, %d students stalled\n", r.Seconds, r.Rounds, r.Actions, r.ActionsPerSecond, r.Refused, r.Stalled)
+	fmt.Fprintf(w, "played %.1f s, %d rounds: %d acknowledged actions (%.0f/s), %d refused, %d students stalled; longest pause %.2f s\n", r.Seconds, r.Rounds, r.Actions, r.ActionsPerSecond, r.Refused, r.Stalled, r.LongestPause)
 	for _, l := range []struct {
 		name string
 		l    Latency
@@ -239,6 +248,7 @@ type loadRun struct {
 	notes                          []string // the first transport errors
 	refused                        atomic.Int64
 	acked                          atomic.Int64
+	lastAck, longestPause          atomic.Int64 // nanoseconds: the time of the last acknowledged move, the longest gap between two
 	waiting                        atomic.Int64 // students whose match is over
 	round                          atomic.Int64 // rounds started
 }
@@ -388,6 +398,7 @@ func loadtest(ctx context.Context, cfg loadConfig, progress io.Writer) (*LoadRep
 	wg.Wait()
 	l.summarize(students, rep, start, time.Now())
 	rep.Errors = l.errors
+	rep.Code, rep.Teacher = l.code, l.teacher.Jar
 	for _, n := range l.notes {
 		fmt.Fprintf(progress, "loadtest: %s\n", n)
 	}
@@ -409,6 +420,7 @@ func (l *loadRun) summarize(students []*loadStudent, rep *LoadReport, start, end
 	}
 	rep.Rounds = int(l.round.Load())
 	rep.Actions = int(l.acked.Load())
+	rep.LongestPause = time.Duration(l.longestPause.Load()).Seconds()
 	rep.ActionsPerSecond = float64(rep.Actions) / rep.Seconds
 	rep.Refused = int(l.refused.Load())
 	rep.Action, rep.Page, rep.Dashboard, rep.Projector, rep.Join = l.action.summary(), l.page.summary(), l.dash.summary(), l.proj.summary(), l.join.summary()
@@ -420,6 +432,11 @@ func (l *loadRun) startRound() error {
 		"mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}})
 	if err != nil {
 		return fmt.Errorf("loadtest: starting a round: %w: %w", errNoAnswer, err)
+	}
+	if status >= 500 {
+		// Not started (an instance stopping, a district handing the
+		// class over): asked again.
+		return fmt.Errorf("loadtest: starting a round: %w: status %d", errNoAnswer, status)
 	}
 	if status != http.StatusSeeOther {
 		return fmt.Errorf("loadtest: starting a round: status %d, %v %.200s", status, err, body)
@@ -617,8 +634,26 @@ func (s *loadStudent) play(ctx context.Context) {
 			s.acked++
 			s.lastAck = time.Now()
 			s.l.acked.Add(1)
+			s.l.acknowledged(s.lastAck)
+		case status == http.StatusBadGateway || status == http.StatusGatewayTimeout:
+			// A proxy's answer for an instance that stopped with the move
+			// in hand: stored or not, nobody knows.
+			s.unknown++
 		case status < 500:
 			s.l.refused.Add(1)
+		}
+	}
+}
+
+// acknowledged notes an acknowledged move at now, and the pause before it.
+func (l *loadRun) acknowledged(now time.Time) {
+	at := now.UnixNano()
+	if prev := l.lastAck.Swap(at); prev != 0 {
+		for gap := at - prev; ; {
+			longest := l.longestPause.Load()
+			if gap <= longest || l.longestPause.CompareAndSwap(longest, gap) {
+				break
+			}
 		}
 	}
 }

@@ -234,10 +234,12 @@ func nginxBody(b *strings.Builder, listen string, instances instancesFlag, share
 		if !shared {
 			p("        server %s;", i.addr)
 		} else {
+			// A backup's 503 (the class is another's) is no failure of
+			// it: never taken out for that (max_fails=0).
 			p("        server %s max_fails=1 fail_timeout=5s;", i.addr)
 			for _, o := range instances {
 				if o.addr != i.addr {
-					p("        server %s backup;", o.addr)
+					p("        server %s backup max_fails=0;", o.addr)
 				}
 			}
 		}

@@ -41,6 +41,7 @@ var commands = map[string]command{
 	"duel":      {"print the exact chance that one strategy beats another", runDuel},
 	"export":    {"write a class's decisions, matches or students as CSV", runExport},
 	"backup":    {"copy the database to a new file, safely while the server runs", runBackup},
+	"migrate":   {"move a school's SQLite file into a district's Postgres database", runMigrate},
 	"loadtest":  {"play many simulated students against a running server on this machine", runLoadtest},
 	"proxyconf": {"print an nginx configuration for a district of several instances", runProxyconf},
 	"service":   {"print a systemd unit that runs the web app as a service", runService},

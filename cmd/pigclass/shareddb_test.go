@@ -1,0 +1,205 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"encoding/csv"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"pigclass/server/store/pgtest"
+	"pigclass/sim"
+)
+
+// TestADistrictOnOnePostgres: three instances on one Postgres database
+// behind Debian's nginx running `pigclass proxyconf --shared-db`'s output
+// as it is. A class of 30 students plays rounds of Pig through nginx (the
+// load test's students, each move sent with the board's seq); mid-round
+// the instance serving the class is killed with SIGKILL, and the class
+// goes on through another instance within 10 s: every move acknowledged
+// is stored once and none twice, the round of the kill is played to its
+// end and more rounds after it, the class's files read whole, and the
+// records of the matches played across the takeover verify, signed with
+// the district's key.
+func TestADistrictOnOnePostgres(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs nginx, Postgres and three servers")
+	}
+	db := pgtest.URL(t)
+	nginx, err := exec.LookPath("nginx")
+	if err != nil {
+		if _, e := os.Stat("/usr/sbin/nginx"); e != nil {
+			t.Skip("nginx is not installed (Debian's nginx-light; .ci/run installs it)")
+		}
+		nginx = "/usr/sbin/nginx"
+	}
+	bin, err := buildBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	proxy := freeAddr(t)
+	public := "http://" + proxy
+	prefixes := []string{"A", "J", "R"}
+	args := []string{"proxyconf", "--shared-db", "--listen", proxy, "--public-url", public}
+	addrs := map[string]string{}
+	for _, p := range prefixes {
+		addrs[p] = freeAddr(t)
+		args = append(args, "--instance", p+"="+addrs[p])
+	}
+	conf, _, err := runCmd(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	confPath := filepath.Join(dir, "pigclass-nginx.conf")
+	os.WriteFile(confPath, []byte(conf), 0o644)
+	// The instances as the configuration's comment starts them, on this
+	// run's database (PIGCLASS_DB: startInstance clears it, --db is the
+	// same), with the load's pace.
+	serve := regexp.MustCompile(`(?m)^#   PIGCLASS_DB=\S+ pigclass (serve .*)$`).FindAllStringSubmatch(conf, -1)
+	if len(serve) != len(prefixes) {
+		t.Fatalf("the configuration starts %d instances, want %d:\n%s", len(serve), len(prefixes), conf)
+	}
+	procs := map[string]*exec.Cmd{}
+	for i, p := range prefixes {
+		a := strings.Fields(serve[i][1])[1:]
+		for j := range a {
+			if a[j] == "district.key" {
+				a[j] = filepath.Join(dir, "district.key")
+			}
+		}
+		if !strings.Contains(serve[i][1], "--code-prefix "+p) {
+			t.Fatalf("instance %d: %s", i, serve[i][1])
+		}
+		procs[p] = startInstance(t, bin, append(a, "--db", db, "--moves-per-second", "1000")...)
+	}
+	ng := exec.Command(nginx, "-c", confPath, "-p", dir, "-g", "daemon off;")
+	ng.Dir = dir
+	ng.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := ng.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		syscall.Kill(-ng.Process.Pid, syscall.SIGKILL)
+		ng.Wait()
+		if b, _ := os.ReadFile(filepath.Join(dir, "error.log")); t.Failed() && len(b) > 0 {
+			t.Logf("nginx's error.log:\n%.3000s", b)
+		}
+	})
+	waitHealthy(t, public, 30*time.Second)
+
+	pg, err := sql.Open("pgx", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close()
+	// Mid-round, the instance serving the class is killed.
+	codes := make(chan string, 1)
+	killed := make(chan int, 1) // the round being played
+	progress := writerFunc(func(b []byte) {
+		if m := regexp.MustCompile(`loadtest: class (\w+),`).FindSubmatch(b); m != nil {
+			codes <- string(m[1])
+		}
+	})
+	go func() {
+		code := <-codes
+		time.Sleep(4 * time.Second)
+		var round int
+		pg.QueryRow(`SELECT COALESCE(MAX(r.number), 0) FROM rounds r JOIN classes c ON c.id = r.class_id WHERE c.code = $1`, code).Scan(&round)
+		p := procs[code[:1]]
+		p.Process.Signal(syscall.SIGKILL)
+		p.Wait()
+		killed <- round
+	}()
+	rep, err := loadtest(context.Background(), loadConfig{url: public, students: 30, duration: 24 * time.Second, teachers: 1, target: 50, holdAt: 20,
+		thinkMin: 20 * time.Millisecond, thinkMax: 60 * time.Millisecond, seed: 11}, progress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var killRound int
+	select {
+	case killRound = <-killed:
+	default:
+		t.Fatal("the serving instance was not killed during the load")
+	}
+	t.Logf("class %s: %d joined, %d rounds, %d acknowledged, errors %v, longest pause %.2f s (killed in round %d)", rep.Code, rep.Joined, rep.Rounds, rep.Actions, rep.Errors, rep.LongestPause, killRound)
+	if rep.Joined != 30 || killRound < 1 {
+		t.Fatalf("%d students joined, the kill in round %d", rep.Joined, killRound)
+	}
+	if rep.Lost != 0 || rep.Doubled != 0 || rep.Stored < rep.Actions {
+		t.Errorf("%d acknowledged, %d stored: %d lost, %d doubled", rep.Actions, rep.Stored, rep.Lost, rep.Doubled)
+	}
+	if rep.LongestPause >= 10 {
+		t.Errorf("the class stood still %.1f s after the kill, want less than 10", rep.LongestPause)
+	}
+	// The round of the kill was played to its end, and rounds after it.
+	var over, all, later int
+	pg.QueryRow(`SELECT COUNT(*) FILTER (WHERE m.status = 'over'), COUNT(*) FROM matches m JOIN rounds r ON r.id = m.round_id
+		JOIN classes c ON c.id = r.class_id WHERE c.code = $1 AND r.number = $2`, rep.Code, killRound).Scan(&over, &all)
+	pg.QueryRow(`SELECT COUNT(*) FROM rounds r JOIN classes c ON c.id = r.class_id WHERE c.code = $1 AND r.number > $2`, rep.Code, killRound).Scan(&later)
+	if all != 30 || over != all || later == 0 {
+		t.Errorf("round %d of the kill: %d of %d matches over, %d rounds after it", killRound, over, all, later)
+	}
+
+	teacher := &http.Client{Jar: rep.Teacher}
+	get := func(path string) string {
+		t.Helper()
+		resp, err := teacher.Get(public + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d %.300s", path, resp.StatusCode, b)
+		}
+		return string(b)
+	}
+	for _, f := range []string{"decisions.csv", "matches.csv", "match_players.csv", "students.csv"} {
+		rows, err := csv.NewReader(strings.NewReader(get("/t/" + rep.Code + "/" + f))).ReadAll()
+		if err != nil || len(rows) < 2 {
+			t.Errorf("%s: %d rows, %v", f, len(rows), err)
+		}
+	}
+	// The records of the round of the kill: their moves were stored by
+	// two instances.
+	ids, err := pg.Query(`SELECT m.id FROM matches m JOIN rounds r ON r.id = m.round_id JOIN classes c ON c.id = r.class_id
+		WHERE c.code = $1 AND r.number = $2 ORDER BY m.id`, rep.Code, killRound)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ids.Close()
+	verified := 0
+	var fingerprint string
+	for ids.Next() {
+		var id string
+		ids.Scan(&id)
+		got, err := sim.VerifyJSON([]byte(get("/c/" + rep.Code + "/m/" + id + "/record.json")))
+		if err != nil || !got.Signature.Valid() {
+			t.Errorf("match %s's record: %v, signature %+v", id, err, got.Signature)
+			continue
+		}
+		if fp := sim.Fingerprint(got.Signature.Key); fingerprint != "" && fp != fingerprint {
+			t.Errorf("match %s signed with key %s, another with %s: the instances share one key", id, fp, fingerprint)
+		} else {
+			fingerprint = fp
+		}
+		verified++
+	}
+	if verified != 30 {
+		t.Errorf("%d records of the round of the kill verify, want 30", verified)
+	}
+}
+
+// writerFunc is an io.Writer that hands each write to a function.
+type writerFunc func([]byte)
+
+func (f writerFunc) Write(b []byte) (int, error) { f(b); return len(b), nil }

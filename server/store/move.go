@@ -1,0 +1,203 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Move copies a school's SQLite file into a district's Postgres database
+// (pigclass migrate): every class with its students, rounds, matches and
+// their moves, games of Skunk, homework, days, plans and tournaments, in
+// one transaction (all of it or nothing). The district's database may
+// hold other schools' classes already: every row gets a new id there, and
+// every reference to one (a column, a tournament's entries) follows it.
+// A match's record names no id, so it replays and verifies as before.
+// The file is migrated first if an older pigclass wrote it, and read
+// only.
+
+// MoveReport counts what Move copied.
+type MoveReport struct {
+	Classes, Students, Matches, Events int
+}
+
+// moveTable is a table Move copies: whether it has its own id (then every
+// row gets a new one, RETURNING id), and which columns hold the id of a
+// row of another table.
+type moveTable struct {
+	name string
+	id   bool
+	refs map[string]string // column -> the table whose id it holds
+}
+
+// moveTables are every table of a school's data, each after those its
+// rows refer to.
+var moveTables = []moveTable{
+	{"classes", true, nil},
+	{"students", true, map[string]string{"class_id": "classes"}},
+	{"rounds", true, map[string]string{"class_id": "classes"}},
+	{"assignments", true, map[string]string{"class_id": "classes"}},
+	{"matches", true, map[string]string{"class_id": "classes", "round_id": "rounds", "assignment_id": "assignments"}},
+	{"seats", false, map[string]string{"match_id": "matches", "student_id": "students"}},
+	{"events", false, map[string]string{"match_id": "matches"}},
+	{"skunk_games", true, map[string]string{"class_id": "classes"}},
+	{"skunk_players", false, map[string]string{"game_id": "skunk_games", "student_id": "students"}},
+	{"skunk_events", false, map[string]string{"game_id": "skunk_games"}},
+	{"mystery_guesses", false, map[string]string{"match_id": "matches", "student_id": "students"}},
+	{"class_days", false, map[string]string{"class_id": "classes"}},
+	{"moved_tokens", false, map[string]string{"class_id": "classes", "student_id": "students"}},
+	{"plans", false, map[string]string{"class_id": "classes", "student_id": "students"}},
+	{"tournaments", true, map[string]string{"class_id": "classes"}},
+}
+
+// Move copies the SQLite file from into the Postgres database to.
+func Move(ctx context.Context, from, to string) (MoveReport, error) {
+	var rep MoveReport
+	if IsPostgres(from) || !IsPostgres(to) {
+		return rep, errors.New("migrate: --from is a school's SQLite file, --to the district's postgres:// database")
+	}
+	src, err := Open(ctx, from)
+	if err != nil {
+		return rep, err
+	}
+	defer src.Close()
+	dst, err := Open(ctx, to)
+	if err != nil {
+		return rep, err
+	}
+	defer dst.Close()
+	ids := map[string]map[int64]int64{} // table -> old id -> new id
+	err = dst.w.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		for _, t := range moveTables {
+			n, err := moveRows(ctx, src.rd, tx, t, ids)
+			if err != nil {
+				return fmt.Errorf("migrate: %s: %w", t.name, err)
+			}
+			switch t.name {
+			case "classes":
+				rep.Classes = n
+			case "students":
+				rep.Students = n
+			case "matches":
+				rep.Matches = n
+			case "events":
+				rep.Events = n
+			}
+		}
+		return nil
+	})
+	return rep, err
+}
+
+// moveRows copies one table's rows, ids mapped, and returns how many.
+func moveRows(ctx context.Context, from *sql.DB, tx *sql.Tx, t moveTable, ids map[string]map[int64]int64) (int, error) {
+	rows, err := from.QueryContext(ctx, `SELECT * FROM `+t.name+` ORDER BY 1`)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return 0, err
+	}
+	var names, marks []string
+	for _, c := range cols {
+		if t.id && c == "id" {
+			continue
+		}
+		names, marks = append(names, c), append(marks, "?")
+	}
+	insert := `INSERT INTO ` + t.name + ` (` + strings.Join(names, ", ") + `) VALUES (` + strings.Join(marks, ", ") + `)`
+	if t.id {
+		insert += ` RETURNING id`
+		ids[t.name] = map[int64]int64{}
+	}
+	st, err := tx.PrepareContext(ctx, insert)
+	if err != nil {
+		return 0, err
+	}
+	defer st.Close()
+	n := 0
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return n, err
+		}
+		var old int64
+		args := make([]any, 0, len(names))
+		for i, c := range cols {
+			v := vals[i]
+			switch {
+			case t.id && c == "id":
+				old = v.(int64)
+				continue
+			case t.refs[c] != "" && v != nil:
+				id, ok := ids[t.refs[c]][v.(int64)]
+				if !ok {
+					return n, fmt.Errorf("row %d: %s %d is in no %s", n+1, c, v, t.refs[c])
+				}
+				v = id
+			case t.name == "tournaments" && c == "standings" && v != nil:
+				if v, err = movedStandings(v, ids["students"]); err != nil {
+					return n, err
+				}
+			}
+			args = append(args, v)
+		}
+		if t.id {
+			var id int64
+			if err := st.QueryRowContext(ctx, args...).Scan(&id); err != nil {
+				return n, explainMove(t, args, err)
+			}
+			ids[t.name][old] = id
+		} else if _, err := st.ExecContext(ctx, args...); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, rows.Err()
+}
+
+// movedStandings is a tournament's standings (contest.Result's JSON) with
+// its entrants' student ids moved.
+func movedStandings(v any, students map[int64]int64) (any, error) {
+	var text string
+	switch s := v.(type) {
+	case string:
+		text = s
+	case []byte:
+		text = string(s)
+	default:
+		return v, nil
+	}
+	var res map[string]any
+	if err := json.Unmarshal([]byte(text), &res); err != nil {
+		return nil, fmt.Errorf("standings: %w", err)
+	}
+	entries, _ := res["entries"].([]any)
+	for _, e := range entries {
+		if m, ok := e.(map[string]any); ok {
+			if id, ok := m["student"].(float64); ok {
+				m["student"] = students[int64(id)]
+			}
+		}
+	}
+	b, err := json.Marshal(res)
+	return string(b), err
+}
+
+// explainMove says what to do about a row that cannot be moved: a class
+// code the district already has is the school's to change.
+func explainMove(t moveTable, args []any, err error) error {
+	if t.name == "classes" && isUnique(err) {
+		return fmt.Errorf("the class code %v is the district's already (another school's class): nothing was moved. Delete or export that class first, or move this school into a database of its own", args[0])
+	}
+	return err
+}

@@ -1,0 +1,167 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"pigclass/server/play"
+	"pigclass/server/store/pgtest"
+	"pigclass/sim"
+)
+
+// school is a school's SQLite file with one class: two students, a round
+// of two finished matches with their moves, a plan and a tournament whose
+// standings name a student by id. pad rows are stored and deleted first,
+// so that the school's ids are not the district's.
+func school(t *testing.T, code string, pad int) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), strings.ToLower(code)+".db")
+	s := mustOpenOn(t, path)
+	ctx := context.Background()
+	for i := range pad {
+		c, _ := s.CreateClass(ctx, code[:5]+string(rune('A'+i)), "h")
+		s.AddStudent(ctx, Student{ClassID: c.ID, Nickname: "pad", AnonName: "x", TokenHash: "p"})
+		if _, err := s.exec(ctx, `DELETE FROM classes WHERE id = ?`, c.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	class, _ := s.CreateClass(ctx, code, "teacher-"+code)
+	ana, _ := s.AddStudent(ctx, Student{ClassID: class.ID, Nickname: "Ana", AnonName: "Calm Otter", TokenHash: "a" + code})
+	bo, _ := s.AddStudent(ctx, Student{ClassID: class.ID, Nickname: "Bo", AnonName: "Keen Lynx", TokenHash: "b" + code})
+	v := sim.Standard(sim.Pig)
+	var ms []play.Match
+	for _, st := range []int64{ana.ID, bo.ID} {
+		ms = append(ms, play.Match{ClassID: class.ID, Variant: v, Seed: sim.NewSeed(), Seats: []play.Seat{{Seat: 0, StudentID: st}, {Seat: 1, Bot: "hold:20"}}})
+	}
+	_, ids, err := s.CreateRound(ctx, play.Round{ClassID: class.ID, Variant: v, Mode: play.AgainstBots, Bot: "hold:20"}, ms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, id := range ids {
+		e := rollEvent(id, 1)
+		e.Scores = []int{0, 0}
+		win := 0.5 + float64(i)/10
+		e.Analysis = &play.Analysis{WinIfChosen: win, Options: map[sim.Action]float64{sim.Roll: win, sim.Hold: win - .1}, Best: sim.Roll, EV: sim.Roll}
+		if err := s.AppendEvents(ctx, id, []play.Event{e}, &sim.Result{Winner: i, Scores: []int{100, 50}, Places: []int{1 + i, 2 - i}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Plans().Save(ctx, class.ID, bo.ID, sim.Plan{Form: "hold", Game: "pig", Target: 100, Hold: 25}); err != nil {
+		t.Fatal(err)
+	}
+	tour, err := s.Plans().OpenTournament(ctx, Tournament{ClassID: class.ID, Variant: v, Bots: []string{"hold:20"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	standings, _ := json.Marshal(map[string]any{"entries": []map[string]any{{"student": bo.ID}, {"bot": "hold:20"}}})
+	if err := s.Plans().SaveStandings(ctx, tour.ID, standings); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// classView is what a class holds, ids left out: the same before and
+// after a move.
+type classView struct {
+	Students  []string
+	Matches   []string // seed, status, winner, seats
+	Events    [][]play.Event
+	Plans     []string
+	Standings string // the entrants, each a student's nickname or a bot
+}
+
+func viewOf(t *testing.T, s *Store, code string) classView {
+	t.Helper()
+	ctx := context.Background()
+	c, err := s.ClassByCode(ctx, code)
+	if err != nil {
+		t.Fatalf("class %s: %v", code, err)
+	}
+	var v classView
+	sts, _ := s.Students(ctx, c.ID)
+	names := map[int64]string{}
+	for _, st := range sts {
+		v.Students = append(v.Students, st.Nickname+"/"+st.AnonName+"/"+st.TokenHash)
+		names[st.ID] = st.Nickname
+	}
+	ms, _ := s.Matches(ctx, MatchFilter{ClassID: c.ID})
+	for _, m := range ms {
+		seats := ""
+		for _, seat := range m.Seats {
+			seats += names[seat.StudentID] + seat.Bot + ","
+		}
+		v.Matches = append(v.Matches, m.Seed.String()+" "+string(m.Status)+" "+string(rune('0'+m.Winner))+" "+seats)
+		es, _ := s.Events(ctx, EventFilter{MatchID: m.ID})
+		for i := range es {
+			es[i].MatchID = 0
+		}
+		v.Events = append(v.Events, es)
+	}
+	plans, _ := s.Plans().Of(ctx, c.ID, 0)
+	for _, p := range plans {
+		b, _ := json.Marshal(p.Plan)
+		v.Plans = append(v.Plans, names[p.StudentID]+" "+string(b))
+	}
+	ts, _ := s.Plans().Tournaments(ctx, c.ID)
+	for _, tour := range ts {
+		var res struct {
+			Entries []struct {
+				Student int64  `json:"student"`
+				Bot     string `json:"bot"`
+			} `json:"entries"`
+		}
+		json.Unmarshal(tour.Standings, &res)
+		for _, e := range res.Entries {
+			v.Standings += names[e.Student] + e.Bot + ";"
+		}
+	}
+	return v
+}
+
+// TestMoveSchoolsIntoADistrict: two schools' files, whose ids overlap,
+// moved into one Postgres database: each class reads there as it did in
+// its file (students, matches, every move with its analysis, plans, a
+// tournament's entrants) under new ids; a class whose code the district
+// has already is refused whole.
+func TestMoveSchoolsIntoADistrict(t *testing.T) {
+	db := pgtest.URL(t)
+	ctx := context.Background()
+	schools := map[string]string{"ACEF34": school(t, "ACEF34", 0), "HJKM79": school(t, "HJKM79", 3)}
+	want := map[string]classView{}
+	for code, path := range schools {
+		s := mustOpenOn(t, path)
+		want[code] = viewOf(t, s, code)
+		s.Close()
+	}
+	for _, code := range []string{"ACEF34", "HJKM79"} {
+		rep, err := Move(ctx, schools[code], db)
+		if err != nil {
+			t.Fatalf("moving %s: %v", code, err)
+		}
+		if rep != (MoveReport{Classes: 1, Students: 2, Matches: 2, Events: 2}) && code == "ACEF34" {
+			t.Errorf("moved %+v", rep)
+		}
+	}
+	district := mustOpenOn(t, db)
+	for code, w := range want {
+		if d := cmp.Diff(w, viewOf(t, district, code), cmp.AllowUnexported(sim.Faces{})); d != "" {
+			t.Errorf("class %s after the move (-file +district):\n%s", code, d)
+		}
+		if len(w.Events) != 2 || w.Standings != "Bo;hold:20;" {
+			t.Fatalf("the school %s holds too little to tell: %+v", code, w)
+		}
+	}
+	if _, err := Move(ctx, schools["ACEF34"], db); err == nil || !strings.Contains(err.Error(), "ACEF34 is the district's already") {
+		t.Errorf("moving a school twice: %v", err)
+	}
+	var classes int
+	district.rd.QueryRow(`SELECT COUNT(*) FROM classes`).Scan(&classes)
+	if classes != 2 {
+		t.Errorf("%d classes after the refused move, want 2", classes)
+	}
+}

@@ -1,0 +1,77 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"strings"
+)
+
+// DumpPostgres copies a district's Postgres database into a new file at
+// to as the district's own backups do: Postgres's pg_dump, in its custom
+// format (one consistent snapshot, while the servers write), then listed
+// back with pg_restore to check it reads. It returns how many tables'
+// rows the copy holds. to must not exist; it is made readable by its
+// owner alone, as the database's own files are.
+func DumpPostgres(ctx context.Context, dsn, to string) (tables int, err error) {
+	if _, err := os.Stat(to); err == nil {
+		return 0, fmt.Errorf("backup: %s exists: give a new file, so no copy is overwritten", to)
+	}
+	dump, err := exec.LookPath("pg_dump")
+	if err != nil {
+		return 0, fmt.Errorf("backup: a Postgres database is copied with Postgres's pg_dump, which is not installed here: install Postgres's client (Debian: apt install postgresql-client), or run the district's own backups (pg_dump --format=custom)")
+	}
+	conn, schema, err := libpqURL(dsn)
+	if err != nil {
+		return 0, err
+	}
+	f, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return 0, fmt.Errorf("backup: %w", err)
+	}
+	f.Close()
+	args := []string{"--format=custom", "--no-owner", "--file", to}
+	if schema != "" {
+		args = append(args, "--schema", schema)
+	}
+	var stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, dump, append(args, "--dbname", conn)...)
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		os.Remove(to)
+		return 0, fmt.Errorf("backup: pg_dump of %s: %v: %s", redact(dsn), err, strings.TrimSpace(stderr.String()))
+	}
+	out, err := exec.CommandContext(ctx, "pg_restore", "--list", to).Output()
+	if err != nil {
+		return 0, fmt.Errorf("backup: the copy %s does not read back (pg_restore --list: %v)", to, err)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.Contains(line, " TABLE DATA ") {
+			tables++
+		}
+	}
+	if tables == 0 {
+		return 0, fmt.Errorf("backup: the copy %s holds no table: is %s pigclass's database?", to, redact(dsn))
+	}
+	return tables, nil
+}
+
+// libpqURL is dsn as Postgres's own programs read it: a schema given as
+// pgx's search_path parameter (a test's own schema) becomes libpq's
+// options, and is returned to name it to pg_dump.
+func libpqURL(dsn string) (conn, schema string, err error) {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return "", "", fmt.Errorf("backup: the database URL %s: %w", redact(dsn), err)
+	}
+	q := u.Query()
+	if schema = q.Get("search_path"); schema != "" {
+		q.Del("search_path")
+		q.Set("options", "-csearch_path="+schema)
+		u.RawQuery = q.Encode()
+	}
+	return u.String(), schema, nil
+}
