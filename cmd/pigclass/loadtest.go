@@ -187,11 +187,11 @@ type LoadReport struct {
 	// an acknowledged move while it played: how long a restart or a
 	// takeover held the class up.
 	LongestPause float64
-	Action           Latency // a move, from the post to its answer
-	Page             Latency // the student's class page
-	Dashboard        Latency // the teacher's live part (204 when unchanged)
-	Projector        Latency `json:",omitzero"` // the projector's live part (--poll)
-	Join             Latency // a join, from the post to its answer
+	Action       Latency // a move, from the post to its answer
+	Page         Latency // the student's class page
+	Dashboard    Latency // the teacher's live part (204 when unchanged)
+	Projector    Latency `json:",omitzero"` // the projector's live part (--poll)
+	Join         Latency // a join, from the post to its answer
 	// Errors counts answers 5xx and failed requests by status ("transport"
 	// for a connection that failed).
 	Errors map[string]int
