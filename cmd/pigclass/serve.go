@@ -182,6 +182,9 @@ func serve(ctx context.Context, cfg serveConfig, ln net.Listener, log *slog.Logg
 		return err
 	}
 	defer st.Close()
+	if cfg.key == "" {
+		cfg.key = cfg.db + ".key"
+	}
 	key, err := store.LoadKey(cfg.key)
 	if err != nil {
 		ln.Close()
