@@ -366,6 +366,7 @@ func TestPublicURLIsATrustedOrigin(t *testing.T) {
 // prefix says the proxy sent it to the wrong place (421), the same for
 // every such code; its own codes are served as ever.
 func TestClassStaysAtHome(t *testing.T) {
+	sqliteOnly(t, "one file an instance; on a district's Postgres every instance serves every class (TestADistrictHandsAClassOver)")
 	a := newAppConfig(t, func(c *Config) { c.CodePrefix = "K" })
 	code := teacherStart(t, a.browser())
 	if !strings.HasPrefix(code, "K") {
