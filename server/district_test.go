@@ -95,6 +95,13 @@ func TestADistrictHandsAClassOver(t *testing.T) {
 		t.Errorf("matches.csv: %v", m)
 	}
 
+	// The privacy page says where a district keeps the class, and names
+	// its leases.
+	page := stranger.get(paths.Privacy.String())
+	if page.Find(`[data-testid="privacy-district"]`).Text() == "" || page.Find(`[data-table="class_leases"]`).Length() == 0 {
+		t.Error("the privacy page of a district's instance does not say where the class is kept, or its leases")
+	}
+
 	// A graceful stop hands the class to the first at once.
 	b.stop()
 	teacher.moveTo(a)

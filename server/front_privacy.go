@@ -221,7 +221,7 @@ func privacyView(l *i18n.Localizer, days int, district bool) templates.Privacy {
 		v.Kept = l.N("privacy.kept.days", days)
 	}
 	if district {
-		v.Where = l.T("privacy.where.postgres")
+		v.Where, v.District = l.T("privacy.where.postgres"), l.T("privacy.district_note")
 	}
 	for _, t := range privacyTables {
 		if t.District && !district {

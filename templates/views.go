@@ -524,6 +524,9 @@ type Privacy struct {
 	Tables []PrivacyTable
 	Kept   string
 	Where  string // where the data lives: a SQLite file, or a district's Postgres
+	// District says, on a district's Postgres, that the file the
+	// introduction names is the district's database there ("" on SQLite).
+	District string
 }
 
 // PrivacyTable is one table of the database.

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"pigclass/server/store"
 )
 
 // stateDir is where the unit keeps the database and its key: systemd makes
@@ -47,6 +49,9 @@ func runService(e env, args []string) error {
 	}
 	if !filepath.IsAbs(binary) {
 		return usagef("service: --binary %q: the installed binary's absolute path, such as /usr/local/bin/pigclass", binary)
+	}
+	if store.IsPostgres(cfg.db) {
+		return usagef("service: --db: the unit writes a SQLite file's service; for a district's Postgres, write the unit without --db and add the database's address to it as Environment=PIGCLASS_DB=postgres://... (in an EnvironmentFile readable by root alone if it holds a password), with --key")
 	}
 	if !strings.HasPrefix(filepath.Clean(cfg.db), stateDir+"/") {
 		return usagef("service: --db %q: the unit keeps its data in %s (a read-only system outside it); leave --db out, or name a file there", cfg.db, stateDir)
