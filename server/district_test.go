@@ -108,6 +108,18 @@ func TestADistrictHandsAClassOver(t *testing.T) {
 	if status, _, _ := teacher.send(http.MethodGet, paths.Teacher.For(code), nil); status != http.StatusOK {
 		t.Errorf("the dashboard after the other instance stopped: %d, want 200 at once", status)
 	}
+	// Deleted, the class is no page, whichever instance kept its code.
+	c := openApp(t, db, clk)
+	stranger.moveTo(c)
+	stranger.send(http.MethodGet, "/c/"+code, nil)
+	teacher.post(paths.DeleteClass.For(code), url.Values{"confirm": {"yes"}})
+	for _, on := range []*app{a, c} {
+		stranger.moveTo(on)
+		none, _, _ := stranger.send(http.MethodGet, "/c/XXXXXX", nil)
+		if status, _, _ := stranger.send(http.MethodGet, "/c/"+code, nil); status != none || status >= 500 {
+			t.Errorf("the deleted class asked of an instance: %d, want %d as for a code of no class", status, none)
+		}
+	}
 }
 
 // expire moves a class's lease into the past, as its holder finds it

@@ -102,6 +102,15 @@ func (d *District) Serve(ctx context.Context, code string) (context.Context, err
 		return ctx, err
 	}
 	if err := d.serve(ctx, id); err != nil {
+		if errors.Is(err, ErrElsewhere) {
+			return ctx, err
+		}
+		// A class deleted since its code was kept here has no lease to
+		// take: its code is asked again.
+		d.codes.Delete(code)
+		if _, ok, rerr := d.classID(ctx, code); rerr == nil && !ok {
+			return ctx, nil
+		}
 		return ctx, err
 	}
 	return store.ForClass(ctx, id), nil
