@@ -273,7 +273,9 @@ func (c *conn) fenced(ctx context.Context, fn func(ctx context.Context, tx *sql.
 		if err := c.leases.fence(ctx, tx, classID); err != nil {
 			return err
 		}
-		return fn(ctx, tx)
+		// The job's own context says it is fenced: a match's write in
+		// it (fenceMatch) need not ask again.
+		return fn(context.WithValue(ctx, classKey{}, classID), tx)
 	}
 }
 
@@ -282,6 +284,9 @@ func (c *conn) fenced(ctx context.Context, fn func(ctx context.Context, tx *sql.
 func (c *conn) fenceMatch(ctx context.Context, tx *sql.Tx, matchID int64) error {
 	if c.leases == nil || !c.leases.fencingOn() {
 		return nil
+	}
+	if _, fenced := ctx.Value(classKey{}).(int64); fenced {
+		return nil // a request's write for its class: fenced already
 	}
 	return c.leases.fenceMatch(ctx, tx, matchID)
 }
