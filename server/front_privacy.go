@@ -222,6 +222,7 @@ func privacyView(l *i18n.Localizer, days int, district bool) templates.Privacy {
 	}
 	if district {
 		v.Where, v.District = l.T("privacy.where.postgres"), l.T("privacy.district_note")
+		v.ErasedDistrict = l.T("privacy.erase_district")
 	}
 	for _, t := range privacyTables {
 		if t.District && !district {

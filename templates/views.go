@@ -527,6 +527,9 @@ type Privacy struct {
 	// District says, on a district's Postgres, that the file the
 	// introduction names is the district's database there ("" on SQLite).
 	District string
+	// ErasedDistrict says what an erasure leaves on a district's Postgres
+	// ("" on SQLite).
+	ErasedDistrict string
 }
 
 // PrivacyTable is one table of the database.

@@ -182,9 +182,15 @@ func TestEventsRoundTrip(t *testing.T) {
 }
 
 // BenchmarkAppendEvents is the cost of storing one decision (one
-// transaction), the step between a click and its acknowledgement.
+// transaction), the step between a click and its acknowledgement, on
+// each engine (Postgres where PIGCLASS_TEST_POSTGRES names one).
 func BenchmarkAppendEvents(b *testing.B) {
-	s := MustOpen(b)
+	b.Run("sqlite", func(b *testing.B) { benchAppend(b, filepath.Join(b.TempDir(), "p.db")) })
+	b.Run("postgres", func(b *testing.B) { benchAppend(b, pgtest.URL(b)) })
+}
+
+func benchAppend(b *testing.B, db string) {
+	s := mustOpenOn(b, db)
 	ctx := context.Background()
 	id, _ := s.CreateMatch(ctx, play.Match{Variant: sim.Standard(sim.Pig), Seed: sim.NewSeed(), Seats: []play.Seat{{Seat: 0, Bot: "hold:20"}, {Seat: 1, Bot: "hold:20"}}})
 	roll, hold := 0.5, 0.4
