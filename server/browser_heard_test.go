@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/chromedp"
@@ -122,7 +123,30 @@ func heardEnding(t *testing.T, ctx context.Context, l *i18n.Localizer) string {
 // accessibility tree gives it to a screen reader: the text of every live
 // region's visible descendants. It must be what the page's live region
 // holds.
+//
+// The tree and the region are read one after the other: a page that moves
+// between the two (a poll's swap) is read again, a few times, before they
+// are called different.
 func screenReaderHears(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	var said, dom string
+	for try := 0; try < 20; try++ {
+		if try > 0 {
+			time.Sleep(100 * time.Millisecond)
+		}
+		said = liveTreeText(t, ctx)
+		dom = strings.Join(strings.Fields(value(t, ctx, chromedp.Evaluate[string](`(document.getElementById('live') || {}).textContent || ""`))), " ")
+		if said == dom && said == liveTreeText(t, ctx) {
+			return said
+		}
+	}
+	t.Errorf("a screen reader hears %q; the live region holds %q", said, dom)
+	return said
+}
+
+// liveTreeText is the text of every live region's visible descendants in
+// Chromium's accessibility tree.
+func liveTreeText(t *testing.T, ctx context.Context) string {
 	t.Helper()
 	tree, err := chromedp.Call(ctx, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
 	if err != nil {
@@ -163,12 +187,7 @@ func screenReaderHears(t *testing.T, ctx context.Context) string {
 			walk(n)
 		}
 	}
-	said := strings.Join(strings.Fields(strings.Join(text, " ")), " ")
-	dom := strings.Join(strings.Fields(value(t, ctx, chromedp.Evaluate[string](`(document.getElementById('live') || {}).textContent || ""`))), " ")
-	if said != dom {
-		t.Errorf("a screen reader hears %q; the live region holds %q", said, dom)
-	}
-	return said
+	return strings.Join(strings.Fields(strings.Join(text, " ")), " ")
 }
 
 // saysLike reports whether said holds a message whose arguments were each
