@@ -161,29 +161,18 @@ func (w *writer) commit(batch []job) {
 		fail(fmt.Errorf("%w: store: begin: %w", ErrNotSaved, err))
 		return
 	}
-	for i, j := range batch {
-		if _, err := tx.ExecContext(ctx, "SAVEPOINT job"); err != nil {
+	if len(batch) == 1 && !batch[0].checkpoint {
+		// A job alone needs no savepoint (two round trips to Postgres):
+		// if it fails, the batch's transaction is its own, rolled back.
+		if err := batch[0].fn(ctx, tx); err != nil {
 			tx.Rollback()
-			fail(fmt.Errorf("%w: store: savepoint: %w", ErrNotSaved, err))
+			batch[0].done <- jobError(err)
 			return
 		}
-		if err := j.fn(ctx, tx); err != nil {
-			if kindOf(err) != nil {
-				// The disk, not the request: the caller may try again.
-				err = fmt.Errorf("%w: %w", ErrNotSaved, err)
-			}
-			errs[i] = err
-			if _, rerr := tx.ExecContext(ctx, "ROLLBACK TO job"); rerr != nil {
-				tx.Rollback()
-				fail(fmt.Errorf("%w: store: rollback to savepoint: %w", ErrNotSaved, rerr))
-				return
-			}
-		}
-		if _, err := tx.ExecContext(ctx, "RELEASE job"); err != nil {
-			tx.Rollback()
-			fail(fmt.Errorf("%w: store: release savepoint: %w", ErrNotSaved, err))
-			return
-		}
+	} else if err := runJobs(ctx, tx, batch, errs); err != nil {
+		tx.Rollback()
+		fail(err)
+		return
 	}
 	if w.beforeCommit != nil {
 		if err := w.beforeCommit(); err != nil {
@@ -210,6 +199,36 @@ func (w *writer) commit(batch []job) {
 		}
 		j.done <- errs[i]
 	}
+}
+
+// runJobs runs each job of a batch in its own savepoint: a job that fails
+// is rolled back alone (its error in errs), the others go on. The error
+// returned fails the whole batch.
+func runJobs(ctx context.Context, tx *sql.Tx, batch []job, errs []error) error {
+	for i, j := range batch {
+		if _, err := tx.ExecContext(ctx, "SAVEPOINT job"); err != nil {
+			return fmt.Errorf("%w: store: savepoint: %w", ErrNotSaved, err)
+		}
+		if err := j.fn(ctx, tx); err != nil {
+			errs[i] = jobError(err)
+			if _, rerr := tx.ExecContext(ctx, "ROLLBACK TO job"); rerr != nil {
+				return fmt.Errorf("%w: store: rollback to savepoint: %w", ErrNotSaved, rerr)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, "RELEASE job"); err != nil {
+			return fmt.Errorf("%w: store: release savepoint: %w", ErrNotSaved, err)
+		}
+	}
+	return nil
+}
+
+// jobError is a job's own error as its caller gets it: the disk's, not
+// the request's, is not saved (the caller may try again).
+func jobError(err error) error {
+	if kindOf(err) != nil {
+		return fmt.Errorf("%w: %w", ErrNotSaved, err)
+	}
+	return err
 }
 
 // checkpoint copies the whole WAL into the database and truncates it. A
