@@ -109,12 +109,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	s.metrics = newMetrics(s.room, s.reports, s.tables)
 	s.contest = contest.New(st, s.tables, log, cfg.Now)
 	s.views = &views{room: s.room, reports: s.reports, tables: s.tables, log: log, ladder: newLadder(s.tables, log)}
-	// In a district (a shared Postgres) each class is loaded by the
-	// instance that takes it, when it is first asked for.
-	var n int
-	if s.district = classroom.NewDistrict(s.room, log); s.district == nil {
-		n, err = s.room.Restore(ctx)
-	}
+	n, err := s.restore(ctx, log)
 	if err := errors.Join(err, <-solved); err != nil {
 		return nil, err
 	}
@@ -124,6 +119,16 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	}
 	s.room.Watch()
 	return s, nil
+}
+
+// restore rebuilds every match still playing; in a district (a shared
+// Postgres) none: each class is loaded by the instance that takes it,
+// when it is first asked for.
+func (s *Server) restore(ctx context.Context, log *slog.Logger) (int, error) {
+	if s.district = classroom.NewDistrict(s.room, log); s.district != nil {
+		return 0, nil
+	}
+	return s.room.Restore(ctx)
 }
 
 // Close stops the deadline watcher and, in a district, hands the classes

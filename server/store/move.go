@@ -133,21 +133,13 @@ func moveRows(ctx context.Context, from *sql.DB, tx *sql.Tx, t moveTable, ids ma
 		var old int64
 		args := make([]any, 0, len(names))
 		for i, c := range cols {
-			v := vals[i]
-			switch {
-			case t.id && c == "id":
-				old = v.(int64)
+			if t.id && c == "id" {
+				old = vals[i].(int64)
 				continue
-			case t.refs[c] != "" && v != nil:
-				id, ok := ids[t.refs[c]][v.(int64)]
-				if !ok {
-					return n, fmt.Errorf("row %d: %s %d is in no %s", n+1, c, v, t.refs[c])
-				}
-				v = id
-			case t.name == "tournaments" && c == "standings" && v != nil:
-				if v, err = movedStandings(v, ids["students"]); err != nil {
-					return n, err
-				}
+			}
+			v, err := movedValue(t, c, vals[i], ids)
+			if err != nil {
+				return n, fmt.Errorf("row %d: %w", n+1, err)
 			}
 			args = append(args, v)
 		}
@@ -163,6 +155,25 @@ func moveRows(ctx context.Context, from *sql.DB, tx *sql.Tx, t moveTable, ids ma
 		n++
 	}
 	return n, rows.Err()
+}
+
+// movedValue is a column's value as the district holds it: an id of
+// another table's row its new id there, a tournament's standings with
+// their students' ids moved.
+func movedValue(t moveTable, col string, v any, ids map[string]map[int64]int64) (any, error) {
+	switch {
+	case v == nil:
+		return nil, nil
+	case t.refs[col] != "":
+		id, ok := ids[t.refs[col]][v.(int64)]
+		if !ok {
+			return nil, fmt.Errorf("%s %d is in no %s", col, v, t.refs[col])
+		}
+		return id, nil
+	case t.name == "tournaments" && col == "standings":
+		return movedStandings(v, ids["students"])
+	}
+	return v, nil
 }
 
 // movedStandings is a tournament's standings (contest.Result's JSON) with
