@@ -97,15 +97,7 @@ func testDistrict(t *testing.T, kind string) {
 	if testing.Short() {
 		t.Skip("runs a proxy and three servers")
 	}
-	proxyBin, err := exec.LookPath(kind)
-	if err != nil {
-		if _, e := os.Stat("/usr/sbin/" + kind); e == nil {
-			proxyBin, err = "/usr/sbin/"+kind, nil
-		}
-	}
-	if err != nil {
-		t.Skipf("%s is not installed (Debian's; .ci/run installs it)", kind)
-	}
+	proxyBin := proxyBinary(t, kind)
 	bin, err := buildBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -316,6 +308,19 @@ func testDistrict(t *testing.T, kind string) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Logf("classes per instance %v", fmt.Sprint(onInstance))
+}
+
+// proxyBinary is Debian's nginx or haproxy (kind), or skips the test.
+func proxyBinary(t *testing.T, kind string) string {
+	t.Helper()
+	if p, err := exec.LookPath(kind); err == nil {
+		return p
+	}
+	if _, err := os.Stat("/usr/sbin/" + kind); err == nil {
+		return "/usr/sbin/" + kind
+	}
+	t.Skipf("%s is not installed (Debian's; .ci/run installs it)", kind)
+	return ""
 }
 
 // chromiumPath is Debian's chromium, or "".

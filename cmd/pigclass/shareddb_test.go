@@ -34,13 +34,7 @@ func TestADistrictOnOnePostgres(t *testing.T) {
 		t.Skip("runs nginx, Postgres and three servers")
 	}
 	db := pgtest.URL(t)
-	nginx, err := exec.LookPath("nginx")
-	if err != nil {
-		if _, e := os.Stat("/usr/sbin/nginx"); e != nil {
-			t.Skip("nginx is not installed (Debian's nginx-light; .ci/run installs it)")
-		}
-		nginx = "/usr/sbin/nginx"
-	}
+	nginx := proxyBinary(t, "nginx")
 	bin, err := buildBinary()
 	if err != nil {
 		t.Fatal(err)
