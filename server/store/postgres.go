@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -122,6 +123,15 @@ func pgSQL(query string) string {
 	if q, ok := pgQueries.Load(query); ok {
 		return q.(string)
 	}
+	defer func() {
+		// Kept while the store's texts fit: a query built with a
+		// varying number of placeholders is read again past that.
+		if pgQueryCount.Load() < maxPgQueries {
+			pgQueryCount.Add(1)
+		} else {
+			pgQueries.Delete(query)
+		}
+	}()
 	var b strings.Builder
 	n := 0
 	var quote byte
@@ -155,7 +165,13 @@ func pgSQL(query string) string {
 	return b.String()
 }
 
-var pgQueries sync.Map // query -> pgSQL(query)
+var (
+	pgQueries    sync.Map // query -> pgSQL(query)
+	pgQueryCount atomic.Int64
+)
+
+// maxPgQueries bounds pgQueries: the store has some hundreds of texts.
+const maxPgQueries = 4096
 
 func isWordByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'

@@ -213,3 +213,40 @@ func faces(dice ...int) sim.Faces {
 	}
 	return f
 }
+
+// TestPostgresConnections is TestPragmasOnEveryConnection's part on
+// Postgres: the read pool cannot write, a read transaction reads one
+// snapshot (a write committed meanwhile is not in it), and the writer's
+// connection writes.
+func TestPostgresConnections(t *testing.T) {
+	s := mustOpenOn(t, pgtest.URL(t))
+	ctx := context.Background()
+	if _, err := s.rd.ExecContext(ctx, `INSERT INTO classes (code, teacher_hash, created_at) VALUES ('X', 'h', 't')`); err == nil {
+		t.Error("the read pool wrote a row")
+	}
+	if _, err := s.CreateClass(ctx, "AAAAAA", "h"); err != nil {
+		t.Fatal(err)
+	}
+	err := s.readTx(ctx, func(tx *sql.Tx) error {
+		var before, after int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM classes`).Scan(&before); err != nil {
+			return err
+		}
+		if _, err := s.CreateClass(ctx, "CCCCCC", "h"); err != nil {
+			return err
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM classes`).Scan(&after); err != nil {
+			return err
+		}
+		if before != 1 || after != 1 {
+			t.Errorf("a read transaction saw %d classes, then %d after a commit: want one snapshot of 1", before, after)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Engine() != "postgres" {
+		t.Errorf("engine %q", s.Engine())
+	}
+}
