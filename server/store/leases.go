@@ -138,7 +138,8 @@ func (l *Leases) Take(ctx context.Context, classID int64) (fresh bool, err error
 }
 
 // Renew renews every lease this instance holds, in one write, and lets go
-// of those another instance took meanwhile (told to OnLost's function).
+// of those that expired or another instance took meanwhile (told to
+// Fence's function).
 func (l *Leases) Renew(ctx context.Context) error {
 	l.mu.Lock()
 	mine := make(map[int64]int64, len(l.held))
@@ -154,8 +155,11 @@ func (l *Leases) Renew(ctx context.Context) error {
 	err := l.c.w.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		lost = lost[:0]
 		for id, gen := range mine {
+			// An expired lease is not renewed, even if nobody took it:
+			// it ended, and is taken again (a new generation, the class
+			// loaded afresh).
 			res, err := tx.ExecContext(ctx, `UPDATE class_leases SET expires_at = now() + CAST(? AS double precision) * INTERVAL '1 second'
-				WHERE class_id = ? AND holder = ? AND generation = ?`, LeaseTTL.Seconds(), id, l.holder, gen)
+				WHERE class_id = ? AND holder = ? AND generation = ? AND expires_at >= now()`, LeaseTTL.Seconds(), id, l.holder, gen)
 			if err != nil {
 				return err
 			}

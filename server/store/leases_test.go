@@ -18,7 +18,7 @@ import (
 // moved into the past, as a paused process would find it): the second
 // takes the class over with the next generation, and every write of the
 // first for that class (a class change, a move of its match) is refused
-// with ErrLeaseLost, told to its OnLost, and leaves nothing stored; the
+// with ErrLeaseLost, told to the function its Fence names, and leaves nothing stored; the
 // second writes on. A graceful stop hands the class back at once.
 func TestLeasesFenceAStaleInstance(t *testing.T) {
 	db := pgtest.URL(t)
