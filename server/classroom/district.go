@@ -52,13 +52,19 @@ func NewDistrict(room *Room, log *slog.Logger) *District {
 	return d
 }
 
-// lost is told of a class this instance no longer serves.
+// lost is told of a class this instance no longer serves, found by a
+// renewal or a write.
 func (d *District) lost(classID int64) {
 	d.mu.Lock()
-	delete(d.ready, classID)
-	d.mu.Unlock()
-	Evict(d.room, classID)
+	defer d.mu.Unlock()
+	d.drop(classID)
 	d.log.Info("district: class served elsewhere now", "class", classID)
+}
+
+// drop forgets a class another instance serves now; d.mu is held.
+func (d *District) drop(classID int64) {
+	delete(d.ready, classID)
+	Evict(d.room, classID)
 }
 
 // renew renews the leases held, every store.LeaseRenew, until close.
@@ -151,9 +157,7 @@ func (d *District) serve(ctx context.Context, classID int64) error {
 	defer d.mu.Unlock()
 	fresh, err := d.leases.Take(ctx, classID)
 	if errors.Is(err, store.ErrLeaseHeld) {
-		// What this instance had of the class is another's now.
-		delete(d.ready, classID)
-		Evict(d.room, classID)
+		d.drop(classID) // what this instance had of it is another's now
 		return ErrElsewhere
 	}
 	if err != nil {

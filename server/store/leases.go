@@ -105,7 +105,9 @@ func (l *Leases) Holds(classID int64) bool {
 // Take takes the class's lease, or renews it if this instance holds it:
 // fresh is true when the class was not this instance's a moment ago (its
 // state must be loaded from the database, as a restart would).
-// ErrLeaseHeld if another instance holds it and it has not expired.
+// ErrLeaseHeld if another instance holds it and it has not expired: the
+// caller acts on that (Fence's function is not told: it is for what is
+// found away from a caller, by a renewal or a write).
 func (l *Leases) Take(ctx context.Context, classID int64) (fresh bool, err error) {
 	l.mu.Lock()
 	before, had := l.held[classID]
@@ -127,7 +129,9 @@ func (l *Leases) Take(ctx context.Context, classID int64) (fresh bool, err error
 	})
 	if err != nil {
 		if errors.Is(err, ErrLeaseHeld) {
-			l.forget(classID)
+			l.mu.Lock()
+			delete(l.held, classID)
+			l.mu.Unlock()
 		}
 		return false, err
 	}
