@@ -24,8 +24,11 @@ const elsewhereKey = "pigclass.elsewhere"
 // as for any class that is not theirs.
 func atClass(d *classroom.District) gin.HandlerFunc {
 	return func(c *gin.Context) {
+		if d == nil {
+			return
+		}
 		code := classroom.NormalizeCode(c.Param("code"))
-		if d == nil || code == "" {
+		if code == "" {
 			return
 		}
 		switch ctx, err := d.Serve(c.Request.Context(), code); {

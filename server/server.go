@@ -109,7 +109,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	s.metrics = newMetrics(s.room, s.reports, s.tables)
 	s.contest = contest.New(st, s.tables, log, cfg.Now)
 	s.views = &views{room: s.room, reports: s.reports, tables: s.tables, log: log, ladder: newLadder(s.tables, log)}
-	n, err := s.restore(ctx, log)
+	n, err := s.openClasses(ctx, log)
 	if err := errors.Join(err, <-solved); err != nil {
 		return nil, err
 	}
@@ -121,10 +121,11 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	return s, nil
 }
 
-// restore rebuilds every match still playing; in a district (a shared
-// Postgres) none: each class is loaded by the instance that takes it,
-// when it is first asked for.
-func (s *Server) restore(ctx context.Context, log *slog.Logger) (int, error) {
+// openClasses starts the server's part in a district (a shared
+// Postgres), where each class is loaded by the instance that takes it
+// when it is first asked for; on SQLite it rebuilds every match still
+// playing, and returns how many.
+func (s *Server) openClasses(ctx context.Context, log *slog.Logger) (int, error) {
 	if s.district = classroom.NewDistrict(s.room, log); s.district != nil {
 		return 0, nil
 	}

@@ -44,14 +44,22 @@ type process struct {
 
 var servingAt = regexp.MustCompile(`pigclass is serving"? url=(http://\S+)`)
 
-// startProcess runs `pigclass serve` on addr and db and waits until it
-// says where it serves.
+// startProcess runs `pigclass serve` on addr and db for a load and waits
+// until it says where it serves.
 func startProcess(t *testing.T, bin, addr, db string) *process {
 	t.Helper()
 	// The load plays without think time: more moves a second than a hand
 	// makes, as the README's load commands allow.
-	cmd := exec.Command(bin, "serve", "--addr", addr, "--db", db, "--moves-per-second", "1000")
-	cmd.Env = append(os.Environ(), "PIGCLASS_ADDR=", "PIGCLASS_DB=")
+	return startServe(t, bin, "--addr", addr, "--db", db, "--moves-per-second", "1000")
+}
+
+// startServe runs `pigclass serve` with args alone (the environment's
+// settings cleared) and waits until it says where it serves; the test's
+// end kills it.
+func startServe(t *testing.T, bin string, args ...string) *process {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"serve"}, args...)...)
+	cmd.Env = append(os.Environ(), "PIGCLASS_ADDR=", "PIGCLASS_DB=", "PIGCLASS_KEY=", "PIGCLASS_PUBLIC_URL=", "PIGCLASS_CODE_PREFIX=", "PIGCLASS_TRUSTED_PROXY=")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

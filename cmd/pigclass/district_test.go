@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -42,33 +41,6 @@ func freeAddr(t *testing.T) string {
 	}
 	t.Fatal("no free port from 20000 to 31999")
 	return ""
-}
-
-// startInstance runs `pigclass serve` with args and waits until it serves.
-func startInstance(t *testing.T, bin string, args ...string) *exec.Cmd {
-	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve"}, args...)...)
-	cmd.Env = append(os.Environ(), "PIGCLASS_ADDR=", "PIGCLASS_DB=", "PIGCLASS_PUBLIC_URL=", "PIGCLASS_CODE_PREFIX=", "PIGCLASS_TRUSTED_PROXY=")
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	up := make(chan struct{}, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if servingAt.MatchString(sc.Text()) {
-				up <- struct{}{}
-			}
-		}
-	}()
-	select {
-	case <-up:
-	case <-time.After(60 * time.Second):
-		t.Fatal("an instance did not start")
-	}
-	return cmd
 }
 
 // TestDistrictBehindNginx: three pigclass instances (prefixes A, J, R)
@@ -130,7 +102,7 @@ func testDistrict(t *testing.T, kind string) {
 		if p == "A" {
 			args = append(args, "--metrics-addr", metricsAddr)
 		}
-		procs[p] = startInstance(t, bin, args...)
+		procs[p] = startServe(t, bin, args...).cmd
 	}
 	// The proxy in the foreground, in a process group of its own: its
 	// workers go with it.
@@ -289,7 +261,7 @@ func testDistrict(t *testing.T, kind string) {
 	}
 	// J again: its class and its student are back, with every move
 	// acknowledged before the kill.
-	startInstance(t, bin, serveArgs("J")...)
+	startServe(t, bin, serveArgs("J")...)
 	deadline := time.Now().Add(20 * time.Second)
 	for seqOf(codeOf["J"]) < 0 {
 		if time.Now().After(deadline) {

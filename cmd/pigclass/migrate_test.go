@@ -89,9 +89,7 @@ func TestMigrateASchoolIntoTheDistrict(t *testing.T) {
 	if !strings.Contains(out, "1 classes, 6 students") {
 		t.Errorf("migrate said: %s", out)
 	}
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", db, "--key", file+".key")
-	cmd.Env = append(os.Environ(), "PIGCLASS_ADDR=", "PIGCLASS_DB=", "PIGCLASS_KEY=")
-	district := startCmd(t, cmd)
+	district := startServe(t, bin, "--addr", "127.0.0.1:0", "--db", db, "--key", file+".key").base
 	old, _ := url.Parse(school.base)
 	now, _ := url.Parse(district)
 	rep.Teacher.SetCookies(now, rep.Teacher.Cookies(old))
@@ -113,35 +111,6 @@ func TestMigrateASchoolIntoTheDistrict(t *testing.T) {
 			t.Errorf("the record of %s: %v, signature %+v", commitment, err, v.Signature)
 		}
 	}
-}
-
-// startCmd starts a server command and waits until it says where it
-// serves.
-func startCmd(t *testing.T, cmd *exec.Cmd) string {
-	t.Helper()
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	found := make(chan string, 1)
-	go func() {
-		io.Copy(writerFunc(func(p []byte) {
-			if m := servingAt.FindSubmatch(p); m != nil {
-				select {
-				case found <- string(m[1]):
-				default:
-				}
-			}
-		}), stderr)
-	}()
-	select {
-	case base := <-found:
-		return base
-	case <-time.After(60 * time.Second):
-		t.Fatal("the server did not start")
-	}
-	return ""
 }
 
 // TestBackupAPostgresDatabase: pigclass backup copies a district's

@@ -56,7 +56,7 @@ func TestADistrictOnOnePostgres(t *testing.T) {
 	confPath := filepath.Join(dir, "pigclass-nginx.conf")
 	os.WriteFile(confPath, []byte(conf), 0o644)
 	// The instances as the configuration's comment starts them, on this
-	// run's database (PIGCLASS_DB: startInstance clears it, --db is the
+	// run's database (PIGCLASS_DB: startServe clears it, --db is the
 	// same), with the load's pace.
 	serve := regexp.MustCompile(`(?m)^#   PIGCLASS_DB=\S+ pigclass (serve .*)$`).FindAllStringSubmatch(conf, -1)
 	if len(serve) != len(prefixes) {
@@ -73,7 +73,7 @@ func TestADistrictOnOnePostgres(t *testing.T) {
 		if !strings.Contains(serve[i][1], "--code-prefix "+p) {
 			t.Fatalf("instance %d: %s", i, serve[i][1])
 		}
-		procs[p] = startInstance(t, bin, append(a, "--db", db, "--moves-per-second", "1000")...)
+		procs[p] = startServe(t, bin, append(a, "--db", db, "--moves-per-second", "1000")...).cmd
 	}
 	ng := exec.Command(nginx, "-c", confPath, "-p", dir, "-g", "daemon off;")
 	ng.Dir = dir

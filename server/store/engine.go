@@ -40,21 +40,21 @@ func (c *conn) jsonText(col, key string) string {
 }
 
 // jsonInt is a whole number at the top-level key of the JSON in col (NULL
-// when absent).
+// when absent): SQLite's json_extract gives it typed already.
 func (c *conn) jsonInt(col, key string) string {
 	if c.pg {
-		return "(" + col + "::jsonb ->> '" + key + "')::bigint"
+		return c.jsonText(col, key) + "::bigint"
 	}
-	return "json_extract(" + col + ", '$." + key + "')"
+	return c.jsonText(col, key)
 }
 
 // jsonFlag is a true/false key of the JSON in col as 1 or 0 (0 when
 // absent, as encoding/json's omitempty leaves a false out).
 func (c *conn) jsonFlag(col, key string) string {
 	if c.pg {
-		return "COALESCE((" + col + "::jsonb ->> '" + key + "')::boolean::int, 0)"
+		return "COALESCE(" + c.jsonText(col, key) + "::boolean::int, 0)"
 	}
-	return "COALESCE(json_extract(" + col + ", '$." + key + "'), 0)"
+	return "COALESCE(" + c.jsonText(col, key) + ", 0)"
 }
 
 // jsonNumAt is the number in the JSON object in col under the key that

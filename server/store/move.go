@@ -16,8 +16,8 @@ import (
 // hold other schools' classes already: every row gets a new id there, and
 // every reference to one (a column, a tournament's entries) follows it.
 // A match's record names no id, so it replays and verifies as before.
-// The file is migrated first if an older pigclass wrote it, and read
-// only.
+// The file is opened as a server would open it (migrated first if an
+// older pigclass wrote it); nothing of its data changes.
 
 // MoveReport counts what Move copied.
 type MoveReport struct {

@@ -123,15 +123,6 @@ func pgSQL(query string) string {
 	if q, ok := pgQueries.Load(query); ok {
 		return q.(string)
 	}
-	defer func() {
-		// Kept while the store's texts fit: a query built with a
-		// varying number of placeholders is read again past that.
-		if pgQueryCount.Load() < maxPgQueries {
-			pgQueryCount.Add(1)
-		} else {
-			pgQueries.Delete(query)
-		}
-	}()
 	var b strings.Builder
 	n := 0
 	var quote byte
@@ -161,7 +152,11 @@ func pgSQL(query string) string {
 		}
 		b.WriteByte(ch)
 	}
-	pgQueries.Store(query, b.String())
+	// Kept while the store's texts fit: a query built with a varying
+	// number of placeholders is read again past that.
+	if pgQueryCount.Add(1) <= maxPgQueries {
+		pgQueries.Store(query, b.String())
+	}
 	return b.String()
 }
 
