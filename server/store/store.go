@@ -1,7 +1,9 @@
-// Package store keeps pigclass's data in SQLite (modernc.org/sqlite, no
-// cgo): classes, students, rounds, matches, their seats and the append-only
-// event log with the analysis of every decision. Every exported method takes
-// a context and runs in one transaction.
+// Package store keeps pigclass's data: classes, students, rounds, matches,
+// their seats and the append-only event log with the analysis of every
+// decision. It runs on SQLite (modernc.org/sqlite, no cgo), a school's one
+// file, or on a district's Postgres (pgx's database/sql driver, postgres.go
+// and engine.go), where leases.go lets one instance at a time serve a
+// class. Every exported method takes a context and runs in one transaction.
 package store
 
 import (
