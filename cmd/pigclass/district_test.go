@@ -75,13 +75,8 @@ func testDistrict(t *testing.T, kind string) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	proxy := freeAddr(t)
+	proxy, prefixes, addrs := districtAddrs(t)
 	public := "http://" + proxy
-	prefixes := []string{"A", "J", "R"}
-	addrs := map[string]string{}
-	for _, p := range prefixes {
-		addrs[p] = freeAddr(t)
-	}
 	// The README's commands, with this run's addresses.
 	cmds := districtCommands(kind, proxy, prefixes, addrs)
 	conf, _, err := runCmd(t, cmds.proxyconf...)
@@ -352,6 +347,16 @@ type district struct {
 	serve      map[string][]string
 	proxy      []string
 	foreground []string
+}
+
+// districtAddrs are a district's free addresses on loopback: the proxy's,
+// and an instance's for each of the three code prefixes.
+func districtAddrs(t *testing.T) (proxy string, prefixes []string, addrs map[string]string) {
+	prefixes, addrs = []string{"A", "J", "R"}, map[string]string{}
+	for _, p := range prefixes {
+		addrs[p] = freeAddr(t)
+	}
+	return freeAddr(t), prefixes, addrs
 }
 
 // districtCommands are the commands of a district of instances (prefix ->

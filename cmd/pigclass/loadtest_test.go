@@ -53,6 +53,21 @@ func waitHealthy(t *testing.T, base string, within time.Duration) {
 	t.Fatalf("%s did not become healthy within %s", base, within)
 }
 
+// getOK is the body of a GET of u by client, which must answer 200.
+func getOK(t *testing.T, client *http.Client, u string) []byte {
+	t.Helper()
+	resp, err := client.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("%s: %d %.300s", u, resp.StatusCode, b)
+	}
+	return b
+}
+
 // TestShortLoad: fifty students play for a few seconds with no think time
 // while two teacher screens poll: no 5xx, and every acknowledged action is
 // stored exactly once (checked through decisions.csv).

@@ -42,22 +42,9 @@ func TestMigrateASchoolIntoTheDistrict(t *testing.T) {
 		t.Fatal(err)
 	}
 	teacher := &http.Client{Jar: rep.Teacher}
-	get := func(base, path string) []byte {
-		t.Helper()
-		resp, err := teacher.Get(base + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("%s: %d %.300s", path, resp.StatusCode, b)
-		}
-		return b
-	}
 	// The finished matches by their commitment (ids change in a move).
 	matches := func(base string) (map[string]string, map[string][]byte) {
-		rows, err := csv.NewReader(bytes.NewReader(get(base, "/t/"+rep.Code+"/matches.csv"))).ReadAll()
+		rows, err := csv.NewReader(bytes.NewReader(getOK(t, teacher, base+"/t/"+rep.Code+"/matches.csv"))).ReadAll()
 		if err != nil || len(rows) < 2 {
 			t.Fatalf("matches.csv: %d rows, %v", len(rows), err)
 		}
@@ -70,7 +57,7 @@ func TestMigrateASchoolIntoTheDistrict(t *testing.T) {
 			id, commitment := r[col["match"]], r[col["commitment"]]
 			all[commitment] = strings.Join(append(append([]string{}, r[:col["match"]]...), r[col["match"]+1:]...), ",")
 			if r[col["status"]] == "over" {
-				records[commitment] = get(base, "/c/"+rep.Code+"/m/"+id+"/record.json")
+				records[commitment] = getOK(t, teacher, base+"/c/"+rep.Code+"/m/"+id+"/record.json")
 			}
 		}
 		return all, records

@@ -1,10 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/csv"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -40,13 +40,10 @@ func TestADistrictOnOnePostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	proxy := freeAddr(t)
+	proxy, prefixes, addrs := districtAddrs(t)
 	public := "http://" + proxy
-	prefixes := []string{"A", "J", "R"}
 	args := []string{"proxyconf", "--shared-db", "--listen", proxy, "--public-url", public}
-	addrs := map[string]string{}
 	for _, p := range prefixes {
-		addrs[p] = freeAddr(t)
 		args = append(args, "--instance", p+"="+addrs[p])
 	}
 	conf, _, err := runCmd(t, args...)
@@ -144,21 +141,8 @@ func TestADistrictOnOnePostgres(t *testing.T) {
 	}
 
 	teacher := &http.Client{Jar: rep.Teacher}
-	get := func(path string) string {
-		t.Helper()
-		resp, err := teacher.Get(public + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("%s: %d %.300s", path, resp.StatusCode, b)
-		}
-		return string(b)
-	}
 	for _, f := range []string{"decisions.csv", "matches.csv", "match_players.csv", "students.csv"} {
-		rows, err := csv.NewReader(strings.NewReader(get("/t/" + rep.Code + "/" + f))).ReadAll()
+		rows, err := csv.NewReader(bytes.NewReader(getOK(t, teacher, public+"/t/"+rep.Code+"/"+f))).ReadAll()
 		if err != nil || len(rows) < 2 {
 			t.Errorf("%s: %d rows, %v", f, len(rows), err)
 		}
@@ -176,7 +160,7 @@ func TestADistrictOnOnePostgres(t *testing.T) {
 	for ids.Next() {
 		var id string
 		ids.Scan(&id)
-		got, err := sim.VerifyJSON([]byte(get("/c/" + rep.Code + "/m/" + id + "/record.json")))
+		got, err := sim.VerifyJSON(getOK(t, teacher, public+"/c/"+rep.Code+"/m/"+id+"/record.json"))
 		if err != nil || !got.Signature.Valid() {
 			t.Errorf("match %s's record: %v, signature %+v", id, err, got.Signature)
 			continue

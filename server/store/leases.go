@@ -141,9 +141,9 @@ func (l *Leases) Take(ctx context.Context, classID int64) (fresh bool, err error
 	return !had || before.gen != gen, nil
 }
 
-// Renew renews every lease this instance holds, in one write, and lets go
-// of those that expired or another instance took meanwhile (told to
-// Fence's function).
+// Renew renews every lease this instance holds, in one statement, and
+// lets go of those that expired or another instance took meanwhile (told
+// to Fence's function).
 func (l *Leases) Renew(ctx context.Context) error {
 	l.mu.Lock()
 	mine := make(map[int64]int64, len(l.held))
@@ -155,36 +155,45 @@ func (l *Leases) Renew(ctx context.Context) error {
 		return nil
 	}
 	start := time.Now()
-	var lost []int64
+	var renewed map[int64]int64 // class -> generation, as the rows say
 	err := l.c.w.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		lost = lost[:0]
-		for id, gen := range mine {
-			// An expired lease is not renewed, even if nobody took it:
-			// it ended, and is taken again (a new generation, the class
-			// loaded afresh).
-			res, err := tx.ExecContext(ctx, `UPDATE class_leases SET expires_at = now() + CAST(? AS double precision) * INTERVAL '1 second'
-				WHERE class_id = ? AND holder = ? AND generation = ? AND expires_at >= now()`, LeaseTTL.Seconds(), id, l.holder, gen)
-			if err != nil {
+		renewed = map[int64]int64{}
+		// An expired lease is not renewed, even if nobody took it: it
+		// ended, and is taken again (a new generation, the class loaded
+		// afresh).
+		rows, err := tx.QueryContext(ctx, `UPDATE class_leases SET expires_at = now() + CAST(? AS double precision) * INTERVAL '1 second'
+			WHERE holder = ? AND expires_at >= now() RETURNING class_id, generation`, LeaseTTL.Seconds(), l.holder)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id, gen int64
+			if err := rows.Scan(&id, &gen); err != nil {
 				return err
 			}
-			if n, _ := res.RowsAffected(); n == 0 {
-				lost = append(lost, id)
-			}
+			renewed[id] = gen
 		}
-		return nil
+		return rows.Err()
 	})
 	if err != nil {
 		return fmt.Errorf("store: renewing leases: %w", err)
 	}
+	var lost []int64
 	l.mu.Lock()
 	for id, gen := range mine {
-		if h, ok := l.held[id]; ok && h.gen == gen {
+		switch got, ok := renewed[id]; {
+		case !ok:
+			lost = append(lost, id)
+		case got == gen && l.held[id].gen == gen:
 			l.held[id] = heldLease{gen: gen, until: start.Add(LeaseTTL - LeaseRenew)}
 		}
+		// A row renewed at another generation was taken again by this
+		// instance meanwhile: Take keeps it.
 	}
 	l.mu.Unlock()
 	for _, id := range lost {
-		l.forget(id)
+		l.forget(id, mine[id])
 	}
 	return nil
 }
@@ -207,11 +216,16 @@ func (l *Leases) fencingOn() bool {
 	return l.fencing
 }
 
-// forget drops a class this instance no longer holds and says so.
-func (l *Leases) forget(classID int64) {
+// forget drops the lease of the class at generation gen, which this
+// instance no longer holds, and says so; a lease taken again since, at
+// another generation, stays.
+func (l *Leases) forget(classID, gen int64) {
 	l.mu.Lock()
-	_, had := l.held[classID]
-	delete(l.held, classID)
+	h, had := l.held[classID]
+	had = had && h.gen == gen
+	if had {
+		delete(l.held, classID)
+	}
 	lost := l.lost
 	l.mu.Unlock()
 	if had && lost != nil {
@@ -240,8 +254,8 @@ func (l *Leases) fence(ctx context.Context, tx *sql.Tx, classID int64) error {
 		if err == nil && gen == h.gen && holder == l.holder {
 			return nil
 		}
+		go l.forget(classID, h.gen)
 	}
-	go l.forget(classID)
 	return ErrLeaseLost
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -128,5 +129,87 @@ func TestNoLeasesOnSQLite(t *testing.T) {
 	}
 	if err := s.inTx(ForClass(ctx, class.ID), func(ctx context.Context, tx *sql.Tx) error { return nil }); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestRenewKeepsWhatLastsAndLetsGoOfWhatEnded: an instance holds two
+// classes' leases. One is near its expiry, the other past it (the
+// instance stalled, and nobody took it yet). One renewal moves the first
+// a whole LeaseTTL on, at its generation, and lets go of the second
+// (told to Fence's function), whose row it leaves expired: it is taken
+// again, at the next generation.
+func TestRenewKeepsWhatLastsAndLetsGoOfWhatEnded(t *testing.T) {
+	db := pgtest.URL(t)
+	a := mustOpenOn(t, db)
+	ctx := context.Background()
+	var ids []int64
+	for _, code := range []string{"RENEW1", "RENEW2"} {
+		class, err := a.CreateClass(ctx, code, "h")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.Leases().Take(ctx, class.ID); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, class.ID)
+	}
+	lasts, ended := ids[0], ids[1]
+	lost := make(chan int64, 4)
+	a.Leases().Fence(func(id int64) { lost <- id })
+	set := func(id int64, expiry string) {
+		if _, err := a.db.Exec(`UPDATE class_leases SET expires_at = now() + INTERVAL '`+expiry+`' WHERE class_id = $1`, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set(lasts, "1 second")
+	set(ended, "-1 second")
+	if err := a.Leases().Renew(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var left float64
+	var gen int64
+	a.rd.QueryRow(`SELECT EXTRACT(EPOCH FROM expires_at - now()), generation FROM class_leases WHERE class_id = $1`, lasts).Scan(&left, &gen)
+	if left < LeaseTTL.Seconds()-1 || gen != 1 || !a.Leases().Holds(lasts) {
+		t.Errorf("the lease renewed: %.1f s left at generation %d (held %v), want about %v at 1", left, gen, a.Leases().Holds(lasts), LeaseTTL)
+	}
+	a.rd.QueryRow(`SELECT EXTRACT(EPOCH FROM expires_at - now()) FROM class_leases WHERE class_id = $1`, ended).Scan(&left)
+	if left >= 0 || a.Leases().Holds(ended) {
+		t.Errorf("the lease that ended: %.1f s left, held %v; want it left expired and let go", left, a.Leases().Holds(ended))
+	}
+	select {
+	case id := <-lost:
+		if id != ended {
+			t.Errorf("told of class %d lost, want %d", id, ended)
+		}
+	default:
+		t.Error("the renewal did not tell of the lease that ended")
+	}
+	if fresh, err := a.Leases().Take(ctx, ended); err != nil || !fresh {
+		t.Errorf("taking the ended lease again: fresh %v, %v", fresh, err)
+	}
+	a.rd.QueryRow(`SELECT generation FROM class_leases WHERE class_id = $1`, ended).Scan(&gen)
+	if gen != 2 {
+		t.Errorf("the lease taken again at generation %d, want 2", gen)
+	}
+}
+
+// BenchmarkRenew: one renewal of the leases of 50 classes, what a
+// district's instance does every LeaseRenew in its writer.
+func BenchmarkRenew(b *testing.B) {
+	s := mustOpenOn(b, pgtest.URL(b))
+	ctx := context.Background()
+	for i := range 50 {
+		class, err := s.CreateClass(ctx, fmt.Sprintf("REN%03d", i), "h")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.Leases().Take(ctx, class.ID); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for b.Loop() {
+		if err := s.Leases().Renew(ctx); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

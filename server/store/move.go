@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -146,7 +147,7 @@ func moveRows(ctx context.Context, from *sql.DB, tx *sql.Tx, t moveTable, ids ma
 		if t.id {
 			var id int64
 			if err := st.QueryRowContext(ctx, args...).Scan(&id); err != nil {
-				return n, explainMove(t, args, err)
+				return n, explainMove(t, cols, vals, err)
 			}
 			ids[t.name][old] = id
 		} else if _, err := st.ExecContext(ctx, args...); err != nil {
@@ -206,9 +207,9 @@ func movedStandings(v any, students map[int64]int64) (any, error) {
 
 // explainMove says what to do about a row that cannot be moved: a class
 // code the district already has is the school's to change.
-func explainMove(t moveTable, args []any, err error) error {
+func explainMove(t moveTable, cols []string, vals []any, err error) error {
 	if t.name == "classes" && isUnique(err) {
-		return fmt.Errorf("the class code %v is the district's already (another school's class): nothing was moved. Delete or export that class first, or move this school into a database of its own", args[0])
+		return fmt.Errorf("the class code %v is the district's already (another school's class): nothing was moved. Delete or export that class first, or move this school into a database of its own", vals[slices.Index(cols, "code")])
 	}
 	return err
 }
