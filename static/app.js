@@ -138,6 +138,31 @@ document.addEventListener("htmx:responseError", function (e) {
   gone.replaceWith(box);
 });
 
+// A move the server did not take says so beside the buttons, and the
+// board stays as it was, to tap again: too fast (429), or not stored (a
+// 5xx: the class moving to another of the district's servers, or the
+// proxy's own 502 or 504 page while one stops). The words are the server's
+// short answer when it sent one, else the page's own (data-notsaved, in
+// its language). The board's next redraw takes the notice away.
+document.addEventListener("htmx:responseError", function (e) {
+  var xhr = e.detail.xhr, form = e.detail.elt;
+  if (!xhr || (xhr.status !== 429 && xhr.status < 500) || !form || !form.matches || !form.matches("form[hx-post]")) return;
+  var page = form.closest("[data-notsaved]");
+  if (!page) return;
+  var said = (xhr.responseText || "").trim();
+  var words = said && said.length < 400 && said.indexOf("<") < 0 ? said : page.getAttribute("data-notsaved");
+  var at = form.closest(".actions") || form;
+  var p = at.previousElementSibling;
+  if (!p || p.getAttribute("data-testid") !== "not-taken") {
+    p = document.createElement("p");
+    p.className = "notice";
+    p.setAttribute("role", "alert");
+    p.setAttribute("data-testid", "not-taken");
+    at.parentNode.insertBefore(p, at);
+  }
+  p.textContent = words;
+});
+
 // The dashboard keeps its place across its own forms: a post (start a
 // round, a lesson step, a switch) comes back to the dashboard where the
 // teacher was, not at its top (through a confirmation page too, within a
