@@ -148,6 +148,10 @@ func TestBrowserWholeLesson(t *testing.T) {
 	eventually(t, projector, `(document.querySelector('[data-testid="projector"]') || {}).dataset.state === "results"`, "the round's end on the projector")
 	eventually(t, projector, `!!document.querySelector('[data-testid="chart-mystery-guesses"] .echart') && Array.from(document.querySelectorAll('[data-testid="chart-mystery-guesses"] tbody tr td:nth-child(2)')).reduce(function (n, td) { return n + Number(td.textContent) }, 0) === 7`,
 		"the class's guesses on the projector, Pia's bot among them")
+	// A projector that loaded before the round ended saw it end: the
+	// podium takes the screen first, for 12 s, the chart hidden (a busy
+	// run once measured it 0 px high then).
+	eventually(t, projector, `!document.documentElement.classList.contains("podium-first")`, "the podium moves aside for the chart")
 	fitsEverySize("mystery")
 	// The chart's table: every bot of the phase (six and Pia's), each
 	// kid's guess.
