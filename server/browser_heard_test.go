@@ -53,13 +53,12 @@ func TestBrowserAScreenReaderHearsTheGame(t *testing.T) {
 		// screen reader has heard all four. A round usually gives Ana
 		// several throws, a fifth of them a Pig Out, and the four are
 		// heard within four rounds; a round the bot wins before Ana's
-		// first turn gives none, so there may be up to 30 (CI once ran
-		// out of 10 in English).
+		// first turn gives none, so there may be up to 30 (a busy run
+		// once ran out of 10 in English).
 		rounds, thrown, noTurn := 0, 0, 0
 		for ; rounds < 30 && len(heardAll) < 4; rounds++ {
-			round := rounds
 			holdAt, bot := 10.0, "hold:1"
-			if round%2 == 1 {
+			if rounds%2 == 1 {
 				holdAt, bot = 1, "hold:23"
 			}
 			teacherStartsRound(t, teacher, code, url.Values{"game": {"pass-the-pigs"}, "target": {"25"}, "mode": {"bot"}, "bot": {bot}})

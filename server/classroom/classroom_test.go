@@ -325,7 +325,7 @@ func TestSkunkSitsShareCommits(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Rolls until there are points to sit on; when every round's first
-	// roll held a 1 (about one game in 360) the game is over before that,
+	// roll held a 1 (about one game in 370) the game is over before that,
 	// and the teacher starts another.
 	var k *Skunk
 	for k = teacher.Skunk(); k.RoundTotal == 0; {
