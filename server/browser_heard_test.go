@@ -146,7 +146,9 @@ func heardEnding(t *testing.T, ctx context.Context, l *i18n.Localizer) string {
 //
 // The tree and the region are read one after the other: a page that moves
 // between the two (a poll's swap) is read again, a few times, before they
-// are called different.
+// are called different. A page that has left the game (its match over,
+// back to the class's waiting page, whose status is a live region of its
+// own) says nothing of the game: "".
 func screenReaderHears(t *testing.T, ctx context.Context) string {
 	t.Helper()
 	var said, dom string
@@ -155,7 +157,11 @@ func screenReaderHears(t *testing.T, ctx context.Context) string {
 			time.Sleep(100 * time.Millisecond)
 		}
 		said = liveTreeText(t, ctx)
-		dom = strings.Join(strings.Fields(value(t, ctx, chromedp.Evaluate[string](`(document.getElementById('live') || {}).textContent || ""`))), " ")
+		region := value(t, ctx, chromedp.Evaluate[string](`(function () { var l = document.getElementById('live'); return l ? l.textContent : "\u0000" })()`))
+		if region == "\x00" {
+			return ""
+		}
+		dom = strings.Join(strings.Fields(region), " ")
 		if said == dom && said == liveTreeText(t, ctx) {
 			return said
 		}
