@@ -235,9 +235,7 @@ func TestBrowserProjectorDiscussionFits(t *testing.T) {
 		join(t, a, sk, fmt.Sprintf("Player %02d", i+1))
 	}
 	teacher.post(paths.LessonStart.For(sk), nil)
-	for i := 0; i < 200 && !(operator(t, a, sk)).Skunk().Over; i++ {
-		teacher.post(paths.SkunkRoll.For(sk), nil)
-	}
+	rollSkunkOut(t, a, teacher, sk)
 	spc := open(sk)
 	check(spc, "skunk-over", "skunk", `(function () {
 		var out = [], h = window.innerHeight, names = document.querySelectorAll('.leaders li');

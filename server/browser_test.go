@@ -13,6 +13,9 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"pigclass/sim"
+	"pigclass/templates/paths"
 )
 
 // chromium returns the browser for browser tests, or skips the test.
@@ -261,10 +264,14 @@ func TestBrowserSkunk(t *testing.T) {
 		run(t, s.ctx, chromedp.Navigate(a.url+"/join/"+code), chromedp.SendKeys(q(`#nickname`), s.nick),
 			chromedp.Submit(q(`#nickname`)), chromedp.WaitVisible(q(`[data-testid="nickname"]`)))
 	}
+	// The first roll scores (a roll with a 1 adds nothing: before
+	// anything is kept there is nothing to sit for).
+	a.deal(t, "Skunk's first roll scores", func(s *sim.Seed) bool { f := s.RollFaces(0, 0, 0, 2); return f.Ones() == 0 })
 	teacher.post("/t/"+code+"/lesson/start", nil)
-	// Rolls until one adds to the round total (a roll with a 1 adds
-	// nothing: before anything is kept there is nothing to sit for).
-	rollToPoints(t, a, teacher, code)
+	teacher.post(paths.SkunkRoll.For(code), nil)
+	if k := (operator(t, a, code)).Skunk(); k.RoundTotal == 0 {
+		t.Fatalf("the first roll left a round total of 0 (round %d)", k.Round)
+	}
 
 	projector := person()
 	run(t, projector, chromedp.Navigate(link), chromedp.WaitVisible(q(`[data-testid="join-code"]`)),

@@ -118,9 +118,7 @@ func TestBrowserWholeLesson(t *testing.T) {
 	eventually(t, laptop, `!!document.querySelector('[data-testid="confirm-yes"]')`, "Skunk asks before the round being played ends")
 	clickJS(t, laptop, `[data-testid="confirm-yes"]`)
 	eventually(t, projector, `(document.querySelector('[data-testid="projector"]') || {}).dataset.state === "skunk"`, "Skunk on the projector")
-	for i := 0; i < 200 && !(operator(t, a, code)).Skunk().Over; i++ {
-		teacher.post(paths.SkunkRoll.For(code), nil)
-	}
+	rollSkunkOut(t, a, teacher, code)
 	shot(t, projector, "projector-whole-skunk")
 	run(t, laptop, chromedp.Reload())
 

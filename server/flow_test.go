@@ -191,19 +191,25 @@ func checkAnalysis(t *testing.T, table *solve.Table, r map[string]string) {
 	}
 }
 
-// startPlaying starts a round, and starts it again until the student of
-// b has a match to play: the seed deals the first player, and a bot that
-// moves first may win a short game before the student moves (a round a
-// door refuses for now, the mystery bot's before its table, is tried
-// again too).
-func startPlaying(t *testing.T, teacher, b *browser, code string, round url.Values) {
+// startRound starts a round of the class with the teacher's form: it
+// fails the test if the round is refused.
+func startRound(t *testing.T, teacher *browser, code string, round url.Values) {
 	t.Helper()
-	waitFor(t, func() bool {
-		teacher.post(paths.Rounds.For(code), round)
-		if teacher.status() != http.StatusOK {
-			return false
-		}
-		_, playing := readBoard(b.get("/c/" + code))
-		return playing
-	})
+	doc := teacher.post(paths.Rounds.For(code), round)
+	if teacher.status() != http.StatusOK || doc.Find(`[role="alert"]`).Text() != "" {
+		t.Fatalf("the round %v: %d %q", round, teacher.status(), doc.Find(`[role="alert"]`).Text())
+	}
+}
+
+// mysteryReady solves the table the mystery bot of v plays from, which a
+// round against it waits for (play.ErrMysteryWaits): the round then
+// starts at once.
+func mysteryReady(t *testing.T, a *app, v sim.Variant) {
+	t.Helper()
+	if _, err := a.srv.tables.Get(v); err != nil {
+		t.Fatal(err)
+	}
+	if !a.srv.hall.BotReady(v) {
+		t.Fatalf("the table of %v solved, the mystery bot is not ready", v)
+	}
 }

@@ -32,7 +32,7 @@ func (s *Server) createClass(c *gin.Context) {
 	}
 	s.newClasses.Hit(ip)
 	secret := newToken()
-	class, err := s.room.CreateClass(ctx, func() string { return newCode(s.cfg.CodePrefix) }, classroom.HashToken(secret), lesson)
+	class, err := s.room.CreateClass(ctx, func() string { return newCode(s.cfg.Chance, s.cfg.CodePrefix) }, classroom.HashToken(secret), lesson)
 	if err != nil {
 		fail(c, err)
 		return

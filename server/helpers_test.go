@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/csv"
+	"hash/fnv"
 	"io"
 	"log/slog"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,6 +25,7 @@ import (
 
 	"pigclass/server/store"
 	"pigclass/server/store/pgtest"
+	"pigclass/sim"
 	"pigclass/sim/solve"
 )
 
@@ -35,6 +38,10 @@ type app struct {
 	http  *httptest.Server
 	url   string
 	clock *clock
+	// chance is the app's every draw (Config.Chance): a stream of the
+	// test's own, which deals first the seeds the test puts in it
+	// (seedWhere, chance.Deal).
+	chance *sim.Stream
 }
 
 // clock is a settable time for deadline tests, or the real time (for a
@@ -129,7 +136,8 @@ func openAppWith(t testing.TB, path string, clk *clock, opt store.Options, chang
 	}
 	// The tests' players move as fast as the machine lets them; one test
 	// holds them to the default.
-	cfg := Config{Now: clk.now, Tables: sharedTables, Key: key, MovesPerSecond: 1 << 30}
+	chance := testChance(t)
+	cfg := Config{Now: clk.now, Tables: sharedTables, Key: key, MovesPerSecond: 1 << 30, Chance: chance}
 	for _, ch := range change {
 		ch(&cfg)
 	}
@@ -137,13 +145,26 @@ func openAppWith(t testing.TB, path string, clk *clock, opt store.Options, chang
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &app{t: t, path: path, store: st, srv: srv, http: httptest.NewServer(srv.Handler()), clock: clk}
+	a := &app{t: t, path: path, store: st, srv: srv, http: httptest.NewServer(srv.Handler()), clock: clk, chance: chance}
 	// The test server's own address is the one the app listens on.
 	srv.hosts = newHostGate(cfg.PublicURL, a.http.Listener.Addr().String())
 	a.url = a.http.URL
 	t.Cleanup(a.stop)
 	return a
 }
+
+// testChance is the chance of a test's app: a stream numbered by the
+// test's name and how many apps it opened before, so a test draws the
+// same codes, names and seeds on every run, and an app opened again on
+// the same database does not draw its first app's seeds again.
+func testChance(t testing.TB) *sim.Stream {
+	h := fnv.New64a()
+	h.Write([]byte(t.Name()))
+	n, _ := appsOpened.LoadOrStore(t.Name(), new(atomic.Uint64))
+	return sim.NewStream(h.Sum64() + n.(*atomic.Uint64).Add(1))
+}
+
+var appsOpened sync.Map // test name -> apps it opened
 
 // stop shuts the app down as a crash would leave it: nothing is flushed
 // beyond what was acknowledged.

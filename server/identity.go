@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"math/big"
 	"net/http"
 	"strings"
 	"sync"
@@ -13,19 +12,19 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
+	"pigclass/sim"
 )
 
 // CodeLength is the length of a join code.
 const CodeLength = 6
 
-// newCode draws a join code that begins with prefix (see
+// newCode draws a join code from ch that begins with prefix (see
 // Config.CodePrefix).
-func newCode(prefix string) string {
+func newCode(ch sim.Chance, prefix string) string {
 	b := make([]byte, CodeLength)
 	copy(b, prefix)
 	for i := len(prefix); i < len(b); i++ {
-		n, _ := rand.Int(rand.Reader, big.NewInt(int64(len(classroom.CodeAlphabet))))
-		b[i] = classroom.CodeAlphabet[n.Int64()]
+		b[i] = classroom.CodeAlphabet[ch.Below(len(classroom.CodeAlphabet))]
 	}
 	return string(b)
 }

@@ -11,6 +11,7 @@ import (
 	"pigclass/server/limit"
 	"pigclass/server/play"
 	"pigclass/server/report"
+	"pigclass/sim"
 	"pigclass/sim/solve"
 )
 
@@ -61,6 +62,12 @@ type Config struct {
 	// Limits are what the door every match starts through lets through
 	// (play.Limits); the zero value means play.DefaultLimits.
 	Limits play.Limits
+	// Chance is where every draw of the server's comes from: the seeds of
+	// rounds, practice, homework, tables and Skunk, the order a round
+	// pairs students in, join codes and generated names. Nil means
+	// sim.Crypto; a test gives a sim.Stream and deals the seeds it needs.
+	// Secrets (the key, tokens) are crypto/rand's alone.
+	Chance sim.Chance
 }
 
 // DefaultClassJoins is the joins a class takes per minute before the

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"pigclass/server/charts"
+	"pigclass/sim"
 	"pigclass/templates/i18n"
 	"pigclass/templates/paths"
 )
@@ -21,8 +22,13 @@ func TestProjectorKeepsTheMystery(t *testing.T) {
 	code := teacherStart(t, teacher)
 	ana := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}
 	bo := &student{b: join(t, a, code, "Bo"), nick: "Bo", holdAt: 20}
-	// Bo's match is still being played when Ana's ends.
-	startPlaying(t, teacher, bo.b, code, url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"mystery"}})
+	// Bo's match is still being played when Ana's ends: in each match the
+	// student moves first, and Bo never moves.
+	a.dealEach(t, 2, "the student moves first", func(s *sim.Seed) bool { return s.FirstSeat(2) == 0 })
+	v := sim.Standard(sim.Pig)
+	v.Target = 30
+	mysteryReady(t, a, v)
+	startRound(t, teacher, code, url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"mystery"}})
 	teacher.post(paths.ProjectorChart.For(code), url.Values{"chart": {charts.MysteryKey}})
 	playRound(t, code, []*student{ana})
 	chart := teacher.get(paths.TeacherProjector.Chart.For(code))

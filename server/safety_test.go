@@ -12,6 +12,7 @@ import (
 
 	"pigclass/server/classroom"
 	"pigclass/server/store"
+	"pigclass/sim"
 )
 
 func TestTeacherPagesNeedTheSecret(t *testing.T) {
@@ -66,9 +67,10 @@ func TestJoinAgainGoesToTheClass(t *testing.T) {
 }
 
 func TestJoinCodesHaveNoLookAlikes(t *testing.T) {
+	ch := sim.NewStream(1)
 	for i := range 1000 {
 		prefix := []string{"", "K", "7R"}[i%3]
-		c := newCode(prefix)
+		c := newCode(ch, prefix)
 		if len(c) != 6 || strings.ContainsAny(c, "0O1IL2Z5S8B6GUVQD") || !strings.HasPrefix(c, prefix) {
 			t.Fatalf("code %q (prefix %q)", c, prefix)
 		}

@@ -47,6 +47,7 @@ import (
 	"pigclass/server/play"
 	"pigclass/server/report"
 	"pigclass/server/store"
+	"pigclass/sim"
 	"pigclass/sim/solve"
 )
 
@@ -59,6 +60,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	cfg.JoinAttempts = cmp.Or(cfg.JoinAttempts, classroom.DefaultGuesses)
 	cfg.ClassJoins = cmp.Or(cfg.ClassJoins, DefaultClassJoins)
 	cfg.MovesPerSecond = cmp.Or(cfg.MovesPerSecond, DefaultMovesPerSecond)
+	cfg.Chance = cmp.Or[sim.Chance](cfg.Chance, sim.Crypto)
 	if err := CheckCodePrefix(cfg.CodePrefix); err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
@@ -102,7 +104,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	}
 	s.room = classroom.New(st, s.cfg.Key, s.tables, log, cfg.Now)
 	s.hall = s.room.Hall()
-	s.room.Set(classroom.Policy{Guesses: cfg.JoinAttempts, ClassJoins: cfg.ClassJoins, Retain: cfg.Retain})
+	s.room.Set(classroom.Policy{Guesses: cfg.JoinAttempts, ClassJoins: cfg.ClassJoins, Retain: cfg.Retain, Chance: cfg.Chance})
 	if cfg.Limits != (play.Limits{}) {
 		s.room.Hall().SetLimits(cfg.Limits)
 	}

@@ -65,6 +65,7 @@ import (
 
 	"pigclass/server/play"
 	"pigclass/server/store"
+	"pigclass/sim"
 	"pigclass/sim/solve"
 )
 
@@ -89,6 +90,7 @@ type Room struct {
 	hall   *play.Hall         // where the matches are played
 	log    *slog.Logger
 	now    func() time.Time
+	chance sim.Chance // every draw of the room's: seeds, orders, names (Set)
 
 	classes *registry // the classes in memory
 
@@ -116,7 +118,8 @@ func New(st *store.Store, key []byte, tables *solve.Cache, log *slog.Logger, now
 		st: st, key: key, signer: play.RecordSigner(key), log: log, now: now,
 		classes: newRegistry(st),
 		stop:    make(chan struct{}), done: make(chan struct{}),
-		doors: newDoors(DefaultGuesses, DefaultClassJoins, now),
+		doors:  newDoors(DefaultGuesses, DefaultClassJoins, now),
+		chance: sim.Crypto,
 	}
 	r.hall = play.NewHall(st, tables, r.classes, key, log, now)
 	return r

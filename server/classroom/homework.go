@@ -155,7 +155,7 @@ func (r *Room) PlayHomework(ctx context.Context, v Viewer, id int64, device stri
 	for seat := 1; seat < a.Variant.Seats; seat++ {
 		seats = append(seats, play.Seat{Seat: seat, Bot: a.Bot})
 	}
-	row := play.NewMatch(a.Variant, sim.NewSeed(), seats)
+	row := play.NewMatch(a.Variant, r.chance.Seed(), seats)
 	row.ClassID, row.AssignmentID = c.id, id
 	lms, err := r.hall.Start(ctx, play.Request{Origin: play.FromHomework, Host: c, Class: c.snap.Load().Code, Device: device, Player: studentID, Matches: []play.Match{row}})
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"pigclass/server/limit"
 	"pigclass/server/store"
+	"pigclass/sim"
 )
 
 // The doors' limits (Room.Set): wrong codes and rejoin codes a
@@ -56,12 +57,17 @@ type Policy struct {
 	// (store.LastActive); 0 keeps every class until its teacher deletes
 	// it.
 	Retain time.Duration
+	// Chance is where the room's draws come from: every match's seed,
+	// the order a round pairs students in and generated names (nil:
+	// sim.Crypto). Tests give a sim.Stream.
+	Chance sim.Chance
 }
 
 // Set sets the room's policy. Call it before the room serves.
 func (r *Room) Set(p Policy) {
 	r.doors = newDoors(cmp.Or(p.Guesses, DefaultGuesses), cmp.Or(p.ClassJoins, DefaultClassJoins), r.now)
 	r.retain = p.Retain
+	r.chance = cmp.Or[sim.Chance](p.Chance, sim.Crypto)
 }
 
 // JoinsLastMinute returns how many students joined the class in the last

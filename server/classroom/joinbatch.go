@@ -95,7 +95,7 @@ func (r *Room) joinBatch(ctx context.Context, c *class, batch []*joinReq) {
 			req.done <- joinRes{err: err}
 			continue
 		}
-		st := store.Student{ClassID: c.id, Nickname: req.nickname, AnonName: AnonName(taken), TokenHash: req.tokenHash}
+		st := store.Student{ClassID: c.id, Nickname: req.nickname, AnonName: AnonName(r.chance, taken), TokenHash: req.tokenHash}
 		taken[st.AnonName] = true
 		looks[c.skeletonOf(st.Nickname)] = st.Nickname
 		byToken[req.tokenHash] = len(fresh)

@@ -104,12 +104,12 @@ func (r *Room) Practice(ctx context.Context, tokenHash, device string, v sim.Var
 	}
 	player, err := r.st.StudentByToken(ctx, 0, tokenHash)
 	if errors.Is(err, store.ErrNotFound) {
-		player, err = r.st.AddStudent(ctx, store.Student{Nickname: "You", AnonName: AnonName(nil), TokenHash: tokenHash})
+		player, err = r.st.AddStudent(ctx, store.Student{Nickname: "You", AnonName: AnonName(r.chance, nil), TokenHash: tokenHash})
 	}
 	if err != nil {
 		return nil, err
 	}
-	row := play.NewMatch(v, sim.NewSeed(), []play.Seat{seatOf(player, 0), {Seat: 1, Bot: bot}})
+	row := play.NewMatch(v, r.chance.Seed(), []play.Seat{seatOf(player, 0), {Seat: 1, Bot: bot}})
 	lms, err := r.hall.Start(ctx, play.Request{Origin: play.FromPractice, Device: device, Player: player.ID, Matches: []play.Match{row}})
 	if err != nil {
 		return nil, err

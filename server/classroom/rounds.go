@@ -2,9 +2,7 @@ package classroom
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
-	"math/big"
 	"slices"
 	"strconv"
 
@@ -240,7 +238,7 @@ func (r *Room) startRound(ctx context.Context, c *class, spec RoundSpec) (play.R
 		return play.Round{}, 0, ErrNoStudents // refused: nothing is solved for it
 	}
 	round := play.Round{ClassID: c.id, Variant: spec.Variant, Mode: spec.Mode, Bot: spec.Bot, SameSeed: spec.SameSeed, Lesson: spec.Lesson}
-	req := play.Request{Origin: play.FromRound, Host: c, Class: c.snap.Load().Code, Matches: roundMatches(c.id, spec, students),
+	req := play.Request{Origin: play.FromRound, Host: c, Class: c.snap.Load().Code, Matches: roundMatches(r.chance, c.id, spec, students),
 		Ending: len(roundLives(r.hall, c)),
 		Store: func(ctx context.Context, ms []play.Match) ([]int64, error) {
 			var ids []int64
@@ -274,15 +272,16 @@ func (r *Room) startRound(ctx context.Context, c *class, spec RoundSpec) (play.R
 
 // roundMatches are the matches of a round for the students (shuffled):
 // each against the bot or paired (seats left over go to the bot), one
-// seed for all on request.
-func roundMatches(classID int64, spec RoundSpec, students []store.Student) []play.Match {
-	shuffle(students)
-	seed := sim.NewSeed()
+// seed for all on request. Every draw is ch's: the order first, then
+// each match's seed in the order of the shuffled students.
+func roundMatches(ch sim.Chance, classID int64, spec RoundSpec, students []store.Student) []play.Match {
+	shuffle(ch, students)
+	seed := ch.Seed()
 	var rows []play.Match
 	n := spec.Variant.Seats
 	for i := 0; i < len(students); {
-		if !spec.SameSeed {
-			seed = sim.NewSeed()
+		if !spec.SameSeed && i > 0 {
+			seed = ch.Seed()
 		}
 		seats := []play.Seat{seatOf(students[i], 0)}
 		i++
@@ -340,11 +339,12 @@ func (c *class) publishLocked(roster bool, change func(*Class)) *Class {
 	return c.publish(roster, change)
 }
 
-// shuffle puts the students in a random order for pairing.
-func shuffle(xs []store.Student) {
+// shuffle puts the students in a random order for pairing (Fisher-Yates,
+// drawing from ch).
+func shuffle(ch sim.Chance, xs []store.Student) {
 	for i := len(xs) - 1; i > 0; i-- {
-		j, _ := rand.Int(rand.Reader, big.NewInt(int64(i+1)))
-		xs[i], xs[j.Int64()] = xs[j.Int64()], xs[i]
+		j := ch.Below(i + 1)
+		xs[i], xs[j] = xs[j], xs[i]
 	}
 }
 
@@ -527,24 +527,20 @@ func AnonWords() (adjs, beasts []string) {
 	return slices.Clone(adjectives), slices.Clone(animals)
 }
 
-// AnonName draws an adjective and an animal not in taken (past 900
-// students in a class, a number is added).
-func AnonName(taken map[string]bool) string {
+// AnonName draws an adjective and an animal from ch, not in taken (past
+// 900 students in a class, a number is added).
+func AnonName(ch sim.Chance, taken map[string]bool) string {
 	tries := 1000
 	if len(taken) > 600 {
 		tries = 0 // most pairs are taken: number them at once
 	}
 	for range tries {
-		a, _ := rand.Int(rand.Reader, big.NewInt(int64(len(adjectives))))
-		b, _ := rand.Int(rand.Reader, big.NewInt(int64(len(animals))))
-		if n := adjectives[a.Int64()] + " " + animals[b.Int64()]; !taken[n] {
+		if n := adjectives[ch.Below(len(adjectives))] + " " + animals[ch.Below(len(animals))]; !taken[n] {
 			return n
 		}
 	}
 	for i := 2; ; i++ {
-		a, _ := rand.Int(rand.Reader, big.NewInt(int64(len(adjectives))))
-		b, _ := rand.Int(rand.Reader, big.NewInt(int64(len(animals))))
-		if n := adjectives[a.Int64()] + " " + animals[b.Int64()] + " " + strconv.Itoa(i); !taken[n] {
+		if n := adjectives[ch.Below(len(adjectives))] + " " + animals[ch.Below(len(animals))] + " " + strconv.Itoa(i); !taken[n] {
 			return n
 		}
 	}

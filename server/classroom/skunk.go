@@ -192,7 +192,7 @@ func (r *Room) startSkunk(ctx context.Context, c *class, rounds int, lesson stri
 	for i, st := range students {
 		ids[i] = st.ID
 	}
-	id, err := r.st.CreateSkunk(ctx, classID, sim.NewSeed(), rounds, ids, lesson)
+	id, err := r.st.CreateSkunk(ctx, classID, r.chance.Seed(), rounds, ids, lesson)
 	if err != nil {
 		return err
 	}

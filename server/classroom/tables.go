@@ -53,7 +53,7 @@ func (r *Room) OpenTable(ctx context.Context, v Viewer, spec TableSpec) (*play.M
 	// The players play in the order given, the first one first (as the
 	// group sits, or as its paper sheet has them): the seed deals the
 	// first seat, and the players are seated from it round the table.
-	seed := sim.NewSeed()
+	seed := r.chance.Seed()
 	first := seed.FirstSeat(n)
 	seats := make([]play.Seat, n)
 	for i, id := range spec.Students {
