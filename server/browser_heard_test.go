@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/chromedp"
 
+	"pigclass/sim"
 	"pigclass/sim/solve"
 	"pigclass/templates/i18n"
 	"pigclass/templates/paths"
@@ -47,60 +48,77 @@ func TestBrowserAScreenReaderHearsTheGame(t *testing.T) {
 			"Sider":   l.T("move.sider_you", "Faces", "\x00", "Total", "\x00"),
 		}
 		heardAll := map[string]bool{}
-		// In a game to 25, Ana rolls to 10 in even rounds against a bot
-		// that holds at once (and mostly wins), and holds at once in odd
-		// ones against a bot that rolls to 23 (and mostly loses), until a
-		// screen reader has heard all four. A round usually gives Ana
-		// several throws, a fifth of them a Pig Out, and the four are
-		// heard within four rounds; a round the bot wins before Ana's
-		// first turn gives none, so there may be up to 30 (a busy run
-		// once ran out of 10 in English).
-		rounds, thrown, noTurn := 0, 0, 0
-		for ; rounds < 30 && len(heardAll) < 4; rounds++ {
-			holdAt, bot := 10.0, "hold:1"
-			if rounds%2 == 1 {
-				holdAt, bot = 1, "hold:23"
+		// Two rounds of Pass the Pigs to 25, on seeds chosen for them, Ana
+		// moving first in each: in the first she rolls to 10 against a bot
+		// that holds at once, throws a Pig Out and a Sider and wins; in the
+		// second she holds at once against a bot that rolls to 23, and
+		// loses.
+		v := sim.Standard(sim.PassPigs)
+		v.Target = 25
+		for _, r := range []struct {
+			holdAt int
+			bot    string
+			what   string
+			ok     func(*sim.Match) bool
+		}{
+			{10, "hold:1", "Ana throws a Pig Out and a Sider, and wins", func(m *sim.Match) bool {
+				n := thrown(m, 0)
+				return n["pigout"] > 0 && n["sider"] > 0 && m.State().Winner == 0
+			}},
+			{1, "hold:23", "Ana loses", func(m *sim.Match) bool { return m.State().Winner == 1 }},
+		} {
+			bot, err := sim.ParseStrategy(r.bot, sim.PassPigs)
+			if err != nil {
+				t.Fatal(err)
 			}
-			teacherStartsRound(t, teacher, code, url.Values{"game": {"pass-the-pigs"}, "target": {"25"}, "mode": {"bot"}, "bot": {bot}})
+			a.deal(t, "Ana moves first; rolling to "+fmt.Sprint(r.holdAt)+" against "+r.bot+", "+r.what, func(s *sim.Seed) bool {
+				m := playOut(v, *s, rollTo(r.holdAt), bot)
+				return s.FirstSeat(2) == 0 && m != nil && r.ok(m)
+			})
+			teacherStartsRound(t, teacher, code, url.Values{"game": {"pass-the-pigs"}, "target": {"25"}, "mode": {"bot"}, "bot": {r.bot}})
 			run(t, ana, chromedp.Navigate(a.url+paths.Student.For(code)))
-			for moves := 0; moves < 200; moves++ {
-				eventually(t, ana, `!!document.querySelector('[data-testid="act-roll"]') || !!document.querySelector('[data-testid="result"]') || !!document.querySelector('[data-testid="waiting"]')`, "Ana's turn or the end")
-				if value(t, ana, chromedp.Evaluate[bool](`!document.querySelector('[data-testid="act-roll"]')`)) {
-					if moves == 0 {
-						noTurn++
-					}
-					if end := heardEnding(t, ana, l); end != "" {
-						heardAll[end] = true
-					}
-					break
-				}
-				before := value(t, ana, chromedp.Evaluate[string](`document.querySelector('[data-testid="board"]').dataset.seq`))
-				total := value(t, ana, chromedp.Evaluate[float64](`Number((document.querySelector('[data-testid="turn-total"]') || {}).textContent || 0)`))
-				act := "roll"
-				if total >= holdAt {
-					act = "hold"
-				}
-				eventually(t, ana, `!document.querySelector('.htmx-request')`, "the page is still")
-				clickJS(t, ana, `[data-testid="act-`+act+`"]`)
-				if act == "roll" {
-					thrown++
-				}
-				// The move is made: the board moves on, or the round is
-				// over and the page has gone back to the class (its next
-				// round is the teacher's).
-				eventually(t, ana, `!document.querySelector('[data-testid="board"]') || document.querySelector('[data-testid="board"]').dataset.seq !== "`+before+`"`, "the move is made")
-				said := screenReaderHears(t, ana)
-				for name, form := range throws {
-					if saysLike(said, form) {
-						heardAll[name] = true
-					}
-				}
-			}
+			heardRound(t, ana, l, float64(r.holdAt), throws, heardAll)
 		}
-		t.Logf("%s: heard %v in %d rounds (%d without a turn for Ana), %d throws", lang, heardAll, rounds, noTurn, thrown)
 		for _, want := range []string{"a win", "a loss", "Pig Out", "Sider"} {
 			if !heardAll[want] {
-				t.Errorf("%s: in %d rounds (%d without a turn for Ana) and %d throws a screen reader never heard %s as the words say it (heard: %v)", lang, rounds, noTurn, thrown, want, heardAll)
+				t.Errorf("%s: in two rounds a screen reader never heard %s as the words say it (heard: %v)", lang, want, heardAll)
+			}
+		}
+	}
+}
+
+// heardRound plays Ana's match of the round to its end, rolling until her
+// turn total reaches holdAt, and marks in heard what a screen reader
+// hears: the throws named in throws after each of her moves, and the end.
+func heardRound(t *testing.T, ana context.Context, l *i18n.Localizer, holdAt float64, throws map[string]string, heard map[string]bool) {
+	t.Helper()
+	for moves := 0; ; moves++ {
+		eventually(t, ana, `!!document.querySelector('[data-testid="act-roll"]') || !!document.querySelector('[data-testid="result"]') || !!document.querySelector('[data-testid="waiting"]')`, "Ana's turn or the end")
+		if value(t, ana, chromedp.Evaluate[bool](`!document.querySelector('[data-testid="act-roll"]')`)) {
+			if moves == 0 {
+				t.Fatal("Ana had no turn, though she moves first")
+			}
+			if end := heardEnding(t, ana, l); end != "" {
+				heard[end] = true
+			}
+			return
+		}
+		before := value(t, ana, chromedp.Evaluate[string](`document.querySelector('[data-testid="board"]').dataset.seq`))
+		total := value(t, ana, chromedp.Evaluate[float64](`Number((document.querySelector('[data-testid="turn-total"]') || {}).textContent || 0)`))
+		act := "roll"
+		if total >= holdAt {
+			act = "hold"
+		}
+		eventually(t, ana, `!document.querySelector('.htmx-request')`, "the page is still")
+		clickJS(t, ana, `[data-testid="act-`+act+`"]`)
+		// The move is made: the board moves on, or the round is over and
+		// the page has gone back to the class (its next round is the
+		// teacher's).
+		eventually(t, ana, `!document.querySelector('[data-testid="board"]') || document.querySelector('[data-testid="board"]').dataset.seq !== "`+before+`"`, "the move is made")
+		said := screenReaderHears(t, ana)
+		for name, form := range throws {
+			if saysLike(said, form) {
+				heard[name] = true
 			}
 		}
 	}

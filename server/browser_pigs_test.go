@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
-
-	"pigclass/templates/paths"
 )
 
 // TestBrowserPassThePigs: a class round of Pass the Pigs played in a
@@ -23,24 +21,13 @@ func TestBrowserPassThePigs(t *testing.T) {
 	code := teacherStart(t, teacher)
 	ana := person()
 	joinIn(t, ana, a.url, code, "Ana")
-	// The bot may move first and reach 25 in its first turn, before Ana
-	// can move (her page then shows the round over and the match in her
-	// history): another round, until Ana has a turn. Each of her rolls may
-	// pig out (about one in five), which ends her turn undrawn: another
-	// match, until one of her rolls has been drawn.
-	rolls := 0
-	for match := 0; rolls == 0 && match < 5; match++ {
-		for try := 0; ; try++ {
-			teacher.post(paths.Rounds.For(code), url.Values{"game": {"pass-the-pigs"}, "target": {"25"}, "mode": {"bot"}, "bot": {"hold:23"}})
-			run(t, ana, chromedp.Navigate(a.url+"/c/"+code))
-			eventually(t, ana, `!!document.querySelector('[data-testid="act-roll"], [data-testid="result"], [data-testid="waiting"]')`, "Ana's page")
-			if value(t, ana, chromedp.Evaluate[bool](`!!document.querySelector('[data-testid="act-roll"]')`)) || try == 5 {
-				break
-			}
-		}
-		rolls += playPigsMatch(t, ana)
-	}
-	if rolls == 0 {
+	// Ana moves first and her first throw scores: the board draws it
+	// before her turn goes on.
+	a.deal(t, "Ana moves first and her first throw of the pigs scores", pigsFirstThrowScores)
+	startRound(t, teacher, code, url.Values{"game": {"pass-the-pigs"}, "target": {"25"}, "mode": {"bot"}, "bot": {"hold:23"}})
+	run(t, ana, chromedp.Navigate(a.url+"/c/"+code))
+	eventually(t, ana, `!!document.querySelector('[data-testid="act-roll"]')`, "Ana's turn")
+	if rolls := playPigsMatch(t, ana); rolls == 0 {
 		t.Error("no roll of Ana's was drawn")
 	}
 	shot(t, ana, "pass-the-pigs")

@@ -31,11 +31,7 @@ func TestPassThePigsClassRound(t *testing.T) {
 	}
 	// Ana moves first and her first throw scores, so the board draws the
 	// pigs of a throw before the optimal bot can throw to 50.
-	a.deal(t, "Ana moves first and her first throw of the pigs scores", func(s *sim.Seed) bool {
-		f := s.ThrowFor(sim.PassPigs, 0, 0, 0, sim.PassPigs.Dice())
-		_, bust, _ := sim.RollPoints(sim.PassPigs, &f)
-		return s.FirstSeat(2) == 0 && !bust
-	})
+	a.deal(t, "Ana moves first and her first throw of the pigs scores", pigsFirstThrowScores)
 	startRound(t, teacher, code, url.Values{"game": {"pass-the-pigs"}, "target": {"50"}, "mode": {"bot"}, "bot": {"optimal"}})
 	if !s.step(t, code) {
 		t.Fatal("Ana has no match to play")

@@ -2,6 +2,7 @@ package server
 
 import (
 	"slices"
+	"strconv"
 	"testing"
 
 	"pigclass/sim"
@@ -111,4 +112,55 @@ func rollSkunkOut(t *testing.T, a *app, teacher *browser, code string) {
 	if k = (operator(t, a, code)).Skunk(); !k.Over {
 		t.Fatalf("Skunk on seed %v not over after the %d rolls its %d rounds take (round %d)", k.Game.Seed, n, k.Rounds, k.Round)
 	}
+}
+
+// pigsFirstThrowScores: seat 0 moves first in a match of two, and its
+// first throw of the pigs scores (no Pig Out).
+func pigsFirstThrowScores(s *sim.Seed) bool {
+	f := s.ThrowFor(sim.PassPigs, 0, 0, 0, sim.PassPigs.Dice())
+	_, bust, _ := sim.RollPoints(sim.PassPigs, &f)
+	return s.FirstSeat(2) == 0 && !bust
+}
+
+// rollTo is a student's rule in a test's script: roll while the turn
+// total is below it, then hold (as the tests click; unlike sim.HoldAt it
+// does not hold early on reaching the target).
+type rollTo int
+
+func (r rollTo) Decide(p sim.Position) sim.Action {
+	if p.TurnTotal < int(r) {
+		return sim.Roll
+	}
+	return sim.Hold
+}
+
+func (r rollTo) String() string { return "roll to " + strconv.Itoa(int(r)) }
+
+// playOut plays a match of v on seed to its end as the server would, the
+// seat i deciding by rules[i], and returns the match (nil if a rule made
+// a move the rules refuse).
+func playOut(v sim.Variant, seed sim.Seed, rules ...sim.Strategy) *sim.Match {
+	m, err := sim.NewMatch(v, seed)
+	if err != nil {
+		return nil
+	}
+	for st := m.State(); !st.Over; st = m.State() {
+		if _, err := m.Apply(st.Seat, rules[st.Seat].Decide(st.Position())); err != nil {
+			return nil
+		}
+	}
+	return m
+}
+
+// thrown is the names of seat's throws in match m (Game.ThrowName: a Pig
+// Out, a Sider), counted.
+func thrown(m *sim.Match, seat int) map[string]int {
+	out := map[string]int{}
+	g := m.Variant().Game
+	for _, e := range m.Events() {
+		if e.Seat == seat && e.Action == sim.Roll {
+			out[g.ThrowName(&e.Faces)]++
+		}
+	}
+	return out
 }
