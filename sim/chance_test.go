@@ -78,3 +78,6 @@ func TestFindSeed(t *testing.T) {
 		t.Fatal("no seed holds, and FindSeed found one")
 	}
 }
+
+// testSeeds are the seeds the package's tests play: the same on every run.
+var testSeeds = NewStream(20261204)

@@ -31,7 +31,7 @@ func TestVerifyAcceptsEveryGame(t *testing.T) {
 		for seats := MinSeats; seats <= MaxSeats; seats++ {
 			v := Standard(g)
 			v.Seats = seats
-			m := botMatch(t, v, NewSeed())
+			m := botMatch(t, v, testSeeds.Seed())
 			b, _ := json.Marshal(m.Record())
 			var r Record
 			if err := json.Unmarshal(b, &r); err != nil {

@@ -98,7 +98,7 @@ func TestSimulateJSONContract(t *testing.T) {
 }
 
 func TestVerifyCommand(t *testing.T) {
-	m, _ := sim.NewMatch(sim.Standard(sim.Pig), sim.NewSeed())
+	m, _ := sim.NewMatch(sim.Standard(sim.Pig), testSeeds.Seed())
 	for !m.State().Over {
 		s := m.State()
 		m.Apply(s.Seat, sim.HoldAt(20).Decide(s.Position()))
@@ -158,7 +158,7 @@ func TestVerifyCommand(t *testing.T) {
 		t.Errorf("another deadline: %v\n%s", err, out)
 	}
 	// A game of whole-class Skunk's record.
-	g, _ := sim.NewSkunk(sim.NewSeed(), 3, 2)
+	g, _ := sim.NewSkunk(testSeeds.Seed(), 3, 2)
 	for !g.Over() {
 		if g.Standing(0) && g.RoundTotal() >= 10 {
 			g.Sit(0)
@@ -249,7 +249,7 @@ func TestProxyconfRefusesBadInstances(t *testing.T) {
 func TestVerifyATable(t *testing.T) {
 	v := sim.Standard(sim.Pig)
 	v.Target = 20
-	m, _ := sim.NewMatch(v, sim.NewSeed())
+	m, _ := sim.NewMatch(v, testSeeds.Seed())
 	entered := 0
 	for i := 0; !m.State().Over && i < 500; i++ {
 		s := m.State()
@@ -284,3 +284,6 @@ func TestVerifyATable(t *testing.T) {
 		t.Errorf("a table's record with a 7 entered: %v\n%s", err, out)
 	}
 }
+
+// testSeeds are the seeds the package's tests play: the same on every run.
+var testSeeds = sim.NewStream(20261204)

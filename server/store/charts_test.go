@@ -26,7 +26,7 @@ func smallClass(t *testing.T, db string) (*Store, int64, [2]int64) {
 	p := func(x float64) *float64 { return &x }
 	tick := 0
 	match := func(v sim.Variant, student int64, first int, events []play.Event, res *sim.Result) {
-		id, err := s.CreateMatch(ctx, play.Match{ClassID: class.ID, Variant: v, Seed: sim.NewSeed(), FirstSeat: first,
+		id, err := s.CreateMatch(ctx, play.Match{ClassID: class.ID, Variant: v, Seed: testSeeds.Seed(), FirstSeat: first,
 			Seats: []play.Seat{{Seat: 0, StudentID: student}, {Seat: 1, Bot: "hold:20"}}})
 		if err != nil {
 			t.Fatal(err)

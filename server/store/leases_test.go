@@ -29,7 +29,7 @@ func TestLeasesFenceAStaleInstance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	match, err := a.CreateMatch(ctx, play.Match{ClassID: class.ID, Variant: sim.Standard(sim.Pig), Seed: sim.NewSeed(), Seats: []play.Seat{{Seat: 0, Bot: "hold:20"}, {Seat: 1, Bot: "hold:20"}}})
+	match, err := a.CreateMatch(ctx, play.Match{ClassID: class.ID, Variant: sim.Standard(sim.Pig), Seed: testSeeds.Seed(), Seats: []play.Seat{{Seat: 0, Bot: "hold:20"}, {Seat: 1, Bot: "hold:20"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

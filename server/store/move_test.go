@@ -36,7 +36,7 @@ func school(t *testing.T, code string, pad int) string {
 	v := sim.Standard(sim.Pig)
 	var ms []play.Match
 	for _, st := range []int64{ana.ID, bo.ID} {
-		ms = append(ms, play.Match{ClassID: class.ID, Variant: v, Seed: sim.NewSeed(), Seats: []play.Seat{{Seat: 0, StudentID: st}, {Seat: 1, Bot: "hold:20"}}})
+		ms = append(ms, play.Match{ClassID: class.ID, Variant: v, Seed: testSeeds.Seed(), Seats: []play.Seat{{Seat: 0, StudentID: st}, {Seat: 1, Bot: "hold:20"}}})
 	}
 	_, ids, err := s.CreateRound(ctx, play.Round{ClassID: class.ID, Variant: v, Mode: play.AgainstBots, Bot: "hold:20"}, ms)
 	if err != nil {

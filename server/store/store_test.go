@@ -147,7 +147,7 @@ func TestEventsRoundTrip(t *testing.T) {
 		ctx := context.Background()
 		class, _ := s.CreateClass(ctx, "AAAAAA", "h")
 		st, _ := s.AddStudent(ctx, Student{ClassID: class.ID, Nickname: "Ana", AnonName: "Calm Otter", TokenHash: "t"})
-		seed := sim.NewSeed()
+		seed := testSeeds.Seed()
 		v := sim.Standard(sim.Hog)
 		id, err := s.CreateMatch(ctx, play.Match{ClassID: class.ID, Variant: v, Seed: seed, FirstSeat: 1, Seats: []play.Seat{{Seat: 0, StudentID: st.ID}, {Seat: 1, Bot: "dice:5"}}})
 		if err != nil {
@@ -192,7 +192,7 @@ func BenchmarkAppendEvents(b *testing.B) {
 func benchAppend(b *testing.B, db string) {
 	s := mustOpenOn(b, db)
 	ctx := context.Background()
-	id, _ := s.CreateMatch(ctx, play.Match{Variant: sim.Standard(sim.Pig), Seed: sim.NewSeed(), Seats: []play.Seat{{Seat: 0, Bot: "hold:20"}, {Seat: 1, Bot: "hold:20"}}})
+	id, _ := s.CreateMatch(ctx, play.Match{Variant: sim.Standard(sim.Pig), Seed: testSeeds.Seed(), Seats: []play.Seat{{Seat: 0, Bot: "hold:20"}, {Seat: 1, Bot: "hold:20"}}})
 	roll, hold := 0.5, 0.4
 	seq := 0
 	for b.Loop() {
@@ -250,3 +250,6 @@ func TestPostgresConnections(t *testing.T) {
 		t.Errorf("engine %q", s.Engine())
 	}
 }
+
+// testSeeds are the seeds the package's tests play: the same on every run.
+var testSeeds = sim.NewStream(20261204)

@@ -63,7 +63,7 @@ func playingMatches(t *testing.T, s *Store, n int) []int64 {
 	ctx := context.Background()
 	var ids []int64
 	for range n {
-		id, err := s.CreateMatch(ctx, play.Match{Variant: sim.Standard(sim.Pig), Seed: sim.NewSeed(), Seats: []play.Seat{{Seat: 0, Bot: "hold:20"}, {Seat: 1, Bot: "hold:20"}}})
+		id, err := s.CreateMatch(ctx, play.Match{Variant: sim.Standard(sim.Pig), Seed: testSeeds.Seed(), Seats: []play.Seat{{Seat: 0, Bot: "hold:20"}, {Seat: 1, Bot: "hold:20"}}})
 		if err != nil {
 			t.Fatal(err)
 		}
