@@ -21,7 +21,7 @@ var secretDraws = map[string]string{
 	"identity.go:newToken":           "a player's or teacher's secret token",
 	"server.go:New":                  "the server's key, when none is given",
 	"classroom/erase.go:RenewRejoin": "a student's new rejoin secret",
-	"store/key.go:LoadKey":           "the server's key file, made on first start",
+	"store/key.go:newKey":            "the server's key file, made on first start",
 	"store/leases.go:newLeases":      "a district instance's holder name, unguessable",
 	"store/pgtest/pgtest.go:URL":     "a test schema's name (a test helper)",
 }

@@ -137,7 +137,7 @@ func openAppWith(t testing.TB, path string, clk *clock, opt store.Options, chang
 	// The tests' players move as fast as the machine lets them; one test
 	// holds them to the default.
 	chance := testChance(t)
-	cfg := Config{Now: clk.now, Tables: sharedTables, Key: key, MovesPerSecond: 1 << 30, Chance: chance}
+	cfg := Config{Now: clk.now, Tables: sharedTables, Key: key.Bytes, MovesPerSecond: 1 << 30, Chance: chance}
 	for _, ch := range change {
 		ch(&cfg)
 	}

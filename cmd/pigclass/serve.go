@@ -190,7 +190,11 @@ func serve(ctx context.Context, cfg serveConfig, ln net.Listener, log *slog.Logg
 		ln.Close()
 		return err
 	}
-	srv, err := server.New(ctx, server.Config{PublicURL: cfg.publicURL, Listen: ln.Addr().String(), Key: key, MovesPerSecond: cfg.moves, CodePrefix: cfg.codePrefix, TrustedProxies: cfg.proxies,
+	if key.Renewed {
+		log.Warn("the key file held the key once published in pigclass's repository, which anyone could read: a new key was made. Projector links and rejoin codes change (print them again from each class's dashboard), and records are signed with a new key from now on (the fingerprint /verify shows changes; records downloaded before still verify by their own signature)",
+			"key", cfg.key, "fingerprint", store.KeyFingerprint(key.Bytes))
+	}
+	srv, err := server.New(ctx, server.Config{PublicURL: cfg.publicURL, Listen: ln.Addr().String(), Key: key.Bytes, MovesPerSecond: cfg.moves, CodePrefix: cfg.codePrefix, TrustedProxies: cfg.proxies,
 		Retain: time.Duration(cfg.retainDays) * 24 * time.Hour}, st, log)
 	if err != nil {
 		ln.Close()
