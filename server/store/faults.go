@@ -123,6 +123,13 @@ func (c *conn) probe(ctx context.Context) error {
 		return err
 	}
 	defer tx.Rollback()
+	if c.pg {
+		// Under the migrations' lock, as the migrations are: instances
+		// starting together would collide making the table.
+		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(7460)`); err != nil {
+			return err
+		}
+	}
 	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS started (id INTEGER PRIMARY KEY CHECK (id = 1), at TEXT NOT NULL)`); err != nil {
 		return err
 	}

@@ -226,19 +226,21 @@ func (c *conn) WriterStats() (batches, writes int64) {
 // migrate applies the embedded migrations not yet applied, in order, one
 // transaction each.
 func (c *conn) migrate(ctx context.Context) error {
-	if _, err := c.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
-		return fmt.Errorf("store: migrations table: %w", err)
-	}
 	dir := "migrations"
 	if c.pg {
 		// Instances of a district starting together migrate one at a
-		// time: the lock is the write connection's (its only one) until
-		// it is unlocked or the connection ends.
+		// time, from their first statement (two creating the migrations
+		// table at once collide in Postgres's catalog): the lock is the
+		// write connection's (its only one) until it is unlocked or the
+		// connection ends.
 		if _, err := c.db.ExecContext(ctx, `SELECT pg_advisory_lock(7460)`); err != nil {
 			return fmt.Errorf("store: migrations lock: %w", err)
 		}
 		defer c.db.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(7460)`)
 		dir = "migrations/postgres"
+	}
+	if _, err := c.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
+		return fmt.Errorf("store: migrations table: %w", err)
 	}
 	names, err := fs.Glob(migrations, dir+"/*.sql")
 	if err != nil {
