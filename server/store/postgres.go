@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -64,12 +65,28 @@ func Redacted(db string) string {
 	return db
 }
 
-// redact is dsn with its password hidden, for messages and logs.
+// secretParams are the parameters of a Postgres URL that hold a secret:
+// the password (also written as user:password@) and the passphrase of
+// the client's TLS key.
+var secretParams = []string{"password", "sslpassword"}
+
+// redact is dsn with every password hidden (user:password@, password=,
+// sslpassword=), for messages and logs.
 func redact(dsn string) string {
-	if u, err := url.Parse(dsn); err == nil {
-		return u.Redacted()
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return "(a postgres:// URL that does not parse)"
 	}
-	return "(a postgres:// URL that does not parse)"
+	if u.RawQuery != "" {
+		q := u.Query()
+		for k := range q {
+			if slices.Contains(secretParams, strings.ToLower(k)) {
+				q.Set(k, "xxxxx")
+			}
+		}
+		u.RawQuery = q.Encode()
+	}
+	return u.Redacted()
 }
 
 // pgConnector makes the driver's connections pgConns.
