@@ -94,24 +94,31 @@ func Move(ctx context.Context, from, to string) (MoveReport, error) {
 }
 
 // moveRows copies one table's rows, ids mapped, and returns how many.
+// It names the columns it copies from the district's own schema, and
+// refuses a file whose table has other columns: a file written by another
+// program, whose column names would otherwise go into the SQL.
 func moveRows(ctx context.Context, from *sql.DB, tx *sql.Tx, t moveTable, ids map[string]map[int64]int64) (int, error) {
-	rows, err := from.QueryContext(ctx, `SELECT * FROM `+t.name+` ORDER BY 1`)
+	cols, err := sameColumns(ctx, from, tx, t.name)
+	if err != nil {
+		return 0, err
+	}
+	quoted := make([]string, len(cols))
+	for i, c := range cols {
+		quoted[i] = quoteIdent(c)
+	}
+	rows, err := from.QueryContext(ctx, `SELECT `+strings.Join(quoted, ", ")+` FROM `+quoteIdent(t.name)+` ORDER BY 1`)
 	if err != nil {
 		return 0, err
 	}
 	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return 0, err
-	}
 	var names, marks []string
-	for _, c := range cols {
+	for i, c := range cols {
 		if t.id && c == "id" {
 			continue
 		}
-		names, marks = append(names, c), append(marks, "?")
+		names, marks = append(names, quoted[i]), append(marks, "?")
 	}
-	insert := `INSERT INTO ` + t.name + ` (` + strings.Join(names, ", ") + `) VALUES (` + strings.Join(marks, ", ") + `)`
+	insert := `INSERT INTO ` + quoteIdent(t.name) + ` (` + strings.Join(names, ", ") + `) VALUES (` + strings.Join(marks, ", ") + `)`
 	if t.id {
 		insert += ` RETURNING id`
 		ids[t.name] = map[int64]int64{}
@@ -213,3 +220,70 @@ func explainMove(t moveTable, cols []string, vals []any, err error) error {
 	}
 	return err
 }
+
+// sameColumns returns the columns of table as the district's schema has
+// them, in its order, once the school file's table is found to have
+// exactly those; else an error naming the difference.
+func sameColumns(ctx context.Context, from *sql.DB, tx *sql.Tx, table string) ([]string, error) {
+	known, err := columnsOf(ctx, tx, `SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position`, table)
+	if err != nil {
+		return nil, err
+	}
+	have, err := columnsOf(ctx, from, `SELECT name FROM pragma_table_info(?) ORDER BY cid`, table)
+	if err != nil {
+		return nil, err
+	}
+	var extra, missing []string
+	for _, c := range have {
+		if !slices.Contains(known, c) {
+			extra = append(extra, fmt.Sprintf("%q", c))
+		}
+	}
+	for _, c := range known {
+		if !slices.Contains(have, c) {
+			missing = append(missing, c)
+		}
+	}
+	switch {
+	case len(known) == 0:
+		return nil, fmt.Errorf("the district's database has no table %s: is it pigclass's?", table)
+	case len(extra) > 0 || len(missing) > 0:
+		return nil, fmt.Errorf("the school file's table %s is not pigclass's (columns it has that pigclass's has not: %s; columns it lacks: %s): nothing was moved; move a file pigclass wrote", table, orNone(extra), orNone(missing))
+	}
+	return known, nil
+}
+
+// querier is what sameColumns reads a schema through: the school's file
+// or the district's transaction.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// columnsOf runs a query of column names.
+func columnsOf(ctx context.Context, db querier, query, table string) ([]string, error) {
+	rows, err := db.QueryContext(ctx, query, table)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+func orNone(xs []string) string {
+	if len(xs) == 0 {
+		return "none"
+	}
+	return strings.Join(xs, ", ")
+}
+
+// quoteIdent quotes a table's or a column's name for SQL, on both
+// engines.
+func quoteIdent(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }

@@ -165,3 +165,34 @@ func TestMoveSchoolsIntoADistrict(t *testing.T) {
 		t.Errorf("%d classes after the refused move, want 2", classes)
 	}
 }
+
+// TestMoveRefusesAHostileFile (issue 58, item 2): a school file whose
+// classes table has a column named with SQL (which, spliced into the
+// INSERT, once took another school's class over) is refused, naming the
+// table and the column, and the district is as it was.
+func TestMoveRefusesAHostileFile(t *testing.T) {
+	db := pgtest.URL(t)
+	ctx := context.Background()
+	district := mustOpenOn(t, db)
+	if _, err := district.CreateClass(ctx, "VKTMAA", "real-teacher"); err != nil {
+		t.Fatal(err)
+	}
+	path := school(t, "ATTACK", 0)
+	s := mustOpenOn(t, path)
+	hostile := `code, teacher_hash, created_at) VALUES ('VKTMAA', 'attacker', '2026-01-01') ON CONFLICT (code) DO UPDATE SET teacher_hash = excluded.teacher_hash RETURNING id --`
+	if _, err := s.exec(ctx, `ALTER TABLE classes ADD COLUMN `+quoteIdent(hostile)+` TEXT`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	_, err := Move(ctx, path, db)
+	if err == nil || !strings.Contains(err.Error(), "table classes is not pigclass's") || !strings.Contains(err.Error(), "ON CONFLICT") {
+		t.Fatalf("moving a hostile file: %v", err)
+	}
+	var classes int
+	var hash string
+	district.rd.QueryRow(`SELECT COUNT(*) FROM classes`).Scan(&classes)
+	district.rd.QueryRow(`SELECT teacher_hash FROM classes WHERE code = 'VKTMAA'`).Scan(&hash)
+	if classes != 1 || hash != "real-teacher" {
+		t.Errorf("after the refused move: %d classes, the victim's teacher hash %q", classes, hash)
+	}
+}
