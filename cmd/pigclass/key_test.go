@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"pigclass/server/store"
+	"pigclass/server/store/pgtest"
 )
 
 // lockedBuffer is a log's output read while the server writes it.
@@ -77,5 +78,40 @@ func TestServeRenewsThePublishedKey(t *testing.T) {
 	err = serve(context.Background(), serveConfig{db: db}, ln, slog.New(slog.NewTextHandler(&logged, nil)))
 	if err == nil || !strings.Contains(err.Error(), "chmod 600") {
 		t.Fatalf("a key file of mode 0640: %v", err)
+	}
+}
+
+// TestAnInstanceWithAnotherKeyIsRefused (issue 58, item 5): an instance
+// of a district started with a key file other than the district's refuses
+// to start, naming both fingerprints; before, it served, and the classes
+// it took over answered their projector links 404.
+func TestAnInstanceWithAnotherKeyIsRefused(t *testing.T) {
+	db := pgtest.URL(t)
+	dir := t.TempDir()
+	var logged lockedBuffer
+	log := slog.New(slog.NewTextHandler(&logged, nil))
+	first := filepath.Join(dir, "district.key")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, serveConfig{db: db, key: first}, ln, log) }()
+	waitHealthy(t, "http://"+ln.Addr().String(), 30*time.Second)
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other.key")
+	ln, err = net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = serve(context.Background(), serveConfig{db: db, key: other}, ln, log)
+	k1, _ := os.ReadFile(first)
+	k2, _ := os.ReadFile(other)
+	if err == nil || !strings.Contains(err.Error(), store.KeyFingerprint(k1)) || !strings.Contains(err.Error(), store.KeyFingerprint(k2)) {
+		t.Fatalf("an instance with another key: %v", err)
 	}
 }

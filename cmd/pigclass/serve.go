@@ -190,6 +190,10 @@ func serve(ctx context.Context, cfg serveConfig, ln net.Listener, log *slog.Logg
 		ln.Close()
 		return err
 	}
+	if err := st.DistrictKey(ctx, store.KeyFingerprint(key.Bytes)); err != nil {
+		ln.Close()
+		return fmt.Errorf("serve: %w", err)
+	}
 	if key.Renewed {
 		log.Warn("the key file held the key once published in pigclass's repository, which anyone could read: a new key was made. Projector links and rejoin codes change (print them again from each class's dashboard), and records are signed with a new key from now on (the fingerprint /verify shows changes; records downloaded before still verify by their own signature)",
 			"key", cfg.key, "fingerprint", store.KeyFingerprint(key.Bytes))

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -240,5 +242,28 @@ func TestInstancesStartingTogetherMigrateOnce(t *testing.T) {
 		if err := stores[0].rd.QueryRow(`SELECT COUNT(*), COUNT(DISTINCT name) FROM migrations`).Scan(&n, &distinct); err != nil || n != distinct || n == 0 {
 			t.Fatalf("round %d: %d migrations recorded, %d distinct: %v", round+1, n, distinct, err)
 		}
+	}
+}
+
+// TestADistrictHasOneKey (issue 58, item 5): the first instance records
+// its key's fingerprint; the same key is taken again, another refused
+// with both fingerprints named.
+func TestADistrictHasOneKey(t *testing.T) {
+	s := mustOpenOn(t, pgtest.URL(t))
+	ctx := t.Context()
+	mine, other := KeyFingerprint([]byte("district key 1")), KeyFingerprint([]byte("district key 2"))
+	for range 2 {
+		if err := s.DistrictKey(ctx, mine); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := s.DistrictKey(ctx, other)
+	var mismatch *KeyMismatchError
+	if !errors.As(err, &mismatch) || !strings.Contains(err.Error(), mine) || !strings.Contains(err.Error(), other) {
+		t.Fatalf("another key: %v", err)
+	}
+	lite := mustOpenOn(t, filepath.Join(t.TempDir(), "school.db"))
+	if err := lite.DistrictKey(ctx, other); err != nil {
+		t.Fatalf("a school's file has no district key: %v", err)
 	}
 }

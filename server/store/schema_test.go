@@ -26,9 +26,9 @@ var pgTypes = map[string][]string{
 }
 
 // engineOwn are the tables one engine has and the other has not, each
-// for a reason: Postgres's leases (a district's; a SQLite file has one
-// server), SQLite's own bookkeeping.
-var engineOwn = map[string]bool{"class_leases": true, "sqlite_sequence": true}
+// for a reason: Postgres's leases and key (a district's; a SQLite file
+// has one server, its key beside it), SQLite's own bookkeeping.
+var engineOwn = map[string]bool{"class_leases": true, "district_key": true, "sqlite_sequence": true}
 
 // schema is what the comparison reads of a database: each table's
 // columns, its primary key, its foreign keys and its indexes, written as
