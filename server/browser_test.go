@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -35,34 +36,11 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
-// newBrowser starts headless chromium; people() gives each person a
-// separate browser context (their own cookies).
+// newBrowser gives a test the package's headless chromium; people() gives
+// each person a separate browser context (their own cookies and storage,
+// as a separate browser would).
 func newBrowser(t *testing.T) func() context.Context {
-	path := chromium(t)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-quic", true), chromedp.Flag("no-first-run", true),
-	)
-	// Chromium now and then exits while starting when many start at once
-	// (the browser tests run side by side): a start is tried three times.
-	var root context.Context
-	var err error
-	for try := range 3 {
-		alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(slices.Clone(opts), chromedp.UserDataDir(t.TempDir()))...)
-		t.Cleanup(cancelAlloc)
-		ctx, cancelRoot := chromedp.NewContext(alloc)
-		t.Cleanup(cancelRoot)
-		if err = chromedp.Do(ctx); err == nil {
-			root = ctx
-			break
-		}
-		t.Logf("start chromium, try %d: %v", try+1, err)
-		time.Sleep(time.Second)
-	}
-	if root == nil {
-		t.Fatalf("start chromium: %v", err)
-	}
+	root := sharedChromium(t)
 	return func() context.Context {
 		ctx, cancel := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
 		t.Cleanup(cancel)
@@ -299,4 +277,59 @@ func markPage(t *testing.T, ctx context.Context) {
 func reloaded(t *testing.T, ctx context.Context) bool {
 	t.Helper()
 	return value(t, ctx, chromedp.Evaluate[string](`window.pigclassMarker || ""`)) != "no reload"
+}
+
+// shared is the one chromium the package's browser tests share, started
+// by the first that asks (each test opens browser contexts of its own in
+// it): one start, not one a test, which took the suite's two cores for
+// seconds each and now and then failed when many started at once.
+var shared struct {
+	once   sync.Once
+	root   context.Context
+	cancel func()
+	dir    string
+	err    error
+}
+
+// sharedChromium is the shared chromium's root context, started on first
+// use (three tries).
+func sharedChromium(t *testing.T) context.Context {
+	t.Helper()
+	path := chromium(t)
+	shared.once.Do(func() {
+		opts := append(chromedp.DefaultExecAllocatorOptions[:],
+			chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
+			chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true), chromedp.Flag("disable-quic", true), chromedp.Flag("no-first-run", true),
+		)
+		shared.dir, shared.err = os.MkdirTemp("", "pigclass-chromium-")
+		if shared.err != nil {
+			return
+		}
+		for try := range 3 {
+			alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(slices.Clone(opts), chromedp.UserDataDir(filepath.Join(shared.dir, fmt.Sprint(try))))...)
+			ctx, cancelRoot := chromedp.NewContext(alloc)
+			if shared.err = chromedp.Do(ctx); shared.err == nil {
+				shared.root, shared.cancel = ctx, func() { cancelRoot(); cancelAlloc() }
+				return
+			}
+			cancelRoot()
+			cancelAlloc()
+			time.Sleep(time.Second)
+		}
+	})
+	if shared.err != nil {
+		t.Fatalf("start chromium: %v", shared.err)
+	}
+	return shared.root
+}
+
+// stopChromium ends the shared chromium, after every test (TestMain).
+func stopChromium() {
+	if shared.cancel != nil {
+		shared.cancel()
+	}
+	if shared.dir != "" {
+		os.RemoveAll(shared.dir)
+	}
 }

@@ -20,9 +20,15 @@ type ladder struct {
 	got    []charts.Rung
 }
 
+// newLadder is the ladder of the tables: one for every server that shares
+// them (the tests' servers do), computed once, since the tables never
+// change.
 func newLadder(tables *solve.Cache, log *slog.Logger) *ladder {
-	return &ladder{tables: tables, log: log, done: make(chan struct{})}
+	l, _ := ladders.LoadOrStore(tables, &ladder{tables: tables, log: log, done: make(chan struct{})})
+	return l.(*ladder)
 }
+
+var ladders sync.Map // *solve.Cache -> *ladder
 
 // rungs returns the ladder, or nil while it is being computed.
 func (l *ladder) rungs() []charts.Rung {

@@ -69,20 +69,27 @@ func startServe(t *testing.T, bin string, args ...string) *process {
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	found := make(chan string, 1)
+	ended := make(chan []string, 1) // what it said, if it ended before serving
 	go func() {
+		var said []string
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			if m := servingAt.FindStringSubmatch(sc.Text()); m != nil {
 				found <- m[1]
+				io.Copy(io.Discard, stderr)
+				return
 			}
+			said = append(said, sc.Text())
 		}
-		io.Copy(io.Discard, stderr)
+		ended <- said
 	}()
 	select {
 	case base := <-found:
 		return &process{cmd: cmd, base: base}
+	case said := <-ended:
+		t.Fatalf("pigclass serve %s ended without serving:\n%s", strings.Join(args, " "), strings.Join(said, "\n"))
 	case <-time.After(60 * time.Second):
-		t.Fatal("the server did not start")
+		t.Fatalf("pigclass serve %s did not start within 60 s", strings.Join(args, " "))
 	}
 	return nil
 }
