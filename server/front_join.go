@@ -131,6 +131,9 @@ func joinRefusal(l *i18n.Localizer, v *templates.Join, code string, no *classroo
 	case classroom.TooManyGuesses:
 		v.Error = l.T("joinerr.guesses")
 		return http.StatusTooManyRequests
+	case classroom.TooManyRejoins:
+		v.Rejoin.Error = l.T("joinerr.rejoins", "Name", no.Nickname, "Code", code)
+		return http.StatusTooManyRequests
 	case classroom.NoClass:
 		v.Code.Error = l.T("joinerr.noclass", "Code", code)
 	case classroom.Removed:

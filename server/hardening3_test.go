@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"pigclass/server/classroom"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
@@ -325,5 +326,68 @@ func TestBigKindsStayWithinTheBudget(t *testing.T) {
 	}
 	if said[0] != "" || said[1] != "" || !strings.Contains(said[2], "this kind of round needs") {
 		t.Errorf("the round form said %q", said)
+	}
+}
+
+// TestRejoinsBehindOneAddress (issue 58, items 12 and 13): a school
+// behind one address (every browser of the tests comes from 127.0.0.1)
+// whose students mistype their rejoin codes 40 times in a minute still
+// rejoins with the right code and still takes newcomers (before, the 21st
+// wrong code shut the address out); wrong codes for one name are limited
+// (WrongRejoinsStudent, then even the right code waits the minute); right
+// codes for one student are limited (RejoinsStudent); and however often a
+// student rejoins, one moved browser is remembered for them.
+func TestRejoinsBehindOneAddress(t *testing.T) {
+	a := newAppConfig(t, func(c *Config) { c.ClassJoins = 1000 })
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	names := []string{"Ana", "Bo", "Cy", "Di", "Ed"}
+	codes := map[string]string{}
+	for _, n := range names {
+		codes[n] = join(t, a, code, n).get(paths.Student.For(code)).Find(`[data-testid="rejoin-code"]`).Text()
+	}
+	rejoin := func(name, rc string) (*browser, int, string) {
+		b := a.browser()
+		doc := b.post(paths.JoinCode.For(code), url.Values{"nickname": {name}, "rejoin": {rc}})
+		return b, b.status(), doc.Find("#rejoin-error").Text()
+	}
+	for i := range 40 { // eight wrong codes each: under one name's limit
+		if _, status, _ := rejoin(names[i%5], "AAAA-AAAA"); status != http.StatusUnprocessableEntity {
+			t.Fatalf("wrong code %d: %d", i+1, status)
+		}
+	}
+	if b, _, said := rejoin("Ana", codes["Ana"]); b.path() != paths.Student.For(code) {
+		t.Fatalf("after 40 wrong codes from the school's address, Ana's right code: at %s, %q", b.path(), said)
+	}
+	if b := join(t, a, code, "Flo"); b.path() != paths.Student.For(code) {
+		t.Fatalf("after 40 wrong codes, a newcomer: at %s", b.path())
+	}
+	// Bo's name: two more wrong codes reach its ten; then even the right
+	// code waits, and says why.
+	rejoin("Bo", "AAAA-AAAA")
+	rejoin("Bo", "AAAA-AAAA")
+	if b, status, said := rejoin("Bo", codes["Bo"]); status != http.StatusTooManyRequests || b.path() == paths.Student.For(code) || !strings.Contains(said, "Too many tries of the rejoin code of Bo") {
+		t.Fatalf("Bo's right code after ten wrong ones: %d at %s, %q", status, b.path(), said)
+	}
+	a.clock.add(time.Minute)
+	// Right codes: Cy rejoins RejoinsStudent times in a minute, then waits.
+	cy := []*browser{}
+	for i := range classroom.RejoinsStudent {
+		b, _, said := rejoin("Cy", codes["Cy"])
+		if b.path() != paths.Student.For(code) {
+			t.Fatalf("Cy's rejoin %d: at %s, %q", i+1, b.path(), said)
+		}
+		cy = append(cy, b)
+	}
+	if _, status, said := rejoin("Cy", codes["Cy"]); status != http.StatusTooManyRequests || !strings.Contains(said, "Too many tries") {
+		t.Errorf("Cy's rejoin past the limit: %d %q", status, said)
+	}
+	// One moved browser is kept for Cy: the one the seat left last is told
+	// why, the ones before are only signed out.
+	told := func(b *browser) bool {
+		return strings.Contains(b.get(paths.Student.For(code)).Find(`[data-testid="join-moved"]`).Text(), "You joined on another device")
+	}
+	if !told(cy[len(cy)-2]) || told(cy[0]) {
+		t.Errorf("after %d rejoins: the browser left last told why %v, the first %v; want only the last", len(cy), told(cy[len(cy)-2]), told(cy[0]))
 	}
 }

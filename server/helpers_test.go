@@ -243,6 +243,18 @@ var keyShape = func() *regexp.Regexp {
 	return regexp.MustCompile(`\b(?:` + strings.Join(sections, "|") + `)\.[a-z0-9][a-z0-9_-]*(?:\.[a-z0-9][a-z0-9_-]*)*\b`)
 }()
 
+// mayHoldKey reports whether s has a dot between a lowercase letter and a
+// lowercase letter or digit, as every message key has: the pages' text
+// rarely does, and keyShape's search is slow on the rest.
+func mayHoldKey(s string) bool {
+	for i := 1; i+1 < len(s); i++ {
+		if s[i] == '.' && 'a' <= s[i-1] && s[i-1] <= 'z' && ('a' <= s[i+1] && s[i+1] <= 'z' || '0' <= s[i+1] && s[i+1] <= '9') {
+			return true
+		}
+	}
+	return false
+}
+
 // rawKeys are the message keys a page shows, in its text or its
 // attributes a person reads or hears, where words should be: a message
 // missing from the catalog shows its key (i18n's T).
@@ -250,6 +262,9 @@ func rawKeys(doc *goquery.Document) []string {
 	seen := map[string]bool{}
 	var out []string
 	look := func(s string) {
+		if !mayHoldKey(s) {
+			return
+		}
 		for _, k := range keyShape.FindAllString(s, -1) {
 			if !seen[k] {
 				seen[k] = true

@@ -9,8 +9,9 @@ import (
 
 // browserParallel is how many tests run side by side unless -parallel
 // says otherwise: the browser tests spend most of their time waiting on
-// a page's poll, so more than the cores' two keep the cores busy.
-const browserParallel = 8
+// a page's poll, so twice the cores keep them busy (on two cores, eight
+// took longer than four: every page polls, so the waits fill the cores).
+const browserParallel = 4
 
 // TestMain runs the package's tests, the browser tests browserParallel
 // at a time unless -parallel is given, then ends the chromium they share

@@ -28,6 +28,16 @@ const (
 	// allows more): a second name from it is refused, and the rejoin code
 	// is the way to one's own name on another device.
 	DeviceJoinWindow = 10 * time.Minute
+	// Rejoin codes are limited apart from the wrong join codes above, so
+	// that a school behind one address (a NAT), whose students mistype
+	// their codes, is not shut out: wrong rejoin codes a minute for one
+	// student's name (a code has 24^6 values: ten a minute find none),
+	// for a class, and for an address; and rejoins with the right code a
+	// minute for one student (each moves the seat to another browser).
+	WrongRejoinsStudent = 10
+	WrongRejoinsClass   = 100
+	WrongRejoinsAddress = 300
+	RejoinsStudent      = 10
 )
 
 // doors are the rate limits of joining.
@@ -36,6 +46,9 @@ type doors struct {
 	classJoins  *limit.Limiter // joins, by class: a script cannot fill a class
 	deviceJoins *limit.Limiter // joins, by class and device: one name a device
 	perClass    int
+	// Rejoin codes (see WrongRejoinsStudent): wrong ones by class and
+	// name, by class and by address; right ones by student.
+	wrongRejoinsStudent, wrongRejoinsClass, wrongRejoinsAddress, rejoins *limit.Limiter
 }
 
 func newDoors(guesses, classJoins int, now func() time.Time) doors {
@@ -44,6 +57,11 @@ func newDoors(guesses, classJoins int, now func() time.Time) doors {
 		classJoins:  limit.New(classJoins, time.Minute, now),
 		deviceJoins: limit.New(1, DeviceJoinWindow, now),
 		perClass:    classJoins,
+
+		wrongRejoinsStudent: limit.New(WrongRejoinsStudent, time.Minute, now),
+		wrongRejoinsClass:   limit.New(WrongRejoinsClass, time.Minute, now),
+		wrongRejoinsAddress: limit.New(WrongRejoinsAddress, time.Minute, now),
+		rejoins:             limit.New(RejoinsStudent, time.Minute, now),
 	}
 }
 
@@ -142,13 +160,14 @@ const (
 	Locked                               // the class takes no new students
 	BadNickname                          // see Problem
 	WrongRejoin                          // no student of that name has that rejoin code
+	TooManyRejoins                       // too many tries of that name's rejoin code this minute
 	ClassBusy                            // the class's joins a minute
 	DeviceHasName                        // the device joined the class under another name lately
 	NicknameTaken                        // a student has the name
 	LooksTaken                           // a student has a name that looks the same (see Like)
 )
 
-var joinReasons = [...]string{"", "too many guesses", "no such class", "removed", "locked", "bad nickname", "wrong rejoin code",
+var joinReasons = [...]string{"", "too many guesses", "no such class", "removed", "locked", "bad nickname", "wrong rejoin code", "too many rejoin tries",
 	"too many joins a minute", "one name a device", "nickname taken", "nickname looks taken"}
 
 func (e *JoinRefusal) Error() string { return "join refused: " + joinReasons[e.Reason] }
@@ -203,10 +222,18 @@ func (r *Room) Enter(ctx context.Context, k Knock) (Entry, error) {
 }
 
 // rejoin takes a student back to their own name from another device: the
-// nickname and the rejoin code from their class page. A wrong code counts
-// as a guess; a removed student's own code says they were removed.
+// nickname and the rejoin code from their class page. Wrong codes count
+// for the name, the class and the address (not as the address's guesses
+// of join codes: a school behind one address keeps joining), and once
+// too many, no code for the name is tried this minute; right ones count
+// for the student. A removed student's own code says they were removed.
 func (r *Room) rejoin(ctx context.Context, e Entry, k Knock, nick string) (Entry, error) {
 	snap := e.Class
+	d := &r.doors
+	name := snap.Code + "\x00" + nick
+	if !d.wrongRejoinsStudent.Allow(name) || !d.wrongRejoinsClass.Allow(snap.Code) || !d.wrongRejoinsAddress.Allow(k.Guesser) {
+		return e, refused(TooManyRejoins, nick)
+	}
 	for _, st := range snap.Students {
 		if st.Nickname != nick {
 			continue
@@ -214,6 +241,10 @@ func (r *Room) rejoin(ctx context.Context, e Entry, k Knock, nick string) (Entry
 		if !SameRejoinCode(k.Rejoin, r.RejoinCode(snap, st)) {
 			break
 		}
+		if !d.rejoins.Allow(name) {
+			return e, refused(TooManyRejoins, nick)
+		}
+		d.rejoins.Hit(name)
 		if err := r.rotateToken(ctx, k.TokenHash, k.NewTokenHash); err != nil {
 			return e, err
 		}
@@ -230,7 +261,9 @@ func (r *Room) rejoin(ctx context.Context, e Entry, k Knock, nick string) (Entry
 			return e, refused(Removed, nick)
 		}
 	}
-	r.doors.guesses.Hit(k.Guesser)
+	d.wrongRejoinsStudent.Hit(name)
+	d.wrongRejoinsClass.Hit(snap.Code)
+	d.wrongRejoinsAddress.Hit(k.Guesser)
 	return e, refused(WrongRejoin, nick)
 }
 

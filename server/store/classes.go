@@ -410,6 +410,12 @@ func (s *Store) MoveStudent(ctx context.Context, classID, studentID int64, token
 			return err
 		}
 		if old != "" && old != tokenHash {
+			// The browser the seat left last is told why; one a student
+			// left before it is only signed out: the rows stay one a
+			// student, however often they rejoin.
+			if _, err := tx.ExecContext(ctx, `DELETE FROM moved_tokens WHERE student_id = ?`, studentID); err != nil {
+				return err
+			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO moved_tokens (token_hash, class_id, student_id) VALUES (?, ?, ?)
 				ON CONFLICT (token_hash) DO UPDATE SET class_id = excluded.class_id, student_id = excluded.student_id`, old, classID, studentID); err != nil {
 				return err
