@@ -75,6 +75,7 @@ var privacyTables = []privacyTable{
 		{"closes_at", "tournaments-closes_at"},
 		{"closed_at", "tournaments-closed_at"},
 		{"standings", "tournaments-standings"},
+		{"entries", "tournaments-entries"},
 	}, false},
 	{"rounds", []privacyColumn{
 		{"id", "rounds-id"},

@@ -73,13 +73,17 @@ func (s *Server) closeTournament(c *gin.Context) {
 	class := classFrom(c)
 	id, _ := strconv.ParseInt(c.PostForm("id"), 10, 64)
 	err := s.contest.Close(c.Request.Context(), class.ID, id)
-	if errors.Is(err, contest.ErrFew) {
-		pg, err := s.tournamentPage(c, nil)
-		if err != nil {
-			fail(c, err)
+	var many *contest.TooManyError
+	if errors.Is(err, contest.ErrFew) || errors.As(err, &many) {
+		pg, perr := s.tournamentPage(c, nil)
+		if perr != nil {
+			fail(c, perr)
 			return
 		}
 		pg.Error = loc(c).T("contest.error.fewer")
+		if many != nil {
+			pg.Error = loc(c).T("contest.error.too_many_entries", "N", loc(c).Int(many.Entries), "Max", loc(c).Int(contest.MaxEntries))
+		}
 		render(c, http.StatusConflict, templates.TournamentView(pg))
 		return
 	}

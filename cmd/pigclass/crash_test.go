@@ -99,6 +99,7 @@ func startServe(t *testing.T, bin string, args ...string) *process {
 // Every acknowledged action is stored exactly once, no answer is a 5xx,
 // and every student plays on after the restart.
 func TestCrashUnderLoad(t *testing.T) {
+	t.Parallel() // it waits on its processes, or fills a core the waiting ones leave
 	if testing.Short() {
 		t.Skip("builds and kills the server")
 	}

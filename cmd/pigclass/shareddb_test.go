@@ -30,6 +30,7 @@ import (
 // records of the matches played across the takeover verify, signed with
 // the district's key.
 func TestADistrictOnOnePostgres(t *testing.T) {
+	t.Parallel() // it waits on its processes, or fills a core the waiting ones leave
 	if testing.Short() {
 		t.Skip("runs nginx, Postgres and three servers")
 	}

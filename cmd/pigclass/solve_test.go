@@ -116,6 +116,7 @@ func TestDuelAgreesWithSimulate(t *testing.T) {
 // (sim/published.md: 38.06%, 33.00%, 28.94% at 50), and with a mix of
 // strategies chances within the simulator's intervals.
 func TestDuelOfThree(t *testing.T) {
+	t.Parallel() // it waits on its processes, or fills a core the waiting ones leave
 	var d struct {
 		Players []struct {
 			Strategy string  `json:"strategy"`

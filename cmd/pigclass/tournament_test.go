@@ -21,6 +21,7 @@ import (
 // state, not the solver's layers) to 1e-9, and the standings are the
 // duels' averages in order.
 func TestTournamentOfPlans(t *testing.T) {
+	t.Parallel() // it waits on its processes, or fills a core the waiting ones leave
 	v := sim.Standard(sim.Pig)
 	v.Target = 50
 	tab, err := solve.Solve(v)

@@ -115,6 +115,21 @@ func (c *Contest) Status(ctx context.Context, classID int64) (Status, error) {
 // ErrFew refuses to close a tournament with fewer than two entries.
 var ErrFew = errors.New("contest: fewer than two entries: nothing to play")
 
+// MaxEntries bounds a tournament's entries, students' plans and bots
+// together: a class of forty with every bot and room to spare. Every
+// ordered pair plays a duel, 3,540 of them at sixty entries, about two
+// minutes of one core at some 30 ms a duel of Pig to 100; five hundred
+// entries would take a core for two hours.
+const MaxEntries = 60
+
+// TooManyError refuses to close (or play) a tournament of more than
+// MaxEntries entries.
+type TooManyError struct{ Entries int }
+
+func (e *TooManyError) Error() string {
+	return fmt.Sprintf("contest: %d entries, at most %d: a tournament plays every pair", e.Entries, MaxEntries)
+}
+
 // Close closes the entries of the class's open tournament id and starts
 // playing it; ErrFew while it has fewer than two entries.
 func (c *Contest) Close(ctx context.Context, classID, id int64) error {
@@ -129,6 +144,9 @@ func (c *Contest) Close(ctx context.Context, classID, id int64) error {
 	if t.ID == id && n+len(t.Bots) < 2 {
 		return ErrFew
 	}
+	if t.ID == id && n+len(t.Bots) > MaxEntries {
+		return &TooManyError{Entries: n + len(t.Bots)}
+	}
 	if err := c.st.Plans().CloseTournament(ctx, classID, id); err != nil {
 		return err
 	}
@@ -137,7 +155,9 @@ func (c *Contest) Close(ctx context.Context, classID, id int64) error {
 }
 
 // play plays tournament t to the end and stores its standings, holding
-// the budget throughout (one duel at a time).
+// the budget for one duel at a time: between two duels it lets whoever
+// waits for it go first (another class's tournament, a plan's chances),
+// so no class waits behind another's tournament longer than a duel.
 func (c *Contest) play(t store.Tournament, p *progress) {
 	ctx := context.Background()
 	c.budget <- struct{}{}
@@ -168,6 +188,9 @@ func (c *Contest) playAll(ctx context.Context, t store.Tournament, p *progress) 
 	if len(entries) < 2 {
 		return nil, errors.New("contest: fewer than two entries: nothing to play")
 	}
+	if len(entries) > MaxEntries {
+		return nil, &TooManyError{Entries: len(entries)}
+	}
 	n := len(entries)
 	c.mu.Lock()
 	p.entrants, p.first, p.known = entrants, make([][]float64, n), make([][]bool, n)
@@ -180,6 +203,10 @@ func (c *Contest) playAll(ctx context.Context, t store.Tournament, p *progress) 
 		p.done, p.of = d.N, d.Of
 		p.first[d.A][d.B], p.known[d.A][d.B] = d.First, true
 		c.mu.Unlock()
+		// The budget is handed to whoever waits for it, in the order
+		// they came (a channel's senders queue), and taken back after.
+		<-c.budget
+		c.budget <- struct{}{}
 	})
 	if err != nil {
 		return nil, err
@@ -194,9 +221,13 @@ func (c *Contest) entries(ctx context.Context, t store.Tournament) ([]solve.Entr
 	if err != nil {
 		return nil, nil, err
 	}
-	plans, err := c.st.Plans().Of(ctx, t.ClassID, 0)
-	if err != nil {
-		return nil, nil, err
+	// The plans fixed when the entries closed; a tournament closed before
+	// pigclass fixed them plays the plans saved now.
+	plans := t.Entries
+	if !t.Fixed {
+		if plans, err = c.st.Plans().Of(ctx, t.ClassID, 0); err != nil {
+			return nil, nil, err
+		}
 	}
 	perfect, err := c.tables.Get(t.Variant)
 	if err != nil {

@@ -180,6 +180,8 @@ func movedValue(t moveTable, col string, v any, ids map[string]map[int64]int64) 
 		return id, nil
 	case t.name == "tournaments" && col == "standings":
 		return movedStandings(v, ids["students"])
+	case t.name == "tournaments" && col == "entries":
+		return movedEntries(v, ids["students"])
 	}
 	return v, nil
 }
@@ -209,6 +211,29 @@ func movedStandings(v any, students map[int64]int64) (any, error) {
 		}
 	}
 	b, err := json.Marshal(res)
+	return string(b), err
+}
+
+// movedEntries is a tournament's fixed entries (Tournament.Entries' JSON)
+// with their student ids moved.
+func movedEntries(v any, students map[int64]int64) (any, error) {
+	text, ok := v.(string)
+	if b, isBytes := v.([]byte); isBytes {
+		text, ok = string(b), true
+	}
+	if !ok {
+		return v, nil
+	}
+	var es []map[string]any
+	if err := json.Unmarshal([]byte(text), &es); err != nil {
+		return nil, fmt.Errorf("entries: %w", err)
+	}
+	for _, e := range es {
+		if id, ok := e["student"].(float64); ok {
+			e["student"] = students[int64(id)]
+		}
+	}
+	b, err := json.Marshal(es)
 	return string(b), err
 }
 

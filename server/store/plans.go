@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -80,6 +81,17 @@ type Tournament struct {
 	ClosesAt  time.Time // when the entries close by themselves (zero: on the teacher's button)
 	ClosedAt  time.Time
 	Standings []byte
+	// Entries are the students' plans as they were when the entries
+	// closed (CloseTournament), the ones the duels play; Fixed is false
+	// for a tournament closed before pigclass fixed them, or still open.
+	Entries []SavedPlan
+	Fixed   bool
+}
+
+// entry is one of a tournament's fixed entries as stored (JSON).
+type entry struct {
+	Student int64    `json:"student"`
+	Plan    sim.Plan `json:"plan"`
 }
 
 // OpenTournament stores a class's new tournament, open for entries.
@@ -121,7 +133,7 @@ func (p Plans) Tournaments(ctx context.Context, classID int64) ([]Tournament, er
 // tournaments reads the class's tournaments, newest first, limit at most
 // (-1: all).
 func (p Plans) tournaments(ctx context.Context, classID int64, limit int) ([]Tournament, error) {
-	query, args := `SELECT id, class_id, variant, bots, created_at, closes_at, closed_at, standings FROM tournaments
+	query, args := `SELECT id, class_id, variant, bots, created_at, closes_at, closed_at, standings, entries FROM tournaments
 		WHERE class_id = ? ORDER BY id DESC`, []any{classID}
 	if limit >= 0 {
 		query, args = query+` LIMIT ?`, append(args, limit)
@@ -146,9 +158,19 @@ func (p Plans) tournaments(ctx context.Context, classID int64, limit int) ([]Tou
 func scanTournament(rows *sql.Rows) (Tournament, error) {
 	var t Tournament
 	var v, bots, created string
-	var closes, closed sql.NullString
-	if err := rows.Scan(&t.ID, &t.ClassID, &v, &bots, &created, &closes, &closed, &t.Standings); err != nil {
+	var closes, closed, entries sql.NullString
+	if err := rows.Scan(&t.ID, &t.ClassID, &v, &bots, &created, &closes, &closed, &t.Standings, &entries); err != nil {
 		return t, fmt.Errorf("store: tournament: %w", err)
+	}
+	if entries.Valid {
+		var es []entry
+		if err := json.Unmarshal([]byte(entries.String), &es); err != nil {
+			return t, fmt.Errorf("store: tournament %d entries: %w", t.ID, err)
+		}
+		t.Fixed, t.Entries = true, make([]SavedPlan, len(es))
+		for i, e := range es {
+			t.Entries[i] = SavedPlan{StudentID: e.Student, Plan: e.Plan}
+		}
 	}
 	if err := json.Unmarshal([]byte(v), &t.Variant); err != nil {
 		return t, fmt.Errorf("store: tournament %d variant: %w", t.ID, err)
@@ -166,17 +188,53 @@ func scanTournament(rows *sql.Rows) (Tournament, error) {
 	return t, nil
 }
 
-// CloseTournament closes a tournament's entries (once); ErrNotFound when
-// the class has no such tournament open.
+// CloseTournament closes a tournament's entries (once), fixing them: the
+// plans of the class's students still in it, as they are now, are the
+// tournament's entries from then on (Tournament.Entries). ErrNotFound
+// when the class has no such tournament open.
 func (p Plans) CloseTournament(ctx context.Context, classID, id int64) error {
-	res, err := p.c.exec(ctx, `UPDATE tournaments SET closed_at = ? WHERE id = ? AND class_id = ? AND closed_at IS NULL`, p.c.stamp(), id, classID)
-	if err != nil {
+	err := p.c.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE tournaments SET closed_at = ? WHERE id = ? AND class_id = ? AND closed_at IS NULL`, p.c.stamp(), id, classID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT p.student_id, p.plan FROM plans p JOIN students s ON s.id = p.student_id
+			WHERE p.class_id = ? AND s.removed = 0 ORDER BY p.student_id`, classID)
+		if err != nil {
+			return err
+		}
+		es := []entry{}
+		for rows.Next() {
+			var e entry
+			var plan string
+			if err := rows.Scan(&e.Student, &plan); err != nil {
+				rows.Close()
+				return err
+			}
+			if err := json.Unmarshal([]byte(plan), &e.Plan); err != nil {
+				rows.Close()
+				return fmt.Errorf("plan of student %d: %w", e.Student, err)
+			}
+			es = append(es, e)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		b, err := json.Marshal(es)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE tournaments SET entries = ? WHERE id = ?`, string(b), id)
+		return err
+	})
+	if err != nil && !errors.Is(err, ErrNotFound) {
 		return fmt.Errorf("store: close tournament: %w", err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return err
 }
 
 // SaveStandings stores a played tournament's standings.
