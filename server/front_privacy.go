@@ -203,6 +203,11 @@ var privacyTables = []privacyTable{
 		{"generation", "class_leases-generation"},
 		{"expires_at", "class_leases-expires_at"},
 	}, true},
+	{"district_key", []privacyColumn{
+		{"id", "district_key-id"},
+		{"fingerprint", "district_key-fingerprint"},
+		{"recorded_at", "district_key-recorded_at"},
+	}, true},
 }
 
 // privacy is the page that says what pigclass stores, table by table and
