@@ -188,3 +188,50 @@ func pigsAtTheTable(t *testing.T, a *app, ts *httptest.Server, cut *atomic.Bool,
 		t.Errorf("the touching pigs: %+v, then seat %d", evs[0], evs[1].Seat)
 	}
 }
+
+// TestBrowserAPauseKeepsATablesEntries (issue 58, item 10): a table's
+// device offline holds a 3, a 4 and a Hold; the teacher pauses; the
+// device comes back: it keeps the three, says play is paused, and sends
+// them once play resumes, in order, none lost (before, the pause's
+// refusals dropped all three).
+func TestBrowserAPauseKeepsATablesEntries(t *testing.T) {
+	t.Parallel() // it waits on the device's queue
+	person := newBrowser(t)
+	a := newApp(t)
+	ts, cut := cuttable(t, a)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := person()
+	run(t, ana, chromedp.EmulateViewport(390, 844), chromedp.Navigate(ts.URL+"/healthz"))
+	joinIn(t, ana, ts.URL, code, "Ana")
+	join(t, a, code, "Ben")
+	ids := []string{strconv.FormatInt(studentID(t, a, code, "Ana"), 10), strconv.FormatInt(studentID(t, a, code, "Ben"), 10)}
+	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "student": ids, "bot": {""}})
+	run(t, ana, chromedp.Navigate(ts.URL+"/c/"+code))
+	eventually(t, ana, `!!document.querySelector('[data-testid="mark-4"]')`, "Ana's turn, first at the table")
+	clickJS(t, ana, `[data-testid="mark-2"]`)
+	eventually(t, ana, `localStorage.length === 0 && document.querySelector('[data-testid="turn-total"]').textContent === "2"`, "the 2 entered and sent")
+	cut.Store(true)
+	for _, b := range []string{"mark-3", "mark-4", "act-hold"} {
+		clickJS(t, ana, `[data-testid="`+b+`"]`)
+	}
+	eventually(t, ana, `document.querySelector('[data-testid="turn-banner"]').textContent.includes("Ben")`, "offline, Ben's turn after Ana holds")
+	teacher.post(paths.Pause.For(code), nil)
+	cut.Store(false)
+	eventually(t, ana, `document.querySelector('[data-testid="table-queued"]').textContent.includes("paused")`, "the device says play is paused")
+	if n := value(t, ana, chromedp.Evaluate[float64](`JSON.parse(Object.values(localStorage)[0] || "[]").length`)); n != 3 {
+		t.Fatalf("paused, the device keeps %v entries, want 3", n)
+	}
+	if evs := tableEvents(t, a, code); len(evs) != 1 {
+		t.Fatalf("paused, the server has %d events, want the first 2 only", len(evs))
+	}
+	teacher.post(paths.Resume.For(code), nil)
+	eventually(t, ana, `localStorage.length === 0`, "the entries sent once play resumes")
+	var got []string
+	for _, e := range tableEvents(t, a, code) {
+		got = append(got, strings.TrimSuffix(e.Action.String()+":"+e.Faces.String(), ":"))
+	}
+	if want := "roll:2 roll:3 roll:4 hold"; strings.Join(got, " ") != want {
+		t.Fatalf("the server stored %v, want %s", got, want)
+	}
+}

@@ -88,8 +88,14 @@ func (s *Server) actOn(c *gin.Context, table bool) {
 		}
 	}
 	if isHTMX(c) {
-		if status == http.StatusServiceUnavailable {
+		// Not saved, or (at a table) play paused: the device keeps the
+		// entry and sends it again (app.js), the paused one until play
+		// resumes; nothing a player entered is dropped for a pause.
+		switch {
+		case status == http.StatusServiceUnavailable:
 			c.Header("Retry-After", "1")
+		case table && errors.Is(err, play.ErrPaused):
+			c.Header("Retry-After", "2")
 		}
 		status = http.StatusOK // htmx swaps 2xx only
 	}

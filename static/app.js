@@ -499,7 +499,7 @@ document.addEventListener("htmx:responseError", function (e) {
         return r.text().then(function (html) {
           // Too fast, or not saved: the same entry again in a moment.
           var later = r.status === 429 || r.status >= 500 || r.headers.get("Retry-After") !== null;
-          return { ok: true, later: later, html: html };
+          return { ok: true, later: later, html: html, wait: r.headers.get("Retry-After") };
         });
       })
       .catch(function () { return { ok: false }; })
@@ -511,8 +511,12 @@ document.addEventListener("htmx:responseError", function (e) {
           var el = document.getElementById("offline");
           if (el) el.hidden = res.ok;
           if (box) show(box, state(box), load(k).length);
+          // The server's word on why it waits (play paused), beside the
+          // entries the device keeps.
+          var said = res.ok && saidIn(res.html), note = box && box.querySelector('[data-testid="table-queued"]');
+          if (said && note) { note.hidden = false; note.textContent = said + " " + note.textContent; }
           clearTimeout(timer);
-          timer = setTimeout(flush, 1000);
+          timer = setTimeout(flush, 1000 * Math.max(1, Math.min(10, Number(res.wait) || 1)));
           return;
         }
         var off = document.getElementById("offline");
@@ -523,6 +527,14 @@ document.addEventListener("htmx:responseError", function (e) {
         if (q.length) { flush(); return; }
         swap(res.html);
       });
+  }
+
+  // saidIn is the error the server's board holds, or "".
+  function saidIn(html) {
+    var tpl = document.createElement("template");
+    tpl.innerHTML = html || "";
+    var e = tpl.content.querySelector('[data-testid="board-error"]');
+    return e ? e.textContent.trim() : "";
   }
 
   // swap puts the server's board in place of the device's once the queue
