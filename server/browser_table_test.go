@@ -39,6 +39,20 @@ func cuttable(t *testing.T, a *app) (*httptest.Server, *atomic.Bool) {
 	return ts, &cut
 }
 
+// anaOnAPhone is a class whose Ana joined on a phone reached through a
+// network the test can cut (cuttable), and whose Ben joined by form.
+func anaOnAPhone(t *testing.T, person func() context.Context) (a *app, ts *httptest.Server, cut *atomic.Bool, teacher *browser, code string, ana context.Context, ben *browser) {
+	t.Helper()
+	a = newApp(t)
+	ts, cut = cuttable(t, a)
+	teacher = a.browser()
+	code = teacherStart(t, teacher)
+	ana = person()
+	run(t, ana, chromedp.EmulateViewport(390, 844), chromedp.Navigate(ts.URL+"/healthz"))
+	joinIn(t, ana, ts.URL, code, "Ana")
+	return a, ts, cut, teacher, code, ana, join(t, a, code, "Ben")
+}
+
 // TestBrowserATableWithTheNetworkCut (issue 45): on a phone in the middle
 // of the table, a table of three (Ana, Ben and a bot) plays Pig and a
 // table of two plays Pass the Pigs; mid-turn the network is cut, the
@@ -49,14 +63,7 @@ func cuttable(t *testing.T, a *app) (*httptest.Server, *atomic.Bool) {
 // review opens on the phone.
 func TestBrowserATableWithTheNetworkCut(t *testing.T) {
 	person := newBrowser(t)
-	a := newApp(t)
-	ts, cut := cuttable(t, a)
-	teacher := a.browser()
-	code := teacherStart(t, teacher)
-	ana := person()
-	run(t, ana, chromedp.EmulateViewport(390, 844), chromedp.Navigate(ts.URL+"/healthz"))
-	joinIn(t, ana, ts.URL, code, "Ana")
-	ben := join(t, a, code, "Ben")
+	a, ts, cut, teacher, code, ana, ben := anaOnAPhone(t, person)
 	three := sim.Standard(sim.Pig)
 	three.Seats = 3
 	if _, err := a.srv.tables.MultiWait(three); err != nil {
@@ -196,15 +203,7 @@ func pigsAtTheTable(t *testing.T, a *app, ts *httptest.Server, cut *atomic.Bool,
 // refusals dropped all three).
 func TestBrowserAPauseKeepsATablesEntries(t *testing.T) {
 	t.Parallel() // it waits on the device's queue
-	person := newBrowser(t)
-	a := newApp(t)
-	ts, cut := cuttable(t, a)
-	teacher := a.browser()
-	code := teacherStart(t, teacher)
-	ana := person()
-	run(t, ana, chromedp.EmulateViewport(390, 844), chromedp.Navigate(ts.URL+"/healthz"))
-	joinIn(t, ana, ts.URL, code, "Ana")
-	join(t, a, code, "Ben")
+	a, ts, cut, teacher, code, ana, _ := anaOnAPhone(t, newBrowser(t))
 	ids := []string{strconv.FormatInt(studentID(t, a, code, "Ana"), 10), strconv.FormatInt(studentID(t, a, code, "Ben"), 10)}
 	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "student": ids, "bot": {""}})
 	run(t, ana, chromedp.Navigate(ts.URL+"/c/"+code))

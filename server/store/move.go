@@ -284,9 +284,9 @@ type querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
-// columnsOf runs a query of column names.
-func columnsOf(ctx context.Context, db querier, query, table string) ([]string, error) {
-	rows, err := db.QueryContext(ctx, query, table)
+// columnsOf runs a query of one text column (names) and returns its rows.
+func columnsOf(ctx context.Context, db querier, query string, args ...any) ([]string, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}

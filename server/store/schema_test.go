@@ -98,7 +98,7 @@ func keys(ms ...schema) map[string]bool {
 // Postgres's (pgTypes' first choice is not assumed: a column's line
 // names the type class, "integer" for both of INTEGER's).
 func sqliteSchema(ctx context.Context, db *sql.DB) (schema, error) {
-	tables, err := strings1(ctx, db, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)
+	tables, err := columnsOf(ctx, db, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +129,7 @@ func sqliteSchema(ctx context.Context, db *sql.DB) (schema, error) {
 		if len(pk) > 0 {
 			lines = append(lines, "primary key ("+strings.Join(pk, ", ")+")")
 		}
-		fks, err := strings1(ctx, db, `SELECT 'foreign key ' || "from" || ' -> ' || "table" || '(' || "to" || ')' FROM pragma_foreign_key_list(?)`, table)
+		fks, err := columnsOf(ctx, db, `SELECT 'foreign key ' || "from" || ' -> ' || "table" || '(' || "to" || ')' FROM pragma_foreign_key_list(?)`, table)
 		if err != nil {
 			return nil, err
 		}
@@ -170,7 +170,7 @@ func sqliteIndexes(ctx context.Context, db *sql.DB, table string) ([]string, err
 	}
 	var out []string
 	for _, i := range list {
-		cols, err := strings1(ctx, db, `SELECT COALESCE(name, '(expression)') FROM pragma_index_info(?) ORDER BY seqno`, i.name)
+		cols, err := columnsOf(ctx, db, `SELECT COALESCE(name, '(expression)') FROM pragma_index_info(?) ORDER BY seqno`, i.name)
 		if err != nil {
 			return nil, err
 		}
@@ -288,22 +288,4 @@ func pgTypeClass(typ string) string {
 		}
 	}
 	return "Postgres type " + typ
-}
-
-// strings1 runs a query of one text column and returns its rows.
-func strings1(ctx context.Context, db *sql.DB, query string, args ...any) ([]string, error) {
-	rows, err := db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
 }
