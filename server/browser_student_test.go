@@ -17,6 +17,7 @@ import (
 // TestBrowserConnectionLost: when the server stops answering, the page
 // says so; the notice is hidden while it answers.
 func TestBrowserConnectionLost(t *testing.T) {
+	t.Parallel() // it waits on the page
 	person := newBrowser(t)
 	a := newApp(t)
 	teacher := a.browser()
@@ -40,6 +41,7 @@ func TestBrowserConnectionLost(t *testing.T) {
 // answers again the next tap plays, and the board drawn again has no
 // notice.
 func TestBrowserAMoveNotTakenSaysSo(t *testing.T) {
+	t.Parallel() // it waits on the page
 	person := newBrowser(t)
 	a := newApp(t)
 	var down atomic.Pointer[refusal]

@@ -62,6 +62,7 @@ func anaOnAPhone(t *testing.T, person func() context.Context) (a *app, ts *httpt
 // decisions.csv with its exact chances (checkTableRecords), and Ana's
 // review opens on the phone.
 func TestBrowserATableWithTheNetworkCut(t *testing.T) {
+	t.Parallel() // it waits on the page
 	person := newBrowser(t)
 	a, ts, cut, teacher, code, ana, ben := anaOnAPhone(t, person)
 	three := sim.Standard(sim.Pig)
