@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
 )
 
 // widths are a phone (390 CSS px) and the reflow width of WCAG 1.4.10
@@ -154,11 +155,11 @@ func TestBrowserPseudoLocale(t *testing.T) {
 // (aria-label, alt, title, placeholder), its charts' words (axis and
 // series names) and its style sheet's generated content that are not the pseudo-locale's "[!! … !!]": words that
 // did not come from the catalog. Data is left alone: names the test chose
-// (window.pigclassData), numbers, punctuation, and what a page marks as
+// (window.pigclassData, or the tab's session storage), numbers, punctuation, and what a page marks as
 // not to be translated (translate="no", or another lang: the switcher's
 // language names, the verify tool's own words), code, keys and drawings.
 const notFromCatalogJS = `(function () {
-	var data = (window.pigclassData || []).concat(["pigclass"]);
+	var data = (window.pigclassData || JSON.parse(sessionStorage.getItem("pigclassData") || "[]")).concat(["pigclass"]);
 	function strip(s) {
 		var prev;
 		do { prev = s; s = s.replace(/\[!! (?:(?!\[!! )[\s\S])*? !!\]/g, " "); } while (s !== prev);
@@ -236,7 +237,10 @@ func walkEveryPage(t *testing.T, lang string, widths []int64, all bool, check fu
 		value(t, ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(document.cookie = "pigclass_lang=%s; path=/", true)`, lang)))
 		return ctx
 	}
-	data := fmt.Sprintf(`window.pigclassData = [%q, "Ana", "Bo", "Cy"];`, code)
+	// The names are kept in the tab's session storage too: a page that
+	// moves on by itself between the two evaluations (a finished match's
+	// review, sent on to the round being played) keeps them.
+	data := fmt.Sprintf(`window.pigclassData = [%q, "Ana", "Bo", "Cy"]; sessionStorage.setItem("pigclassData", JSON.stringify(window.pigclassData));`, code)
 	visit := func(ctx context.Context, path, name string) {
 		if !all && variant[name] {
 			return
@@ -273,6 +277,9 @@ func walkEveryPage(t *testing.T, lang string, widths []int64, all bool, check fu
 	value(t, anaB, chromedp.Evaluate[bool](`(document.querySelector('#rejoin').closest('details').open = true, true)`))
 	run(t, anaB, chromedp.SendKeys(q(`#rejoin`), rc), chromedp.Submit(q(`#nickname`)), chromedp.WaitVisible(q(`[data-testid="nickname"]`)))
 	visit(anaB, "/c/"+code, "play")
+	// The round ends first: a review polls for a match to go on to, and
+	// would take Ana to the one being played while she is looked at.
+	teacher.post(paths.RoundsEnd.For(code), url.Values{"confirm": {"yes"}})
 	visit(anaB, fmt.Sprintf("/c/%s/m/%d", code, id), "review")
 	visit(anaB, "/c/"+code+"/charts", "student-charts")
 	visit(anaB, "/c/"+code+"/plan", "strategy") // issue 46: the three forms and the map
