@@ -53,6 +53,18 @@ func anaOnAPhone(t *testing.T, person func() context.Context) (a *app, ts *httpt
 	return a, ts, cut, teacher, code, ana, join(t, a, code, "Ben")
 }
 
+// openAnasTable opens a table of Pig to 100 for Ana and Ben (and bot, if
+// not ""), shows it on Ana's phone at her first turn, and returns the two
+// students' ids as the table form sends them.
+func openAnasTable(t *testing.T, a *app, ts *httptest.Server, teacher *browser, code string, ana context.Context, bot string) []string {
+	t.Helper()
+	ids := []string{strconv.FormatInt(studentID(t, a, code, "Ana"), 10), strconv.FormatInt(studentID(t, a, code, "Ben"), 10)}
+	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "student": ids, "bot": {bot}})
+	run(t, ana, chromedp.Navigate(ts.URL+"/c/"+code))
+	eventually(t, ana, `!!document.querySelector('[data-testid="mark-4"]')`, "Ana's turn, first at the table")
+	return ids
+}
+
 // TestBrowserATableWithTheNetworkCut (issue 45): on a phone in the middle
 // of the table, a table of three (Ana, Ben and a bot) plays Pig and a
 // table of two plays Pass the Pigs; mid-turn the network is cut, the
@@ -70,10 +82,7 @@ func TestBrowserATableWithTheNetworkCut(t *testing.T) {
 	if _, err := a.srv.tables.MultiWait(three); err != nil {
 		t.Fatal(err)
 	}
-	ids := []string{strconv.FormatInt(studentID(t, a, code, "Ana"), 10), strconv.FormatInt(studentID(t, a, code, "Ben"), 10)}
-	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "student": ids, "bot": {"hold:20"}})
-	run(t, ana, chromedp.Navigate(ts.URL+"/c/"+code))
-	eventually(t, ana, `!!document.querySelector('[data-testid="mark-4"]')`, "Ana's turn, first at the table")
+	ids := openAnasTable(t, a, ts, teacher, code, ana, "hold:20")
 	clickJS(t, ana, `[data-testid="mark-4"]`)
 	eventually(t, ana, `localStorage.length === 0 && document.querySelector('[data-testid="turn-total"]').textContent === "4"`, "the 4 entered and sent")
 	cut.Store(true)
@@ -205,10 +214,7 @@ func pigsAtTheTable(t *testing.T, a *app, ts *httptest.Server, cut *atomic.Bool,
 func TestBrowserAPauseKeepsATablesEntries(t *testing.T) {
 	t.Parallel() // it waits on the device's queue
 	a, ts, cut, teacher, code, ana, _ := anaOnAPhone(t, newBrowser(t))
-	ids := []string{strconv.FormatInt(studentID(t, a, code, "Ana"), 10), strconv.FormatInt(studentID(t, a, code, "Ben"), 10)}
-	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "student": ids, "bot": {""}})
-	run(t, ana, chromedp.Navigate(ts.URL+"/c/"+code))
-	eventually(t, ana, `!!document.querySelector('[data-testid="mark-4"]')`, "Ana's turn, first at the table")
+	openAnasTable(t, a, ts, teacher, code, ana, "")
 	clickJS(t, ana, `[data-testid="mark-2"]`)
 	eventually(t, ana, `localStorage.length === 0 && document.querySelector('[data-testid="turn-total"]').textContent === "2"`, "the 2 entered and sent")
 	cut.Store(true)

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -137,9 +136,6 @@ func newKey(path string, replace bool) ([]byte, error) {
 		if err := os.Rename(target, path); err != nil {
 			return nil, fmt.Errorf("store: replace the published key in %s: %w", path, err)
 		}
-	}
-	if b, err := os.ReadFile(path); err != nil || !bytes.Equal(b, key) {
-		return nil, fmt.Errorf("store: the key file %s did not keep the new key: %v", path, err)
 	}
 	return key, nil
 }

@@ -189,13 +189,8 @@ func movedValue(t moveTable, col string, v any, ids map[string]map[int64]int64) 
 // movedStandings is a tournament's standings (contest.Result's JSON) with
 // its entrants' student ids moved.
 func movedStandings(v any, students map[int64]int64) (any, error) {
-	var text string
-	switch s := v.(type) {
-	case string:
-		text = s
-	case []byte:
-		text = string(s)
-	default:
+	text, ok := textOf(v)
+	if !ok {
 		return v, nil
 	}
 	var res map[string]any
@@ -217,10 +212,7 @@ func movedStandings(v any, students map[int64]int64) (any, error) {
 // movedEntries is a tournament's fixed entries (Tournament.Entries' JSON)
 // with their student ids moved.
 func movedEntries(v any, students map[int64]int64) (any, error) {
-	text, ok := v.(string)
-	if b, isBytes := v.([]byte); isBytes {
-		text, ok = string(b), true
-	}
+	text, ok := textOf(v)
 	if !ok {
 		return v, nil
 	}
@@ -235,6 +227,17 @@ func movedEntries(v any, students map[int64]int64) (any, error) {
 	}
 	b, err := json.Marshal(es)
 	return string(b), err
+}
+
+// textOf is a text column's value as the file's driver gives it.
+func textOf(v any) (string, bool) {
+	switch s := v.(type) {
+	case string:
+		return s, true
+	case []byte:
+		return string(s), true
+	}
+	return "", false
 }
 
 // explainMove says what to do about a row that cannot be moved: a class

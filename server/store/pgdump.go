@@ -93,11 +93,6 @@ func pgDumpCommand(ctx context.Context, dump, dsn, to string) (cmd *exec.Cmd, do
 			return nil, nil, fmt.Errorf("backup: %w", err)
 		}
 		env = append(env, "PGSERVICEFILE="+service)
-		u, _ := url.Parse(conn)
-		q := u.Query()
-		q.Set("service", "pigclass")
-		u.RawQuery = q.Encode()
-		conn = u.String()
 	}
 	cmd = exec.CommandContext(ctx, dump, append(args, "--dbname", conn)...)
 	cmd.Env = env
@@ -105,7 +100,8 @@ func pgDumpCommand(ctx context.Context, dump, dsn, to string) (cmd *exec.Cmd, do
 }
 
 // libpqURL is dsn as Postgres's own programs read it, without its
-// secrets (returned apart, by parameter name: password, sslpassword): a
+// secrets (returned apart, by parameter name: password, sslpassword; the
+// URL then names the service "pigclass" whose file holds them): a
 // schema given as pgx's search_path parameter (a test's own schema)
 // becomes libpq's options, and is returned to name it to pg_dump.
 func libpqURL(dsn string) (conn, schema string, secrets map[string]string, err error) {
@@ -128,6 +124,9 @@ func libpqURL(dsn string) (conn, schema string, secrets map[string]string, err e
 	if schema = q.Get("search_path"); schema != "" {
 		q.Del("search_path")
 		q.Set("options", "-csearch_path="+schema)
+	}
+	if len(secrets) > 0 {
+		q.Set("service", "pigclass") // the secrets' file (pgDumpCommand)
 	}
 	u.RawQuery = q.Encode()
 	return u.String(), schema, secrets, nil
