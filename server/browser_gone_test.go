@@ -176,8 +176,10 @@ func TestBrowserDeadlineSeenByBoth(t *testing.T) {
 	eventually(t, partner, fmt.Sprintf(`Number((document.querySelector('[data-testid="partner-deadline"]') || {dataset: {}}).dataset.deadline) === %d`, due), "the partner's countdown")
 	left := func() int {
 		t.Helper()
-		eventually(t, partner, `/\d+ s left/.test(document.querySelector('[data-testid="partner-deadline"]').textContent)`, "the countdown")
-		return value(t, partner, chromedp.Evaluate[int](`parseInt(document.querySelector('[data-testid="partner-deadline"]').textContent.match(/(\d+) s left/)[1])`))
+		// One evaluation reads it: the countdown's element is swapped by
+		// the page's polls, and may be gone between two.
+		js := `(function () { var m = ((document.querySelector('[data-testid="partner-deadline"]') || {}).textContent || "").match(/(\d+) s left/); return m ? parseInt(m[1]) : -1; })()`
+		return until(t, partner, js, func(n int) bool { return n >= 0 }, "the countdown")
 	}
 	first := left()
 	if got := textOf(t, partner, `[data-testid="partner-deadline"]`); !strings.HasPrefix(got, name+": ") {

@@ -272,10 +272,7 @@ func walkEveryPage(t *testing.T, lang string, widths []int64, all bool, check fu
 	// Ana's pages, on a phone she rejoins from: the play page of the new
 	// round, her review, her charts, Skunk.
 	anaB := speaks(person())
-	rc := s.b.get("/c/" + code).Find(`[data-testid="rejoin-code"]`).Text()
-	run(t, anaB, chromedp.Navigate(a.url+"/join/"+code), chromedp.SendKeys(q(`#nickname`), "Ana"))
-	value(t, anaB, chromedp.Evaluate[bool](`(document.querySelector('#rejoin').closest('details').open = true, true)`))
-	run(t, anaB, chromedp.SendKeys(q(`#rejoin`), rc), chromedp.Submit(q(`#nickname`)), chromedp.WaitVisible(q(`[data-testid="nickname"]`)))
+	rejoinOn(t, anaB, a.url, s.b, code, "Ana")
 	visit(anaB, "/c/"+code, "play")
 	// The round ends first: a review polls for a match to go on to, and
 	// would take Ana to the one being played while she is looked at.

@@ -241,3 +241,94 @@ func TestBrowserAPauseKeepsATablesEntries(t *testing.T) {
 		t.Fatalf("the server stored %v, want %s", got, want)
 	}
 }
+
+// rejoinOn takes student nick, of browser b, to the page ctx by the
+// rejoin code on b's class page, typed in the join form at base.
+func rejoinOn(t *testing.T, ctx context.Context, base string, b *browser, code, nick string) {
+	t.Helper()
+	rc := b.get("/c/" + code).Find(`[data-testid="rejoin-code"]`).Text()
+	run(t, ctx, chromedp.Navigate(base+"/join/"+code), chromedp.SendKeys(q(`#nickname`), nick))
+	value(t, ctx, chromedp.Evaluate[bool](`(document.querySelector('#rejoin').closest('details').open = true, true)`))
+	run(t, ctx, chromedp.SendKeys(q(`#rejoin`), rc), chromedp.Submit(q(`#nickname`)), chromedp.WaitVisible(q(`[data-testid="nickname"]`)))
+}
+
+// TestBrowserATableDeviceHoldsWhatWasNotTaken (issue 58, item 9): Ana's
+// phone and Ben's at one table of Pig. Ben's phone follows Ana's entries
+// while it is her turn. Ana's phone, offline, holds a 3, a 4 and a Hold
+// while Ben's phone enters a 6 for her: back online, the 3 is refused
+// (its place holds the 6), and her phone shows the game as it is (turn
+// total 8), says which three entries it holds, and takes no other entry
+// until she decides: entered again, they follow the 6 (she banks 15).
+// Then, offline, her phone holds a 5 and a Hold for Ben while his phone
+// enters his 1: she drops them, and the table is as Ben's phone left it.
+func TestBrowserATableDeviceHoldsWhatWasNotTaken(t *testing.T) {
+	t.Parallel() // it waits on the devices' polls
+	person := newBrowser(t)
+	a, ts, cut, teacher, code, ana, ben := anaOnAPhone(t, person)
+	openAnasTable(t, a, ts, teacher, code, ana, "")
+	benPhone := person()
+	run(t, benPhone, chromedp.EmulateViewport(390, 844))
+	rejoinOn(t, benPhone, a.url, ben, code, "Ben")
+	run(t, benPhone, chromedp.Navigate(a.url+"/c/"+code))
+	eventually(t, benPhone, `!!document.querySelector('[data-testid="mark-6"]')`, "Ben's phone at the table on Ana's turn")
+	stored := func(want string) {
+		t.Helper()
+		var got []string
+		for _, e := range tableEvents(t, a, code) {
+			got = append(got, strings.TrimSuffix(e.Action.String()+":"+e.Faces.String(), ":"))
+		}
+		if strings.Join(got, " ") != want {
+			t.Fatalf("the table stored %v, want %s", got, want)
+		}
+	}
+	tt := func(n int) string {
+		return fmt.Sprintf(`document.querySelector('[data-testid="turn-total"]').textContent === "%d"`, n)
+	}
+
+	clickJS(t, ana, `[data-testid="mark-2"]`)
+	eventually(t, ana, `localStorage.length === 0 && `+tt(2), "Ana's 2 entered and sent")
+	eventually(t, benPhone, tt(2), "Ben's phone follows Ana's turn")
+
+	cut.Store(true)
+	for _, b := range []string{"mark-3", "mark-4", "act-hold"} {
+		clickJS(t, ana, `[data-testid="`+b+`"]`)
+	}
+	eventually(t, ana, `document.querySelector('[data-testid="turn-banner"]').textContent.includes("Ben")`, "offline, Ben's turn after Ana holds")
+	clickJS(t, benPhone, `[data-testid="mark-6"]`)
+	eventually(t, benPhone, `localStorage.length === 0 && `+tt(8), "Ben's phone enters a 6 for Ana")
+	cut.Store(false)
+	eventually(t, ana, `!!document.querySelector('[data-testid="table-held"]')`, "Ana's phone holds what was not taken")
+	held := textOf(t, ana, `[data-testid="table-held"] p`)
+	if !strings.Contains(held, "a throw of 3; a throw of 4; a hold") {
+		t.Errorf("the held entries: %q", held)
+	}
+	if said := textOf(t, ana, `[data-testid="board-error"]`); !strings.Contains(said, "already has a throw of 6") || !strings.Contains(said, "sent a throw of 3") {
+		t.Errorf("the refusal: %q", said)
+	}
+	if got := textOf(t, ana, `[data-testid="turn-total"]`); got != "8" {
+		t.Errorf("Ana's phone shows turn total %s, want the table's 8", got)
+	}
+	if !value(t, ana, chromedp.Evaluate[bool](`Array.from(document.querySelectorAll('#board form[data-entry] button')).every(b => b.disabled)`)) {
+		t.Error("the phone takes new entries before Ana has decided on those it holds")
+	}
+	shot(t, ana, "table-held")
+	stored("roll:2 roll:6")
+	clickJS(t, ana, `[data-testid="table-held-again"]`)
+	eventually(t, ana, `localStorage.length === 0 && !document.querySelector('[data-testid="table-held"]')`, "the held entries entered again")
+	stored("roll:2 roll:6 roll:3 roll:4 hold")
+	eventually(t, benPhone, `document.querySelector('[data-testid="turn-banner"]').textContent.includes("Ben") && Array.from(document.querySelectorAll('#board .players li')).some(li => li.textContent.includes("Ana") && li.querySelector('[data-testid="score"]').textContent === "15")`,
+		"Ben's phone: Ana banked 15, Ben's turn")
+
+	cut.Store(true)
+	eventually(t, ana, `!!document.querySelector('[data-testid="mark-5"]')`, "Ana's phone at Ben's turn")
+	clickJS(t, ana, `[data-testid="mark-5"]`)
+	clickJS(t, ana, `[data-testid="act-hold"]`)
+	clickJS(t, benPhone, `[data-testid="mark-1"]`)
+	eventually(t, benPhone, `localStorage.length === 0 && document.querySelector('[data-testid="turn-banner"]').textContent.includes("Ana")`, "Ben's 1 ends his turn")
+	cut.Store(false)
+	eventually(t, ana, `!!document.querySelector('[data-testid="table-held"]')`, "Ana's phone holds the 5 and the Hold")
+	clickJS(t, ana, `[data-testid="table-held-drop"]`)
+	eventually(t, ana, `localStorage.length === 0 && !document.querySelector('[data-testid="table-held"]') && document.querySelector('[data-testid="turn-banner"]').textContent.includes("Ana") && !document.querySelector('[data-testid="mark-4"]').disabled`,
+		"dropped: Ana's turn, her phone takes entries")
+	stored("roll:2 roll:6 roll:3 roll:4 hold roll:1")
+}

@@ -71,9 +71,9 @@ func value[T any](t *testing.T, ctx context.Context, a chromedp.Action[T]) T {
 // there (node handles go stale when htmx swaps a part of the page).
 func textOf(t *testing.T, ctx context.Context, sel string) string {
 	t.Helper()
-	js := fmt.Sprintf(`(document.querySelector(%q) || {}).textContent || ""`, sel)
-	eventually(t, ctx, fmt.Sprintf(`!!document.querySelector(%q)`, sel), sel+" appears")
-	return value(t, ctx, chromedp.Evaluate[string](js))
+	// One evaluation finds and reads it ("+" marks it found).
+	js := fmt.Sprintf(`(function () { var e = document.querySelector(%q); return e ? "+" + e.textContent : ""; })()`, sel)
+	return until(t, ctx, js, func(s string) bool { return s != "" }, sel+" appears")[1:]
 }
 
 // clickJS clicks an element with JavaScript once it is there: for parts of
@@ -98,10 +98,18 @@ func q(sel string) chromedp.CSS { return chromedp.CSS(sel) }
 // eventually polls a JavaScript condition in the page until it is true.
 func eventually(t *testing.T, ctx context.Context, js, what string) {
 	t.Helper()
+	until(t, ctx, js, func(ok bool) bool { return ok }, what)
+}
+
+// until evaluates js every 100 ms until ok accepts what it returns, and
+// returns that: one evaluation both finds and reads a part of the page
+// that htmx may swap out between two.
+func until[T any](t *testing.T, ctx context.Context, js string, ok func(T) bool, what string) T {
+	t.Helper()
 	end := time.Now().Add(30 * time.Second)
 	for {
-		if ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js)); err == nil && ok {
-			return
+		if v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js)); err == nil && ok(v) {
+			return v
 		}
 		if time.Now().After(end) {
 			// What the page showed instead, for whoever reads the failure.
@@ -301,6 +309,11 @@ func sharedChromium(t *testing.T) context.Context {
 			chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
 			chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
 			chromedp.Flag("disable-sync", true), chromedp.Flag("disable-quic", true), chromedp.Flag("no-first-run", true),
+			// A page's navigations stay in its renderer: no spare process
+			// started after each, no new one for a page opened anew (a
+			// renderer's start is CPU the other tests wait for).
+			chromedp.Flag("disable-features", "SpareRendererForSitePerProcess,BackForwardCache,ProactivelySwapBrowsingInstance"),
+			chromedp.Flag("disable-site-isolation-trials", true),
 		)
 		shared.dir, shared.err = os.MkdirTemp("", "pigclass-chromium-")
 		if shared.err != nil {

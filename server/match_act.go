@@ -97,7 +97,13 @@ func (s *Server) actOn(c *gin.Context, table bool) {
 		case table && errors.Is(err, play.ErrPaused):
 			c.Header("Retry-After", "2")
 		}
-		status = http.StatusOK // htmx swaps 2xx only
+		// htmx swaps 2xx only. A table's entries are sent by app.js,
+		// which reads a conflict's 409: it holds the entries it has left
+		// for the player to decide on.
+		var taken *play.ConflictError
+		if !(table && errors.As(err, &taken)) {
+			status = http.StatusOK
+		}
 	}
 	render(c, status, templates.PlayReply(mv.board, isHTMX(c)))
 }

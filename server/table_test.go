@@ -522,3 +522,52 @@ func TestARoundLeavesTheTables(t *testing.T) {
 		t.Errorf("the table after two rounds ended: %s", m.Status)
 	}
 }
+
+// TestAnotherEntryAtATakenPlace (issue 58, item 9): Ana's device enters
+// a 2 at a table; Ben's device, which had not seen it, sends a 4 at the
+// same place: refused with 409 (with or without htmx), naming both, and
+// nothing of it stored; the same 2 sent again is taken as already there.
+// A hold and a throw at one place, and a throw entered again after play
+// went on, are refused alike.
+func TestAnotherEntryAtATakenPlace(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana, ben := join(t, a, code, "Ana"), join(t, a, code, "Ben")
+	ids := []string{strconv.FormatInt(studentID(t, a, code, "Ana"), 10), strconv.FormatInt(studentID(t, a, code, "Ben"), 10)}
+	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "student": ids})
+	board := ana.get("/c/" + code).Find(`[data-testid="board"]`)
+	enter := board.Find(`form[data-testid="table-throw"]`).AttrOr("action", "")
+	if enter == "" || board.AttrOr("data-seq", "") != "0" {
+		t.Fatalf("the table's board has no entry form at seq 0:\n%s", ana.body)
+	}
+	if q := board.AttrOr("data-queue", ""); q != enter {
+		t.Errorf("the board names its queue %q, want the entry address %q", q, enter)
+	}
+	ana.post(enter, url.Values{"seq": {"0"}, "action": {"roll"}, "faces": {"2"}})
+	refused := func(b *browser, form url.Values, there, entered string, headers ...string) {
+		t.Helper()
+		doc := b.post(enter, form, headers...)
+		said := doc.Find(`[data-testid="board-error"]`).Text()
+		if b.status() != http.StatusConflict || !strings.Contains(said, "already has "+there) || !strings.Contains(said, "sent "+entered) {
+			t.Errorf("%v %v: %d %q, want 409 naming %q there and %q sent", form, headers, b.status(), said, there, entered)
+		}
+	}
+	refused(ben, url.Values{"seq": {"0"}, "action": {"roll"}, "faces": {"4"}}, "a throw of 2", "a throw of 4")
+	refused(ben, url.Values{"seq": {"0"}, "action": {"roll"}, "faces": {"4"}}, "a throw of 2", "a throw of 4", "HX-Request", "true")
+	refused(ben, url.Values{"seq": {"0"}, "action": {"hold"}}, "a throw of 2", "a hold")
+	if ben.post(enter, url.Values{"seq": {"0"}, "action": {"roll"}, "faces": {"2"}}); ben.status() != http.StatusOK || ben.path() != "/c/"+code {
+		t.Errorf("the 2 sent again: %d at %s, want it taken as there (303 to the class page)", ben.status(), ben.path())
+	}
+	ana.post(enter, url.Values{"seq": {"1"}, "action": {"hold"}})
+	refused(ben, url.Values{"seq": {"1"}, "action": {"roll"}, "faces": {"5"}}, "a hold", "a throw of 5")
+	// The 2, entered again as a 3 once Ana has held: its place is taken.
+	refused(ben, url.Values{"seq": {"1"}, "action": {"roll"}, "faces": {"3"}, "correct": {"1"}}, "a throw of 2", "a throw of 3")
+	var got []string
+	for _, e := range tableEvents(t, a, code) {
+		got = append(got, strings.TrimSuffix(e.Action.String()+":"+e.Faces.String(), ":"))
+	}
+	if want := "roll:2 hold"; strings.Join(got, " ") != want {
+		t.Fatalf("the table stored %v, want %s", got, want)
+	}
+}

@@ -218,6 +218,9 @@ func (w *views) boardView(l *i18n.Localizer, class *classroom.Class, m *play.Mat
 		b.Announce += " " + l.Say(words.yourTurn)
 	}
 	b.Heard = strings.TrimSpace(b.Announce + " " + b.Result)
+	if m.AtTable {
+		b.TableQueue = paths.ClassEnter.With(b.ClassCode, m.ID)
+	}
 	if m.AtTable && b.YourTurn {
 		b.Table = tableEntry(l, b.ClassCode, m, words.names)
 	}

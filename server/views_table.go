@@ -106,6 +106,18 @@ func tableStateOf(l *i18n.Localizer, m *play.Match, names []i18n.Msg) string {
 	return string(b)
 }
 
+// entryWords says a decision at a table, a throw with its pieces: "a
+// hold", "a throw of 4".
+func entryWords(l *i18n.Localizer, g sim.Game, a sim.Action, f sim.Faces) string {
+	switch a.Kind {
+	case sim.RollKind, sim.DiceKind:
+		return l.T("table.a_throw", "Faces", l.Say(charts.ThrowMsg(g, &f)))
+	case sim.HoldKind:
+		return l.T("table.a_hold")
+	}
+	return l.T("action." + a.String())
+}
+
 // tableWords are the device's words while the network is down, in the
 // reader's language, as JSON: {name}, {faces} and {n} are filled in by
 // app.js.
@@ -114,6 +126,8 @@ func tableWords(l *i18n.Localizer) string {
 		"turn": l.T("table.turn", "Name", "{name}"), "ask": l.T("table.ask", "Name", "{name}"),
 		"last": l.T("table.last", "Name", "{name}", "Faces", "{faces}"), "bot": l.T("table.offline_bot", "Name", "{name}"),
 		"over": l.T("table.offline_over"), "queued": l.T("table.queued"), "hog": l.T("table.offline_hog"),
+		"held": l.T("table.held", "List", "{faces}"), "again": l.T("table.held_again"), "drop": l.T("table.held_drop"),
+		"a_hold": l.T("table.a_hold"), "a_throw": l.T("table.a_throw", "Faces", "{faces}"), "a_row": l.T("table.a_row", "Row", "{faces}"),
 	})
 	return string(b)
 }

@@ -354,14 +354,24 @@ document.addEventListener("htmx:responseError", function (e) {
 // each throw does), until a bot is to throw or the game looks won. The
 // server refuses an entry that does not follow the last it has, and does
 // nothing with one it has already: sent again after a drop, nothing is
-// lost or doubled. Without this script the forms post as they are.
+// lost or doubled. One it refuses (another device entered something else
+// at that place meanwhile: a conflict, 409) stops the queue: the device
+// shows the game as it is and holds what it has left until its player
+// enters them again after it or drops them (issue 58, item 9). Every
+// device of a table follows the game by the board's poll, held back while
+// its own entries are on their way. Without this script the forms post as
+// they are.
 (function () {
   "use strict";
   var sending = false, failing = false, timer = null;
   function entryBox() { return document.querySelector('#board[data-table] [data-testid="table-entry"]'); }
   function key() {
-    var f = document.querySelector('#board[data-table] form[data-entry]');
-    return f ? "pigclass-table:" + f.getAttribute("action") : null;
+    var b = document.querySelector('#board[data-queue]');
+    return b ? "pigclass-table:" + b.dataset.queue : null;
+  }
+  // A queue held after a refusal has the words to say so beside it.
+  function heldOf(k) {
+    try { return JSON.parse(localStorage.getItem(k + "#held")); } catch (e) { return null; }
   }
   function load(k) {
     try { return JSON.parse(localStorage.getItem(k) || "[]"); } catch (e) { return []; }
@@ -499,7 +509,10 @@ document.addEventListener("htmx:responseError", function (e) {
         return r.text().then(function (html) {
           // Too fast, or not saved: the same entry again in a moment.
           var later = r.status === 429 || r.status >= 500 || r.headers.get("Retry-After") !== null;
-          return { ok: true, later: later, html: html, wait: r.headers.get("Retry-After") };
+          // Refused: a conflict, or any entry the board answers with an
+          // error (it is not dropped unseen).
+          var refused = !later && (r.status === 409 || saidIn(html) !== "");
+          return { ok: true, later: later, refused: refused, html: html, wait: r.headers.get("Retry-After") };
         });
       })
       .catch(function () { return { ok: false }; })
@@ -521,13 +534,102 @@ document.addEventListener("htmx:responseError", function (e) {
         }
         var off = document.getElementById("offline");
         if (off) off.hidden = true;
+        if (res.refused) {
+          var s = box && state(box);
+          localStorage.setItem(k + "#held", JSON.stringify({ words: box ? words(box) : {}, said: (s && s.said) || {} }));
+          swap(res.html);
+          showHeld();
+          return;
+        }
         q = load(k);
         q.shift();
+        // Entered again after a refusal: each at the place the last
+        // answer gives.
+        if (q.length && q[0].fresh) q[0].body = withSeq(q[0].body, seqIn(res.html));
         store(k, q);
         if (q.length) { flush(); return; }
         swap(res.html);
       });
   }
+
+  function withSeq(body, seq) {
+    var p = new URLSearchParams(body);
+    if (seq !== null) p.set("seq", seq);
+    return p.toString();
+  }
+  function seqIn(html) {
+    var tpl = document.createElement("template");
+    tpl.innerHTML = html || "";
+    var b = tpl.content.querySelector("#board");
+    return b ? b.getAttribute("data-seq") : null;
+  }
+
+  // showHeld says which entries the device holds after a refusal, on the
+  // board as the server drew it, with the player's two choices; no new
+  // entry is taken until they choose.
+  function showHeld() {
+    var k = key(), board = document.getElementById("board");
+    if (!k || !board) return;
+    var old = board.querySelector('[data-testid="table-held"]');
+    if (old) old.remove();
+    var held = heldOf(k), q = load(k);
+    if (!held || !q.length) return;
+    var w = held.words || {};
+    var list = q.map(function (e) {
+      if (e.turn) return fill(w.a_row, "", e.turn);
+      if (e.action === "hold") return w.a_hold;
+      var f = String(e.faces || "").trim().split(/[\s,]+/).join(" ");
+      return fill(w.a_throw, "", held.said[f] || f);
+    }).join("; ");
+    var div = document.createElement("div");
+    div.className = "notice table-held";
+    div.setAttribute("role", "alert");
+    div.setAttribute("data-testid", "table-held");
+    var p = document.createElement("p");
+    p.textContent = fill(w.held, "", list);
+    div.appendChild(p);
+    [["again", "big primary"], ["drop", "big"]].forEach(function (c) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = c[1];
+      b.textContent = w[c[0]];
+      b.setAttribute("data-held", c[0]);
+      b.setAttribute("data-testid", "table-held-" + c[0]);
+      div.appendChild(b);
+    });
+    (board.querySelector('[data-testid="board-error"]') || board.querySelector("h1")).after(div);
+    board.querySelectorAll("form[data-entry] button, form[data-entry] input").forEach(function (el) {
+      if (el.type !== "hidden") el.disabled = true;
+    });
+  }
+
+  // The player's choice on the held entries: enter them again after the
+  // game as it is now (each at the place the server gives), or drop them.
+  document.addEventListener("click", function (ev) {
+    var b = ev.target.closest && ev.target.closest('[data-testid="table-held"] button[data-held]');
+    var k = key(), board = document.getElementById("board");
+    if (!b || !k || !board) return;
+    localStorage.removeItem(k + "#held");
+    var q = b.getAttribute("data-held") === "drop" ? [] : load(k);
+    q.forEach(function (e) { e.fresh = true; });
+    if (q.length) q[0].body = withSeq(q[0].body, board.getAttribute("data-seq"));
+    store(k, q);
+    b.closest('[data-testid="table-held"]').remove();
+    board.querySelectorAll("form[data-entry] button, form[data-entry] input").forEach(function (el) { el.disabled = false; });
+    flush();
+  });
+
+  // The board's poll is held back while the device's own entries are on
+  // their way (or wait for the network), and while a piece is picked; a
+  // board drawn anew still says what is held.
+  document.addEventListener("htmx:beforeRequest", function (ev) {
+    var board = ev.detail && ev.detail.elt;
+    if (!board || board.id !== "board" || !board.hasAttribute("data-queue")) return;
+    var k = key();
+    var busy = sending || (load(k).length > 0 && !heldOf(k)) || !!board.querySelector("form[data-entry] input:checked");
+    if (busy) ev.preventDefault();
+  });
+  document.addEventListener("htmx:afterSettle", showHeld);
 
   // saidIn is the error the server's board holds, or "".
   function saidIn(html) {
@@ -557,6 +659,7 @@ document.addEventListener("htmx:responseError", function (e) {
   window.addEventListener("online", flush);
   document.addEventListener("DOMContentLoaded", function () {
     var box = entryBox(), k = key();
+    if (k && heldOf(k)) { showHeld(); return; }
     if (box && k && load(k).length) {
       // Entries left from before a reload go first; the board shows them
       // played on (those the server has already are not played twice).

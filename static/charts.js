@@ -27,8 +27,10 @@
     } else {
       axisNames(option, 12);
     }
+    if (still) option.animation = false;
     echarts.init(el).setOption(option);
   }
+  var still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   var sized = window.ResizeObserver ? new ResizeObserver(function (entries) {
     entries.forEach(function (e) {
       var el = e.target;

@@ -389,8 +389,11 @@ type Board struct {
 	// there by itself).
 	ClassNextURL string
 	// Table is how a table's device enters a throw, nil for a match whose
-	// dice the seed throws.
+	// dice the seed throws, or while a bot at the table is to throw.
 	Table *TableEntry
+	// TableQueue, at a table whoever is to move, names the device's queue
+	// of entries (app.js): the address they are sent to.
+	TableQueue string
 }
 
 // TableEntry is how a table's device enters the turn of the player to

@@ -3,6 +3,7 @@ package play
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 
 	"pigclass/sim"
@@ -26,6 +27,22 @@ var ErrNothingToCorrect = errors.New("the last entry is not a throw entered by h
 // queue in order; it sends that one first).
 var ErrOutOfOrder = errors.New("an entry before this one has not arrived: send the entries in order")
 
+// ConflictError refuses an entry sent at a place in the match that
+// already holds another event: two devices of a table entered different
+// things for the same moment (one of them offline), and the one that
+// arrived second is not taken. It names both, so that the device can
+// show the game as it is and let its player decide (issue 58, item 9).
+type ConflictError struct {
+	Game    sim.Game
+	Seq     int       // the place in the match
+	Entered Entry     // what the device sent there
+	There   sim.Event // what the match holds there
+}
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("entry %d is taken: %s %s sent, the match has %s %s", e.Seq, e.Entered.Action, e.Entered.Faces, e.There.Action, e.There.Faces)
+}
+
 // Entry is one entry made at a table: a decision (Action) and, for a
 // throw, the pieces it landed (Faces); or, with Correct, the last throw's
 // pieces entered again (Faces alone), until the next decision is made.
@@ -45,7 +62,9 @@ func throws(a sim.Action) bool { return a.Kind == sim.RollKind || a.Kind == sim.
 // it (roll 4, roll 6, hold), done together or not at all (ErrTurnOver if
 // the turn ends before the last). seq is the number of events the device
 // showed: a repeated one does nothing (ErrStale), so an entry sent again
-// after the network dropped is not doubled; one ahead of the match is
+// after the network dropped is not doubled, while another entry at a
+// place the match has already taken is refused (ConflictError); one
+// ahead of the match is
 // refused (ErrOutOfOrder) and changes nothing. It returns the match as the
 // player sees it.
 func (h *Hall) Enter(ctx context.Context, who Seer, id int64, seq int, es ...Entry) (*View, error) {
@@ -78,7 +97,7 @@ func (h *Hall) enter(ctx context.Context, id int64, seq int, es []Entry) (*Match
 	case lm.ended:
 		return lm.snap.Load(), ErrNotPlaying
 	case seq < lm.m.Len():
-		return lm.snap.Load(), ErrStale
+		return lm.snap.Load(), taken(lm.row.Variant.Game, lm.m.Events(), seq, es)
 	case seq > lm.m.Len():
 		return lm.snap.Load(), ErrOutOfOrder
 	case lm.host != nil && lm.host.Paused():
@@ -97,6 +116,31 @@ func (h *Hall) enter(ctx context.Context, id int64, seq int, es []Entry) (*Match
 	}
 	err := h.advance(ctx, lm, ps...)
 	return lm.snap.Load(), err
+}
+
+// taken answers entries es sent at seq, a place events have passed: the
+// same entries again (sent twice after the network dropped) are stale;
+// any that differs from the event at its place is a conflict. A
+// correction sent at seq is of the throw before it.
+func taken(g sim.Game, events []sim.Event, seq int, es []Entry) error {
+	for i, e := range es {
+		at := seq + i
+		if e.Correct {
+			at--
+		}
+		if at < 0 || at >= len(events) {
+			break
+		}
+		there := events[at]
+		same := there.Faces.String() == e.Faces.String() // a correction: its pieces
+		if !e.Correct {
+			same = there.Action == e.Action && (!throws(e.Action) || same)
+		}
+		if !same {
+			return &ConflictError{Game: g, Seq: at, Entered: e, There: there}
+		}
+	}
+	return ErrStale
 }
 
 // entryMove is an entry as the move of seat, the player to move, or why
