@@ -185,9 +185,15 @@ func writeSharedNginx(w io.Writer, listen, public string, instances instancesFla
 	p("# (the one that started it), then to the others. An instance asked for a")
 	p("# class another one serves answers 503, and nginx asks the next; when the")
 	p("# serving instance stops, the next one asked takes the class over once its")
-	p("# lease has expired (6 s at most) and the class goes on. A 503 to a form")
-	p("# (a POST) is not passed on by nginx: the browser shows it, and the student")
-	p("# taps again. Everything else is spread over all instances.")
+	p("# lease has expired (6 s at most) and the class goes on. A form (a POST)")
+	p("# is passed on as well when an instance answers 503 or cannot be reached:")
+	p("# pigclass answers 503 only for what it did not do (a class another")
+	p("# instance serves, a write the database refused), and a form whose")
+	p("# instance died before answering reaches instances that cannot take the")
+	p("# class over while that one's lease lasts: they answer 503 too, and the")
+	p("# form waits for the student's next tap. A form that timed out is not")
+	p("# passed on (its instance may have done it). Everything else is spread")
+	p("# over all instances.")
 	p("# Each instance runs with the same --public-url, database and key file, and")
 	p("# trusts this proxy (the database's address in PIGCLASS_DB keeps its")
 	p("# password out of the process list):")
@@ -259,17 +265,33 @@ func nginxBody(b *strings.Builder, listen string, instances instancesFlag, share
 	p("    server {")
 	p("        listen %s;", listen)
 	p("        location / {")
+	if shared {
+		p("            # Forms go on to the next instance by their own rules (@form).")
+		p("            error_page 418 = @form;")
+		p("            if ($request_method = POST) { return 418; }")
+	}
+	nginxProxy(p, "error timeout http_502 http_503")
+	p("        }")
+	if shared {
+		p("        location @form {")
+		nginxProxy(p, "error http_503 non_idempotent")
+		p("        }")
+	}
+	p("    }")
+	p("}")
+}
+
+// nginxProxy writes a location's passing on to the instances, to the next
+// one on next (proxy_next_upstream).
+func nginxProxy(p func(string, ...any), next string) {
 	p("            proxy_pass http://$pigclass;")
 	p("            proxy_http_version 1.1;")
 	p("            proxy_set_header Connection \"\";")
 	p("            proxy_set_header Host $http_host;")
 	p("            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;")
 	p("            proxy_set_header X-Forwarded-Proto $scheme;")
-	p("            proxy_next_upstream error timeout http_502 http_503;")
+	p("            proxy_next_upstream %s;", next)
 	p("            proxy_connect_timeout 2s;")
-	p("        }")
-	p("    }")
-	p("}")
 }
 
 func instanceArgs(instances instancesFlag) string {
