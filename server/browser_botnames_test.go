@@ -26,23 +26,26 @@ func TestBrowserBotNamesFitAPhone(t *testing.T) {
 		rounds = append(rounds, url.Values{"game": {"hog"}, "target": {"50"}, "max_dice": {"10"}, "mode": {"bot"}, "bot": {bot}})
 	}
 	for _, lang := range []string{"en", "de", "es", "fr", "pt-BR"} {
-		a := newApp(t)
-		teacher := a.browser()
-		code := teacherStart(t, teacher)
-		ana := person()
-		run(t, ana, chromedp.EmulateViewport(320, 568), chromedp.Navigate(a.url+"/healthz"))
-		value(t, ana, chromedp.Evaluate[bool](fmt.Sprintf(`(document.cookie = "pigclass_lang=%s; path=/", true)`, lang)))
-		joinIn(t, ana, a.url, code, "Ana")
-		for _, round := range rounds {
-			if teacher.post(paths.Rounds.For(code), round); teacher.status() != http.StatusOK {
-				t.Fatalf("%s: the round is refused: %d", round.Get("bot"), teacher.status())
+		t.Run(lang, func(t *testing.T) {
+			t.Parallel()
+			a := newApp(t)
+			teacher := a.browser()
+			code := teacherStart(t, teacher)
+			ana := person()
+			run(t, ana, chromedp.EmulateViewport(320, 568), chromedp.Navigate(a.url+"/healthz"))
+			value(t, ana, chromedp.Evaluate[bool](fmt.Sprintf(`(document.cookie = "pigclass_lang=%s; path=/", true)`, lang)))
+			joinIn(t, ana, a.url, code, "Ana")
+			for _, round := range rounds {
+				if teacher.post(paths.Rounds.For(code), round); teacher.status() != http.StatusOK {
+					t.Fatalf("%s: the round is refused: %d", round.Get("bot"), teacher.status())
+				}
+				navigate(t, ana, a.url+paths.Student.For(code))
+				eventually(t, ana, `document.querySelectorAll('#board .players .name').length === 2 && !!document.querySelector('#board button[data-key]')`, lang+" "+round.Get("bot")+": the board")
+				for _, bad := range value(t, ana, chromedp.Evaluate[[]string](oneLineJS)) {
+					t.Errorf("%s, %s: %s", lang, round.Get("bot"), bad)
+				}
 			}
-			navigate(t, ana, a.url+paths.Student.For(code))
-			eventually(t, ana, `document.querySelectorAll('#board .players .name').length === 2 && !!document.querySelector('#board button[data-key]')`, lang+" "+round.Get("bot")+": the board")
-			for _, bad := range value(t, ana, chromedp.Evaluate[[]string](oneLineJS)) {
-				t.Errorf("%s, %s: %s", lang, round.Get("bot"), bad)
-			}
-		}
+		})
 	}
 }
 

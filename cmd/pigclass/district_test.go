@@ -290,9 +290,10 @@ func proxyBinary(t *testing.T, kind string) string {
 	return ""
 }
 
-// chromiumPath is Debian's chromium, or "".
+// chromiumPath is Debian's chromium-headless-shell (lighter: see the
+// server's browser tests), or its chromium, or "".
 func chromiumPath() string {
-	for _, p := range []string{os.Getenv("PIGCLASS_CHROMIUM"), "/usr/bin/chromium"} {
+	for _, p := range []string{os.Getenv("PIGCLASS_CHROMIUM"), "/usr/bin/chromium-headless-shell", "/usr/bin/chromium"} {
 		if p != "" {
 			if _, err := exec.LookPath(p); err == nil {
 				return p
