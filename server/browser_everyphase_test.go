@@ -2,14 +2,21 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"pigclass/server/charts"
 	"pigclass/server/classroom"
+	"pigclass/server/store"
+	"pigclass/sim"
+	"pigclass/templates"
+	"pigclass/templates/i18n"
 	"pigclass/templates/paths"
 )
 
@@ -153,3 +160,90 @@ const screenWholeJS = `(function () {
 	}
 	return out.join("; ");
 })()`
+
+// TestBrowserAShareAtTheTopClearsTheAxisName: the pigs' landings write
+// each landing's share above its box; when the first landing's interval
+// ends just under a round number (so the axis ends there too), its share
+// stands above the plot, where the projector sets the y axis's name. The
+// name stands a label's height higher then: at each of the projector's
+// sizes, for intervals ending just under 40% and 50% (found here from
+// Wilson's formula, not by chance), no two of the chart's texts overlap.
+// And ECharts lays a line of text out as tall as its font, here where
+// chromium has no CJK font, so labels that would overlap are left out.
+func TestBrowserAShareAtTheTopClearsTheAxisName(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	projector := newBrowser(t)()
+	teacher := a.browser()
+	code := teacherStartLesson(t, teacher, "7-are-pigs-fair-dice")
+	link := teacher.get("/t/"+code).Find(`[data-testid="projector-link"]`).AttrOr("href", "")
+	run(t, projector, chromedp.EmulateViewport(1920, 1080), chromedp.Navigate(link))
+	eventually(t, projector, `!!document.getElementById("projector-chart")`, "the projector's chart place")
+	// A line of 24 px text is laid out 24 px tall, with or without a
+	// CJK font on the system (ECharts measures a line by the glyph 国).
+	if h := value(t, projector, chromedp.Evaluate[float64](`new echarts.graphic.Text({ style: { text: "Ag", font: "24px sans-serif" } }).getBoundingRect().height`)); h < 24 {
+		t.Errorf("a line of 24 px text is laid out %v px tall", h)
+	}
+	for _, top := range []float64{0.4, 0.5} {
+		marks := landingsUnder(t, top)
+		de := i18n.For("de")
+		c := charts.PigLandings(de, sim.PassPigs, store.Thrown{All: marks})
+		var html strings.Builder
+		if err := templates.ChartView(c).Render(i18n.WithLocalizer(context.Background(), de), &html); err != nil {
+			t.Fatal(err)
+		}
+		// The chart drawn in the projector's place as a swap would draw
+		// it, the place no longer polling (it would bring the class's own).
+		value(t, projector, chromedp.Evaluate[bool](fmt.Sprintf(`(function () {
+			var old = document.getElementById("projector-chart"), place = document.createElement("div");
+			place.id = "projector-chart";
+			place.innerHTML = %s;
+			old.replaceWith(place);
+			document.body.dispatchEvent(new CustomEvent("htmx:afterSwap", { detail: { elt: place } }));
+			return true;
+		})()`, jsString(html.String()))))
+		for _, size := range projectorSizes {
+			run(t, projector, chromedp.EmulateViewport(size[0], size[1]))
+			time.Sleep(300 * time.Millisecond) // the charts redraw at the new size
+			if bad := value(t, projector, chromedp.Evaluate[string](screenWholeJS)); bad != "" {
+				t.Errorf("the first landing's interval under %.0f%% at %dx%d: %s", 100*top, size[0], size[1], bad)
+			}
+			shot(t, projector, fmt.Sprintf("share-top-%.0f-%d", 100*top, size[0]))
+		}
+	}
+}
+
+// landingsUnder is a class's landings whose first landing (the one under
+// the y axis's name) has the highest interval, ending within a point
+// under top; the others share the rest evenly.
+func landingsUnder(t *testing.T, top float64) []int {
+	t.Helper()
+	for n := 40; n <= 400; n++ {
+		for k := 1; k < n; k++ {
+			share := float64(k) / float64(n)
+			if _, hi := sim.Wilson(k, n, 1.959963984540054); hi < top-0.01 || hi >= top || share > top {
+				continue
+			}
+			rest := n - k
+			if float64(rest/5+1)/float64(n) > share*0.8 {
+				continue // another landing's box would stand as high
+			}
+			var marks []int
+			for range k {
+				marks = append(marks, 1)
+			}
+			for i := range rest {
+				marks = append(marks, 2+i%5)
+			}
+			return marks
+		}
+	}
+	t.Fatalf("no class of up to 400 pigs whose first landing's interval ends within a point under %v", top)
+	return nil
+}
+
+// jsString is s as a JavaScript string literal.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

@@ -2,6 +2,22 @@
 // on load and after htmx swaps. The options are built on the server.
 (function () {
   "use strict";
+  // ECharts takes a line of text to be as tall as the CJK glyph "国" is
+  // wide: a font's size where the system has a CJK font, but a third of
+  // it where it has none (a Linux machine with Latin fonts only), and
+  // then labels meant to stand clear of each other, or to be left out
+  // when they would not, are drawn over each other. The glyph is
+  // measured as the size of its font, as a CJK font draws it.
+  if (window.echarts && echarts.setPlatformAPI) {
+    var measuring = document.createElement("canvas").getContext("2d");
+    echarts.setPlatformAPI({
+      measureText: function (text, font) {
+        measuring.font = font || "12px sans-serif";
+        var m = measuring.measureText(text), px = /([\d.]+)px/.exec(measuring.font);
+        return text === "\u56fd" && px ? { width: Math.max(m.width, parseFloat(px[1])) } : m;
+      }
+    });
+  }
   function draw(root) {
     if (!window.echarts || !root.querySelectorAll) return;
     var els = root.matches && root.matches("[data-echarts]") ? [root] : [];
@@ -143,8 +159,15 @@
     each(option.yAxis, function (a) { if (a.name) yName = true; });
     each(option.xAxis, function (a) { if (a.name) xName = true; });
     // The y axis's name stands above the axis, level, where no tick
-    // label is: the legend's row, then the name's, then the plot.
-    var top = (legend ? legendRows * Math.round(fs * 1.4 + 10) + 8 : fs) + (yName ? Math.round(1.6 * fs) : 0);
+    // label is: the legend's row, then the name's, then the plot. A label
+    // written above its point (a share over its box) may stand above the
+    // plot when the point is at the axis's top: the name then stands a
+    // label's height higher, clear of it.
+    var above = 0;
+    each(option.series, function (s) {
+      if (s.label && s.label.show && s.label.position === "top") above = Math.round(fs * 1.4) + 6;
+    });
+    var top = (legend ? legendRows * Math.round(fs * 1.4 + 10) + 8 : fs) + (yName ? Math.round(1.6 * fs) + above : 0);
     var grid = { left: 12, right: fs, top: top, bottom: xName ? 2 * fs + 8 : 8, containLabel: true };
     var plotW = width - grid.left - grid.right - 4 * fs, plotH = height - grid.top - grid.bottom - 3 * fs;
     var labelLines = 1;
@@ -176,7 +199,7 @@
       if (!a.type || a.type === "value") a.splitNumber = Math.max(2, Math.min(6, Math.floor(plotH / (fs * 2.6))));
       a.nameTextStyle = Object.assign({}, a.nameTextStyle, big);
       if (a.name) {
-        a.nameLocation = "end"; a.nameRotate = 0; a.nameGap = Math.round(fs * 0.6);
+        a.nameLocation = "end"; a.nameRotate = 0; a.nameGap = Math.round(fs * 0.6) + above;
         a.nameTextStyle.align = "left";
       }
     });
