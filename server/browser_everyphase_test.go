@@ -36,14 +36,14 @@ import (
 func TestBrowserEveryPhaseOnTheProjector(t *testing.T) {
 	t.Parallel()
 	person := newBrowser(t)
-	// A lesson at a time, side by side: each language's lessons share an
-	// app (a class of 30 each, within the joins one address may make).
+	// A lesson at a time, side by side, each in an app of its own: its
+	// chance drawn from a stream of the subtest's (its name's), so its
+	// class's dice are the same whichever subtest runs first.
 	for _, lang := range []string{"en", "de"} {
-		a := newApp(t)
-		for _, l := range a.srv.views.lessons {
+		for _, l := range newApp(t).srv.views.lessons {
 			t.Run(lang+"-"+l.Slug, func(t *testing.T) {
 				t.Parallel()
-				everyPhase(t, a, person(), l.Slug, len(l.Phases), lang)
+				everyPhase(t, newApp(t), person(), l.Slug, len(l.Phases), lang)
 			})
 		}
 	}
