@@ -210,3 +210,20 @@ func BenchmarkTournament(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPerfectThreeSeatDuel is the exact duel of three players who
+// each play the three-player table's best option in Pig to 30: a turn
+// analysis at every turn start, each in the memory of the last.
+func BenchmarkPerfectThreeSeatDuel(b *testing.B) {
+	v := sim.Variant{Game: sim.Pig, Target: 30, Seats: 3}
+	m, err := SolveMulti(v)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DuelMulti(v, []sim.Strategy{&Perfect{M: m}, &Perfect{M: m}, &Perfect{M: m}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

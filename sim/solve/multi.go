@@ -54,6 +54,8 @@ type MultiTable struct {
 	// solve's time, which a classroom does not need).
 	residualOnce sync.Once
 	residualMax  float64
+	// turns keeps the memory of Advise's turn analyses for the next.
+	turns sync.Pool
 	// Cycling counts the orbits whose best responses cycled (see
 	// resolveCycle), and Mixed those of them settled by a mixed choice.
 	Cycling, Mixed int
@@ -999,7 +1001,13 @@ func (m *MultiTable) residual() float64 {
 // option's chance of winning for the mover, by backward induction over the
 // turn total from the table's turn starts (ties hold, fewer dice). It
 // costs a pass over the turn totals of the turn: microseconds.
-func (m *MultiTable) Advise(p []int, k int) Advice { return m.turn(p).advise(k) }
+func (m *MultiTable) Advise(p []int, k int) Advice {
+	t, _ := m.turns.Get().(*multiTurn)
+	t = m.turnInto(t, p)
+	a := t.advise(k)
+	m.turns.Put(t)
+	return a
+}
 
 // multiTurn is one turn start analysed: the options at every turn total
 // of the turn are read off it.
@@ -1011,9 +1019,17 @@ type multiTurn struct {
 }
 
 // turn analyses the turn start p (see Advise).
-func (m *MultiTable) turn(p []int) *multiTurn {
+func (m *MultiTable) turn(p []int) *multiTurn { return m.turnInto(nil, p) }
+
+// turnInto analyses the turn start p in t's memory, which it no longer
+// holds (as the solver reuses its scratch from orbit to orbit), or in new
+// memory when t is nil or of another table.
+func (m *MultiTable) turnInto(t *multiTurn, p []int) *multiTurn {
 	n := m.n
-	t := &multiTurn{m: m, p: slices.Clone(p), sc: m.newScratch(), pass: make([]float64, n)}
+	if t == nil || t.m != m {
+		t = &multiTurn{m: m, sc: m.newScratch(), pass: make([]float64, n)}
+	}
+	t.p = append(t.p[:0], p...)
 	for r := range n {
 		t.sc.nxt[r] = p[(r+1)%n]
 	}

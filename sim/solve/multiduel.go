@@ -34,7 +34,7 @@ func (s *Perfect) Decide(p sim.Position) sim.Action {
 	s.mu.Lock()
 	t := s.last
 	if t == nil || !slices.Equal(t.p, in) {
-		t = s.M.turn(in)
+		t = s.M.turnInto(t, in) // the last turn's memory, not a new one's
 		s.last = t
 	}
 	a := t.advise(p.TurnTotal).Best
