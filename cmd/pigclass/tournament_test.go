@@ -108,21 +108,33 @@ func TestTournamentOfPlans(t *testing.T) {
 // evaluatePig is a's exact chance of beating b in Pig (one die) when a
 // moves first, by value iteration over every state (the mover's score,
 // the other's, the turn total) until no value moves by 1e-15: a policy
-// evaluation independent of the solver's layers.
+// evaluation independent of the solver's layers. Each player's choices
+// are read once; the sweeps go from the highest scores down, where the
+// values they lean on were swept just before (Gauss-Seidel), so that
+// the iteration settles in fewer sweeps to the same values.
 func evaluatePig(a, b sim.Strategy, v sim.Variant) float64 {
 	n := v.Target
 	at := func(i, j, k int) int { return (i*n+j)*n + k }
 	w := [2][]float64{make([]float64, n*n*n), make([]float64, n*n*n)} // w[s]: the mover, playing s, wins
-	players := [2]sim.Strategy{a, b}
+	var holds [2][]bool
+	for s, pl := range [2]sim.Strategy{a, b} {
+		holds[s] = make([]bool, n*n*n)
+		for i := range n {
+			for j := range n {
+				for k := 1; i+k < n; k++ {
+					holds[s][at(i, j, k)] = pl.Decide(sim.Position{Variant: v, Score: i, Opponent: j, TurnTotal: k, Players: 2}) == sim.Hold
+				}
+			}
+		}
+	}
 	for {
 		moved := 0.0
 		for s := range 2 {
-			for i := range n {
-				for j := range n {
-					for k := 0; i+k < n; k++ {
-						p := sim.Position{Variant: v, Score: i, Opponent: j, TurnTotal: k, Players: 2}
+			for i := n - 1; i >= 0; i-- {
+				for j := n - 1; j >= 0; j-- {
+					for k := n - 1 - i; k >= 0; k-- {
 						var x float64
-						if k > 0 && players[s].Decide(p) == sim.Hold {
+						if holds[s][at(i, j, k)] {
 							x = 1 - w[1-s][at(j, i+k, 0)]
 						} else {
 							x = (1 - w[1-s][at(j, i, 0)]) / 6
