@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"pigclass/lessons/figures"
 	"pigclass/server/charts"
 	"pigclass/sim"
 	"pigclass/sim/solve"
@@ -58,3 +59,21 @@ func (l *ladder) compute() {
 		l.log.Error("ladder", "err", err)
 	}
 }
+
+// lessonFigures are the figures a lesson may name (lessons/figures),
+// computed once from one set of tables: they are exact, the same for
+// every server that reads those tables.
+type lessonFigures struct {
+	once   sync.Once
+	values map[string]figures.Value
+	err    error
+}
+
+// figuresOf is the lessons' figures of tables, one for every server that
+// shares them.
+func figuresOf(tables *solve.Cache) *lessonFigures {
+	f, _ := sharedFigures.LoadOrStore(tables, &lessonFigures{})
+	return f.(*lessonFigures)
+}
+
+var sharedFigures sync.Map // *solve.Cache -> *lessonFigures

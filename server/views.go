@@ -5,11 +5,9 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"pigclass/lessons"
-	"pigclass/lessons/figures"
 	"pigclass/server/charts"
 	"pigclass/server/classroom"
 	"pigclass/server/play"
@@ -33,11 +31,9 @@ type views struct {
 	log     *slog.Logger
 	lessons []lessons.Lesson
 	ladder  *ladder // the strategy ladder, computed when first asked
-	// figureValues are the lessons' figures, computed once for this
-	// server (figureOnce) from its tables.
-	figureOnce   sync.Once
-	figureValues map[string]figures.Value
-	figureErr    error
+	// figures are the lessons' figures, computed once for every server
+	// that shares its tables (as the ladder is).
+	figs *lessonFigures
 }
 
 // seatWords is how a seat is shown: the nickname, the generated name on a

@@ -68,16 +68,17 @@ func (w *views) lessonChoices(l *i18n.Localizer, current string) []templates.Cho
 	return out
 }
 
-// figures computes every figure a lesson may name (lessons/figures), once
-// for this server, written in the reader's format (53.06% or 53,06 %).
+// figures computes every figure a lesson may name, once for the server's
+// tables, written in the reader's format (53.06% or 53,06 %).
 func (w *views) figures(l *i18n.Localizer) (map[string]string, error) {
-	w.figureOnce.Do(func() { w.figureValues, w.figureErr = figures.Compute(w.tables) })
-	if w.figureErr != nil {
-		return nil, w.figureErr
+	f := w.figs
+	f.once.Do(func() { f.values, f.err = figures.Compute(w.tables) })
+	if f.err != nil {
+		return nil, f.err
 	}
-	out := make(map[string]string, len(w.figureValues))
-	for k, f := range w.figureValues {
-		out[k] = figureWords(l, f)
+	out := make(map[string]string, len(f.values))
+	for k, v := range f.values {
+		out[k] = figureWords(l, v)
 	}
 	return out, nil
 }
