@@ -20,7 +20,7 @@ func TestBrowserLessonByTheBar(t *testing.T) {
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
-	a.srv.room.SetLesson(t.Context(), operator(t, a, code), "1-roll-or-hold", 0)
+	a.srv.room.SetLesson(t.Context(), operator(t, a, code), "1-roll-or-hold", -1) // chosen, as the dashboard's plan choice leaves it
 	for _, nick := range []string{"Ana", "Bo", "Cy"} {
 		join(t, a, code, nick)
 	}

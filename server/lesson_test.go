@@ -828,3 +828,39 @@ func TestSkunkCountsOnTheDashboard(t *testing.T) {
 	a.stop()
 	check("after a restart", cards(openApp(t, a.path, a.clock)))
 }
+
+// TestTheBarWalksEveryLesson (issue 59, item 1): in a class started with
+// a lesson plan, for every lesson of the registry, the dashboard bar's
+// main step names each phase in turn, "Start phase 1" first, and pressing
+// it starts that phase; after the last phase the bar offers no step. A
+// first phase with no round (a discussion, tables, Skunk) moves the bar
+// on like any other.
+func TestTheBarWalksEveryLesson(t *testing.T) {
+	a := newApp(t)
+	for _, l := range a.srv.views.lessons {
+		t.Run(l.Slug, func(t *testing.T) {
+			teacher := a.browser()
+			code := teacherStartLesson(t, teacher, l.Slug)
+			for _, nick := range []string{"Ana", "Bo"} {
+				join(t, a, code, nick)
+			}
+			text := l.In("en")
+			for i := range l.Phases {
+				dash := teacher.get(paths.Teacher.For(code))
+				bar := dash.Find(`[data-testid="bar-next-step"]`)
+				want := fmt.Sprintf("Start phase %d: %s", i+1, text.Phases[i].Name)
+				if got := strings.TrimSpace(bar.Text()); got != want {
+					t.Fatalf("before phase %d the bar reads %q, want %q", i+1, got, want)
+				}
+				action, _ := bar.Closest("form").Attr("action")
+				dash = teacher.post(action, url.Values{"confirm": {"yes"}})
+				if got, want := dash.Find(`[data-testid="lesson-phase"]`).Text(), fmt.Sprintf("Phase %d of %d", i+1, len(l.Phases)); !strings.Contains(got, want) {
+					t.Fatalf("the bar's step %d: the lesson is at %q, want %q", i+1, got, want)
+				}
+			}
+			if n := teacher.get(paths.Teacher.For(code)).Find(`[data-testid="bar-next-step"]`).Length(); n != 0 {
+				t.Errorf("the bar offers a step after the last phase")
+			}
+		})
+	}
+}

@@ -118,10 +118,11 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		sk = &b
 	}
 	// The lesson's next step: its first phase is started by a press like
-	// every other; a later phase is reached only by starting it, so it has.
+	// every other (a plan waits at phase -1, chosen, until then), and once
+	// a phase is started the step is the next phase.
 	var next *templates.Step
 	if lesson != nil {
-		lesson.Started = !lesson.Chosen && (lesson.Phase > 0 || class.Round != nil || len(rounds) > 0 || sk != nil)
+		lesson.Started = !lesson.Chosen
 		switch {
 		case !lesson.Started:
 			next = &templates.Step{Label: lesson.StartLabel, URL: paths.LessonStart.For(class.Code), Start: true}

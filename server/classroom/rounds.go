@@ -26,7 +26,9 @@ func (r *Room) CreateClass(ctx context.Context, newCode func() string, teacherHa
 		return nil, err
 	}
 	if lesson != "" {
-		if err := r.st.SetLesson(ctx, row.ID, lesson, 0); err != nil {
+		// Chosen, its first phase not started: the teacher's "Start phase
+		// 1" starts it, as for a plan chosen later.
+		if err := r.st.SetLesson(ctx, row.ID, lesson, -1); err != nil {
 			return nil, err
 		}
 	}
