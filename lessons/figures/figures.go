@@ -264,13 +264,19 @@ func WilsonHalf(p float64, n int) float64 {
 // chance p (a loaded die: 1/4 for a six) after which, if the face came up
 // exactly that share of the time, its 95% Wilson interval (the one the
 // class-dice chart draws) leaves out fair, the share of a fair die (1/6):
-// how many throws it takes to tell the die is loaded.
+// how many throws it takes to tell the die is loaded. Throws and faces
+// are whole: only a count of throws of which p is a whole number of faces
+// can show the face exactly that share of the time (for 1/4, a multiple
+// of 4: 20 sixes in 80 throws, where 19 in 77 would still hold 1/6).
 func LoadedThrows(p, fair float64) int {
 	const z = 1.959963984540054
 	for n := 1; ; n++ {
-		nf := float64(n)
-		mid, half := (p+z*z/(2*nf))/(1+z*z/nf), WilsonHalf(p, n) // Wilson's centre and half-width
-		if mid-half > fair || mid+half < fair {
+		k := p * float64(n)
+		if math.Abs(k-math.Round(k)) > 1e-9 {
+			continue // p of n throws is not a whole number of faces
+		}
+		lo, hi := sim.Wilson(int(math.Round(k)), n, z)
+		if lo > fair || hi < fair {
 			return n
 		}
 	}

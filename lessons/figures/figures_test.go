@@ -36,19 +36,35 @@ func TestTheTable(t *testing.T) {
 	}
 }
 
-// TestLoadedThrows: the throws it takes to tell a die that shows 6 one
-// time in 4, worked out again from sim.Wilson at whole counts: below it
-// (at a multiple of 4, where a quarter is a whole count) the interval
-// still holds 1/6; from the next multiple of 4 on, it leaves it out.
+// TestLoadedThrows (issue 59, item 12): the throws it takes to tell a
+// die that shows 6 one time in 4, at whole counts: 20 sixes in 80 throws
+// give the interval [16.81%, 35.48%], which leaves 1/6 out; at every
+// multiple of 4 below (where a quarter is a whole count) the interval
+// holds 1/6, and so does 19 in 77 ([16.40%, 35.35%]), the count a share
+// of a quarter at fractional counts gave.
 func TestLoadedThrows(t *testing.T) {
 	n := LoadedThrows(0.25, 1.0/6)
-	if n < 50 || n > 200 {
-		t.Fatalf("LoadedThrows(1/4, 1/6) = %d", n)
+	if n != 80 {
+		t.Fatalf("LoadedThrows(1/4, 1/6) = %d, want 80", n)
 	}
-	for m := 1; 4*m <= n+4; m++ {
-		lo, _ := sim.Wilson(m, 4*m, 1.959963984540054)
+	z := 1.959963984540054
+	for m := 1; 4*m <= n+8; m++ {
+		lo, _ := sim.Wilson(m, 4*m, z)
 		if out := lo > 1.0/6; out != (4*m >= n) {
 			t.Errorf("%d throws, %d sixes: the interval's low end %.4f; LoadedThrows says %d", 4*m, m, lo, n)
 		}
+	}
+	for _, c := range []struct {
+		k, n   int
+		lo, hi float64
+	}{{20, 80, 0.1681, 0.3548}, {19, 77, 0.1640, 0.3535}} {
+		lo, hi := sim.Wilson(c.k, c.n, z)
+		if math.Abs(lo-c.lo) > 5e-5 || math.Abs(hi-c.hi) > 5e-5 {
+			t.Errorf("%d in %d: [%.4f, %.4f], want [%.4f, %.4f]", c.k, c.n, lo, hi, c.lo, c.hi)
+		}
+	}
+	// A third (whole at multiples of 3) against a half.
+	if n := LoadedThrows(1.0/3, 0.5); n%3 != 0 {
+		t.Errorf("LoadedThrows(1/3, 1/2) = %d, not a multiple of 3", n)
 	}
 }
