@@ -86,12 +86,13 @@ func help(w io.Writer) error {
 	return nil
 }
 
-// newFlags returns a flag set that reports errors instead of exiting.
+// newFlags returns a flag set that reports errors instead of exiting;
+// --help writes its usage to standard output.
 func newFlags(e env, name, args string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs.SetOutput(e.stdout)
 	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "Usage: pigclass %s %s\n", name, args)
+		fmt.Fprintf(fs.Output(), "Usage: pigclass %s %s\n", name, args)
 		fs.PrintDefaults()
 	}
 	return fs
@@ -104,21 +105,35 @@ func parse(fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+		return badFlags(fs, fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
 	}
 	return nil
 }
 
-// parseWithArgs parses flags and leaves the arguments after them.
+// parseWithArgs parses flags and leaves the arguments after them. A bad
+// flag is said once (the flag package's own words and usage are held
+// back), with one line pointing to --help; --help shows the usage.
 func parseWithArgs(fs *flag.FlagSet, args []string) error {
+	usage, out := fs.Usage, fs.Output()
+	fs.Usage = func() {}
+	fs.SetOutput(io.Discard)
 	err := fs.Parse(args)
+	fs.Usage = usage
+	fs.SetOutput(out)
 	if errors.Is(err, flag.ErrHelp) {
+		usage()
 		return errHelpShown
 	}
 	if err != nil {
-		return usageError{err.Error()}
+		return badFlags(fs, err.Error())
 	}
 	return nil
+}
+
+// badFlags is the usage error of a command's flags: what is wrong, and
+// where its flags are listed.
+func badFlags(fs *flag.FlagSet, what string) error {
+	return usagef("%s: %s\nRun \"pigclass %s --help\" for its flags.", fs.Name(), what, fs.Name())
 }
 
 // errHelpShown ends a command whose help was asked for; run returns nil.

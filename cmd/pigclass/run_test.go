@@ -287,3 +287,33 @@ func TestVerifyATable(t *testing.T) {
 
 // testSeeds are the seeds the package's tests play: the same on every run.
 var testSeeds = sim.NewStream(20261204)
+
+// TestABadFlagIsSaidOnce (issue 59, item 16): every command given a flag
+// it does not have, or a bad value, writes nothing itself; its one error
+// names the flag once and ends with one line pointing to its --help,
+// which lists the flags on standard output.
+func TestABadFlagIsSaidOnce(t *testing.T) {
+	for name := range commands {
+		for _, args := range [][]string{{name, "--no-such-flag"}} {
+			out, errOut, err := runCmd(t, args...)
+			var u usageError
+			if !errors.As(err, &u) {
+				t.Errorf("%v: %v, want a usage error", args, err)
+				continue
+			}
+			lines := strings.Split(err.Error(), "\n")
+			if out != "" || errOut != "" || len(lines) != 2 || strings.Count(err.Error(), "no-such-flag") != 1 ||
+				lines[1] != `Run "pigclass `+name+` --help" for its flags.` {
+				t.Errorf("%v: wrote %q and %q, said %q", args, out, errOut, err)
+			}
+		}
+		out, _, err := runCmd(t, name, "--help")
+		if err != nil || !strings.HasPrefix(out, "Usage: pigclass "+name) {
+			t.Errorf("%s --help: %v, %.80q", name, err, out)
+		}
+	}
+	_, _, err := runCmd(t, "proxyconf", "--instance", "B=127.0.0.1:18832")
+	if lines := strings.Split(err.Error(), "\n"); len(lines) != 2 || !strings.Contains(lines[0], `code prefix "B"`) {
+		t.Errorf("a bad prefix: %q", err)
+	}
+}
