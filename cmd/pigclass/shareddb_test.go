@@ -33,7 +33,7 @@ import (
 // end and more rounds after it, the class's files read whole, and the
 // records of the matches played across the takeover verify, signed with
 // the district's key. The killed instance comes back while another holds
-// its classes (issue 58, item 3): for 20 s the class's moves and another
+// its classes (issue 58, item 3): for 30 s the class's moves and another
 // class's joins, lock and open, all posted through nginx (which asks the
 // returned instance first), are every one taken.
 func TestADistrictOnOnePostgres(t *testing.T) {
@@ -102,7 +102,7 @@ func TestADistrictOnOnePostgres(t *testing.T) {
 	}
 	defer pg.Close()
 	// Mid-round, the instance serving the class is killed; it comes back
-	// once the others have taken its classes over, and then for 20 s its
+	// once the others have taken its classes over, and then for 30 s its
 	// classes' forms (the load's moves, joins, lock and open) are posted
 	// through nginx, which asks it first (issue 58, item 3).
 	codes := make(chan string, 1)
@@ -117,7 +117,7 @@ func TestADistrictOnOnePostgres(t *testing.T) {
 	}
 	done := make(chan loaded, 1)
 	go func() {
-		rep, err := loadtest(context.Background(), loadConfig{url: public, students: 30, duration: 36 * time.Second, teachers: 1, target: 50, holdAt: 20,
+		rep, err := loadtest(context.Background(), loadConfig{url: public, students: 30, duration: 46 * time.Second, teachers: 1, target: 50, holdAt: 20,
 			thinkMin: 100 * time.Millisecond, thinkMax: 250 * time.Millisecond, seed: 11}, progress)
 		done <- loaded{rep, err}
 	}()
@@ -143,7 +143,7 @@ func TestADistrictOnOnePostgres(t *testing.T) {
 		forms.get(teacher, "/t/"+extra)
 	}
 	procs[x] = startServe(t, bin, append(serveArgs[x], "--db", db, "--moves-per-second", "1000")...).cmd
-	for back, i := time.Now(), 0; time.Since(back) < 20*time.Second; i++ {
+	for back, i := time.Now(), 0; time.Since(back) < 30*time.Second; i++ {
 		forms.post(forms.browser(), "/join/"+extra, url.Values{"nickname": {fmt.Sprintf("Late %02d", i)}})
 		forms.post(teacher, "/t/"+extra+"/lock", nil)
 		forms.post(teacher, "/t/"+extra+"/open", nil)
