@@ -735,22 +735,22 @@ func TestPodiumSpeaksToChildren(t *testing.T) {
 			{Kind: report.LuckiestDice, Luck: 0.824},
 			{Kind: report.BoldestHold, Boldest: 35},
 		} {
-			label, value := awardWords(l, a, shared)
+			label, value := awardWords(l, a, shared, 1)
 			if strings.Contains(value, "percentage point") || label == "" || value == "" || shared && strings.Contains(value, "%") {
 				t.Errorf("%v (shared %t): %q %q", a.Kind, shared, label, value)
 			}
 		}
 	}
-	if _, v := awardWords(l, report.Award{Kind: report.BestDecisions, CostPerDecision: 0.0041, Decisions: 12}, false); !strings.Contains(v, "0.41%") || !strings.Contains(v, "12 decisions") {
+	if _, v := awardWords(l, report.Award{Kind: report.BestDecisions, CostPerDecision: 0.0041, Decisions: 12}, false, 1); !strings.Contains(v, "0.41%") || !strings.Contains(v, "12 decisions") {
 		t.Errorf("best decisions: %q", v)
 	}
-	if _, v := awardWords(l, report.Award{Kind: report.LuckiestDice, Luck: 0.824}, false); !strings.Contains(v, "82.4%") {
+	if _, v := awardWords(l, report.Award{Kind: report.LuckiestDice, Luck: 0.824}, false, 1); !strings.Contains(v, "82.4%") {
 		t.Errorf("luckiest dice: %q", v)
 	}
-	if _, v := awardWords(l, report.Award{Kind: report.BestDecisions, CostPerDecision: 0.0041, Decisions: 12}, true); !strings.Contains(v, "closest to perfect play") || !strings.Contains(v, "12 decisions") {
+	if _, v := awardWords(l, report.Award{Kind: report.BestDecisions, CostPerDecision: 0.0041, Decisions: 12}, true, 1); !strings.Contains(v, "closest to perfect play") || !strings.Contains(v, "12 decisions") {
 		t.Errorf("best decisions on the shared screen: %q", v)
 	}
-	if _, v := awardWords(l, report.Award{Kind: report.LuckiestDice, Luck: 0.824}, true); v != "their dice gave them the most help" {
+	if _, v := awardWords(l, report.Award{Kind: report.LuckiestDice, Luck: 0.824}, true, 1); v != "their dice gave them the most help" {
 		t.Errorf("luckiest dice on the shared screen: %q", v)
 	}
 }

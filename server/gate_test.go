@@ -423,6 +423,10 @@ func TestPodiumShowsTies(t *testing.T) {
 	if len(names) != 2 || award.Find(`[data-testid="award-tie"]`).Length() != 1 || !strings.Contains(award.Text(), "a tie: 2 share it") {
 		t.Errorf("most wins with two winners: %q", award.Text())
 	}
+	// Each of them won once: the figure is each one's (issue 59, item 9).
+	if got := award.Find(".award-value").Text(); got != "1 win each" {
+		t.Errorf("most wins with two winners of one each: %q, want \"1 win each\"", got)
+	}
 }
 
 // TestSkunkEndedBeforeAnyRoll: a game of Skunk ended before its first

@@ -36,7 +36,7 @@ func (w *views) results(ctx context.Context, l *i18n.Localizer, who classroom.Vi
 		for _, seat := range a.Students {
 			names = append(names, pick(anonymous, anonIn(l, seat.AnonName), seat.Nickname))
 		}
-		label, value := awardWords(l, a, shared)
+		label, value := awardWords(l, a, shared, len(names))
 		award := templates.Award{Label: label, Value: value, Tied: len(names)}
 		award.Names, award.More = namedTie(l, names)
 		v.Awards = append(v.Awards, award)
@@ -58,10 +58,14 @@ func namedTie(l *i18n.Localizer, names []string) ([]string, string) {
 }
 
 // awardWords are a prize's name and its winners' figure: on the class's
-// shared screen (shared) in plain words, with no chance in percent.
-func awardWords(l *i18n.Localizer, a report.Award, shared bool) (label, value string) {
+// shared screen (shared) in plain words, with no chance in percent. The
+// figure of a prize shared by several is each one's ("1 win each").
+func awardWords(l *i18n.Localizer, a report.Award, shared bool, winners int) (label, value string) {
 	switch a.Kind {
 	case report.MostWins:
+		if winners > 1 {
+			return l.T("award.wins"), l.N("award.wins_each", a.Wins)
+		}
 		return l.T("award.wins"), l.N("award.wins_value", a.Wins)
 	case report.BestDecisions:
 		if shared {
