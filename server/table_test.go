@@ -403,6 +403,25 @@ func TestALessonPhaseAtTables(t *testing.T) {
 	if m := lastTable(t, a, code); m.Variant.Target != 50 || m.Variant.Seats != 2 || !m.AtTable {
 		t.Errorf("the table opened from the lesson: %v", m.Variant)
 	}
+	// The day counts its games at tables and names the lesson they
+	// played, not "0 rounds" (issue 59, item 5).
+	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"50"}, "student": ids})
+	day := strings.Join(strings.Fields(teacher.get(paths.Teacher.For(code)).Find(`[data-testid="day"]`).Text()), " ")
+	if !strings.Contains(day, "· Are our dice fair? · 2 games at tables") || strings.Contains(day, "round") {
+		t.Errorf("the day of two tables of lesson 9 reads %q", day)
+	}
+}
+
+// TestATeachersOwnTableCountsOnItsDay (issue 59, item 5): a table the
+// teacher opens outside any lesson is counted on its day, which names no
+// lesson.
+func TestATeachersOwnTableCountsOnItsDay(t *testing.T) {
+	_, teacher, code, _, ids := anaAndBen(t)
+	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "student": ids})
+	day := strings.Join(strings.Fields(teacher.get(paths.Teacher.For(code)).Find(`[data-testid="day"]`).Text()), " ")
+	if !strings.HasSuffix(day, "today · 1 game at tables") {
+		t.Errorf("the day of one table reads %q", day)
+	}
 }
 
 // anaAndBen is a class of Ana and Ben: the app, the teacher, the code,

@@ -11,6 +11,7 @@ import (
 
 	"pigclass/server/classroom"
 	"pigclass/server/play"
+	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
 	"pigclass/templates"
@@ -42,6 +43,7 @@ func (s *Server) openTable(c *gin.Context) {
 		problem = s.joinNewcomers(c, &form, &spec)
 	}
 	if problem == "" {
+		spec.Lesson = s.tablesLesson(classFrom(c).Class)
 		_, err := s.room.OpenTable(c.Request.Context(), viewerFrom(c), spec)
 		if err == nil {
 			doneAt(c, paths.Tables.For(classFrom(c).Code), "notice.table_opened")
@@ -251,3 +253,14 @@ func (s *Server) tableSheet(c *gin.Context) {
 
 // sheetTurns is how many turns a score sheet has rows for: a page.
 const sheetTurns = 25
+
+// tablesLesson is the lesson plan whose phase is played at tables now in
+// class ("" when the class is at no such phase): a table opened then is
+// that lesson's, and its day names it.
+func (s *Server) tablesLesson(class store.Class) string {
+	l, ok := s.views.lesson(class.Lesson)
+	if !ok || class.OffLesson || class.Phase < 0 || class.Phase >= len(l.Phases) || !l.Phases[class.Phase].AtTables() {
+		return ""
+	}
+	return class.Lesson
+}

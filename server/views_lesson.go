@@ -178,8 +178,11 @@ func (w *views) days(ctx context.Context, l *i18n.Localizer, who classroom.Viewe
 	var out []templates.DayRow
 	for _, d := range ds {
 		var played []string
-		if d.Rounds > 0 || d.Skunks == 0 && d.Homework == 0 {
+		if d.Rounds > 0 || d.Skunks == 0 && d.Homework == 0 && d.Tables == 0 {
 			played = append(played, l.N("dash.days.rounds", d.Rounds))
+		}
+		if d.Tables > 0 {
+			played = append(played, l.N("dash.days.tables", d.Tables))
 		}
 		if d.Skunks > 0 {
 			played = append(played, l.N("dash.days.skunks", d.Skunks))

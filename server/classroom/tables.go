@@ -19,6 +19,9 @@ type TableSpec struct {
 	Variant  sim.Variant // its Seats are the table's players
 	Students []int64
 	Bot      string // "" for none
+	// Lesson is the lesson plan whose phase the table plays ("" for the
+	// teacher's own table): the class's day names it.
+	Lesson string
 }
 
 // ErrTableSize refuses a table of fewer than two players, or more than
@@ -69,7 +72,7 @@ func (r *Room) OpenTable(ctx context.Context, v Viewer, spec TableSpec) (*play.M
 		seats[seat] = play.Seat{Seat: seat, Bot: spec.Bot}
 	}
 	row := play.NewMatch(spec.Variant, seed, seats)
-	row.ClassID, row.AtTable = c.id, true
+	row.ClassID, row.AtTable, row.Lesson = c.id, true, spec.Lesson
 	lms, err := r.hall.Start(ctx, play.Request{Origin: play.FromTable, Host: c, Class: snap.Code, Matches: []play.Match{row}})
 	if err != nil {
 		return nil, err

@@ -54,6 +54,9 @@ type Match struct {
 	// dice or pigs: its players' throws are entered by hand (Hall.Enter),
 	// and any of its players may enter for the one to move.
 	AtTable bool
+	// Lesson is the lesson plan a phase of which a table plays, named by
+	// its day ("" for none). Not kept with the match.
+	Lesson string
 
 	// State is the position after the last event (of a live match).
 	State sim.State

@@ -26,14 +26,16 @@ func markDay(ctx context.Context, tx *sql.Tx, classID int64, day, lesson string)
 }
 
 // ClassDay is one day a class played: its date, the lesson plans it used
-// (comma-separated in the order first played, "" for none), and how many rounds, games of Skunk and games of
-// homework were started.
+// (comma-separated in the order first played, "" for none), and how many
+// rounds, games of Skunk, games of homework and games at tables were
+// started.
 type ClassDay struct {
 	Day      string
 	Lesson   string
 	Rounds   int
 	Skunks   int
 	Homework int
+	Tables   int
 }
 
 // ClassDays are the days of a class, oldest first.
@@ -41,7 +43,8 @@ func (s *Store) ClassDays(ctx context.Context, classID int64) ([]ClassDay, error
 	rows, err := s.rd.QueryContext(ctx, `SELECT d.day, d.lesson,
 		(SELECT COUNT(*) FROM rounds r WHERE r.class_id = d.class_id AND r.day = d.day),
 		(SELECT COUNT(*) FROM skunk_games g WHERE g.class_id = d.class_id AND g.day = d.day),
-		(SELECT COUNT(*) FROM matches m WHERE m.class_id = d.class_id AND m.day = d.day AND m.assignment_id IS NOT NULL)
+		(SELECT COUNT(*) FROM matches m WHERE m.class_id = d.class_id AND m.day = d.day AND m.assignment_id IS NOT NULL),
+		(SELECT COUNT(*) FROM matches m WHERE m.class_id = d.class_id AND m.day = d.day AND m.at_table <> 0)
 		FROM class_days d WHERE d.class_id = ? ORDER BY d.day`, classID)
 	if err != nil {
 		return nil, fmt.Errorf("store: class days: %w", err)
@@ -50,7 +53,7 @@ func (s *Store) ClassDays(ctx context.Context, classID int64) ([]ClassDay, error
 	var out []ClassDay
 	for rows.Next() {
 		var d ClassDay
-		if err := rows.Scan(&d.Day, &d.Lesson, &d.Rounds, &d.Skunks, &d.Homework); err != nil {
+		if err := rows.Scan(&d.Day, &d.Lesson, &d.Rounds, &d.Skunks, &d.Homework, &d.Tables); err != nil {
 			return nil, fmt.Errorf("store: class days: %w", err)
 		}
 		out = append(out, d)

@@ -92,9 +92,9 @@ func (s *Store) insertMatch(ctx context.Context, tx *sql.Tx, m play.Match) (int6
 		return 0, err
 	}
 	if m.ClassID != 0 && m.RoundID == 0 {
-		// A game of homework: its day is a day of the class (a round's
-		// marks its own).
-		if err := markDay(ctx, tx, m.ClassID, s.day(now), ""); err != nil {
+		// A game of homework or at a table: its day is a day of the class
+		// (a round's marks its own), with the lesson a table plays.
+		if err := markDay(ctx, tx, m.ClassID, s.day(now), m.Lesson); err != nil {
 			return 0, err
 		}
 	}
