@@ -129,7 +129,8 @@ func done(c *gin.Context, code, notice string) {
 
 // doneAt goes to the page at path with a notice for it.
 func doneAt(c *gin.Context, path, notice string) {
-	http.SetCookie(c.Writer, &http.Cookie{Name: flashCookie, Value: url.QueryEscape(notice), Path: path, MaxAge: 60,
+	page, _, _ := strings.Cut(path, "?") // a cookie's path is the page's, its query aside
+	http.SetCookie(c.Writer, &http.Cookie{Name: flashCookie, Value: url.QueryEscape(notice), Path: page, MaxAge: 60,
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: overHTTPS(c)})
 	c.Redirect(http.StatusSeeOther, path)
 }

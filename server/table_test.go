@@ -399,9 +399,22 @@ func TestALessonPhaseAtTables(t *testing.T) {
 	}
 	var ids []string
 	page.Find(`input[name="student"]`).Each(func(_ int, s *goquery.Selection) { ids = append(ids, s.AttrOr("value", "")) })
-	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"50"}, "student": ids})
+	page = teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"50"}, "student": ids})
 	if m := lastTable(t, a, code); m.Variant.Target != 50 || m.Variant.Seats != 2 || !m.AtTable {
 		t.Errorf("the table opened from the lesson: %v", m.Variant)
+	}
+	// The next table is offered the same game and target, and the page
+	// says the table opened (issue 59, item 2).
+	if page.Find(`#table-target`).AttrOr("value", "") != "50" || page.Find(`[data-testid="table-game-pig"][aria-current="true"]`).Length() != 1 ||
+		page.Find(".notice").Length() == 0 {
+		t.Errorf("after the first table (at %s): target %q, a notice %d", teacher.path(), page.Find(`#table-target`).AttrOr("value", ""), page.Find(".notice").Length())
+	}
+	// The score sheet printed from that page plays to the same target.
+	sheet := page.Find(`[data-testid="tables-sheet"] form`)
+	q := url.Values{"players": {"4"}}
+	sheet.Find(`input[type="hidden"]`).Each(func(_ int, in *goquery.Selection) { q.Set(in.AttrOr("name", ""), in.AttrOr("value", "")) })
+	if rules := teacher.get(sheet.AttrOr("action", "") + "?" + q.Encode()).Text(); !strings.Contains(rules, "First to 50 wins") {
+		t.Errorf("the score sheet printed after the first table (%v) does not say 'First to 50 wins'", q)
 	}
 	// The day counts its games at tables and names the lesson they
 	// played, not "0 rounds" (issue 59, item 5).

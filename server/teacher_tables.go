@@ -46,7 +46,9 @@ func (s *Server) openTable(c *gin.Context) {
 		spec.Lesson = s.tablesLesson(classFrom(c).Class)
 		_, err := s.room.OpenTable(c.Request.Context(), viewerFrom(c), spec)
 		if err == nil {
-			doneAt(c, paths.Tables.For(classFrom(c).Code), "notice.table_opened")
+			// The next table is offered the same game, target and bot:
+			// a lesson's phase opens its tables one after another.
+			doneAt(c, paths.Query(paths.Tables.For(classFrom(c).Code), "game", form.game, "target", form.target, "bot", form.bot), "notice.table_opened")
 			return
 		}
 		if problem = tableProblem(l, err); problem == "" {
@@ -240,14 +242,24 @@ func (s *Server) tableSheet(c *gin.Context) {
 		refuse(c, http.StatusUnprocessableEntity, l.T("roundform.seats", "Min", l.Int(sim.MinSeats), "Max", l.Int(sim.MaxSeats)))
 		return
 	}
+	// The sheet's target is the one the tables page offers (a lesson's
+	// phase picks it), the game's own when none is given.
 	v := sim.Standard(g)
+	if t := c.Query("target"); t != "" {
+		n, err := strconv.Atoi(t)
+		if err != nil || n < sim.MinTarget || n > solve.MaxTarget {
+			refuse(c, http.StatusUnprocessableEntity, l.T("roundform.target", "Min", l.Int(sim.MinTarget), "Max", l.Int(solve.MaxTarget)))
+			return
+		}
+		v.Target = n
+	}
 	how := "table.sheet.how"
 	if g.ChoosesDice() {
 		how = "table.sheet.how_hog"
 	}
 	render(c, http.StatusOK, templates.TableSheetView(templates.TableSheet{
 		Title: l.T("table.sheet.title", "Game", gameTitle(l, v)), Rules: l.Say(rulesWords(v)),
-		HowToWrite: l.T(how, "Example", tableRowExample(g)), BackURL: paths.Tables.For(code) + "?game=" + g.String(),
+		HowToWrite: l.T(how, "Example", tableRowExample(g)), BackURL: paths.Query(paths.Tables.For(code), "game", g.String(), "target", strconv.Itoa(v.Target)),
 		Players: players, Turns: sheetTurns}))
 }
 
