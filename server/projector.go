@@ -224,7 +224,8 @@ func projectorStandings(l *i18n.Localizer, class *classroom.Class, st contest.St
 	}
 	var out []templates.StandingRow
 	for _, row := range res.Standings[:min(10, len(res.Standings))] {
-		out = append(out, templates.StandingRow{Rank: l.Int(row.Rank), Name: entrantName(l, class, res.Entries[row.Entry], st.Variant, class.Anonymous), Average: l.Pct(row.Average, 1)})
+		rank, average := standingWords(l, row, len(res.Entries))
+		out = append(out, templates.StandingRow{Rank: rank, Name: entrantName(l, class, res.Entries[row.Entry], st.Variant, class.Anonymous), Average: average})
 	}
 	return out
 }

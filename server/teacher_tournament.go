@@ -15,6 +15,7 @@ import (
 	"pigclass/server/contest"
 	"pigclass/server/store"
 	"pigclass/sim"
+	"pigclass/sim/solve"
 	"pigclass/templates"
 	"pigclass/templates/i18n"
 	"pigclass/templates/paths"
@@ -255,6 +256,21 @@ func standingsTable(l *i18n.Localizer, class *classroom.Class, v sim.Variant, re
 		return l.T("contest.against", "Name", name(i), "Chance", l.Pct(p, 1))
 	}
 	for _, row := range res.Standings {
-		pg.Standings = append(pg.Standings, []string{l.Int(row.Rank), name(row.Entry), l.Pct(row.Average, 1), against(row.Best, row.BestChance), against(row.Worst, row.WorstChance)})
+		rank, average := standingWords(l, row, len(res.Entries))
+		pg.Standings = append(pg.Standings, []string{rank, name(row.Entry), average, against(row.Best, row.BestChance), against(row.Worst, row.WorstChance)})
 	}
+}
+
+// unplayed is what the standings show of an entry that has played no
+// duel yet, while the tournament is played: no rank, no chance.
+const unplayed = "-"
+
+// standingWords are a standing's rank and average in the reader's format,
+// or unplayed for both while the entry has met no opponent (its average
+// would read 0.0%, as if it had lost every duel).
+func standingWords(l *i18n.Localizer, row solve.Standing, entries int) (rank, average string) {
+	if row.Best < 0 && entries > 1 {
+		return unplayed, unplayed
+	}
+	return l.Int(row.Rank), l.Pct(row.Average, 1)
 }

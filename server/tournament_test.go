@@ -14,8 +14,12 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"pigclass/server/classroom"
+	"pigclass/server/contest"
+	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
+	"pigclass/templates"
 	"pigclass/templates/i18n"
 	"pigclass/templates/paths"
 )
@@ -279,5 +283,36 @@ func TestATournamentOutlivesARestart(t *testing.T) {
 	teacher.moveTo(b)
 	if rows := waitForStandings(t, teacher, code); len(rows) != 3 {
 		t.Errorf("after the restart: %d entries played", len(rows))
+	}
+}
+
+// TestUnplayedEntriesShowNoChance (issue 59, item 3): while a
+// tournament's duels are played, an entry that has met no opponent yet
+// shows "-" for its rank and chance on the teacher's page and the shared
+// screen, not 0.0% as if it had lost every duel; entries that have met
+// show theirs.
+func TestUnplayedEntriesShowNoChance(t *testing.T) {
+	l := i18n.For("en")
+	v := sim.Standard(sim.Pig)
+	first := [][]float64{{0, 0.6, 0}, {0.45, 0, 0}, {0, 0, 0}}
+	known := [][]bool{{false, true, false}, {true, false, false}, {false, false, false}}
+	res := &contest.Result{Entries: []contest.Entrant{{Bot: "hold:20"}, {Bot: "hold:25"}, {Bot: "kper"}}, Standings: solve.Rank(first, known)}
+	var pg templates.TournamentPage
+	standingsTable(l, nil, v, res, &pg)
+	screen := projectorStandings(l, &classroom.Class{}, contest.Status{Tournament: store.Tournament{Variant: v}, Partial: res})
+	if len(pg.Standings) != 3 || len(screen) != 3 {
+		t.Fatalf("%d rows on the page, %d on the screen", len(pg.Standings), len(screen))
+	}
+	for i, row := range res.Standings {
+		page, shown := pg.Standings[i], screen[i]
+		if row.Entry == 2 {
+			if page[0] != "-" || page[2] != "-" || shown.Rank != "-" || shown.Average != "-" {
+				t.Errorf("the unplayed entry: page %q, screen %+v", page, shown)
+			}
+			continue
+		}
+		if want := l.Pct(row.Average, 1); page[2] != want || shown.Average != want || page[0] == "-" {
+			t.Errorf("entry %d: page %q, screen %+v, want %s", row.Entry, page, shown, want)
+		}
 	}
 }
