@@ -234,6 +234,11 @@ func (s *Server) tournamentState(c *gin.Context, l *i18n.Localizer, class *class
 // played, or played (the teacher's page and the projector).
 func tournamentLine(l *i18n.Localizer, st contest.Status) string {
 	game := gameTitle(l, st.Variant)
+	if st.Result == nil && st.Of == 0 {
+		// Closed, its duels not counted yet: it waits for the server's
+		// duel slot (another class's duel), or gathers its entries.
+		return l.T("contest.status.waiting", "Game", game)
+	}
 	if st.Result == nil {
 		return l.T("contest.status.playing", "Game", game, "Done", l.Int(st.Done), "Of", l.Int(st.Of))
 	}

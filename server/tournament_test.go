@@ -316,3 +316,19 @@ func TestUnplayedEntriesShowNoChance(t *testing.T) {
 		}
 	}
 }
+
+// TestATournamentWaitingSaysSo (issue 59, item 9): a closed tournament
+// whose duels have not started (it waits for the server's duel slot)
+// says it waits, not "playing every duel, 0 of 0"; once counted, it says
+// how many of how many.
+func TestATournamentWaitingSaysSo(t *testing.T) {
+	l := i18n.For("en")
+	st := contest.Status{Tournament: store.Tournament{Variant: sim.Standard(sim.Pig)}}
+	if got := tournamentLine(l, st); strings.Contains(got, "0 of 0") || !strings.Contains(got, "wait") {
+		t.Errorf("waiting: %q", got)
+	}
+	st.Of = 20
+	if got := tournamentLine(l, st); !strings.Contains(got, "0 of 20") {
+		t.Errorf("started: %q", got)
+	}
+}

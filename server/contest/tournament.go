@@ -193,7 +193,7 @@ func (c *Contest) playAll(ctx context.Context, t store.Tournament, p *progress) 
 	}
 	n := len(entries)
 	c.mu.Lock()
-	p.entrants, p.first, p.known = entrants, make([][]float64, n), make([][]bool, n)
+	p.entrants, p.first, p.known, p.of = entrants, make([][]float64, n), make([][]bool, n), n*(n-1)
 	for a := range n {
 		p.first[a], p.known[a] = make([]float64, n), make([]bool, n)
 	}
