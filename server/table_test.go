@@ -29,6 +29,8 @@ type tableDevice struct {
 	faces   []string // the throws read off the table, in turn ("4"; "3 5" for two pieces)
 	holdAt  int
 	entries int
+	last    *goquery.Document // the device's page after its last entry
+	htmx    bool              // enter as the page does, the board swapped in reply
 }
 
 // step enters the turn of the player to move (roll and what landed, or
@@ -54,7 +56,12 @@ func (d *tableDevice) step(t *testing.T) bool {
 		form.Set("faces", d.faces[d.entries%len(d.faces)])
 	}
 	d.entries++
-	after := d.b.post(throw.AttrOr("action", ""), form)
+	var headers []string
+	if d.htmx {
+		headers = []string{"HX-Request", "true"}
+	}
+	after := d.b.post(throw.AttrOr("action", ""), form, headers...)
+	d.last = after
 	if d.b.status() != http.StatusOK {
 		t.Fatalf("entry %v: %d\n%s", form, d.b.status(), d.b.body)
 	}
@@ -601,5 +608,30 @@ func TestAnotherEntryAtATakenPlace(t *testing.T) {
 	}
 	if want := "roll:2 hold"; strings.Join(got, " ") != want {
 		t.Fatalf("the table stored %v, want %s", got, want)
+	}
+}
+
+// TestATableEndsWithWordsForAll (issue 59, item 9): the device of a
+// table is read by all its players; when Ben wins on Ana's device, the
+// board names the winner and says the game is over to everyone, never
+// "Not this time. Dice can be cruel" to the device's owner.
+func TestATableEndsWithWordsForAll(t *testing.T) {
+	_, teacher, code, ana, ids := anaAndBen(t)
+	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"10"}, "student": ids})
+	// Ana moves first (the first player given): a 1; then Ben throws 6
+	// and 6, and reaches 10.
+	dev := &tableDevice{b: ana, code: code, faces: []string{"1", "6", "6"}, holdAt: 100, htmx: true}
+	for i := 0; i < 10 && dev.step(t); i++ {
+	}
+	board := dev.last.Find(`[data-testid="board"]`)
+	if got := board.Find(`[data-testid="result"]`).Text(); !strings.Contains(got, "Ben won, 12 to 0") {
+		t.Fatalf("the table's result on Ana's device: %q (%d entries)", got, dev.entries)
+	}
+	if board.Find(`[data-testid="encourage"], [data-testid="celebrate"]`).Length() != 0 || !strings.Contains(board.Find(`[data-testid="table-over"]`).Text(), "well played, everyone") {
+		t.Errorf("the table's end on Ana's device: %q", board.Find(".result ~ p").Text())
+	}
+	// Her list of matches names it a table's, not "Round 0".
+	if got := ana.get("/c/" + code).Find("main").Text(); !strings.Contains(got, "At a table: Pig to 10") || strings.Contains(got, "Round 0") {
+		t.Errorf("Ana's matches: %q", got)
 	}
 }

@@ -215,7 +215,7 @@ func (w *views) boardView(l *i18n.Localizer, class *classroom.Class, m *play.Mat
 	}
 	b.Heard = strings.TrimSpace(b.Announce + " " + b.Result)
 	if m.AtTable {
-		b.TableQueue = paths.ClassEnter.With(b.ClassCode, m.ID)
+		b.AtTable, b.TableQueue = true, paths.ClassEnter.With(b.ClassCode, m.ID)
 	}
 	if m.AtTable && b.YourTurn {
 		b.Table = tableEntry(l, b.ClassCode, m, words.names)

@@ -105,10 +105,13 @@ func defaultDue(now time.Time) string {
 }
 
 // matchTitle names a class's match in a list: its round and game, or, a
-// game of homework, that and its game.
+// game of homework or at a table (no round), that and its game.
 func matchTitle(l *i18n.Localizer, m play.Match) string {
 	if m.AssignmentID != 0 {
 		return l.T("homework.match", "Game", gameTitle(l, m.Variant))
+	}
+	if m.AtTable {
+		return l.T("table.match", "Game", gameTitle(l, m.Variant))
 	}
 	return l.T("round.title", "N", l.Int(m.RoundIndex), "Game", gameTitle(l, m.Variant))
 }

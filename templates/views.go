@@ -391,6 +391,9 @@ type Board struct {
 	// Table is how a table's device enters a throw, nil for a match whose
 	// dice the seed throws, or while a bot at the table is to throw.
 	Table *TableEntry
+	// AtTable: the match is played at a table, its board read by all its
+	// players on one device.
+	AtTable bool
 	// TableQueue, at a table whoever is to move, names the device's queue
 	// of entries (app.js): the address they are sent to.
 	TableQueue string
