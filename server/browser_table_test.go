@@ -82,6 +82,10 @@ func TestBrowserATableWithTheNetworkCut(t *testing.T) {
 	if _, err := a.srv.tables.MultiWait(three); err != nil {
 		t.Fatal(err)
 	}
+	// Ana, who moves first, in seat 1: the board lists the players in
+	// playing order, and the device, offline, scores each by their seat
+	// (issue 59, item 6).
+	a.deal(t, "the first of three seats is 1", func(s *sim.Seed) bool { return s.FirstSeat(3) == 1 })
 	ids := openAnasTable(t, a, ts, teacher, code, ana, "hold:20")
 	clickJS(t, ana, `[data-testid="mark-4"]`)
 	eventually(t, ana, `localStorage.length === 0 && document.querySelector('[data-testid="turn-total"]').textContent === "4"`, "the 4 entered and sent")
@@ -92,6 +96,11 @@ func TestBrowserATableWithTheNetworkCut(t *testing.T) {
 	eventually(t, ana, `document.querySelector('[data-testid="turn-total"]').textContent === "15"`, "offline, the turn total goes on to 15")
 	clickJS(t, ana, `[data-testid="act-hold"]`)
 	eventually(t, ana, `document.querySelector('[data-testid="turn-banner"]').textContent.includes("Ben")`, "offline, Ben's turn after Ana holds")
+	eventually(t, ana, `(function () {
+		var lis = Array.from(document.querySelectorAll('[data-testid="board"] .players > li'));
+		var line = function (li) { return li.querySelector('.name').textContent.trim().split(/\s/)[0] + " " + li.querySelector('[data-testid="score"]').textContent + (li.classList.contains("to-move") ? "*" : ""); };
+		return lis.map(line).join(", ") === "Ana 15, Ben 0*, " + line(lis[2]).split(" ")[0] + " 0";
+	})()`, "offline, the board in playing order: Ana 15, Ben 0 to move, the bot 0")
 	clickJS(t, ana, `[data-testid="mark-3"]`)
 	eventually(t, ana, `document.getElementById("offline").checkVisibility() && document.querySelector('[data-testid="table-queued"]').textContent.includes("4")`,
 		"the page says the connection is lost and four entries wait")

@@ -635,3 +635,23 @@ func TestATableEndsWithWordsForAll(t *testing.T) {
 		t.Errorf("Ana's matches: %q", got)
 	}
 }
+
+// TestATableBoardListsThePlayingOrder (issue 59, item 6): the teacher
+// numbers a table's players in the order they play; the seed deals the
+// first seat, and the board lists them from the first to move (here the
+// seed puts Ana, who moves first, in seat 1), not by seat.
+func TestATableBoardListsThePlayingOrder(t *testing.T) {
+	a, teacher, code, ana, ids := anaAndBen(t)
+	a.deal(t, "the first seat of two is 1", func(s *sim.Seed) bool { return s.FirstSeat(2) == 1 })
+	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "student": ids})
+	if m := lastTable(t, a, code); m.FirstSeat != 1 || m.Seats[1].StudentID == 0 {
+		t.Fatalf("the table's first seat %d", m.FirstSeat)
+	}
+	var names []string
+	ana.get("/c/"+code).Find(`[data-testid="board"] .players .name`).Each(func(_ int, s *goquery.Selection) {
+		names = append(names, strings.TrimSpace(s.Text()))
+	})
+	if len(names) != 2 || !strings.HasPrefix(names[0], "Ana") || !strings.HasPrefix(names[1], "Ben") {
+		t.Errorf("the board lists %q, want Ana then Ben", names)
+	}
+}

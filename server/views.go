@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -197,6 +198,12 @@ func (w *views) boardView(l *i18n.Localizer, class *classroom.Class, m *play.Mat
 			b.Players[i].Mark = l.Say(words.youMark)
 		}
 	}
+	if m.AtTable {
+		// A table lists its players in the order they play, the first
+		// one first, as the teacher numbered them (and matches.csv has
+		// them), not by seat.
+		b.Players = slices.Concat(b.Players[m.FirstSeat:], b.Players[:m.FirstSeat])
+	}
 	for i := range b.Actions {
 		b.Actions[i].Label = l.Say(words.actions[i])
 	}
@@ -246,7 +253,7 @@ func (w *views) boardFacts(class *classroom.Class, m *play.Match, viewer int) (t
 	}
 	for seat := range v.Seats {
 		b.Players = append(b.Players, templates.BoardPlayer{
-			Score: st.Scores[seat], ToMove: seat == st.Seat && !b.Over, You: seat == viewer, Out: st.Out[seat],
+			Seat: seat, Score: st.Scores[seat], ToMove: seat == st.Seat && !b.Over, You: seat == viewer, Out: st.Out[seat],
 		})
 	}
 	for _, seat := range m.Seats {

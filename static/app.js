@@ -438,8 +438,14 @@ document.addEventListener("htmx:responseError", function (e) {
     board.setAttribute("data-seq", s.seq);
     var tt = board.querySelector('[data-testid="turn-total"]');
     if (tt) tt.textContent = s.tt;
-    board.querySelectorAll('[data-testid="score"]').forEach(function (el, i) { el.textContent = s.scores[i]; });
-    board.querySelectorAll(".players > li").forEach(function (li, i) { li.classList.toggle("to-move", i === s.seat); });
+    // Each player's line by their seat (a table lists them in playing
+    // order, which need not be the seats').
+    board.querySelectorAll(".players > li").forEach(function (li, i) {
+      var seat = li.dataset.seat !== undefined ? Number(li.dataset.seat) : i;
+      var score = li.querySelector('[data-testid="score"]');
+      if (score) score.textContent = s.scores[seat];
+      li.classList.toggle("to-move", seat === s.seat);
+    });
     // What the server last said of the dice is behind the device now.
     board.querySelectorAll(".dice, .announce").forEach(function (el) { el.hidden = true; });
     var banner = board.querySelector('[data-testid="turn-banner"]');

@@ -444,6 +444,7 @@ type TableMark struct {
 
 // BoardPlayer is one seat on the board.
 type BoardPlayer struct {
+	Seat   int // the player's seat (a table lists its players in playing order)
 	Name   string
 	Mark   string // "(you)" beside the viewer's own nickname
 	Score  int
