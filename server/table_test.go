@@ -648,7 +648,7 @@ func TestATableBoardListsThePlayingOrder(t *testing.T) {
 		t.Fatalf("the table's first seat %d", m.FirstSeat)
 	}
 	var names []string
-	ana.get("/c/"+code).Find(`[data-testid="board"] .players .name`).Each(func(_ int, s *goquery.Selection) {
+	ana.get("/c/" + code).Find(`[data-testid="board"] .players .name`).Each(func(_ int, s *goquery.Selection) {
 		names = append(names, strings.TrimSpace(s.Text()))
 	})
 	if len(names) != 2 || !strings.HasPrefix(names[0], "Ana") || !strings.HasPrefix(names[1], "Ben") {
