@@ -271,21 +271,28 @@ document.addEventListener("htmx:responseError", function (e) {
   // podiumFirst: when a round ends while the room watches (the shared
   // screen turns to its results), the podium takes the screen for a
   // while, then sits beside the chart.
-  var shownState = null, podiumTimer = null;
+  // A chart the teacher picks while the podium holds the screen takes it
+  // at once: the podium yields when the chart shown changes.
+  var shownState = null, podiumTimer = null, podiumChart = null;
+  function chartShown() {
+    var f = document.querySelector("#projector-chart figure");
+    return f ? f.getAttribute("data-testid") : "";
+  }
   function podiumFirst() {
     var p = document.getElementById("projector");
     if (!p) return;
-    var state = p.dataset.state;
+    var state = p.dataset.state, root = document.documentElement;
     if (state === "results" && shownState !== null && shownState !== "results" && p.querySelector(".podium")) {
       clearTimeout(podiumTimer);
-      document.documentElement.classList.add("podium-first");
+      root.classList.add("podium-first");
+      podiumChart = chartShown();
       podiumTimer = setTimeout(function () {
-        document.documentElement.classList.remove("podium-first");
+        root.classList.remove("podium-first");
         fitScreen();
       }, 12000);
-    } else if (state !== "results") {
+    } else if (state !== "results" || root.classList.contains("podium-first") && chartShown() !== podiumChart) {
       clearTimeout(podiumTimer);
-      document.documentElement.classList.remove("podium-first");
+      root.classList.remove("podium-first");
     }
     shownState = state;
   }
