@@ -17,7 +17,6 @@ import (
 // dice buttons) say their words in one line.
 func TestBrowserBotNamesFitAPhone(t *testing.T) {
 	t.Parallel()
-	person := newBrowser(t)
 	rounds := []url.Values{}
 	for _, bot := range []string{"hold:10", "hold:20", "hold:37", "kper", "optimal", "ev", "mystery"} {
 		rounds = append(rounds, url.Values{"game": {"pig"}, "target": {"50"}, "mode": {"bot"}, "bot": {bot}})
@@ -31,7 +30,7 @@ func TestBrowserBotNamesFitAPhone(t *testing.T) {
 			a := newApp(t)
 			teacher := a.browser()
 			code := teacherStart(t, teacher)
-			ana := person()
+			ana := newBrowser(t)() // closed when the subtest ends
 			run(t, ana, chromedp.EmulateViewport(320, 568), chromedp.Navigate(a.url+"/healthz"))
 			value(t, ana, chromedp.Evaluate[bool](fmt.Sprintf(`(document.cookie = "pigclass_lang=%s; path=/", true)`, lang)))
 			joinIn(t, ana, a.url, code, "Ana")

@@ -35,7 +35,6 @@ import (
 // TestBrowserWholeLesson's). Screenshots: phase-LANG-LESSON-N-WIDTH.
 func TestBrowserEveryPhaseOnTheProjector(t *testing.T) {
 	t.Parallel()
-	person := newBrowser(t)
 	// A lesson at a time, side by side, each in an app of its own: its
 	// chance drawn from a stream of the subtest's (its name's), so its
 	// class's dice are the same whichever subtest runs first.
@@ -43,7 +42,8 @@ func TestBrowserEveryPhaseOnTheProjector(t *testing.T) {
 		for _, l := range newApp(t).srv.views.lessons {
 			t.Run(lang+"-"+l.Slug, func(t *testing.T) {
 				t.Parallel()
-				everyPhase(t, newApp(t), person(), l.Slug, len(l.Phases), lang)
+				// The projector's tab closes when the subtest ends (it polls).
+				everyPhase(t, newApp(t), newBrowser(t)(), l.Slug, len(l.Phases), lang)
 			})
 		}
 	}

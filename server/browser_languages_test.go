@@ -21,7 +21,6 @@ import (
 // label runs out of its box: German's long words included.
 func TestBrowserNewLanguages(t *testing.T) {
 	t.Parallel()
-	person := newBrowser(t)
 	for _, lang := range []string{"fr", "pt-BR", "de"} {
 		t.Run(lang, func(t *testing.T) {
 			t.Parallel()
@@ -34,6 +33,7 @@ func TestBrowserNewLanguages(t *testing.T) {
 				value(t, ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(document.cookie = "pigclass_lang=%s; path=/", true)`, lang)))
 				return ctx
 			}
+			person := newBrowser(t) // this language's people, closed when the subtest ends
 			ana := speaks(person())
 			joinIn(t, ana, a.url, code, "Ana")
 			teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "deadline": {"60"}})
