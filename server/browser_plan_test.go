@@ -86,3 +86,36 @@ func TestBrowserAMapByTouch(t *testing.T) {
 }
 
 func itoa(n int) string { return string(rune('0' + n)) }
+
+// TestBrowserTheHoldByAFinger (issue 59, item 8): on a 390 px phone the
+// hold slider has one less and one more beside it, each a finger wide
+// (44 px): three taps on "+" and one on "−" move the number two up, the
+// number beside the slider says so, and the plan saved holds it.
+func TestBrowserTheHoldByAFinger(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	code := teacherStart(t, a.browser())
+	ana := newBrowser(t)()
+	run(t, ana, chromedp.EmulateViewport(390, 844, chromedp.EmulateTouch, chromedp.EmulateMobile))
+	joinIn(t, ana, a.url, code, "Ana")
+	navigate(t, ana, a.url+paths.StudentPlan.For(code))
+	value(t, ana, chromedp.Evaluate[bool](`(document.querySelector('[data-testid="plan-hold"]').open = true)`))
+	start := value(t, ana, chromedp.Evaluate[int](`Number(document.getElementById("plan-hold-n").value)`))
+	for _, b := range []string{"hold-more", "hold-more", "hold-more", "hold-less"} {
+		run(t, ana, chromedp.Click(q(`[data-testid="`+b+`"]`)))
+	}
+	got := value(t, ana, chromedp.Evaluate[[]float64](`(function () {
+		var less = document.querySelector('[data-testid="hold-less"]').getBoundingClientRect(), more = document.querySelector('[data-testid="hold-more"]').getBoundingClientRect();
+		return [Number(document.getElementById("plan-hold-n").value), Number(document.querySelector('[data-testid="plan-hold-value"]').textContent), Math.min(less.width, less.height, more.width, more.height)];
+	})()`))
+	if int(got[0]) != start+2 || int(got[1]) != start+2 || got[2] < 44 {
+		t.Fatalf("from %d, three taps up and one down: the slider at %v, the number beside it %v, the smallest button %v px", start, got[0], got[1], got[2])
+	}
+	clickJS(t, ana, `[data-testid="save-hold"]`)
+	eventually(t, ana, `!!document.querySelector('[data-testid="plan-saved"]')`, "the plan saved")
+	students, _ := a.store.Students(context.Background(), mustClass(t, a, code).ID)
+	pl, err := a.srv.contest.PlanOf(context.Background(), mustClass(t, a, code).ID, students[0].ID)
+	if err != nil || pl.Hold != start+2 {
+		t.Errorf("the plan saved holds at %d (%v), want %d", pl.Hold, err, start+2)
+	}
+}

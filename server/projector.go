@@ -172,7 +172,12 @@ func (b projectorBase) screen(s *Server, c *gin.Context, shown string) (*templat
 		if lesson != nil && lesson.Left == "" && lesson.Game == "none" && len(class.Students) > 0 {
 			// A discussion: the question and the chart are the screen; the
 			// round's podium sits beside them, the join code in its corner.
+			// Before any round, who joined does: the count and the last
+			// names to join (a class of 30 fits beside the question).
 			v.State, v.Heading = "discuss", ""
+			if n := len(v.Live.Names); n > discussNames {
+				v.Live.Names = v.Live.Names[n-discussNames:]
+			}
 		}
 	}
 	tournamentScreen(l, class, tour, v)
@@ -188,6 +193,10 @@ func (b projectorBase) screen(s *Server, c *gin.Context, shown string) (*templat
 	}
 	return v, nil
 }
+
+// discussNames is how many of the last names to join a discussion's
+// screen shows beside its question (the count says how many joined).
+const discussNames = 8
 
 // tournamentScreen puts the class's tournament on the screen in place of
 // the lobby, the podium or a discussion, when it is shown.

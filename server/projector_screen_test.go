@@ -1,9 +1,13 @@
 package server
 
 import (
+	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"pigclass/server/charts"
 	"pigclass/sim"
@@ -73,5 +77,34 @@ func TestAChartBeingComputedComesByItself(t *testing.T) {
 	section = teacher.get(paths.Teacher.For(code) + "?chart=" + charts.LadderKey).Find(`#charts`)
 	if section.Find(`[data-echarts]`).Length() != 1 || section.AttrOr("hx-trigger", "") != "" {
 		t.Errorf("the ladder computed: drawn %d, still polling %q", section.Find(`[data-echarts]`).Length(), section.AttrOr("hx-trigger", ""))
+	}
+}
+
+// TestADiscussionShowsWhoJoined (issue 59, item 3): a lesson that opens
+// with a discussion (lesson 9's "Guess first") keeps showing who joined
+// on the shared screen once students join: the count, and the last
+// names to join beside the question (the first of twelve no longer).
+func TestADiscussionShowsWhoJoined(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStartLesson(t, teacher, "9-are-our-dice-fair")
+	teacher.post(paths.LessonStart.For(code), url.Values{"confirm": {"yes"}})
+	screen := func() (state, count string, names []string) {
+		page := teacher.get("/t/" + code + "/projector")
+		page.Find(`[data-testid="projector-live"] .names li`).Each(func(_ int, li *goquery.Selection) { names = append(names, li.Text()) })
+		return page.Find(`[data-testid="projector"]`).AttrOr("data-state", ""), strings.TrimSpace(page.Find(`[data-testid="projector-live"] .count`).Text()), names
+	}
+	join(t, a, code, "Ana")
+	if state, count, names := screen(); state != "discuss" || count != "1 joined" || !slices.Equal(names, []string{"Ana"}) {
+		t.Errorf("Ana joined the discussion: the screen is %q, says %q and names %q", state, count, names)
+	}
+	var all []string
+	for i := range 12 {
+		all = append(all, fmt.Sprintf("Kid %02d", i+1))
+		join(t, a, code, all[i])
+	}
+	want := all[len(all)-discussNames:]
+	if state, count, names := screen(); state != "discuss" || count != "13 joined" || !slices.Equal(names, want) {
+		t.Errorf("thirteen joined: the screen is %q, says %q and names %q, want the last %d: %q", state, count, names, discussNames, want)
 	}
 }

@@ -101,24 +101,21 @@ func (s *Server) planJSON(c *gin.Context) {
 // then holds what was typed that could be read).
 func readPlan(c *gin.Context, l *i18n.Localizer, v sim.Variant) (sim.Plan, string) {
 	pl := sim.Plan{Form: c.PostForm("form"), Game: v.Game.String(), Target: v.Target}
-	num := func(name string, lo int, label string) (int, string) {
+	num := func(name string, lo, hi int, label string) (int, string) {
 		n, err := strconv.Atoi(c.PostForm(name))
-		if err != nil || n < lo || n > v.Target {
-			return n, l.T("plan.error.number", "Field", label, "Min", l.Int(lo), "Target", l.Int(v.Target))
+		if err != nil || n < lo || n > hi {
+			return n, l.T("plan.error.number", "Field", label, "Min", l.Int(lo), "Max", l.Int(hi))
 		}
 		return n, ""
 	}
 	var problem string
 	switch pl.Form {
 	case sim.PlanHold:
-		pl.Hold, problem = num("hold", 1, l.T("plan.hold"))
+		pl.Hold, problem = num("hold", 1, v.Target, l.T("plan.hold"))
 	case sim.PlanRule:
 		for _, f := range ruleFields(l) {
-			lo := 0
-			if f.hold {
-				lo = 1
-			}
-			n, p := num(f.name, lo, f.label)
+			lo, hi := f.bounds(v)
+			n, p := num(f.name, lo, hi, f.label)
 			*f.of(&pl) = n
 			if problem == "" {
 				problem = p

@@ -105,7 +105,8 @@ func (s *Server) fillForms(c *gin.Context, l *i18n.Localizer, v sim.Variant, pl 
 	}
 	pg.Hold = templates.Field{Value: strconv.Itoa(hold)}
 	for _, f := range ruleFields(l) {
-		pg.Rule = append(pg.Rule, templates.PlanField{Name: f.name, Label: f.label, Field: templates.Field{Value: strconv.Itoa(*f.of(rule))}})
+		lo, hi := f.bounds(v)
+		pg.Rule = append(pg.Rule, templates.PlanField{Name: f.name, Label: f.label, Min: lo, Max: hi, Field: templates.Field{Value: strconv.Itoa(*f.of(rule))}})
 	}
 	for a, row := range mapOf.Cells {
 		pg.MapScores = append(pg.MapScores, a*sim.MapCell)
@@ -214,6 +215,16 @@ type ruleField struct {
 	name, label string
 	hold        bool
 	of          func(*sim.Plan) *int
+}
+
+// bounds are what the field takes in a game of v: a hold from 1 to the
+// target; a gap (how far behind or ahead, how near the end) from 0, left
+// out, to one under the target (sim.Plan.Check).
+func (f ruleField) bounds(v sim.Variant) (lo, hi int) {
+	if f.hold {
+		return 1, v.Target
+	}
+	return 0, v.Target - 1
 }
 
 func ruleFields(l *i18n.Localizer) []ruleField {

@@ -175,7 +175,8 @@ const tournamentMaxTarget = 100
 func (s *Server) tournamentPage(c *gin.Context, posted *tournamentForm) (templates.TournamentPage, error) {
 	ctx, class, l := c.Request.Context(), classFrom(c), loc(c)
 	code := class.Code
-	pg := templates.TournamentPage{Code: code, BackURL: paths.Teacher.For(code), PostURL: paths.Tournament.For(code), CloseURL: paths.TournamentClose.For(code)}
+	pg := templates.TournamentPage{Code: code, BackURL: paths.Teacher.For(code), PostURL: paths.Tournament.For(code), CloseURL: paths.TournamentClose.For(code),
+		MinTarget: sim.MinTarget, MaxTarget: tournamentMaxTarget}
 	form := tournamentForm{game: sim.Pig.String(), target: strconv.Itoa(sim.DefaultTarget), bots: []string{"rule", sim.KeepPaceBot, sim.PerfectBot}}
 	if posted != nil {
 		form = *posted

@@ -332,3 +332,33 @@ func TestATournamentWaitingSaysSo(t *testing.T) {
 		t.Errorf("started: %q", got)
 	}
 }
+
+// TestAStrategysFieldsTakeWhatTheServerTakes (issue 59, item 8): the
+// strategy editor's and the tournament's number fields bound what the
+// server takes (a rule's holds from 1, its gaps from 0 to one under the
+// target, a tournament's target to 100), and a gap of the target is
+// refused in the form's own words, naming the field as the form does.
+func TestAStrategysFieldsTakeWhatTheServerTakes(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := join(t, a, code, "Ana")
+	page := ana.get(paths.StudentPlan.For(code))
+	want := map[string]string{"hold": "1-100", "behind_by": "0-99", "behind_hold": "1-100", "ahead_by": "0-99", "ahead_hold": "1-100", "end_race": "0-99"}
+	for name, bounds := range want {
+		in := page.Find(`form.plan-rule input[name="` + name + `"]`)
+		if got := in.AttrOr("min", "?") + "-" + in.AttrOr("max", "?"); got != bounds {
+			t.Errorf("the rule's %s field takes %s, the server %s", name, got, bounds)
+		}
+	}
+	in := teacher.get(paths.Tournament.For(code)).Find(`#tournament-target`)
+	if got := in.AttrOr("min", "?") + "-" + in.AttrOr("max", "?"); got != fmt.Sprintf("%d-%d", sim.MinTarget, tournamentMaxTarget) {
+		t.Errorf("the tournament's target field takes %s, the server %d to %d", got, sim.MinTarget, tournamentMaxTarget)
+	}
+	form := url.Values{"form": {"rule"}, "hold": {"20"}, "behind_by": {"100"}, "behind_hold": {"25"}, "ahead_by": {"0"}, "ahead_hold": {"20"}, "end_race": {"0"}}
+	msg := ana.post(paths.StudentPlan.For(code), form).Find(`[data-testid="plan-error"]`).Text()
+	label := page.Find(`label[for="plan-behind_by"]`).Text()
+	if !strings.Contains(msg, label) || !strings.Contains(msg, "from 0 to 99") || strings.Contains(msg, "behind_by") {
+		t.Errorf("a gap of 100 is refused with %q, want the field %q and \"from 0 to 99\"", msg, label)
+	}
+}

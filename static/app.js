@@ -343,6 +343,14 @@ document.addEventListener("htmx:responseError", function (e) {
   ["pointerup", "pointercancel"].forEach(function (type) {
     document.addEventListener(type, function () { painting = null; });
   });
+  // A slider's one less and one more (a finger cannot hit its steps).
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest && e.target.closest("button[data-step]");
+    var input = b && document.getElementById(b.dataset.for);
+    if (!input) return;
+    if (Number(b.dataset.step) > 0) input.stepUp(); else input.stepDown();
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  });
   document.addEventListener("input", function (e) {
     if (e.target.matches && e.target.matches('input[data-testid="map-cell"]')) shade(e.target);
     // A slider shows its number beside it (hold at N).

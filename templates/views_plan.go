@@ -27,6 +27,7 @@ type PlanPage struct {
 // PlanField is one number of a rule: its form name, label and value.
 type PlanField struct {
 	Name, Label string
+	Min, Max    int // what the server takes: a hold from 1 to the target, a gap from 0 to one under it
 	Field
 }
 
@@ -48,6 +49,7 @@ type TournamentPage struct {
 	LiveURL                          string // while played: the standings' fragment polls it
 	Games                            []Choice
 	Game, Target, Minutes            Field
+	MinTarget, MaxTarget             int // the targets the server plays
 	Bots                             []Choice // Value the bot, Label its name, Selected ticked
 	Error                            string
 	Headers                          []string
