@@ -49,7 +49,7 @@ type TournamentPage struct {
 	LiveURL                          string // while played: the standings' fragment polls it
 	Games                            []Choice
 	Game, Target, Minutes            Field
-	MinTarget, MaxTarget             int // the targets the server plays
+	MinTarget, MaxTarget             int      // the targets the server plays
 	Bots                             []Choice // Value the bot, Label its name, Selected ticked
 	Error                            string
 	Headers                          []string
