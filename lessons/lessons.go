@@ -77,7 +77,11 @@ type Phase struct {
 	// pigs entered on one device a group (issue 45): it starts no round;
 	// the lesson bar opens the tables page with the game picked. Bot, if
 	// any, sits at each table.
-	Tables  bool
+	Tables bool
+	// Student is what the students' phones open in a phase without a
+	// game: "plan", the strategy editor; "" none (they are told to look
+	// at the shared screen).
+	Student string
 	Prompts []string
 	Charts  []string
 }
@@ -453,6 +457,11 @@ func setPhase(p *Phase, key, value string) string {
 			return "opponents " + strconv.Quote(value) + ": write bot STRATEGY or pairs STRATEGY"
 		}
 		p.Mode, p.Bot = mode, strings.TrimSpace(bot)
+	case "student":
+		if value != "plan" {
+			return "student " + strconv.Quote(value) + ": plan (the phones open the strategy editor)"
+		}
+		p.Student = value
 	case "prompt":
 		p.Prompts = append(p.Prompts, value)
 	case "charts":
@@ -460,7 +469,7 @@ func setPhase(p *Phase, key, value string) string {
 			p.Charts = append(p.Charts, strings.TrimSpace(c))
 		}
 	default:
-		return "unknown key " + strconv.Quote(key) + " in a phase: use game, target, max-dice, equal-turns, seats, rounds, opponents, same-seed, tables, prompt, charts"
+		return "unknown key " + strconv.Quote(key) + " in a phase: use game, target, max-dice, equal-turns, seats, rounds, opponents, same-seed, tables, student, prompt, charts"
 	}
 	return ""
 }
@@ -480,6 +489,9 @@ func finishPhase(p *Phase, r Rules) error {
 		if !r.Charts[c] {
 			return fmt.Errorf("unknown chart %q: use one of %s", c, keys(r.Charts))
 		}
+	}
+	if p.Student != "" && p.Game != "none" {
+		return fmt.Errorf("student: %s is for a phase without a game (game: none), not %s", p.Student, p.Game)
 	}
 	if p.Tables && !p.AtTables() {
 		return fmt.Errorf("tables: yes is for a game played with dice or pigs (%s), not %s", sim.GameNames(), p.Game)

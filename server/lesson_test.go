@@ -864,3 +864,37 @@ func TestTheBarWalksEveryLesson(t *testing.T) {
 		})
 	}
 }
+
+// TestThePhonesFollowTheLessonsPhases (issue 59, item 8): in lesson 8's
+// Design phase a student's phone says the phase and opens the strategy
+// editor ("Design a strategy", a tap away), not "Waiting for the teacher
+// to start a round"; a phase the teacher leads says to look at the shared
+// screen; and a waiting page's poll takes the phone on when the lesson
+// moves, as it does for a round.
+func TestThePhonesFollowTheLessonsPhases(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStartLesson(t, teacher, "8-design-a-strategy")
+	ana := join(t, a, code, "Ana")
+	teacher.post(paths.LessonStart.For(code), url.Values{"confirm": {"yes"}}) // Play first
+	teacher.post(paths.LessonNext.For(code), url.Values{"confirm": {"yes"}})  // Design
+	page := ana.get(paths.Student.For(code))
+	if got := page.Find(`[data-testid="waiting-words"]`).Text(); got != "Phase 2: Design. Design your strategy now:" {
+		t.Errorf("Design: the phone says %q", got)
+	}
+	if href := page.Find(`[data-testid="waiting"] [data-testid="plan-now"]`).AttrOr("href", ""); href != paths.StudentPlan.For(code) {
+		t.Errorf("Design: the waiting card opens %q, not the strategy editor", href)
+	}
+	poll := page.Find(`[data-testid="waiting"]`).AttrOr("hx-get", "")
+	if ana.get(poll); ana.status() != http.StatusNoContent {
+		t.Fatalf("the lesson where it was: the poll answers %d, want 204", ana.status())
+	}
+	teacher.post(paths.LessonNext.For(code), url.Values{"confirm": {"yes"}}) // Enter and watch
+	if ana.get(poll); ana.last.Header.Get("HX-Redirect") != paths.Student.For(code) {
+		t.Fatalf("the lesson moved on: the poll answers %d, HX-Redirect %q", ana.status(), ana.last.Header.Get("HX-Redirect"))
+	}
+	page = ana.get(paths.Student.For(code))
+	if got := page.Find(`[data-testid="waiting-words"]`).Text(); got != "Phase 3: Enter and watch. Your teacher leads this part: look at the shared screen." || page.Find(`[data-testid="plan-now"]`).Length() != 0 {
+		t.Errorf("Enter and watch: the phone says %q (the editor's button: %d)", got, page.Find(`[data-testid="plan-now"]`).Length())
+	}
+}

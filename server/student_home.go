@@ -1,7 +1,9 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"github.com/gin-gonic/gin"
@@ -9,6 +11,7 @@ import (
 	"pigclass/server/classroom"
 	"pigclass/server/store"
 	"pigclass/templates"
+	"pigclass/templates/i18n"
 	"pigclass/templates/paths"
 )
 
@@ -39,13 +42,16 @@ func (s *Server) studentHome(c *gin.Context) {
 	classLanguage(c, class, false)
 	l := loc(c)
 	v := templates.StudentHome{Code: class.Code, Nickname: me.Nickname, Waiting: l.T("student.waiting"),
-		NextURL:    nextIn(l, class.Code, 0) + "&hw=" + strconv.FormatInt(viewer.HomeworkVersion(), 10),
+		NextURL:    nextIn(l, class.Code, 0) + "&hw=" + strconv.FormatInt(viewer.HomeworkVersion(), 10) + "&lesson=" + url.QueryEscape(lessonAt(class.Class)),
 		RejoinCode: s.room.RejoinCode(class, me)}
 	if class.Anonymous {
 		v.SharedName = anonIn(l, me.AnonName)
 	}
 	if class.Paused {
 		v.Waiting = l.T("board.paused")
+	} else if err := s.lessonWaiting(l, class.Class, &v); err != nil {
+		fail(c, err)
+		return
 	}
 	if k := viewer.Skunk(); k != nil && k.Participant(me.ID) >= 0 {
 		b := s.views.skunkBoard(l, class, k, me.ID, false, paths.StudentSkunk.For(class.Code))
@@ -68,6 +74,31 @@ func (s *Server) studentHome(c *gin.Context) {
 	render(c, http.StatusOK, templates.StudentHomeView(v))
 }
 
+// lessonWaiting says, on a student's waiting page, what the lesson's
+// phase without a game asks of them: to look at the shared screen, or to
+// design their strategy (the editor a tap away).
+func (s *Server) lessonWaiting(l *i18n.Localizer, class store.Class, v *templates.StudentHome) error {
+	if class.Phase < 0 || class.OffLesson {
+		return nil // the plan chosen and not started, or left for a round of the teacher's
+	}
+	lesson, err := s.views.lessonView(l, class)
+	if err != nil || lesson == nil || lesson.Game != "none" {
+		return err
+	}
+	v.PlanNow = lesson.Student == "plan"
+	v.Waiting = l.T(pick(v.PlanNow, "student.waiting_plan", "student.waiting_phase"), "N", l.Int(lesson.Phase+1), "Name", lesson.PhaseName)
+	return nil
+}
+
+// lessonAt is where the class's lesson stands, as a waiting page's poll
+// carries it: the page is drawn again when the lesson moves on.
+func lessonAt(class store.Class) string {
+	if class.Lesson == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s.%d.%t", class.Lesson, class.Phase, class.OffLesson)
+}
+
 // studentNext answers a waiting page's, or a finished board's, question:
 // has the student's next match, or a game of Skunk, begun? Until then 204
 // (htmx leaves the page alone); then it sends the browser to the class page.
@@ -87,6 +118,11 @@ func (s *Server) studentNext(c *gin.Context) {
 	// assignments changed: a new one shows within a poll, as rounds do.
 	hw, listed := strconv.ParseInt(c.Query("hw"), 10, 64)
 	next := listed == nil && hw != (viewerFrom(c)).HomeworkVersion()
+	// A waiting page is drawn again when the lesson moves on: what its
+	// phase asks of the students is on it.
+	if at, ok := c.GetQuery("lesson"); ok && at != lessonAt(class.Class) {
+		next = true
+	}
 	if m := (viewerFrom(c)).Playing(); m != nil && m.ID != after && !m.Over() {
 		next = true
 	}

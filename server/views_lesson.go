@@ -113,7 +113,7 @@ func (w *views) lessonView(lc *i18n.Localizer, class store.Class) (*templates.Le
 	at := max(0, min(class.Phase, len(l.Phases)-1)) // -1: the plan is chosen, its first phase not started
 	phase, text := l.Phases[at], l.In(lc.Lang())
 	v := &templates.LessonView{Code: class.Code, Title: lc.Own(text.Title), Level: lc.Own(text.Level), Minutes: l.Minutes,
-		Phase: at, Phases: len(l.Phases), Chosen: class.Phase < 0, PhaseName: lc.Own(text.Phases[at].Name), Charts: phase.Charts, Setup: phaseSetup(lc, phase), Game: phase.Game}
+		Phase: at, Phases: len(l.Phases), Chosen: class.Phase < 0, PhaseName: lc.Own(text.Phases[at].Name), Charts: phase.Charts, Setup: phaseSetup(lc, phase), Game: phase.Game, Student: phase.Student}
 	if phase.AtTables() {
 		v.TablesURL = paths.Query(paths.Tables.For(class.Code), "game", phase.Game, "target", strconv.Itoa(phase.Variant.Target), "bot", phase.Bot)
 	}

@@ -278,7 +278,10 @@ type StudentHome struct {
 	Board    *Board
 	History  []HistoryRow
 	Waiting  string
-	Skunk    *SkunkBoard
+	// PlanNow: the lesson's phase has the students design their strategy
+	// (the waiting card opens the editor).
+	PlanNow bool
+	Skunk   *SkunkBoard
 	// ChartsURL, once the student has played, links their charts.
 	ChartsURL string
 	// SharedName, in anonymous mode, is the generated name the projector
@@ -688,6 +691,9 @@ type LessonView struct {
 	// TablesURL, for a phase played at tables, opens the tables page
 	// with its game, target and bot picked.
 	TablesURL string
+	// Student is what the students' phones open in a phase without a
+	// game (lessons.Phase.Student).
+	Student string
 	Prompts   []string
 	Charts    []string
 	// Started: the phase has been started (its round or game played, or
