@@ -694,8 +694,8 @@ type LessonView struct {
 	// Student is what the students' phones open in a phase without a
 	// game (lessons.Phase.Student).
 	Student string
-	Prompts   []string
-	Charts    []string
+	Prompts []string
+	Charts  []string
 	// Started: the phase has been started (its round or game played, or
 	// begun). StartLabel and NextLabel name starting this phase and the
 	// next ("Start phase 2: Play the rule of thumb").
