@@ -424,3 +424,24 @@ func TestCountedMessagesHavePlurals(t *testing.T) {
 		}
 	}
 }
+
+// TestNoMessageSpeaksTheCode (issue 59, item 9): the words a teacher or a
+// student reads name things as the pages do, never by the repository's
+// files ("(sim/plans.md)") or the code's numbering of the editor's forms
+// ("(form 1)").
+func TestNoMessageSpeaksTheCode(t *testing.T) {
+	code := regexp.MustCompile(`\b[\w-]+/[\w./-]+\.(md|go|toml)\b|\((form|forme|forma|Form) \d\)`)
+	for _, l := range Langs {
+		cat, err := Catalog(l.Code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for id, forms := range cat {
+			for form, text := range forms {
+				if m := code.FindString(text); m != "" {
+					t.Errorf("%s %s (%s): %q in %q", l.Code, id, form, m, text)
+				}
+			}
+		}
+	}
+}
