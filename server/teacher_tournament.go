@@ -187,10 +187,17 @@ func (s *Server) tournamentPage(c *gin.Context, posted *tournamentForm) (templat
 			pg.Games = append(pg.Games, templates.Choice{Value: g.String(), Label: gameName(l, g)})
 		}
 	}
+	// Each bot is named as the standings will name it: the rule of thumb
+	// by its number in the form's game ("Hold-20 bot" in Pig).
+	g, err := sim.ParseGame(form.game)
+	if err != nil {
+		g = sim.Pig
+	}
+	rule := g.Rules().HoldAt
 	for _, b := range []string{"rule", sim.KeepPaceBot, sim.PerfectBot} {
-		label := l.T("contest.bot.rule")
-		if b != "rule" {
-			label = l.Say(botName(b, 0))
+		label := l.Say(botName(b, rule))
+		if b == "rule" {
+			label = l.Say(botName(sim.HoldAt(rule).String(), rule))
 		}
 		pg.Bots = append(pg.Bots, templates.Choice{Value: b, Label: label, Selected: slices.Contains(form.bots, b)})
 	}

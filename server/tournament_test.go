@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -360,5 +361,26 @@ func TestAStrategysFieldsTakeWhatTheServerTakes(t *testing.T) {
 	label := page.Find(`label[for="plan-behind_by"]`).Text()
 	if !strings.Contains(msg, label) || !strings.Contains(msg, "from 0 to 99") || strings.Contains(msg, "behind_by") {
 		t.Errorf("a gap of 100 is refused with %q, want the field %q and \"from 0 to 99\"", msg, label)
+	}
+}
+
+// TestATournamentsBotsGoByOneName (issue 59, item 9): the tournament's
+// form names each bot as its standings will ("Hold-20 bot" in Pig, not
+// "Rule-of-thumb bot").
+func TestATournamentsBotsGoByOneName(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	var got []string
+	teacher.get(paths.Tournament.For(code)).Find(`input[name="bot"]`).Each(func(_ int, in *goquery.Selection) {
+		got = append(got, strings.TrimSpace(in.Parent().Text()))
+	})
+	l := i18n.For("en")
+	var want []string
+	for _, b := range contest.Bots(sim.Pig) {
+		want = append(want, entrantName(l, nil, contest.Entrant{Bot: b}, sim.Standard(sim.Pig), false))
+	}
+	if !slices.Equal(got, want) || want[0] != "Hold-20 bot" {
+		t.Errorf("the form's bots are %q, the standings' names %q", got, want)
 	}
 }
