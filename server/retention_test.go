@@ -261,23 +261,23 @@ func TestProgressDayByDay(t *testing.T) {
 			ss += (c - mean) * (c - mean)
 		}
 		if len(g) != 3 || ss == 0 {
-			return fmt.Sprintf("about %.1f%% of a chance to win (%d games)", mean, len(g)), "Too few different games"
+			return fmt.Sprintf("about %.1f%% in chances to win, added up over the game's decisions (%d games)", mean, len(g)), "Too few different games"
 		}
 		half := 4.303 * math.Sqrt(ss/2) / math.Sqrt(3)
 		if mean-half < 0 {
-			return fmt.Sprintf("about %.1f%% of a chance to win (3 games)", mean), fmt.Sprintf("between 0 and %.1f%%", mean+half)
+			return fmt.Sprintf("about %.1f%% in chances to win, added up over the game's decisions (3 games)", mean), fmt.Sprintf("between 0 and %.1f%%", mean+half)
 		}
-		return fmt.Sprintf("about %.1f%% of a chance to win (3 games)", mean), fmt.Sprintf("between %.1f%% and %.1f%%", mean-half, mean+half)
+		return fmt.Sprintf("about %.1f%% in chances to win, added up over the game's decisions (3 games)", mean), fmt.Sprintf("between %.1f%% and %.1f%%", mean-half, mean+half)
 	}
 	// studentFigure is a day's figure as the student reads it: "about
-	// 5.1% of a chance to win (3 games)" is "cost you about 1 game in 20
+	// 5.1% in chances to win, added up over the game's decisions (3 games)" is "cost you about 1 game in 20
 	// (3 games)".
 	// The figure is rounded to a tenth of a per cent and the page's N
 	// comes from the exact mean: any N of the tenth's width is the page's.
 	studentFigure := func(figure, line string) string {
 		var pct float64
 		var games string
-		if _, err := fmt.Sscanf(figure, "about %f%% of a chance to win (%s", &pct, &games); err != nil {
+		if _, err := fmt.Sscanf(figure, "about %f%% in chances to win, added up over the game's decisions (%s", &pct, &games); err != nil {
 			t.Fatalf("reading %q: %v", figure, err)
 		}
 		if pct < 0.1 {
