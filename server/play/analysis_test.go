@@ -3,7 +3,9 @@ package play
 import (
 	"io"
 	"log/slog"
+	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -103,6 +105,29 @@ func TestAdviseReadsThePlayersStillIn(t *testing.T) {
 	} {
 		if got := leadingTwo(c.in); !slices.Equal(got, c.want) {
 			t.Errorf("leadingTwo(%v) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}
+
+// TestLessonNineSaysHowItsTablesAreRead (issue 59, item 4): lesson 9's
+// notes say its tables of Pig to 50 are analysed exactly at two or three
+// players and approximately at four or more; the tables read say the
+// same.
+func TestLessonNineSaysHowItsTablesAreRead(t *testing.T) {
+	text, err := os.ReadFile("../../lessons/plans/9-are-our-dice-fair.lesson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), "analysed (Pig to 50), exactly at a table of two or three players, approximately at a table of four or more") {
+		t.Fatal("lesson 9's notes no longer say how its tables are analysed: keep this test with them")
+	}
+	v := sim.Standard(sim.Pig)
+	v.Target = 50
+	for seats := 2; seats <= 6; seats++ {
+		v.Seats = seats
+		_, kind := tableFor(v, seats)
+		if exact := kind == exactTwo || kind == exactMulti; exact != (seats <= 3) {
+			t.Errorf("Pig to 50 at a table of %d: read exactly %t, the lesson says %t", seats, exact, seats <= 3)
 		}
 	}
 }
