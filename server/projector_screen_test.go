@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"slices"
@@ -106,5 +107,52 @@ func TestADiscussionShowsWhoJoined(t *testing.T) {
 	want := all[len(all)-discussNames:]
 	if state, count, names := screen(); state != "discuss" || count != "13 joined" || !slices.Equal(names, want) {
 		t.Errorf("thirteen joined: the screen is %q, says %q and names %q, want the last %d: %q", state, count, names, discussNames, want)
+	}
+}
+
+// TestTheSharedScreenShowsTheDiceTest (issue 59, item 4): lesson 9 asks
+// the class whether every face's interval contains 1 in 6 and what the
+// chi-square test says; the shared screen's dice chart draws each face's
+// share with its 95% interval beside a sixth, and says the test's
+// outcome (the caption, with the rest of the words, stays on the
+// teacher's screen).
+func TestTheSharedScreenShowsTheDiceTest(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}
+	startRound(t, teacher, code, url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	playRound(t, code, []*student{ana})
+	teacher.post(paths.ProjectorChart.For(code), url.Values{"chart": {charts.DiceKey}})
+	fig := teacher.get(paths.TeacherProjector.Chart.For(code)).Find(`[data-testid="chart-` + charts.DiceKey + `"]`)
+	if got := fig.Find(`[data-testid="chart-finding"]`).Text(); !strings.HasPrefix(got, "Chi-square test: ") {
+		t.Errorf("the shared screen's dice chart says %q, not the chi-square test's outcome", got)
+	}
+	var option struct {
+		Series []struct {
+			Type string          `json:"type"`
+			Data json.RawMessage `json:"data"`
+		} `json:"series"`
+	}
+	if err := json.Unmarshal([]byte(fig.Find("[data-echarts]").AttrOr("data-echarts", "")), &option); err != nil {
+		t.Fatal(err)
+	}
+	var boxes [][]float64
+	for _, s := range option.Series {
+		if s.Type == "boxplot" && boxes == nil {
+			var data []struct{ Value []float64 }
+			json.Unmarshal(s.Data, &data)
+			for _, d := range data {
+				boxes = append(boxes, d.Value)
+			}
+		}
+	}
+	if len(boxes) != 6 {
+		t.Fatalf("the dice chart draws %d faces' intervals, want 6: %s", len(boxes), fig.Find("[data-echarts]").AttrOr("data-echarts", ""))
+	}
+	for f, b := range boxes {
+		if len(b) != 5 || !(b[0] <= b[2] && b[2] <= b[4]) || b[4] <= b[0] {
+			t.Errorf("face %d: the box %v is not an interval around a share", f+1, b)
+		}
 	}
 }

@@ -649,6 +649,10 @@ type Chart struct {
 	ID      string // the fixed DOM id
 	Title   string
 	Caption string
+	// Finding is what a test of the data says (a chi-square test's
+	// outcome): shown under the title everywhere, the shared screen too,
+	// where the caption is left out.
+	Finding string
 	Option  string // ECharts option, JSON
 	Height  string
 	Table   DataTable

@@ -236,7 +236,7 @@ func TestClassDiceAndShareOfOnes(t *testing.T) {
 	if cell(t, c, 0, 1) != "2" || cell(t, c, 1, 1) != "2" || cell(t, c, 3, 1) != "0" || cell(t, c, 0, 4) != "1.0000" {
 		t.Errorf("dice rows %v", c.Table.Rows)
 	}
-	if !strings.HasSuffix(c.Caption, "Too few dice for a chi-square test yet: it takes 30 or more (each face expected 5 times).") {
+	if !strings.HasSuffix(c.Finding, "Too few dice for a chi-square test yet: it takes 30 or more (each face expected 5 times).") {
 		t.Errorf("6 dice: %q", c.Caption)
 	}
 	o := ShareOfOnes(en, faces)
@@ -279,8 +279,8 @@ func TestClassDiceAreTested(t *testing.T) {
 		}
 		tail := math.Erfc(math.Sqrt(stat/2)) + math.Sqrt(2*stat/math.Pi)*math.Exp(-stat/2)*(1+stat/3)
 		want := fmt.Sprintf("Chi-square test: %s with 5 degrees of freedom. Fair dice differ this much or more", en.Dec(stat, 2))
-		if !strings.Contains(chart.Caption, want) || !strings.Contains(chart.Caption, pct(en, tail)+" of the time") || !strings.Contains(chart.Caption, c.verdict) {
-			t.Errorf("%v: %q, want %q, %s of the time, %q", c.counts, chart.Caption, want, pct(en, tail), c.verdict)
+		if !strings.Contains(chart.Finding, want) || !strings.Contains(chart.Finding, pct(en, tail)+" of the time") || !strings.Contains(chart.Finding, c.verdict) {
+			t.Errorf("%v: %q, want %q, %s of the time, %q", c.counts, chart.Finding, want, pct(en, tail), c.verdict)
 		}
 	}
 }

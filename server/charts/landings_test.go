@@ -104,10 +104,10 @@ func TestEnteredThrowsTestedApart(t *testing.T) {
 		stat += (float64(k) - 20) * (float64(k) - 20) / 20
 	}
 	want := fmt.Sprintf("Thrown for real at tables and entered by hand: 120 of these dice. On their own: Chi-square test: %.2f with 5 degrees of freedom.", stat)
-	if !strings.Contains(c.Caption, want) || !strings.HasSuffix(c.Caption, "these dice look loaded.") || strings.Count(c.Caption, "Chi-square test:") != 2 {
-		t.Errorf("120 fair dice and 120 loaded entered: %q, want %q and the loaded verdict last", c.Caption, want)
+	if !strings.Contains(c.Finding, want) || !strings.HasSuffix(c.Finding, "these dice look loaded.") || strings.Count(c.Finding, "Chi-square test:") != 2 {
+		t.Errorf("120 fair dice and 120 loaded entered: %q, want %q and the loaded verdict last", c.Finding, want)
 	}
-	if c := ClassDice(en, store.Thrown{All: loaded, Entered: loaded}); strings.Contains(c.Caption, "On their own") {
+	if c := ClassDice(en, store.Thrown{All: loaded, Entered: loaded}); strings.Contains(c.Finding, "On their own") {
 		t.Errorf("every die entered: the caption tests them twice: %q", c.Caption)
 	}
 	// Real pigs: Kern's landings, 600 throws of them, entered, beside as
