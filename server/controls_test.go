@@ -505,7 +505,7 @@ func TestWaitingPagePollsCheaply(t *testing.T) {
 	code := teacherStart(t, teacher)
 	s := join(t, a, code, "Ana")
 	poll := s.get("/c/"+code).Find(`[data-testid="waiting"]`).AttrOr("hx-get", "")
-	if poll != "/c/"+code+"/next?lang=en&hw=0" { // the homework version it was drawn at (issue 43)
+	if poll != "/c/"+code+"/next?lang=en&hw=0&lesson=" { // the homework version it was drawn at (issue 43), and the lesson's place (none)
 		t.Fatalf("the waiting page polls %q", poll)
 	}
 	s.get(poll)
