@@ -156,3 +156,36 @@ func TestTheSharedScreenShowsTheDiceTest(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryGameCountsForTheFirstPlayer (issue 59, item 13): the
+// first-player chart counts the class's finished two-player matches of any
+// game, not Pig's alone: a class that played one match of Two-Dice to 30
+// sees it, beside that game's exact first-player chance.
+func TestEveryGameCountsForTheFirstPlayer(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}
+	v := sim.Standard(sim.TwoDice)
+	v.Target = 30
+	table, err := sharedTables.Get(v) // solved before the chart asks: it never waits
+	if err != nil {
+		t.Fatal(err)
+	}
+	startRound(t, teacher, code, url.Values{"game": {v.Game.String()}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	playRound(t, code, []*student{ana})
+	fig := teacher.get(paths.Teacher.For(code) + "?chart=" + charts.FirstPlayerKey).Find(`#charts [data-testid="chart-` + charts.FirstPlayerKey + `"]`)
+	if fig.Find(".empty").Length() != 0 {
+		t.Fatalf("one match of Two-Dice played: the chart says %q", fig.Find(".empty").Text())
+	}
+	en := i18n.For("en")
+	var rows [][]string
+	fig.Find("tbody tr").Each(func(_ int, tr *goquery.Selection) {
+		var row []string
+		tr.Find("td").Each(func(_ int, td *goquery.Selection) { row = append(row, td.Text()) })
+		rows = append(rows, row)
+	})
+	if len(rows) != 2 || rows[0][0] != gameTitle(en, v) || rows[0][2] != "1" || rows[1][4] != en.Pct(table.FirstPlayerWin(), 1) {
+		t.Errorf("one match of %s: the chart's rows %q, want its one game and the exact %s", gameTitle(en, v), rows, en.Pct(table.FirstPlayerWin(), 1))
+	}
+}

@@ -209,34 +209,58 @@ func timeline(l *i18n.Localizer, mv *matchView) templates.Chart {
 	return charts.Timeline(l, mv.Variant.Game, mv.Events, seatNames(l, *mv.Match, viewer, anonymous, l.T("chart.you")))
 }
 
-// firstPlayerResults are chart 7's results for the class's Pig target:
-// the standard rules, and equal turns when the class played them.
+// firstPlayerResults are chart 7's results: each set of rules the class
+// finished two-player matches under (any game, the most played first, at
+// most firstRules of them), beside its exact first-player chance. A class
+// that has finished none (or whose tables are all being solved) sees Pig's
+// exact value at its target (v, table).
+// A table still being solved leaves its rules out until it is ready: a
+// request never waits.
 func (w *views) firstPlayerResults(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, v sim.Variant, table *solve.Table, day string) ([]charts.FirstResults, error) {
-	rules := gameTitle(l, v)
-	ev := v
-	ev.EqualTurns = true
-	games, wins, err := w.reports.FirstPlayerResults(ctx, who, store.ChartFilter{Game: store.OnlyGame(sim.Pig), Target: v.Target, Day: day})
+	played, err := w.reports.FirstPlayerRules(ctx, who, store.ChartFilter{Day: day})
 	if err != nil {
 		return nil, err
 	}
-	results := []charts.FirstResults{{Rules: rules, Games: games, FirstWins: wins, Exact: table.FirstPlayerWin()}}
-	eg, ew, err := w.reports.FirstPlayerResults(ctx, who, store.ChartFilter{Game: store.OnlyGame(sim.Pig), Target: v.Target, EqualTurns: true, Day: day})
-	if err != nil {
-		return nil, err
-	}
-	if eg > 0 {
-		et, err := w.tables.ReadyEqual(ev)
-		switch {
-		case errors.Is(err, solve.ErrSolving):
-			// its bar comes when the table is ready: a request never waits
-		case err != nil:
-			return nil, err
-		default:
-			results = append(results, charts.FirstResults{Rules: gameTitle(l, ev), Games: eg, FirstWins: ew, Exact: et.FirstPlayerWin()})
+	var results []charts.FirstResults
+	for _, r := range played {
+		g, err := sim.ParseGame(r.Game)
+		if err != nil || r.Target > solve.MaxTarget {
+			continue // a game this server no longer plays, or beyond the solver
 		}
+		rv := sim.Standard(g)
+		rv.Target, rv.EqualTurns = r.Target, r.EqualTurns
+		var exact float64
+		if r.EqualTurns {
+			t, err := w.tables.ReadyEqual(rv)
+			if errors.Is(err, solve.ErrSolving) {
+				continue
+			} else if err != nil {
+				return nil, err
+			}
+			exact = t.FirstPlayerWin()
+		} else {
+			t, err := w.tables.Ready(rv)
+			if errors.Is(err, solve.ErrSolving) {
+				continue
+			} else if err != nil {
+				return nil, err
+			}
+			exact = t.FirstPlayerWin()
+		}
+		results = append(results, charts.FirstResults{Rules: gameTitle(l, rv), Games: r.Games, FirstWins: r.FirstWins, Exact: exact})
+		if len(results) == firstRules {
+			break
+		}
+	}
+	if len(results) == 0 && table != nil {
+		results = append(results, charts.FirstResults{Rules: gameTitle(l, v), Exact: table.FirstPlayerWin()})
 	}
 	return results, nil
 }
+
+// firstRules is how many sets of rules the first-player chart sets side
+// by side: two boxes each, readable on a phone.
+const firstRules = 4
 
 // projectorChart is the chart the teacher picked for the projector.
 func (w *views) projectorChart(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, poll paths.Route) (templates.ProjectorChart, error) {

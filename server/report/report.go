@@ -202,6 +202,17 @@ func (r *Reports) Marks(ctx context.Context, v classroom.Viewer, piece, day stri
 	return r.st.Marks(ctx, c.ID, piece, day)
 }
 
+// FirstPlayerRules counts the class's finished two-player matches by
+// their rules (f's day).
+func (r *Reports) FirstPlayerRules(ctx context.Context, v classroom.Viewer, f store.ChartFilter) ([]store.FirstRules, error) {
+	c, err := member(v)
+	if err != nil {
+		return nil, err
+	}
+	f.ClassID = c.ID
+	return r.st.FirstPlayerRules(ctx, f)
+}
+
 // FirstPlayerResults counts the class's finished matches that f picks and
 // those the first player won.
 func (r *Reports) FirstPlayerResults(ctx context.Context, v classroom.Viewer, f store.ChartFilter) (games, firstWins int, err error) {

@@ -241,6 +241,41 @@ func (s *Store) FirstPlayerResults(ctx context.Context, f ChartFilter) (games, f
 	return games, firstWins, nil
 }
 
+// FirstRules is one set of rules a class's finished two-player matches
+// were played under, with how many and how many the first player won.
+type FirstRules struct {
+	Game       string
+	Target     int
+	EqualTurns bool
+	Games      int
+	FirstWins  int
+}
+
+// FirstPlayerRules counts a class's finished two-player matches (f's class
+// and day) by their rules, whatever the game: the most played first.
+func (s *Store) FirstPlayerRules(ctx context.Context, f ChartFilter) ([]FirstRules, error) {
+	rows, err := s.rd.QueryContext(ctx, `SELECT `+s.jsonText("m.variant", "game")+` g, `+s.jsonInt("m.variant", "target")+` t, `+s.jsonFlag("m.variant", "equal_turns")+` e,
+		COUNT(*) n, COALESCE(SUM(CASE WHEN m.winner = m.first_seat THEN 1 ELSE 0 END), 0) w FROM matches m
+		WHERE m.class_id = ? AND m.status = 'over' AND `+s.jsonInt("m.variant", "seats")+` = 2
+		AND (? = '' OR `+dayCond+`)
+		GROUP BY g, t, e ORDER BY n DESC, g, t, e`, f.ClassID, f.Day, f.Day, f.Day)
+	if err != nil {
+		return nil, fmt.Errorf("store: first player rules: %w", err)
+	}
+	defer rows.Close()
+	var out []FirstRules
+	for rows.Next() {
+		var r FirstRules
+		var equal int
+		if err := rows.Scan(&r.Game, &r.Target, &equal, &r.Games, &r.FirstWins); err != nil {
+			return nil, fmt.Errorf("store: first player rules: %w", err)
+		}
+		r.EqualTurns = equal != 0
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
 // PigTargets returns the targets of the one-die Pig matches (standard
 // rules) of a class, the most played first.
 func (s *Store) PigTargets(ctx context.Context, classID int64) ([]int, error) {
