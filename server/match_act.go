@@ -197,17 +197,26 @@ var errTurnRow = errors.New("a turn's row is its throws, then h if the player he
 // readTurn reads a turn in one row, as a paper score sheet has it: each
 // throw its pieces' marks together ("4", or "35" for two dice or two
 // pigs), separated by spaces, then h if the player held ("4 6 3 h"; a
-// turn that ends on a 1 ends without it).
+// turn that ends on a 1 ends without it), and the score written after
+// the hold if the sheet has it ("4 6 3 h 13": checked, play.Entry.Score).
 func readTurn(row string) ([]play.Entry, error) {
 	fields := strings.Fields(strings.ToLower(row))
 	var es []play.Entry
 	for i, f := range fields {
 		if f == "h" {
-			if i != len(fields)-1 {
-				return nil, errTurnRow // nothing after a hold
+			hold := play.Entry{Action: sim.Hold}
+			switch {
+			case i == len(fields)-2: // the score written after the hold
+				n, err := strconv.Atoi(fields[i+1])
+				if err != nil || n < 1 {
+					return nil, errTurnRow
+				}
+				hold.Score = n
+			case i != len(fields)-1:
+				return nil, errTurnRow // nothing after a hold but its score
 			}
-			es = append(es, play.Entry{Action: sim.Hold})
-			continue
+			es = append(es, hold)
+			break
 		}
 		faces, err := typedMarks(f)
 		if err != nil {

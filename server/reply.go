@@ -51,6 +51,7 @@ func explain(l *i18n.Localizer, err error) (int, string) {
 	var limited *play.LimitError
 	var room *solve.RoomError
 	var taken *play.ConflictError
+	var written *play.ScoreError
 	switch {
 	case errors.As(err, &taken):
 		return http.StatusConflict, l.T("error.table_conflict", "There", entryWords(l, taken.Game, taken.There.Action, taken.There.Faces),
@@ -75,6 +76,8 @@ func explain(l *i18n.Localizer, err error) (int, string) {
 		return http.StatusForbidden, l.T("error.notseated")
 	case errors.Is(err, play.ErrPaused):
 		return http.StatusConflict, l.T("error.paused")
+	case errors.As(err, &written):
+		return http.StatusUnprocessableEntity, l.T("error.table_score", "Written", l.Int(written.Written), "Made", l.Int(written.Made))
 	case errors.Is(err, play.ErrNotAtTable):
 		return http.StatusConflict, l.T("error.not_at_table")
 	case errors.Is(err, play.ErrNothingToCorrect):

@@ -289,7 +289,20 @@ func TestAPaperGameTypedIn(t *testing.T) {
 	if !strings.Contains(doc.Find(`[data-testid="board-error"]`).Text(), "Nothing of it was entered") {
 		t.Errorf("a row going on past a 1: %q", doc.Find(`[data-testid="board-error"]`).Text())
 	}
-	for _, row := range sheet { // on paper: a turn a row
+	// The score written after a hold is checked (issue 59, item 7): a
+	// wrong one refuses the row, and nothing of it is entered.
+	doc = ana.post(enter, url.Values{"seq": {seq}, "turn": {"6 5 4 h 16"}})
+	if got := doc.Find(`[data-testid="board-error"]`).Text(); got != "The row says the score is 16, but its throws make 15: check the row against the sheet. Nothing was entered." {
+		t.Errorf("a row whose score is written wrong: %q", got)
+	}
+	if now, _ := board(); now != seq {
+		t.Fatalf("a row refused for its score moved the game from %s to %s", seq, now)
+	}
+	written := map[string]string{"6 5 4 h": "6 5 4 h 15", "6 6 h": "6 6 h 27", "5 5 5 h": "5 5 5 h 15"}
+	for _, row := range sheet { // on paper: a turn a row, the score after each hold
+		if w, ok := written[row]; ok {
+			row = w
+		}
 		seq, enter = board()
 		if enter == "" {
 			t.Fatalf("no entry before the row %q:\n%s", row, ana.body)
@@ -325,6 +338,22 @@ func TestAPaperGameTypedIn(t *testing.T) {
 	print := teacher.get(paths.TableSheet.For(code) + "?game=pass-the-pigs&players=3")
 	if print.Find(`[data-testid="sheet-player"]`).Length() != 3 || print.Find(`[data-testid="sheet"] tbody tr`).Length() != sheetTurns {
 		t.Errorf("the score sheet of 3 players: %d columns, %d rows", print.Find(`[data-testid="sheet-player"]`).Length(), print.Find(`[data-testid="sheet"] tbody tr`).Length())
+	}
+	// The pigs' sheet says what number each landing is written as, and no
+	// die's number (issue 59, item 7).
+	legend := print.Find(`[data-testid="sheet-legend"]`).Text()
+	for m, want := range []string{"1 ", "2 ", "7 "} {
+		if !strings.Contains(legend, want) {
+			t.Errorf("the pigs' sheet's legend %q lacks mark %d", legend, m+1)
+		}
+	}
+	if how := print.Find(`[data-testid="sheet"]`).Text(); strings.Contains(how, "a die's number") || legend == "" {
+		t.Errorf("the pigs' sheet says how to write a throw as %q, legend %q", how, legend)
+	}
+	// Pig's sheet writes the score after the turn, and its example is a
+	// row the entry takes (above).
+	if pig := teacher.get(paths.TableSheet.For(code) + "?game=pig&players=2").Find(`[data-testid="sheet"]`).Text(); !strings.Contains(pig, "Such as 4 6 h 10.") {
+		t.Errorf("Pig's sheet: %q", pig)
 	}
 }
 

@@ -254,13 +254,16 @@ func (s *Server) tableSheet(c *gin.Context) {
 		v.Target = n
 	}
 	how := "table.sheet.how"
-	if g.ChoosesDice() {
+	switch {
+	case g.ChoosesDice():
 		how = "table.sheet.how_hog"
+	case !g.Rules().Piece.Numbered:
+		how = "table.sheet.how_marks" // the legend below says each mark's number
 	}
 	render(c, http.StatusOK, templates.TableSheetView(templates.TableSheet{
 		Title: l.T("table.sheet.title", "Game", gameTitle(l, v)), Rules: l.Say(rulesWords(v)),
 		HowToWrite: l.T(how, "Example", tableRowExample(g)), BackURL: paths.Query(paths.Tables.For(code), "game", g.String(), "target", strconv.Itoa(v.Target)),
-		Players: players, Turns: sheetTurns}))
+		Legend: markLegend(l, g), Players: players, Turns: sheetTurns}))
 }
 
 // sheetTurns is how many turns a score sheet has rows for: a page.

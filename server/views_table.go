@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 
 	"pigclass/server/charts"
@@ -54,10 +55,48 @@ func tableEntry(l *i18n.Localizer, code string, m *play.Match, names []i18n.Msg)
 // tableRowExample is a turn of game g as its row is typed: two throws
 // and a hold ("4 6 h"; "35 42 h" with two pieces a throw).
 func tableRowExample(g sim.Game) string {
+	throws := [][]int{{4}, {6}}
 	if g.Dice() == 2 {
-		return "35 42 h"
+		throws = [][]int{{3, 5}, {4, 2}}
 	}
-	return "4 6 h"
+	// The score after the turn, as the sheet asks for it, played by the
+	// game's own rules (none if those throws would end the turn).
+	st := sim.NewState(sim.Standard(g), 0)
+	var row []string
+	for _, marks := range throws {
+		f, err := sim.FacesOf(marks...)
+		if err != nil || st.Check(0, sim.Roll) != nil {
+			return strings.Join(append(row, "h"), " ")
+		}
+		st.Do(0, sim.Roll, &f)
+		typed := ""
+		for _, m := range marks {
+			typed += strconv.Itoa(m)
+		}
+		row = append(row, typed)
+	}
+	if st.Seat != 0 || st.TurnTotal == 0 {
+		return strings.Join(append(row, "h"), " ")
+	}
+	st.Do(0, sim.Hold, nil)
+	return strings.Join(append(row, "h", strconv.Itoa(st.Scores[0])), " ")
+}
+
+// markLegend says what each mark of g's pieces stands for, when the
+// pieces are not numbered dice: "1 Dot", "2 No dot"...
+func markLegend(l *i18n.Localizer, g sim.Game) []string {
+	r := g.Rules()
+	if r.Piece.Numbered {
+		return nil
+	}
+	var out []string
+	for m := 1; m <= len(r.Piece.Marks); m++ {
+		out = append(out, strconv.Itoa(m)+" "+l.T(r.MarkKey(m)))
+	}
+	if r.Mishap.Weight > 0 {
+		out = append(out, strconv.Itoa(int(r.Mishap.Mark))+" "+l.T(r.MarkKey(int(r.Mishap.Mark))))
+	}
+	return out
 }
 
 // tableState is what a table's device needs to play on while the network

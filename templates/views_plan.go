@@ -79,9 +79,12 @@ type TablesPage struct {
 // the game's rules, a column a player, a row a turn.
 type TableSheet struct {
 	Title, Rules, HowToWrite string
-	BackURL                  string
-	Players                  int
-	Turns                    int
+	// Legend is what each mark of pieces that are not numbered dice
+	// stands for ("1 Dot"), to write them as numbers.
+	Legend  []string
+	BackURL string
+	Players int
+	Turns   int
 }
 
 // TableSeat is a student of the roster on the tables form: ticked to

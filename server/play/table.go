@@ -50,6 +50,48 @@ type Entry struct {
 	Action  sim.Action
 	Faces   sim.Faces
 	Correct bool
+	// Score is the mover's score written after the entry on a paper
+	// score sheet (a turn's row ends with it: "4 6 h 10"), 0 for none:
+	// the entries are refused, and nothing stored, unless their throws
+	// make that score (ScoreError).
+	Score int
+}
+
+// ScoreError refuses a turn's row whose written score is not the one its
+// throws make: the sheet or the row was copied wrong.
+type ScoreError struct {
+	Written, Made int
+}
+
+func (e *ScoreError) Error() string {
+	return fmt.Sprintf("the row's score is written as %d, but its throws make %d", e.Written, e.Made)
+}
+
+// checkScores plays es for seat on a copy of lm's match and refuses them
+// if an entry's written score is not the seat's score after it. Entries
+// the copy cannot play are left to advance, which says why.
+func checkScores(lm *Live, seat int, es []Entry) error {
+	if !slices.ContainsFunc(es, func(e Entry) bool { return e.Score > 0 }) {
+		return nil
+	}
+	m, err := sim.Replay(lm.row.Variant, lm.row.Seed, lm.m.Events())
+	if err != nil {
+		return nil
+	}
+	for _, e := range es {
+		if throws(e.Action) {
+			_, err = m.Enter(seat, e.Action, e.Faces)
+		} else {
+			_, err = m.Apply(seat, e.Action)
+		}
+		if err != nil {
+			return nil
+		}
+		if made := m.State().Scores[seat]; e.Score > 0 && made != e.Score {
+			return &ScoreError{Written: e.Score, Made: made}
+		}
+	}
+	return nil
 }
 
 // throws reports whether a is a throw: a roll, or dice:N.
@@ -113,6 +155,9 @@ func (h *Hall) enter(ctx context.Context, id int64, seq int, es []Entry) (*Match
 			return lm.snap.Load(), err
 		}
 		ps = append(ps, p)
+	}
+	if err := checkScores(lm, seat, es); err != nil {
+		return lm.snap.Load(), err
 	}
 	err := h.advance(ctx, lm, ps...)
 	return lm.snap.Load(), err
