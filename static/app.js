@@ -419,7 +419,9 @@ document.addEventListener("htmx:responseError", function (e) {
       var fields = e.turn.toLowerCase().trim().split(/\s+/);
       for (var i = 0; i < fields.length; i++) {
         if (s.blocked) return false;
-        if (fields[i] === "h") { hold(s, next); continue; }
+        // A hold ends the row; a number after it is the score the sheet
+        // has, which the server checks.
+        if (fields[i] === "h") { hold(s, next); break; }
         if (!throwOf(s, fields[i].split("").join(" "), next)) return false;
       }
       return true;
