@@ -197,6 +197,11 @@ func TestGlossaryIsComplete(t *testing.T) {
 			if c.Kind == report.KindChoice && !strings.Contains(string(readme), listed) {
 				t.Errorf("the README's CSV section does not list %s.csv's %s as one of %s", f.Name, c.Name, strings.Join(c.Choices, ", "))
 			}
+			for _, line := range strings.Split(string(readme), "\n") {
+				if c.Kind == report.KindChoice && strings.HasPrefix(line, "| `"+c.Name+"` | one of ") && !strings.HasPrefix(line, strings.TrimSuffix(listed, " |")) {
+					t.Errorf("the README lists a %s column otherwise than %s.csv: %q", c.Name, f.Name, line)
+				}
+			}
 			if means := i18n.For("en").T(f.MeansID(c)); !strings.Contains(string(readme), means) {
 				t.Errorf("the README's CSV section does not say what %s.csv's %s means as the glossary does: %q", f.Name, c.Name, means)
 			}
