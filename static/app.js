@@ -673,9 +673,14 @@ document.addEventListener("htmx:responseError", function (e) {
     if (!fresh) { location.reload(); return; }
     board.replaceWith(fresh);
     if (window.htmx) htmx.process(fresh);
+    // Out-of-band parts as htmx would swap them: the live region's words
+    // go inside it (it stays hidden to the eye, said to screen readers).
     tpl.content.querySelectorAll("[hx-swap-oob]").forEach(function (el) {
       var old = el.id && document.getElementById(el.id);
-      if (old) { el.removeAttribute("hx-swap-oob"); old.replaceWith(el); }
+      if (!old) return;
+      if (el.getAttribute("hx-swap-oob") === "innerHTML") { old.innerHTML = el.innerHTML; return; }
+      el.removeAttribute("hx-swap-oob");
+      old.replaceWith(el);
     });
   }
 

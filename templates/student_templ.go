@@ -1176,7 +1176,7 @@ func BoardView(b Board) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			var templ_7745c5c3_Var64 = []any{"players", templ.KV("many", len(b.Players) > 4)}
+			var templ_7745c5c3_Var64 = []any{"players", templ.KV("many", len(b.Players) > 4 || b.AtTable && len(b.Players) > 2)}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_ElementWriter, templ_7745c5c3_Var64...)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
