@@ -31,6 +31,16 @@ func TestBrowserAMapByTouch(t *testing.T) {
 	if wide := value(t, ana, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth`)); wide {
 		t.Error("the map makes the page scroll sideways on a 390 px phone")
 	}
+	// The corner's words stay in their cell, off the first heading
+	// (issue 59, item 8).
+	if over := value(t, ana, chromedp.Evaluate[string](`(function () {
+		var ths = document.querySelectorAll('[data-testid="map-grid"] thead th'), c = ths[0], r = document.createRange();
+		r.selectNodeContents(c);
+		var words = r.getBoundingClientRect(), cell = c.getBoundingClientRect(), next = ths[1].getBoundingClientRect();
+		return words.right > cell.right + 0.5 || words.right > next.left + 0.5 ? c.textContent + " runs " + Math.round(words.right - cell.right) + " px past its cell" : "";
+	})()`)); over != "" {
+		t.Error("the map's corner: " + over)
+	}
 	brush := func(n string) {
 		value(t, ana, chromedp.Evaluate[bool](`(function (b) { b.value = "`+n+`"; return true; })(document.querySelector('[data-testid="map-brush"]'))`))
 	}
