@@ -11,6 +11,17 @@ import (
 	"pigclass/server/report"
 )
 
+// byDay reports whether the export named what keeps one day when asked
+// (it has a day column).
+func byDay(what string) bool {
+	for _, f := range report.Files {
+		if f.Name == what {
+			return f.Has("day")
+		}
+	}
+	return false
+}
+
 // csvFile serves one export to the teacher; ?excel=1 starts it with the
 // byte-order mark Excel needs, ?names=real gives real nicknames in
 // anonymous mode, ?day=YYYY-MM-DD keeps one day of the class (else the
@@ -23,8 +34,11 @@ func (s *Server) csvFile(what string) gin.HandlerFunc {
 			refuse(c, http.StatusBadRequest, loc(c).T("error.csv_day", "Example", s.reports.Today()))
 			return
 		}
+		// A file is named by its day only if it keeps that day: one
+		// without a day column (the strategies, the tournament) is the
+		// class's whole, whatever day is asked.
 		name := class.Code + "-" + what
-		if day != "" {
+		if day != "" && byDay(what) {
 			name += "-" + day
 		}
 		excel := c.Query("excel") == "1"

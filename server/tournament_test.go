@@ -384,3 +384,22 @@ func TestATournamentsBotsGoByOneName(t *testing.T) {
 		t.Errorf("the form's bots are %q, the standings' names %q", got, want)
 	}
 }
+
+// TestAFileIsNamedByADayOnlyIfItKeepsIt (issue 59, item 14): asked for a
+// day, a file that keeps one day (decisions.csv) is named by it; one that
+// keeps the class's whole (strategies.csv, tournament.csv) is not.
+func TestAFileIsNamedByADayOnlyIfItKeepsIt(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	for what, want := range map[string]string{
+		"decisions":  code + "-decisions-2026-11-29.csv",
+		"strategies": code + "-strategies.csv",
+		"tournament": code + "-tournament.csv",
+	} {
+		teacher.get(paths.CSV(code, what) + "?day=2026-11-29")
+		if got := teacher.last.Header.Get("Content-Disposition"); got != `attachment; filename="`+want+`"` {
+			t.Errorf("%s.csv of a day: %s, want %s", what, got, want)
+		}
+	}
+}
