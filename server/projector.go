@@ -133,7 +133,8 @@ func (b projectorBase) screen(s *Server, c *gin.Context, shown string) (*templat
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return nil, err
 	}
-	key := fmt.Sprintf("%d.%d.%d.%s.%d.%d.%t", class.Version, playing, finished, skunk, tour.ID, tour.Done, tour.Result != nil)
+	tables := tablesOn(l, who, class.Anonymous)
+	key := fmt.Sprintf("%d.%d.%d.%s.%d.%d.%t.%s", class.Version, playing, finished, skunk, tour.ID, tour.Done, tour.Result != nil, tables.key)
 	if shown == key {
 		return nil, nil
 	}
@@ -159,6 +160,10 @@ func (b projectorBase) screen(s *Server, c *gin.Context, shown string) (*templat
 	case class.Round != nil && playing > 0:
 		v.State, v.Heading = "round", roundLabel(l, class.Round)
 		v.Progress = l.N("projector.playing", playing) + " · " + l.N("projector.finished", finished)
+	case len(tables.rows) > 0:
+		// Tables at play: each one's players and scores, as they go.
+		v.State, v.Heading, v.Tables = "tables", l.T("projector.tables"), tables.rows
+		v.Progress = l.N("projector.tables_playing", len(tables.rows)) + " · " + l.N("projector.finished", tables.over)
 	default:
 		res, err := s.views.results(ctx, l, who, true, report.PodiumScope{})
 		if err != nil {
@@ -194,6 +199,40 @@ func (b projectorBase) screen(s *Server, c *gin.Context, shown string) (*templat
 	return v, nil
 }
 
+// tablesAtPlay is the class's tables for the shared screen: those still
+// playing, each its players and scores in playing order (generated names
+// in anonymous mode), how many are over, and a key that moves with every
+// score.
+type tablesAtPlay struct {
+	rows []templates.TableRow
+	over int
+	key  string
+}
+
+func tablesOn(l *i18n.Localizer, who classroom.Viewer, anonymous bool) tablesAtPlay {
+	var t tablesAtPlay
+	banked := 0
+	for _, m := range who.Matches() {
+		if !m.AtTable {
+			continue
+		}
+		if m.Over() {
+			t.over++
+			continue
+		}
+		row := templates.TableRow{Game: gameTitle(l, m.Variant)}
+		names := seatNames(l, *m, -1, anonymous, "")
+		for i := range m.Variant.Seats {
+			seat := (m.FirstSeat + i) % m.Variant.Seats
+			row.Players = append(row.Players, names[seat]+" "+l.Int(m.State.Scores[seat]))
+			banked += m.State.Scores[seat]
+		}
+		t.rows = append(t.rows, row)
+	}
+	t.key = fmt.Sprintf("%d.%d.%d", len(t.rows), t.over, banked)
+	return t
+}
+
 // discussNames is how many of the last names to join a discussion's
 // screen shows beside its question (the count says how many joined).
 const discussNames = 8
@@ -201,7 +240,7 @@ const discussNames = 8
 // tournamentScreen puts the class's tournament on the screen in place of
 // the lobby, the podium or a discussion, when it is shown.
 func tournamentScreen(l *i18n.Localizer, class *classroom.Class, tour contest.Status, v *templates.ProjectorScreen) {
-	if v.State != "skunk" && v.State != "round" && tournamentShown(class, tour) {
+	if v.State != "skunk" && v.State != "round" && v.State != "tables" && tournamentShown(class, tour) {
 		v.State, v.Heading, v.Progress = "tournament", l.T("contest.heading"), tournamentLine(l, tour)
 		v.Standings = projectorStandings(l, class, tour)
 	}

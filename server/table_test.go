@@ -684,3 +684,26 @@ func TestATableBoardListsThePlayingOrder(t *testing.T) {
 		t.Errorf("the board lists %q, want Ana then Ben", names)
 	}
 }
+
+// TestTheSharedScreenFollowsTheTables (issue 59, item 14): while tables
+// play, the shared screen shows each table's players in playing order
+// with their scores, not the lobby, and a hold entered at a table shows
+// there at its next look.
+func TestTheSharedScreenFollowsTheTables(t *testing.T) {
+	_, teacher, code, ana, ids := anaAndBen(t)
+	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "student": ids})
+	screen := func() (string, string, []string) {
+		page := teacher.get("/t/" + code + "/projector")
+		var rows []string
+		page.Find(`[data-testid="projector-tables"] li`).Each(func(_ int, li *goquery.Selection) { rows = append(rows, li.Text()) })
+		return page.Find(`[data-testid="projector"]`).AttrOr("data-state", ""), page.Find(`[data-testid="projector-progress"]`).Text(), rows
+	}
+	if state, progress, rows := screen(); state != "tables" || progress != "1 table playing · 0 finished" || !slices.Equal(rows, []string{"Ana 0 · Ben 0"}) {
+		t.Fatalf("a table open: the screen is %q, %q, %q", state, progress, rows)
+	}
+	b := ana.get("/c/" + code).Find(`[data-testid="board"]`)
+	ana.post(b.Find(`form[data-testid="table-throw"]`).AttrOr("action", ""), url.Values{"seq": {b.AttrOr("data-seq", "")}, "turn": {"6 5 4 h"}})
+	if _, _, rows := screen(); !slices.Equal(rows, []string{"Ana 15 · Ben 0"}) {
+		t.Errorf("Ana held at 15: the screen shows %q", rows)
+	}
+}

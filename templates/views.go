@@ -252,6 +252,8 @@ type ProjectorScreen struct {
 	Results *Results
 	// Standings are a strategy tournament's first entries ("tournament").
 	Standings []StandingRow
+	// Tables are the tables still playing ("tables"): players and scores.
+	Tables []TableRow
 }
 
 // StandingRow is an entry of a tournament's standings on the projector.
