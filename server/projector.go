@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -165,24 +166,8 @@ func (b projectorBase) screen(s *Server, c *gin.Context, shown string) (*templat
 		v.State, v.Heading, v.Tables = "tables", l.T("projector.tables"), tables.rows
 		v.Progress = l.N("projector.tables_playing", len(tables.rows)) + " · " + l.N("projector.finished", tables.over)
 	default:
-		res, err := s.views.results(ctx, l, who, true, report.PodiumScope{})
-		if err != nil {
+		if err := betweenRounds(ctx, s, l, who, lesson, v); err != nil {
 			return nil, err
-		}
-		v.State = "lobby"
-		if res != nil {
-			v.State, v.Results = "results", res
-			v.Heading = l.T("results.heading", "N", l.Int(res.Round), "Title", res.Title)
-		}
-		if lesson != nil && lesson.Left == "" && lesson.Game == "none" && len(class.Students) > 0 {
-			// A discussion: the question and the chart are the screen; the
-			// round's podium sits beside them, the join code in its corner.
-			// Before any round, who joined does: the count and the last
-			// names to join (a class of 30 fits beside the question).
-			v.State, v.Heading = "discuss", ""
-			if n := len(v.Live.Names); n > discussNames {
-				v.Live.Names = v.Live.Names[n-discussNames:]
-			}
 		}
 	}
 	tournamentScreen(l, class, tour, v)
@@ -197,6 +182,31 @@ func (b projectorBase) screen(s *Server, c *gin.Context, shown string) (*templat
 		v.Prompts = lesson.Prompts
 	}
 	return v, nil
+}
+
+// betweenRounds sets the screen while nothing is played: the lobby, the
+// last round's podium, or a lesson's discussion.
+func betweenRounds(ctx context.Context, s *Server, l *i18n.Localizer, who classroom.Viewer, lesson *templates.LessonView, v *templates.ProjectorScreen) error {
+	res, err := s.views.results(ctx, l, who, true, report.PodiumScope{})
+	if err != nil {
+		return err
+	}
+	v.State = "lobby"
+	if res != nil {
+		v.State, v.Results = "results", res
+		v.Heading = l.T("results.heading", "N", l.Int(res.Round), "Title", res.Title)
+	}
+	if lesson != nil && lesson.Left == "" && lesson.Game == "none" && len(who.Class().Students) > 0 {
+		// A discussion: the question and the chart are the screen; the
+		// round's podium sits beside them, the join code in its corner.
+		// Before any round, who joined does: the count and the last
+		// names to join (a class of 30 fits beside the question).
+		v.State, v.Heading = "discuss", ""
+		if n := len(v.Live.Names); n > discussNames {
+			v.Live.Names = v.Live.Names[n-discussNames:]
+		}
+	}
+	return nil
 }
 
 // tablesAtPlay is the class's tables for the shared screen: those still
