@@ -35,20 +35,7 @@ func (s *Server) actOn(c *gin.Context, table bool) {
 	id, v := matchAsked(c)
 	ctx := c.Request.Context()
 	seq, seqErr := strconv.Atoi(c.PostForm("seq"))
-	var es []play.Entry
-	var actionErr error
-	switch {
-	case table && c.PostForm("turn") != "":
-		es, actionErr = readTurn(c.PostForm("turn"))
-	case table:
-		var e play.Entry
-		e, actionErr = readEntry(c)
-		es = []play.Entry{e}
-	default:
-		var a sim.Action
-		a, actionErr = sim.ParseAction(c.PostForm("action"))
-		es = []play.Entry{{Action: a}}
-	}
+	es, actionErr := readMove(c, table)
 	formOK := seqErr == nil && seq >= 0 && actionErr == nil
 	var m *seenMatch
 	var err error
@@ -106,6 +93,20 @@ func (s *Server) actOn(c *gin.Context, table bool) {
 		}
 	}
 	render(c, status, templates.PlayReply(mv.board, isHTMX(c)))
+}
+
+// readMove reads a move's form: a player's action, or at a table (table)
+// an entry or a turn's row.
+func readMove(c *gin.Context, table bool) ([]play.Entry, error) {
+	switch {
+	case table && c.PostForm("turn") != "":
+		return readTurn(c.PostForm("turn"))
+	case table:
+		e, err := readEntry(c)
+		return []play.Entry{e}, err
+	}
+	a, err := sim.ParseAction(c.PostForm("action"))
+	return []play.Entry{{Action: a}}, err
 }
 
 // formProblem words a move's form that cannot be read, for the match's
