@@ -227,32 +227,7 @@ func nginxBody(b *strings.Builder, listen string, instances instancesFlag, share
 	p("    scgi_temp_path scgi_temp;")
 	p("    client_max_body_size 1m;")
 	p("")
-	p("    # All instances: the addresses that hold no class code.")
-	p("    upstream pigclass_all {")
-	for _, i := range instances {
-		p("        server %s max_fails=1 fail_timeout=10s;", i.addr)
-	}
-	p("        keepalive 32;")
-	p("    }")
-	for _, i := range instances {
-		p("")
-		p("    # The classes whose codes start with %s.", i.prefix)
-		p("    upstream pigclass_%s {", i.prefix)
-		if !shared {
-			p("        server %s;", i.addr)
-		} else {
-			// A backup's 503 (the class is another's) is no failure of
-			// it: never taken out for that (max_fails=0).
-			p("        server %s max_fails=1 fail_timeout=5s;", i.addr)
-			for _, o := range instances {
-				if o.addr != i.addr {
-					p("        server %s backup max_fails=0;", o.addr)
-				}
-			}
-		}
-		p("        keepalive 16;")
-		p("    }")
-	}
+	nginxUpstreams(p, instances, shared)
 	p("")
 	p("    # A class's addresses by the first characters of its code (any case).")
 	p("    map $uri $pigclass {")
@@ -279,6 +254,37 @@ func nginxBody(b *strings.Builder, listen string, instances instancesFlag, share
 	}
 	p("    }")
 	p("}")
+}
+
+// nginxUpstreams writes the instances' upstreams: all of them, and each
+// one's classes (with the others as its backups on a shared database).
+func nginxUpstreams(p func(string, ...any), instances instancesFlag, shared bool) {
+	p("    # All instances: the addresses that hold no class code.")
+	p("    upstream pigclass_all {")
+	for _, i := range instances {
+		p("        server %s max_fails=1 fail_timeout=10s;", i.addr)
+	}
+	p("        keepalive 32;")
+	p("    }")
+	for _, i := range instances {
+		p("")
+		p("    # The classes whose codes start with %s.", i.prefix)
+		p("    upstream pigclass_%s {", i.prefix)
+		if !shared {
+			p("        server %s;", i.addr)
+		} else {
+			// A backup's 503 (the class is another's) is no failure of
+			// it: never taken out for that (max_fails=0).
+			p("        server %s max_fails=1 fail_timeout=5s;", i.addr)
+			for _, o := range instances {
+				if o.addr != i.addr {
+					p("        server %s backup max_fails=0;", o.addr)
+				}
+			}
+		}
+		p("        keepalive 16;")
+		p("    }")
+	}
 }
 
 // nginxProxy writes a location's passing on to the instances, to the next
