@@ -271,21 +271,13 @@ func mustExec(p interface {
 // full stop, singular and plural forms alike.
 func TestPunctuation(t *testing.T) {
 	bad := []string{"??", "!!", "..", ",,", " ,", " .", ".,", ",."}
-	for _, l := range Langs {
-		cat, err := Catalog(l.Code)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for id, forms := range cat {
-			for form, text := range forms {
-				for _, b := range bad {
-					if strings.Contains(text, b) {
-						t.Errorf("%s %s (%s): %q in %q", l.Code, id, form, b, text)
-					}
-				}
+	eachMessage(t, func(lang, id, form, text string) {
+		for _, b := range bad {
+			if strings.Contains(text, b) {
+				t.Errorf("%s %s (%s): %q in %q", lang, id, form, b, text)
 			}
 		}
-	}
+	})
 }
 
 // TestRejectedForms (issue 44, the start of a glossary): words a native
@@ -431,6 +423,16 @@ func TestCountedMessagesHavePlurals(t *testing.T) {
 // ("(form 1)").
 func TestNoMessageSpeaksTheCode(t *testing.T) {
 	code := regexp.MustCompile(`\b[\w-]+/[\w./-]+\.(md|go|toml)\b|\((form|forme|forma|Form) \d\)`)
+	eachMessage(t, func(lang, id, form, text string) {
+		if m := code.FindString(text); m != "" {
+			t.Errorf("%s %s (%s): %q in %q", lang, id, form, m, text)
+		}
+	})
+}
+
+// eachMessage calls f with every form of every message of every catalog.
+func eachMessage(t *testing.T, f func(lang, id, form, text string)) {
+	t.Helper()
 	for _, l := range Langs {
 		cat, err := Catalog(l.Code)
 		if err != nil {
@@ -438,9 +440,7 @@ func TestNoMessageSpeaksTheCode(t *testing.T) {
 		}
 		for id, forms := range cat {
 			for form, text := range forms {
-				if m := code.FindString(text); m != "" {
-					t.Errorf("%s %s (%s): %q in %q", l.Code, id, form, m, text)
-				}
+				f(l.Code, id, form, text)
 			}
 		}
 	}
