@@ -11,6 +11,7 @@ import (
 
 	"pigclass/server/classroom"
 	"pigclass/server/contest"
+	"pigclass/server/play"
 	"pigclass/server/report"
 	"pigclass/server/store"
 	"pigclass/templates"
@@ -230,17 +231,26 @@ func tablesOn(l *i18n.Localizer, who classroom.Viewer, anonymous bool) tablesAtP
 			t.over++
 			continue
 		}
-		row := templates.TableRow{Game: gameTitle(l, m.Variant)}
-		names := seatNames(l, *m, -1, anonymous, "")
-		for i := range m.Variant.Seats {
-			seat := (m.FirstSeat + i) % m.Variant.Seats
-			row.Players = append(row.Players, names[seat]+" "+l.Int(m.State.Scores[seat]))
-			banked += m.State.Scores[seat]
+		for _, sc := range m.State.Scores {
+			banked += sc
 		}
-		t.rows = append(t.rows, row)
+		t.rows = append(t.rows, tableRowOf(l, m, anonymous))
 	}
 	t.key = fmt.Sprintf("%d.%d.%d", len(t.rows), t.over, banked)
 	return t
+}
+
+// tableRowOf is a table's line for the teacher's tables page and the
+// shared screen: its game, and its players in playing order, each with
+// their score (generated names in anonymous mode).
+func tableRowOf(l *i18n.Localizer, m *play.Match, anonymous bool) templates.TableRow {
+	row := templates.TableRow{Game: gameTitle(l, m.Variant), Over: m.Over()}
+	names := seatNames(l, *m, -1, anonymous, "")
+	for i := range m.Variant.Seats {
+		seat := (m.FirstSeat + i) % m.Variant.Seats
+		row.Players = append(row.Players, names[seat]+" "+l.Int(m.State.Scores[seat]))
+	}
+	return row
 }
 
 // discussNames is how many of the last names to join a discussion's

@@ -219,11 +219,7 @@ func (s *Server) tablesPage(c *gin.Context, form tableForm) templates.TablesPage
 		if !m.AtTable {
 			continue
 		}
-		row := templates.TableRow{Game: gameTitle(l, m.Variant), Over: m.Over()}
-		for i, name := range seatNames(l, *m, -1, false, "") {
-			row.Players = append(row.Players, name+" "+l.Int(m.State.Scores[i]))
-		}
-		pg.Open = append(pg.Open, row)
+		pg.Open = append(pg.Open, tableRowOf(l, m, false))
 	}
 	return pg
 }

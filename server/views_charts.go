@@ -229,23 +229,11 @@ func (w *views) firstPlayerResults(ctx context.Context, l *i18n.Localizer, who c
 		}
 		rv := sim.Standard(g)
 		rv.Target, rv.EqualTurns = r.Target, r.EqualTurns
-		var exact float64
-		if r.EqualTurns {
-			t, err := w.tables.ReadyEqual(rv)
-			if errors.Is(err, solve.ErrSolving) {
-				continue
-			} else if err != nil {
-				return nil, err
-			}
-			exact = t.FirstPlayerWin()
-		} else {
-			t, err := w.tables.Ready(rv)
-			if errors.Is(err, solve.ErrSolving) {
-				continue
-			} else if err != nil {
-				return nil, err
-			}
-			exact = t.FirstPlayerWin()
+		exact, err := w.firstPlayerWin(rv)
+		if errors.Is(err, solve.ErrSolving) {
+			continue
+		} else if err != nil {
+			return nil, err
 		}
 		results = append(results, charts.FirstResults{Rules: gameTitle(l, rv), Games: r.Games, FirstWins: r.FirstWins, Exact: exact})
 		if len(results) == firstRules {
@@ -256,6 +244,23 @@ func (w *views) firstPlayerResults(ctx context.Context, l *i18n.Localizer, who c
 		results = append(results, charts.FirstResults{Rules: gameTitle(l, v), Exact: table.FirstPlayerWin()})
 	}
 	return results, nil
+}
+
+// firstPlayerWin is the first player's exact chance under v's rules
+// (equal turns or not), solve.ErrSolving while its table is solved.
+func (w *views) firstPlayerWin(v sim.Variant) (float64, error) {
+	if v.EqualTurns {
+		t, err := w.tables.ReadyEqual(v)
+		if err != nil {
+			return 0, err
+		}
+		return t.FirstPlayerWin(), nil
+	}
+	t, err := w.tables.Ready(v)
+	if err != nil {
+		return 0, err
+	}
+	return t.FirstPlayerWin(), nil
 }
 
 // firstRules is how many sets of rules the first-player chart sets side

@@ -30,24 +30,16 @@ func ClassDice(l *i18n.Localizer, thrown store.Thrown) templates.Chart {
 	for _, f := range faces {
 		counts[f]++
 	}
-	labels := []string{"1", "2", "3", "4", "5", "6"}
-	// Each face's share with its 95% interval (a box from its low end to
-	// its high end, the share its middle line), beside a sixth: does
-	// every face's interval contain 1 in 6? The share is written above.
-	var class, sixth []opts.BoxPlotData
-	var shares []opts.ScatterData
+	// Each face's share with its interval beside a sixth: does every
+	// face's interval contain 1 in 6?
+	var boxes shareBoxes
 	var tbl templates.DataTable
 	tbl.Headers = []string{t(l, DiceKey, "face"), t(l, DiceKey, "count"), t(l, DiceKey, "share"), t(l, DiceKey, "interval"), t(l, DiceKey, "expected")}
-	w := round4(1.0 / 6)
 	for f := 1; f <= 6; f++ {
-		e := float64(len(faces)) / 6
-		share := float64(counts[f]) / float64(len(faces))
-		lo, hi := sim.Wilson(counts[f], len(faces), 1.959963984540054)
-		class = append(class, opts.BoxPlotData{Value: []float64{round4(lo), round4(lo), round4(share), round4(hi), round4(hi)}})
-		sixth = append(sixth, opts.BoxPlotData{Value: []float64{w, w, w, w, w}})
-		shares = append(shares, opts.ScatterData{Name: pct(l, share), Value: round4(hi), SymbolSize: 1})
-		tbl.Rows = append(tbl.Rows, []string{labels[f-1], num(l, counts[f]), pct(l, share),
-			t(l, DiceKey, "range", "Lo", pct(l, lo), "Hi", pct(l, hi)), f4(l, e)})
+		face := strconv.Itoa(f)
+		share, lo, hi := boxes.add(l, face, counts[f], len(faces), 1.0/6)
+		tbl.Rows = append(tbl.Rows, []string{face, num(l, counts[f]), pct(l, share),
+			t(l, DiceKey, "range", "Lo", pct(l, lo), "Hi", pct(l, hi)), f4(l, float64(len(faces))/6)})
 	}
 	finding := fairWords(l, counts[1:])
 	if n := len(thrown.Entered); n > 0 && n < len(faces) {
@@ -57,17 +49,8 @@ func ClassDice(l *i18n.Localizer, thrown store.Thrown) templates.Chart {
 		}
 		finding += " " + t(l, DiceKey, "entered", "N", num(l, n)) + " " + fairWords(l, real[1:])
 	}
-	box := charts.NewBoxPlot()
-	box.SetGlobalOptions(append(global(DiceKey, "320px"),
-		charts.WithXAxisOpts(opts.XAxis{Name: t(l, DiceKey, "face"), AxisLabel: &opts.AxisLabel{Interval: "0"}}),
-		charts.WithYAxisOpts(opts.YAxis{Name: t(l, DiceKey, "share"), Min: 0}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "bottom", Data: []string{l.T("chart.class"), t(l, DiceKey, "sixth")}}))...)
-	box.SetXAxis(labels).AddSeries(l.T("chart.class"), class).AddSeries(t(l, DiceKey, "sixth"), sixth)
-	written := charts.NewScatter()
-	written.SetXAxis(labels).AddSeries(t(l, DiceKey, "share"), shares,
-		charts.WithLabelOpts(opts.Label{Show: opts.Bool(true), Position: "top", Formatter: "{b}"}))
-	box.Overlap(written)
-	c := finish(l, DiceKey, "320px", caption, box.RenderSnippet().Option, tbl)
+	option := boxes.option(l, DiceKey, "320px", opts.XAxis{Name: t(l, DiceKey, "face"), AxisLabel: &opts.AxisLabel{Interval: "0"}}, "share", "sixth")
+	c := finish(l, DiceKey, "320px", caption, option, tbl)
 	c.Finding = finding
 	return c
 }

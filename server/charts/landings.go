@@ -1,7 +1,6 @@
 package charts
 
 import (
-	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
 	"pigclass/server/store"
@@ -61,21 +60,10 @@ func PigLandings(l *i18n.Localizer, g sim.Game, thrown store.Thrown) templates.C
 	for _, w := range p.Weights {
 		total += w
 	}
-	var labels []string
-	var class, data []opts.BoxPlotData
-	var shares []opts.ScatterData // the class's share written above its box: a rare landing's box is a sliver
+	var boxes shareBoxes
 	tbl := templates.DataTable{Headers: []string{t(l, PigLandingsKey, "landing"), t(l, PigLandingsKey, "count"), t(l, PigLandingsKey, "share"), t(l, PigLandingsKey, "interval"), t(l, PigLandingsKey, "data")}}
 	add := func(label string, k, n int, want float64) {
-		share := 0.0
-		if n > 0 {
-			share = float64(k) / float64(n)
-		}
-		lo, hi := sim.Wilson(k, n, 1.959963984540054)
-		labels = append(labels, label)
-		class = append(class, opts.BoxPlotData{Value: []float64{round4(lo), round4(lo), round4(share), round4(hi), round4(hi)}})
-		w := round4(want)
-		data = append(data, opts.BoxPlotData{Value: []float64{w, w, w, w, w}})
-		shares = append(shares, opts.ScatterData{Name: pct(l, share), Value: round4(hi), SymbolSize: 1})
+		share, lo, hi := boxes.add(l, label, k, n, want)
 		tbl.Rows = append(tbl.Rows, []string{label, num(l, k), pct(l, share), t(l, PigLandingsKey, "range", "Lo", pct(l, lo), "Hi", pct(l, hi)), pct(l, want)})
 	}
 	for m, w := range p.Weights {
@@ -94,15 +82,6 @@ func PigLandings(l *i18n.Localizer, g sim.Game, thrown store.Thrown) templates.C
 		real, _, _ := landingCounts(r, thrown.Entered)
 		caption += " " + t(l, PigLandingsKey, "entered", "N", num(l, n)) + " " + fitWords(l, real[1:], probs)
 	}
-	box := charts.NewBoxPlot()
-	box.SetGlobalOptions(append(global(PigLandingsKey, "360px"),
-		charts.WithXAxisOpts(opts.XAxis{AxisLabel: &opts.AxisLabel{Interval: "0", Rotate: 30}}),
-		charts.WithYAxisOpts(opts.YAxis{Name: t(l, PigLandingsKey, "axis"), Min: 0}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "bottom", Data: []string{l.T("chart.class"), t(l, PigLandingsKey, "data")}}))...)
-	box.SetXAxis(labels).AddSeries(l.T("chart.class"), class).AddSeries(t(l, PigLandingsKey, "data"), data)
-	written := charts.NewScatter()
-	written.SetXAxis(labels).AddSeries(t(l, PigLandingsKey, "share"), shares,
-		charts.WithLabelOpts(opts.Label{Show: opts.Bool(true), Position: "top", Formatter: "{b}"}))
-	box.Overlap(written)
-	return finish(l, PigLandingsKey, "360px", caption, box.RenderSnippet().Option, tbl)
+	option := boxes.option(l, PigLandingsKey, "360px", opts.XAxis{AxisLabel: &opts.AxisLabel{Interval: "0", Rotate: 30}}, "axis", "data")
+	return finish(l, PigLandingsKey, "360px", caption, option, tbl)
 }
