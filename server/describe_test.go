@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"pigclass/server/charts"
 	"pigclass/server/play"
 	"pigclass/sim"
 	"pigclass/templates/i18n"
@@ -35,6 +36,55 @@ func TestEveryThrowSaysWhatItScored(t *testing.T) {
 		e := play.Event{Seat: tc.seat, Action: sim.Dice(len(tc.dice)), Faces: faces}
 		if got := i18n.For(tc.lang).Say(describe(e, names, tc.viewer, sim.Hog)); got != tc.want {
 			t.Errorf("%s %v: %q, want %q", tc.lang, tc.dice, got, tc.want)
+		}
+	}
+}
+
+// TestAThrowSaysItsPiecesVerb (issue 59, item 13): a throw is told with
+// its pieces' verb, from the game's pieces: dice are rolled, pigs thrown,
+// in every language; and the review's column and the table's question
+// name the game's pieces.
+func TestAThrowSaysItsPiecesVerb(t *testing.T) {
+	names := []i18n.Msg{i18n.Text("Bot"), i18n.Text("Ana")}
+	trotter, err := sim.FacesOf(3, 1) // a Trotter and a side: 5 points
+	if err != nil {
+		t.Fatal(err)
+	}
+	four, err := sim.FacesOf(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		lang   string
+		g      sim.Game
+		faces  sim.Faces
+		seat   int
+		want   string
+		ask    string
+		pieces string
+	}{
+		{"en", sim.Pig, four, 0, "Bot rolled 4: turn total 4.", "Bot rolls: what landed?", "Dice"},
+		{"en", sim.Pig, four, 1, "You rolled 4: turn total 4.", "", ""},
+		{"en", sim.PassPigs, trotter, 0, "Bot threw Trotter and side, dot up: turn total 5.", "Bot throws the pigs: how did they land?", "Pigs"},
+		{"en", sim.PassPigs, trotter, 1, "You threw Trotter and side, dot up: turn total 5.", "", ""},
+		{"de", sim.Pig, four, 0, "Bot hat 4 gewürfelt: Zugsumme 4.", "Bot würfelt: Was ist gefallen?", "Würfel"},
+		{"de", sim.PassPigs, trotter, 0, "Bot hat auf den Beinen (Trotter) und Seite, Punkt oben geworfen: Zugsumme 5.", "Bot wirft die Schweinchen: Wie sind sie gelandet?", "Schweinchen"},
+		{"fr", sim.PassPigs, trotter, 1, "Tu as lancé les cochons : debout (Trotter) et sur le côté, point en haut, total du tour 5.", "", "Cochons"},
+	} {
+		l := i18n.For(tc.lang)
+		e := play.Event{Seat: tc.seat, Action: sim.Roll, Faces: tc.faces}
+		if got := l.Say(describe(e, names, 1, tc.g)); got != tc.want {
+			t.Errorf("%s %s: %q, want %q", tc.lang, tc.g, got, tc.want)
+		}
+		if tc.ask != "" {
+			if got := l.T(tableAsk(tc.g), "Name", "Bot"); got != tc.ask {
+				t.Errorf("%s %s: the table asks %q, want %q", tc.lang, tc.g, got, tc.ask)
+			}
+		}
+		if tc.pieces != "" {
+			if got := charts.PiecesWord(l, tc.g); got != tc.pieces {
+				t.Errorf("%s %s: the pieces are called %q, want %q", tc.lang, tc.g, got, tc.pieces)
+			}
 		}
 	}
 }

@@ -37,6 +37,13 @@ func TestAToyGameIsWholeInItsFile(t *testing.T) {
 		"howto.coin-toss":  "Toss a coin as often as you like: heads adds 1 to the turn total, tails loses it. Hold to bank the turn total. First to {{.Target}} wins.",
 		"piece.coin.heads": "heads",
 		"piece.coin.tails": "tails",
+		"piece.coin.pieces": "Coin",
+		// A coin is tossed: the game's own verb (issue 59, item 13).
+		"move.coin.rolled_total":     "{{.Name}} tossed {{.Faces}}: turn total {{.Total}}.",
+		"move.coin.rolled_total_you": "You tossed {{.Faces}}: turn total {{.Total}}.",
+		"move.coin.bust":             "{{.Name}} tossed {{.Faces}}: the turn is over.",
+		"move.coin.bust_you":         "You tossed {{.Faces}}: your turn is over.",
+		"table.coin.ask":             "{{.Name}} tosses the coin: what landed?",
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +58,7 @@ func TestAToyGameIsWholeInItsFile(t *testing.T) {
 
 	// The board draws the coin as a token with its side's name, never as a
 	// die or a pig.
-	sawToken := false
+	sawToken, moves := false, ""
 	for range 2000 {
 		busy := false
 		for _, s := range students {
@@ -59,6 +66,7 @@ func TestAToyGameIsWholeInItsFile(t *testing.T) {
 			if board.Find(`figure.pig, svg.die`).Length() > 0 {
 				t.Fatalf("%s's board draws another game's piece: %s", s.nick, board.Find(".dice").Text())
 			}
+			moves += board.Find(`.recent li`).Text()
 			if face := board.Find(`.dice [data-testid="token"]`).Text(); face != "" {
 				sawToken = true
 				if face != "heads" && face != "tails" {
@@ -80,6 +88,14 @@ func TestAToyGameIsWholeInItsFile(t *testing.T) {
 	review := students[0].b.get(paths.Match(code, m))
 	if !strings.Contains(review.Find("h1").Text(), "Coin toss") || review.Find(`figure.pig, svg.die`).Length() > 0 {
 		t.Errorf("the review: %q", review.Find("h1").Text())
+	}
+	// The throws are told with the coin's verb, and the review's column
+	// is named after the coin, not dice.
+	if !strings.Contains(moves, "tossed") || strings.Contains(moves, "rolled") {
+		t.Errorf("the moves are not told as tosses: %q", moves)
+	}
+	if head := review.Find(`[data-testid="review"] thead`).Text(); !strings.Contains(head, "Coin") || strings.Contains(head, "Dice") {
+		t.Errorf("the review's columns: %q", head)
 	}
 	for _, key := range charts.ClassKeys {
 		teacher.get(paths.Teacher.For(code) + "?chart=" + key)

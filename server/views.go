@@ -491,13 +491,15 @@ func describe(e play.Event, names []i18n.Msg, viewer int, g sim.Game) i18n.Msg {
 	switch e.Action.Kind {
 	case sim.RollKind:
 		points, bust, _ := sim.RollPoints(g, &f)
+		// A throw's verb is its pieces' (a die rolls, a pig is thrown).
+		piece := g.Rules().Piece.Name + "."
 		switch name := g.ThrowName(&f); {
 		case name != "":
 			return say(name, "Total", e.TurnTotal+points)
 		case bust:
-			return say("bust")
+			return say(piece + "bust")
 		}
-		return say("rolled_total", "Total", e.TurnTotal+points)
+		return say(piece+"rolled_total", "Total", e.TurnTotal+points)
 	case sim.DiceKind:
 		// Every throw says what it scored: a 1 scores nothing.
 		points, _, _ := sim.RollPoints(g, &f)

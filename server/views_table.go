@@ -21,7 +21,7 @@ func tableEntry(l *i18n.Localizer, code string, m *play.Match, names []i18n.Msg)
 	g := m.Variant.Game
 	r := g.Rules()
 	t := &templates.TableEntry{EnterURL: paths.ClassEnter.With(code, m.ID), Throw: sim.Roll.String(),
-		Ask: l.T("table.ask", "Name", l.Say(names[m.State.Seat])), Send: l.T("table.send")}
+		Ask: l.T(tableAsk(g), "Name", l.Say(names[m.State.Seat])), Send: l.T("table.send")}
 	t.RowLabel, t.RowSend = l.T("table.row", "Example", tableRowExample(g)), l.T("table.row_send")
 	if g.ChoosesDice() {
 		t.Throw, t.Typed = "dice", true
@@ -44,7 +44,7 @@ func tableEntry(l *i18n.Localizer, code string, m *play.Match, names []i18n.Msg)
 		t.Touching = strings.TrimSpace(strings.Repeat(" "+string(rune('0'+r.Mishap.Mark)), g.Dice()))
 		t.TouchingLabel = l.T("table.mishap." + r.Mishap.Name)
 	}
-	t.State, t.Words = tableStateOf(l, m, names), tableWords(l)
+	t.State, t.Words = tableStateOf(l, m, names), tableWords(l, g)
 	if n := len(m.Events); n > 0 && m.Events[n-1].Entered {
 		last := m.Events[n-1]
 		t.Last = l.T("table.last", "Name", l.Say(names[last.Seat]), "Faces", l.Say(charts.ThrowMsg(g, &last.Faces)))
@@ -157,12 +157,16 @@ func entryWords(l *i18n.Localizer, g sim.Game, a sim.Action, f sim.Faces) string
 	return l.T("action." + a.String())
 }
 
+// tableAsk is the words asking what a throw of g's pieces gave, the
+// pieces' verb in it (a die is rolled, pigs are thrown).
+func tableAsk(g sim.Game) string { return "table." + g.Rules().Piece.Name + ".ask" }
+
 // tableWords are the device's words while the network is down, in the
 // reader's language, as JSON: {name}, {faces} and {n} are filled in by
 // app.js.
-func tableWords(l *i18n.Localizer) string {
+func tableWords(l *i18n.Localizer, g sim.Game) string {
 	b, _ := json.Marshal(map[string]string{
-		"turn": l.T("table.turn", "Name", "{name}"), "ask": l.T("table.ask", "Name", "{name}"),
+		"turn": l.T("table.turn", "Name", "{name}"), "ask": l.T(tableAsk(g), "Name", "{name}"),
 		"last": l.T("table.last", "Name", "{name}", "Faces", "{faces}"), "bot": l.T("table.offline_bot", "Name", "{name}"),
 		"over": l.T("table.offline_over"), "queued": l.T("table.queued"), "hog": l.T("table.offline_hog"),
 		"held": l.T("table.held", "List", "{faces}"), "again": l.T("table.held_again"), "drop": l.T("table.held_drop"),

@@ -590,8 +590,11 @@ type Review struct {
 	// leader of the others").
 	TwoPlayers bool
 	// Hog: the game has no turn total.
-	Hog  bool
-	Seed string
+	Hog bool
+	// Pieces names the game's pieces as a column's header ("Dice",
+	// "Pigs"): the words are the piece's (piece.<name>.pieces).
+	Pieces string
+	Seed   string
 	// SeedLater, when set, says why the seed is not shown yet (other
 	// matches still play with the same dice); Seed is then empty.
 	SeedLater  string

@@ -301,6 +301,12 @@ func ThrowMsg(g sim.Game, f *sim.Faces) i18n.Msg {
 	return i18n.M("piece.join", "A", i18n.Join(", ", words[:len(words)-1]...), "B", words[len(words)-1])
 }
 
+// PiecesWord names a game's pieces, as a column's header: "Dice",
+// "Pigs", a game's own pieces by its words (piece.<name>.pieces).
+func PiecesWord(l *i18n.Localizer, g sim.Game) string {
+	return l.T("piece." + g.Rules().Piece.Name + ".pieces")
+}
+
 // Timeline is chart 4: both players' chances of winning under perfect play
 // from each decision of a match, with each decision marked by its shape.
 func Timeline(l *i18n.Localizer, g sim.Game, events []play.Event, names []string) templates.Chart {
@@ -309,7 +315,7 @@ func Timeline(l *i18n.Localizer, g sim.Game, events []play.Event, names []string
 	lines := make([][]opts.LineData, len(names))
 	var labels []string
 	var tbl templates.DataTable
-	tbl.Headers = append([]string{t(l, TimelineKey, "decision"), t(l, TimelineKey, "player"), t(l, TimelineKey, "choice"), t(l, TimelineKey, "dice")}, names...)
+	tbl.Headers = append([]string{t(l, TimelineKey, "decision"), t(l, TimelineKey, "player"), t(l, TimelineKey, "choice"), PiecesWord(l, g)}, names...)
 	for _, e := range events {
 		a := e.Analysis
 		if a == nil {

@@ -6,7 +6,7 @@ import "testing"
 func BenchmarkT(b *testing.B) {
 	l := For("es")
 	for b.Loop() {
-		l.T("move.rolled_total", "Name", "Ana", "Faces", "3", "Total", "12")
+		l.T("move.die.rolled_total", "Name", "Ana", "Faces", "3", "Total", "12")
 	}
 }
 
