@@ -33,10 +33,10 @@ func TestAToyGameIsWholeInItsFile(t *testing.T) {
 	})
 	t.Cleanup(drop)
 	if err := i18n.AddWords("en", map[string]string{
-		"game.coin-toss":   "Coin toss",
-		"howto.coin-toss":  "Toss a coin as often as you like: heads adds 1 to the turn total, tails loses it. Hold to bank the turn total. First to {{.Target}} wins.",
-		"piece.coin.heads": "heads",
-		"piece.coin.tails": "tails",
+		"game.coin-toss":    "Coin toss",
+		"howto.coin-toss":   "Toss a coin as often as you like: heads adds 1 to the turn total, tails loses it. Hold to bank the turn total. First to {{.Target}} wins.",
+		"piece.coin.heads":  "heads",
+		"piece.coin.tails":  "tails",
 		"piece.coin.pieces": "Coin",
 		// A coin is tossed: the game's own verb (issue 59, item 13).
 		"move.coin.rolled_total":     "{{.Name}} tossed {{.Faces}}: turn total {{.Total}}.",
