@@ -43,6 +43,7 @@ var privacyTables = []privacyTable{
 		{"language", "language"},
 		{"off_lesson", "off_lesson"},
 		{"retain_from", "retain_from"},
+		{"countdown", "countdown"},
 	}, false},
 	{"students", []privacyColumn{
 		{"id", "students-id"},
@@ -54,6 +55,7 @@ var privacyTables = []privacyTable{
 		{"joined_at", "joined_at"},
 		{"erased_at", "erased_at"},
 		{"rejoin_epoch", "students-rejoin_epoch"},
+		{"extra_seconds", "extra_seconds"},
 	}, false},
 	{"moved_tokens", []privacyColumn{
 		{"token_hash", "moved_tokens-token_hash"},

@@ -180,7 +180,7 @@ func (b projectorBase) screen(s *Server, c *gin.Context, shown string) (*templat
 	}
 	if lesson != nil && lesson.Left == "" { // off the lesson, the round is the teacher's own
 		v.PhaseLine = l.T("lesson.phase", "N", l.Int(lesson.Phase+1), "Of", l.Int(lesson.Phases)) + " " + lesson.PhaseName
-		v.Prompts = lesson.Prompts
+		v.Prompts, v.Clock = lesson.Prompts, lesson.Clock
 	}
 	return v, nil
 }

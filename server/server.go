@@ -110,7 +110,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	}
 	s.metrics = newMetrics(s.room, s.reports, s.tables)
 	s.contest = contest.New(st, s.tables, log, cfg.Now)
-	s.views = &views{room: s.room, reports: s.reports, tables: s.tables, log: log, ladder: newLadder(s.tables, log), figs: figuresOf(s.tables)}
+	s.views = &views{now: cfg.Now, room: s.room, reports: s.reports, tables: s.tables, log: log, ladder: newLadder(s.tables, log), figs: figuresOf(s.tables)}
 	n, err := s.openClasses(ctx, log)
 	if err := errors.Join(err, <-solved); err != nil {
 		return nil, err

@@ -47,6 +47,7 @@ func (s *Server) studentHome(c *gin.Context) {
 	if class.Anonymous {
 		v.SharedName = anonIn(l, me.AnonName)
 	}
+	v.Clock = s.views.phaseClock(l, class.Class)
 	if class.Paused {
 		v.Waiting = l.T("board.paused")
 	} else if err := s.lessonWaiting(l, class.Class, &v); err != nil {
@@ -91,12 +92,14 @@ func (s *Server) lessonWaiting(l *i18n.Localizer, class store.Class, v *template
 }
 
 // lessonAt is where the class's lesson stands, as a waiting page's poll
-// carries it: the page is drawn again when the lesson moves on.
+// carries it: the page is drawn again when the lesson moves on, or its
+// countdown starts or stops.
 func lessonAt(class store.Class) string {
 	if class.Lesson == "" {
 		return ""
 	}
-	return fmt.Sprintf("%s.%d.%t", class.Lesson, class.Phase, class.OffLesson)
+	// The phase's countdown too: set or stopped, the page shows it.
+	return fmt.Sprintf("%s.%d.%t.%d", class.Lesson, class.Phase, class.OffLesson, class.Countdown.Unix())
 }
 
 // studentNext answers a waiting page's, or a finished board's, question:

@@ -123,6 +123,9 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 	var next *templates.Step
 	if lesson != nil {
 		lesson.Started = !lesson.Chosen
+		if lesson.Started && lesson.Left == "" {
+			lesson.CountdownURL = paths.LessonCountdown.For(class.Code)
+		}
 		switch {
 		case !lesson.Started:
 			next = &templates.Step{Label: lesson.StartLabel, URL: paths.LessonStart.For(class.Code), Start: true}

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -150,4 +152,31 @@ func (s *Server) renewRejoin(c *gin.Context) {
 		return
 	}
 	doneAt(c, paths.TeacherStudent.With(class.Code, id), l.T("notice.renewed", "Name", st.Nickname))
+}
+
+// setExtraTime gives a student of the class extra seconds on each
+// per-roll deadline (0 to 600; 0 takes it away): an accommodation for a
+// student who needs more time (WCAG 2.2.1). It holds from their next
+// look at the board.
+func (s *Server) setExtraTime(c *gin.Context) {
+	class, l := classFrom(c), loc(c)
+	st, ok := studentAsked(c, inClass)
+	if !ok {
+		return
+	}
+	most := int(classroom.MaxExtraTime / time.Second)
+	n, err := strconv.Atoi(strings.TrimSpace(c.PostForm("seconds")))
+	if err != nil || n < 0 || n > most {
+		refuse(c, http.StatusBadRequest, l.T("error.extra_time", "Name", st.Nickname, "Max", l.Int(most)))
+		return
+	}
+	if err := s.room.SetExtraTime(c.Request.Context(), viewerFrom(c), st.ID, time.Duration(n)*time.Second); err != nil {
+		fail(c, err)
+		return
+	}
+	note := l.T("notice.extra_time_none", "Name", st.Nickname)
+	if n > 0 {
+		note = l.N("notice.extra_time", n, "Name", st.Nickname)
+	}
+	doneAt(c, paths.TeacherStudent.With(class.Code, st.ID), note)
 }

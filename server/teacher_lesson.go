@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -168,4 +169,31 @@ func (s *Server) setLessonPlan(c *gin.Context) {
 		return
 	}
 	done(c, class.Code, l.T("notice.lesson_plan", "Title", l.Own(plan.In(l.Lang()).Title)))
+}
+
+// lessonCountdown starts a countdown for the lesson's phase (minutes, 1
+// to 60), or stops it (stop): the shared screen, the phones and the
+// dashboard count it down. A class off its lesson, or whose plan is not
+// started, has no phase to count.
+func (s *Server) lessonCountdown(c *gin.Context) {
+	class, l := classFrom(c), loc(c)
+	if class.Lesson == "" || class.Phase < 0 || class.OffLesson {
+		refuse(c, http.StatusConflict, l.T("error.countdown_phase"))
+		return
+	}
+	var d time.Duration
+	note := l.T("notice.countdown_stopped")
+	if c.PostForm("stop") == "" {
+		n, err := strconv.Atoi(strings.TrimSpace(c.PostForm("minutes")))
+		if err != nil || n < 1 || time.Duration(n)*time.Minute > classroom.MaxCountdown {
+			refuse(c, http.StatusBadRequest, l.T("error.countdown", "Max", l.Int(int(classroom.MaxCountdown/time.Minute))))
+			return
+		}
+		d, note = time.Duration(n)*time.Minute, l.N("notice.countdown", n)
+	}
+	if err := s.room.SetCountdown(c.Request.Context(), viewerFrom(c), d); err != nil {
+		fail(c, err)
+		return
+	}
+	done(c, class.Code, note)
 }

@@ -82,6 +82,7 @@ func (s *Server) studentAdmin(c *gin.Context, class *classroom.Class, st store.S
 	v := templates.StudentAdmin{Notice: takeFlashAt(c, paths.TeacherStudent.With(class.Code, st.ID)), Name: st.Nickname, DataURL: paths.StudentData.With(class.Code, st.ID), EraseURL: paths.EraseStudent.With(class.Code, st.ID)}
 	if !st.Removed {
 		v.RejoinCode, v.RenewURL = s.room.RejoinCode(class, st), paths.RenewRejoin.With(class.Code, st.ID)
+		v.ExtraURL, v.ExtraSeconds = paths.ExtraTime.With(class.Code, st.ID), st.ExtraSeconds
 	}
 	if p, err := s.reports.StudentProgress(c.Request.Context(), viewerFrom(c), st.ID); err == nil {
 		v.Progress = progressWords(loc(c), p, st.Nickname)

@@ -13,6 +13,7 @@ import (
 	"pigclass/server/classroom"
 	"pigclass/server/play"
 	"pigclass/server/report"
+	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
 	"pigclass/templates"
@@ -26,6 +27,7 @@ import (
 // solved tables answer: it reads, as the viewer it is given, and handles
 // no request.
 type views struct {
+	now     func() time.Time
 	room    *classroom.Room
 	reports *report.Reports
 	tables  *solve.Cache
@@ -188,6 +190,9 @@ type boardWords struct {
 func (w *views) boardView(l *i18n.Localizer, class *classroom.Class, m *play.Match, viewer int) templates.Board {
 	b, words := w.boardFacts(class, m, viewer)
 	b.BoardURL += "&lang=" + l.Lang()
+	if class != nil && m.AssignmentID == 0 {
+		b.Clock = w.phaseClock(l, class.Class) // a class's board (a round's, a table's), not homework's
+	}
 	b.Title, b.ToMove, b.Result, b.Warning = l.Say(words.title), l.Say(words.toMove), l.Say(words.result), l.Say(words.warning)
 	b.TimedOut = l.Say(words.timedOut)
 	b.Deadline, b.DeadlineLeft, b.DeadlineHurry = l.Say(words.deadline), l.Say(words.left), l.Say(words.hurry)
@@ -275,11 +280,12 @@ func (w *views) boardFacts(class *classroom.Class, m *play.Match, viewer int) (t
 		b.Actions, words.actions = boardActions(m)
 	}
 	if viewer >= 0 && !b.Over {
-		words.howTo, b.HowToOpen = howTo(m, viewer)
+		words.howTo, b.HowToOpen = howTo(m, viewer, m.Limit(viewer, class))
 	}
 	if v.Deadline > 0 && !paused && !b.Over && m.Seats[st.Seat].StudentID != 0 {
-		b.DeadlineAt = m.Last.Add(time.Duration(v.Deadline)).UnixMilli()
-		words.deadline, words.left, words.hurry = deadlineWords(m, words.toMove, b.YourTurn)
+		limit := m.Limit(st.Seat, class) // with the student's extra time
+		b.DeadlineAt = m.Last.Add(limit).UnixMilli()
+		words.deadline, words.left, words.hurry = deadlineWords(m, limit, words.toMove, b.YourTurn)
 	}
 	b.LastThrow, words.pieces = movesInWords(&words, m, viewer)
 	if b.YourTurn && !paused && !m.AtTable {
@@ -350,12 +356,13 @@ func rulesWords(v sim.Variant) i18n.Msg {
 	return i18n.M("howto."+v.Game.String(), "Target", v.Target, "Max", v.MaxDice)
 }
 
-// howTo is the rules in a few words, open until the viewer's first move.
-func howTo(m *play.Match, viewer int) ([]i18n.Msg, bool) {
+// howTo is the rules in a few words, open until the viewer's first move;
+// limit is the viewer's time for a move (0: none).
+func howTo(m *play.Match, viewer int, limit time.Duration) ([]i18n.Msg, bool) {
 	v := m.Variant
 	lines := []i18n.Msg{rulesWords(v)}
-	if v.Deadline > 0 {
-		lines = append(lines, i18n.M("howto.deadline", "N", int(time.Duration(v.Deadline).Seconds())))
+	if limit > 0 {
+		lines = append(lines, i18n.M("howto.deadline", "N", int(limit.Seconds())))
 	}
 	for _, e := range m.Events {
 		if e.Seat == viewer && e.By == play.ByStudent {
@@ -365,13 +372,36 @@ func howTo(m *play.Match, viewer int) ([]i18n.Msg, bool) {
 	return lines, true
 }
 
-// deadlineWords is the deadline of a student to move: theirs on their
-// board, and counting down on their partners' boards too; left and hurry
-// are the countdown's words, {n} the seconds left.
-func deadlineWords(m *play.Match, toMove i18n.Msg, yourTurn bool) (deadline, left, hurry i18n.Msg) {
-	v := m.Variant
-	at := m.Last.Add(time.Duration(v.Deadline))
-	secs := int(time.Duration(v.Deadline).Seconds())
+// phaseClock is the countdown the teacher set for the class's lesson
+// phase, as it stands now; nil when none runs (or the class is off its
+// lesson, or the plan's first phase is not started). Once over it says
+// so until the teacher stops it or the phase moves on.
+func (w *views) phaseClock(l *i18n.Localizer, class store.Class) *templates.PhaseClock {
+	if class.Countdown.IsZero() || class.Lesson == "" || class.OffLesson || class.Phase < 0 {
+		return nil
+	}
+	left := max(class.Countdown.Sub(w.now()), 0)
+	c := &templates.PhaseClock{LeftMS: left.Milliseconds(), Left: l.T("lesson.countdown.left", "Time", "{t}"), Over: l.T("lesson.countdown.over")}
+	c.Text = c.Over
+	if left > 0 {
+		c.Text = l.T("lesson.countdown.left", "Time", clockText(left))
+	}
+	return c
+}
+
+// clockText is a time left as minutes and seconds, rounded up (4:05), as
+// app.js writes it.
+func clockText(d time.Duration) string {
+	s := int((d + time.Second - 1) / time.Second)
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
+// deadlineWords is the deadline of a student to move, limit a move: theirs
+// on their board, and counting down on their partners' boards too; left
+// and hurry are the countdown's words, {n} the seconds left.
+func deadlineWords(m *play.Match, limit time.Duration, toMove i18n.Msg, yourTurn bool) (deadline, left, hurry i18n.Msg) {
+	at := m.Last.Add(limit)
+	secs := int(limit.Seconds())
 	if yourTurn {
 		return i18n.M("board.deadline", "N", secs, "At", at), i18n.M("board.left", "N", "{n}"), i18n.M("board.hurry", "N", "{n}")
 	}

@@ -126,6 +126,7 @@ func (w *views) lessonView(lc *i18n.Localizer, class store.Class) (*templates.Le
 	if class.OffLesson {
 		v.Left = lc.T("lesson.left", "N", lc.Int(at+1), "Name", v.PhaseName)
 	} else {
+		v.Clock = w.phaseClock(lc, class)
 		for _, p := range text.Phases[at].Prompts {
 			v.Prompts = append(v.Prompts, lc.Own(lessons.Fill(p, figs)))
 		}

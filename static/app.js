@@ -32,6 +32,29 @@
   }
   setInterval(tick, 500);
 
+  // A lesson phase's countdown (data-clock-left: the milliseconds left
+  // when the server drew it) counts down by this device's clock from the
+  // moment it arrived, so a phone whose clock is wrong still counts
+  // right; its words come from the page ({t}: minutes and seconds).
+  function stampClocks() {
+    document.querySelectorAll("[data-clock-left]").forEach(function (el) {
+      if (!el.dataset.clockEnds) el.dataset.clockEnds = String(Date.now() + Number(el.dataset.clockLeft));
+    });
+  }
+  function clocks() {
+    stampClocks();
+    document.querySelectorAll("[data-clock-ends]").forEach(function (el) {
+      var left = Math.max(0, Math.ceil((Number(el.dataset.clockEnds) - Date.now()) / 1000));
+      var text = left > 0 ? el.dataset.left.replace("{t}", Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0")) : el.dataset.over;
+      if (el.textContent !== text) el.textContent = text;
+      el.classList.toggle("over", left === 0);
+    });
+  }
+  document.addEventListener("DOMContentLoaded", clocks);
+  document.addEventListener("htmx:afterSwap", stampClocks);
+  document.addEventListener("htmx:oobAfterSwap", stampClocks);
+  setInterval(clocks, 250);
+
   // A server that does not answer is said so, and the notice goes when it
   // answers again (htmx polls on by itself).
   function offline(on) {

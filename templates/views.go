@@ -227,6 +227,9 @@ type MatchRow struct {
 
 // ProjectorScreen is the projector, as the class's state shows it.
 type ProjectorScreen struct {
+	// Clock is the countdown of the lesson's phase, if the teacher set
+	// one.
+	Clock *PhaseClock
 	// State is what the screen shows: "lobby" (who has joined), "round"
 	// (a round being played), "results" (the last round's podium),
 	// "tournament" (a strategy tournament being played, or its standings),
@@ -274,6 +277,9 @@ type ProjectorLive struct {
 
 // StudentHome is a student's page in a class.
 type StudentHome struct {
+	// Clock is the countdown of the lesson's phase, while the student
+	// waits (a board shows its own).
+	Clock    *PhaseClock
 	Code     string
 	NextURL  string // the waiting page's poll: has the next round begun?
 	Nickname string
@@ -326,6 +332,9 @@ type HistoryRow struct {
 
 // Board is the play area of a match, refreshed live.
 type Board struct {
+	// Clock is the countdown of the class's lesson phase, if the teacher
+	// set one.
+	Clock *PhaseClock
 	// Warning: one more time-out forfeits the match.
 	Warning string
 	// TimedOut tells the viewer their last turn passed on a time-out.
@@ -504,6 +513,10 @@ type StudentAdmin struct {
 	Name                 string
 	RejoinCode, RenewURL string
 	DataURL, EraseURL    string
+	// ExtraURL, for a student still in the class, sets their extra time
+	// on each per-roll deadline (ExtraSeconds, 0 for none).
+	ExtraURL     string
+	ExtraSeconds int
 }
 
 // TeacherStudent is the teacher's page of a student with no match yet.
@@ -718,6 +731,23 @@ type LessonView struct {
 	// own: the panel says so (and where the lesson waits) instead of the
 	// phase's questions; the projector shows the round.
 	Left string
+	// Clock is the phase's countdown, if the teacher set one; the panel
+	// sets and stops it at CountdownURL.
+	Clock        *PhaseClock
+	CountdownURL string
+}
+
+// PhaseClock is the countdown a teacher set for a lesson's phase, as
+// every screen shows it: its words when drawn, and what app.js needs to
+// count down from there by the device's own clock (the time left, not
+// the time it ends, so a phone whose clock is wrong counts right).
+type PhaseClock struct {
+	// LeftMS is the time left when the page was drawn, in milliseconds
+	// (0: over).
+	LeftMS int64
+	// Text is the words when drawn; Left the words with {t} for the time
+	// left (4:05), Over once it is over.
+	Text, Left, Over string
 }
 
 // SkunkBoard is whole-class Skunk as the projector, the teacher and a

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strconv"
+	"time"
 
 	"pigclass/server/play"
 	"pigclass/server/store"
@@ -158,6 +159,7 @@ func (r *Room) StartPhase(ctx context.Context, v Viewer, p PhaseStart) (play.Rou
 	set := r.setClass(v, func(classID int64) error { return r.st.SetPhase(ctx, classID, p.Lesson, p.Phase, p.Chart) },
 		func(next *Class) {
 			next.Lesson, next.Phase, next.Projector, next.OffLesson = p.Lesson, p.Phase, p.Chart, false
+			next.Countdown = time.Time{} // the last phase's
 		})
 	if set != nil {
 		return round, n, set

@@ -20,7 +20,7 @@ func (h *Hall) CheckDeadlines(ctx context.Context) {
 	var wg sync.WaitGroup
 	for _, lm := range lms {
 		if s := lm.snap.Load(); s.Over() || now.Sub(s.Last) < time.Duration(s.Variant.Deadline) {
-			continue // not due (checked again under the match's lock)
+			continue // not due, whatever the extra time (checked again under the match's lock)
 		}
 		sem <- struct{}{}
 		wg.Go(func() {
@@ -36,7 +36,7 @@ func (h *Hall) timeout(ctx context.Context, lm *Live, now time.Time) {
 	lm.mu.Lock()
 	defer lm.mu.Unlock()
 	st := lm.m.State()
-	due := !lm.ended && !st.Over && lm.bots[st.Seat] == nil && now.Sub(lm.last) >= time.Duration(lm.row.Variant.Deadline)
+	due := !lm.ended && !st.Over && lm.bots[st.Seat] == nil && now.Sub(lm.last) >= lm.row.Limit(st.Seat, lm.host)
 	if due && lm.host != nil && lm.host.Paused() {
 		due = false
 	}
@@ -45,6 +45,19 @@ func (h *Hall) timeout(ctx context.Context, lm *Live, now time.Time) {
 			h.logger.Error("timeout", "match", lm.row.ID, "err", err)
 		}
 	}
+}
+
+// Limit is the time the player at seat has for each move: the round's
+// deadline, and the extra time their class gives them (host; nil for
+// practice); 0 for no deadline.
+func (m *Match) Limit(seat int, host interface {
+	ExtraTime(studentID int64) time.Duration
+}) time.Duration {
+	d := time.Duration(m.Variant.Deadline)
+	if d == 0 || host == nil || seat < 0 || seat >= len(m.Seats) {
+		return d
+	}
+	return d + host.ExtraTime(m.Seats[seat].StudentID)
 }
 
 // Showing returns match m as the player at seat is about to be shown it:

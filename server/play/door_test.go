@@ -86,6 +86,7 @@ type class struct{ changed atomic.Int64 }
 func (c *class) Paused() bool                  { return false }
 func (c *class) Changed()                      { c.changed.Add(1) }
 func (c *class) Counted(*Match, []Event, bool) {}
+func (c *class) ExtraTime(int64) time.Duration { return 0 }
 
 // TestTheDoorHoldsEveryOrigin (issue 40, item 2): a round, a practice
 // match and a game of homework are refused by the same limits: the

@@ -3,6 +3,7 @@ package play
 import (
 	"context"
 	"errors"
+	"time"
 
 	"pigclass/sim"
 )
@@ -59,6 +60,9 @@ type Classes interface {
 type Host interface {
 	// Paused reports whether the teacher has paused play.
 	Paused() bool
+	// ExtraTime is the time a student is given on each of their per-roll
+	// deadlines beyond the round's (an accommodation; 0 for none).
+	ExtraTime(studentID int64) time.Duration
 	// Changed notes that something in the class moved (the dashboard's
 	// and projector's polls compare a counter).
 	Changed()

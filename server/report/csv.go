@@ -474,7 +474,7 @@ func studentRows(d *classData, real bool) [][]string {
 		}
 		rows = append(rows, StudentsFile.row().
 			set("class", d.class.Code).set("day", d.day).set("student", name).set("removed", strconv.FormatBool(st.Removed)).
-			set("games", strconv.Itoa(x.Games)).set("wins", strconv.Itoa(x.Wins)).set("decisions", strconv.Itoa(x.Decisions)).
+			set("extra_seconds", strconv.Itoa(st.ExtraSeconds)).set("games", strconv.Itoa(x.Games)).set("wins", strconv.Itoa(x.Wins)).set("decisions", strconv.Itoa(x.Decisions)).
 			set("analysed", strconv.Itoa(x.Analysed)).set("approximate", strconv.Itoa(x.Approximate)).set("agreement_with_optimal_pct", agreeOpt).set("agreement_with_ev_pct", agreeEV).
 			set("cost_per_game_pct", perGame).set("cost_per_decision_pct_points", perDecision).set("sum_of_costs_pct_points", cost).cells)
 	}

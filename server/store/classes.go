@@ -25,6 +25,9 @@ type Class struct {
 	// OffLesson says the class left its lesson for a round of the
 	// teacher's own, until a phase starts again (SetPhase).
 	OffLesson bool
+	// Countdown is when the countdown the teacher set for the lesson's
+	// phase ends (zero: none); a new phase clears it (SetPhase).
+	Countdown time.Time
 }
 
 // CreateClass stores a new class. A code already in use returns an error
@@ -48,13 +51,13 @@ func (s *Store) CreateClass(ctx context.Context, code, teacherHash string) (Clas
 // ErrCodeTaken says a join code is already in use.
 var ErrCodeTaken = errors.New("code taken")
 
-const classColumns = `id, code, teacher_hash, locked, paused, anonymous, created_at, projector_chart, lesson, phase, language, off_lesson`
+const classColumns = `id, code, teacher_hash, locked, paused, anonymous, created_at, projector_chart, lesson, phase, language, off_lesson, countdown`
 
 func scanClass(row interface{ Scan(...any) error }) (Class, error) {
 	var c Class
-	var created string
-	err := row.Scan(&c.ID, &c.Code, &c.TeacherHash, &c.Locked, &c.Paused, &c.Anonymous, &created, &c.Projector, &c.Lesson, &c.Phase, &c.Language, &c.OffLesson)
-	c.CreatedAt = parseTime(created)
+	var created, countdown string
+	err := row.Scan(&c.ID, &c.Code, &c.TeacherHash, &c.Locked, &c.Paused, &c.Anonymous, &created, &c.Projector, &c.Lesson, &c.Phase, &c.Language, &c.OffLesson, &countdown)
+	c.CreatedAt, c.Countdown = parseTime(created), parseTime(countdown)
 	return c, err
 }
 
@@ -108,10 +111,31 @@ func (s *Store) SetLesson(ctx context.Context, id int64, lesson string, phase in
 }
 
 // SetPhase sets the lesson's phase and the projector's chart in one write;
-// the class is back in its lesson.
+// the class is back in its lesson, the last phase's countdown gone.
 func (s *Store) SetPhase(ctx context.Context, id int64, lesson string, phase int, chart string) error {
-	if _, err := s.exec(ctx, `UPDATE classes SET lesson = ?, phase = ?, projector_chart = ?, off_lesson = 0 WHERE id = ?`, lesson, phase, chart, id); err != nil {
+	if _, err := s.exec(ctx, `UPDATE classes SET lesson = ?, phase = ?, projector_chart = ?, off_lesson = 0, countdown = '' WHERE id = ?`, lesson, phase, chart, id); err != nil {
 		return fmt.Errorf("store: set phase: %w", err)
+	}
+	return nil
+}
+
+// SetCountdown sets when the countdown of the class's phase ends (zero:
+// none).
+func (s *Store) SetCountdown(ctx context.Context, id int64, ends time.Time) error {
+	at := ""
+	if !ends.IsZero() {
+		at = ends.UTC().Format(time.RFC3339Nano)
+	}
+	if _, err := s.exec(ctx, `UPDATE classes SET countdown = ? WHERE id = ?`, at, id); err != nil {
+		return fmt.Errorf("store: set the countdown: %w", err)
+	}
+	return nil
+}
+
+// SetExtraTime sets a student's extra seconds on each per-roll deadline.
+func (s *Store) SetExtraTime(ctx context.Context, studentID int64, seconds int) error {
+	if _, err := s.exec(ctx, `UPDATE students SET extra_seconds = ? WHERE id = ?`, seconds, studentID); err != nil {
+		return fmt.Errorf("store: set extra time: %w", err)
 	}
 	return nil
 }
@@ -159,6 +183,9 @@ type Student struct {
 	// RejoinEpoch counts the teacher's renewals of the student's rejoin
 	// code (the code is derived from it: MoveStudent).
 	RejoinEpoch int
+	// ExtraSeconds is the time the teacher adds to each of the student's
+	// per-roll deadlines (an accommodation), 0 for none.
+	ExtraSeconds int
 }
 
 // AddStudent stores a student. A nickname already used in the class returns
@@ -212,12 +239,12 @@ func (s *Store) AddStudents(ctx context.Context, sts []Student) ([]Student, erro
 	return out, nil
 }
 
-const studentColumns = `id, COALESCE(class_id, 0), nickname, anon_name, token_hash, removed, joined_at, erased_at IS NOT NULL, rejoin_epoch`
+const studentColumns = `id, COALESCE(class_id, 0), nickname, anon_name, token_hash, removed, joined_at, erased_at IS NOT NULL, rejoin_epoch, extra_seconds`
 
 func scanStudent(row interface{ Scan(...any) error }) (Student, error) {
 	var st Student
 	var joined string
-	err := row.Scan(&st.ID, &st.ClassID, &st.Nickname, &st.AnonName, &st.TokenHash, &st.Removed, &joined, &st.Erased, &st.RejoinEpoch)
+	err := row.Scan(&st.ID, &st.ClassID, &st.Nickname, &st.AnonName, &st.TokenHash, &st.Removed, &joined, &st.Erased, &st.RejoinEpoch, &st.ExtraSeconds)
 	st.JoinedAt = parseTime(joined)
 	return st, err
 }
