@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"pigclass/templates/paths"
 )
 
@@ -91,4 +93,88 @@ func TestAStudentsExtraTimeHoldsTheirDeadline(t *testing.T) {
 	a.clock.add(11 * time.Second)
 	hall.CheckDeadlines(t.Context())
 	waitFor(t, func() bool { return timeouts() == 2 })
+}
+
+// TestAPhasesCountdownOnEveryScreen (issue 59, item 14): the teacher
+// sets a countdown for a lesson's phase on the lesson panel; the
+// dashboard, the shared screen and a student's board show the time left
+// by the server's clock, with what app.js needs to count on by the
+// device's (the milliseconds left, the words); once over it says so; the
+// teacher stops it, or the next phase ends it. A countdown of no phase,
+// or of a time that is not 1 to 60 whole minutes, is refused with what
+// to do, and changes nothing. A waiting page is drawn again when a
+// countdown starts.
+func TestAPhasesCountdownOnEveryScreen(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStartLesson(t, teacher, "1-roll-or-hold")
+	ana := join(t, a, code, "Ana")
+	count := paths.LessonCountdown.For(code)
+	teacher.post(count, url.Values{"minutes": {"5"}})
+	if teacher.status() != http.StatusConflict || !strings.Contains(teacher.body, "start a phase of the lesson first") {
+		t.Errorf("a countdown before the first phase: %d", teacher.status())
+	}
+	// Ana waits for the phase: her page asks again whether to redraw.
+	next := ana.get(paths.Student.For(code)).Find(`[data-testid="waiting"]`).AttrOr("hx-get", "")
+	teacher.post(paths.LessonStart.For(code), url.Values{"confirm": {"yes"}})
+	for _, bad := range []string{"0", "61", "five", "2.5", ""} {
+		teacher.post(count, url.Values{"minutes": {bad}})
+		if teacher.status() != http.StatusBadRequest || !strings.Contains(teacher.body, "A countdown is a whole number of minutes from 1 to 60") {
+			t.Errorf("a countdown of %q: %d", bad, teacher.status())
+		}
+	}
+	link := strings.TrimPrefix(teacher.get(paths.Teacher.For(code)).Find(`[data-testid="projector-link"]`).AttrOr("href", ""), a.url)
+	projector := a.browser()
+	clocks := func() map[string]*goquery.Selection {
+		return map[string]*goquery.Selection{
+			"dashboard": teacher.get(paths.Teacher.For(code)).Find(`[data-testid="lesson-countdown"] [data-testid="phase-clock"]`),
+			"projector": projector.get(link).Find(`[data-testid="projector"] [data-testid="phase-clock"]`),
+			"board":     ana.get(paths.Student.For(code)).Find(`[data-testid="board"] [data-testid="phase-clock"]`),
+		}
+	}
+	for where, c := range clocks() {
+		if c.Length() != 0 {
+			t.Errorf("the %s shows a countdown none set: %q", where, c.Text())
+		}
+	}
+	doc := teacher.post(count, url.Values{"minutes": {" 5 "}})
+	if notice := doc.Find(".notice").Text(); !strings.Contains(notice, "The countdown runs: 5 minutes") {
+		t.Fatalf("after setting 5 minutes: %d %q", teacher.status(), notice)
+	}
+	check := func(when, text, left string) {
+		t.Helper()
+		for where, c := range clocks() {
+			if c.Length() != 1 || strings.TrimSpace(c.Text()) != text || c.AttrOr("data-clock-left", "") != left ||
+				c.AttrOr("data-left", "") != "Time left: {t}" || c.AttrOr("data-over", "") != "Time is up" || c.AttrOr("role", "") != "timer" {
+				t.Errorf("%s, the %s shows %d clocks: %q, %s ms left (want %q, %s)", when, where, c.Length(), c.Text(), c.AttrOr("data-clock-left", ""), text, left)
+			}
+		}
+	}
+	check("at the start", "Time left: 5:00", "300000")
+	a.clock.add(2*time.Minute + 500*time.Millisecond)
+	check("2.5 s past two minutes", "Time left: 3:00", "179500")
+	a.clock.add(3 * time.Minute)
+	check("once over", "Time is up", "0")
+	// Stopped, it goes from every screen; set again, the next phase ends it.
+	for _, end := range []struct {
+		what string
+		post func()
+	}{
+		{"stopped", func() { teacher.post(count, url.Values{"stop": {"1"}}) }},
+		{"the next phase", func() { teacher.post(paths.LessonNext.For(code), url.Values{"confirm": {"yes"}}) }},
+	} {
+		teacher.post(count, url.Values{"minutes": {"1"}})
+		check("before "+end.what, "Time left: 1:00", "60000")
+		end.post()
+		for where, c := range clocks() {
+			if c.Length() != 0 {
+				t.Errorf("after %s the %s still shows %q", end.what, where, c.Text())
+			}
+		}
+	}
+	// The waiting page of before the phase is drawn again.
+	ana.get(next)
+	if ana.last.Header.Get("HX-Redirect") == "" {
+		t.Errorf("a waiting page is not drawn again once the lesson and its countdown moved (%d)", ana.status())
+	}
 }

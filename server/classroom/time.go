@@ -73,7 +73,7 @@ func (r *Room) SetExtraTime(ctx context.Context, v Viewer, studentID int64, d ti
 func (r *Room) SetCountdown(ctx context.Context, v Viewer, d time.Duration) error {
 	var ends time.Time
 	if d > 0 {
-		ends = r.now().Add(min(d, MaxCountdown)).Truncate(time.Second)
+		ends = r.now().Add(min(d, MaxCountdown))
 	}
 	return r.setClass(v, func(classID int64) error { return r.st.SetCountdown(ctx, classID, ends) },
 		func(next *Class) { next.Countdown = ends })
