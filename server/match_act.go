@@ -3,10 +3,8 @@ package server
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -22,91 +20,88 @@ import (
 // does not exist, whatever the form says. A repeated or stale seq does
 // nothing, so double clicks and resent forms are harmless. A move the disk
 // refused is answered 503 "not saved, try again": the match is as before.
-// How fast a player may move is paced's, before this.
-func (s *Server) act(c *gin.Context) { s.actOn(c, false) }
-
-// enter takes a table's entry (issue 45): as act does, with the throw's
-// pieces read off the table (faces, or piece1, piece2...) or, with
-// correct=1, the last throw's pieces entered again.
-func (s *Server) enter(c *gin.Context) { s.actOn(c, true) }
-
-// actOn is act, or at a table (table) enter.
-func (s *Server) actOn(c *gin.Context, table bool) {
+// How fast a player may move is paced's, before this. A table's moves are
+// entries (enter): its board is not drawn here.
+func (s *Server) act(c *gin.Context) {
 	id, v := matchAsked(c)
-	ctx := c.Request.Context()
 	seq, seqErr := strconv.Atoi(c.PostForm("seq"))
-	es, actionErr := readMove(c, table)
+	a, actionErr := sim.ParseAction(c.PostForm("action"))
 	formOK := seqErr == nil && seq >= 0 && actionErr == nil
-	var m *seenMatch
-	var err error
+	m, err, more := s.moveOrSee(c, v, id, formOK, func(ctx context.Context) (*seenMatch, error) { return s.move(ctx, v, id, seq, a) })
+	if !more {
+		return
+	}
+	mv := s.drawWith(c, m, s.views.boardView)
+	status := http.StatusOK
 	if !formOK {
-		// The form is wrong; it is said only to the match's player.
-		m, err = s.see(ctx, v, id, false)
-	} else if m, err = s.move(ctx, v, id, seq, es, table); err == nil {
+		status, mv.board.Error = formProblem(loc(c), seqErr == nil && seq >= 0, c.PostForm("action"))
+	} else if err != nil {
+		status, mv.board.Error = problem(c, err)
+	}
+	if isHTMX(c) {
+		if status == http.StatusServiceUnavailable {
+			c.Header("Retry-After", "1") // not saved: htmx sends it again
+		}
+		status = http.StatusOK // htmx swaps 2xx only
+	}
+	render(c, status, templates.PlayReply(mv.board, isHTMX(c)))
+}
+
+// move makes v's move a in match id through the hall (play.Hall.Move: for
+// one of its players only), and returns the match as v sees it after (or
+// as it is, with the error; nil if v may not see it).
+func (s *Server) move(ctx context.Context, v classroom.Viewer, id int64, seq int, a sim.Action) (*seenMatch, error) {
+	pv, err := s.hall.Move(ctx, v.Seer(), id, seq, a)
+	return s.moved(v, pv, err)
+}
+
+// moved is the match as v sees it after a move or an entry (pv, nil if v
+// may not see it), counted when it was made.
+func (s *Server) moved(v classroom.Viewer, pv *play.View, err error) (*seenMatch, error) {
+	if pv == nil {
+		return nil, err
+	}
+	if err == nil {
 		s.metrics.actions.Inc()
+	}
+	return seen(v, pv), err
+}
+
+// moveOrSee makes v's move in match id (move) if its form could be read
+// (formOK), or else only sees the match: a form that cannot be read moves
+// nothing, and is said to the match's player alone. It answers itself
+// what needs no board: a match v may not see (as one that does not
+// exist) and, without JavaScript, a move made (back to the page the board
+// is on, which draws it); more says a board is to be drawn, with err. A
+// stale seq is no error: the board as it is.
+func (s *Server) moveOrSee(c *gin.Context, v classroom.Viewer, id int64, formOK bool, move func(context.Context) (*seenMatch, error)) (m *seenMatch, err error, more bool) {
+	if formOK {
+		m, err = move(c.Request.Context())
+	} else {
+		m, err = s.see(c.Request.Context(), v, id, false)
 	}
 	if m == nil {
 		refuseMatch(c, id, err)
-		return
+		return nil, err, false
 	}
 	if errors.Is(err, play.ErrStale) {
 		err = nil
 	}
 	if formOK && err == nil && !isHTMX(c) {
-		// Without JavaScript, back to the page the board is on: nothing
-		// is drawn here (the page that follows draws it).
 		c.Redirect(http.StatusSeeOther, m.home())
-		return
+		return m, nil, false
 	}
-	mv := s.drawMatch(c, m)
-	status := http.StatusOK
-	if !formOK {
-		status, mv.board.Error = formProblem(loc(c), seqErr == nil && seq >= 0, c.PostForm("action"))
-		switch {
-		case errors.Is(actionErr, errNoPieces):
-			mv.board.Error = loc(c).T("error.table_pieces")
-		case errors.Is(actionErr, errTurnRow):
-			mv.board.Error = loc(c).T("error.table_row")
-		}
-	} else if err != nil {
-		status, mv.board.Error = explain(loc(c), err)
-		if status == http.StatusInternalServerError {
-			c.Error(err)
-		}
-	}
-	if isHTMX(c) {
-		// Not saved, or (at a table) play paused: the device keeps the
-		// entry and sends it again (app.js), the paused one until play
-		// resumes; nothing a player entered is dropped for a pause.
-		switch {
-		case status == http.StatusServiceUnavailable:
-			c.Header("Retry-After", "1")
-		case table && errors.Is(err, play.ErrPaused):
-			c.Header("Retry-After", "2")
-		}
-		// htmx swaps 2xx only. A table's entries are sent by app.js,
-		// which reads a conflict's 409: it holds the entries it has left
-		// for the player to decide on.
-		var taken *play.ConflictError
-		if !(table && errors.As(err, &taken)) {
-			status = http.StatusOK
-		}
-	}
-	render(c, status, templates.PlayReply(mv.board, isHTMX(c)))
+	return m, err, true
 }
 
-// readMove reads a move's form: a player's action, or at a table (table)
-// an entry or a turn's row.
-func readMove(c *gin.Context, table bool) ([]play.Entry, error) {
-	switch {
-	case table && c.PostForm("turn") != "":
-		return readTurn(c.PostForm("turn"))
-	case table:
-		e, err := readEntry(c)
-		return []play.Entry{e}, err
+// problem words a move's error for the board, and logs one the player
+// cannot act on.
+func problem(c *gin.Context, err error) (int, string) {
+	status, msg := explain(loc(c), err)
+	if status == http.StatusInternalServerError {
+		c.Error(err)
 	}
-	a, err := sim.ParseAction(c.PostForm("action"))
-	return []play.Entry{{Action: a}}, err
+	return status, msg
 }
 
 // formProblem words a move's form that cannot be read, for the match's
@@ -133,118 +128,4 @@ func (s *Server) paced(c *gin.Context) {
 		return
 	}
 	s.moves.Hit(mover)
-}
-
-// move carries out v's action in match id through the hall (play.Hall.Move:
-// for one of its players only; at a table, play.Hall.Enter: an entry), and returns the match as v sees it after
-// (or as it is, with the error; nil if v may not see it).
-func (s *Server) move(ctx context.Context, v classroom.Viewer, id int64, seq int, es []play.Entry, table bool) (*seenMatch, error) {
-	var pv *play.View
-	var err error
-	if table {
-		pv, err = s.hall.Enter(ctx, v.Seer(), id, seq, es...)
-	} else {
-		pv, err = s.hall.Move(ctx, v.Seer(), id, seq, es[0].Action)
-	}
-	if pv == nil {
-		return nil, err
-	}
-	return seen(v, pv), err
-}
-
-// errNoPieces: a table's throw came without its pieces (a piece not
-// picked).
-var errNoPieces = errors.New("a throw entered without its pieces")
-
-// readEntry reads a table's entry: action (roll, hold, or dice: as many
-// dice as faces typed), the pieces as faces ("3 5", "35" or "3,5") or
-// one field a piece (piece1, piece2...), and correct=1 for the last
-// throw entered again.
-func readEntry(c *gin.Context) (play.Entry, error) {
-	e := play.Entry{Correct: c.PostForm("correct") == "1"}
-	typed := c.PostForm("faces")
-	for i := 1; i <= sim.MaxDiceLimit; i++ {
-		p, ok := c.GetPostForm("piece" + strconv.Itoa(i))
-		if !ok {
-			break
-		}
-		typed += " " + p
-	}
-	var err error
-	if e.Faces, err = typedMarks(typed); err != nil {
-		return e, err
-	}
-	n := e.Faces.Len()
-	action := c.PostForm("action")
-	switch {
-	case action == "dice" && n > 0:
-		e.Action = sim.Dice(n)
-	case action == "dice":
-		return e, errNoPieces
-	default:
-		if e.Action, err = sim.ParseAction(action); err != nil {
-			return e, err
-		}
-	}
-	if (e.Correct || e.Action.Kind == sim.RollKind || e.Action.Kind == sim.DiceKind) && n == 0 {
-		return e, errNoPieces
-	}
-	return e, nil
-}
-
-// errTurnRow: a turn's row that cannot be read.
-var errTurnRow = errors.New("a turn's row is its throws, then h if the player held")
-
-// readTurn reads a turn in one row, as a paper score sheet has it: each
-// throw its pieces' marks together ("4", or "35" for two dice or two
-// pigs), separated by spaces, then h if the player held ("4 6 3 h"; a
-// turn that ends on a 1 ends without it), and the score written after
-// the hold if the sheet has it ("4 6 3 h 13": checked, play.Entry.Score).
-func readTurn(row string) ([]play.Entry, error) {
-	fields := strings.Fields(strings.ToLower(row))
-	var es []play.Entry
-	for i, f := range fields {
-		if f == "h" {
-			hold := play.Entry{Action: sim.Hold}
-			switch {
-			case i == len(fields)-2: // the score written after the hold
-				n, err := strconv.Atoi(fields[i+1])
-				if err != nil || n < 1 {
-					return nil, errTurnRow
-				}
-				hold.Score = n
-			case i != len(fields)-1:
-				return nil, errTurnRow // nothing after a hold but its score
-			}
-			es = append(es, hold)
-			break
-		}
-		faces, err := typedMarks(f)
-		if err != nil {
-			return nil, errTurnRow
-		}
-		es = append(es, play.Entry{Action: sim.Roll, Faces: faces})
-	}
-	if len(es) == 0 || len(es) > maxTurnRow {
-		return nil, errTurnRow
-	}
-	return es, nil
-}
-
-// maxTurnRow is the most moves one row may hold: far past a real turn.
-const maxTurnRow = 100
-
-// typedMarks reads a throw's pieces as typed: a digit a piece ("352"),
-// spaces and commas between them allowed ("3 5", "3,5").
-func typedMarks(typed string) (sim.Faces, error) {
-	var marks []int
-	for _, r := range typed {
-		switch {
-		case r >= '1' && r <= '9':
-			marks = append(marks, int(r-'0'))
-		case r != ' ' && r != ',':
-			return sim.Faces{}, fmt.Errorf("faces: %q is not a mark", r)
-		}
-	}
-	return sim.FacesOf(marks...)
 }

@@ -8,6 +8,9 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
+	"pigclass/server/play"
+	"pigclass/templates"
+	"pigclass/templates/i18n"
 	"pigclass/templates/paths"
 )
 
@@ -54,10 +57,16 @@ func (m *seenMatch) home() string {
 	return paths.Match("", m.ID)
 }
 
-// drawMatch puts the page in the class's language and draws the board.
+// drawMatch puts the page in the class's language and draws the board, a
+// table's as a table's.
 func (s *Server) drawMatch(c *gin.Context, m *seenMatch) *matchView {
+	return s.drawWith(c, m, s.views.matchBoard)
+}
+
+// drawWith is drawMatch with the board drawn by board.
+func (s *Server) drawWith(c *gin.Context, m *seenMatch, board func(*i18n.Localizer, *classroom.Class, *play.Match, int) templates.Board) *matchView {
 	classLanguage(c, m.Class, false)
-	mv := &matchView{seenMatch: m, board: s.views.boardView(loc(c), m.Class, m.Match, m.Seat)}
+	mv := &matchView{seenMatch: m, board: board(loc(c), m.Class, m.Match, m.Seat)}
 	if m.Class != nil && mv.board.Over {
 		mv.board.NextURL = nextIn(loc(c), m.Class.Code, m.ID)
 	}

@@ -50,12 +50,8 @@ func explain(l *i18n.Localizer, err error) (int, string) {
 	var guess *play.BadGuessError
 	var limited *play.LimitError
 	var room *solve.RoomError
-	var taken *play.ConflictError
 	var written *play.ScoreError
 	switch {
-	case errors.As(err, &taken):
-		return http.StatusConflict, l.T("error.table_conflict", "There", entryWords(l, taken.Game, taken.There.Action, taken.There.Faces),
-			"Entered", entryWords(l, taken.Game, taken.Entered.Action, taken.Entered.Faces))
 	case errors.As(err, &limited):
 		return http.StatusTooManyRequests, limitWords(l, limited)
 	case errors.As(err, &room):

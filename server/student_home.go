@@ -59,7 +59,7 @@ func (s *Server) studentHome(c *gin.Context) {
 		v.Skunk = &b
 	}
 	if m := s.room.Showing(viewer); m != nil && !m.Over() {
-		b := s.views.boardView(l, class, m, m.SeatOf(me.ID))
+		b := s.views.matchBoard(l, class, m, m.SeatOf(me.ID))
 		v.Board = &b
 	}
 	if v.Board == nil && v.Skunk == nil {

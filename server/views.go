@@ -3,7 +3,6 @@ package server
 import (
 	"fmt"
 	"log/slog"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -186,8 +185,15 @@ type boardWords struct {
 
 // boardView builds the play area of a match for the viewer's seat; class is
 // nil for practice. Its words are put in the reader's language here, in
-// one place; the rest is boardFacts'.
+// one place; the rest is boardFacts'. A table's board is tableBoardView's.
 func (w *views) boardView(l *i18n.Localizer, class *classroom.Class, m *play.Match, viewer int) templates.Board {
+	b, _ := w.boardSaid(l, class, m, viewer)
+	return b
+}
+
+// boardSaid is boardView, with the players' names in words (a table's
+// board names them again).
+func (w *views) boardSaid(l *i18n.Localizer, class *classroom.Class, m *play.Match, viewer int) (templates.Board, []i18n.Msg) {
 	b, words := w.boardFacts(class, m, viewer)
 	b.BoardURL += "&lang=" + l.Lang()
 	if class != nil && m.AssignmentID == 0 {
@@ -202,12 +208,6 @@ func (w *views) boardView(l *i18n.Localizer, class *classroom.Class, m *play.Mat
 		if b.Players[i].You && class != nil {
 			b.Players[i].Mark = l.Say(words.youMark)
 		}
-	}
-	if m.AtTable {
-		// A table lists its players in the order they play, the first
-		// one first, as the teacher numbered them (and matches.csv has
-		// them), not by seat.
-		b.Players = slices.Concat(b.Players[m.FirstSeat:], b.Players[:m.FirstSeat])
 	}
 	for i := range b.Actions {
 		b.Actions[i].Label = l.Say(words.actions[i])
@@ -226,14 +226,8 @@ func (w *views) boardView(l *i18n.Localizer, class *classroom.Class, m *play.Mat
 		b.Announce += " " + l.Say(words.yourTurn)
 	}
 	b.Heard = strings.TrimSpace(b.Announce + " " + b.Result)
-	if m.AtTable {
-		b.AtTable, b.TableQueue = true, paths.ClassEnter.With(b.ClassCode, m.ID)
-	}
-	if m.AtTable && b.YourTurn {
-		b.Table = tableEntry(l, b.ClassCode, m, words.names)
-	}
 	b.Fingerprint = b.Commitment[:min(8, len(b.Commitment))] + "…"
-	return b
+	return b, words.names
 }
 
 // boardFacts is the board of boardView with its words still to be said.

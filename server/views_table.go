@@ -2,16 +2,41 @@ package server
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
 	"pigclass/server/charts"
+	"pigclass/server/classroom"
 	"pigclass/server/play"
 	"pigclass/sim"
 	"pigclass/templates"
 	"pigclass/templates/i18n"
 	"pigclass/templates/paths"
 )
+
+// matchBoard is the board of match m for the viewer's seat: a table's
+// (tableBoardView), or any other (boardView).
+func (w *views) matchBoard(l *i18n.Localizer, class *classroom.Class, m *play.Match, viewer int) templates.Board {
+	if m.AtTable {
+		return w.tableBoardView(l, class, m, viewer)
+	}
+	return w.boardView(l, class, m, viewer)
+}
+
+// tableBoardView is the board of a match at a table (issue 45): its
+// players in the order they play, the first one first, as the teacher
+// numbered them (and matches.csv has them), not by seat; and, for the
+// player to move, the entry of their turn (tableEntry).
+func (w *views) tableBoardView(l *i18n.Localizer, class *classroom.Class, m *play.Match, viewer int) templates.Board {
+	b, names := w.boardSaid(l, class, m, viewer)
+	b.Players = slices.Concat(b.Players[m.FirstSeat:], b.Players[:m.FirstSeat])
+	b.AtTable, b.TableQueue = true, paths.ClassEnter.With(b.ClassCode, m.ID)
+	if b.YourTurn {
+		b.Table = tableEntry(l, b.ClassCode, m, names)
+	}
+	return b
+}
 
 // tableEntry is how a table's device enters the turn of the player to
 // move (issue 45): the throw's pieces with the marks each can show, drawn
@@ -160,6 +185,14 @@ func entryWords(l *i18n.Localizer, g sim.Game, a sim.Action, f sim.Faces) string
 // tableAsk is the words asking what a throw of g's pieces gave, the
 // pieces' verb in it (a die is rolled, pigs are thrown).
 func tableAsk(g sim.Game) string { return "table." + g.Rules().Piece.Name + ".ask" }
+
+// conflictWords say what another device of the table entered before this
+// one's entry reached the server (a table's conflict, 409): app.js holds
+// the entries left for the player to decide on.
+func conflictWords(l *i18n.Localizer, taken *play.ConflictError) string {
+	return l.T("error.table_conflict", "There", entryWords(l, taken.Game, taken.There.Action, taken.There.Faces),
+		"Entered", entryWords(l, taken.Game, taken.Entered.Action, taken.Entered.Faces))
+}
 
 // tableWords are the device's words while the network is down, in the
 // reader's language, as JSON: {name}, {faces} and {n} are filled in by
