@@ -47,7 +47,6 @@ func (s *Server) studentHome(c *gin.Context) {
 	if class.Anonymous {
 		v.SharedName = anonIn(l, me.AnonName)
 	}
-	v.Clock = s.views.phaseClock(l, class.Class)
 	if class.Paused {
 		v.Waiting = l.T("board.paused")
 	} else if err := s.lessonWaiting(l, class.Class, &v); err != nil {
@@ -61,6 +60,9 @@ func (s *Server) studentHome(c *gin.Context) {
 	if m := s.room.Showing(viewer); m != nil && !m.Over() {
 		b := s.views.matchBoard(l, class, m, m.SeatOf(me.ID))
 		v.Board = &b
+	}
+	if v.Board == nil {
+		v.Clock = s.views.phaseClock(l, class.Class) // a board shows its own
 	}
 	if v.Board == nil && v.Skunk == nil {
 		err := s.views.history(ctx, l, viewer, me.ID, &v)
@@ -79,7 +81,7 @@ func (s *Server) studentHome(c *gin.Context) {
 // phase without a game asks of them: to look at the shared screen, or to
 // design their strategy (the editor a tap away).
 func (s *Server) lessonWaiting(l *i18n.Localizer, class store.Class, v *templates.StudentHome) error {
-	if class.Phase < 0 || class.OffLesson {
+	if !class.InPhase() {
 		return nil // the plan chosen and not started, or left for a round of the teacher's
 	}
 	lesson, err := s.views.lessonView(l, class)

@@ -177,7 +177,7 @@ func (s *Server) setLessonPlan(c *gin.Context) {
 // started, has no phase to count.
 func (s *Server) lessonCountdown(c *gin.Context) {
 	class, l := classFrom(c), loc(c)
-	if class.Lesson == "" || class.Phase < 0 || class.OffLesson {
+	if !class.InPhase() {
 		refuse(c, http.StatusConflict, l.T("error.countdown_phase"))
 		return
 	}

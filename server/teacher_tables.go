@@ -270,7 +270,7 @@ const sheetTurns = 25
 // that lesson's, and its day names it.
 func (s *Server) tablesLesson(class store.Class) string {
 	l, ok := s.views.lesson(class.Lesson)
-	if !ok || class.OffLesson || class.Phase < 0 || class.Phase >= len(l.Phases) || !l.Phases[class.Phase].AtTables() {
+	if !ok || !class.InPhase() || class.Phase >= len(l.Phases) || !l.Phases[class.Phase].AtTables() {
 		return ""
 	}
 	return class.Lesson

@@ -371,7 +371,7 @@ func howTo(m *play.Match, viewer int, limit time.Duration) ([]i18n.Msg, bool) {
 // lesson, or the plan's first phase is not started). Once over it says
 // so until the teacher stops it or the phase moves on.
 func (w *views) phaseClock(l *i18n.Localizer, class store.Class) *templates.PhaseClock {
-	if class.Countdown.IsZero() || class.Lesson == "" || class.OffLesson || class.Phase < 0 {
+	if class.Countdown.IsZero() || !class.InPhase() {
 		return nil
 	}
 	left := max(class.Countdown.Sub(w.now()), 0)

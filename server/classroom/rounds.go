@@ -566,12 +566,7 @@ func (r *Room) retokenStudent(ctx context.Context, classID, studentID int64, tok
 		c.publishLocked(true, func(next *Class) {
 			next.Students = retoken(next.Students, isHim, tokenHash)
 			if renew {
-				next.Students = slices.Clone(next.Students)
-				for i := range next.Students {
-					if next.Students[i].ID == studentID {
-						next.Students[i].RejoinEpoch++
-					}
-				}
+				next.Students = changeStudents(next.Students, isStudent(studentID), func(st *store.Student) { st.RejoinEpoch++ })
 			}
 		})
 		if lm := (*c.live.Load())[studentID]; lm != nil {
@@ -616,11 +611,22 @@ func (r *Room) rotateToken(ctx context.Context, old, new string) error {
 // retoken returns students with the token hash of those who match set to
 // h, as a new slice (snapshots share the old one).
 func retoken(students []store.Student, match func(id int64, hash string) bool, h string) []store.Student {
+	return changeStudents(students, func(st store.Student) bool { return match(st.ID, st.TokenHash) }, func(st *store.Student) { st.TokenHash = h })
+}
+
+// changeStudents returns students with change made to those who match, as
+// a new slice (snapshots share the old one).
+func changeStudents(students []store.Student, match func(store.Student) bool, change func(*store.Student)) []store.Student {
 	out := slices.Clone(students)
 	for i := range out {
-		if match(out[i].ID, out[i].TokenHash) {
-			out[i].TokenHash = h
+		if match(out[i]) {
+			change(&out[i])
 		}
 	}
 	return out
+}
+
+// isStudent matches the student id.
+func isStudent(id int64) func(store.Student) bool {
+	return func(st store.Student) bool { return st.ID == id }
 }

@@ -33,7 +33,7 @@ func (c *Class) ExtraTime(studentID int64) time.Duration {
 	if c == nil || studentID == 0 {
 		return 0
 	}
-	i := slices.IndexFunc(c.Students, func(s store.Student) bool { return s.ID == studentID })
+	i := slices.IndexFunc(c.Students, isStudent(studentID))
 	if i < 0 {
 		return 0
 	}
@@ -48,7 +48,7 @@ func (r *Room) SetExtraTime(ctx context.Context, v Viewer, studentID int64, d ti
 	if err != nil {
 		return err
 	}
-	if !slices.ContainsFunc(c.snap.Load().Students, func(s store.Student) bool { return s.ID == studentID }) {
+	if !slices.ContainsFunc(c.snap.Load().Students, isStudent(studentID)) {
 		return store.ErrNotFound
 	}
 	secs := int(min(max(d, 0), MaxExtraTime) / time.Second)
@@ -57,12 +57,7 @@ func (r *Room) SetExtraTime(ctx context.Context, v Viewer, studentID int64, d ti
 			return err
 		}
 		c.publishLocked(true, func(next *Class) {
-			next.Students = slices.Clone(next.Students)
-			for i := range next.Students {
-				if next.Students[i].ID == studentID {
-					next.Students[i].ExtraSeconds = secs
-				}
-			}
+			next.Students = changeStudents(next.Students, isStudent(studentID), func(st *store.Student) { st.ExtraSeconds = secs })
 		})
 		return nil
 	})

@@ -30,6 +30,11 @@ type Class struct {
 	Countdown time.Time
 }
 
+// InPhase reports whether the class is at a started phase of its lesson:
+// a lesson chosen, its first phase started (Phase -1 until then), and the
+// class not off it for a round of the teacher's own.
+func (c Class) InPhase() bool { return c.Lesson != "" && c.Phase >= 0 && !c.OffLesson }
+
 // CreateClass stores a new class. A code already in use returns an error
 // wrapping ErrNicknameTaken's sibling: the caller draws another code.
 func (s *Store) CreateClass(ctx context.Context, code, teacherHash string) (Class, error) {
