@@ -52,7 +52,10 @@ var (
 	byHashed = map[string]*asset{} // hashed name -> asset
 )
 
-func init() {
+// indexed hashes the files the first time a page or a request asks for
+// one, not when the program starts: a command that serves nothing never
+// pays for it.
+var indexed = sync.OnceFunc(func() {
 	err := fs.WalkDir(Files, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -74,12 +77,13 @@ func init() {
 	if err != nil {
 		panic("static: " + err.Error())
 	}
-}
+})
 
 // Path returns the address of an embedded file under its content-hashed
 // name, for pages to link. An unknown name panics: it is a bug in a
 // template, caught by any test that renders it.
 func Path(name string) string {
+	indexed()
 	a, ok := byName[name]
 	if !ok {
 		panic("static: no file " + name)
@@ -106,6 +110,7 @@ func (a *asset) gzipped() []byte {
 // Directories are not listed.
 func Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		indexed()
 		name := strings.TrimPrefix(r.URL.Path, Prefix)
 		a, immutable := byHashed[name]
 		if !immutable {

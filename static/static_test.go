@@ -74,6 +74,10 @@ func TestPlainNamesAndDirectories(t *testing.T) {
 // TestEveryFileHasAPath: each embedded file has its own hashed name.
 func TestEveryFileHasAPath(t *testing.T) {
 	seen := map[string]bool{}
+	indexed()
+	if len(byName) < 5 {
+		t.Fatalf("%d files indexed, want the style sheet, scripts, icon and vendor", len(byName))
+	}
 	for name := range byName {
 		p := Path(name)
 		if seen[p] {

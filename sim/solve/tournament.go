@@ -29,7 +29,8 @@ type Standing struct {
 }
 
 // Tournament is every ordered duel of a set of entries, played exactly
-// (policy evaluation, Duel), and the standings they make.
+// (policy evaluation, DuelChoices: each entry's choices asked once), and
+// the standings they make.
 type Tournament struct {
 	Variant sim.Variant
 	Entries []Entry
@@ -75,6 +76,18 @@ func PlayTournament(ctx context.Context, v sim.Variant, entries []Entry, workers
 	for a := range n {
 		t.First[a] = make([]float64, n)
 	}
+	// Each entry's choices are asked once, by the first duel that needs
+	// them, and read by all its duels.
+	choices := make([]func() *Choices, n)
+	for a, e := range entries {
+		choices[a] = sync.OnceValue(func() *Choices { return ChoicesOf(v, e.Strategy) })
+	}
+	duel := func(a, b int) (float64, error) {
+		if v.EqualTurns {
+			return DuelEqualTurns(v, entries[a].Strategy, entries[b].Strategy)
+		}
+		return DuelChoices(choices[a](), choices[b]())
+	}
 	var wg sync.WaitGroup
 	var count atomic.Int64
 	var once sync.Once
@@ -82,7 +95,7 @@ func PlayTournament(ctx context.Context, v sim.Variant, entries []Entry, workers
 	for range max(1, workers) {
 		wg.Go(func() {
 			for p := range work {
-				w, err := Duel(v, entries[p.a].Strategy, entries[p.b].Strategy)
+				w, err := duel(p.a, p.b)
 				if err != nil {
 					once.Do(func() { firstErr = fmt.Errorf("solve: %s against %s: %w", entries[p.a].Name, entries[p.b].Name, err) })
 					continue

@@ -62,7 +62,10 @@ var (
 	pseudoOn bool
 )
 
-func init() {
+// loaded parses the catalogs the first time a word or a language is
+// asked for, not when the program starts: a command that speaks to no
+// one (pigclass version, duel) never pays for them.
+var loaded = sync.OnceFunc(func() {
 	bundle.RegisterUnmarshalFunc("toml", toml.Unmarshal)
 	var tags []language.Tag
 	for _, l := range Langs {
@@ -72,7 +75,7 @@ func init() {
 		tags = append(tags, l.tag)
 	}
 	matcher = language.NewMatcher(tags)
-}
+})
 
 // Known reports whether code names a language pigclass speaks.
 func Known(code string) bool {
@@ -125,6 +128,7 @@ func match(acceptLanguage string) string {
 			}
 		}
 	}
+	loaded()
 	_, i, conf := matcher.Match(tags...)
 	if conf == language.No {
 		return Source
@@ -159,6 +163,7 @@ func For(code string) *Localizer {
 	if !ok {
 		return For(Source)
 	}
+	loaded()
 	l = &Localizer{lang: lang, loc: goi18n.NewLocalizer(bundle, lang.Code),
 		p: message.NewPrinter(printerTag(lang))}
 	l.small = make([]string, smallInts)
@@ -318,6 +323,7 @@ const PseudoCode = "en-XA"
 // EnablePseudo adds the pseudo-locale: "[!! Roll ~~~ !!]" for "Roll".
 // Tests call it; the app never does.
 func EnablePseudo() {
+	loaded()
 	mu.Lock()
 	defer mu.Unlock()
 	if pseudoOn {
@@ -372,6 +378,7 @@ func AddWords(code string, words map[string]string) error {
 	if !ok {
 		return fmt.Errorf("i18n: no language %q", code)
 	}
+	loaded()
 	for id, text := range words {
 		if err := bundle.AddMessages(lang.tag, &goi18n.Message{ID: id, Other: text}); err != nil {
 			return fmt.Errorf("i18n: %s: %w", id, err)
