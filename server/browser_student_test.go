@@ -108,6 +108,6 @@ func refusing(t *testing.T, a *app, down *atomic.Pointer[refusal]) string {
 		r.Host = host
 		inner.ServeHTTP(w, r)
 	}))
-	t.Cleanup(front.Close)
+	t.Cleanup(func() { a.srv.EndStreams(); front.Close() })
 	return front.URL
 }

@@ -35,7 +35,7 @@ func cuttable(t *testing.T, a *app) (*httptest.Server, *atomic.Bool) {
 		}
 		h.ServeHTTP(w, r)
 	}))
-	t.Cleanup(ts.Close)
+	t.Cleanup(func() { a.srv.EndStreams(); ts.Close() })
 	return ts, &cut
 }
 

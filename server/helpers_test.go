@@ -172,6 +172,7 @@ func (a *app) stop() {
 	if a.http == nil {
 		return
 	}
+	a.srv.EndStreams() // or Close would wait for the pages' event streams
 	a.http.Close()
 	a.srv.Close()
 	a.store.Close()

@@ -95,6 +95,7 @@ type Server struct {
 	moves       *limit.Limiter      // moves, by player: a script cannot flood a match
 	newClasses  *limit.Limiter      // classes started, by client address
 	district    *classroom.District // on a district's shared Postgres: the classes this instance serves; nil on SQLite
+	streams     *streams            // the pages' event streams (push.go)
 }
 
 // DefaultMovesPerSecond is the moves a player may make a second: faster

@@ -877,7 +877,14 @@ func TestThePhonesFollowTheLessonsPhases(t *testing.T) {
 	code := teacherStartLesson(t, teacher, "8-design-a-strategy")
 	ana := join(t, a, code, "Ana")
 	teacher.post(paths.LessonStart.For(code), url.Values{"confirm": {"yes"}}) // Play first
-	teacher.post(paths.LessonNext.For(code), url.Values{"confirm": {"yes"}})  // Design
+	played := anaMatch(t, a, code)
+	teacher.post(paths.LessonNext.For(code), url.Values{"confirm": {"yes"}}) // Design
+	// Her board of Play first, ended by the step, goes to the class's
+	// page, which says what Design asks (however late it was drawn).
+	next := ana.get(paths.ClassMatch.With(code, played)).Find(`[data-testid="next-poll"]`).AttrOr("hx-get", "")
+	if ana.get(next); next == "" || ana.last.Header.Get("HX-Redirect") != paths.Student.For(code) {
+		t.Errorf("Design: her finished board's poll %q answers %d, HX-Redirect %q", next, ana.status(), ana.last.Header.Get("HX-Redirect"))
+	}
 	page := ana.get(paths.Student.For(code))
 	if got := page.Find(`[data-testid="waiting-words"]`).Text(); got != "Phase 2: Design. Design your strategy now:" {
 		t.Errorf("Design: the phone says %q", got)

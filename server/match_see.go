@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"github.com/gin-gonic/gin"
@@ -67,8 +68,16 @@ func (s *Server) drawMatch(c *gin.Context, m *seenMatch) *matchView {
 func (s *Server) drawWith(c *gin.Context, m *seenMatch, board func(*i18n.Localizer, *classroom.Class, *play.Match, int) templates.Board) *matchView {
 	classLanguage(c, m.Class, false)
 	mv := &matchView{seenMatch: m, board: board(loc(c), m.Class, m.Match, m.Seat)}
+	if _, student := viewerFrom(c).Student(); m.Class != nil && student && !viewerFrom(c).Teacher() {
+		// Its player's board hears of its match's moves (a bot's, a
+		// classmate's) as well as of the class.
+		setStream(c, paths.Query(paths.StudentEvents.For(m.Class.Code), "m", strconv.FormatInt(m.ID, 10)))
+	}
 	if m.Class != nil && mv.board.Over {
-		mv.board.NextURL = nextIn(loc(c), m.Class.Code, m.ID)
+		// The page moves on when the next match begins, and when the
+		// lesson does: a phase with no round (Design, a discussion)
+		// shows on the class's page what it asks.
+		mv.board.NextURL = nextIn(loc(c), m.Class.Code, m.ID) + "&lesson=" + url.QueryEscape(lessonAt(m.Class.Class))
 	}
 	return mv
 }

@@ -40,7 +40,9 @@ func (s *Server) Handler() http.Handler {
 	s.studentRoutes(r)
 	s.teacherRoutes(r)
 	// The read-only projector link, for the classroom's computer.
-	projectorBase{}.routes(routeOn(r.GET, noStore, atClass(s.district), s.identifyViewer, s.projectorOnly, servedHere), s)
+	projector := routeOn(r.GET, noStore, atClass(s.district), s.identifyViewer, s.projectorOnly, servedHere)
+	projectorBase{}.routes(projector, s)
+	projector(paths.ProjectorEvents, s.events)
 
 	r.NoRoute(func(c *gin.Context) { refuse(c, http.StatusNotFound, loc(c).T("error.nopage")) })
 	return r
@@ -133,6 +135,7 @@ func (s *Server) studentRoutes(r *gin.Engine) {
 	sget, spost := routeOn(r.GET, noStore, atClass(s.district), s.identifyViewer, s.notRemoved, servedHere), routeOn(r.POST, atClass(s.district), s.identifyViewer, s.notRemoved, servedHere)
 	sget(paths.Student, s.studentHome)
 	sget(paths.StudentNext, s.studentNext)
+	sget(paths.StudentEvents, s.studentEvents)
 	sget(paths.StudentCharts, s.studentCharts)
 	sget(paths.StudentSkunk, s.studentSkunk)
 	sget(paths.StudentPlan, s.studentPlan)
@@ -158,6 +161,7 @@ func (s *Server) teacherRoutes(r *gin.Engine) {
 	tget, tpost := routeOn(r.GET, teacher...), routeOn(r.POST, teacher...)
 	tget(paths.Teacher, s.dashboard)
 	tget(paths.TeacherLive, s.dashboardLive)
+	tget(paths.TeacherEvents, s.events)
 	tget(paths.TeacherCharts, s.dashboardCharts)
 	projectorBase{teacher: true}.routes(routeOn(r.GET, teacher...), s)
 	tpost(paths.ProjectorChart, s.pickProjectorChart)

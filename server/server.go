@@ -76,6 +76,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		hosts:       newHostGate(cfg.PublicURL, cfg.Listen),
 		crossOrigin: crossOrigin,
 		tokens:      &tokens{now: cfg.Now, rotated: map[string]rotation{}},
+		streams:     newStreams(),
 	}
 	if s.tables == nil {
 		s.tables = &solve.Cache{}
@@ -110,6 +111,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	}
 	s.metrics = newMetrics(s.room, s.reports, s.tables)
 	s.contest = contest.New(st, s.tables, log, cfg.Now)
+	s.contest.Changed = s.room.Touch
 	s.views = &views{now: cfg.Now, room: s.room, reports: s.reports, tables: s.tables, log: log, ladder: newLadder(s.tables, log), figs: figuresOf(s.tables)}
 	n, err := s.openClasses(ctx, log)
 	if err := errors.Join(err, <-solved); err != nil {
@@ -137,6 +139,7 @@ func (s *Server) openClasses(ctx context.Context, log *slog.Logger) (int, error)
 // Close stops the deadline watcher and, in a district, hands the classes
 // this instance serves to the others.
 func (s *Server) Close() {
+	s.streams.end()
 	s.room.Close()
 	if s.district != nil {
 		s.district.Close()

@@ -125,7 +125,14 @@ func (s *Server) studentNext(c *gin.Context) {
 	next := listed == nil && hw != (viewerFrom(c)).HomeworkVersion()
 	// A waiting page is drawn again when the lesson moves on: what its
 	// phase asks of the students is on it.
-	if at, ok := c.GetQuery("lesson"); ok && at != lessonAt(class.Class) {
+	at, asked := c.GetQuery("lesson")
+	if asked && at != lessonAt(class.Class) {
+		next = true
+	}
+	// A finished board (it names its match) goes to the class's page
+	// when the lesson is at a phase with no round: the page says what the
+	// phase asks (Design your strategy, look at the shared screen).
+	if after != 0 && asked && class.Lesson != "" && class.Phase >= 0 && !class.OffLesson && class.Round == nil {
 		next = true
 	}
 	if m := (viewerFrom(c)).Playing(); m != nil && m.ID != after && !m.Over() {

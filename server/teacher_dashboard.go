@@ -216,7 +216,7 @@ func (s *Server) dashboardLive(c *gin.Context) {
 	// The drawing outlives the request that asked for it (it serves every
 	// screen): its own context, and the request's values, not the request.
 	ctx := i18n.WithLocalizer(context.WithoutCancel(c.Request.Context()), l)
-	body, version, err := lc.get(activity, func() ([]byte, error) {
+	draw := func() ([]byte, error) {
 		live, err := s.views.dashLive(ctx, l, who, unit)
 		if err == nil {
 			live.OOB = true
@@ -229,7 +229,19 @@ func (s *Server) dashboardLive(c *gin.Context) {
 		// it is logged, and the next poll draws again.
 		s.log.Error("draw the dashboard's live part", "class", class.ID, "err", err)
 		return nil, err
-	})
+	}
+	body, version, err := lc.get(activity, draw)
+	if err == nil && version < activity && looked(c) {
+		// Told by its stream that the class changed, a screen gets the
+		// class as it is now, not the last drawing: no poll comes after
+		// to fetch the newer one. Its stream says so at most every
+		// teacherGap, which bounds the drawings a teacher's screen asks
+		// for.
+		if body, err = draw(); err == nil {
+			version = activity
+			lc.put(activity, body)
+		}
+	}
 	if err != nil {
 		fail(c, err)
 		return
@@ -281,6 +293,15 @@ func (lc *liveCache) get(activity int64, draw func() ([]byte, error)) ([]byte, i
 	err := redraw()
 	lc.mu.Lock()
 	return lc.body, lc.version, err
+}
+
+// put keeps a drawing made outside get, if it is newer than the one kept.
+func (lc *liveCache) put(activity int64, body []byte) {
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	if lc.body == nil || activity > lc.version {
+		lc.at, lc.version, lc.body = time.Now(), activity, body
+	}
 }
 
 // liveCacheOf returns a class's live-part cache in one language. It is

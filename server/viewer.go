@@ -7,6 +7,8 @@ import (
 
 	"pigclass/server/classroom"
 	"pigclass/server/store"
+	"pigclass/templates"
+	"pigclass/templates/paths"
 )
 
 // studentOf lets a request through to a student's page of the class of
@@ -39,6 +41,36 @@ func (s *Server) identifyViewer(c *gin.Context) {
 		return
 	}
 	setViewer(c, v)
+	if stream := streamOf(v); stream != "" {
+		setStream(c, stream)
+	}
+}
+
+// streamOf is the event stream (push.go) a page of the viewer's listens
+// to: the teacher's (the dashboard and their shared screen), the shared
+// screen's, or a student's; "" for a page of no class. A board's page
+// adds its match once its player is known (drawWith).
+func streamOf(v classroom.Viewer) string {
+	class := v.Class()
+	switch {
+	case class == nil:
+		return ""
+	case v.Teacher():
+		return paths.TeacherEvents.For(class.Code)
+	case v.Projector():
+		return paths.ProjectorEvents.For(class.Code)
+	}
+	if _, ok := v.Student(); !ok {
+		return ""
+	}
+	return paths.StudentEvents.For(class.Code)
+}
+
+// setStream sets the page's event stream, for the layout.
+func setStream(c *gin.Context, stream string) {
+	ch := templates.ChromeOf(c.Request.Context())
+	ch.Stream = stream
+	c.Request = c.Request.WithContext(templates.WithChrome(c.Request.Context(), ch))
 }
 
 // identify asks the room who the request's credentials make the browser.

@@ -116,6 +116,62 @@
   });
 })();
 
+// Push: a page of a class listens to its event stream (htmx's SSE
+// extension on <body sse-connect>), and its live parts (hx-trigger
+// "every Ns, sse:look") fetch themselves when it says "look". While the
+// stream is heard (a look, or an "alive" every 5 seconds) their timed
+// polls are held back; a stream not heard from for 12 seconds (a proxy
+// that buffers, a phone that slept, a server gone) lets them poll again,
+// and the first look of a stream opened again catches the page up.
+// body[data-pushed] says which, for the tests.
+(function () {
+  "use strict";
+  var heard = 0;
+  function hear() {
+    heard = Date.now();
+    document.body.setAttribute("data-pushed", "live");
+  }
+  function pushed() { return heard > 0 && Date.now() - heard < 12000; }
+  // A look that comes while a part is being swapped in (htmx binds the
+  // new part as it settles) finds no listener on it: a moment later,
+  // every part that did not ask since that look asks now.
+  var looks = 0;
+  function look() {
+    hear();
+    var n = ++looks;
+    setTimeout(function () {
+      if (!window.htmx) return;
+      document.querySelectorAll('[hx-trigger*="sse:look"]').forEach(function (el) {
+        if ((el.pigclassLook || 0) < n) htmx.trigger(el, "sse:look");
+      });
+    }, 150);
+  }
+  document.addEventListener("htmx:sseOpen", function (e) {
+    var src = e.detail && e.detail.source;
+    if (!src) return;
+    src.addEventListener("look", look);
+    src.addEventListener("alive", hear);
+  });
+  document.addEventListener("htmx:sseError", function () {
+    heard = 0;
+    document.body.setAttribute("data-pushed", "polling");
+  });
+  // A request a look caused says so: the server then draws the part as
+  // the class is now, not as last drawn for the timed polls.
+  document.addEventListener("htmx:configRequest", function (e) {
+    var ev = e.detail && e.detail.triggeringEvent;
+    if (!ev || ev.type !== "sse:look") return;
+    e.detail.headers["X-Pigclass-Look"] = "1";
+    if (e.detail.elt) e.detail.elt.pigclassLook = looks;
+  });
+  // A timed poll has no triggering event; a look, a click or a load has.
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var d = e.detail, el = d && d.elt;
+    if (!pushed() || !el || (d.requestConfig && d.requestConfig.triggeringEvent)) return;
+    if ((el.getAttribute("hx-trigger") || "").indexOf("sse:look") >= 0) e.preventDefault();
+  });
+})();
+
 // A live part whose class is gone (its teacher deleted it: its poll
 // answers 404), or that may no longer be seen (the teacher removed this
 // student: 403), says so in its place: the words of data-gone around it,

@@ -11,6 +11,9 @@ import (
 // the language switcher comes back to.
 type Chrome struct {
 	Here string // this page's address
+	// Stream is the page's event stream, where its live parts hear that
+	// something changed (server/push.go); "" for a page with none.
+	Stream string
 }
 
 type chromeKey struct{}

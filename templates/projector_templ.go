@@ -165,7 +165,7 @@ func ProjectorScreenView(v ProjectorScreen) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "\" hx-trigger=\"every 2s\" hx-target=\"#projector\" hx-swap=\"outerHTML\" data-poll=\"screen\"></div><div class=\"screen-top\"><div class=\"screen-heading\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "\" hx-trigger=\"every 2s, sse:look\" hx-target=\"#projector\" hx-swap=\"outerHTML\" data-poll=\"screen\"></div><div class=\"screen-top\"><div class=\"screen-heading\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -208,10 +209,20 @@ func testDistrict(t *testing.T, kind string) {
 		status, _, _ := send(students[code], http.MethodPost, act[1], url.Values{"seq": {seq[1]}, "action": {"roll"}})
 		return status == http.StatusSeeOther
 	}
+	// The teacher's screen of A's class hears of its student's move by
+	// its event stream, through the proxy as it comes (a proxy that
+	// buffered would hold it back).
+	events := listen(t, teachers[codeOf["A"]].c, public+"/t/"+codeOf["A"]+"/events")
+	if got := events.next(t, 5*time.Second); got != "look" {
+		t.Errorf("through %s, the stream's first event is %q, want look (the page catches up)", kind, got)
+	}
 	for _, code := range codeOf {
 		if !played(code) {
 			t.Errorf("a move in %s through the proxy", code)
 		}
+	}
+	if got := events.next(t, 5*time.Second); got != "look" {
+		t.Errorf("through %s, after the student's move the stream said %q, want look", kind, got)
 	}
 
 	// A's metrics, for the district's monitoring: its one acknowledged
@@ -409,5 +420,52 @@ func TestREADMEDistrictCommands(t *testing.T) {
 		if !strings.Contains(string(readme), block) {
 			t.Errorf("the README does not give the %s district's commands as the test runs them:\n%s", kind, block)
 		}
+	}
+}
+
+// stream is a page's event stream as the test reads it: the names of its
+// events, as they come, and "end" when the server ends it.
+type stream struct{ names chan string }
+
+// listen opens the event stream at url with c's cookies, read until the
+// test ends.
+func listen(t *testing.T, c *http.Client, url string) *stream {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatalf("open %s: %v", url, err)
+	}
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
+		resp.Body.Close()
+		t.Fatalf("open %s: %d %q", url, resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	s := &stream{names: make(chan string, 65)}
+	go func() {
+		defer resp.Body.Close()
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			if name, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
+				select {
+				case s.names <- name:
+				default:
+				}
+			}
+		}
+		s.names <- "end"
+	}()
+	return s
+}
+
+// next is the stream's next event's name, or "" if none came within d.
+func (s *stream) next(t *testing.T, d time.Duration) string {
+	t.Helper()
+	select {
+	case name := <-s.names:
+		return name
+	case <-time.After(d):
+		return ""
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -40,10 +41,18 @@ type loadConfig struct {
 	// page a move's form leads to; teacher screens poll the projector's
 	// live part too. 0: the students wait on /next, 32 join at a time.
 	poll time.Duration
+	// push, with poll: the pages hold their event streams, as browsers
+	// with JavaScript do, and fetch when told to look: a student waiting
+	// for the next round, a teacher screen's live parts. A page that
+	// hears nothing polls every pushFallback.
+	push bool
 }
 
+// pushFallback is how often a page that holds its stream asks anyway.
+const pushFallback = 10 * time.Second
+
 func runLoadtest(e env, args []string) error {
-	fs := newFlags(e, "loadtest", "--url http://127.0.0.1:8080 [--students N] [--duration D] [--think MIN-MAX] [--teachers N] [--rounds-every D] [--poll D] [--json]")
+	fs := newFlags(e, "loadtest", "--url http://127.0.0.1:8080 [--students N] [--duration D] [--think MIN-MAX] [--teachers N] [--rounds-every D] [--poll D [--push]] [--json]")
 	var cfg loadConfig
 	var think string
 	fs.StringVar(&cfg.url, "url", "http://127.0.0.1:8080", "a running pigclass server, on loopback (127.0.0.0/8 or ::1) only")
@@ -57,10 +66,14 @@ func runLoadtest(e env, args []string) error {
 	fs.BoolVar(&cfg.json, "json", false, "print one JSON object")
 	fs.Uint64Var(&cfg.seed, "seed", 1, "seed of the think times")
 	fs.DurationVar(&cfg.poll, "poll", 0, "a load shaped as browsers left open make it: every student joins at once, polls the class page this often while waiting (e.g. 500ms), and loads the page each move leads to; teacher screens poll the projector too (0: off; else 100ms to 10s)")
+	fs.BoolVar(&cfg.push, "push", false, "with --poll: every page holds its event stream and fetches when told to, as browsers with JavaScript do, instead of polling")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	var err error
+	if cfg.push && cfg.poll == 0 {
+		return usagef("loadtest: --push goes with --poll (the load shaped as browsers make it)")
+	}
 	if cfg.thinkMin, cfg.thinkMax, err = parseThink(think); err != nil {
 		return usagef("loadtest: --think %q: %v", think, err)
 	}
@@ -191,7 +204,14 @@ type LoadReport struct {
 	Page         Latency // the student's class page
 	Dashboard    Latency // the teacher's live part (204 when unchanged)
 	Projector    Latency `json:",omitzero"` // the projector's live part (--poll)
-	Join         Latency // a join, from the post to its answer
+	// Requests counts the requests the server answered while the class
+	// played (an event stream opened counts one), and RequestsPerSecond
+	// them by the seconds of play; Streams the most event streams held at
+	// once (--push).
+	Requests          int
+	RequestsPerSecond float64
+	Streams           int
+	Join              Latency // a join, from the post to its answer
 	// Errors counts answers 5xx and failed requests by status ("transport"
 	// for a connection that failed).
 	Errors map[string]int
@@ -230,6 +250,7 @@ func (r *LoadReport) print(w io.Writer) {
 		}
 		fmt.Fprintf(w, "%-15s n=%-7d p50 %7.2f ms  p95 %7.2f ms  p99 %7.2f ms  max %7.2f ms\n", l.name, l.l.N, l.l.P50, l.l.P95, l.l.P99, l.l.Max)
 	}
+	fmt.Fprintf(w, "requests answered while playing: %d (%.0f/s), event streams held: %d\n", r.Requests, r.RequestsPerSecond, r.Streams)
 	fmt.Fprintf(w, "errors %v\n", r.Errors)
 	fmt.Fprintf(w, "check: %d stored, %d lost, %d doubled: %s\n", r.Stored, r.Lost, r.Doubled, map[bool]string{true: "ok", false: "FAILED " + r.Problem}[r.OK])
 }
@@ -251,6 +272,7 @@ type loadRun struct {
 	lastAck, longestPause          atomic.Int64 // nanoseconds: the time of the last acknowledged move, the longest gap between two
 	waiting                        atomic.Int64 // students whose match is over
 	round                          atomic.Int64 // rounds started
+	requests, streams, peak        atomic.Int64 // requests answered; event streams held now, and at most (--push)
 }
 
 // client returns a client with its own cookies that does not follow
@@ -280,6 +302,11 @@ func (l *loadRun) fail(what string) {
 // do sends a request and reads the whole answer. A 5xx or a transport
 // failure is counted as an error.
 func (l *loadRun) do(c *http.Client, method, path string, form url.Values) (int, string, http.Header, error) {
+	return l.send(c, method, path, form, false)
+}
+
+// send is do, for a request a look caused (look) or not.
+func (l *loadRun) send(c *http.Client, method, path string, form url.Values, look bool) (int, string, http.Header, error) {
 	var body io.Reader
 	if form != nil {
 		body = strings.NewReader(form.Encode())
@@ -291,12 +318,16 @@ func (l *loadRun) do(c *http.Client, method, path string, form url.Values) (int,
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
+	if look {
+		req.Header.Set("X-Pigclass-Look", "1") // as app.js marks a look's requests
+	}
 	resp, err := c.Do(req)
 	if err != nil {
 		l.fail("transport")
 		l.note(err)
 		return 0, "", nil, err
 	}
+	l.requests.Add(1)
 	b, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if err != nil {
@@ -329,6 +360,9 @@ func (l *loadRun) joinAll(ctx context.Context, rep *LoadReport, playing *sync.Wa
 		wg.Go(func() {
 			defer func() { <-sem }()
 			if s.joined = s.join(); s.joined && l.cfg.poll > 0 {
+				if l.cfg.push {
+					s.looks = l.listen(ctx, s.c, "/c/"+l.code+"/events")
+				}
 				playing.Go(func() { s.play(ctx) })
 			}
 		})
@@ -383,6 +417,7 @@ func loadtest(ctx context.Context, cfg loadConfig, progress io.Writer) (*LoadRep
 	timer := time.AfterFunc(cfg.duration, stop)
 	defer timer.Stop()
 	start := time.Now()
+	l.requests.Store(0)
 	for _, s := range students {
 		if s.joined && cfg.poll == 0 {
 			wg.Go(func() { s.play(playCtx) })
@@ -396,7 +431,10 @@ func loadtest(ctx context.Context, cfg loadConfig, progress io.Writer) (*LoadRep
 	}
 	wg.Go(func() { l.nextRounds(playCtx, rep.Joined) })
 	wg.Wait()
-	l.summarize(students, rep, start, time.Now())
+	end := time.Now()
+	rep.Requests, rep.Streams = int(l.requests.Load()), int(l.peak.Load())
+	rep.RequestsPerSecond = float64(rep.Requests) / end.Sub(start).Seconds()
+	l.summarize(students, rep, start, end)
 	rep.Errors = l.errors
 	rep.Code, rep.Teacher = l.code, l.teacher.Jar
 	for _, n := range l.notes {
@@ -486,16 +524,25 @@ var dashPoll = regexp.MustCompile(`id="dash-live" hx-get="([^"]+)"`)
 // version it shows, as htmx polls it) is followed.
 func (l *loadRun) pollLive(ctx context.Context, part string, into *latency) {
 	path := "/t/" + l.code + part
-	t := time.NewTicker(time.Second)
+	every := time.Second
+	var looks <-chan struct{}
+	if l.cfg.push {
+		// The screen's page holds its stream and fetches when told.
+		every, looks = pushFallback, l.listen(ctx, l.teacher, "/t/"+l.code+"/events")
+	}
+	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
+		looked := false
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		case <-looks:
+			looked = true
 		}
 		begin := time.Now()
-		status, body, _, err := l.do(l.teacher, http.MethodGet, path, nil)
+		status, body, _, err := l.send(l.teacher, http.MethodGet, path, nil, looked)
 		if err != nil {
 			continue
 		}
@@ -543,9 +590,47 @@ func (l *loadRun) check(students []*loadStudent, rep *LoadReport) error {
 	return nil
 }
 
-// loadStudent is one simulated student: a browser without JavaScript.
+// listen holds the event stream at path for a page with c's cookies
+// until ctx ends: each "look" it says is passed on (at most one waiting),
+// as a page's live parts fetch when told. A stream that ends is opened
+// again after a second, as a browser does.
+func (l *loadRun) listen(ctx context.Context, c *http.Client, path string) <-chan struct{} {
+	looks := make(chan struct{}, 1)
+	stream := &http.Client{Transport: l.transport, Jar: c.Jar} // no timeout: it stays open
+	go func() {
+		for ctx.Err() == nil {
+			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, l.base+path, nil)
+			resp, err := stream.Do(req)
+			if err == nil {
+				l.requests.Add(1)
+				for n := l.streams.Add(1); ; {
+					if p := l.peak.Load(); n <= p || l.peak.CompareAndSwap(p, n) {
+						break
+					}
+				}
+				sc := bufio.NewScanner(resp.Body)
+				for sc.Scan() {
+					if sc.Text() == "event: look" {
+						select {
+						case looks <- struct{}{}:
+						default:
+						}
+					}
+				}
+				resp.Body.Close()
+				l.streams.Add(-1)
+			}
+			sleep(ctx, time.Second)
+		}
+	}()
+	return looks
+}
+
+// loadStudent is one simulated student: a browser without JavaScript
+// (with --push, one with: it holds its page's event stream).
 type loadStudent struct {
 	l       *loadRun
+	looks   <-chan struct{} // the page's stream's looks (--push)
 	c       *http.Client
 	nick    string
 	rng     *rand.Rand
@@ -603,9 +688,12 @@ func (s *loadStudent) play(ctx context.Context) {
 				s.l.waiting.Add(1)
 			}
 			s.waiting = true
-			if s.l.cfg.poll > 0 {
+			switch {
+			case s.looks != nil:
+				s.waitLook(ctx) // told when the next round begins
+			case s.l.cfg.poll > 0:
 				sleep(ctx, s.l.cfg.poll) // a browser left open reloads its page
-			} else {
+			default:
 				s.waitNext(ctx)
 			}
 			continue
@@ -669,6 +757,18 @@ func (s *loadStudent) think(ctx context.Context) {
 		d += time.Duration(s.rng.Int64N(int64(hi - lo)))
 	}
 	sleep(ctx, d)
+}
+
+// waitLook waits until the page's stream says look (or pushFallback
+// passes, or the time is up).
+func (s *loadStudent) waitLook(ctx context.Context) {
+	t := time.NewTimer(pushFallback)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-s.looks:
+	case <-t.C:
+	}
 }
 
 // waitNext polls /next until the next match begins (or the time is up).

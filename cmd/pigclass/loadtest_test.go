@@ -92,6 +92,33 @@ func TestShortLoad(t *testing.T) {
 	t.Logf("%d actions in %.1f s (%.0f/s), action p99 %.1f ms, %d rounds", rep.Actions, rep.Seconds, rep.ActionsPerSecond, rep.Action.P99, rep.Rounds)
 }
 
+// TestShortLoadThatListens: thirty students as browsers with JavaScript
+// (--poll --push: each page holds its event stream) and a teacher's two
+// screens play a few seconds through two rounds: every page's stream is
+// held, those waiting for the next round are told of it, nothing is
+// lost or doubled, and no 5xx.
+func TestShortLoadThatListens(t *testing.T) {
+	base := startServer(t, filepath.Join(t.TempDir(), "load.db"))
+	var out, errb bytes.Buffer
+	err := run(context.Background(), []string{"loadtest", "--url", base, "--students", "30", "--duration", "4s", "--teachers", "1",
+		"--think", "20ms-60ms", "--poll", "500ms", "--push", "--rounds-every", "2s", "--target", "30", "--json"},
+		func(string) string { return "" }, &out, &errb)
+	var rep LoadReport
+	if jerr := json.Unmarshal(out.Bytes(), &rep); jerr != nil {
+		t.Fatalf("loadtest --json: %v\n%s\n%s", jerr, out.String(), errb.String())
+	}
+	if err != nil || !rep.OK {
+		t.Fatalf("loadtest: %v\n%s", err, out.String())
+	}
+	if rep.Streams != 32 || rep.Rounds < 2 || rep.Lost != 0 || rep.Doubled != 0 || len(rep.Errors) != 0 || rep.Requests == 0 {
+		t.Errorf("report: %d streams (want 30 students' and 2 screens'), %d rounds, %d requests; %+v", rep.Streams, rep.Rounds, rep.Requests, rep)
+	}
+	if _, _, err := runCmd(t, "loadtest", "--url", base, "--push"); err == nil || !strings.Contains(err.Error(), "--push goes with --poll") {
+		t.Errorf("--push without --poll: %v", err)
+	}
+	t.Logf("%d actions in %.1f s, %d requests (%.0f/s), action p99 %.1f ms, %d rounds", rep.Actions, rep.Seconds, rep.Requests, rep.RequestsPerSecond, rep.Action.P99, rep.Rounds)
+}
+
 // TestLoadtestRefusesOtherHosts: the load goes to loopback only.
 func TestLoadtestRefusesOtherHosts(t *testing.T) {
 	for _, u := range []string{"http://10.0.0.5:8080", "http://example.org", "http://192.168.1.2", "ftp://127.0.0.1", "http://[2001:db8::1]:80"} {

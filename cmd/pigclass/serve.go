@@ -48,7 +48,8 @@ type timeouts struct {
 }
 
 // defaultTimeouts fit the app: small forms, pages in milliseconds, a
-// class's export in seconds, and no streams (live parts poll).
+// class's export in seconds. A page's event stream (server.events) lifts
+// the read deadline for itself and sets a write deadline for each event.
 var defaultTimeouts = timeouts{readHeader: 10 * time.Second, read: 30 * time.Second, write: 2 * time.Minute, idle: 2 * time.Minute, maxHeader: 64 << 10}
 
 func runServe(e env, args []string) error {
@@ -211,6 +212,7 @@ func serve(ctx context.Context, cfg serveConfig, ln net.Listener, log *slog.Logg
 	}
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: t.readHeader, ReadTimeout: t.read, WriteTimeout: t.write,
 		IdleTimeout: t.idle, MaxHeaderBytes: t.maxHeader}
+	hs.RegisterOnShutdown(srv.EndStreams) // the pages' event streams end, so that Shutdown need not wait for them
 	if cfg.metrics != "" {
 		mux := http.NewServeMux()
 		mux.Handle("/metrics", srv.MetricsHandler())

@@ -17,9 +17,6 @@ import (
 // Paused reports whether the class's teacher has paused play.
 func (c *class) Paused() bool { return c.snap.Load().Paused }
 
-// Changed moves the class's activity counter.
-func (c *class) Changed() { c.activity.Add(1) }
-
 // Counted adds committed events of one of the class's matches to its
 // totals, as store.ClassStats counts them.
 func (c *class) Counted(m *play.Match, events []play.Event, filled bool) {
@@ -184,7 +181,7 @@ func index(c *class, lms []*play.Live) {
 		}
 	}
 	c.live.Store(&next)
-	c.activity.Add(1)
+	c.Changed()
 }
 
 // deadlineTick is how often the deadline watcher looks.

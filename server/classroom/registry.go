@@ -86,6 +86,8 @@ func (g *registry) drop(ids ...int64) {
 		if c := g.classes[id]; c != nil {
 			delete(g.codes, c.snap.Load().Code)
 			delete(g.classes, id)
+			c.dropped.Store(true)
+			c.bell.ring() // its pages' streams end
 		}
 	}
 }

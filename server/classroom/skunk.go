@@ -106,7 +106,7 @@ func (k *skunk) publish() {
 	}
 	k.snap.Store(s)
 	if k.cls != nil {
-		k.cls.activity.Add(1)
+		k.cls.Changed()
 	}
 }
 
@@ -225,7 +225,7 @@ func (r *Room) EndSkunk(ctx context.Context, v Viewer) error {
 			k.publish()
 			k.mu.Unlock()
 		}
-		c.activity.Add(1)
+		c.Changed()
 		return nil
 	})
 }

@@ -35,6 +35,11 @@ type Contest struct {
 	chances map[[32]byte]*Chances // a plan's, by its JSON's hash
 	pending int                   // plans whose chances are being worked out
 	running map[int64]*progress   // a tournament being played, by id
+
+	// Changed, if set before the first tournament, is told of a class
+	// whose tournament moved on (a duel played, the standings stored),
+	// so that the pages that show it hear of it (the room's Touch).
+	Changed func(classID int64)
 }
 
 // New returns the contest of a server's store and tables, on the clock

@@ -61,6 +61,7 @@ const (
 	JoinQR        Route = "/join/:code/qr.svg"
 	Student       Route = "/c/:code"
 	StudentNext   Route = "/c/:code/next"
+	StudentEvents Route = "/c/:code/events" // a student's pages' event stream (?m= a board's match)
 	StudentCharts Route = "/c/:code/charts"
 	StudentSkunk  Route = "/c/:code/skunk"
 	SkunkSit      Route = "/c/:code/skunk/sit"
@@ -83,6 +84,7 @@ const (
 const (
 	Teacher         Route = "/t/:code"
 	TeacherLive     Route = "/t/:code/live"
+	TeacherEvents   Route = "/t/:code/events" // the dashboard's and the teacher's shared screen's event stream
 	TeacherCharts   Route = "/t/:code/charts"
 	ProjectorChart  Route = "/t/:code/projector-chart"
 	ClassLanguage   Route = "/t/:code/language"
@@ -147,6 +149,9 @@ func CSV(code, name string) string { return "/t/" + code + "/" + name + ".csv" }
 type Projector struct {
 	Page, Live, Chart, Skunk, Results Route
 }
+
+// ProjectorEvents is the read-only shared screen's event stream.
+const ProjectorEvents Route = "/p/:code/events"
 
 // The two projector views.
 var (

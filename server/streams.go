@@ -1,0 +1,60 @@
+package server
+
+import (
+	"sync/atomic"
+	"time"
+
+	"github.com/gin-gonic/gin"
+)
+
+// The timing of a stream.
+const (
+	streamAlive = 5 * time.Second        // an "alive" this often: a page that hears nothing for 12 s polls again
+	streamGap   = 100 * time.Millisecond // the least time between two looks of a student's stream
+	teacherGap  = 150 * time.Millisecond // and of a teacher's or a shared screen's (each look may draw the dashboard's live part)
+	streamWrite = 10 * time.Second       // a write the browser does not take in this long ends the stream
+	streamRetry = 1000                   // milliseconds the browser waits before it opens a dropped stream again
+	maxStreams  = 4000                   // open at once on a server; 2,000 students' pages fit twice
+)
+
+// streams counts the open streams and ends them: all of them when the
+// server shuts down, or (cut, for the tests) those open now, which the
+// browsers then open again.
+type streams struct {
+	open   atomic.Int64
+	max    atomic.Int64 // maxStreams; a test lowers it
+	closed atomic.Bool
+	drop   atomic.Pointer[chan struct{}] // closed to end the streams open now
+}
+
+func newStreams() *streams {
+	s := &streams{}
+	s.max.Store(maxStreams)
+	ch := make(chan struct{})
+	s.drop.Store(&ch)
+	return s
+}
+
+// dropped returns the channel closed when the streams open now end.
+func (s *streams) dropped() <-chan struct{} { return *s.drop.Load() }
+
+// cut ends the streams open now; new ones are taken.
+func (s *streams) cut() {
+	ch := make(chan struct{})
+	close(*s.drop.Swap(&ch))
+}
+
+// end ends every stream and refuses new ones.
+func (s *streams) end() {
+	if s.closed.CompareAndSwap(false, true) {
+		s.cut()
+	}
+}
+
+// lookHeader marks a request that a page's stream caused (app.js sets it
+// on the live parts' requests that a look triggered): it wants the class
+// as it is now.
+const lookHeader = "X-Pigclass-Look"
+
+// looked reports whether the request came from a look.
+func looked(c *gin.Context) bool { return c.GetHeader(lookHeader) != "" }
