@@ -192,6 +192,32 @@ func (e *layers) turn(c *Choices, own, other []float64, i, j int) (float64, floa
 	if d.wipe > 0 {
 		wipe = d.wipe * (1 - other[j*T])
 	}
+	if d.run > 0 {
+		// Pig: every roll that scores is as likely and they score a run
+		// of points, so the sum of the values a roll reaches slides with
+		// the turn total: one value in, one out.
+		p0, pm := d.points[0], e.maxPts
+		sa, sb := 0.0, 0.0
+		for _, pts := range d.points {
+			sa += A[h-1+pts]
+			sb += B[h-1+pts]
+		}
+		for k := h - 1; k >= 0; k-- {
+			if rolls != nil && !rolls[k] {
+				A[k], B[k] = 1, -1
+				if k > 0 {
+					A[k], B[k] = 1-holdRow[i+k], 0
+				}
+			} else {
+				A[k], B[k] = bust+wipe+d.run*sa, -bust+d.run*sb
+			}
+			if k > 0 {
+				sa += A[k-1+p0] - A[k+pm]
+				sb += B[k-1+p0] - B[k+pm]
+			}
+		}
+		return A[0], B[0]
+	}
 	for k := h - 1; k >= 0; k-- {
 		if rolls != nil && !rolls[k] {
 			A[k], B[k] = 1, -1
