@@ -129,6 +129,21 @@ func TestBrowserPushedWithinAMoment(t *testing.T) {
 	a.srv.hall.CheckDeadlines(context.Background())
 	took(phone, "the bot's move", at)
 
+	// Ana's own move: its answer draws her board, and the look that
+	// follows names that board's version, so the phone asks nothing more.
+	boardFetches := `performance.getEntriesByType("resource").filter(function (e) { return e.name.indexOf("/board?") >= 0 }).length`
+	fetched := value(t, phone.ctx, chromedp.Evaluate[int](boardFetches))
+	heardBefore := value(t, phone.ctx, chromedp.Evaluate[int](`Number(document.body.getAttribute("data-looks") || 0)`))
+	phone.watch(t, `#board`, "data-seq")
+	clickJS(t, phone.ctx, `#board [data-testid="act-roll"]`)
+	phone.seen(t, time.Now(), "Ana's roll")
+	until(t, phone.ctx, `Number(document.body.getAttribute("data-looks") || 0)`, func(n int) bool { return n > heardBefore }, "the phone hears the look of its own move")
+	time.Sleep(300 * time.Millisecond) // what the look would have asked for (a part missed asks after 150 ms)
+	if n := value(t, phone.ctx, chromedp.Evaluate[int](boardFetches)) - fetched; n != 0 {
+		t.Errorf("after Ana's own move the phone fetched its board %d more times: the look named the board it showed (%s)", n,
+			value(t, phone.ctx, chromedp.Evaluate[string](`document.body.getAttribute("data-look") + " " + document.querySelector("#board").getAttribute("hx-get") + " " + performance.getEntriesByType("resource").slice(-4).map(function (e) { return e.name.replace(location.origin, "") + "@" + Math.round(e.startTime) }).join(" ")`)))
+	}
+
 	// The streams are cut; the browsers hear they dropped, poll, open
 	// them again within about a second, and hear them again.
 	for _, d := range []watched{phone, screen} {

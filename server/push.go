@@ -9,6 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
+	"pigclass/server/play"
 )
 
 // A class's pages kept open hear of a change as it happens: each page
@@ -22,14 +23,16 @@ import (
 // drops is opened again by the browser within a second (retry), and its
 // first event is a look, so the page catches up on whatever it missed.
 //
-// A stream is one goroutine that waits on its class's bell
-// (classroom.Viewer.Changes): a change wakes the class's streams at
-// once, without a lock held by any request, and each asks whether what
-// its page shows moved (lookKey) before it says so. A student's pages
-// look again when their class, their homework, their match or their
-// game of Skunk changed, not at every move of the class; the teacher's
-// and the shared screen's at every change of the class, at most one
-// look every teacherGap. A stream keeps no queue: its memory is its
+// A stream is one goroutine that waits on bells (play.Bell): a change
+// wakes the streams waiting on its bell at once, without a lock held by
+// any request, and each asks whether what its page shows moved
+// (lookKey) before it says so. A student's stream waits on its class's
+// news (a change of the class itself: roster, rounds, lesson, homework,
+// Skunk) and its own match's bell, so a move in one match of a class of
+// a thousand wakes two pages, not a thousand; the teacher's and the
+// shared screen's wait on every change of the class and its matches, and
+// look at most every teacherGap at first and every teacherBusy while the
+// class keeps changing. A stream keeps no queue: its memory is its
 // goroutine and its connection's buffers, whatever the class does
 // (BenchmarkStreams measures it), and at most maxStreams are open at
 // once (past that a page polls).
@@ -72,6 +75,48 @@ func (s *Server) lookOf(v classroom.Viewer, match int64) func() lookKey {
 	}
 }
 
+// lookData is what a look of a student's stream says: the board their
+// page shows (the match of ?m=, or else their match of the open round) as
+// "ID/VERSION", the version the board's poll carries (boardVersion), so
+// that a board that shows it already asks nothing (app.js): the look
+// that follows a student's own move, whose answer drew the board. "-"
+// when there is none, and for the teacher's screens.
+func (s *Server) lookData(v classroom.Viewer, match int64) string {
+	if _, ok := v.Student(); !ok {
+		return "-"
+	}
+	var m *play.Match
+	if match != 0 {
+		m = s.hall.Match(match)
+	} else {
+		m = v.Playing()
+	}
+	if m == nil {
+		return "-"
+	}
+	return strconv.FormatInt(m.ID, 10) + "/" + boardVersion(m, v.Class())
+}
+
+// changesOf returns the channels a stream of the viewer's pages waits
+// on, each closed at a change (a nil one never is), and whether the
+// class is still there: a teacher's or a shared screen's, every change
+// of the class and its matches; a student's, a change of the class
+// itself, of their match, and of the match their board shows.
+func (s *Server) changesOf(v classroom.Viewer, match int64) (class, mine, board <-chan struct{}, here bool) {
+	if _, ok := v.Student(); !ok {
+		class, here = v.Changes()
+		return class, nil, nil, here
+	}
+	class, here = v.ClassChanges()
+	if m := v.Playing(); m != nil {
+		mine = s.hall.Changes(m.ID)
+	}
+	if match != 0 {
+		board = s.hall.Changes(match)
+	}
+	return class, mine, board, here
+}
+
 // studentEvents is a student's pages' event stream: for the class's
 // students only, anyone else refused as the student's pages refuse them.
 func (s *Server) studentEvents(c *gin.Context) {
@@ -105,9 +150,27 @@ func (s *Server) events(c *gin.Context) {
 		}
 	}
 	look := s.lookOf(v, match)
-	gapOf := streamGap
-	if _, ok := v.Student(); !ok {
-		gapOf = teacherGap
+	_, student := v.Student()
+	var lastLook time.Time
+	burst := 0
+	// gapOf is the least time to the next look: a student's stream
+	// streamGap; a teacher's or shared screen's teacherGap for the first
+	// looks of a burst (a phase's start shows at once), then teacherBusy
+	// while the class keeps moving (a class playing changes many times a
+	// second, and each look may draw its live parts for every name).
+	gapOf := func() time.Duration {
+		if student {
+			return streamGap
+		}
+		if time.Since(lastLook) > teacherBusy {
+			burst = 0
+		}
+		burst++
+		lastLook = time.Now()
+		if burst <= burstLooks {
+			return teacherGap
+		}
+		return teacherBusy
 	}
 
 	h := c.Writer.Header()
@@ -132,13 +195,13 @@ func (s *Server) events(c *gin.Context) {
 	var last lookKey
 	first := true
 	for {
-		changed, here := v.Changes()
+		changed, mine, board, here := s.changesOf(v, match)
 		if k := look(); first || k != last {
-			if !send("event: look\ndata: " + strconv.FormatInt(k.class, 10) + "\n\n") {
+			if !send("event: look\ndata: " + s.lookData(v, match) + "\n\n") {
 				return
 			}
 			first, last = false, k
-			gap := time.NewTimer(gapOf)
+			gap := time.NewTimer(gapOf())
 			select {
 			case <-gap.C:
 			case <-ctx.Done():
@@ -155,6 +218,8 @@ func (s *Server) events(c *gin.Context) {
 		}
 		select {
 		case <-changed:
+		case <-mine:
+		case <-board:
 		case <-alive.C:
 			if !send("event: alive\ndata: 1\n\n") {
 				return

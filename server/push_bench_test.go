@@ -57,7 +57,7 @@ func BenchmarkStreams(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		b.StopTimer()
-		time.Sleep(teacherGap + 20*time.Millisecond) // each screen's stream may look again
+		time.Sleep(teacherBusy + 20*time.Millisecond) // each look the first of a burst: teacherGap apart at most
 		b.StartTimer()
 		a.srv.room.Touch(classID)
 		for _, s := range screens {

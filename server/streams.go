@@ -11,7 +11,9 @@ import (
 const (
 	streamAlive = 5 * time.Second        // an "alive" this often: a page that hears nothing for 12 s polls again
 	streamGap   = 100 * time.Millisecond // the least time between two looks of a student's stream
-	teacherGap  = 150 * time.Millisecond // and of a teacher's or a shared screen's (each look may draw the dashboard's live part)
+	teacherGap  = 150 * time.Millisecond // and of a teacher's or a shared screen's, the first looks of a burst
+	teacherBusy = time.Second            // the rest of the burst (each look may draw the class's live parts again)
+	burstLooks  = 3                      // looks a burst sends teacherGap apart; a second without one ends it
 	streamWrite = 10 * time.Second       // a write the browser does not take in this long ends the stream
 	streamRetry = 1000                   // milliseconds the browser waits before it opens a dropped stream again
 	maxStreams  = 4000                   // open at once on a server; 2,000 students' pages fit twice

@@ -230,17 +230,17 @@ func (s *Server) dashboardLive(c *gin.Context) {
 		s.log.Error("draw the dashboard's live part", "class", class.ID, "err", err)
 		return nil, err
 	}
-	body, version, err := lc.get(activity, draw)
-	if err == nil && version < activity && looked(c) {
-		// Told by its stream that the class changed, a screen gets the
-		// class as it is now, not the last drawing: no poll comes after
-		// to fetch the newer one. Its stream says so at most every
-		// teacherGap, which bounds the drawings a teacher's screen asks
-		// for.
-		if body, err = draw(); err == nil {
-			version = activity
-			lc.put(activity, body)
-		}
+	var body []byte
+	var version int64
+	var err error
+	if looked(c) {
+		// Told by its stream that the class changed, a screen waits for a
+		// drawing of the class as it is now (no poll comes after to fetch
+		// a newer one), shared with the class's other screens and drawn
+		// at most every liveEvery as their polls' are.
+		body, version, err = lc.fresh(activity, who.Activity, draw)
+	} else {
+		body, version, err = lc.get(activity, draw)
 	}
 	if err != nil {
 		fail(c, err)
@@ -295,12 +295,41 @@ func (lc *liveCache) get(activity int64, draw func() ([]byte, error)) ([]byte, i
 	return lc.body, lc.version, err
 }
 
-// put keeps a drawing made outside get, if it is newer than the one kept.
-func (lc *liveCache) put(activity int64, body []byte) {
+// fresh returns a drawing of activity or newer: the one kept if it is,
+// else the next one drawn, by whoever draws it (this caller, if no one
+// else does), no sooner than liveEvery after the last. now is the
+// class's activity as the drawing starts, which it is at least as new
+// as.
+func (lc *liveCache) fresh(activity int64, now func() int64, draw func() ([]byte, error)) ([]byte, int64, error) {
 	lc.mu.Lock()
 	defer lc.mu.Unlock()
-	if lc.body == nil || activity > lc.version {
-		lc.at, lc.version, lc.body = time.Now(), activity, body
+	if lc.drawn == nil {
+		lc.drawn = sync.NewCond(&lc.mu)
+	}
+	for {
+		switch wait := liveEvery - time.Since(lc.at); {
+		case lc.body != nil && lc.version >= activity:
+			return lc.body, lc.version, nil
+		case lc.rendering:
+			lc.drawn.Wait()
+			continue
+		case lc.body != nil && wait > 0:
+			lc.mu.Unlock()
+			time.Sleep(wait)
+			lc.mu.Lock()
+			continue
+		}
+		lc.rendering = true
+		version := now()
+		lc.mu.Unlock()
+		body, err := draw()
+		lc.mu.Lock()
+		lc.rendering = false
+		lc.drawn.Broadcast()
+		if err != nil {
+			return nil, 0, err
+		}
+		lc.at, lc.version, lc.body = time.Now(), version, body
 	}
 }
 

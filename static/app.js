@@ -123,7 +123,8 @@
 // polls are held back; a stream not heard from for 12 seconds (a proxy
 // that buffers, a phone that slept, a server gone) lets them poll again,
 // and the first look of a stream opened again catches the page up.
-// body[data-pushed] says which, for the tests.
+// body[data-pushed] says which, body[data-looks] counts the looks and
+// body[data-look] is what the last said, for the tests.
 (function () {
   "use strict";
   var heard = 0;
@@ -136,13 +137,15 @@
   // new part as it settles) finds no listener on it: a moment later,
   // every part that did not ask since that look asks now.
   var looks = 0;
-  function look() {
+  function look(e) {
     hear();
-    var n = ++looks;
+    var n = ++looks, data = e && e.data;
+    document.body.setAttribute("data-looks", String(n));
+    document.body.setAttribute("data-look", String(data || ""));
     setTimeout(function () {
       if (!window.htmx) return;
       document.querySelectorAll('[hx-trigger*="sse:look"]').forEach(function (el) {
-        if ((el.pigclassLook || 0) < n) htmx.trigger(el, "sse:look");
+        if ((el.pigclassLook || 0) < n) htmx.trigger(el, "sse:look", { data: data });
       });
     }, 150);
   }
@@ -158,11 +161,35 @@
   });
   // A request a look caused says so: the server then draws the part as
   // the class is now, not as last drawn for the timed polls.
+  // A look names the board the student's page shows and its version
+  // ("ID/VERSION", VERSION the match's and the class's, "6.3"): a board
+  // that shows that version or a newer one already asks nothing (the
+  // looks that follow the student's own move, whose answer drew it).
+  function showsAtLeast(shown, said) {
+    var a = shown.split("."), b = said.split(".");
+    if (a.length !== b.length) return false;
+    for (var i = 0; i < a.length; i++) {
+      if (!(Number(a[i]) >= Number(b[i]))) return false;
+    }
+    return true;
+  }
   document.addEventListener("htmx:configRequest", function (e) {
-    var ev = e.detail && e.detail.triggeringEvent;
+    var ev = e.detail && e.detail.triggeringEvent, el = e.detail && e.detail.elt;
     if (!ev || ev.type !== "sse:look") return;
+    if (el && el.querySelector && el.querySelector(".htmx-request")) {
+      // Its own form is on its way (the student's move): its answer
+      // draws the part, and the look is asked again after (above).
+      e.preventDefault();
+      return;
+    }
+    if (el) el.pigclassLook = looks;
+    var said = String((ev.detail && ev.detail.data) || "").split("/");
+    var path = e.detail.path || "", shows = /[?&]v=([^&]*)/.exec(path);
+    if (said.length === 2 && shows && path.indexOf("/m/" + said[0] + "/board?") >= 0 && showsAtLeast(decodeURIComponent(shows[1]), said[1])) {
+      e.preventDefault();
+      return;
+    }
     e.detail.headers["X-Pigclass-Look"] = "1";
-    if (e.detail.elt) e.detail.elt.pigclassLook = looks;
   });
   // A timed poll has no triggering event; a look, a click or a load has.
   document.addEventListener("htmx:beforeRequest", function (e) {

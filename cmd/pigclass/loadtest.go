@@ -204,6 +204,7 @@ type LoadReport struct {
 	Page         Latency // the student's class page
 	Dashboard    Latency // the teacher's live part (204 when unchanged)
 	Projector    Latency `json:",omitzero"` // the projector's live part (--poll)
+	Board        Latency `json:",omitzero"` // a board's poll, or its fetch when told (--poll)
 	// Requests counts the requests the server answered while the class
 	// played (an event stream opened counts one), and RequestsPerSecond
 	// them by the seconds of play; Streams the most event streams held at
@@ -244,8 +245,8 @@ func (r *LoadReport) print(w io.Writer) {
 	for _, l := range []struct {
 		name string
 		l    Latency
-	}{{"join", r.Join}, {"action", r.Action}, {"student page", r.Page}, {"dashboard live", r.Dashboard}, {"projector live", r.Projector}} {
-		if l.l.N == 0 && l.name == "projector live" {
+	}{{"join", r.Join}, {"action", r.Action}, {"student page", r.Page}, {"board poll", r.Board}, {"dashboard live", r.Dashboard}, {"projector live", r.Projector}} {
+		if l.l.N == 0 && (l.name == "projector live" || l.name == "board poll") {
 			continue
 		}
 		fmt.Fprintf(w, "%-15s n=%-7d p50 %7.2f ms  p95 %7.2f ms  p99 %7.2f ms  max %7.2f ms\n", l.name, l.l.N, l.l.P50, l.l.P95, l.l.P99, l.l.Max)
@@ -263,16 +264,16 @@ type loadRun struct {
 	code      string
 	teacher   *http.Client
 
-	action, page, dash, proj, join latency
-	mu                             sync.Mutex
-	errors                         map[string]int
-	notes                          []string // the first transport errors
-	refused                        atomic.Int64
-	acked                          atomic.Int64
-	lastAck, longestPause          atomic.Int64 // nanoseconds: the time of the last acknowledged move, the longest gap between two
-	waiting                        atomic.Int64 // students whose match is over
-	round                          atomic.Int64 // rounds started
-	requests, streams, peak        atomic.Int64 // requests answered; event streams held now, and at most (--push)
+	action, page, dash, proj, join, board latency
+	mu                                    sync.Mutex
+	errors                                map[string]int
+	notes                                 []string // the first transport errors
+	refused                               atomic.Int64
+	acked                                 atomic.Int64
+	lastAck, longestPause                 atomic.Int64 // nanoseconds: the time of the last acknowledged move, the longest gap between two
+	waiting                               atomic.Int64 // students whose match is over
+	round                                 atomic.Int64 // rounds started
+	requests, streams, peak               atomic.Int64 // requests answered; event streams held now, and at most (--push)
 }
 
 // client returns a client with its own cookies that does not follow
@@ -461,7 +462,7 @@ func (l *loadRun) summarize(students []*loadStudent, rep *LoadReport, start, end
 	rep.LongestPause = time.Duration(l.longestPause.Load()).Seconds()
 	rep.ActionsPerSecond = float64(rep.Actions) / rep.Seconds
 	rep.Refused = int(l.refused.Load())
-	rep.Action, rep.Page, rep.Dashboard, rep.Projector, rep.Join = l.action.summary(), l.page.summary(), l.dash.summary(), l.proj.summary(), l.join.summary()
+	rep.Action, rep.Page, rep.Dashboard, rep.Projector, rep.Join, rep.Board = l.action.summary(), l.page.summary(), l.dash.summary(), l.proj.summary(), l.join.summary(), l.board.summary()
 }
 
 // startRound starts a round of Pig against hold:20 for every student.
@@ -525,7 +526,7 @@ var dashPoll = regexp.MustCompile(`id="dash-live" hx-get="([^"]+)"`)
 func (l *loadRun) pollLive(ctx context.Context, part string, into *latency) {
 	path := "/t/" + l.code + part
 	every := time.Second
-	var looks <-chan struct{}
+	var looks <-chan string
 	if l.cfg.push {
 		// The screen's page holds its stream and fetches when told.
 		every, looks = pushFallback, l.listen(ctx, l.teacher, "/t/"+l.code+"/events")
@@ -591,11 +592,12 @@ func (l *loadRun) check(students []*loadStudent, rep *LoadReport) error {
 }
 
 // listen holds the event stream at path for a page with c's cookies
-// until ctx ends: each "look" it says is passed on (at most one waiting),
+// until ctx ends: each "look" it says is passed on with its data (at
+// most one waiting),
 // as a page's live parts fetch when told. A stream that ends is opened
 // again after a second, as a browser does.
-func (l *loadRun) listen(ctx context.Context, c *http.Client, path string) <-chan struct{} {
-	looks := make(chan struct{}, 1)
+func (l *loadRun) listen(ctx context.Context, c *http.Client, path string) <-chan string {
+	looks := make(chan string, 1)
 	stream := &http.Client{Transport: l.transport, Jar: c.Jar} // no timeout: it stays open
 	go func() {
 		for ctx.Err() == nil {
@@ -609,13 +611,16 @@ func (l *loadRun) listen(ctx context.Context, c *http.Client, path string) <-cha
 					}
 				}
 				sc := bufio.NewScanner(resp.Body)
+				look := false
 				for sc.Scan() {
-					if sc.Text() == "event: look" {
+					line := sc.Text()
+					if data, ok := strings.CutPrefix(line, "data: "); ok && look {
 						select {
-						case looks <- struct{}{}:
-						default:
+						case looks <- data:
+						default: // one look waiting is as good as two: keep the first
 						}
 					}
+					look = line == "event: look"
 				}
 				resp.Body.Close()
 				l.streams.Add(-1)
@@ -630,7 +635,7 @@ func (l *loadRun) listen(ctx context.Context, c *http.Client, path string) <-cha
 // (with --push, one with: it holds its page's event stream).
 type loadStudent struct {
 	l       *loadRun
-	looks   <-chan struct{} // the page's stream's looks (--push)
+	looks   <-chan string // the page's stream's looks and what they say (--push)
 	c       *http.Client
 	nick    string
 	rng     *rand.Rand
@@ -656,6 +661,7 @@ var (
 	boardSeq  = regexp.MustCompile(`data-testid="board" data-seq="(\d+)"`)
 	boardAct  = regexp.MustCompile(`<form method="post" action="(/c/[^"]+/act)"`)
 	turnTotal = regexp.MustCompile(`data-testid="turn-total">(\d+)<`)
+	boardPoll = regexp.MustCompile(`data-testid="board" data-seq="\d+" hx-get="([^"]+)"`)
 )
 
 // play loops: read the class page, move, until the time is up. A finished
@@ -707,7 +713,11 @@ func (s *loadStudent) play(ctx context.Context) {
 		if total >= s.l.cfg.holdAt {
 			action = "hold"
 		}
-		s.think(ctx)
+		if m := boardPoll.FindStringSubmatch(body); m != nil && s.l.cfg.poll > 0 {
+			s.thinkWatching(ctx, strings.ReplaceAll(m[1], "&amp;", "&"))
+		} else {
+			s.think(ctx)
+		}
 		if ctx.Err() != nil {
 			return
 		}
@@ -757,6 +767,71 @@ func (s *loadStudent) think(ctx context.Context) {
 		d += time.Duration(s.rng.Int64N(int64(hi - lo)))
 	}
 	sleep(ctx, d)
+}
+
+// thinkWatching is think for a page a browser keeps open: its board
+// (at poll) polls itself every 2 s meanwhile, as htmx does while it is
+// the student's turn, or with --push fetches itself when its stream
+// says look.
+func (s *loadStudent) thinkWatching(ctx context.Context, poll string) {
+	lo, hi := s.l.cfg.thinkMin, s.l.cfg.thinkMax
+	d := lo
+	if hi > lo {
+		d += time.Duration(s.rng.Int64N(int64(hi - lo)))
+	}
+	done := time.NewTimer(d)
+	defer done.Stop()
+	every := time.NewTicker(2 * time.Second)
+	defer every.Stop()
+	for {
+		look := false
+		select {
+		case <-ctx.Done():
+			return
+		case <-done.C:
+			return
+		case <-every.C:
+			if s.looks != nil {
+				continue // the stream tells; the poll is held back
+			}
+		case said := <-s.looks:
+			// As app.js: a board that shows the version the look names
+			// asks nothing (the look after the student's own move).
+			if id, ver, ok := strings.Cut(said, "/"); ok && strings.Contains(poll, "/m/"+id+"/board?") && showsAtLeast(boardShows(poll), ver) {
+				continue
+			}
+			look = true
+		}
+		begin := time.Now()
+		if _, _, _, err := s.l.send(s.c, http.MethodGet, poll, nil, look); err == nil {
+			s.l.board.add(time.Since(begin))
+		}
+	}
+}
+
+// boardShows is the version a board's poll address carries (its v).
+func boardShows(poll string) string {
+	if u, err := url.Parse(poll); err == nil {
+		return u.Query().Get("v")
+	}
+	return ""
+}
+
+// showsAtLeast reports whether a board's version ("6.3": its match's
+// and its class's) is said's or newer, as app.js compares them.
+func showsAtLeast(shown, said string) bool {
+	a, b := strings.Split(shown, "."), strings.Split(said, ".")
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, err1 := strconv.ParseInt(a[i], 10, 64)
+		y, err2 := strconv.ParseInt(b[i], 10, 64)
+		if err1 != nil || err2 != nil || x < y {
+			return false
+		}
+	}
+	return true
 }
 
 // waitLook waits until the page's stream says look (or pushFallback

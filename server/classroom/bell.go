@@ -1,54 +1,46 @@
 package classroom
 
-import "sync/atomic"
 
-// A bell tells whoever listens that something changed: a class's pages
-// kept open (their event streams, in the web layer) wait on it instead of
-// asking every second or two. Ringing closes the channel the listeners
-// hold and puts a new one in its place, so one ring wakes every listener
-// at once, without a lock, however many there are, and costs nothing per
-// listener in between: a listener keeps no queue, and asks what changed
-// when it wakes. A listener takes the channel before it looks, so a ring
-// between its look and its wait is not missed.
-type bell struct {
-	ch atomic.Pointer[chan struct{}]
-}
+// A class has two bells (play.Bell): bell rings at every change of the
+// class or of any of its matches (its activity: what the teacher's
+// screens show), news only at a change of the class itself (its roster,
+// rounds, lesson, homework, Skunk: what every student's page shows). A
+// student's page waits on news and on its own match's bell, so that a
+// move in one match of a class of a thousand does not wake the other
+// 999 pages.
 
-// waiting returns the channel the next ring closes.
-func (b *bell) waiting() <-chan struct{} {
-	for {
-		if p := b.ch.Load(); p != nil {
-			return *p
-		}
-		ch := make(chan struct{})
-		b.ch.CompareAndSwap(nil, &ch)
-	}
-}
-
-// ring wakes every listener.
-func (b *bell) ring() {
-	ch := make(chan struct{})
-	if old := b.ch.Swap(&ch); old != nil {
-		close(*old)
-	}
-}
-
-// Changed moves the class's activity counter and rings its bell: a
-// change of the class, of one of its matches or of its game of Skunk.
+// Changed moves the class's activity counter and rings its bell: one of
+// its matches changed (play.Host).
 func (c *class) Changed() {
 	c.activity.Add(1)
-	c.bell.ring()
+	c.bell.Ring()
+}
+
+// changedClass is Changed for a change of the class itself: its news
+// rings too.
+func (c *class) changedClass() {
+	c.Changed()
+	c.news.Ring()
 }
 
 // Changes returns a channel closed at the next change of the viewer's
-// class (Changed), and whether the class is still there to change: a
-// class deleted or erased is gone from memory, and its pages are told
-// once, then never again.
+// class or of any of its matches (Changed), and whether the class is
+// still there to change: a class deleted or erased is gone from memory,
+// and its pages are told once, then never again.
 func (v Viewer) Changes() (<-chan struct{}, bool) {
 	if v.cls == nil {
 		return nil, false
 	}
-	return v.cls.bell.waiting(), !v.cls.dropped.Load()
+	return v.cls.bell.Waiting(), !v.cls.dropped.Load()
+}
+
+// ClassChanges is Changes for a change of the class itself only
+// (changedClass): what a student's pages wait for, beside their match.
+func (v Viewer) ClassChanges() (<-chan struct{}, bool) {
+	if v.cls == nil {
+		return nil, false
+	}
+	return v.cls.news.Waiting(), !v.cls.dropped.Load()
 }
 
 // Touch tells the pages of class id, if it is in memory, that something

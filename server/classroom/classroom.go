@@ -50,7 +50,7 @@
 // Readers take no lock: snapshots are published through atomic pointers
 // after each committed change, and a class's set of live matches is a
 // copy-on-write map behind an atomic pointer. Whoever waits for a change
-// (a page's event stream) waits on the class's bell (bell.go), rung after
+// (a page's event stream) waits on the class's bells (bell.go), rung after
 // each publication with no lock held: a channel swapped and closed.
 package classroom
 
@@ -140,10 +140,12 @@ type class struct {
 	// activity is bumped by every change of the class or of any of its
 	// matches: the dashboard's and projector's polls compare it.
 	activity atomic.Int64
-	// bell rings with every change of activity (Changed), for the pages
-	// that wait for one; dropped is set once the class leaves memory.
-	bell    bell
-	dropped atomic.Bool
+	// bell rings with every change of activity (Changed), news with
+	// every change of the class itself (changedClass), for the pages
+	// that wait for one (bell.go); dropped is set once the class leaves
+	// memory.
+	bell, news play.Bell
+	dropped    atomic.Bool
 	// live maps a student to their match of the open round (played or
 	// finished); replaced whole under mu.
 	live atomic.Pointer[map[int64]*play.Live]
@@ -242,7 +244,7 @@ func (c *class) publish(roster bool, change func(*Class)) *Class {
 		}
 	}
 	c.snap.Store(&next)
-	c.Changed()
+	c.changedClass()
 	return &next
 }
 

@@ -118,7 +118,7 @@ type keptAssignments struct {
 // have: a failed write too): they are read again, and the pages redraw.
 func (c *class) assignmentsChanged() {
 	c.hwVer.Add(1)
-	c.Changed()
+	c.changedClass()
 }
 
 // PlayHomework is the viewer student's game of assignment id, from
@@ -161,7 +161,7 @@ func (r *Room) PlayHomework(ctx context.Context, v Viewer, id int64, device stri
 	if err != nil {
 		return nil, err
 	}
-	c.Changed()
+	c.changedClass()
 	return lms[0].Match(), nil
 }
 

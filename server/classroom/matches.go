@@ -181,7 +181,7 @@ func index(c *class, lms []*play.Live) {
 		}
 	}
 	c.live.Store(&next)
-	c.Changed()
+	c.changedClass()
 }
 
 // deadlineTick is how often the deadline watcher looks.

@@ -87,7 +87,7 @@ func (g *registry) drop(ids ...int64) {
 			delete(g.codes, c.snap.Load().Code)
 			delete(g.classes, id)
 			c.dropped.Store(true)
-			c.bell.ring() // its pages' streams end
+			c.changedClass() // its pages' streams end
 		}
 	}
 }

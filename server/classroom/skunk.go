@@ -106,7 +106,7 @@ func (k *skunk) publish() {
 	}
 	k.snap.Store(s)
 	if k.cls != nil {
-		k.cls.Changed()
+		k.cls.changedClass()
 	}
 }
 
@@ -225,7 +225,7 @@ func (r *Room) EndSkunk(ctx context.Context, v Viewer) error {
 			k.publish()
 			k.mu.Unlock()
 		}
-		c.Changed()
+		c.changedClass()
 		return nil
 	})
 }

@@ -94,6 +94,7 @@ type Live struct {
 	ver   int64
 
 	snap atomic.Pointer[Match]
+	bell Bell // rung at each publish
 }
 
 // Match is the match as last committed.
@@ -106,6 +107,7 @@ func (lm *Live) publish() {
 	row := lm.row
 	row.State, row.Events, row.Last, row.Version = lm.m.State(), lm.rows[:len(lm.rows):len(lm.rows)], lm.last, lm.ver
 	lm.snap.Store(&row)
+	lm.bell.Ring()
 	if lm.host != nil {
 		lm.host.Changed()
 	}
