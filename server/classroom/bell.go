@@ -1,6 +1,5 @@
 package classroom
 
-
 // A class has two bells (play.Bell): bell rings at every change of the
 // class or of any of its matches (its activity: what the teacher's
 // screens show), news only at a change of the class itself (its roster,
