@@ -10,6 +10,7 @@ import (
 
 	"pigclass/server/classroom"
 	"pigclass/server/play"
+	"pigclass/server/store"
 )
 
 // A class's pages kept open hear of a change as it happens: each page
@@ -45,20 +46,27 @@ func (s *Server) EndStreams() { s.streams.end() }
 // lookKey is what a page shows of its class, as numbers that move with
 // it: when the key changes, the page looks again.
 type lookKey struct {
-	class, homework, playing, playingVersion, skunk, match int64
+	class                                           store.Class   // the class as a student's pages show it (not its roster)
+	me                                              store.Student // the student, as the class holds them (or none: removed)
+	round                                           *play.Round   // the open round
+	activity                                        int64         // a teacher's screens: every change
+	homework, playing, playingVersion, skunk, match int64
 }
 
 // lookOf returns how to read the key of the viewer's pages: for a
 // student, match is the match their board shows (0: none).
 func (s *Server) lookOf(v classroom.Viewer, match int64) func() lookKey {
 	if _, ok := v.Student(); !ok {
-		return func() lookKey { return lookKey{class: v.Activity()} }
+		return func() lookKey { return lookKey{activity: v.Activity()} }
 	}
 	return func() lookKey {
 		var k lookKey
 		if cl := v.Class(); cl != nil {
-			k.class = cl.Version
+			// Not its version: a classmate joining changes that, and no
+			// student's page shows the roster.
+			k.class, k.round = cl.Class, cl.Round
 		}
+		k.me, _ = v.Student()
 		k.homework = v.HomeworkVersion()
 		if m := v.Playing(); m != nil {
 			k.playing, k.playingVersion = m.ID, m.Version

@@ -64,7 +64,8 @@ const quiet = 400 * time.Millisecond
 
 // TestAStreamSaysLookForWhatItsPageShows: a student's stream says "look"
 // when it opens (the page catches up), when their own match moves, and
-// when their class changes, not when a classmate's match moves; the
+// when their class changes, not when a classmate joins or a classmate's
+// match moves; the
 // teacher's says look at every move of the class; a board's stream adds
 // its match only for its players; a deleted class's streams say look
 // once more and end; a stranger gets no stream.
@@ -84,6 +85,16 @@ func TestAStreamSaysLookForWhatItsPageShows(t *testing.T) {
 		if got := s.next(time.Second); got != "look" {
 			t.Fatalf("%s stream opens with %q, want look", name, got)
 		}
+	}
+
+	// A classmate joining: the teacher's screen looks (its roster),
+	// Ana's page does not (no student's page shows the roster).
+	join(t, a, code, "Cy")
+	if got := teacherStream.next(time.Second); got != "look" {
+		t.Errorf("Cy joined: the teacher's stream said %q, want look", got)
+	}
+	if got := anaStream.next(quiet); got != "" {
+		t.Errorf("Cy joined: Ana's stream said %q, want nothing", got)
 	}
 
 	// Ben's move: the teacher's screen looks, Ana's page does not.
