@@ -180,3 +180,24 @@ func TestBrowserPushedWithinAMoment(t *testing.T) {
 		t.Errorf("the median time from a change to a device showing it is %s, want within 200 ms (all: %v)", median, times)
 	}
 }
+
+// TestBrowserPollsWhereNoStreamPasses: a server that takes no stream (as
+// behind a proxy that refuses them, or past its most streams) leaves its
+// pages polling as they always did: the dashboard shows a student who
+// joins, and the page says it polls.
+func TestBrowserPollsWhereNoStreamPasses(t *testing.T) {
+	t.Parallel() // it waits on the dashboard's polls
+	person := newBrowser(t)
+	a := newApp(t)
+	a.srv.streams.max.Store(0)
+	laptop := person()
+	run(t, laptop, chromedp.Navigate(a.url+"/"), chromedp.Click(q(`[data-testid="start-class"]`)),
+		chromedp.WaitVisible(q(`[data-testid="join-code"]`)))
+	code := textOf(t, laptop, `[data-testid="join-code"]`)
+	eventually(t, laptop, `document.body.getAttribute("data-pushed") === "polling"`, "the dashboard hears its stream refused")
+	join(t, a, code, "Ana")
+	eventually(t, laptop, `document.querySelectorAll('[data-testid="student-row"]').length === 1`, "the dashboard's poll shows Ana")
+	if n := a.srv.streams.open.Load(); n != 0 {
+		t.Errorf("%d streams open on a server that takes none", n)
+	}
+}
