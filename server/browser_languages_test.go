@@ -73,7 +73,7 @@ func TestBrowserBoardOnASmallPhone(t *testing.T) {
 	run(t, ana, chromedp.EmulateViewport(320, 568))
 	joinIn(t, ana, a.url, code, "Ana")
 	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "deadline": {"60"}})
-	run(t, ana, chromedp.Navigate(a.url+paths.Student.For(code)))
+	navigate(t, ana, a.url+paths.Student.For(code)) // the page may be on its way there by itself
 	for turns := 0; turns < 6; turns++ {
 		eventually(t, ana, `!!document.querySelector('[data-testid="act-roll"]')`, "Ana's turn")
 		// The page settles its scroll a frame after the focus lands.
@@ -146,8 +146,12 @@ func TestBrowserBigTableOnAPhone(t *testing.T) {
 		run(t, ana, chromedp.EmulateViewport(320, 568))
 		joinIn(t, ana, a.url, code, "Ana")
 		teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {strconv.Itoa(seats)}, "deadline": {"60"}})
+		// Her waiting page is told of the round and goes to it by itself:
+		// there first, or the navigations below would cross it.
+		eventually(t, ana, `!!document.querySelector('[data-testid="act-roll"]')`, "Ana's page goes to the round")
 		for _, vp := range [][2]int64{{320, 568}, {390, 844}} {
-			run(t, ana, chromedp.EmulateViewport(vp[0], vp[1]), chromedp.Navigate(a.url+paths.Student.For(code)))
+			run(t, ana, chromedp.EmulateViewport(vp[0], vp[1]))
+			navigate(t, ana, a.url+paths.Student.For(code))
 			eventually(t, ana, `!!document.querySelector('[data-testid="act-roll"]')`, "Ana's turn")
 			value(t, ana, chromedp.Evaluate[bool](`new Promise(function (r) { requestAnimationFrame(function () { requestAnimationFrame(function () { r(true); }); }); })`, chromedp.EvalAwaitPromise))
 			got := value(t, ana, chromedp.Evaluate[string](`(function () {

@@ -70,6 +70,7 @@ const quiet = 400 * time.Millisecond
 // its match only for its players; a deleted class's streams say look
 // once more and end; a stranger gets no stream.
 func TestAStreamSaysLookForWhatItsPageShows(t *testing.T) {
+	t.Parallel() // it listens for silence
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
