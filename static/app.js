@@ -120,7 +120,8 @@
 // extension on <body sse-connect>), and its live parts (hx-trigger
 // "every Ns, sse:look") fetch themselves when it says "look". While the
 // stream is heard (a look, or an "alive" every 5 seconds) their timed
-// polls are held back; a stream not heard from for 12 seconds (a proxy
+// polls are held back (but for one every 10 seconds of a part's
+// silence); a stream not heard from for 12 seconds (a proxy
 // that buffers, a phone that slept, a server gone) lets them poll again,
 // and the first look of a stream opened again catches the page up.
 // body[data-pushed] says which, body[data-looks] counts the looks and
@@ -192,10 +193,21 @@
     e.detail.headers["X-Pigclass-Look"] = "1";
   });
   // A timed poll has no triggering event; a look, a click or a load has.
+  // While the stream is heard a part's timed polls are held back, but for
+  // one every 10 seconds it has not asked at all: a look lost in a race
+  // (a part swapped in as it came) costs seconds, not the lesson.
   document.addEventListener("htmx:beforeRequest", function (e) {
     var d = e.detail, el = d && d.elt;
-    if (!pushed() || !el || (d.requestConfig && d.requestConfig.triggeringEvent)) return;
-    if ((el.getAttribute("hx-trigger") || "").indexOf("sse:look") >= 0) e.preventDefault();
+    if (!el) return;
+    var timed = !(d.requestConfig && d.requestConfig.triggeringEvent), now = Date.now();
+    if (timed && pushed() && (el.getAttribute("hx-trigger") || "").indexOf("sse:look") >= 0) {
+      if (!el.pigclassAsked) el.pigclassAsked = now;
+      if (now - el.pigclassAsked < 10000) {
+        e.preventDefault();
+        return;
+      }
+    }
+    el.pigclassAsked = now;
   });
 })();
 

@@ -233,6 +233,15 @@ func (c *Class) Student(tokenHash string) (store.Student, bool) {
 // change; roster says the students changed (the token index is rebuilt).
 // c.mu must be held.
 func (c *class) publish(roster bool, change func(*Class)) *Class {
+	next := c.publishQuietly(roster, change)
+	c.news.Ring()
+	return next
+}
+
+// publishQuietly is publish for a change no student's page shows
+// (newcomers joining): the teacher's screens hear of it, the students'
+// streams are not woken. c.mu must be held.
+func (c *class) publishQuietly(roster bool, change func(*Class)) *Class {
 	old := c.snap.Load()
 	next := *old
 	change(&next)
@@ -244,7 +253,7 @@ func (c *class) publish(roster bool, change func(*Class)) *Class {
 		}
 	}
 	c.snap.Store(&next)
-	c.changedClass()
+	c.Changed()
 	return &next
 }
 

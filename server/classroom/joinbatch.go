@@ -129,9 +129,14 @@ func (r *Room) joinBatch(ctx context.Context, c *class, batch []*joinReq) {
 			seated = append(seated, st)
 		}
 	}
-	c.publishLocked(true, func(next *Class) {
+	// Newcomers change no page of the students already there: their
+	// streams are not woken (a class of a thousand joining at once would
+	// wake them a thousand times over).
+	c.mu.Lock()
+	c.publishQuietly(true, func(next *Class) {
 		next.Students = append(next.Students[:len(next.Students):len(next.Students)], seated...)
 	})
+	c.mu.Unlock()
 	for i, req := range waiting {
 		req.done <- joinRes{st: stored[seat[i]], err: errs[seat[i]]}
 	}
