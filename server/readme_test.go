@@ -82,7 +82,7 @@ func TestREADMECountsAreTheRegistries(t *testing.T) {
 	n := "(" + strings.Join(words, "|") + ")"
 	count(`\b`+n+` lesson plans`, "lesson plans", len(a.srv.views.lessons))
 	count(`dashboard offers `+n+` files`, "files", len(report.Files))
-	m := regexp.MustCompile(`dashboard offers `+n+` files \(([^)]*)\)`).FindStringSubmatch(readme)
+	m := regexp.MustCompile(`dashboard offers ` + n + ` files \(([^)]*)\)`).FindStringSubmatch(readme)
 	if m == nil {
 		t.Fatal("the README does not name the dashboard's files")
 	}
