@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"strconv"
@@ -107,22 +108,23 @@ func (s *Server) lookData(v classroom.Viewer, match int64) string {
 
 // changesOf returns the channels a stream of the viewer's pages waits
 // on, each closed at a change (a nil one never is), and whether the
-// class is still there: a teacher's or a shared screen's, every change
-// of the class and its matches; a student's, a change of the class
-// itself, of their match, and of the match their board shows.
-func (s *Server) changesOf(v classroom.Viewer, match int64) (class, mine, board <-chan struct{}, here bool) {
+// class is still there: every change of the class and its matches
+// (activity: a teacher's or shared screen's), a change of the class
+// itself (news), of the student's match (mine) and of the match their
+// board shows (board).
+func (s *Server) changesOf(v classroom.Viewer, match int64) (activity, news, mine, board <-chan struct{}, here bool) {
+	news, here = v.ClassChanges()
 	if _, ok := v.Student(); !ok {
-		class, here = v.Changes()
-		return class, nil, nil, here
+		activity, _ = v.Changes()
+		return activity, news, nil, nil, here
 	}
-	class, here = v.ClassChanges()
 	if m := v.Playing(); m != nil {
 		mine = s.hall.Changes(m.ID)
 	}
 	if match != 0 {
 		board = s.hall.Changes(match)
 	}
-	return class, mine, board, here
+	return nil, news, mine, board, here
 }
 
 // studentEvents is a student's pages' event stream: for the class's
@@ -138,12 +140,7 @@ func (s *Server) studentEvents(c *gin.Context) {
 func (s *Server) events(c *gin.Context) {
 	v := viewerFrom(c)
 	drop := s.streams.dropped()
-	if s.streams.closed.Load() {
-		c.Status(http.StatusServiceUnavailable)
-		return
-	}
-	if s.streams.open.Add(1) > s.streams.max.Load() {
-		s.streams.open.Add(-1)
+	if !s.streams.take() {
 		c.Header("Retry-After", "30")
 		c.Status(http.StatusServiceUnavailable)
 		return
@@ -157,75 +154,63 @@ func (s *Server) events(c *gin.Context) {
 			match = id
 		}
 	}
-	look := s.lookOf(v, match)
-	_, student := v.Student()
-	var lastLook time.Time
-	burst := 0
-	// gapOf is the least time to the next look: a student's stream
-	// streamGap; a teacher's or shared screen's teacherGap for the first
-	// looks of a burst (a phase's start shows at once), then teacherBusy
-	// while the class keeps moving (a class playing changes many times a
-	// second, and each look may draw its live parts for every name).
-	gapOf := func() time.Duration {
-		if student {
-			return streamGap
-		}
-		if time.Since(lastLook) > teacherBusy {
-			burst = 0
-		}
-		burst++
-		lastLook = time.Now()
-		if burst <= burstLooks {
-			return teacherGap
-		}
-		return teacherBusy
+	send := openStream(c)
+	if !send("retry: " + strconv.Itoa(streamRetry) + "\n\n") {
+		return
 	}
+	s.listen(c.Request.Context(), v, match, send, drop)
+}
 
+// openStream answers c as an event stream and returns how to send on it:
+// each message written and flushed at once, false once the browser no
+// longer takes them.
+func openStream(c *gin.Context) func(msg string) bool {
 	h := c.Writer.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("X-Accel-Buffering", "no") // nginx: pass each event on at once
 	c.Status(http.StatusOK)
 	rc := http.NewResponseController(c.Writer)
 	rc.SetReadDeadline(time.Time{}) // the request is read; the stream outlives the server's read timeout
-	send := func(msg string) bool {
+	return func(msg string) bool {
 		rc.SetWriteDeadline(time.Now().Add(streamWrite))
 		if _, err := io.WriteString(c.Writer, msg); err != nil {
 			return false
 		}
 		return rc.Flush() == nil
 	}
-	if !send("retry: " + strconv.Itoa(streamRetry) + "\n\n") {
-		return
-	}
-	ctx := c.Request.Context()
+}
+
+// listen says look on the viewer's stream whenever what their pages show
+// moved, and alive every streamAlive, until the browser goes, the class
+// does, or drop closes. A change of the class itself (news: a phase, a
+// round) is looked at at once, even within a teacher's busy gap.
+func (s *Server) listen(ctx context.Context, v classroom.Viewer, match int64, send func(string) bool, drop <-chan struct{}) {
+	look, gap := s.lookOf(v, match), gapsOf(v)
 	alive := time.NewTicker(streamAlive)
 	defer alive.Stop()
 	var last lookKey
-	first := true
+	first, urgent := true, true
 	for {
-		changed, mine, board, here := s.changesOf(v, match)
+		activity, news, mine, board, here := s.changesOf(v, match)
 		if k := look(); first || k != last {
 			if !send("event: look\ndata: " + s.lookData(v, match) + "\n\n") {
 				return
 			}
 			first, last = false, k
-			gap := time.NewTimer(gapOf())
-			select {
-			case <-gap.C:
-			case <-ctx.Done():
-				gap.Stop()
-				return
-			case <-drop:
-				gap.Stop()
+			ok, woke := pause(ctx, gap(urgent), drop, news)
+			if !ok {
 				return
 			}
+			urgent = woke
 			continue // what changed during the gap is looked at now
 		}
 		if !here {
 			return // the class is gone: the look above said so
 		}
 		select {
-		case <-changed:
+		case <-activity:
+		case <-news:
+			urgent = true
 		case <-mine:
 		case <-board:
 		case <-alive.C:
@@ -238,4 +223,45 @@ func (s *Server) events(c *gin.Context) {
 			return
 		}
 	}
+}
+
+// gapsOf returns the least time to a stream's next look, asked at each
+// look: a student's streamGap; a teacher's or shared screen's teacherGap
+// after a change of the class itself (urgent) and for the first looks of
+// a burst, then teacherBusy while the class's matches keep moving (a
+// class playing changes many times a second, and each look may draw its
+// live parts for every name).
+func gapsOf(v classroom.Viewer) func(urgent bool) time.Duration {
+	if _, student := v.Student(); student {
+		return func(bool) time.Duration { return streamGap }
+	}
+	var lastLook time.Time
+	burst := 0
+	return func(urgent bool) time.Duration {
+		if time.Since(lastLook) > teacherBusy {
+			burst = 0
+		}
+		burst++
+		lastLook = time.Now()
+		if urgent || burst <= burstLooks {
+			return teacherGap
+		}
+		return teacherBusy
+	}
+}
+
+// pause waits d, and reports false if ctx ends or drop closes first, and
+// whether wake closed (the wait then ends at once).
+func pause(ctx context.Context, d time.Duration, drop, wake <-chan struct{}) (ok, woke bool) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true, false
+	case <-wake:
+		return true, true
+	case <-ctx.Done():
+	case <-drop:
+	}
+	return false, false
 }

@@ -104,14 +104,10 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		rand.Read(s.cfg.Key)
 	}
 	s.room = classroom.New(st, s.cfg.Key, s.tables, log, cfg.Now)
-	s.hall = s.room.Hall()
-	s.room.Set(classroom.Policy{Guesses: cfg.JoinAttempts, ClassJoins: cfg.ClassJoins, Retain: cfg.Retain, Chance: cfg.Chance})
-	if cfg.Limits != (play.Limits{}) {
-		s.room.Hall().SetLimits(cfg.Limits)
-	}
+	s.governRoom()
 	s.metrics = newMetrics(s.room, s.reports, s.tables)
 	s.contest = contest.New(st, s.tables, log, cfg.Now)
-	s.contest.Changed = s.room.Touch
+	s.contest.Changed = s.room.Touch // the pages of a class whose tournament moved on hear of it
 	s.views = &views{now: cfg.Now, room: s.room, reports: s.reports, tables: s.tables, log: log, ladder: newLadder(s.tables, log), figs: figuresOf(s.tables)}
 	n, err := s.openClasses(ctx, log)
 	if err := errors.Join(err, <-solved); err != nil {
@@ -136,8 +132,19 @@ func (s *Server) openClasses(ctx context.Context, log *slog.Logger) (int, error)
 	return s.room.Restore(ctx)
 }
 
-// Close stops the deadline watcher and, in a district, hands the classes
-// this instance serves to the others.
+// governRoom sets the room's policy and its hall's limits as the config
+// says.
+func (s *Server) governRoom() {
+	cfg := s.cfg
+	s.hall = s.room.Hall()
+	s.room.Set(classroom.Policy{Guesses: cfg.JoinAttempts, ClassJoins: cfg.ClassJoins, Retain: cfg.Retain, Chance: cfg.Chance})
+	if cfg.Limits != (play.Limits{}) {
+		s.hall.SetLimits(cfg.Limits)
+	}
+}
+
+// Close ends the pages' streams, stops the deadline watcher and, in a
+// district, hands the classes this instance serves to the others.
 func (s *Server) Close() {
 	s.streams.end()
 	s.room.Close()

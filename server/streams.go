@@ -40,6 +40,19 @@ func newStreams() *streams {
 // dropped returns the channel closed when the streams open now end.
 func (s *streams) dropped() <-chan struct{} { return *s.drop.Load() }
 
+// take counts a stream opened, or reports false when the server takes
+// no more (it is ending, or maxStreams are open).
+func (s *streams) take() bool {
+	if s.closed.Load() {
+		return false
+	}
+	if s.open.Add(1) > s.max.Load() {
+		s.open.Add(-1)
+		return false
+	}
+	return true
+}
+
 // cut ends the streams open now; new ones are taken.
 func (s *streams) cut() {
 	ch := make(chan struct{})

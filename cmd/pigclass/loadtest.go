@@ -721,25 +721,31 @@ func (s *loadStudent) play(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		begin = time.Now()
-		status, _, _, err = s.l.do(s.c, http.MethodPost, act[1], url.Values{"seq": {seq[1]}, "action": {action}})
-		s.last = fmt.Sprintf("POST %s %s: %d %v", act[1], action, status, err)
-		switch {
-		case err != nil:
-			s.unknown++
-		case status == http.StatusSeeOther:
-			s.l.action.add(time.Since(begin))
-			s.acked++
-			s.lastAck = time.Now()
-			s.l.acked.Add(1)
-			s.l.acknowledged(s.lastAck)
-		case status == http.StatusBadGateway || status == http.StatusGatewayTimeout:
-			// A proxy's answer for an instance that stopped with the move
-			// in hand: stored or not, nobody knows.
-			s.unknown++
-		case status < 500:
-			s.l.refused.Add(1)
-		}
+		s.move(act[1], seq[1], action)
+	}
+}
+
+// move posts the student's action at the board's seq and counts its
+// answer: acknowledged, refused, or unknown (stored or not).
+func (s *loadStudent) move(act, seq, action string) {
+	begin := time.Now()
+	status, _, _, err := s.l.do(s.c, http.MethodPost, act, url.Values{"seq": {seq}, "action": {action}})
+	s.last = fmt.Sprintf("POST %s %s: %d %v", act, action, status, err)
+	switch {
+	case err != nil:
+		s.unknown++
+	case status == http.StatusSeeOther:
+		s.l.action.add(time.Since(begin))
+		s.acked++
+		s.lastAck = time.Now()
+		s.l.acked.Add(1)
+		s.l.acknowledged(s.lastAck)
+	case status == http.StatusBadGateway || status == http.StatusGatewayTimeout:
+		// A proxy's answer for an instance that stopped with the move in
+		// hand: stored or not, nobody knows.
+		s.unknown++
+	case status < 500:
+		s.l.refused.Add(1)
 	}
 }
 

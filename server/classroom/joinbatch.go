@@ -129,14 +129,7 @@ func (r *Room) joinBatch(ctx context.Context, c *class, batch []*joinReq) {
 			seated = append(seated, st)
 		}
 	}
-	// Newcomers change no page of the students already there: their
-	// streams are not woken (a class of a thousand joining at once would
-	// wake them a thousand times over).
-	c.mu.Lock()
-	c.publishQuietly(true, func(next *Class) {
-		next.Students = append(next.Students[:len(next.Students):len(next.Students)], seated...)
-	})
-	c.mu.Unlock()
+	c.seat(seated)
 	for i, req := range waiting {
 		req.done <- joinRes{st: stored[seat[i]], err: errs[seat[i]]}
 	}
@@ -177,4 +170,16 @@ func (c *class) skeletonOf(nick string) string {
 		c.skeletons[nick] = k
 	}
 	return k
+}
+
+// seat publishes the class with the newcomers on its roster. They change
+// no page of the students already there, whose streams are not woken (a
+// class of a thousand joining at once would wake them a thousand times
+// over).
+func (c *class) seat(newcomers []store.Student) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.publishQuietly(true, func(next *Class) {
+		next.Students = append(next.Students[:len(next.Students):len(next.Students)], newcomers...)
+	})
 }

@@ -151,22 +151,10 @@ func (e *layers) pair(a, b, c, d, y, x float64) (float64, float64) {
 // of its turn at (j, i): own are the mover's turn starts, other the
 // other's, both by (own score, opponent's score).
 func (e *layers) turn(c *Choices, own, other []float64, i, j int) (float64, float64) {
-	T := e.T
 	if c.throws != nil {
-		n := int(c.throws[i*T+j])
-		q0 := e.hog.zero(n)
-		v := q0
-		for sum, p := range e.hog.sum[n] {
-			switch {
-			case p == 0:
-			case i+sum >= T:
-				v += p
-			default:
-				v += p * (1 - other[j*T+i+sum])
-			}
-		}
-		return v, -q0
+		return e.throw(c, other, i, j)
 	}
+	T := e.T
 	d := &e.dist
 	A, B := e.a, e.b
 	holdRow := other[j*T:] // holdRow[x]: the other's turn start at (j, x)
@@ -192,57 +180,68 @@ func (e *layers) turn(c *Choices, own, other []float64, i, j int) (float64, floa
 	if d.wipe > 0 {
 		wipe = d.wipe * (1 - other[j*T])
 	}
+	// held is the value of holding at k (k > 0) or, at 0, passing.
+	held := func(k int) (float64, float64) {
+		if k == 0 {
+			return 1, -1
+		}
+		return 1 - holdRow[i+k], 0
+	}
 	if d.run > 0 {
-		// Pig: every roll that scores is as likely and they score a run
-		// of points, so the sum of the values a roll reaches slides with
-		// the turn total: one value in, one out.
-		p0, pm := d.points[0], e.maxPts
-		sa, sb := 0.0, 0.0
-		for _, pts := range d.points {
-			sa += A[h-1+pts]
-			sb += B[h-1+pts]
-		}
-		for k := h - 1; k >= 0; k-- {
-			if rolls != nil && !rolls[k] {
-				A[k], B[k] = 1, -1
-				if k > 0 {
-					A[k], B[k] = 1-holdRow[i+k], 0
-				}
-			} else {
-				A[k], B[k] = bust+wipe+d.run*sa, -bust+d.run*sb
-			}
-			if k > 0 {
-				sa += A[k-1+p0] - A[k+pm]
-				sb += B[k-1+p0] - B[k+pm]
-			}
-		}
-		return A[0], B[0]
+		return e.slide(rolls, h, bust+wipe, -bust, held)
 	}
 	for k := h - 1; k >= 0; k-- {
 		if rolls != nil && !rolls[k] {
-			A[k], B[k] = 1, -1
-			if k > 0 {
-				A[k], B[k] = 1-holdRow[i+k], 0
-			}
+			A[k], B[k] = held(k)
 			continue
 		}
-		rA, rB := bust+wipe, -bust
-		if d.even > 0 {
-			sa, sb := 0.0, 0.0
-			for _, pts := range d.points {
-				sa += A[k+pts]
-				sb += B[k+pts]
-			}
-			rA += d.even * sa
-			rB += d.even * sb
-		} else {
-			for n, pts := range d.points {
-				q := d.probs[n]
-				rA += q * A[k+pts]
-				rB += q * B[k+pts]
-			}
-		}
-		A[k], B[k] = rA, rB
+		A[k], B[k] = d.rolled(A, B, k, bust+wipe, -bust)
 	}
 	return A[0], B[0]
+}
+
+// slide is turn's sweep below the mark h for Pig, whose scoring rolls
+// are as likely and score a run of points: the sum of the values a roll
+// reaches slides with the turn total, one value in and one out. a and b
+// are what a roll's bust (and wipe) give; rolls, if not nil, says where
+// the strategy holds below h instead (held).
+func (e *layers) slide(rolls []bool, h int, a, b float64, held func(int) (float64, float64)) (float64, float64) {
+	d, A, B := &e.dist, e.a, e.b
+	p0, pm := d.points[0], e.maxPts
+	sa, sb := 0.0, 0.0
+	for _, pts := range d.points {
+		sa += A[h-1+pts]
+		sb += B[h-1+pts]
+	}
+	for k := h - 1; k >= 0; k-- {
+		if rolls != nil && !rolls[k] {
+			A[k], B[k] = held(k)
+		} else {
+			A[k], B[k] = a+d.run*sa, b+d.run*sb
+		}
+		if k > 0 {
+			sa += A[k-1+p0] - A[k+pm]
+			sb += B[k-1+p0] - B[k+pm]
+		}
+	}
+	return A[0], B[0]
+}
+
+// throw is turn for Hog: the dice the choices throw at (i, j), each sum
+// passing the turn to the other at (j, i + sum), a 1 to (j, i).
+func (e *layers) throw(c *Choices, other []float64, i, j int) (float64, float64) {
+	T := e.T
+	n := int(c.throws[i*T+j])
+	q0 := e.hog.zero(n)
+	v := q0
+	for sum, p := range e.hog.sum[n] {
+		switch {
+		case p == 0:
+		case i+sum >= T:
+			v += p
+		default:
+			v += p * (1 - other[j*T+i+sum])
+		}
+	}
+	return v, -q0
 }

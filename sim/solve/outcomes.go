@@ -136,5 +136,27 @@ func (d *rollDist) evRolls(i, k int) bool {
 	return d.pointSum > d.busts*k+d.wipes*i
 }
 
+// rolled returns the value of rolling at turn total k as a line in the
+// pair's unknown: (a, b), what the rolls that score nothing give, plus
+// each scoring roll's chance times the value it reaches, A[k+points] +
+// B[k+points]·x. With every scoring roll as likely (Pig) the values are
+// summed first, as the solver has always summed them.
+func (d *rollDist) rolled(A, B []float64, k int, a, b float64) (float64, float64) {
+	if d.even > 0 {
+		sa, sb := 0.0, 0.0
+		for _, pts := range d.points {
+			sa += A[k+pts]
+			sb += B[k+pts]
+		}
+		return a + d.even*sa, b + d.even*sb
+	}
+	for n, pts := range d.points {
+		q := d.probs[n]
+		a += q * A[k+pts]
+		b += q * B[k+pts]
+	}
+	return a, b
+}
+
 // zero returns the probability that n pieces score nothing.
 func (d *throwSums) zero(n int) float64 { return d.zeroes[n] }

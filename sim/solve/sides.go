@@ -41,23 +41,7 @@ func (s *pigSide) sweep(xe float64) (a, b, lo, hi float64) {
 	}
 	lo, hi = math.Inf(-1), math.Inf(1)
 	for k := T - i - 1; k >= 0; k-- {
-		rA, rB := bust+wipe, -bust
-		if d.even > 0 {
-			// Pig: every roll that scores is as likely, q·(sum).
-			sa, sb := 0.0, 0.0
-			for _, pts := range d.points {
-				sa += A[k+pts]
-				sb += B[k+pts]
-			}
-			rA += d.even * sa
-			rB += d.even * sb
-		} else {
-			for n, pts := range d.points {
-				q := d.probs[n]
-				rA += q * A[k+pts]
-				rB += q * B[k+pts]
-			}
-		}
+		rA, rB := d.rolled(A, B, k, bust+wipe, -bust)
 		hA, hB := 1.0, -1.0 // holding on nothing passes to (j, i, 0)
 		if k > 0 {
 			hA, hB = 1-holdRow[i+k], 0
