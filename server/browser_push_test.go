@@ -78,9 +78,11 @@ func (d watched) live(t *testing.T, what string) {
 // student's time ran out: the server held for them, and the bot played
 // its turn), and, after the server cut every stream and the browsers
 // opened them again, a lesson's next round and its next phase on both.
-// Each must show within a second (half a poll's period: a poll cannot
-// have brought it), and the median within 400 ms (200 alone, see
-// below); the times are logged.
+// Each must show within 2 s (the page's polls are held back while it
+// hears its stream: only the stream brings it sooner than 10 s; the
+// shared screen beside the whole suite has taken over a second), and
+// the median within 400 ms (200 alone, see below); the times are
+// logged.
 func TestBrowserPushedWithinAMoment(t *testing.T) {
 	t.Parallel() // it waits on the browsers
 	person := newBrowser(t)
@@ -104,8 +106,8 @@ func TestBrowserPushedWithinAMoment(t *testing.T) {
 		t.Helper()
 		dt := d.seen(t, since, what)
 		t.Logf("%s showed %s %d ms after it happened", d.name, what, dt.Milliseconds())
-		if dt > time.Second {
-			t.Errorf("%s showed %s %s after it happened, want well within a poll's period", d.name, what, dt)
+		if dt > 2*time.Second {
+			t.Errorf("%s showed %s %s after it happened, want well within 200 ms (2 s on a busy machine: its polls are held back while it hears its stream, so only the stream brings it sooner than 10 s)", d.name, what, dt)
 		}
 		times = append(times, dt)
 	}
