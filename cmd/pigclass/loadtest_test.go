@@ -68,13 +68,12 @@ func getOK(t *testing.T, client *http.Client, u string) []byte {
 	return b
 }
 
-// TestShortLoad: fifty students play for a few seconds with no think time
-// while two teacher screens poll: no 5xx, and every acknowledged action is
-// stored exactly once (checked through decisions.csv).
-func TestShortLoad(t *testing.T) {
-	base := startServer(t, filepath.Join(t.TempDir(), "load.db"))
+// loadReport runs pigclass loadtest --json against base with args and
+// returns its report, failing the test unless it says OK.
+func loadReport(t *testing.T, base string, args ...string) LoadReport {
+	t.Helper()
 	var out, errb bytes.Buffer
-	err := run(context.Background(), []string{"loadtest", "--url", base, "--students", "50", "--duration", "3s", "--teachers", "2", "--json"},
+	err := run(context.Background(), append([]string{"loadtest", "--url", base, "--json"}, args...),
 		func(string) string { return "" }, &out, &errb)
 	var rep LoadReport
 	if jerr := json.Unmarshal(out.Bytes(), &rep); jerr != nil {
@@ -83,6 +82,15 @@ func TestShortLoad(t *testing.T) {
 	if err != nil || !rep.OK {
 		t.Fatalf("loadtest: %v\n%s", err, out.String())
 	}
+	return rep
+}
+
+// TestShortLoad: fifty students play for a few seconds with no think time
+// while two teacher screens poll: no 5xx, and every acknowledged action is
+// stored exactly once (checked through decisions.csv).
+func TestShortLoad(t *testing.T) {
+	base := startServer(t, filepath.Join(t.TempDir(), "load.db"))
+	rep := loadReport(t, base, "--students", "50", "--duration", "3s", "--teachers", "2")
 	if rep.Joined != 50 || rep.Actions < 100 || rep.Stored < rep.Actions || rep.Lost != 0 || rep.Doubled != 0 || len(rep.Errors) != 0 {
 		t.Errorf("report: %+v", rep)
 	}
@@ -99,17 +107,8 @@ func TestShortLoad(t *testing.T) {
 // lost or doubled, and no 5xx.
 func TestShortLoadThatListens(t *testing.T) {
 	base := startServer(t, filepath.Join(t.TempDir(), "load.db"))
-	var out, errb bytes.Buffer
-	err := run(context.Background(), []string{"loadtest", "--url", base, "--students", "30", "--duration", "4s", "--teachers", "1",
-		"--think", "20ms-60ms", "--poll", "500ms", "--push", "--rounds-every", "2s", "--target", "30", "--json"},
-		func(string) string { return "" }, &out, &errb)
-	var rep LoadReport
-	if jerr := json.Unmarshal(out.Bytes(), &rep); jerr != nil {
-		t.Fatalf("loadtest --json: %v\n%s\n%s", jerr, out.String(), errb.String())
-	}
-	if err != nil || !rep.OK {
-		t.Fatalf("loadtest: %v\n%s", err, out.String())
-	}
+	rep := loadReport(t, base, "--students", "30", "--duration", "4s", "--teachers", "1",
+		"--think", "20ms-60ms", "--poll", "500ms", "--push", "--rounds-every", "2s", "--target", "30")
 	if rep.Streams != 32 || rep.Rounds < 2 || rep.Lost != 0 || rep.Doubled != 0 || len(rep.Errors) != 0 || rep.Requests == 0 {
 		t.Errorf("report: %d streams (want 30 students' and 2 screens'), %d rounds, %d requests; %+v", rep.Streams, rep.Rounds, rep.Requests, rep)
 	}
