@@ -40,7 +40,7 @@ func TestBrowserAScreenReaderHearsTheGame(t *testing.T) {
 		teacher := a.browser()
 		code := teacherStart(t, teacher)
 		ana := person()
-		run(t, ana, chromedp.Navigate(a.url+"/healthz"))
+		navigate(t, ana, a.url+"/healthz")
 		value(t, ana, chromedp.Evaluate[bool](fmt.Sprintf(`(document.cookie = "pigclass_lang=%s; path=/", true)`, lang)))
 		joinIn(t, ana, a.url, code, "Ana")
 		throws := map[string]string{

@@ -19,7 +19,7 @@ func TestBrowserKeyboardMatch(t *testing.T) {
 	ana := person()
 	joinIn(t, ana, a.url, code, "Ana")
 	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}})
-	run(t, ana, chromedp.Navigate(a.url+"/c/"+code))
+	navigate(t, ana, a.url+"/c/"+code)
 	eventually(t, ana, `!!document.querySelector('[data-testid="act-roll"]')`, "Ana's turn")
 	// A form posted without htmx reloads the page: note it where the reload
 	// keeps it, to say so if it happens.
@@ -92,7 +92,7 @@ func TestBrowserHoldButtonKeepsItsWord(t *testing.T) {
 	value(t, ana, chromedp.Evaluate[bool](`(document.cookie = "pigclass_lang=es; path=/", true)`))
 	joinIn(t, ana, a.url, code, "Ana")
 	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}})
-	run(t, ana, chromedp.Navigate(a.url+"/c/"+code))
+	navigate(t, ana, a.url+"/c/"+code)
 	eventually(t, ana, `!!document.querySelector('[data-testid="act-hold"]')`, "Ana's turn")
 	if label := value(t, ana, chromedp.Evaluate[string](`document.querySelector('[data-testid="act-hold"]').textContent`)); !strings.Contains(label, "Plantarme") {
 		t.Fatalf("the hold button says %q, not in Spanish", label)

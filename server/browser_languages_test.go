@@ -29,7 +29,7 @@ func TestBrowserNewLanguages(t *testing.T) {
 			code := teacherStart(t, teacher)
 			l := i18n.For(lang)
 			speaks := func(ctx context.Context) context.Context {
-				run(t, ctx, chromedp.Navigate(a.url+"/healthz"))
+				navigate(t, ctx, a.url+"/healthz")
 				value(t, ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(document.cookie = "pigclass_lang=%s; path=/", true)`, lang)))
 				return ctx
 			}
@@ -53,7 +53,8 @@ func TestBrowserNewLanguages(t *testing.T) {
 			tc := speaks(person())
 			link := teacher.get(paths.Teacher.For(code)).Find(`[data-testid="teacher-link"]`).AttrOr("href", "")
 			u, _ := url.Parse(link)
-			run(t, tc, chromedp.Navigate(a.url+u.RequestURI()), chromedp.WaitVisible(q(`[data-testid="join-code"]`)))
+			navigate(t, tc, a.url+u.RequestURI())
+			run(t, tc, chromedp.WaitVisible(q(`[data-testid="join-code"]`)))
 			check(tc, paths.Teacher.For(code), "dashboard", l.T("dash.endround"))
 		})
 	}

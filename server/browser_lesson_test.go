@@ -269,27 +269,29 @@ func TestBrowserMyClasses(t *testing.T) {
 	person := newBrowser(t)
 	a := newApp(t)
 	laptop := person()
-	run(t, laptop, chromedp.Navigate(a.url+"/"), chromedp.WaitVisible(q(`[data-testid="start-class"]`)))
+	navigate(t, laptop, a.url+"/")
+	run(t, laptop, chromedp.WaitVisible(q(`[data-testid="start-class"]`)))
 	if shown := value(t, laptop, chromedp.Evaluate[bool](`!document.querySelector('[data-testid="my-classes"]').hidden`)); shown {
 		t.Error("a browser that started no class lists some")
 	}
 	clickJS(t, laptop, `[data-testid="start-class"]`)
 	eventually(t, laptop, `!!document.querySelector('[data-testid="dash-bar"]')`, "the dashboard")
 	code := textOf(t, laptop, `[data-testid="dash-bar"] [data-testid="join-code"]`)
-	run(t, laptop, chromedp.Navigate(a.url+"/"))
+	navigate(t, laptop, a.url+"/")
 	eventually(t, laptop, `!document.querySelector('[data-testid="my-classes"]').hidden`, "My classes on the front page")
 	if got := textOf(t, laptop, `[data-testid="my-class"]`); got != code {
 		t.Errorf("My classes lists %q, want %q", got, code)
 	}
 	clickJS(t, laptop, `[data-testid="my-class"]`)
 	eventually(t, laptop, fmt.Sprintf(`location.pathname === "/t/%s" && !!document.querySelector('[data-testid="dash-bar"]')`, code), "the class's dashboard from My classes")
-	run(t, laptop, chromedp.Navigate(a.url+"/"))
+	navigate(t, laptop, a.url+"/")
 	eventually(t, laptop, `!document.querySelector('[data-testid="my-classes"]').hidden`, "My classes again")
 	clickJS(t, laptop, `[data-testid="forget-classes"]`)
 	run(t, laptop, chromedp.Reload())
 	eventually(t, laptop, `document.readyState === "complete" && document.querySelector('[data-testid="my-classes"]').hidden`, "the list forgotten")
 	other := person()
-	run(t, other, chromedp.Navigate(a.url+"/"), chromedp.WaitVisible(q(`[data-testid="start-class"]`)))
+	navigate(t, other, a.url+"/")
+	run(t, other, chromedp.WaitVisible(q(`[data-testid="start-class"]`)))
 	if shown := value(t, other, chromedp.Evaluate[bool](`!document.querySelector('[data-testid="my-classes"]').hidden`)); shown {
 		t.Error("another browser lists the class")
 	}

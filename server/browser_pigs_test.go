@@ -25,7 +25,7 @@ func TestBrowserPassThePigs(t *testing.T) {
 	// before her turn goes on.
 	a.deal(t, "Ana moves first and her first throw of the pigs scores", pigsFirstThrowScores)
 	startRound(t, teacher, code, url.Values{"game": {"pass-the-pigs"}, "target": {"25"}, "mode": {"bot"}, "bot": {"hold:23"}})
-	run(t, ana, chromedp.Navigate(a.url+"/c/"+code))
+	navigate(t, ana, a.url+"/c/"+code)
 	eventually(t, ana, `!!document.querySelector('[data-testid="act-roll"]')`, "Ana's turn")
 	if rolls := playPigsMatch(t, ana); rolls == 0 {
 		t.Error("no roll of Ana's was drawn")

@@ -220,7 +220,8 @@ func TestBrowserProjectorDiscussionFits(t *testing.T) {
 	open := func(code string) context.Context {
 		link := teacher.get("/t/"+code).Find(`[data-testid="projector-link"]`).AttrOr("href", "")
 		pc := person()
-		run(t, pc, chromedp.Navigate(link), chromedp.WaitVisible(q(`[data-testid="projector"]`)))
+		navigate(t, pc, link)
+		run(t, pc, chromedp.WaitVisible(q(`[data-testid="projector"]`)))
 		return pc
 	}
 

@@ -233,7 +233,7 @@ func walkEveryPage(t *testing.T, lang string, widths []int64, all bool, check fu
 	// Each person reads the language of the test (the switcher's cookie),
 	// and the page knows which names are data.
 	speaks := func(ctx context.Context) context.Context {
-		run(t, ctx, chromedp.Navigate(a.url+"/healthz"))
+		navigate(t, ctx, a.url+"/healthz")
 		value(t, ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(document.cookie = "pigclass_lang=%s; path=/", true)`, lang)))
 		return ctx
 	}
@@ -257,14 +257,15 @@ func walkEveryPage(t *testing.T, lang string, widths []int64, all bool, check fu
 	visit(visitor, "/glossary", "glossary")
 	visit(visitor, "/privacy", "privacy")
 	if all {
-		run(t, visitor, chromedp.Navigate(a.url+"/"))
+		navigate(t, visitor, a.url+"/")
 		value(t, visitor, chromedp.Evaluate[bool](`(document.querySelector('form[action="/practice"]').submit(), true)`))
 		eventually(t, visitor, `!!document.querySelector('[data-testid="board"]')`, "a practice match starts")
 		visit(visitor, value(t, visitor, chromedp.Evaluate[string](`location.pathname`)), "practice")
 	}
 	joinIn(t, ana, a.url, code, "Cy")
 	visit(ana, "/c/"+code, "class-waiting")
-	run(t, teach, chromedp.Navigate(a.url+u.RequestURI()), chromedp.WaitVisible(q(`[data-testid="join-code"]`)))
+	navigate(t, teach, a.url+u.RequestURI())
+	run(t, teach, chromedp.WaitVisible(q(`[data-testid="join-code"]`)))
 	visit(teach, "/t/"+code, "dashboard")
 	visit(teach, "/t/"+code+"?chart=first-player", "dashboard-first-player")
 	visit(teach, pu.RequestURI(), "projector")
@@ -343,7 +344,8 @@ func TestBrowserTenPlayers(t *testing.T) {
 	// The teacher's dashboard lists the match with its ten players.
 	link, _ := url.Parse(teacher.get("/t/"+code).Find(`[data-testid="teacher-link"]`).AttrOr("href", ""))
 	teach := person()
-	run(t, teach, chromedp.Navigate(a.url+link.RequestURI()), chromedp.WaitVisible(q(`[data-testid="join-code"]`)))
+	navigate(t, teach, a.url+link.RequestURI())
+	run(t, teach, chromedp.WaitVisible(q(`[data-testid="join-code"]`)))
 	noSidewaysScroll(t, teach, a.url, "/t/"+code, "ten-players-dashboard", widths, func(name string) { noOverflow(t, teach, name) })
 	if !strings.Contains(value(t, teach, chromedp.Evaluate[string](`document.body.innerText`)), "Bot 9") {
 		t.Error("the dashboard does not list the ten-player match's bots")

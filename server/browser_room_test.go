@@ -79,7 +79,7 @@ func TestBrowserProjectorFits(t *testing.T) {
 	}
 	shot(t, pc, "projector-chart-1080p")
 
-	run(t, pc, chromedp.Navigate(a.url+"/p/"+code+"/results"))
+	navigate(t, pc, a.url+"/p/"+code+"/results")
 	if b := boxOf(t, pc, `[data-testid="results"]`); !b.inside(1920, 1080) {
 		t.Errorf("the podium does not fit the screen: %+v", b)
 	}
@@ -88,7 +88,7 @@ func TestBrowserProjectorFits(t *testing.T) {
 	a.srv.room.SetLesson(t.Context(), operator(t, a, code), "6-skunk", 0)
 	teacher.post("/t/"+code+"/lesson/start", nil)
 	teacher.post("/t/"+code+"/skunk/roll", nil)
-	run(t, pc, chromedp.Navigate(a.url+"/p/"+code))
+	navigate(t, pc, a.url+"/p/"+code)
 	for _, sel := range []string{"#skunk", `[data-testid="projector-code"]`} {
 		if b := boxOf(t, pc, sel); !b.inside(1920, 1080) {
 			t.Errorf("Skunk: %s is not wholly on the screen: %+v", sel, b)

@@ -51,7 +51,8 @@ func TestBrowserAMoveNotTakenSaysSo(t *testing.T) {
 	ana := person()
 	joinIn(t, ana, front, code, "Ana")
 	teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}})
-	run(t, ana, chromedp.EmulateViewport(390, 844), chromedp.Navigate(front+"/c/"+code))
+	run(t, ana, chromedp.EmulateViewport(390, 844))
+	navigate(t, ana, front+"/c/"+code)
 	eventually(t, ana, `!!document.querySelector('[data-testid="act-roll"]')`, "Ana's turn")
 	en := i18n.For("en")
 	const nginx502 = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"

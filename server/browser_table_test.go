@@ -60,7 +60,7 @@ func openAnasTable(t *testing.T, a *app, ts *httptest.Server, teacher *browser, 
 	t.Helper()
 	ids := []string{strconv.FormatInt(studentID(t, a, code, "Ana"), 10), strconv.FormatInt(studentID(t, a, code, "Ben"), 10)}
 	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "student": ids, "bot": {bot}})
-	run(t, ana, chromedp.Navigate(ts.URL+"/c/"+code))
+	navigate(t, ana, ts.URL+"/c/"+code)
 	eventually(t, ana, `!!document.querySelector('[data-testid="mark-4"]')`, "Ana's turn, first at the table")
 	return ids
 }
@@ -122,7 +122,7 @@ func TestBrowserATableWithTheNetworkCut(t *testing.T) {
 	}
 	playOnThePhone(t, ana, "6 5 4 2 6 3 1 6 5 4 2 3", 18)
 	checkTableRecords(t, a, teacher, code, []*browser{ben})
-	run(t, ana, chromedp.Navigate(ts.URL+"/c/"+code))
+	navigate(t, ana, ts.URL+"/c/"+code)
 	clickJS(t, ana, `a[href^="/c/`+code+`/m/"]`)
 	eventually(t, ana, `!!document.querySelector('[data-testid="review"]')`, "Ana's review of the table on her phone")
 	pigsAtTheTable(t, a, ts, cut, teacher, ana, ben, code, ids)
@@ -170,7 +170,7 @@ func pigsAtTheTable(t *testing.T, a *app, ts *httptest.Server, cut *atomic.Bool,
 		t.Fatal(err)
 	}
 	teacher.post(paths.Tables.For(code), url.Values{"game": {"pass-the-pigs"}, "target": {"50"}, "student": ids})
-	run(t, ana, chromedp.Navigate(ts.URL+"/c/"+code))
+	navigate(t, ana, ts.URL+"/c/"+code)
 	throw := func(a, b string) {
 		clickJS(t, ana, `[data-testid="piece1-mark-`+a+`"]`)
 		clickJS(t, ana, `[data-testid="piece2-mark-`+b+`"]`)
@@ -200,7 +200,7 @@ func pigsAtTheTable(t *testing.T, a *app, ts *httptest.Server, cut *atomic.Bool,
 	}
 	// Another table of pigs, from Ben's phone: pigs that touch too.
 	teacher.post(paths.Tables.For(code), url.Values{"game": {"pass-the-pigs"}, "target": {"50"}, "student": ids})
-	run(t, ana, chromedp.Navigate(ts.URL+"/c/"+code))
+	navigate(t, ana, ts.URL+"/c/"+code)
 	clickJS(t, ana, `[data-testid="table-touching"]`)
 	// The device shows Ben's turn at once; the entry is on the server
 	// once the queue is empty.
@@ -256,7 +256,8 @@ func TestBrowserAPauseKeepsATablesEntries(t *testing.T) {
 func rejoinOn(t *testing.T, ctx context.Context, base string, b *browser, code, nick string) {
 	t.Helper()
 	rc := b.get("/c/" + code).Find(`[data-testid="rejoin-code"]`).Text()
-	run(t, ctx, chromedp.Navigate(base+"/join/"+code), chromedp.SendKeys(q(`#nickname`), nick))
+	navigate(t, ctx, base+"/join/"+code)
+	run(t, ctx, chromedp.SendKeys(q(`#nickname`), nick))
 	value(t, ctx, chromedp.Evaluate[bool](`(document.querySelector('#rejoin').closest('details').open = true, true)`))
 	run(t, ctx, chromedp.SendKeys(q(`#rejoin`), rc), chromedp.Submit(q(`#nickname`)), chromedp.WaitVisible(q(`[data-testid="nickname"]`)))
 }
@@ -278,7 +279,7 @@ func TestBrowserATableDeviceHoldsWhatWasNotTaken(t *testing.T) {
 	benPhone := person()
 	run(t, benPhone, chromedp.EmulateViewport(390, 844))
 	rejoinOn(t, benPhone, a.url, ben, code, "Ben")
-	run(t, benPhone, chromedp.Navigate(a.url+"/c/"+code))
+	navigate(t, benPhone, a.url+"/c/"+code)
 	eventually(t, benPhone, `!!document.querySelector('[data-testid="mark-6"]')`, "Ben's phone at the table on Ana's turn")
 	stored := func(want string) {
 		t.Helper()

@@ -30,7 +30,7 @@ func TestBrowserATableOfFourOnAPhone(t *testing.T) {
 		ids = append(ids, strconv.FormatInt(studentID(t, a, code, nick), 10))
 	}
 	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "student": ids})
-	run(t, ana, chromedp.Navigate(ts.URL+"/c/"+code))
+	navigate(t, ana, ts.URL+"/c/"+code)
 	eventually(t, ana, `!!document.querySelector('[data-testid="mark-4"]')`, "the table's first turn")
 	check := func(when string) {
 		bad := value(t, ana, chromedp.Evaluate[string](`(function () {

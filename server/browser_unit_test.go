@@ -18,13 +18,13 @@ import (
 func asStudent(t *testing.T, ctx context.Context, a *app, s *student, code string) {
 	t.Helper()
 	u, _ := url.Parse(a.url)
-	run(t, ctx, chromedp.Navigate(a.url+paths.Privacy.String()))
+	navigate(t, ctx, a.url+paths.Privacy.String())
 	for _, c := range s.b.c.Jar.Cookies(u) {
 		if c.Name == playerCookie {
 			value(t, ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.cookie = %q`, c.Name+"="+c.Value+"; path=/")))
 		}
 	}
-	run(t, ctx, chromedp.Navigate(a.url+paths.Student.For(code)))
+	navigate(t, ctx, a.url+paths.Student.For(code))
 }
 
 // TestBrowserTwoDaysOfAClass (issue 33, "Done when"): two days of a class,
@@ -126,7 +126,7 @@ func TestBrowserTwoDaysOfAClass(t *testing.T) {
 
 	// The podium: today's and the unit's.
 	for scope, want := range map[string]string{"today": "Today's podium (" + day2 + ")", "unit": "The podium of the whole unit"} {
-		run(t, laptop, chromedp.Navigate(a.url+paths.TeacherProjector.Results.For(code)+"?scope="+scope))
+		navigate(t, laptop, a.url+paths.TeacherProjector.Results.For(code)+"?scope="+scope)
 		eventually(t, laptop, fmt.Sprintf(`(document.querySelector("h1") || {}).textContent === %q && document.querySelectorAll('[data-testid="award"]').length > 0`, want), "the podium of "+scope)
 		shot(t, laptop, "podium-"+scope)
 	}

@@ -40,7 +40,7 @@ func TestBrowserWholeLesson(t *testing.T) {
 	}
 	pia := person()
 	joinIn(t, pia, a.url, code, "Pia")
-	run(t, pia, chromedp.Navigate(a.url+"/"))
+	navigate(t, pia, a.url+"/")
 	value(t, pia, chromedp.Evaluate[bool](`(document.querySelector('form[action="/practice"]').submit(), true)`))
 	eventually(t, pia, `location.pathname.indexOf("/m/") === 0`, "Pia practises from the front page")
 
@@ -141,7 +141,7 @@ func TestBrowserWholeLesson(t *testing.T) {
 
 	// The projector: the phase's question whole, the class's guesses
 	// against the truth at a third of the screen or more, at each size.
-	run(t, projector, chromedp.Navigate(teacher.get("/t/"+code).Find(`[data-testid="projector-link"]`).AttrOr("href", "")))
+	navigate(t, projector, teacher.get("/t/"+code).Find(`[data-testid="projector-link"]`).AttrOr("href", ""))
 	eventually(t, laptop, `!document.querySelector('[data-testid="end-round"]')`, "the round ended")
 	eventually(t, projector, `(document.querySelector('[data-testid="projector"]') || {}).dataset.state === "results"`, "the round's end on the projector")
 	eventually(t, projector, `!!document.querySelector('[data-testid="chart-mystery-guesses"] .echart') && Array.from(document.querySelectorAll('[data-testid="chart-mystery-guesses"] tbody tr td:nth-child(2)')).reduce(function (n, td) { return n + Number(td.textContent) }, 0) === 7`,
