@@ -135,20 +135,26 @@
   }
   function pushed() { return heard > 0 && Date.now() - heard < 12000; }
   // A look that comes while a part is being swapped in (htmx binds the
-  // new part as it settles) finds no listener on it: a moment later,
-  // every part that did not ask since that look asks now.
-  var looks = 0;
+  // new part as it settles) finds no listener on it: a moment later
+  // (and twice more, should it be held back again), every part that did
+  // not ask since that look asks now.
+  var looks = 0, asked = {};
+  // partOf names a live part by its address, the same for the part a
+  // swap puts in its place.
+  function partOf(el) { return (el.getAttribute("hx-get") || "").split("?")[0]; }
   function look(e) {
     hear();
     var n = ++looks, data = e && e.data;
     document.body.setAttribute("data-looks", String(n));
     document.body.setAttribute("data-look", String(data || ""));
-    setTimeout(function () {
-      if (!window.htmx) return;
-      document.querySelectorAll('[hx-trigger*="sse:look"]').forEach(function (el) {
-        if ((el.pigclassLook || 0) < n) htmx.trigger(el, "sse:look", { data: data });
-      });
-    }, 150);
+    [150, 600, 1500].forEach(function (ms) {
+      setTimeout(function () {
+        if (!window.htmx || looks > n) return; // a later look asks again itself
+        document.querySelectorAll('[hx-trigger*="sse:look"]').forEach(function (el) {
+          if ((asked[partOf(el)] || 0) < n) htmx.trigger(el, "sse:look", { data: data });
+        });
+      }, ms);
+    });
   }
   document.addEventListener("htmx:sseOpen", function (e) {
     var src = e.detail && e.detail.source;
@@ -177,13 +183,13 @@
   document.addEventListener("htmx:configRequest", function (e) {
     var ev = e.detail && e.detail.triggeringEvent, el = e.detail && e.detail.elt;
     if (!ev || ev.type !== "sse:look") return;
-    if (el && el.querySelector && el.querySelector(".htmx-request")) {
+    if (el && el.querySelector && el.querySelector("form.htmx-request")) {
       // Its own form is on its way (the student's move): its answer
       // draws the part, and the look is asked again after (above).
       e.preventDefault();
       return;
     }
-    if (el) el.pigclassLook = looks;
+    if (el) asked[partOf(el)] = looks;
     var said = String((ev.detail && ev.detail.data) || "").split("/");
     var path = e.detail.path || "", shows = /[?&]v=([^&]*)/.exec(path);
     if (said.length === 2 && shows && path.indexOf("/m/" + said[0] + "/board?") >= 0 && showsAtLeast(decodeURIComponent(shows[1]), said[1])) {
