@@ -262,9 +262,7 @@ func (s *Server) dashboardLive(c *gin.Context) {
 func (lc *liveCache) get(activity int64, draw func() ([]byte, error)) ([]byte, int64, error) {
 	lc.mu.Lock()
 	defer lc.mu.Unlock()
-	if lc.drawn == nil {
-		lc.drawn = sync.NewCond(&lc.mu)
-	}
+	lc.init()
 	for lc.body == nil && lc.rendering {
 		lc.drawn.Wait() // the first drawing
 	}
@@ -295,6 +293,14 @@ func (lc *liveCache) get(activity int64, draw func() ([]byte, error)) ([]byte, i
 	return lc.body, lc.version, err
 }
 
+// init makes the condition drawings are waited on, the first time.
+// lc.mu must be held.
+func (lc *liveCache) init() {
+	if lc.drawn == nil {
+		lc.drawn = sync.NewCond(&lc.mu)
+	}
+}
+
 // fresh returns a drawing of activity or newer: the one kept if it is,
 // else the next one drawn, by whoever draws it (this caller, if no one
 // else does), no sooner than liveEvery after the last. now is the
@@ -303,9 +309,7 @@ func (lc *liveCache) get(activity int64, draw func() ([]byte, error)) ([]byte, i
 func (lc *liveCache) fresh(activity int64, now func() int64, draw func() ([]byte, error)) ([]byte, int64, error) {
 	lc.mu.Lock()
 	defer lc.mu.Unlock()
-	if lc.drawn == nil {
-		lc.drawn = sync.NewCond(&lc.mu)
-	}
+	lc.init()
 	for {
 		switch wait := liveEvery - time.Since(lc.at); {
 		case lc.body != nil && lc.version >= activity:

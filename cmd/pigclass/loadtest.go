@@ -764,15 +764,20 @@ func (l *loadRun) acknowledged(now time.Time) {
 
 // think waits the student's think time.
 func (s *loadStudent) think(ctx context.Context) {
-	lo, hi := s.l.cfg.thinkMin, s.l.cfg.thinkMax
-	if hi <= 0 {
+	if s.l.cfg.thinkMax <= 0 {
 		return
 	}
+	sleep(ctx, s.thinkTime())
+}
+
+// thinkTime draws the student's next think time from [thinkMin, thinkMax].
+func (s *loadStudent) thinkTime() time.Duration {
+	lo, hi := s.l.cfg.thinkMin, s.l.cfg.thinkMax
 	d := lo
 	if hi > lo {
 		d += time.Duration(s.rng.Int64N(int64(hi - lo)))
 	}
-	sleep(ctx, d)
+	return d
 }
 
 // thinkWatching is think for a page a browser keeps open: its board
@@ -780,12 +785,7 @@ func (s *loadStudent) think(ctx context.Context) {
 // the student's turn, or with --push fetches itself when its stream
 // says look.
 func (s *loadStudent) thinkWatching(ctx context.Context, poll string) {
-	lo, hi := s.l.cfg.thinkMin, s.l.cfg.thinkMax
-	d := lo
-	if hi > lo {
-		d += time.Duration(s.rng.Int64N(int64(hi - lo)))
-	}
-	done := time.NewTimer(d)
+	done := time.NewTimer(s.thinkTime())
 	defer done.Stop()
 	every := time.NewTicker(2 * time.Second)
 	defer every.Stop()

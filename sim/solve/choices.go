@@ -69,15 +69,3 @@ func ChoicesOf(v sim.Variant, s sim.Strategy) *Choices {
 	}
 	return c
 }
-
-// roll and dice make Choices a policy, for the general evaluation (the
-// test that holds the two evaluations together uses it).
-func (c *Choices) roll(i, j, k int) bool {
-	T := c.variant.Target
-	if h := c.hold[i*T+j]; h >= 0 {
-		return k < int(h)
-	}
-	return c.rolls[int32(i*T+j)][k]
-}
-
-func (c *Choices) dice(i, j int) int { return int(c.throws[i*c.variant.Target+j]) }

@@ -21,6 +21,16 @@ func evaluated(t *testing.T, v sim.Variant, first, second sim.Strategy) float64 
 	return mine[0]
 }
 
+// rollsAt is whether choices c roll at (i, j, k), read as the duel reads
+// them: below the mark, or the turn's own choice where it has none.
+func (c *Choices) rollsAt(i, j, k int) bool {
+	T := c.variant.Target
+	if h := c.hold[i*T+j]; h >= 0 {
+		return k < int(h)
+	}
+	return c.rolls[int32(i*T+j)][k]
+}
+
 // oddRoller rolls at odd turn totals and below 4, holds at the rest:
 // choices not of the shape "roll below a mark", so its turns are kept
 // choice by choice.
@@ -72,7 +82,7 @@ func TestDuelOfChoicesIsTheGeneralEvaluation(t *testing.T) {
 		}
 		if !g.ChoosesDice() {
 			odd := ChoicesOf(v, oddRoller{})
-			if odd.hold[0] != -1 || len(odd.rolls) == 0 || !odd.roll(0, 0, 5) || odd.roll(0, 0, 6) {
+			if odd.hold[0] != -1 || len(odd.rolls) == 0 || !odd.rollsAt(0, 0, 5) || odd.rollsAt(0, 0, 6) {
 				t.Errorf("%v: odd roller's turn at (0, 0) kept as mark %d, %d turns choice by choice", g, odd.hold[0], len(odd.rolls))
 			}
 			if h := ChoicesOf(v, sim.HoldAt(hold)); h.hold[0] != int16(hold) || h.rolls != nil {
