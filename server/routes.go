@@ -123,6 +123,7 @@ func (s *Server) publicRoutes(r *gin.Engine) {
 	vget(paths.Verify, s.verifyPage)
 	get(paths.Glossary, s.glossary)
 	get(paths.Privacy, s.privacy)
+	get(paths.Help, s.help)
 	post(paths.Lang, s.pickLanguage)
 	post(paths.Verify, s.verify)
 }

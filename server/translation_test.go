@@ -155,6 +155,7 @@ func TestEveryPageInEachLanguage(t *testing.T) {
 			visit(visitor, paths.JoinCode.For(code))
 			visit(visitor, paths.Verify.String())
 			visit(visitor, paths.Glossary.String())
+			visit(visitor, paths.Help.String())
 			visit(visitor, "/no-such-page")
 			visit(ana, paths.Student.For(code))
 			visit(teacher, paths.Teacher.For(code))

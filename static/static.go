@@ -26,10 +26,11 @@ import (
 	"time"
 )
 
-// Files holds app.css, app.js, charts.js and vendor/ (htmx, ECharts 5.4.3,
+// Files holds app.css, app.js, charts.js, help/ (the teacher's guide's
+// pictures of the screens) and vendor/ (htmx, ECharts 5.4.3,
 // the version go-echarts v2.6 targets).
 //
-//go:embed app.css app.js charts.js icon.svg vendor
+//go:embed app.css app.js charts.js icon.svg vendor help
 var Files embed.FS
 
 // Prefix is where the files are served.

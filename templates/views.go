@@ -951,3 +951,29 @@ func ReviewSaid(l *i18n.Localizer, of, id string, args ...any) string {
 	}
 	return l.T("review."+id, args...)
 }
+
+// Help is the teacher's guide (/help): its sections in the reader's
+// language, with the lesson plans the server has.
+type Help struct {
+	Sections []HelpSection
+}
+
+// HelpSection is one section of the guide: its anchor (the page's
+// address#ID), heading and paragraphs, a picture of the screen it speaks
+// of, the lesson plans when it lists them, and where to read more.
+type HelpSection struct {
+	ID, Heading string
+	Paras       []string
+	Picture     *HelpPicture
+	Lessons     []string
+	Links       []HelpLink
+}
+
+// HelpPicture is a picture of a screen, served from static/.
+type HelpPicture struct {
+	Src, Alt      string
+	Width, Height int
+}
+
+// HelpLink is an address the guide points to and its words.
+type HelpLink struct{ Label, URL string }

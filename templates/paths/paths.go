@@ -42,6 +42,7 @@ const (
 	Verify   Route = "/verify"
 	Glossary Route = "/glossary"
 	Privacy  Route = "/privacy"
+	Help     Route = "/help" // the teacher's guide
 	Lang     Route = "/lang" // POST: the language switcher
 	Healthz  Route = "/healthz"
 )
