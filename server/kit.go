@@ -42,7 +42,7 @@ type Config struct {
 	TrustedProxies []netip.Prefix
 	// CodePrefix starts every join code this instance draws (up to two
 	// code characters), so that a proxy in front of several instances can
-	// send each class's addresses to the instance that holds it (README,
+	// send each class's addresses to the instance that holds it (cmd/pigclass's guide,
 	// "A school or a district"). Empty: any code.
 	CodePrefix string
 	// Key is the server's own key, kept outside the database
@@ -56,7 +56,7 @@ type Config struct {
 	// TablesBudget bounds the tables kept (0: TablesBudget).
 	TablesBudget int64
 	// Retain is how long a class is kept after its last activity, then
-	// erased (README, "How long a class is kept"); 0 keeps every class
+	// erased (cmd/pigclass's guide, "How long a class is kept"); 0 keeps every class
 	// until its teacher deletes it.
 	Retain time.Duration
 	// Limits are what the door every match starts through lets through

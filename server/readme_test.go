@@ -12,83 +12,132 @@ import (
 	"pigclass/server/report"
 )
 
-// TestREADMEAddressesAnswer: every address the README's "Stable
-// addresses" name is a route of the app, with its method: an address
-// renamed or removed fails here until the README says so.
-func TestREADMEAddressesAnswer(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
+// The documents that say what pigclass is and does, by their paths from
+// this package: the README, the administrator's guide (cmd/pigclass's
+// package comment) and the developer's guide.
+const (
+	readme         = "../README.md"
+	adminGuide     = "../cmd/pigclass/doc.go"
+	developerGuide = "DEVELOPING.md"
+)
+
+// docs reads the documents, the administrator's guide as go doc reads it
+// (its comment's lines without their "// ").
+func docs(t *testing.T) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, p := range []string{readme, adminGuide, developerGuide} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(b)
+		if strings.HasSuffix(p, ".go") {
+			var lines []string
+			for _, l := range strings.Split(text, "\n") {
+				if !strings.HasPrefix(l, "//") {
+					break
+				}
+				lines = append(lines, strings.TrimPrefix(strings.TrimPrefix(l, "//"), " "))
+			}
+			text = strings.Join(lines, "\n")
+		}
+		out[p] = text
 	}
-	readme := string(b)
-	start := strings.Index(readme, "Stable addresses:")
-	end := strings.Index(readme[start:], "\n\n")
-	if start < 0 || end < 0 {
-		t.Fatal("the README has no paragraph of stable addresses")
+	return out
+}
+
+// TestDocsAddressesAnswer: every address the administrator's guide's
+// "Stable addresses" name is a route of the app, with its method, and so
+// is every address the README and the developer's guide name in code: an
+// address renamed or removed fails here until the guides say so.
+func TestDocsAddressesAnswer(t *testing.T) {
+	texts := docs(t)
+	guide := texts[adminGuide]
+	start := strings.Index(guide, "Stable addresses:")
+	if start < 0 {
+		t.Fatal("the administrator's guide has no paragraph of stable addresses")
 	}
-	para := readme[start : start+end]
+	end := strings.Index(guide[start:], "\n\n")
+	para := guide[start : start+end]
 	a := newApp(t)
 	routes := map[string]bool{}
 	for _, r := range a.srv.Handler().(*gin.Engine).Routes() {
 		routes[r.Method+" "+r.Path] = true
 	}
-	named := regexp.MustCompile("`(POST |GET )?(/[^`?]*)(\\?[^`]*)?`").FindAllStringSubmatch(para, -1)
-	if len(named) < 30 {
-		t.Fatalf("%d addresses read from the README's paragraph, want them all", len(named))
-	}
-	for _, m := range named {
-		method := strings.TrimSpace(m[1])
-		if method == "" {
-			method = http.MethodGet
+	address := regexp.MustCompile("`(POST |GET )?(/[^`?]*)(\\?[^`]*)?`")
+	check := func(doc, text string) {
+		for _, m := range address.FindAllStringSubmatch(text, -1) {
+			method := strings.TrimSpace(m[1])
+			if method == "" {
+				method = http.MethodGet
+			}
+			path := strings.NewReplacer("{code}", ":code", "{id}", ":id").Replace(m[2])
+			if !routes[method+" "+path] {
+				t.Errorf("%s names %s %s, which is no route of the app", doc, method, m[2])
+			}
 		}
-		path := strings.NewReplacer("{code}", ":code", "{id}", ":id").Replace(m[2])
-		if !routes[method+" "+path] {
-			t.Errorf("the README names %s %s, which is no route of the app", method, m[2])
+	}
+	if n := len(address.FindAllString(para, -1)); n < 30 {
+		t.Fatalf("%d addresses read from the guide's paragraph, want them all", n)
+	}
+	check(adminGuide, para)
+	// The README's and the developer's guide's addresses of the app (the
+	// pages a teacher is sent to), not paths of files or of the machine.
+	for _, doc := range []string{readme, developerGuide} {
+		for _, m := range regexp.MustCompile(`\*\*(/[a-z]+)\*\*`).FindAllStringSubmatch(texts[doc], -1) {
+			check(doc, "`"+m[1]+"`")
+		}
+	}
+	for _, page := range []string{"/help", "/glossary", "/privacy"} {
+		if !strings.Contains(texts[readme], "**"+page+"**") {
+			t.Errorf("the README does not send a teacher to %s", page)
 		}
 	}
 }
 
-// numberWords are the counts the README writes in words.
+// numberWords are the counts the documents write in words.
 var numberWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
 	"eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15}
 
-// TestREADMECountsAreTheRegistries: the README's counts of lesson plans
-// and of the dashboard's files are those of the app's own lists (the
-// lesson plans it loads, report.Files), and the files it names are those
-// files: a plan or a file added without the README fails here.
-func TestREADMECountsAreTheRegistries(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme := strings.Join(strings.Fields(string(b)), " ")
+// TestDocsCountsAreTheRegistries: the counts of lesson plans, of the
+// dashboard's files and of the class's charts the README and the guides
+// write are those of the app's own lists (the lesson plans it loads,
+// report.Files, charts.ClassKeys), and the files the guide names are
+// those files: a plan, a file or a chart added without the documents
+// fails here.
+func TestDocsCountsAreTheRegistries(t *testing.T) {
 	a := newApp(t)
-	count := func(re, what string, want int) {
-		t.Helper()
-		ms := regexp.MustCompile(re).FindAllStringSubmatch(readme, -1)
-		if len(ms) == 0 {
-			t.Errorf("the README does not say how many %s there are", what)
-		}
-		for _, m := range ms {
-			if n, ok := numberWords[m[1]]; !ok || n != want {
-				t.Errorf("the README says %q: the app has %d %s", m[0], want, what)
-			}
-		}
-	}
 	var words []string
 	for w := range numberWords {
 		words = append(words, w)
 	}
 	n := "(" + strings.Join(words, "|") + ")"
-	count(`\b`+n+` lesson plans`, "lesson plans", len(a.srv.views.lessons))
-	count(`dashboard offers `+n+` files`, "files", len(report.Files))
-	m := regexp.MustCompile(`dashboard offers ` + n + ` files \(([^)]*)\)`).FindStringSubmatch(readme)
-	if m == nil {
-		t.Fatal("the README does not name the dashboard's files")
+	found := map[string]int{}
+	for doc, text := range docs(t) {
+		text = strings.Join(strings.Fields(text), " ")
+		count := func(re, what string, want int) {
+			t.Helper()
+			for _, m := range regexp.MustCompile(re).FindAllStringSubmatch(text, -1) {
+				found[what]++
+				if got, ok := numberWords[m[1]]; !ok || got != want {
+					t.Errorf("%s says %q: the app has %d %s", doc, m[0], want, what)
+				}
+			}
+		}
+		count(`\b`+n+` lesson plans`, "lesson plans", len(a.srv.views.lessons))
+		count(`dashboard offers `+n+` files`, "files", len(report.Files))
+		if m := regexp.MustCompile(`dashboard offers ` + n + ` files \(([^)]*)\)`).FindStringSubmatch(text); m != nil {
+			for _, f := range report.Files {
+				if !strings.Contains(m[2], f.Name) {
+					t.Errorf("%s's list of files (%s) lacks %s", doc, m[2], f.Name)
+				}
+			}
+		}
 	}
-	for _, f := range report.Files {
-		if !strings.Contains(m[2], f.Name) {
-			t.Errorf("the README's list of files (%s) lacks %s", m[2], f.Name)
+	for _, what := range []string{"lesson plans", "files"} {
+		if found[what] == 0 {
+			t.Errorf("no document says how many %s there are", what)
 		}
 	}
 }

@@ -373,7 +373,8 @@ func districtAddrs(t *testing.T) (proxy string, prefixes []string, addrs map[str
 
 // districtCommands are the commands of a district of instances (prefix ->
 // HOST:PORT) behind a proxy of kind listening on proxy: what the district
-// test runs, and what the README gives (TestREADMEDistrictCommands).
+// test runs, and what the administrator's guide gives
+// (TestGuideDistrictCommands).
 func districtCommands(kind, proxy string, prefixes []string, addrs map[string]string) district {
 	public := "http://" + proxy
 	d := district{confFile: "pigclass-" + kind + ".conf", serve: map[string][]string{}}
@@ -395,30 +396,29 @@ func districtCommands(kind, proxy string, prefixes []string, addrs map[string]st
 	return d
 }
 
-// readmeBlock is the district's commands as the README shows them.
-func (d district) readmeBlock(prefixes []string) string {
+// guideBlock is the district's commands as the guide shows them (a code
+// block: each line after a tab).
+func (d district) guideBlock(prefixes []string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "    pigclass %s > %s\n", strings.Join(d.proxyconf, " "), d.confFile)
+	fmt.Fprintf(&b, "\tpigclass %s > %s\n", strings.Join(d.proxyconf, " "), d.confFile)
 	for _, p := range prefixes {
-		fmt.Fprintf(&b, "    pigclass %s &\n", strings.Join(d.serve[p], " "))
+		fmt.Fprintf(&b, "\tpigclass %s &\n", strings.Join(d.serve[p], " "))
 	}
-	fmt.Fprintf(&b, "    %s\n", strings.Join(d.proxy, " "))
+	fmt.Fprintf(&b, "\t%s\n", strings.Join(d.proxy, " "))
 	return b.String()
 }
 
-// TestREADMEDistrictCommands: the README's district commands are the ones
-// the district tests run (districtCommands), with the README's addresses.
-func TestREADMEDistrictCommands(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+// TestGuideDistrictCommands: the administrator's guide's district
+// commands are the ones the district tests run (districtCommands), with
+// the guide's addresses.
+func TestGuideDistrictCommands(t *testing.T) {
+	guide := guideText(t)
 	prefixes := []string{"A", "J", "R"}
 	addrs := map[string]string{"A": "127.0.0.1:8081", "J": "127.0.0.1:8082", "R": "127.0.0.1:8083"}
 	for _, kind := range []string{"nginx", "haproxy"} {
-		block := districtCommands(kind, "127.0.0.1:8000", prefixes, addrs).readmeBlock(prefixes)
-		if !strings.Contains(string(readme), block) {
-			t.Errorf("the README does not give the %s district's commands as the test runs them:\n%s", kind, block)
+		block := districtCommands(kind, "127.0.0.1:8000", prefixes, addrs).guideBlock(prefixes)
+		if !strings.Contains(guide, block) {
+			t.Errorf("the guide does not give the %s district's commands as the test runs them:\n%s", kind, block)
 		}
 	}
 }

@@ -1,5 +1,3 @@
-// Command pigclass is the classroom probability lab: the web app, the
-// solver and the simulator. Run "pigclass help" for the subcommands.
 package main
 
 import (

@@ -43,7 +43,7 @@ var commands = map[string]command{
 	"backup":    {"copy the database to a new file, safely while the server runs", runBackup},
 	"migrate":   {"move a school's SQLite file into a district's Postgres database", runMigrate},
 	"loadtest":  {"play many simulated students against a running server on this machine", runLoadtest},
-	"proxyconf": {"print an nginx configuration for a district of several instances", runProxyconf},
+	"proxyconf": {"print an nginx or HAProxy configuration for a district of several instances", runProxyconf},
 	"service":   {"print a systemd unit that runs the web app as a service", runService},
 	"version":   {"print the version, the commit it was built from and the Go version", runVersion},
 }

@@ -64,7 +64,7 @@ func runServe(e env, args []string) error {
 	log.Info("pigclass starting", "version", server.BuildInfo().Short(), "build", server.BuildInfo().String())
 	if e.getenv("GOMEMLIMIT") == "" {
 		// A soft limit on Go's heap: past it the collector works harder
-		// instead of letting a school's load grow the process (README).
+		// instead of letting a school's load grow the process (the guide, doc.go).
 		debug.SetMemoryLimit(defaultMemoryLimit)
 	}
 	if addr := e.getenv("PIGCLASS_PPROF"); addr != "" {
@@ -155,7 +155,7 @@ func newLog(w io.Writer, format, level string) (*slog.Logger, error) {
 }
 
 // DefaultRetainDays is how long a class is kept after its last activity
-// (README, "How long a class is kept"): a unit, a term's reports and a
+// (the guide, doc.go, "How long a class is kept"): a unit, a term's reports and a
 // summer holiday fit in it; last school year's classes are gone before the
 // next year's first lesson. maxRetainDays is ten years.
 const (

@@ -17,7 +17,7 @@ import (
 const stateDir = "/var/lib/pigclass"
 
 // runService prints a systemd unit that serves pigclass with the serve
-// flags given (README, "Installing it as a service").
+// flags given (the guide, doc.go, "Installing it as a service").
 func runService(e env, args []string) error {
 	binary, user, serveArgs, err := serviceFlags(args)
 	if err != nil {
@@ -129,7 +129,7 @@ func unit(binary, user string, serveArgs []string, lowPort bool) string {
 		}
 	}
 	w("# pigclass as a systemd service: written by `pigclass service`.",
-		"# Install: README, \"Installing it as a service\".",
+		"# Install: go doc pigclass/cmd/pigclass, \"Installing it as a service\".",
 		"[Unit]",
 		"Description=pigclass, a classroom probability lab",
 		"After=network-online.target",

@@ -19,8 +19,7 @@ import (
 // grey: one for each player of a match of ten (sim.MaxSeats).
 var palette = opts.Colors{"#0072B2", "#E69F00", "#009E73", "#D55E00", "#56B4E9", "#CC79A7", "#F0E442", "#000000", "#882255", "#999999"}
 
-// Keys of the charts, in the order the README lists them ("In the
-// classroom", step 5).
+// Keys of the charts, in the order the dashboard offers them.
 const (
 	HoldPointsKey  = "hold-points"
 	DecisionMapKey = "decision-map"

@@ -8,7 +8,7 @@ import (
 	"pigclass/server/store"
 )
 
-// What nobody uses expires (README, "What expires"): a practice match (or
+// What nobody uses expires (cmd/pigclass's guide, "How long a class is kept"): a practice match (or
 // a game of homework) without a move for PracticeIdle ends and leaves
 // memory, and PracticeKept
 // after it ended is deleted with its events (and its player, once they

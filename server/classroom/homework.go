@@ -12,7 +12,7 @@ import (
 	"pigclass/sim/solve"
 )
 
-// Homework is set, played and followed here (README, "Homework"): an
+// Homework is set, played and followed here (the teacher's guide, /help, "Homework"): an
 // assignment is a number of games of a game against a bot, due at a time;
 // its students play it whenever the server is reachable, each game a
 // match of the class with no round; a game started after the due time

@@ -63,7 +63,7 @@ func waits(err error) bool {
 // It reads one table, the one tableFor names: the exact table of the
 // players still in wherever it fits the classroom's budget (two players,
 // three to 128, four to 34), and only beyond that the approximation,
-// named in the glossary and the README. A player out (resigned, or
+// named in the glossary. A player out (resigned, or
 // forfeited) no longer plays, so the game is that of the players still
 // in, in their order of play.
 func Advise(tables *solve.Cache, st *sim.State) (adv solve.Advice, approximate bool, err error) {

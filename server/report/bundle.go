@@ -33,7 +33,7 @@ type StudentData struct {
 }
 
 // StudentAbout heads a StudentData.
-const StudentAbout = "Everything pigclass stores about one student of a class: the columns are those of its CSV files (README, \"The CSV files\")."
+const StudentAbout = "Everything pigclass stores about one student of a class: the columns are those of its CSV files (the glossary, /glossary)."
 
 // StudentData is everything stored about student studentID of the
 // viewer's class: for the class's teacher, or for that student alone. Who

@@ -10,7 +10,7 @@ import (
 
 // The CSV files a teacher downloads, Column by Column. The files' headers
 // are made from these lists and a test reads every file against them, so
-// the glossary page (and the README's copy) cannot drift from the files.
+// the glossary page cannot drift from the files.
 
 // Kind is what a Column holds, as a spreadsheet or pandas reads it.
 type Kind int
@@ -33,8 +33,7 @@ func (k Kind) ID() string {
 
 // Column is one Column of a file. What it means is the catalog's
 // "csv.FILE.COLUMN" (or "csv.col.COLUMN" for the columns every file
-// shares): the glossary page in the reader's language, the README in
-// English.
+// shares): the glossary page, in the reader's language.
 type Column struct {
 	Name     string
 	Kind     Kind

@@ -14,7 +14,7 @@ import (
 // BenchmarkWriterLoop is the writer's loop on Postgres (a batch of 32
 // jobs, a savepoint each, one commit) through database/sql, as the store
 // runs it, and through pgx's own pool: whether the store should leave
-// database/sql for pgx's pool (README, "One store, two engines").
+// database/sql for pgx's pool (server/DEVELOPING.md, "One store, two engines").
 func BenchmarkWriterLoop(b *testing.B) {
 	const jobs = 32
 	const insert = `INSERT INTO bench_loop (id, seq, v) VALUES ($1, $2, $3)`
