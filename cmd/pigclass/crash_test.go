@@ -49,7 +49,7 @@ var servingAt = regexp.MustCompile(`pigclass is serving"? url=(http://\S+)`)
 func startProcess(t *testing.T, bin, addr, db string) *process {
 	t.Helper()
 	// The load plays without think time: more moves a second than a hand
-	// makes, as the README's load commands allow.
+	// makes, as the guide's load commands allow.
 	return startServe(t, bin, "--addr", addr, "--db", db, "--moves-per-second", "1000")
 }
 

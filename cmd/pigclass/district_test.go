@@ -78,7 +78,7 @@ func testDistrict(t *testing.T, kind string) {
 	dir := t.TempDir()
 	proxy, prefixes, addrs := districtAddrs(t)
 	public := "http://" + proxy
-	// The README's commands, with this run's addresses.
+	// The guide's commands, with this run's addresses.
 	cmds := districtCommands(kind, proxy, prefixes, addrs)
 	conf, _, err := runCmd(t, cmds.proxyconf...)
 	if err != nil {
