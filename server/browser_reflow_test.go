@@ -256,6 +256,7 @@ func walkEveryPage(t *testing.T, lang string, widths []int64, all bool, check fu
 	visit(visitor, "/verify", "verify")
 	visit(visitor, "/glossary", "glossary")
 	visit(visitor, "/privacy", "privacy")
+	visit(visitor, paths.Help.String(), "help")
 	if all {
 		navigate(t, visitor, a.url+"/")
 		value(t, visitor, chromedp.Evaluate[bool](`(document.querySelector('form[action="/practice"]').submit(), true)`))

@@ -349,21 +349,7 @@
 // time. Each instance trusts `--public-url`'s origin for forms (a browser's
 // `Origin` is the proxy's) and answers a class whose code has another
 // instance's prefix with 421 and a sentence saying the proxy sent it to the
-// wrong place. `/healthz` answers JSON for a proxy's health check (its status, the
-// database's and the version: nothing of the classes), and
-// `--metrics-addr ADDR` (off by default) serves `/metrics` in Prometheus'
-// text format on an address of its own (answering only that address,
-// localhost and the names `--metrics-host` gives: a Prometheus server
-// scrapes by name), request latency by method (the app's own, any other
-// counted as "other") and route (the route's pattern, never an address with
-// a class code), acknowledged
-// actions, the writer's batches, writes (their ratio is the mean batch) and
-// queue, the classes, students and matches in memory, the solved tables'
-// memory, the solver's solves (started, given up, by game and players) and queue, and Go's and
-// the process's own. It uses the Prometheus Go client
-// (github.com/prometheus/client_golang) rather than expvar: a district's
-// monitoring scrapes Prometheus' format, which expvar's JSON is not, and
-// the client's histograms give latency quantiles by route.
+// wrong place.
 //
 // Measured by the test on this 2-core machine: nine classes started through
 // the proxy landed three on each instance; a student joined and played
@@ -458,6 +444,28 @@
 //     (`TestMigrateASchoolIntoTheDistrict`); under the district's key the
 //     projector links and rejoin codes change (print them again from each
 //     dashboard), and records downloaded before verify as the school's.
+//
+// # Health and metrics
+//
+// `/healthz` answers JSON for a proxy's health check: its status, the
+// database's and the version, nothing of the classes (the addresses'
+// list, "Addresses", gives its fields). `--metrics-addr ADDR` (off by
+// default) serves `/metrics` in Prometheus' text format on an address of
+// its own (answering only that address, localhost and the names
+// `--metrics-host` gives: a Prometheus server scrapes by name): request
+// latency by method (the app's own, any other counted as "other") and
+// route (the route's pattern, never an address with a class code),
+// acknowledged actions, the writer's batches, writes (their ratio is the
+// mean batch) and queue, the classes, students and matches in memory, the
+// solved tables' memory, the solver's solves (started, given up, by game
+// and players) and queue, and Go's and the process's own. It uses the
+// Prometheus Go client (github.com/prometheus/client_golang) rather than
+// expvar: a district's monitoring scrapes Prometheus' format, which
+// expvar's JSON is not, and the client's histograms give latency
+// quantiles by route. The log (standard error, or the service's journal)
+// says when the server starts and stops, which tables it solved and each
+// error; `--log-format json` and `--log-level debug` are under
+// "Installing it as a service".
 //
 // # Every command and flag
 //
