@@ -1,8 +1,11 @@
 package server
 
 import (
+	"io/fs"
 	"net/http"
 	"os"
+	"path"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -82,6 +85,18 @@ func TestDocsAddressesAnswer(t *testing.T) {
 		t.Fatalf("%d addresses read from the guide's paragraph, want them all", n)
 	}
 	check(adminGuide, para)
+	// Every page a browser is sent to is named: a new one fails here
+	// until the guide names it or it is one of the parts a page fetches
+	// by itself.
+	named := map[string]bool{}
+	for _, m := range address.FindAllStringSubmatch(para, -1) {
+		named[strings.NewReplacer("{code}", ":code", "{id}", ":id").Replace(m[2])] = true
+	}
+	for _, r := range a.srv.Handler().(*gin.Engine).Routes() {
+		if r.Method == http.MethodGet && !named[r.Path] && !pageParts[r.Path] {
+			t.Errorf("the guide's stable addresses leave out %s", r.Path)
+		}
+	}
 	// The README's and the developer's guide's addresses of the app (the
 	// pages a teacher is sent to), not paths of files or of the machine.
 	for _, doc := range []string{readme, developerGuide} {
@@ -94,6 +109,20 @@ func TestDocsAddressesAnswer(t *testing.T) {
 			t.Errorf("the README does not send a teacher to %s", page)
 		}
 	}
+}
+
+// pageParts are the addresses a page fetches by itself (its live parts,
+// a board, a chart, a confirmation it opens, its files): not addresses a
+// person is given, so the guide's stable addresses leave them out.
+var pageParts = map[string]bool{
+	"/static/*file": true, "/m/:id/board": true, "/c/:code/m/:id/board": true, "/c/:code/next": true,
+	"/c/:code/plan/chances": true, "/c/:code/skunk": true, "/c/:code/skunk/:id/record.json": true,
+	"/p/:code/chart": true, "/p/:code/live": true, "/p/:code/skunk": true,
+	"/t/:code/charts": true, "/t/:code/live": true, "/t/:code/skunk": true, "/t/:code/tournament/live": true,
+	"/t/:code/projector/chart": true, "/t/:code/projector/live": true, "/t/:code/projector/skunk": true,
+	"/t/:code/confirm/delete": true, "/t/:code/confirm/end-round": true, "/t/:code/confirm/erase/:id": true,
+	"/t/:code/confirm/rejoin/:id": true, "/t/:code/confirm/remove/:id": true, "/t/:code/confirm/skunk": true,
+	"/t/:code/confirm/step": true,
 }
 
 // numberWords are the counts the documents write in words.
@@ -139,5 +168,64 @@ func TestDocsCountsAreTheRegistries(t *testing.T) {
 		if found[what] == 0 {
 			t.Errorf("no document says how many %s there are", what)
 		}
+	}
+}
+
+// TestDocsNameFilesThatExist: every file or folder of the repository the
+// README and the guides name (in code, or as a link) is there: a file
+// renamed or removed (the addresses once built in urls.go) fails here
+// until the documents follow. A bare name (`routes.go`) is looked for
+// anywhere in the repository; a name with a pattern (`sim/game_*.go`)
+// must match something.
+func TestDocsNameFilesThatExist(t *testing.T) {
+	root := ".."
+	var all []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != root && d.Name() != ".ci" {
+			return filepath.SkipDir
+		}
+		all = append(all, filepath.ToSlash(strings.TrimPrefix(p, root+string(filepath.Separator))))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := regexp.MustCompile(`^\.?[a-z0-9_./*-]*[a-z0-9_*]\.(go|md|toml|lesson|templ|js|css|sql)$|^(\.ci|cmd|server|sim|templates|lessons|static)/[a-z0-9_./*-]*$`)
+	checked := 0
+	for doc, text := range docs(t) {
+		var named []string
+		for _, m := range regexp.MustCompile("`([^`\\s]+)`|\\]\\(([^)\\s]+)\\)").FindAllStringSubmatch(text, -1) {
+			named = append(named, m[1]+m[2])
+		}
+		for _, n := range named {
+			n = strings.TrimPrefix(strings.TrimSuffix(n, "/"), "../")
+			if doc == developerGuide && !strings.Contains(n, "/") && strings.HasSuffix(n, ".md") {
+				n = "server/" + n
+			}
+			if !file.MatchString(n) || strings.Contains(n, "..") {
+				continue
+			}
+			checked++
+			found := false
+			for _, p := range all {
+				base := p
+				if !strings.Contains(n, "/") {
+					base = path.Base(p)
+				}
+				if ok, _ := path.Match(n, base); ok {
+					found = true
+					break
+				}
+			}
+			if !found {
+				t.Errorf("%s names %s, which is not in the repository", doc, n)
+			}
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d files named in the documents were checked: were they read?", checked)
 	}
 }

@@ -257,15 +257,19 @@
 // `/c/{code}/m/{id}` with 308), `/verify`, `/glossary` (what the CSV columns
 // mean), `/privacy` (what pigclass stores, column by column, linked from
 // every page's footer), `/help` (the teacher's guide), `/c/{code}/my-data.json` (a student's own data),
+// `/t/{code}/students/{id}` (a student's page, for the teacher),
 // `/t/{code}/students/{id}/data.json` (one student's data, for the
-// teacher), `/t/{code}/decisions.csv`, `/t/{code}/matches.csv`,
+// teacher), `/c/{code}/m/{id}/record.json` and `/m/{id}/record.json` (a
+// match's signed record, which `pigclass verify` reads),
+// `/c/{code}/plan.json` (a student's strategy, which `pigclass duel`
+// reads), `/t/{code}/tables/sheet` (a score sheet to print), `/t/{code}/decisions.csv`, `/t/{code}/matches.csv`,
 // `/t/{code}/match_players.csv`, `/t/{code}/students.csv`,
 // `/t/{code}/strategies.csv`, `/t/{code}/tournament.csv`,
 // `/t/{code}/tables` (the class's tables of real dice), `/t/{code}/tournament`
 // (the strategy tournament), `/c/{code}/plan` (a student's strategy editor),
 // `/c/{code}/events`, `/t/{code}/events`, `/p/{code}/events` (the pages'
 // event streams), `/t/{code}/projector/results`, `/p/{code}?key=...` (the read-only
-// projector), `/join/{code}/qr.svg`, `POST /lang` (the language switcher),
+// projector) and `/p/{code}/results`, `/join/{code}/qr.svg`, `POST /lang` (the language switcher),
 // `POST /t/{code}/language` (the class's language), `/healthz` (JSON for a
 // proxy's health check: `status` (ok, unavailable), `database` (writable,
 // not writable, unreachable) and `version`, nothing of the classes (their
