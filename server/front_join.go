@@ -36,6 +36,7 @@ func (s *Server) joinPage(c *gin.Context) {
 	if c.Query("moved") == "1" {
 		v.Notice = loc(c).T("join.moved")
 	}
+	v.AskRoster = validCode(code)
 	render(c, http.StatusOK, templates.JoinView(v))
 }
 
@@ -102,6 +103,10 @@ func (s *Server) join(c *gin.Context) {
 		elsewhere(c)
 		return
 	}
+	if c.PostForm("roster") == "ask" {
+		s.askRoster(c, v, code, ip)
+		return
+	}
 	old := s.tokens.current(c, code, v.Nickname.Value)
 	token := newToken()
 	k.TokenHash, k.NewTokenHash = hashOf(old), classroom.HashToken(token)
@@ -116,6 +121,14 @@ func (s *Server) join(c *gin.Context) {
 	switch {
 	case errors.As(err, &no):
 		status := joinRefusal(loc(c), &v, code, no)
+		if e.Class != nil {
+			v.Roster = e.Class.RosterNames()
+		}
+		if c.PostForm("roster") == "1" {
+			// The name picked from the class list: its words go there.
+			v.RosterError = firstOf(v.Error, v.Rejoin.Error, v.Nickname.Error, v.Code.Error)
+			v.Picked, v.Error, v.Rejoin, v.Nickname = v.Nickname.Value, "", templates.Field{}, templates.Field{}
+		}
 		render(c, status, templates.JoinView(v))
 	case err != nil:
 		fail(c, err)
@@ -181,4 +194,30 @@ func (s *Server) joinQR(c *gin.Context) {
 	if err := qr.WriteAsSVG(goqr.NewQrCodeImgConfig(8, 4), c.Writer); err != nil {
 		c.Error(err)
 	}
+}
+
+// firstOf is the first of words that says something.
+func firstOf(words ...string) string {
+	for _, w := range words {
+		if w != "" {
+			return w
+		}
+	}
+	return ""
+}
+
+// askRoster answers "I am on the class list": the join page again, with
+// the list's names to pick one's own. Asking with a wrong code counts as
+// a guess (RosterFor): the names are for whoever has the right one.
+func (s *Server) askRoster(c *gin.Context, v templates.Join, code, guesser string) {
+	names, err := s.room.RosterFor(c.Request.Context(), code, guesser)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	v.Nickname, v.Roster = templates.Field{}, names
+	if len(names) == 0 {
+		v.Notice = loc(c).T("join.roster.none")
+	}
+	render(c, http.StatusOK, templates.JoinView(v))
 }

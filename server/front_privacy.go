@@ -56,6 +56,7 @@ var privacyTables = []privacyTable{
 		{"erased_at", "erased_at"},
 		{"rejoin_epoch", "students-rejoin_epoch"},
 		{"extra_seconds", "extra_seconds"},
+		{"roster", "roster"},
 	}, false},
 	{"moved_tokens", []privacyColumn{
 		{"token_hash", "moved_tokens-token_hash"},

@@ -92,6 +92,11 @@ func (w *views) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.V
 		v.Progress = l.T("live.progress", "Round", l.Int(class.Round.Number), "Playing", l.N("projector.playing", going), "Finished", l.N("projector.finished", done))
 	}
 	v.Students = roster(l, class, w.rosterStats(l, who, stats, unit, &v), playing, forfeited, who.SharedDevices())
+	for _, st := range class.Students {
+		if classroom.Unclaimed(st) {
+			kinds[st.ID] = "absent"
+		}
+	}
 	v.Pace = paceOf(l, v.Students, kinds)
 	for _, st := range class.Removed {
 		v.Removed = append(v.Removed, templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: anonIn(l, st.AnonName), Status: l.T(pick(st.Erased, "status.erased", "status.removed")), Erased: st.Erased})
@@ -106,7 +111,10 @@ func roster(l *i18n.Localizer, class *classroom.Class, stats map[int64]store.Stu
 	var rows []templates.StudentRow
 	for _, st := range class.Students {
 		status, isPlaying := playing[st.ID]
-		if !isPlaying {
+		switch {
+		case classroom.Unclaimed(st):
+			status = l.T("status.absent") // of the class list, not in their seat yet
+		case !isPlaying:
 			status = pick(forfeited[st.ID], l.T("status.forfeited"), l.T("status.waiting"))
 		}
 		row := studentRow(l, class.Code, st, stats[st.ID], status, isPlaying)

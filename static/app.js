@@ -825,3 +825,26 @@ document.addEventListener("htmx:responseError", function (e) {
     }
   });
 })();
+
+// A login card's QR code opens the join page with the student's name and
+// rejoin code in the address's fragment (#name=...&rejoin=..., which no
+// server sees): they fill in the join form's nickname and rejoin code
+// (which take a student of the class list to their seat as they take
+// anyone back to theirs), and the fragment is taken out of the address,
+// so that the code stays on the card and not in the browser's history.
+(function () {
+  document.addEventListener("DOMContentLoaded", function () {
+    var form = document.querySelector('[data-testid="join-form"]');
+    if (!form || location.hash.length < 2) return;
+    var said = new URLSearchParams(location.hash.slice(1));
+    var name = said.get("name"), code = said.get("rejoin");
+    if (!name || !code) return;
+    history.replaceState(null, "", location.pathname + location.search);
+    var rejoin = form.querySelector("input[name=rejoin]");
+    form.querySelector("input[name=nickname]").value = name;
+    rejoin.value = code;
+    var more = rejoin.closest("details");
+    if (more) more.open = true;
+    form.querySelector("button[type=submit]").focus();
+  });
+})();

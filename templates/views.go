@@ -52,6 +52,14 @@ type Front struct {
 type Join struct {
 	Code, Nickname, Rejoin Field
 	Error                  string
+	// Roster are the names of the class's list, to pick one's own (none
+	// when the class has no list); Picked is the one picked.
+	Roster []string
+	Picked string
+	// RosterError says why picking a name did not get the student in.
+	RosterError string
+	// AskRoster offers a student of the class list to see its names.
+	AskRoster bool
 	// Notice says why a browser is here again: its seat moved to another
 	// device.
 	Notice string
@@ -189,8 +197,9 @@ type PaceCount struct {
 // PaceKinds are the pacing view's kinds, in the order its counts go:
 // playing; out of time (playing, and the clock has moved for them in this
 // match); done (their match of the open round is over); waiting (for a
-// match); forfeited (their last match, on time-outs).
-var PaceKinds = []string{"playing", "stuck", "done", "waiting", "forfeited"}
+// match); forfeited (their last match, on time-outs); absent (of the
+// class list, not in their seat yet).
+var PaceKinds = []string{"playing", "stuck", "done", "waiting", "forfeited", "absent"}
 
 // StudentRow is one student on the dashboard.
 type StudentRow struct {
@@ -977,3 +986,42 @@ type HelpPicture struct {
 
 // HelpLink is an address the guide points to and its words.
 type HelpLink struct{ Label, URL string }
+
+// RosterPreview is an uploaded class list, read and checked before
+// anything is stored: each group of names (a OneRoster export's classes,
+// or the one list) with what adding each name does, and the rows that
+// could not be read.
+type RosterPreview struct {
+	Code     string
+	Refusal  string
+	Problems []string
+	Groups   []RosterGroup
+}
+
+// RosterGroup is one group of an uploaded list: its title ("" for a plain
+// list), its rows, how many are new, and the names to post to add them.
+type RosterGroup struct {
+	Title string
+	Rows  []RosterRow
+	New   int
+	Names []string
+}
+
+// RosterRow is one name of an uploaded list: where it was read, and what
+// adding it does (Kind: new, there, twice, looks, bad, removed).
+type RosterRow struct {
+	Name, Where, Kind, Says string
+}
+
+// LoginCards is the page of login cards to print: one a student.
+type LoginCards struct {
+	Code, JoinURL string
+	Cards         []LoginCard
+}
+
+// LoginCard is a student's card: their name, their rejoin code and a QR
+// code (an SVG) of the join address that fills both in.
+type LoginCard struct {
+	Name, Rejoin string
+	QR           templ.Component
+}

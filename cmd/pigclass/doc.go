@@ -262,7 +262,8 @@
 // teacher), `/c/{code}/m/{id}/record.json` and `/m/{id}/record.json` (a
 // match's signed record, which `pigclass verify` reads),
 // `/c/{code}/plan.json` (a student's strategy, which `pigclass duel`
-// reads), `/t/{code}/tables/sheet` (a score sheet to print), `/t/{code}/decisions.csv`, `/t/{code}/matches.csv`,
+// reads), `/t/{code}/tables/sheet` (a score sheet to print),
+// `/t/{code}/cards` (the students' login cards, to print), `/t/{code}/decisions.csv`, `/t/{code}/matches.csv`,
 // `/t/{code}/match_players.csv`, `/t/{code}/students.csv`,
 // `/t/{code}/strategies.csv`, `/t/{code}/tournament.csv`,
 // `/t/{code}/tables` (the class's tables of real dice), `/t/{code}/tournament`

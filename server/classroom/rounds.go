@@ -237,7 +237,7 @@ func (r *Room) startRoundOf(ctx context.Context, v Viewer, spec RoundSpec, leave
 // play.LimitError, *solve.RoomError, play.ErrMysteryWaits); a refusal,
 // asked of the door before the open round ends, changes nothing.
 func (r *Room) startRound(ctx context.Context, c *class, spec RoundSpec) (play.Round, int, error) {
-	students := append([]store.Student(nil), c.snap.Load().Students...)
+	students := c.snap.Load().Present() // a name of the class list not yet in its seat plays no match
 	if len(students) == 0 {
 		return play.Round{}, 0, ErrNoStudents // refused: nothing is solved for it
 	}

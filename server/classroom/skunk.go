@@ -184,7 +184,7 @@ func (r *Room) startSkunk(ctx context.Context, c *class, rounds int, lesson stri
 		return err
 	}
 	c.skunk.Store(nil)
-	students := c.snap.Load().Students
+	students := c.snap.Load().Present()
 	if len(students) == 0 {
 		return ErrNoStudents
 	}

@@ -191,6 +191,10 @@ type Student struct {
 	// ExtraSeconds is the time the teacher adds to each of the student's
 	// per-roll deadlines (an accommodation), 0 for none.
 	ExtraSeconds int
+	// Roster: the student came from the class list the teacher uploaded
+	// (their name is offered on the join page); until they take their seat
+	// their TokenHash is an unclaimed one no browser has.
+	Roster bool
 }
 
 // AddStudent stores a student. A nickname already used in the class returns
@@ -227,8 +231,8 @@ func (s *Store) AddStudents(ctx context.Context, sts []Student) ([]Student, erro
 			st := &out[i]
 			st.JoinedAt = now
 			var err error
-			st.ID, err = insertID(ctx, tx, `INSERT INTO students (class_id, nickname, anon_name, token_hash, joined_at) VALUES (?, ?, ?, ?, ?)`,
-				nullID(st.ClassID), st.Nickname, st.AnonName, st.TokenHash, now.Format(time.RFC3339Nano))
+			st.ID, err = insertID(ctx, tx, `INSERT INTO students (class_id, nickname, anon_name, token_hash, joined_at, roster) VALUES (?, ?, ?, ?, ?, ?)`,
+				nullID(st.ClassID), st.Nickname, st.AnonName, st.TokenHash, now.Format(time.RFC3339Nano), st.Roster)
 			if err != nil {
 				return err
 			}
@@ -244,12 +248,12 @@ func (s *Store) AddStudents(ctx context.Context, sts []Student) ([]Student, erro
 	return out, nil
 }
 
-const studentColumns = `id, COALESCE(class_id, 0), nickname, anon_name, token_hash, removed, joined_at, erased_at IS NOT NULL, rejoin_epoch, extra_seconds`
+const studentColumns = `id, COALESCE(class_id, 0), nickname, anon_name, token_hash, removed, joined_at, erased_at IS NOT NULL, rejoin_epoch, extra_seconds, roster`
 
 func scanStudent(row interface{ Scan(...any) error }) (Student, error) {
 	var st Student
 	var joined string
-	err := row.Scan(&st.ID, &st.ClassID, &st.Nickname, &st.AnonName, &st.TokenHash, &st.Removed, &joined, &st.Erased, &st.RejoinEpoch, &st.ExtraSeconds)
+	err := row.Scan(&st.ID, &st.ClassID, &st.Nickname, &st.AnonName, &st.TokenHash, &st.Removed, &joined, &st.Erased, &st.RejoinEpoch, &st.ExtraSeconds, &st.Roster)
 	st.JoinedAt = parseTime(joined)
 	return st, err
 }

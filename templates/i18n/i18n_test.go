@@ -396,6 +396,8 @@ func TestCountedMessagesHavePlurals(t *testing.T) {
 		"verify.skunk.ok":                "a verified game of Skunk: many rolls and sits",
 		"verify.problem.not_over":        "a verified record is a whole match's: many events",
 		"verify.problem.no_result":       "a verified record is a whole match's: many events",
+		"roster.too_many":                "a class list holds classlist.MaxNames names: never one",
+		"roster.files":                   "an upload holds classlist.MaxFiles files: never one",
 	}
 	en, err := Catalog(Source)
 	if err != nil {

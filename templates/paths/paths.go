@@ -118,6 +118,9 @@ const (
 	Tournament      Route = "/t/:code/tournament"       // GET: the strategy tournament; POST: open one
 	Tables          Route = "/t/:code/tables"           // GET: the class's tables; POST: open one
 	TableSheet      Route = "/t/:code/tables/sheet"     // a printable score sheet (?game=, &players=)
+	RosterPreview   Route = "/t/:code/roster/preview"   // POST: an uploaded class list, read and checked, nothing stored
+	Roster          Route = "/t/:code/roster"           // POST: add a class list's new names
+	LoginCards      Route = "/t/:code/cards"            // the students' login cards, to print
 	TournamentClose Route = "/t/:code/tournament/close" // close the entries and play it
 	TournamentLive  Route = "/t/:code/tournament/live"  // its state and standings, while played
 	HomeworkClose   Route = "/t/:code/homework/:id/close"
