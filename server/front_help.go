@@ -63,6 +63,7 @@ var helpPictureSizes = sync.OnceValue(func() map[string]image.Point {
 // page walk reaches it from the front page's link.
 var helpSections = []helpSection{
 	{ID: "start", Paras: 3, Picture: "dashboard.jpg", Links: []helpLink{{paths.Join.String(), "help.join"}}},
+	{ID: "classlist", Paras: 2},
 	{ID: "projector", Paras: 2, Picture: "shared-screen.jpg"},
 	{ID: "lessons", Paras: 2, Lessons: true},
 	{ID: "rounds", Paras: 3, Picture: "phone-board.jpg"},

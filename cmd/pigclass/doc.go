@@ -161,6 +161,16 @@
 //     the records of those matches (which name seats, not people) still
 //     verify. An erased student cannot be let back in: a new join is a new
 //     student.
+//   - A class list. A teacher may upload the class's names (a OneRoster 1.2
+//     export or a plain list, at most 4 MB and 12 files, 400 names a class;
+//     each row checked and shown before anything is stored). Its students
+//     are stored like others (students.roster says they came from the
+//     list) and take their seat with their rejoin code; the join page shows
+//     the list's names to whoever asks with the class's code (a wrong code
+//     counts as a guess, as a join does). The login cards the dashboard
+//     prints hold each student's rejoin code, in words and in the QR
+//     code's address fragment, which browsers do not send to a server or
+//     a proxy.
 //   - A removed student's browser cannot join the class again, under any
 //     name, until the teacher presses "Let back in" under "Removed".
 //   - Teacher pages, students' pages and exports are sent with
