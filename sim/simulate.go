@@ -160,6 +160,10 @@ type SimConfig struct {
 	Key      [2]uint64
 	Workers  int             // 0 means GOMAXPROCS
 	Progress func(games int) // called now and then with the games done so far
+	// Each, if set, is called after every game with its number and its
+	// winner's seat (-1 for a game cut off), by the worker that played it:
+	// with one worker, game by game in order.
+	Each func(game, winner int)
 }
 
 // SimResult counts the outcome of a tournament. Game i always uses the dice
@@ -286,10 +290,15 @@ func (w *simWorker) play(from, end int) {
 		for seat := range v.Seats {
 			w.part.Turns += int64(s.Turns[seat])
 		}
+		winner := -1
 		if s.Over {
 			w.part.Wins[s.Winner]++
+			winner = s.Winner
 		} else {
 			w.part.Unfinished++
+		}
+		if w.c.Each != nil {
+			w.c.Each(g, winner)
 		}
 	}
 }
