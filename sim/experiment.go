@@ -39,7 +39,9 @@ type PathPoint struct{ Games, Wins int }
 func (r ExperimentResult) Share() float64 { return float64(r.Wins) / float64(r.Games) }
 
 // Interval is the share's 95% interval (Wilson's, z = 1.96).
-func (r ExperimentResult) Interval() (lo, hi float64) { return Wilson(r.Wins, r.Games, 1.959963984540054) }
+func (r ExperimentResult) Interval() (lo, hi float64) {
+	return Wilson(r.Wins, r.Games, 1.959963984540054)
+}
 
 // ErrExperimentSize says a run's number of games is out of bounds.
 var ErrExperimentSize = errors.New("sim: an experiment plays 10 to 100,000 games")
