@@ -44,6 +44,8 @@ var privacyTables = []privacyTable{
 		{"off_lesson", "off_lesson"},
 		{"retain_from", "retain_from"},
 		{"countdown", "countdown"},
+		{"lab", "lab"},
+		{"lab_revealed", "lab_revealed"},
 	}, false},
 	{"students", []privacyColumn{
 		{"id", "students-id"},
@@ -68,6 +70,19 @@ var privacyTables = []privacyTable{
 		{"student_id", "student_id"},
 		{"plan", "plans-plan"},
 		{"saved_at", "plans-saved_at"},
+	}, false},
+	{"experiments", []privacyColumn{
+		{"id", "experiments-id"},
+		{"class_id", "class_id"},
+		{"student_id", "student_id"},
+		{"variant", "variant"},
+		{"first", "experiments-first"},
+		{"second", "experiments-second"},
+		{"games", "experiments-games"},
+		{"seed", "experiments-seed"},
+		{"wins", "experiments-wins"},
+		{"created_at", "created_at"},
+		{"day", "day"},
 	}, false},
 	{"tournaments", []privacyColumn{
 		{"id", "tournaments-id"},

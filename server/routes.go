@@ -143,6 +143,8 @@ func (s *Server) studentRoutes(r *gin.Engine) {
 	spost(paths.StudentPlan, s.savePlan)
 	sget(paths.PlanChances, s.planChances)
 	sget(paths.PlanJSON, s.planJSON)
+	sget(paths.StudentLab, s.studentLab)
+	spost(paths.StudentLab, s.runExperiment)
 	spost(paths.SkunkSit, s.skunkSit)
 	sget(paths.ClassMatch, askedMatch, s.matchPage)
 	sget(paths.ClassBoard, askedMatch, s.board)
@@ -167,6 +169,8 @@ func (s *Server) teacherRoutes(r *gin.Engine) {
 	tpost(paths.RosterPreview, s.rosterPreview)
 	tpost(paths.Roster, s.addRoster)
 	tget(paths.LoginCards, s.loginCards)
+	tpost(paths.PoseLab, s.poseLab)
+	tpost(paths.RevealLab, s.revealLab)
 	projectorBase{teacher: true}.routes(routeOn(r.GET, teacher...), s)
 	tpost(paths.ProjectorChart, s.pickProjectorChart)
 	tpost(paths.ClassLanguage, s.setClassLanguage)
@@ -222,4 +226,5 @@ func (s *Server) teacherRoutes(r *gin.Engine) {
 	tget(paths.PlayersCSV, s.csvFile("match_players"))
 	tget(paths.StrategiesCSV, s.csvFile("strategies"))
 	tget(paths.TournamentCSV, s.csvFile("tournament"))
+	tget(paths.ExperimentsCSV, s.csvFile("experiments"))
 }

@@ -152,7 +152,7 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		Live: live, Games: gameChoices(l, form.Game.Value), Bots: s.views.roundBots(l, form.Game.Value, form.Bot.Value), Round: form,
 		// Ending a round applies while any of its matches still plays.
 		RoundActive: live.RoundActive, Notice: takeFlash(c, class.Code), Language: class.Language, LessonPlans: s.views.lessonChoices(l, class.Lesson), Retention: unit.retention, Days: unit.days, Homework: unit.homework,
-		Tournament: unit.contest,
+		Tournament: unit.contest, Lab: s.labPanel(c, class),
 	}, nil
 }
 

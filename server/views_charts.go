@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 
 	"pigclass/server/charts"
 	"pigclass/server/classroom"
 	"pigclass/server/play"
+	"pigclass/server/report"
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
@@ -150,6 +152,30 @@ func (c *chartSource) Progress() (charts.ProgressData, error) {
 
 // Ladder is the strategy ladder, nil while it is computed.
 func (c *chartSource) Ladder() []charts.Rung { return c.w.ladder.rungs() }
+
+// Lab is the class's lab: its question's runs, sorted by their share, and
+// the exact answer once the teacher revealed it.
+func (c *chartSource) Lab() (charts.LabData, error) {
+	class := c.who.Class()
+	q, ok := class.LabQuestion()
+	if !ok {
+		return charts.LabData{}, nil
+	}
+	exps, err := c.w.reports.Experiments(c.ctx, c.who)
+	if err != nil {
+		return charts.LabData{}, err
+	}
+	exact := math.NaN()
+	if class.LabRevealed {
+		exact = c.w.labExact(q)
+	}
+	p := report.PoolLab(exps, q, exact)
+	d := charts.LabData{Question: labWords(c.l, q), Games: p.Games, Pooled: p.Pooled, Lo: p.Lo, Hi: p.Hi, Exact: p.Exact, Covering: p.Covering, Covered: p.Covered}
+	for _, r := range p.Runs {
+		d.Runs = append(d.Runs, charts.LabRun{Games: r.Games, Share: r.Share, Lo: r.Lo, Hi: r.Hi})
+	}
+	return d, nil
+}
 
 // Name labels a decision's student: "you" on the student's own page,
 // generated names on shared screens and on students' pages.

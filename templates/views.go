@@ -67,6 +67,8 @@ type Join struct {
 
 // Dashboard is the teacher's class page.
 type Dashboard struct {
+	// Lab is the class's simulation lab.
+	Lab LabPanel
 	// Homework are the class's assignments, newest first.
 	Homework []HomeworkRow
 	// Tournament is the class's strategy tournament in a sentence ("" for
@@ -1024,4 +1026,38 @@ type LoginCards struct {
 type LoginCard struct {
 	Name, Rejoin string
 	QR           templ.Component
+}
+
+// LabPage is a student's simulation lab: the question the teacher posed,
+// the form to run an experiment, their runs, the path of the run asked
+// for, and the class's runs pooled.
+type LabPage struct {
+	Code, Question string
+	Games          int // the form's number of games
+	Min, Max       int
+	Error          string
+	Runs           []LabRunRow
+	// Path is the chart of the run asked for: how its share wandered as
+	// its games were added (nil for none).
+	Path *Chart
+	// Class says the class's runs pooled ("" before any).
+	Class string
+}
+
+// LabRunRow is one of a student's runs: its games, wins, share, interval,
+// seed, and the address that draws its path.
+type LabRunRow struct {
+	Games, Wins, Share, Interval, Seed, PathURL string
+	Shown                                       bool
+}
+
+// LabPanel is the dashboard's lab: the question posed ("" for none), the
+// runs of it, whether its exact answer is shown, and the form to pose one.
+type LabPanel struct {
+	Question      string
+	Runs          string
+	Revealed      bool
+	Games         []Choice
+	Target        int
+	First, Second []Choice
 }

@@ -241,8 +241,9 @@
 //
 // # The files
 //
-// The dashboard offers six files (decisions, matches, match_players,
-// students, strategies and tournament) of the class's results as CSV, and
+// The dashboard offers seven files (decisions, matches, match_players,
+// students, strategies, tournament and experiments) of the class's results
+// as CSV, and
 // the same again "for Excel" (starting with a byte-order mark, so that Excel on
 // Windows reads accents); `pigclass export` writes them from the database.
 // They are data, in one format whatever the reader's language: UTF-8, a
@@ -276,6 +277,8 @@
 // `/t/{code}/cards` (the students' login cards, to print), `/t/{code}/decisions.csv`, `/t/{code}/matches.csv`,
 // `/t/{code}/match_players.csv`, `/t/{code}/students.csv`,
 // `/t/{code}/strategies.csv`, `/t/{code}/tournament.csv`,
+// `/t/{code}/experiments.csv`, `/c/{code}/lab` (a student's simulation
+// lab),
 // `/t/{code}/tables` (the class's tables of real dice), `/t/{code}/tournament`
 // (the strategy tournament), `/c/{code}/plan` (a student's strategy editor),
 // `/c/{code}/events`, `/t/{code}/events`, `/p/{code}/events` (the pages'
@@ -558,7 +561,7 @@
 //
 // `pigclass export --help` prints:
 //
-//	Usage: pigclass export --class CODE --what decisions|matches|match_players|students|strategies|tournament [--db FILE] [--real-names]
+//	Usage: pigclass export --class CODE --what decisions|matches|match_players|students|strategies|tournament|experiments [--db FILE] [--real-names]
 //	  -class string
 //	        the class's join code
 //	  -db string
@@ -566,7 +569,7 @@
 //	  -real-names
 //	        real nicknames even in anonymous mode
 //	  -what string
-//	        the file: decisions, matches, match_players, students, strategies, tournament (default "decisions")
+//	        the file: decisions, matches, match_players, students, strategies, tournament, experiments (default "decisions")
 //
 // `pigclass loadtest --help` prints:
 //

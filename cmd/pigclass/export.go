@@ -9,7 +9,7 @@ import (
 )
 
 func runExport(e env, args []string) error {
-	fs := newFlags(e, "export", "--class CODE --what decisions|matches|match_players|students|strategies|tournament [--db FILE] [--real-names]")
+	fs := newFlags(e, "export", "--class CODE --what decisions|matches|match_players|students|strategies|tournament|experiments [--db FILE] [--real-names]")
 	db := fs.String("db", envOr(e, "PIGCLASS_DB", "./pigclass.db"), "SQLite database file, or a district's postgres:// database (env PIGCLASS_DB)")
 	class := fs.String("class", "", "the class's join code")
 	what := fs.String("what", "decisions", "the file: "+report.ExportNames)

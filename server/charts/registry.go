@@ -44,6 +44,8 @@ type Source interface {
 	FirstPlayer() ([]FirstResults, error)
 	// Ladder is the strategy ladder, nil while it is being computed.
 	Ladder() []Rung
+	// Lab is the class's lab: its question's runs.
+	Lab() (LabData, error)
 }
 
 // entry is one class chart: its key and how it is built from a Source.
@@ -98,6 +100,10 @@ var registry = []entry{
 	{MysteryKey, func(s Source) (templates.Chart, error) {
 		seats, err := s.Mysteries()
 		return MysteryGuesses(s.Localizer(), seats), err
+	}},
+	{LabKey, func(s Source) (templates.Chart, error) {
+		d, err := s.Lab()
+		return Lab(s.Localizer(), d), err
 	}},
 }
 

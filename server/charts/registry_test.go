@@ -30,6 +30,7 @@ func (emptySource) FirstPlayer() ([]FirstResults, error)             { return ni
 func (emptySource) Ladder() []Rung                                   { return nil }
 func (emptySource) Mysteries() ([]store.MysterySeat, error)          { return nil, nil }
 func (emptySource) Progress() (ProgressData, error)                  { return ProgressData{}, nil }
+func (emptySource) Lab() (LabData, error)                            { return LabData{}, nil }
 
 // TestEveryChartBuilds: every chart of the registry builds from a class
 // with nothing played, under its own key, with its words in every

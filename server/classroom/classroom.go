@@ -198,6 +198,9 @@ type Class struct {
 	// JoinsUnlimited lifts the cap on joins a minute; the teacher sets it
 	// (in memory: a restart puts the cap back).
 	JoinsUnlimited bool
+	// LabRuns counts the lab's runs since the class was loaded: a run
+	// changes the class's version, so that the pages pooling them redraw.
+	LabRuns int
 
 	byToken  map[string]int // token hash -> index in Students
 	drawings *sync.Map      // the same for every version of this class

@@ -77,8 +77,9 @@ var exports = map[string]func(ctx context.Context, st *store.Store, class store.
 		}
 		return writeCSV(w, PlayersFile.Header(), playerRows(d.on(day), real))
 	},
-	"strategies": writeStrategies,
-	"tournament": writeTournaments,
+	"strategies":  writeStrategies,
+	"tournament":  writeTournaments,
+	"experiments": writeExperiments,
 	"students": func(ctx context.Context, st *store.Store, class store.Class, real bool, day string, w io.Writer) error {
 		d, err := loadStudents(ctx, st, class, day)
 		if err != nil {
@@ -89,7 +90,7 @@ var exports = map[string]func(ctx context.Context, st *store.Store, class store.
 }
 
 // ExportNames lists the CSV files Export writes.
-const ExportNames = "decisions, matches, match_players, students, strategies, tournament"
+const ExportNames = "decisions, matches, match_players, students, strategies, tournament, experiments"
 
 // exporter is the writer of the file named what.
 func exporter(what string) (func(ctx context.Context, st *store.Store, class store.Class, real bool, day string, w io.Writer) error, error) {

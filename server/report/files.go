@@ -189,7 +189,7 @@ var StudentsFile = newFile("students",
 )
 
 // Files are the files in the order the dashboard lists them.
-var Files = []*File{DecisionsFile, MatchesFile, PlayersFile, StudentsFile, StrategiesFile, TournamentFile}
+var Files = []*File{DecisionsFile, MatchesFile, PlayersFile, StudentsFile, StrategiesFile, TournamentFile, ExperimentsFile}
 
 // PctCell writes a probability as a percentage, 12 decimals at most.
 func PctCell(p float64) string { return num(100 * p) }

@@ -28,6 +28,10 @@ type Class struct {
 	// Countdown is when the countdown the teacher set for the lesson's
 	// phase ends (zero: none); a new phase clears it (SetPhase).
 	Countdown time.Time
+	// Lab is the question the teacher poses the class's lab (JSON, ""
+	// for none); LabRevealed says its exact answer is shown.
+	Lab         string
+	LabRevealed bool
 }
 
 // InPhase reports whether the class is at a started phase of its lesson:
@@ -56,12 +60,12 @@ func (s *Store) CreateClass(ctx context.Context, code, teacherHash string) (Clas
 // ErrCodeTaken says a join code is already in use.
 var ErrCodeTaken = errors.New("code taken")
 
-const classColumns = `id, code, teacher_hash, locked, paused, anonymous, created_at, projector_chart, lesson, phase, language, off_lesson, countdown`
+const classColumns = `id, code, teacher_hash, locked, paused, anonymous, created_at, projector_chart, lesson, phase, language, off_lesson, countdown, lab, lab_revealed`
 
 func scanClass(row interface{ Scan(...any) error }) (Class, error) {
 	var c Class
 	var created, countdown string
-	err := row.Scan(&c.ID, &c.Code, &c.TeacherHash, &c.Locked, &c.Paused, &c.Anonymous, &created, &c.Projector, &c.Lesson, &c.Phase, &c.Language, &c.OffLesson, &countdown)
+	err := row.Scan(&c.ID, &c.Code, &c.TeacherHash, &c.Locked, &c.Paused, &c.Anonymous, &created, &c.Projector, &c.Lesson, &c.Phase, &c.Language, &c.OffLesson, &countdown, &c.Lab, &c.LabRevealed)
 	c.CreatedAt, c.Countdown = parseTime(created), parseTime(countdown)
 	return c, err
 }

@@ -397,6 +397,8 @@ func TestCountedMessagesHavePlurals(t *testing.T) {
 		"verify.problem.not_over":        "a verified record is a whole match's: many events",
 		"verify.problem.no_result":       "a verified record is a whole match's: many events",
 		"roster.too_many":                "a class list holds classlist.MaxNames names: never one",
+		"chart.lab.pooled":               "a run plays 10 games or more (sim.MinExperiment)",
+		"chart.lab-path.caption":         "a run plays 10 games or more (sim.MinExperiment)",
 		"roster.files":                   "an upload holds classlist.MaxFiles files: never one",
 	}
 	en, err := Catalog(Source)

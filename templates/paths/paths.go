@@ -79,6 +79,7 @@ const (
 	StudentPlan   Route = "/c/:code/plan"         // GET: the strategy editor; POST: save a plan
 	PlanChances   Route = "/c/:code/plan/chances" // the saved plan's chances, as they are worked out
 	PlanJSON      Route = "/c/:code/plan.json"    // the saved plan, as pigclass duel reads it
+	StudentLab    Route = "/c/:code/lab"          // GET: the simulation lab (?run= a run whose path to draw); POST: run an experiment
 )
 
 // The teacher's addresses.
@@ -121,6 +122,8 @@ const (
 	RosterPreview   Route = "/t/:code/roster/preview"   // POST: an uploaded class list, read and checked, nothing stored
 	Roster          Route = "/t/:code/roster"           // POST: add a class list's new names
 	LoginCards      Route = "/t/:code/cards"            // the students' login cards, to print
+	PoseLab         Route = "/t/:code/lab"              // POST: pose the lab's question
+	RevealLab       Route = "/t/:code/lab/reveal"       // POST: show (reveal=1) or hide the exact answer
 	TournamentClose Route = "/t/:code/tournament/close" // close the entries and play it
 	TournamentLive  Route = "/t/:code/tournament/live"  // its state and standings, while played
 	HomeworkClose   Route = "/t/:code/homework/:id/close"
@@ -142,6 +145,7 @@ const (
 	PlayersCSV      Route = "/t/:code/match_players.csv"
 	StrategiesCSV   Route = "/t/:code/strategies.csv"
 	TournamentCSV   Route = "/t/:code/tournament.csv"
+	ExperimentsCSV  Route = "/t/:code/experiments.csv"
 )
 
 // CSV is the address of one of a class's CSV files by its name

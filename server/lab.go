@@ -1,0 +1,206 @@
+package server
+
+import (
+	"errors"
+	"math"
+	"net/http"
+	"strconv"
+	"sync"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/server/charts"
+	"pigclass/server/classroom"
+	"pigclass/server/report"
+	"pigclass/server/store"
+	"pigclass/sim"
+	"pigclass/sim/solve"
+	"pigclass/templates"
+	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
+)
+
+// The simulation lab (issue 62): the teacher poses a question, each
+// student runs experiments of simulated games on it, the class's runs
+// pool on the lab's chart (the shared screen shows it when picked), and
+// the teacher reveals the exact answer.
+
+// labSlots bound the experiments simulated at once: two cores' worth, so
+// that a class of 30 running 100,000 games each is done in about a second
+// (BenchmarkClassExperiments) and a class playing meanwhile still moves.
+var labSlots = make(chan struct{}, 2)
+
+// labExacts are the exact answers worked out, by question.
+var labExacts sync.Map // classroom.LabQuestion -> float64
+
+// labStrategies are the question's two strategies. Perfect play needs its
+// solved table: while it is being solved, ErrSolving (a request never
+// waits for a solve).
+func (w *views) labStrategies(q classroom.LabQuestion) (first, second sim.Strategy, err error) {
+	if q.First == sim.PerfectBot || q.Second == sim.PerfectBot {
+		if _, err := w.tables.Ready(q.Variant); err != nil {
+			return nil, nil, err
+		}
+	}
+	if first, err = solve.ParseStrategy(q.First, q.Variant, w.tables); err != nil {
+		return nil, nil, err
+	}
+	second, err = solve.ParseStrategy(q.Second, q.Variant, w.tables)
+	return first, second, err
+}
+
+// labExact is the question's exact answer (the first strategy's chance of
+// winning, by policy evaluation), NaN while it cannot be known yet.
+func (w *views) labExact(q classroom.LabQuestion) float64 {
+	if x, ok := labExacts.Load(q); ok {
+		return x.(float64)
+	}
+	x, ok := report.LabExact(q, w.tables)
+	if !ok {
+		return math.NaN()
+	}
+	labExacts.Store(q, x)
+	return x
+}
+
+// labWords is the lab's question in the reader's words.
+func labWords(l *i18n.Localizer, q classroom.LabQuestion) string {
+	rule := q.Variant.Game.Rules().HoldAt
+	return l.T("lab.question", "First", botLabel(l, q.First, rule), "Second", botLabel(l, q.Second, rule),
+		"Game", gameName(l, q.Variant.Game), "Target", l.Int(q.Variant.Target))
+}
+
+// labPool is the class's runs of the question pooled, the exact answer
+// beside them once revealed.
+func (w *views) labPool(c *gin.Context, who classroom.Viewer, q classroom.LabQuestion, revealed bool) (report.Lab, []store.Experiment, error) {
+	exps, err := w.reports.Experiments(c.Request.Context(), who)
+	if err != nil {
+		return report.Lab{}, nil, err
+	}
+	exact := math.NaN()
+	if revealed {
+		exact = w.labExact(q)
+	}
+	return report.PoolLab(exps, q, exact), exps, nil
+}
+
+// studentLab is a student's lab: the question, their runs, the path of
+// the run asked for (?run=, replayed from its seed), and the class's runs
+// pooled.
+func (s *Server) studentLab(c *gin.Context) {
+	class, me, ok := s.studentOf(c)
+	if !ok {
+		return
+	}
+	v := templates.LabPage{Code: class.Code, Games: 1000, Min: sim.MinExperiment, Max: sim.MaxExperiment}
+	s.drawLab(c, class, me, &v)
+}
+
+// drawLab fills the lab page's question, runs and pool, and renders it.
+func (s *Server) drawLab(c *gin.Context, class *classroom.Class, me store.Student, v *templates.LabPage) {
+	l := loc(c)
+	q, posed := class.LabQuestion()
+	status := http.StatusOK
+	if v.Error != "" {
+		status = http.StatusUnprocessableEntity
+	}
+	if !posed {
+		render(c, status, templates.LabPageView(*v))
+		return
+	}
+	v.Question = labWords(l, q)
+	pool, exps, err := s.views.labPool(c, viewerFrom(c), q, false)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	if pool.Games > 0 {
+		v.Class = l.N("lab.class", len(pool.Runs), "Games", l.Int(pool.Games), "Share", l.Pct(pool.Pooled, 1), "Lo", l.Pct(pool.Lo, 1), "Hi", l.Pct(pool.Hi, 1))
+	}
+	asked, _ := strconv.ParseInt(c.Query("run"), 10, 64)
+	for i := len(exps) - 1; i >= 0; i-- {
+		e := exps[i]
+		if e.StudentID != me.ID || e.Variant != q.Variant || e.First != q.First || e.Second != q.Second {
+			continue
+		}
+		lo, hi := sim.Wilson(e.Wins, e.Games, 1.959963984540054)
+		row := templates.LabRunRow{Games: l.Int(e.Games), Wins: l.Int(e.Wins), Share: l.Pct(float64(e.Wins)/float64(e.Games), 1),
+			Interval: l.T("lab.interval", "Lo", l.Pct(lo, 1), "Hi", l.Pct(hi, 1)), Seed: e.Seed, PathURL: paths.Query(paths.StudentLab.For(class.Code), "run", strconv.FormatInt(e.ID, 10)), Shown: e.ID == asked}
+		if row.Shown {
+			if path, err := s.labPath(c, q, e); err == nil {
+				v.Path = &path
+			}
+		}
+		v.Runs = append(v.Runs, row)
+	}
+	render(c, status, templates.LabPageView(*v))
+}
+
+// labPath replays a run from its seed and draws how its share wandered.
+func (s *Server) labPath(c *gin.Context, q classroom.LabQuestion, e store.Experiment) (templates.Chart, error) {
+	first, second, err := s.views.labStrategies(q)
+	if err != nil {
+		return templates.Chart{}, err
+	}
+	labSlots <- struct{}{}
+	r, err := sim.Experiment(c.Request.Context(), q.Variant, first, second, e.Games, e.Seed)
+	<-labSlots
+	if err != nil {
+		return templates.Chart{}, err
+	}
+	return charts.LabPath(loc(c), r), nil
+}
+
+// runExperiment runs a student's experiment of the lab's question: N
+// games with a seed drawn now (and shown), stored, and the page again
+// with its path.
+func (s *Server) runExperiment(c *gin.Context) {
+	class, me, ok := s.studentOf(c)
+	if !ok {
+		return
+	}
+	l := loc(c)
+	v := templates.LabPage{Code: class.Code, Games: 1000, Min: sim.MinExperiment, Max: sim.MaxExperiment}
+	q, posed := class.LabQuestion()
+	n, err := strconv.Atoi(c.PostForm("games"))
+	switch {
+	case !posed:
+		v.Error = l.T("lab.error.none")
+	case err != nil || n < sim.MinExperiment || n > sim.MaxExperiment:
+		v.Error = l.T("lab.error.games", "Min", l.Int(sim.MinExperiment), "Max", l.Int(sim.MaxExperiment))
+	}
+	if v.Error != "" {
+		s.drawLab(c, class, me, &v)
+		return
+	}
+	v.Games = n
+	first, second, err := s.views.labStrategies(q)
+	if errors.Is(err, solve.ErrSolving) {
+		v.Error = l.T("lab.error.solving")
+		s.drawLab(c, class, me, &v)
+		return
+	}
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	seed := s.cfg.Chance.Seed().String()[:16]
+	labSlots <- struct{}{}
+	r, err := sim.Experiment(c.Request.Context(), q.Variant, first, second, n, seed)
+	<-labSlots
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	e, err := s.room.AddExperiment(c.Request.Context(), viewerFrom(c), store.Experiment{Variant: q.Variant, First: q.First, Second: q.Second, Games: n, Wins: r.Wins, Seed: seed})
+	if errors.Is(err, classroom.ErrNoLab) {
+		v.Error = l.T("lab.error.changed")
+		s.drawLab(c, class, me, &v)
+		return
+	}
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	c.Redirect(http.StatusSeeOther, paths.Query(paths.StudentLab.For(class.Code), "run", strconv.FormatInt(e.ID, 10)))
+}

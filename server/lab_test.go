@@ -1,0 +1,90 @@
+package server
+
+import (
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"pigclass/sim"
+	"pigclass/sim/solve"
+	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
+)
+
+// TestAClassRunsTheLab (issue 62): the teacher poses "how often does hold
+// at 25, moving first, beat hold at 20 at Pig to 100?"; three students run
+// experiments of 200 to 5,000 games; each run is the games its published
+// seed plays (replayed here), its interval Wilson's; the class pools
+// them; revealed, the lab's chart gives the exact answer (the duel's, by
+// policy evaluation) and how many intervals hold it, counted here.
+func TestAClassRunsTheLab(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	kids := map[string]*browser{}
+	for _, n := range []string{"Ana", "Bo", "Cy"} {
+		kids[n] = join(t, a, code, n)
+	}
+	if got := kids["Ana"].get(paths.StudentLab.For(code)).Find(`[data-testid="lab-none"]`).Length(); got != 1 {
+		t.Errorf("the lab before a question does not say there is none")
+	}
+	teacher.post(paths.PoseLab.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "first": {"hold:25"}, "second": {"hold:20"}})
+	if teacher.status() != http.StatusOK || !strings.Contains(teacher.get(paths.Teacher.For(code)).Find(`[data-testid="lab-posed"]`).Text(), "How often does") {
+		t.Fatalf("posing the question: %d", teacher.status())
+	}
+	v := sim.Standard(sim.Pig)
+	type run struct {
+		games, wins int
+		seed        string
+	}
+	var runs []run
+	for name, games := range map[string]int{"Ana": 200, "Bo": 1000, "Cy": 5000} {
+		page := kids[name].post(paths.StudentLab.For(code), url.Values{"games": {fmt.Sprint(games)}})
+		row := page.Find(`[data-testid="lab-run-row"]`).First()
+		cells := row.Find("td")
+		seed := strings.TrimSpace(cells.Eq(4).Text())
+		replay, err := sim.Experiment(t.Context(), v, sim.HoldAt(25), sim.HoldAt(20), games, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cells.Eq(1).Text(); got != i18n.For("en").Int(replay.Wins) || cells.Eq(0).Text() != i18n.For("en").Int(games) {
+			t.Errorf("%s's run of %d games won %s; its seed %s plays %d wins", name, games, got, seed, replay.Wins)
+		}
+		lo, hi := wilson(replay.Wins, games)
+		if want := fmt.Sprintf("%.1f%% to %.1f%%", 100*lo, 100*hi); cells.Eq(3).Text() != want {
+			t.Errorf("%s's interval %q, want %q", name, cells.Eq(3).Text(), want)
+		}
+		if page.Find(`[data-testid="chart-lab-path"]`).Length() != 1 {
+			t.Errorf("%s's run shows no path", name)
+		}
+		runs = append(runs, run{games, replay.Wins, seed})
+	}
+	if got := kids["Ana"].post(paths.StudentLab.For(code), url.Values{"games": {"9"}}).Find(`[data-testid="lab-error"]`).Text(); !strings.Contains(got, "10 to 100,000") {
+		t.Errorf("9 games: %q", got)
+	}
+	teacher.post(paths.RevealLab.For(code), url.Values{"reveal": {"1"}})
+	exact, err := solve.Duel(v, sim.HoldAt(25), sim.HoldAt(20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	covering := 0
+	for _, r := range runs {
+		if lo, hi := wilson(r.wins, r.games); lo <= exact && exact <= hi {
+			covering++
+		}
+	}
+	finding := teacher.get(paths.Teacher.For(code) + "?chart=lab").Find(`[data-testid="chart-lab"] [data-testid="chart-finding"]`).Text()
+	if want := fmt.Sprintf("%d of 3 intervals hold the exact answer, %.1f%%", covering, 100*exact); !strings.Contains(finding, want) {
+		t.Errorf("the lab's chart says %q, want %q", finding, want)
+	}
+}
+
+// wilson is the 95% Wilson interval of k wins in n, from its formula.
+func wilson(k, n int) (lo, hi float64) {
+	z, p, nf := 1.959963984540054, float64(k)/float64(n), float64(n)
+	c, h := (p+z*z/(2*nf))/(1+z*z/nf), z*math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf))/(1+z*z/nf)
+	return c - h, c + h
+}

@@ -1,0 +1,93 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/server/classroom"
+	"pigclass/sim"
+	"pigclass/templates"
+)
+
+// labMenu are the strategies a lab question may set against each other:
+// the bots of the round form (the mystery bot aside, whose strength is a
+// match's secret) and a few more rules of holding.
+func labMenu() []string {
+	out := []string{"hold:15", "hold:25", "hold:30"}
+	for _, b := range sim.BotMenu(20) {
+		if b != sim.MysteryBot {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// labChoices are labMenu's strategies in the reader's words, selected
+// marked.
+func labChoices(c *gin.Context, selected string) []templates.Choice {
+	l := loc(c)
+	var out []templates.Choice
+	for _, b := range labMenu() {
+		out = append(out, templates.Choice{Value: b, Label: botLabel(l, b, 20), Selected: b == selected})
+	}
+	return out
+}
+
+// labPanel is the dashboard's lab: the question posed and its runs, and
+// the form to pose another.
+func (s *Server) labPanel(c *gin.Context, class *classroom.Class) templates.LabPanel {
+	l := loc(c)
+	p := templates.LabPanel{Games: gameChoices(l, "pig"), Target: 100, First: labChoices(c, "hold:25"), Second: labChoices(c, "hold:20"), Revealed: class.LabRevealed}
+	q, ok := class.LabQuestion()
+	if !ok {
+		return p
+	}
+	p.Question = labWords(l, q)
+	p.Games, p.Target = gameChoices(l, q.Variant.Game.String()), q.Variant.Target
+	p.First, p.Second = labChoices(c, q.First), labChoices(c, q.Second)
+	if pool, _, err := s.views.labPool(c, viewerFrom(c), q, false); err == nil {
+		p.Runs = l.N("lab.runs", len(pool.Runs), "Games", l.Int(pool.Games))
+	}
+	return p
+}
+
+// poseLab poses the lab's question: a game, its target, and the strategy
+// moving first against the other. A question that cannot be asked says
+// what can.
+func (s *Server) poseLab(c *gin.Context) {
+	l, class := loc(c), classFrom(c)
+	g, gerr := sim.ParseGame(c.PostForm("game"))
+	target, terr := strconv.Atoi(strings.TrimSpace(c.PostForm("target")))
+	v := sim.Standard(g)
+	v.Target = target
+	q := classroom.LabQuestion{Variant: v, First: c.PostForm("first"), Second: c.PostForm("second")}
+	if gerr != nil || terr != nil || q.Check() != nil {
+		refuse(c, http.StatusUnprocessableEntity, l.T("lab.error.question", "Games", strings.Join(gameNamesIn(l), ", "), "Min", l.Int(sim.MinTarget), "Max", l.Int(sim.MaxTarget)))
+		return
+	}
+	if err := s.room.PoseLab(c.Request.Context(), viewerFrom(c), q); err != nil {
+		fail(c, err)
+		return
+	}
+	done(c, class.Code, l.T("lab.posed", "Question", labWords(l, q)))
+}
+
+// revealLab shows (reveal=1) or hides the exact answer of the lab's
+// question on its chart.
+func (s *Server) revealLab(c *gin.Context) {
+	l, class := loc(c), classFrom(c)
+	on := c.PostForm("reveal") == "1"
+	err := s.room.RevealLab(c.Request.Context(), viewerFrom(c), on)
+	switch {
+	case errors.Is(err, classroom.ErrNoLab):
+		refuse(c, http.StatusConflict, l.T("lab.error.none_posed"))
+	case err != nil:
+		fail(c, err)
+	default:
+		done(c, class.Code, l.T(pick(on, "lab.revealed", "lab.hidden")))
+	}
+}
