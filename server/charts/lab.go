@@ -50,7 +50,7 @@ func Lab(l *i18n.Localizer, d LabData) templates.Chart {
 	var labels []string
 	var data []opts.BoxPlotData
 	for i, r := range d.Runs {
-		labels = append(labels, t(l, LabKey, "label", "N", num(l, i+1), "Games", num(l, r.Games)))
+		labels = append(labels, num(l, i+1))
 		data = append(data, opts.BoxPlotData{Value: []float64{round4(r.Lo), round4(r.Lo), round4(r.Share), round4(r.Hi), round4(r.Hi)}})
 		tbl.Rows = append(tbl.Rows, []string{num(l, i+1), num(l, r.Games), pct(l, r.Share), t(l, LabKey, "range", "Lo", pct(l, r.Lo), "Hi", pct(l, r.Hi))})
 	}
@@ -65,13 +65,28 @@ func Lab(l *i18n.Localizer, d LabData) templates.Chart {
 		tbl.Rows = append(tbl.Rows, []string{t(l, LabKey, "exact_row"), "", pct(l, d.Exact), ""})
 		finding = t(l, LabKey, "covering", "Covering", num(l, d.Covering), "Covered", num(l, d.Covered), "Exact", pct(l, d.Exact))
 	}
+	lo, hi := labRange(d)
 	box := charts.NewBoxPlot()
 	box.SetGlobalOptions(append(global(LabKey, "360px"),
-		charts.WithYAxisOpts(opts.YAxis{Name: t(l, LabKey, "axis"), Min: 0, Max: 1}))...)
+		charts.WithYAxisOpts(opts.YAxis{Name: t(l, LabKey, "axis"), Min: lo, Max: hi}))...)
 	box.SetXAxis(labels).AddSeries(t(l, LabKey, "series"), data)
 	c := finish(l, LabKey, "360px", caption, box.RenderSnippet().Option, tbl)
 	c.Finding = finding
 	return c
+}
+
+// labRange is the share axis of the lab's chart: the intervals (and the
+// exact answer) with a margin, in steps of 5 points, so that the runs'
+// intervals are drawn large enough to compare.
+func labRange(d LabData) (lo, hi float64) {
+	lo, hi = d.Lo, d.Hi
+	for _, r := range d.Runs {
+		lo, hi = math.Min(lo, r.Lo), math.Max(hi, r.Hi)
+	}
+	if !math.IsNaN(d.Exact) {
+		lo, hi = math.Min(lo, d.Exact), math.Max(hi, d.Exact)
+	}
+	return math.Max(0, math.Floor((lo-0.02)*20)/20), math.Min(1, math.Ceil((hi+0.02)*20)/20)
 }
 
 // LabPathKey is the chart of one run of the lab: how the share won
@@ -91,6 +106,7 @@ func LabPath(l *i18n.Localizer, r sim.ExperimentResult) templates.Chart {
 	}
 	line := charts.NewLine()
 	line.SetGlobalOptions(append(global(LabPathKey, "300px"),
+		charts.WithGridOpts(opts.Grid{Right: "12%"}),
 		charts.WithXAxisOpts(opts.XAxis{Name: t(l, LabPathKey, "games"), Type: "log", Min: 1}),
 		charts.WithYAxisOpts(opts.YAxis{Name: t(l, LabPathKey, "share"), Min: 0, Max: 1}))...)
 	line.AddSeries(t(l, LabPathKey, "series"), points, charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}))
