@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -80,7 +79,7 @@ func everyPhase(t *testing.T, a *app, projector context.Context, slug string, ph
 		eventually(t, projector, `Array.from(document.querySelectorAll('#projector-chart .echart')).every(function (e) { return !!echarts.getInstanceByDom(e) })`, name+": the charts drawn")
 		for _, size := range projectorSizes {
 			run(t, projector, chromedp.EmulateViewport(size[0], size[1]))
-			time.Sleep(300 * time.Millisecond) // the words refit and the charts redraw
+			resized(t, projector, name) // the words refit and the charts redraw
 			if bad := value(t, projector, chromedp.Evaluate[string](screenWholeJS)); bad != "" {
 				t.Errorf("%s at %dx%d: %s", name, size[0], size[1], bad)
 			}
@@ -204,7 +203,7 @@ func TestBrowserAShareAtTheTopClearsTheAxisName(t *testing.T) {
 		})()`, jsString(html.String()))))
 		for _, size := range projectorSizes {
 			run(t, projector, chromedp.EmulateViewport(size[0], size[1]))
-			time.Sleep(300 * time.Millisecond) // the charts redraw at the new size
+			resized(t, projector, "resized")
 			if bad := value(t, projector, chromedp.Evaluate[string](screenWholeJS)); bad != "" {
 				t.Errorf("the first landing's interval under %.0f%% at %dx%d: %s", 100*top, size[0], size[1], bad)
 			}

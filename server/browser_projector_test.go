@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -65,7 +64,7 @@ func TestBrowserLiveProjector(t *testing.T) {
 		t.Helper()
 		for _, size := range projectorSizes {
 			run(t, pc, chromedp.EmulateViewport(size[0], size[1]))
-			time.Sleep(150 * time.Millisecond) // the charts redraw on resize
+			resized(t, pc, "resized")
 			list := "[" + strings.Join(quoteAll(sels), ",") + "]"
 			if bad := value(t, pc, chromedp.Evaluate[string](fitsJS+"("+list+")")); bad != "" {
 				t.Errorf("%s at %dx%d: %s", name, size[0], size[1], bad)
@@ -210,7 +209,7 @@ func TestBrowserProjectorDiscussionFits(t *testing.T) {
 		eventually(t, ctx, fmt.Sprintf(`(document.querySelector('[data-testid="projector"]') || {}).dataset.state === %q`, state), name+": the projector shows "+state)
 		for _, size := range projectorSizes {
 			run(t, ctx, chromedp.EmulateViewport(size[0], size[1]))
-			time.Sleep(200 * time.Millisecond) // the charts redraw on resize
+			resized(t, ctx, "resized")
 			if bad := value(t, ctx, chromedp.Evaluate[string](js)); bad != "" {
 				t.Errorf("%s at %dx%d: %s", name, size[0], size[1], bad)
 			}

@@ -220,6 +220,22 @@ func until[T any](t *testing.T, ctx context.Context, js string, ok func(T) bool,
 	}
 }
 
+// resized waits until a page has redrawn at the size it was just given:
+// two frames painted (or 100 ms, should a hidden page paint none), and
+// every chart of the page drawn at its element's size. It takes the place
+// of a fixed sleep after EmulateViewport.
+func resized(t *testing.T, ctx context.Context, what string) {
+	t.Helper()
+	value(t, ctx, chromedp.Evaluate[bool](`new Promise(function (ok) {
+		setTimeout(function () { ok(true); }, 100);
+		requestAnimationFrame(function () { requestAnimationFrame(function () { ok(true); }); });
+	})`, chromedp.EvalAwaitPromise))
+	eventually(t, ctx, `Array.from(document.querySelectorAll('.echart')).every(function (e) {
+		var c = window.echarts && echarts.getInstanceByDom(e);
+		return !c || Math.abs(c.getWidth() - e.clientWidth) < 1.5 && Math.abs(c.getHeight() - e.clientHeight) < 1.5;
+	})`, what+": the charts drawn at the new size")
+}
+
 // shot saves a full-page screenshot into $PIGCLASS_SCREENSHOTS, when set,
 // for a person to look at.
 func shot(t *testing.T, ctx context.Context, name string) {

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/chromedp/chromedp"
@@ -70,7 +69,7 @@ func TestBrowserWholeLesson(t *testing.T) {
 		t.Helper()
 		for _, size := range projectorSizes {
 			run(t, projector, chromedp.EmulateViewport(size[0], size[1]))
-			time.Sleep(200 * time.Millisecond) // the charts redraw on resize
+			resized(t, projector, "resized")
 			if bad := value(t, projector, chromedp.Evaluate[string](discussFitsJS)); bad != "" {
 				t.Errorf("%s at %dx%d: %s", name, size[0], size[1], bad)
 			}

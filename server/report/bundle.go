@@ -15,7 +15,8 @@ import (
 // as the CSV files say it (the same columns, the glossary's words): their
 // row of students.csv, their matches (matches.csv and match_players.csv,
 // games of Skunk included), every decision they made (decisions.csv) and
-// their guesses of mystery bots. The names are the real nicknames for the
+// their guesses of mystery bots, their strategies and their runs of the
+// lab (experiments.csv). The names are the real nicknames for the
 // teacher; for the student, others are named as the class shows them (the
 // generated names in anonymous mode).
 type StudentData struct {
@@ -30,6 +31,7 @@ type StudentData struct {
 	Decisions    []map[string]string `json:"decisions"`
 	Guesses      []map[string]string `json:"mystery_guesses"`
 	Strategies   []map[string]string `json:"strategies"`
+	Experiments  []map[string]string `json:"experiments"`
 }
 
 // StudentAbout heads a StudentData.
@@ -97,6 +99,12 @@ func (r *Reports) StudentData(ctx context.Context, v classroom.Viewer, studentID
 	for _, sp := range plans {
 		out.Strategies = append(out.Strategies, asObjects(StrategiesFile.Header(), strategyRows(c.Code, out.Student["student"], sp))...)
 	}
+	exps, err := r.st.Experiments(ctx, c.ID)
+	if err != nil {
+		return StudentData{}, err
+	}
+	exps = slices.DeleteFunc(exps, func(e store.Experiment) bool { return e.StudentID != studentID })
+	out.Experiments = asObjects(ExperimentsFile.Header(), experimentRows(c.Class, map[int64]string{studentID: out.Student["student"]}, exps, ""))
 	return out, nil
 }
 

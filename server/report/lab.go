@@ -127,8 +127,7 @@ func LabExact(q classroom.LabQuestion, tables *solve.Cache) (float64, bool) {
 	return x, err == nil
 }
 
-// writeExperiments writes experiments.csv: every run of the class's lab,
-// the exact answer beside the runs of the question the teacher revealed.
+// writeExperiments writes experiments.csv: every run of the class's lab.
 func writeExperiments(ctx context.Context, st *store.Store, class store.Class, real bool, day string, w io.Writer) error {
 	who, err := names(ctx, st, class, real)
 	if err != nil {
@@ -138,13 +137,20 @@ func writeExperiments(ctx context.Context, st *store.Store, class store.Class, r
 	if err != nil {
 		return err
 	}
+	return writeCSV(w, ExperimentsFile.Header(), experimentRows(class, who, exps, day))
+}
+
+// experimentRows are experiments.csv's rows of exps (those of day, or
+// all), the exact answer beside the runs of the question the teacher
+// revealed.
+func experimentRows(class store.Class, who map[int64]string, exps []store.Experiment, day string) [][]string {
 	var posed classroom.LabQuestion
 	revealed := class.LabRevealed && class.Lab != "" && json.Unmarshal([]byte(class.Lab), &posed) == nil
 	exact, known := 0.0, false
 	if revealed {
 		exact, known = LabExact(posed, &labTables)
 	}
-	cw := newCSVWriter(w, ExperimentsFile.Header())
+	var rows [][]string
 	for _, e := range exps {
 		if day != "" && e.Day != day {
 			continue
@@ -157,9 +163,7 @@ func writeExperiments(ctx context.Context, st *store.Store, class store.Class, r
 		if known && e.Variant == posed.Variant && e.First == posed.First && e.Second == posed.Second {
 			r = r.set("exact_pct", PctCell(exact))
 		}
-		if err := cw.row(r.cells); err != nil {
-			return err
-		}
+		rows = append(rows, r.cells)
 	}
-	return cw.flush()
+	return rows
 }
