@@ -76,6 +76,25 @@ func TestAClassRunsTheLab(t *testing.T) {
 			covering++
 		}
 	}
+	// The spread of the runs of 1,000 games or more (Bo's and Cy's): their
+	// shares' standard deviation, beside chance's sqrt(p(1-p)/N) for their
+	// mean size at the class's pooled share.
+	var big []run
+	pooledWins, pooledGames := 0, 0
+	for _, r := range runs {
+		pooledWins, pooledGames = pooledWins+r.wins, pooledGames+r.games
+		if r.games >= 1000 {
+			big = append(big, r)
+		}
+	}
+	a0, a1 := float64(big[0].wins)/float64(big[0].games), float64(big[1].wins)/float64(big[1].games)
+	sd := math.Abs(a0-a1) / math.Sqrt2
+	p := float64(pooledWins) / float64(pooledGames)
+	chance := math.Sqrt(p * (1 - p) / (float64(big[0].games+big[1].games) / 2))
+	spread := teacher.get(paths.Teacher.For(code) + "?chart=lab-spread").Find(`[data-testid="chart-lab-spread"] [data-testid="chart-finding"]`).Text()
+	if want := fmt.Sprintf("The 2 runs of 1,000 games or more spread %.2f percentage points (chance alone: about %.2f percentage points).", 100*sd, 100*chance); spread != want {
+		t.Errorf("the spread chart says %q, want %q", spread, want)
+	}
 	finding := teacher.get(paths.Teacher.For(code) + "?chart=lab").Find(`[data-testid="chart-lab"] [data-testid="chart-finding"]`).Text()
 	if want := fmt.Sprintf("%d of 3 intervals hold the exact answer, %.1f%%", covering, 100*exact); !strings.Contains(finding, want) {
 		t.Errorf("the lab's chart says %q, want %q", finding, want)

@@ -57,6 +57,7 @@ type chartSource struct {
 	table     *solve.Table
 	pig       map[int64][]store.Decision // students' Pig decisions, by student (0: all)
 	marks     map[string]store.Thrown    // the class's marks, by kind of piece
+	lab       *charts.LabData            // the lab's runs, once read
 }
 
 // chartSource prepares the charts of a class (studentID 0) or of one
@@ -156,6 +157,9 @@ func (c *chartSource) Ladder() []charts.Rung { return c.w.ladder.rungs() }
 // Lab is the class's lab: its question's runs, sorted by their share, and
 // the exact answer once the teacher revealed it.
 func (c *chartSource) Lab() (charts.LabData, error) {
+	if c.lab != nil {
+		return *c.lab, nil
+	}
 	class := c.who.Class()
 	q, ok := class.LabQuestion()
 	if !ok {
@@ -174,6 +178,7 @@ func (c *chartSource) Lab() (charts.LabData, error) {
 	for _, r := range p.Runs {
 		d.Runs = append(d.Runs, charts.LabRun{Games: r.Games, Share: r.Share, Lo: r.Lo, Hi: r.Hi})
 	}
+	c.lab = &d
 	return d, nil
 }
 

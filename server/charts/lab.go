@@ -2,6 +2,7 @@ package charts
 
 import (
 	"math"
+	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -113,4 +114,84 @@ func LabPath(l *i18n.Localizer, r sim.ExperimentResult) templates.Chart {
 	lo, hi := r.Interval()
 	caption := t(l, LabPathKey, "caption", "Games", num(l, r.Games), "Share", pct(l, r.Share()), "Lo", pct(l, lo), "Hi", pct(l, hi))
 	return finish(l, LabPathKey, "300px", caption, line.RenderSnippet().Option, tbl)
+}
+
+// LabSpreadKey is the chart of how far the class's estimates spread with
+// the games a run played: a histogram of the runs' shares, runs of fewer
+// than labLarge games beside the rest (the spread shrinks as 1/sqrt(N)).
+const LabSpreadKey = "lab-spread"
+
+// labLarge is the games from which a run counts as large.
+const labLarge = 1000
+
+// LabSpread is the spread chart: the runs' shares in bins of 2 points,
+// small runs and large ones side by side, with each group's spread (the
+// standard deviation of its shares) beside the spread chance gives a run
+// of its mean size.
+func LabSpread(l *i18n.Localizer, d LabData) templates.Chart {
+	caption := t(l, LabSpreadKey, "caption", "N", num(l, labLarge))
+	if d.Question == "" {
+		return empty(l, LabSpreadKey, caption, t(l, LabKey, "none"))
+	}
+	if len(d.Runs) == 0 {
+		return empty(l, LabSpreadKey, caption, t(l, LabKey, "empty"))
+	}
+	const bin = 0.02
+	first, last := math.Inf(1), math.Inf(-1)
+	for _, r := range d.Runs {
+		first, last = math.Min(first, r.Share), math.Max(last, r.Share)
+	}
+	lo := math.Floor(first/bin) * bin
+	n := int(math.Floor((last-lo)/bin+1e-9)) + 1
+	small, large := make([]opts.BarData, n), make([]opts.BarData, n)
+	counts := [2][]int{make([]int, n), make([]int, n)}
+	var groups [2][]LabRun
+	for _, r := range d.Runs {
+		g := 0
+		if r.Games >= labLarge {
+			g = 1
+		}
+		counts[g][min(n-1, int(math.Floor((r.Share-lo)/bin+1e-9)))]++
+		groups[g] = append(groups[g], r)
+	}
+	labels := make([]string, n)
+	tbl := templates.DataTable{Headers: []string{t(l, LabSpreadKey, "bin"), t(l, LabSpreadKey, "small", "N", num(l, labLarge)), t(l, LabSpreadKey, "large", "N", num(l, labLarge))}}
+	for i := range n {
+		labels[i] = pct(l, lo+float64(i)*bin)
+		small[i], large[i] = opts.BarData{Value: counts[0][i]}, opts.BarData{Value: counts[1][i]}
+		tbl.Rows = append(tbl.Rows, []string{labels[i], num(l, counts[0][i]), num(l, counts[1][i])})
+	}
+	bar := charts.NewBar()
+	bar.SetGlobalOptions(append(global(LabSpreadKey, "320px"),
+		charts.WithXAxisOpts(opts.XAxis{Name: t(l, LabSpreadKey, "axis")}), charts.WithYAxisOpts(opts.YAxis{Name: t(l, LabSpreadKey, "runs"), MinInterval: 1}))...)
+	bar.SetXAxis(labels).AddSeries(t(l, LabSpreadKey, "small", "N", num(l, labLarge)), small).AddSeries(t(l, LabSpreadKey, "large", "N", num(l, labLarge)), large)
+	c := finish(l, LabSpreadKey, "320px", caption, bar.RenderSnippet().Option, tbl)
+	var said []string
+	for g, runs := range groups {
+		if len(runs) < 2 {
+			continue
+		}
+		sd, games := spread(runs)
+		p := d.Pooled
+		said = append(said, t(l, LabSpreadKey, []string{"small_spread", "large_spread"}[g], "N", num(l, labLarge), "Runs", num(l, len(runs)),
+			"Spread", l.Points(sd), "Chance", l.Points(math.Sqrt(p*(1-p)/games))))
+	}
+	c.Finding = strings.Join(said, " ")
+	return c
+}
+
+// spread is the standard deviation of the runs' shares (n-1), and their
+// mean number of games.
+func spread(runs []LabRun) (sd, games float64) {
+	var mean float64
+	for _, r := range runs {
+		mean += r.Share
+		games += float64(r.Games)
+	}
+	mean /= float64(len(runs))
+	games /= float64(len(runs))
+	for _, r := range runs {
+		sd += (r.Share - mean) * (r.Share - mean)
+	}
+	return math.Sqrt(sd / float64(len(runs)-1)), games
 }

@@ -105,6 +105,10 @@ var registry = []entry{
 		d, err := s.Lab()
 		return Lab(s.Localizer(), d), err
 	}},
+	{LabSpreadKey, func(s Source) (templates.Chart, error) {
+		d, err := s.Lab()
+		return LabSpread(s.Localizer(), d), err
+	}},
 }
 
 // ClassKeys lists the class charts in order.

@@ -399,6 +399,11 @@ func TestCountedMessagesHavePlurals(t *testing.T) {
 		"roster.too_many":                "a class list holds classlist.MaxNames names: never one",
 		"chart.lab.pooled":               "a run plays 10 games or more (sim.MinExperiment)",
 		"chart.lab-path.caption":         "a run plays 10 games or more (sim.MinExperiment)",
+		"chart.lab-spread.large":         "N is charts.labLarge, 1,000 games",
+		"chart.lab-spread.small":         "N is charts.labLarge, 1,000 games",
+		"chart.lab-spread.caption":       "N is charts.labLarge, 1,000 games",
+		"chart.lab-spread.large_spread":  "N is charts.labLarge, 1,000 games; a spread is said of 2 runs or more",
+		"chart.lab-spread.small_spread":  "N is charts.labLarge, 1,000 games; a spread is said of 2 runs or more",
 		"roster.files":                   "an upload holds classlist.MaxFiles files: never one",
 	}
 	en, err := Catalog(Source)
