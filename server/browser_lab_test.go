@@ -54,7 +54,7 @@ func TestBrowserTheLabOnPhonesAndTheSharedScreen(t *testing.T) {
 	eventually(t, screen, `/of 10 intervals hold the exact answer/.test((document.querySelector('#projector-chart [data-testid="chart-finding"]') || {}).textContent || "")`, "the shared screen shows the exact answer and how many intervals hold it")
 	for _, size := range [][2]int64{{1366, 768}, {1280, 720}} {
 		run(t, screen, chromedp.EmulateViewport(size[0], size[1]))
-		eventually(t, screen, `!!echarts.getInstanceByDom(document.querySelector('#projector-chart .echart'))`, "the chart drawn")
+		resized(t, screen, fmt.Sprintf("the shared screen at %dx%d", size[0], size[1]))
 		if bad := value(t, screen, chromedp.Evaluate[string](screenWholeJS)); bad != "" {
 			t.Errorf("the shared screen at %dx%d: %s", size[0], size[1], bad)
 		}

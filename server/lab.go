@@ -1,10 +1,12 @@
 package server
 
 import (
+	"cmp"
 	"errors"
 	"math"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/gin-gonic/gin"
@@ -84,9 +86,30 @@ func (w *views) labPool(c *gin.Context, who classroom.Viewer, q classroom.LabQue
 	return report.PoolLab(exps, q, exact), exps, nil
 }
 
-// studentLab is a student's lab: the question, their runs, the path of
-// the run asked for (?run=, replayed from its seed), and the class's runs
-// pooled.
+// labAsked is the question a lab page is about: the one its form or
+// address names (a student's own), else the one the teacher posed; false
+// for none, or for a question that cannot be asked (words say why).
+func labAsked(c *gin.Context, class *classroom.Class) (q classroom.LabQuestion, own, ok bool, problem string) {
+	if c.Request.FormValue("game") == "" {
+		q, ok = class.LabQuestion()
+		return q, false, ok, ""
+	}
+	l := loc(c)
+	g, gerr := sim.ParseGame(c.Request.FormValue("game"))
+	target, terr := strconv.Atoi(strings.TrimSpace(c.Request.FormValue("target")))
+	v := sim.Standard(g)
+	v.Target = target
+	q = classroom.LabQuestion{Variant: v, First: c.Request.FormValue("first"), Second: c.Request.FormValue("second")}
+	if gerr != nil || terr != nil || q.Check() != nil {
+		return q, true, false, l.T("lab.error.question", "Games", strings.Join(gameNamesIn(l), ", "), "Min", l.Int(sim.MinTarget), "Max", l.Int(sim.MaxTarget))
+	}
+	posed, _ := class.LabQuestion()
+	return q, q != posed, true, ""
+}
+
+// studentLab is a student's lab: the question (the teacher's, or their
+// own), their runs of it, the path of the run asked for (?run=, replayed
+// from its seed), and the class's runs of it pooled.
 func (s *Server) studentLab(c *gin.Context) {
 	class, me, ok := s.studentOf(c)
 	if !ok {
@@ -99,16 +122,18 @@ func (s *Server) studentLab(c *gin.Context) {
 // drawLab fills the lab page's question, runs and pool, and renders it.
 func (s *Server) drawLab(c *gin.Context, class *classroom.Class, me store.Student, v *templates.LabPage) {
 	l := loc(c)
-	q, posed := class.LabQuestion()
+	q, own, asked, problem := labAsked(c, class)
+	v.Error = cmp.Or(v.Error, problem)
 	status := http.StatusOK
 	if v.Error != "" {
 		status = http.StatusUnprocessableEntity
 	}
-	if !posed {
+	s.labForm(c, class, q, asked, v)
+	if !asked {
 		render(c, status, templates.LabPageView(*v))
 		return
 	}
-	v.Question = labWords(l, q)
+	v.Question, v.Own = labWords(l, q), own
 	pool, exps, err := s.views.labPool(c, viewerFrom(c), q, false)
 	if err != nil {
 		fail(c, err)
@@ -117,7 +142,7 @@ func (s *Server) drawLab(c *gin.Context, class *classroom.Class, me store.Studen
 	if pool.Games > 0 {
 		v.Class = l.N("lab.class", len(pool.Runs), "Games", l.Int(pool.Games), "Share", l.Pct(pool.Pooled, 1), "Lo", l.Pct(pool.Lo, 1), "Hi", l.Pct(pool.Hi, 1))
 	}
-	asked, _ := strconv.ParseInt(c.Query("run"), 10, 64)
+	runID, _ := strconv.ParseInt(c.Query("run"), 10, 64)
 	for i := len(exps) - 1; i >= 0; i-- {
 		e := exps[i]
 		if e.StudentID != me.ID || e.Variant != q.Variant || e.First != q.First || e.Second != q.Second {
@@ -125,7 +150,7 @@ func (s *Server) drawLab(c *gin.Context, class *classroom.Class, me store.Studen
 		}
 		lo, hi := sim.Wilson(e.Wins, e.Games, 1.959963984540054)
 		row := templates.LabRunRow{Games: l.Int(e.Games), Wins: l.Int(e.Wins), Share: l.Pct(float64(e.Wins)/float64(e.Games), 1),
-			Interval: l.T("lab.interval", "Lo", l.Pct(lo, 1), "Hi", l.Pct(hi, 1)), Seed: e.Seed, PathURL: paths.Query(paths.StudentLab.For(class.Code), "run", strconv.FormatInt(e.ID, 10)), Shown: e.ID == asked}
+			Interval: l.T("lab.interval", "Lo", l.Pct(lo, 1), "Hi", l.Pct(hi, 1)), Seed: e.Seed, PathURL: labURL(class.Code, q, own, e.ID), Shown: e.ID == runID}
 		if row.Shown {
 			if path, err := s.labPath(c, q, e); err == nil {
 				v.Path = &path
@@ -134,6 +159,38 @@ func (s *Server) drawLab(c *gin.Context, class *classroom.Class, me store.Studen
 		v.Runs = append(v.Runs, row)
 	}
 	render(c, status, templates.LabPageView(*v))
+}
+
+// labForm fills the lab page's forms: the question asked (its fields, to
+// run it again and to change it) and the teacher's, if it is another.
+func (s *Server) labForm(c *gin.Context, class *classroom.Class, q classroom.LabQuestion, asked bool, v *templates.LabPage) {
+	l := loc(c)
+	if !asked {
+		q = classroom.LabQuestion{Variant: sim.Standard(sim.Pig), First: "hold:25", Second: "hold:20"}
+	}
+	v.Ask = templates.LabPanel{Games: gameChoices(l, q.Variant.Game.String()), Target: q.Variant.Target, First: labChoices(c, q.First), Second: labChoices(c, q.Second)}
+	v.Fields = labFields(q)
+	if posed, ok := class.LabQuestion(); ok && (!asked || posed != q) {
+		v.Posed, v.PosedURL = labWords(l, posed), paths.StudentLab.For(class.Code)
+	}
+}
+
+// labFields are a question's form fields.
+func labFields(q classroom.LabQuestion) []templates.Choice {
+	return []templates.Choice{{Value: q.Variant.Game.String(), Label: "game"}, {Value: strconv.Itoa(q.Variant.Target), Label: "target"},
+		{Value: q.First, Label: "first"}, {Value: q.Second, Label: "second"}}
+}
+
+// labURL is the lab page of a question (the teacher's unless own) with a
+// run's path drawn.
+func labURL(code string, q classroom.LabQuestion, own bool, run int64) string {
+	kv := []string{"run", strconv.FormatInt(run, 10)}
+	if own {
+		for _, f := range labFields(q) {
+			kv = append(kv, f.Label, f.Value)
+		}
+	}
+	return paths.Query(paths.StudentLab.For(code), kv...)
 }
 
 // labPath replays a run from its seed and draws how its share wandered.
@@ -151,9 +208,9 @@ func (s *Server) labPath(c *gin.Context, q classroom.LabQuestion, e store.Experi
 	return charts.LabPath(loc(c), r), nil
 }
 
-// runExperiment runs a student's experiment of the lab's question: N
-// games with a seed drawn now (and shown), stored, and the page again
-// with its path.
+// runExperiment runs a student's experiment of a lab question (the form's,
+// else the teacher's): N games with a seed drawn now (and shown), stored,
+// and the page again with its path.
 func (s *Server) runExperiment(c *gin.Context) {
 	class, me, ok := s.studentOf(c)
 	if !ok {
@@ -161,27 +218,24 @@ func (s *Server) runExperiment(c *gin.Context) {
 	}
 	l := loc(c)
 	v := templates.LabPage{Code: class.Code, Games: 1000, Min: sim.MinExperiment, Max: sim.MaxExperiment}
-	q, posed := class.LabQuestion()
+	q, own, asked, _ := labAsked(c, class)
 	n, err := strconv.Atoi(c.PostForm("games"))
 	switch {
-	case !posed:
+	case !asked:
 		v.Error = l.T("lab.error.none")
 	case err != nil || n < sim.MinExperiment || n > sim.MaxExperiment:
 		v.Error = l.T("lab.error.games", "Min", l.Int(sim.MinExperiment), "Max", l.Int(sim.MaxExperiment))
+	}
+	first, second, serr := s.views.labStrategies(q)
+	if v.Error == "" && errors.Is(serr, solve.ErrSolving) {
+		v.Error = l.T("lab.error.solving")
 	}
 	if v.Error != "" {
 		s.drawLab(c, class, me, &v)
 		return
 	}
-	v.Games = n
-	first, second, err := s.views.labStrategies(q)
-	if errors.Is(err, solve.ErrSolving) {
-		v.Error = l.T("lab.error.solving")
-		s.drawLab(c, class, me, &v)
-		return
-	}
-	if err != nil {
-		fail(c, err)
+	if serr != nil {
+		fail(c, serr)
 		return
 	}
 	seed := s.cfg.Chance.Seed().String()[:16]
@@ -193,14 +247,9 @@ func (s *Server) runExperiment(c *gin.Context) {
 		return
 	}
 	e, err := s.room.AddExperiment(c.Request.Context(), viewerFrom(c), store.Experiment{Variant: q.Variant, First: q.First, Second: q.Second, Games: n, Wins: r.Wins, Seed: seed})
-	if errors.Is(err, classroom.ErrNoLab) {
-		v.Error = l.T("lab.error.changed")
-		s.drawLab(c, class, me, &v)
-		return
-	}
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	c.Redirect(http.StatusSeeOther, paths.Query(paths.StudentLab.For(class.Code), "run", strconv.FormatInt(e.ID, 10)))
+	c.Redirect(http.StatusSeeOther, labURL(class.Code, q, own, e.ID))
 }

@@ -65,6 +65,21 @@ func TestAClassRunsTheLab(t *testing.T) {
 	if got := kids["Ana"].post(paths.StudentLab.For(code), url.Values{"games": {"9"}}).Find(`[data-testid="lab-error"]`).Text(); !strings.Contains(got, "10 to 100,000") {
 		t.Errorf("9 games: %q", got)
 	}
+	// Ana asks a question of her own: her run is hers, and the class's
+	// pool of the teacher's question does not take it.
+	own := url.Values{"game": {"pig"}, "target": {"50"}, "first": {"kper"}, "second": {"hold:20"}}
+	if page := kids["Ana"].get(paths.StudentLab.For(code) + "?" + own.Encode()); page.Find(`[data-testid="lab-own"]`).Length() != 1 || page.Find(`[data-testid="lab-posed-link"]`).Length() != 1 {
+		t.Errorf("Ana's own question is not shown as hers, beside the teacher's")
+	}
+	bad := url.Values{"game": {"pig"}, "target": {"50"}, "first": {"dice:3"}, "second": {"hold:20"}}
+	if got := kids["Ana"].get(paths.StudentLab.For(code) + "?" + bad.Encode()).Find(`[data-testid="lab-error"]`).Text(); !strings.Contains(got, "dice bots play Hog only") || kids["Ana"].status() != http.StatusUnprocessableEntity {
+		t.Errorf("a question that cannot be asked: %d %q", kids["Ana"].status(), got)
+	}
+	own.Set("games", "300")
+	page := kids["Ana"].post(paths.StudentLab.For(code), own)
+	if got := page.Find(`[data-testid="lab-run-row"]`).Length(); got != 1 || !strings.Contains(page.Find(`[data-testid="lab-question"]`).Text(), "to 50") {
+		t.Errorf("Ana's own question's page lists %d runs: %q", got, page.Find(`[data-testid="lab-question"]`).Text())
+	}
 	teacher.post(paths.RevealLab.For(code), url.Values{"reveal": {"1"}})
 	exact, err := solve.Duel(v, sim.HoldAt(25), sim.HoldAt(20))
 	if err != nil {
@@ -98,6 +113,21 @@ func TestAClassRunsTheLab(t *testing.T) {
 	finding := teacher.get(paths.Teacher.For(code) + "?chart=lab").Find(`[data-testid="chart-lab"] [data-testid="chart-finding"]`).Text()
 	if want := fmt.Sprintf("%d of 3 intervals hold the exact answer, %.1f%%", covering, 100*exact); !strings.Contains(finding, want) {
 		t.Errorf("the lab's chart says %q, want %q", finding, want)
+	}
+	// experiments.csv: every run, the exact answer beside the teacher's
+	// question's runs alone, each row's interval Wilson's.
+	rows := teacher.csvRows(paths.CSV(code, "experiments"))
+	exactOn := 0
+	for _, r := range rows {
+		if r["exact_pct"] != "" {
+			exactOn++
+			if r["first"] != "hold:25" || !strings.HasPrefix(r["exact_pct"], fmt.Sprintf("%.6f", 100*exact)[:7]) {
+				t.Errorf("a row's exact answer: %v", r)
+			}
+		}
+	}
+	if len(rows) != 4 || exactOn != 3 {
+		t.Errorf("experiments.csv has %d rows, %d with the exact answer; want 4 and 3: %v", len(rows), exactOn, rows)
 	}
 }
 

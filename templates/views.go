@@ -1042,6 +1042,16 @@ type LabPage struct {
 	Path *Chart
 	// Class says the class's runs pooled ("" before any).
 	Class string
+	// Own: the question is the student's own; Posed is the teacher's
+	// question ("" for none, or when it is the one asked) and PosedURL
+	// its page.
+	Own             bool
+	Posed, PosedURL string
+	// Ask is the form to ask a question of one's own (its choices set to
+	// the question asked); Fields are the asked question's fields (Label
+	// the field's name), which the run's form posts.
+	Ask    LabPanel
+	Fields []Choice
 }
 
 // LabRunRow is one of a student's runs: its games, wins, share, interval,

@@ -83,20 +83,18 @@ func (r *Room) RevealLab(ctx context.Context, v Viewer, revealed bool) error {
 		func(next *Class) { next.LabRevealed = revealed })
 }
 
-// AddExperiment stores a student's run of the lab's question and tells the
-// class's pages (the shared screen pools it). Only a student of the class
-// may add their own; the run must be of the question the lab asks.
+// AddExperiment stores a student's run of a lab question (the teacher's,
+// or one of their own) and tells the class's pages (the shared screen
+// pools the runs of the teacher's question). Only a student of the class
+// may add their own.
 func (r *Room) AddExperiment(ctx context.Context, v Viewer, e store.Experiment) (store.Experiment, error) {
 	c, me, err := v.studying()
 	if err != nil {
 		return e, err
 	}
-	q, ok := c.snap.Load().LabQuestion()
-	if !ok {
-		return e, ErrNoLab
-	}
-	if e.Variant != q.Variant || e.First != q.First || e.Second != q.Second {
-		return e, ErrNoLab // the question changed while the run was played
+	q := LabQuestion{Variant: e.Variant, First: e.First, Second: e.Second}
+	if err := q.Check(); err != nil {
+		return e, err
 	}
 	e.ClassID, e.StudentID = c.id, me
 	err = c.save(func() error {
