@@ -13,30 +13,6 @@ import (
 	"pigclass/templates"
 )
 
-// labMenu are the strategies a lab question may set against each other:
-// the bots of the round form (the mystery bot aside, whose strength is a
-// match's secret) and a few more rules of holding.
-func labMenu() []string {
-	out := []string{"hold:15", "hold:25", "hold:30"}
-	for _, b := range sim.BotMenu(20) {
-		if b != sim.MysteryBot {
-			out = append(out, b)
-		}
-	}
-	return out
-}
-
-// labChoices are labMenu's strategies in the reader's words, selected
-// marked.
-func labChoices(c *gin.Context, selected string) []templates.Choice {
-	l := loc(c)
-	var out []templates.Choice
-	for _, b := range labMenu() {
-		out = append(out, templates.Choice{Value: b, Label: botLabel(l, b, 20), Selected: b == selected})
-	}
-	return out
-}
-
 // labPanel is the dashboard's lab: the question posed and its runs, and
 // the form to pose another.
 func (s *Server) labPanel(c *gin.Context, class *classroom.Class) templates.LabPanel {
