@@ -121,14 +121,7 @@ func (s *Server) join(c *gin.Context) {
 	switch {
 	case errors.As(err, &no):
 		status := joinRefusal(loc(c), &v, code, no)
-		if e.Class != nil {
-			v.Roster = e.Class.RosterNames()
-		}
-		if c.PostForm("roster") == "1" {
-			// The name picked from the class list: its words go there.
-			v.RosterError = firstOf(v.Error, v.Rejoin.Error, v.Nickname.Error, v.Code.Error)
-			v.Picked, v.Error, v.Rejoin, v.Nickname = v.Nickname.Value, "", templates.Field{}, templates.Field{}
-		}
+		refusedFromList(c, &v, e.Class)
 		render(c, status, templates.JoinView(v))
 	case err != nil:
 		fail(c, err)
@@ -193,6 +186,18 @@ func (s *Server) joinQR(c *gin.Context) {
 	c.Header("Cache-Control", "public, max-age=3600")
 	if err := qr.WriteAsSVG(goqr.NewQrCodeImgConfig(8, 4), c.Writer); err != nil {
 		c.Error(err)
+	}
+}
+
+// refusedFromList puts a refused join's words beside the class list's
+// names when the name was picked from them (and offers the names again).
+func refusedFromList(c *gin.Context, v *templates.Join, class *classroom.Class) {
+	if class != nil {
+		v.Roster = class.RosterNames()
+	}
+	if c.PostForm("roster") == "1" {
+		v.RosterError = firstOf(v.Error, v.Rejoin.Error, v.Nickname.Error, v.Code.Error)
+		v.Picked, v.Error, v.Rejoin, v.Nickname = v.Nickname.Value, "", templates.Field{}, templates.Field{}
 	}
 }
 

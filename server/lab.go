@@ -35,20 +35,10 @@ var labSlots = make(chan struct{}, 2)
 // labExacts are the exact answers worked out, by question.
 var labExacts sync.Map // classroom.LabQuestion -> float64
 
-// labStrategies are the question's two strategies. Perfect play needs its
-// solved table: while it is being solved, ErrSolving (a request never
-// waits for a solve).
+// labStrategies are the question's two strategies (report.LabStrategies:
+// solve.ErrSolving while perfect play's table is solved).
 func (w *views) labStrategies(q classroom.LabQuestion) (first, second sim.Strategy, err error) {
-	if q.First == sim.PerfectBot || q.Second == sim.PerfectBot {
-		if _, err := w.tables.Ready(q.Variant); err != nil {
-			return nil, nil, err
-		}
-	}
-	if first, err = solve.ParseStrategy(q.First, q.Variant, w.tables); err != nil {
-		return nil, nil, err
-	}
-	second, err = solve.ParseStrategy(q.Second, q.Variant, w.tables)
-	return first, second, err
+	return report.LabStrategies(q, w.tables)
 }
 
 // labExact is the question's exact answer (the first strategy's chance of
@@ -172,7 +162,7 @@ func (s *Server) drawLab(c *gin.Context, class *classroom.Class, me store.Studen
 		if e.StudentID != me.ID || e.Variant != q.Variant || e.First != q.First || e.Second != q.Second {
 			continue
 		}
-		lo, hi := sim.Wilson(e.Wins, e.Games, 1.959963984540054)
+		lo, hi := sim.Wilson(e.Wins, e.Games, sim.Z95)
 		row := templates.LabRunRow{Games: l.Int(e.Games), Wins: l.Int(e.Wins), Share: l.Pct(float64(e.Wins)/float64(e.Games), 1),
 			Interval: l.T("lab.interval", "Lo", l.Pct(lo, 1), "Hi", l.Pct(hi, 1)), Seed: e.Seed, PathURL: labURL(class.Code, q, own, e.ID), Shown: e.ID == runID}
 		if row.Shown {

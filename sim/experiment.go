@@ -40,7 +40,7 @@ func (r ExperimentResult) Share() float64 { return float64(r.Wins) / float64(r.G
 
 // Interval is the share's 95% interval (Wilson's, z = 1.96).
 func (r ExperimentResult) Interval() (lo, hi float64) {
-	return Wilson(r.Wins, r.Games, 1.959963984540054)
+	return Wilson(r.Wins, r.Games, Z95)
 }
 
 // ErrExperimentSize says a run's number of games is out of bounds.

@@ -181,9 +181,12 @@ func (r SimResult) MeanTurns() float64 { return float64(r.Turns) / float64(r.Gam
 // WinRate returns seat's share of the games.
 func (r SimResult) WinRate(seat int) float64 { return float64(r.Wins[seat]) / float64(r.Games) }
 
+// Z95 is the normal quantile of a two-sided 95% interval.
+const Z95 = 1.959963984540054
+
 // CI95 returns the Wilson 95% confidence interval of seat's win rate.
 func (r SimResult) CI95(seat int) (lo, hi float64) {
-	return Wilson(r.Wins[seat], r.Games, 1.959963984540054)
+	return Wilson(r.Wins[seat], r.Games, Z95)
 }
 
 // Wilson returns the Wilson score interval for k successes in n trials at

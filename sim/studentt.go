@@ -10,7 +10,7 @@ import "math"
 // 1e-10.
 func StudentT975(df float64) float64 {
 	if math.IsInf(df, 1) {
-		return 1.959963984540054
+		return Z95
 	}
 	lo, hi := 0.0, 1.0
 	for tCDF(hi, df) < 0.975 {

@@ -255,7 +255,7 @@ func RaceFrom(t *solve.Table, i int) int {
 // WilsonHalf is the half-width of the 95% Wilson interval of a share p
 // estimated from n games (the interval the first-player chart draws).
 func WilsonHalf(p float64, n int) float64 {
-	const z = 1.959963984540054
+	const z = sim.Z95
 	nf := float64(n)
 	return z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / (1 + z*z/nf)
 }
@@ -269,7 +269,7 @@ func WilsonHalf(p float64, n int) float64 {
 // can show the face exactly that share of the time (for 1/4, a multiple
 // of 4: 20 sixes in 80 throws, where 19 in 77 would still hold 1/6).
 func LoadedThrows(p, fair float64) int {
-	const z = 1.959963984540054
+	const z = sim.Z95
 	for n := 1; ; n++ {
 		k := p * float64(n)
 		if math.Abs(k-math.Round(k)) > 1e-9 {

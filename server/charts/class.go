@@ -197,7 +197,7 @@ func FirstPlayer(l *i18n.Localizer, results []FirstResults) templates.Chart {
 			continue
 		}
 		rate := float64(r.FirstWins) / float64(r.Games)
-		lo, hi := sim.Wilson(r.FirstWins, r.Games, 1.959963984540054)
+		lo, hi := sim.Wilson(r.FirstWins, r.Games, sim.Z95)
 		e := round4(r.Exact)
 		labels = append(labels, l.N("chart."+FirstPlayerKey+".classlabel", r.Games, "Rules", r.Rules), t(l, FirstPlayerKey, "bestlabel", "Rules", r.Rules))
 		data = append(data, opts.BoxPlotData{Value: []float64{round4(lo), round4(lo), round4(rate), round4(hi), round4(hi)}},

@@ -25,7 +25,7 @@ func (b *shareBoxes) add(l *i18n.Localizer, label string, k, n int, want float64
 	if n > 0 {
 		share = float64(k) / float64(n)
 	}
-	lo, hi = sim.Wilson(k, n, 1.959963984540054)
+	lo, hi = sim.Wilson(k, n, sim.Z95)
 	b.labels = append(b.labels, label)
 	b.class = append(b.class, opts.BoxPlotData{Value: []float64{round4(lo), round4(lo), round4(share), round4(hi), round4(hi)}})
 	w := round4(want)

@@ -36,34 +36,8 @@ func oneRoster(files map[string][]byte) (List, error) {
 	if err != nil {
 		return List{}, err
 	}
-	names := map[string]string{}
-	for _, u := range users.rows {
-		if u.deleted() || strings.EqualFold(u.get("enabledUser"), "false") {
-			continue
-		}
-		given := u.get("preferredGivenName")
-		if given == "" {
-			given = u.get("givenName")
-		}
-		name := strings.TrimSpace(given + " " + u.get("familyName"))
-		if name == "" {
-			l.Problems = append(l.Problems, i18n.M("roster.no_name", "Where", u.where))
-			continue
-		}
-		names[u.get("sourcedId")] = name
-	}
-	index := map[string]int{}
-	for _, c := range classes.rows {
-		if c.deleted() {
-			continue
-		}
-		title := c.get("title")
-		if code := c.get("classCode"); code != "" && code != title {
-			title += " (" + code + ")"
-		}
-		index[c.get("sourcedId")] = len(l.Groups)
-		l.Groups = append(l.Groups, Group{Title: title})
-	}
+	names := userNames(users, &l)
+	index := classGroups(classes, &l)
 	for _, e := range enrollments.rows {
 		if e.deleted() || !strings.EqualFold(e.get("role"), "student") {
 			continue
@@ -94,6 +68,47 @@ func oneRoster(files map[string][]byte) (List, error) {
 		return List{}, &Refusal{Msg: i18n.M("roster.oneroster_empty")}
 	}
 	return l, nil
+}
+
+// userNames are the export's users' names by sourcedId (preferred given
+// name, else given name, with the family name): a user to be deleted or
+// not enabled is left out, one without a name is a problem of l's.
+func userNames(users records, l *List) map[string]string {
+	names := map[string]string{}
+	for _, u := range users.rows {
+		if u.deleted() || strings.EqualFold(u.get("enabledUser"), "false") {
+			continue
+		}
+		given := u.get("preferredGivenName")
+		if given == "" {
+			given = u.get("givenName")
+		}
+		name := strings.TrimSpace(given + " " + u.get("familyName"))
+		if name == "" {
+			l.Problems = append(l.Problems, i18n.M("roster.no_name", "Where", u.where))
+			continue
+		}
+		names[u.get("sourcedId")] = name
+	}
+	return names
+}
+
+// classGroups adds a group to l for each class of the export (its title
+// and class code), and returns each class's group by sourcedId.
+func classGroups(classes records, l *List) map[string]int {
+	index := map[string]int{}
+	for _, c := range classes.rows {
+		if c.deleted() {
+			continue
+		}
+		title := c.get("title")
+		if code := c.get("classCode"); code != "" && code != title {
+			title += " (" + code + ")"
+		}
+		index[c.get("sourcedId")] = len(l.Groups)
+		l.Groups = append(l.Groups, Group{Title: title})
+	}
+	return index
 }
 
 // records are a OneRoster file's rows by their header's names.

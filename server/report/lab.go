@@ -54,7 +54,7 @@ func PoolLab(exps []store.Experiment, q classroom.LabQuestion, exact float64) La
 			continue
 		}
 		run := LabRun{StudentID: e.StudentID, Games: e.Games, Wins: e.Wins, Seed: e.Seed, Share: float64(e.Wins) / float64(e.Games)}
-		run.Lo, run.Hi = sim.Wilson(e.Wins, e.Games, 1.959963984540054)
+		run.Lo, run.Hi = sim.Wilson(e.Wins, e.Games, sim.Z95)
 		if !math.IsNaN(exact) {
 			run.CoversTheAnswer = run.Lo <= exact && exact <= run.Hi
 			l.Covered++
@@ -77,7 +77,7 @@ func PoolLab(exps []store.Experiment, q classroom.LabQuestion, exact float64) La
 	})
 	if l.Games > 0 {
 		l.Pooled = float64(l.Wins) / float64(l.Games)
-		l.Lo, l.Hi = sim.Wilson(l.Wins, l.Games, 1.959963984540054)
+		l.Lo, l.Hi = sim.Wilson(l.Wins, l.Games, sim.Z95)
 	}
 	return l
 }
@@ -106,20 +106,27 @@ var ExperimentsFile = newFile("experiments",
 // (its exact_pct is empty meanwhile).
 var labTables solve.Cache
 
+// LabStrategies are a lab question's two strategies. Perfect play needs
+// its solved table: while tables solves it (in the background), the
+// error is solve.ErrSolving and nothing waits.
+func LabStrategies(q classroom.LabQuestion, tables *solve.Cache) (first, second sim.Strategy, err error) {
+	if q.First == sim.PerfectBot || q.Second == sim.PerfectBot {
+		if _, err := tables.Ready(q.Variant); err != nil {
+			return nil, nil, err
+		}
+	}
+	if first, err = solve.ParseStrategy(q.First, q.Variant, tables); err != nil {
+		return nil, nil, err
+	}
+	second, err = solve.ParseStrategy(q.Second, q.Variant, tables)
+	return first, second, err
+}
+
 // LabExact is a lab question's exact answer (the first strategy's chance
 // of winning, by policy evaluation), false while it cannot be known
 // (perfect play's table being solved).
 func LabExact(q classroom.LabQuestion, tables *solve.Cache) (float64, bool) {
-	if q.First == sim.PerfectBot || q.Second == sim.PerfectBot {
-		if _, err := tables.Ready(q.Variant); err != nil {
-			return 0, false
-		}
-	}
-	first, err := solve.ParseStrategy(q.First, q.Variant, tables)
-	if err != nil {
-		return 0, false
-	}
-	second, err := solve.ParseStrategy(q.Second, q.Variant, tables)
+	first, second, err := LabStrategies(q, tables)
 	if err != nil {
 		return 0, false
 	}
@@ -155,7 +162,7 @@ func experimentRows(class store.Class, who map[int64]string, exps []store.Experi
 		if day != "" && e.Day != day {
 			continue
 		}
-		lo, hi := sim.Wilson(e.Wins, e.Games, 1.959963984540054)
+		lo, hi := sim.Wilson(e.Wins, e.Games, sim.Z95)
 		r := ExperimentsFile.row().set("class", class.Code).set("student", who[e.StudentID]).set("day", e.Day).set("game", e.Variant.Game.String()).
 			set("target", strconv.Itoa(e.Variant.Target)).set("first", e.First).set("second", e.Second).set("games", strconv.Itoa(e.Games)).
 			set("seed", e.Seed).set("wins", strconv.Itoa(e.Wins)).set("share_pct", PctCell(float64(e.Wins)/float64(e.Games))).
