@@ -68,7 +68,7 @@ func everyPhase(t *testing.T, a *app, projector context.Context, slug string, ph
 			step = paths.LessonStart.For(code)
 		}
 		teacher.post(step, url.Values{"confirm": {"yes"}})
-		for range 12 { // a few moves of any game, so that the charts have data
+		for range 6 { // a few moves of any game, so that the charts have data
 			for _, k := range kids[:6] {
 				firstMove(k.b, code)
 			}
