@@ -79,11 +79,22 @@ type Phase struct {
 	// any, sits at each table.
 	Tables bool
 	// Student is what the students' phones open in a phase without a
-	// game: "plan", the strategy editor; "" none (they are told to look
-	// at the shared screen).
+	// game: "plan", the strategy editor; "lab", the simulation lab; ""
+	// none (they are told to look at the shared screen).
 	Student string
+	// Lab is the question the phase poses the class's simulation lab, and
+	// whether its exact answer shows (nil: the phase leaves the lab be).
+	Lab *Lab
 	Prompts []string
 	Charts  []string
+}
+
+// Lab is a lab question a phase poses: how often First, moving first,
+// beats Second in Variant; Reveal shows its exact answer.
+type Lab struct {
+	Variant       sim.Variant
+	First, Second string
+	Reveal        bool
 }
 
 // Plays reports whether the phase starts a round of a two-player game.
@@ -111,7 +122,14 @@ func LoadFS(fsys fs.FS, dir string, r Rules) ([]Lesson, error) {
 	if err != nil {
 		return nil, err
 	}
-	sort.Strings(names)
+	// In the order of their numbers (2-... before 10-...), then by name.
+	sort.Slice(names, func(i, j int) bool {
+		a, b := planNumber(names[i]), planNumber(names[j])
+		if a != b {
+			return a < b
+		}
+		return names[i] < names[j]
+	})
 	var out []Lesson
 	for _, name := range names {
 		f, err := fsys.Open(name)
@@ -130,6 +148,14 @@ func LoadFS(fsys fs.FS, dir string, r Rules) ([]Lesson, error) {
 		return nil, fmt.Errorf("lessons: no *.lesson files in %s", dir)
 	}
 	return out, loadTranslations(fsys, dir, out, r)
+}
+
+// planNumber is the number a plan's file name begins with (10 for
+// 10-how-sure-is-a-simulation.lesson), 0 for none.
+func planNumber(name string) int {
+	digits, _, _ := strings.Cut(path.Base(name), "-")
+	n, _ := strconv.Atoi(digits)
+	return n
 }
 
 // loadTranslations reads dir/LANG/SLUG.lesson for every language
@@ -458,10 +484,12 @@ func setPhase(p *Phase, key, value string) string {
 		}
 		p.Mode, p.Bot = mode, strings.TrimSpace(bot)
 	case "student":
-		if value != "plan" {
-			return "student " + strconv.Quote(value) + ": plan (the phones open the strategy editor)"
+		if value != "plan" && value != "lab" {
+			return "student " + strconv.Quote(value) + ": plan (the phones open the strategy editor) or lab (the simulation lab)"
 		}
 		p.Student = value
+	case "lab":
+		return readLab(p, value)
 	case "prompt":
 		p.Prompts = append(p.Prompts, value)
 	case "charts":
@@ -469,8 +497,30 @@ func setPhase(p *Phase, key, value string) string {
 			p.Charts = append(p.Charts, strings.TrimSpace(c))
 		}
 	default:
-		return "unknown key " + strconv.Quote(key) + " in a phase: use game, target, max-dice, equal-turns, seats, rounds, opponents, same-seed, tables, student, prompt, charts"
+		return "unknown key " + strconv.Quote(key) + " in a phase: use game, target, max-dice, equal-turns, seats, rounds, opponents, same-seed, tables, student, lab, prompt, charts"
 	}
+	return ""
+}
+
+// readLab reads a phase's lab question: GAME TARGET FIRST SECOND, and
+// "reveal" to show its exact answer.
+func readLab(p *Phase, value string) string {
+	f := strings.Fields(value)
+	bad := "lab " + strconv.Quote(value) + ": write GAME TARGET FIRST SECOND (and reveal to show the exact answer), such as pig 100 hold:25 hold:20"
+	if len(f) != 4 && (len(f) != 5 || f[4] != "reveal") {
+		return bad
+	}
+	g, err := sim.ParseGame(f[0])
+	target, terr := strconv.Atoi(f[1])
+	if err != nil || terr != nil {
+		return bad
+	}
+	v := sim.Standard(g)
+	v.Target = target
+	if err := v.Validate(); err != nil {
+		return bad + ": " + err.Error()
+	}
+	p.Lab = &Lab{Variant: v, First: f[2], Second: f[3], Reveal: len(f) == 5}
 	return ""
 }
 
@@ -492,6 +542,16 @@ func finishPhase(p *Phase, r Rules) error {
 	}
 	if p.Student != "" && p.Game != "none" {
 		return fmt.Errorf("student: %s is for a phase without a game (game: none), not %s", p.Student, p.Game)
+	}
+	if p.Lab != nil && p.Game != "none" {
+		return fmt.Errorf("lab: is for a phase without a game (game: none), not %s", p.Game)
+	}
+	if p.Lab != nil && r.Strategy != nil {
+		for _, st := range []string{p.Lab.First, p.Lab.Second} {
+			if err := r.Strategy(st, p.Lab.Variant); err != nil {
+				return fmt.Errorf("lab: %w", err)
+			}
+		}
 	}
 	if p.Tables && !p.AtTables() {
 		return fmt.Errorf("tables: yes is for a game played with dice or pigs (%s), not %s", sim.GameNames(), p.Game)

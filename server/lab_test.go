@@ -137,3 +137,37 @@ func wilson(k, n int) (lo, hi float64) {
 	c, h := (p+z*z/(2*nf))/(1+z*z/nf), z*math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf))/(1+z*z/nf)
 	return c - h, c + h
 }
+
+// TestALessonRunsTheLab: the lab's lesson poses its question at its
+// phases (the runs made stay), sends the phones to the lab where a phase
+// says so, and shows the exact answer at its last phase only.
+func TestALessonRunsTheLab(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStartLesson(t, teacher, "10-how-sure-is-a-simulation")
+	ana := join(t, a, code, "Ana")
+	teacher.post(paths.LessonStart.For(code), url.Values{"confirm": {"yes"}})
+	q, posed := operator(t, a, code).Class().LabQuestion()
+	if !posed || q.First != "hold:25" || q.Second != "hold:20" || q.Variant.Target != 100 {
+		t.Fatalf("the first phase poses %+v (%v)", q, posed)
+	}
+	teacher.post(paths.LessonNext.For(code), url.Values{"confirm": {"yes"}})
+	if ana.get(paths.Student.For(code)).Find(`[data-testid="lab-now"]`).Length() != 1 {
+		t.Errorf("the phase of 100 games each does not send Ana to the lab")
+	}
+	ana.post(paths.StudentLab.For(code), url.Values{"games": {"100"}})
+	for range 2 {
+		teacher.post(paths.LessonNext.For(code), url.Values{"confirm": {"yes"}})
+	}
+	if !operator(t, a, code).Class().LabRevealed {
+		t.Errorf("the last phase does not reveal the exact answer")
+	}
+	teacher.post(paths.LessonBack.For(code), url.Values{"confirm": {"yes"}})
+	class := operator(t, a, code).Class()
+	if class.LabRevealed {
+		t.Errorf("back a phase, the exact answer still shows")
+	}
+	if got := teacher.get(paths.Teacher.For(code) + "?chart=lab").Find(`[data-testid="chart-lab"] tbody tr`).Length(); got != 2 {
+		t.Errorf("the lab's chart has %d rows after the phases, want Ana's run and the pool", got)
+	}
+}

@@ -88,8 +88,15 @@ func (s *Server) lessonWaiting(l *i18n.Localizer, class store.Class, v *template
 	if err != nil || lesson == nil || lesson.Game != "none" {
 		return err
 	}
-	v.PlanNow = lesson.Student == "plan"
-	v.Waiting = l.T(pick(v.PlanNow, "student.waiting_plan", "student.waiting_phase"), "N", l.Int(lesson.Phase+1), "Name", lesson.PhaseName)
+	v.PlanNow, v.LabNow = lesson.Student == "plan", lesson.Student == "lab"
+	words := "student.waiting_phase"
+	switch {
+	case v.PlanNow:
+		words = "student.waiting_plan"
+	case v.LabNow:
+		words = "student.waiting_lab"
+	}
+	v.Waiting = l.T(words, "N", l.Int(lesson.Phase+1), "Name", lesson.PhaseName)
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"pigclass/lessons"
 	"pigclass/server/classroom"
 	"pigclass/server/play"
 	"pigclass/server/store"
@@ -39,6 +40,11 @@ func (s *Server) applyPhase(ctx context.Context, lc *i18n.Localizer, v classroom
 		start.Skunk = p.Rounds
 	}
 	round, n, err := s.room.StartPhase(ctx, v, start)
+	if err == nil || errors.Is(err, classroom.ErrNoStudents) {
+		if lerr := s.phaseLab(ctx, v, p.Lab); lerr != nil {
+			return "", lerr
+		}
+	}
 	note := lc.T("notice.phase", "N", lc.Int(phase+1), "Name", lc.Own(l.In(lc.Lang()).Phases[phase].Name))
 	switch {
 	case errors.Is(err, classroom.ErrNoStudents):
@@ -51,6 +57,22 @@ func (s *Server) applyPhase(ctx context.Context, lc *i18n.Localizer, v classroom
 		note += " " + lc.T("notice.skunk_started")
 	}
 	return note, nil
+}
+
+// phaseLab poses a phase's lab question (runs of it already made stay)
+// and shows or hides its exact answer as the phase says; a phase without
+// one leaves the lab as it is.
+func (s *Server) phaseLab(ctx context.Context, v classroom.Viewer, lab *lessons.Lab) error {
+	if lab == nil {
+		return nil
+	}
+	q := classroom.LabQuestion{Variant: lab.Variant, First: lab.First, Second: lab.Second}
+	if posed, ok := v.Class().LabQuestion(); !ok || posed != q {
+		if err := s.room.PoseLab(ctx, v, q); err != nil {
+			return err
+		}
+	}
+	return s.room.RevealLab(ctx, v, lab.Reveal)
 }
 
 // stepLesson moves the class's lesson by delta phases (0: start the

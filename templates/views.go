@@ -299,6 +299,9 @@ type StudentHome struct {
 	Waiting  string
 	// PlanNow: the lesson's phase has the students design their strategy
 	// (the waiting card opens the editor).
+	// LabNow: the lesson's phase has the students run the simulation lab
+	// (the lab a tap away).
+	LabNow  bool
 	PlanNow bool
 	Skunk   *SkunkBoard
 	// ChartsURL, once the student has played, links their charts.
