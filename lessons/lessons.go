@@ -84,7 +84,7 @@ type Phase struct {
 	Student string
 	// Lab is the question the phase poses the class's simulation lab, and
 	// whether its exact answer shows (nil: the phase leaves the lab be).
-	Lab *Lab
+	Lab     *Lab
 	Prompts []string
 	Charts  []string
 }
