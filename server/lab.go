@@ -3,6 +3,7 @@ package server
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"strconv"
@@ -169,6 +170,7 @@ func (s *Server) drawLab(c *gin.Context, class *classroom.Class, me store.Studen
 			if path, err := s.labPath(c, q, e); err == nil {
 				v.Path = &path
 			}
+			v.Replay = labReplay(e)
 		}
 		v.Runs = append(v.Runs, row)
 	}
@@ -205,6 +207,12 @@ func labURL(code string, q classroom.LabQuestion, own bool, run int64) string {
 		}
 	}
 	return paths.Query(paths.StudentLab.For(code), kv...)
+}
+
+// labReplay is the command that plays a run's games again, anywhere
+// (TestSimulateReplaysALabRun holds it to the run).
+func labReplay(e store.Experiment) string {
+	return fmt.Sprintf("pigclass simulate --game %s --target %d --players %s,%s --games %d --seed %s", e.Variant.Game, e.Variant.Target, e.First, e.Second, e.Games, e.Seed)
 }
 
 // labPath replays a run from its seed and draws how its share wandered.

@@ -60,6 +60,9 @@ func TestAClassRunsTheLab(t *testing.T) {
 		if page.Find(`[data-testid="chart-lab-path"]`).Length() != 1 {
 			t.Errorf("%s's run shows no path", name)
 		}
+		if want := fmt.Sprintf("pigclass simulate --game pig --target 100 --players hold:25,hold:20 --games %d --seed %s", games, seed); page.Find(`[data-testid="lab-replay"] code`).Text() != want {
+			t.Errorf("%s's run says to replay it with %q, want %q", name, page.Find(`[data-testid="lab-replay"] code`).Text(), want)
+		}
 		runs = append(runs, run{games, replay.Wins, seed})
 	}
 	if got := kids["Ana"].post(paths.StudentLab.For(code), url.Values{"games": {"9"}}).Find(`[data-testid="lab-error"]`).Text(); !strings.Contains(got, "10 to 100,000") {

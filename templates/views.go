@@ -1050,6 +1050,8 @@ type LabPage struct {
 	// its page.
 	Own             bool
 	Posed, PosedURL string
+	// Replay is the command that plays the shown run's games again.
+	Replay string
 	// Ask is the form to ask a question of one's own (its choices set to
 	// the question asked); Fields are the asked question's fields (Label
 	// the field's name), which the run's form posts.

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"pigclass/sim"
 )
 
 func runJSON(t *testing.T, v any, args ...string) {
@@ -208,5 +210,29 @@ func TestSolveAndAdviseThreeSeats(t *testing.T) {
 		if _, _, err := runCmd(t, bad...); err == nil {
 			t.Errorf("%v: no error", bad)
 		}
+	}
+}
+
+// TestSimulateReplaysALabRun (issue 62): the command a lab run's page
+// gives (server/lab.go's labReplay) plays the run's games again: the same
+// wins as sim.Experiment with the run's seed, whatever the workers.
+func TestSimulateReplaysALabRun(t *testing.T) {
+	v := sim.Standard(sim.Pig)
+	run, err := sim.Experiment(t.Context(), v, sim.HoldAt(25), sim.HoldAt(20), 3000, "81db9739a0c4e2f1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCmd(t, "simulate", "--game", "pig", "--target", "100", "--players", "hold:25,hold:20", "--games", "3000", "--seed", "81db9739a0c4e2f1", "--json", "--workers", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Players []struct{ Wins int } `json:"players"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Players) != 2 {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if got.Players[0].Wins != run.Wins {
+		t.Errorf("pigclass simulate won %d with the run's seed, the run %d", got.Players[0].Wins, run.Wins)
 	}
 }
