@@ -12,7 +12,8 @@ import (
 
 // Move copies a school's SQLite file into a district's Postgres database
 // (pigclass migrate): every class with its students, rounds, matches and
-// their moves, games of Skunk, homework, days, plans and tournaments, in
+// their moves, games of Skunk, homework, days, plans, tournaments and runs
+// of the lab, in
 // one transaction (all of it or nothing). The district's database may
 // hold other schools' classes already: every row gets a new id there, and
 // every reference to one (a column, a tournament's entries) follows it.
@@ -52,6 +53,7 @@ var moveTables = []moveTable{
 	{"moved_tokens", false, map[string]string{"class_id": "classes", "student_id": "students"}},
 	{"plans", false, map[string]string{"class_id": "classes", "student_id": "students"}},
 	{"tournaments", true, map[string]string{"class_id": "classes"}},
+	{"experiments", true, map[string]string{"class_id": "classes", "student_id": "students"}},
 }
 
 // Move copies the SQLite file from into the Postgres database to.

@@ -3,7 +3,9 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -58,6 +60,12 @@ func school(t *testing.T, code string, pad int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := s.AddExperiment(ctx, Experiment{ClassID: class.ID, StudentID: ana.ID, Variant: v, First: "hold:25", Second: "hold:20", Games: 1000, Wins: 531, Seed: "seed-" + code}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetLab(ctx, class.ID, `{"first":"hold:25"}`, true); err != nil {
+		t.Fatal(err)
+	}
 	standings, _ := json.Marshal(map[string]any{"entries": []map[string]any{{"student": bo.ID}, {"bot": "hold:20"}}})
 	if err := s.Plans().SaveStandings(ctx, tour.ID, standings); err != nil {
 		t.Fatal(err)
@@ -73,6 +81,7 @@ type classView struct {
 	Events    [][]play.Event
 	Plans     []string
 	Standings string // the entrants, each a student's nickname or a bot
+	Lab       string // the lab's question and runs
 }
 
 func viewOf(t *testing.T, s *Store, code string) classView {
@@ -106,6 +115,11 @@ func viewOf(t *testing.T, s *Store, code string) classView {
 	for _, p := range plans {
 		b, _ := json.Marshal(p.Plan)
 		v.Plans = append(v.Plans, names[p.StudentID]+" "+string(b))
+	}
+	v.Lab = c.Lab + " " + strconv.FormatBool(c.LabRevealed)
+	exps, _ := s.Experiments(ctx, c.ID)
+	for _, e := range exps {
+		v.Lab += fmt.Sprintf("; %s %s %s %d %d %s %s", names[e.StudentID], e.First, e.Second, e.Games, e.Wins, e.Seed, e.Day)
 	}
 	ts, _ := s.Plans().Tournaments(ctx, c.ID)
 	for _, tour := range ts {
@@ -152,7 +166,7 @@ func TestMoveSchoolsIntoADistrict(t *testing.T) {
 		if d := cmp.Diff(w, viewOf(t, district, code), cmp.AllowUnexported(sim.Faces{})); d != "" {
 			t.Errorf("class %s after the move (-file +district):\n%s", code, d)
 		}
-		if len(w.Events) != 2 || w.Standings != "Bo;hold:20;" {
+		if len(w.Events) != 2 || w.Standings != "Bo;hold:20;" || !strings.Contains(w.Lab, "; Ana hold:25 hold:20 1000 531 seed-") {
 			t.Fatalf("the school %s holds too little to tell: %+v", code, w)
 		}
 	}
@@ -194,5 +208,35 @@ func TestMoveRefusesAHostileFile(t *testing.T) {
 	district.rd.QueryRow(`SELECT teacher_hash FROM classes WHERE code = 'VKTMAA'`).Scan(&hash)
 	if classes != 1 || hash != "real-teacher" {
 		t.Errorf("after the refused move: %d classes, the victim's teacher hash %q", classes, hash)
+	}
+}
+
+// TestMoveTakesEveryTable: every table a school's file has is one Move
+// copies, or one that holds no school's data (the database's own
+// bookkeeping and the server's): a table added to the schema and not to
+// moveTables would be left behind in silence by pigclass migrate.
+func TestMoveTakesEveryTable(t *testing.T) {
+	s := mustOpenOn(t, filepath.Join(t.TempDir(), "school.db"))
+	rows, err := s.rd.Query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	moved := map[string]bool{}
+	for _, mt := range moveTables {
+		moved[mt.name] = true
+	}
+	notData := map[string]bool{"migrations": true, "started": true} // the migrations applied; when the file first served
+	n := 0
+	for rows.Next() {
+		var name string
+		rows.Scan(&name)
+		n++
+		if !moved[name] && !notData[name] {
+			t.Errorf("pigclass migrate does not copy the table %s", name)
+		}
+	}
+	if n < 10 {
+		t.Fatalf("only %d tables read", n)
 	}
 }
