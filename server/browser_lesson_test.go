@@ -277,6 +277,9 @@ func TestBrowserMyClasses(t *testing.T) {
 	clickJS(t, laptop, `[data-testid="start-class"]`)
 	eventually(t, laptop, `!!document.querySelector('[data-testid="dash-bar"]')`, "the dashboard")
 	code := textOf(t, laptop, `[data-testid="dash-bar"] [data-testid="join-code"]`)
+	// The dashboard's script keeps the class once it has run: a page left
+	// before (a busy machine's) keeps nothing.
+	eventually(t, laptop, fmt.Sprintf(`(localStorage.getItem("pigclass-classes") || "").includes(%q)`, code), "the dashboard keeps its class in this browser")
 	navigate(t, laptop, a.url+"/")
 	eventually(t, laptop, `!document.querySelector('[data-testid="my-classes"]').hidden`, "My classes on the front page")
 	if got := textOf(t, laptop, `[data-testid="my-class"]`); got != code {
