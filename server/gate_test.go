@@ -316,7 +316,7 @@ func TestHandlersDoNotCallTheStore(t *testing.T) {
 			continue
 		}
 		uses := regexp.MustCompile(`\bst\b`).FindAllStringIndex(src, -1)
-		handed := strings.Count(src, "report.New(st)") + strings.Count(src, "classroom.New(st,") + strings.Count(src, "contest.New(st,") + strings.Count(src, "st *store.Store")
+		handed := strings.Count(src, "report.New(st,") + strings.Count(src, "classroom.New(st,") + strings.Count(src, "contest.New(st,") + strings.Count(src, "st *store.Store")
 		if len(uses) != handed || handed != 4 {
 			t.Errorf("server.go uses the store %d times, %d of them to hand it on", len(uses), handed)
 		}

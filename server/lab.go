@@ -101,24 +101,32 @@ func (w *views) labPool(c *gin.Context, who classroom.Viewer, q classroom.LabQue
 	return report.PoolLab(exps, q, exact), exps, nil
 }
 
-// labAsked is the question a lab page is about: the one its form or
-// address names (a student's own), else the one the teacher posed; false
-// for none, or for a question that cannot be asked (words say why).
-func labAsked(c *gin.Context, class *classroom.Class) (q classroom.LabQuestion, own, ok bool, problem string) {
-	if c.Request.FormValue("game") == "" {
-		q, ok = class.LabQuestion()
-		return q, false, ok, ""
-	}
-	l := loc(c)
+// labQuestionIn is the lab question a form or an address names (game,
+// target, first, second), or the words saying what a question can be.
+func labQuestionIn(c *gin.Context) (classroom.LabQuestion, string) {
 	g, gerr := sim.ParseGame(c.Request.FormValue("game"))
 	target, terr := strconv.Atoi(strings.TrimSpace(c.Request.FormValue("target")))
 	v := sim.Standard(g)
 	v.Target = target
-	q = classroom.LabQuestion{Variant: v, First: c.Request.FormValue("first"), Second: c.Request.FormValue("second")}
+	q := classroom.LabQuestion{Variant: v, First: c.Request.FormValue("first"), Second: c.Request.FormValue("second")}
 	if gerr != nil || terr != nil || q.Check() != nil {
-		return q, true, false, l.T("lab.error.question", "Games", strings.Join(gameNamesIn(l), ", "), "Min", l.Int(sim.MinTarget), "Max", l.Int(sim.MaxTarget))
+		l := loc(c)
+		return q, l.T("lab.error.question", "Games", strings.Join(gameNamesIn(l), ", "), "Min", l.Int(sim.MinTarget), "Max", l.Int(sim.MaxTarget))
 	}
-	posed, _ := class.LabQuestion()
+	return q, ""
+}
+
+// labAsked is the question a lab page is about: the one its form or
+// address names (a student's own), else the one the teacher posed; false
+// for none, or for a question that cannot be asked (words say why).
+func labAsked(c *gin.Context, class *classroom.Class) (q classroom.LabQuestion, own, ok bool, problem string) {
+	posed, isPosed := class.LabQuestion()
+	if c.Request.FormValue("game") == "" {
+		return posed, false, isPosed, ""
+	}
+	if q, problem = labQuestionIn(c); problem != "" {
+		return q, true, false, problem
+	}
 	return q, q != posed, true, ""
 }
 
@@ -160,7 +168,7 @@ func (s *Server) drawLab(c *gin.Context, class *classroom.Class, me store.Studen
 	runID, _ := strconv.ParseInt(c.Query("run"), 10, 64)
 	for i := len(exps) - 1; i >= 0; i-- {
 		e := exps[i]
-		if e.StudentID != me.ID || e.Variant != q.Variant || e.First != q.First || e.Second != q.Second {
+		if e.StudentID != me.ID || classroom.QuestionOf(e) != q {
 			continue
 		}
 		lo, hi := sim.Wilson(e.Wins, e.Games, sim.Z95)

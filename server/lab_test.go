@@ -31,6 +31,10 @@ func TestAClassRunsTheLab(t *testing.T) {
 	if got := kids["Ana"].get(paths.StudentLab.For(code)).Find(`[data-testid="lab-none"]`).Length(); got != 1 {
 		t.Errorf("the lab before a question does not say there is none")
 	}
+	teacher.post(paths.PoseLab.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "first": {"dice:3"}, "second": {"hold:20"}})
+	if teacher.status() != http.StatusUnprocessableEntity || !strings.Contains(teacher.body, "dice bots play Hog only") {
+		t.Errorf("posing a question Pig cannot ask: %d", teacher.status())
+	}
 	teacher.post(paths.PoseLab.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "first": {"hold:25"}, "second": {"hold:20"}})
 	if teacher.status() != http.StatusOK || !strings.Contains(teacher.get(paths.Teacher.For(code)).Find(`[data-testid="lab-posed"]`).Text(), "How often does") {
 		t.Fatalf("posing the question: %d", teacher.status())

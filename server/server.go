@@ -69,7 +69,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		return nil, fmt.Errorf("server: %w", err)
 	}
 	s := &Server{
-		cfg: cfg, reports: report.New(st), log: log, tables: cfg.Tables,
+		cfg: cfg, reports: report.New(st, cfg.Tables), log: log, tables: cfg.Tables,
 		moves:       limit.New(cfg.MovesPerSecond, time.Second, time.Now),
 		newClasses:  limit.New(classesPerMinute, time.Minute, cfg.Now),
 		proxies:     cfg.TrustedProxies,

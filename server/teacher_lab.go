@@ -3,13 +3,10 @@ package server
 import (
 	"errors"
 	"net/http"
-	"strconv"
-	"strings"
 
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
-	"pigclass/sim"
 	"pigclass/templates"
 )
 
@@ -36,13 +33,9 @@ func (s *Server) labPanel(c *gin.Context, class *classroom.Class) templates.LabP
 // what can.
 func (s *Server) poseLab(c *gin.Context) {
 	l, class := loc(c), classFrom(c)
-	g, gerr := sim.ParseGame(c.PostForm("game"))
-	target, terr := strconv.Atoi(strings.TrimSpace(c.PostForm("target")))
-	v := sim.Standard(g)
-	v.Target = target
-	q := classroom.LabQuestion{Variant: v, First: c.PostForm("first"), Second: c.PostForm("second")}
-	if gerr != nil || terr != nil || q.Check() != nil {
-		refuse(c, http.StatusUnprocessableEntity, l.T("lab.error.question", "Games", strings.Join(gameNamesIn(l), ", "), "Min", l.Int(sim.MinTarget), "Max", l.Int(sim.MaxTarget)))
+	q, problem := labQuestionIn(c)
+	if problem != "" {
+		refuse(c, http.StatusUnprocessableEntity, problem)
 		return
 	}
 	if err := s.room.PoseLab(c.Request.Context(), viewerFrom(c), q); err != nil {

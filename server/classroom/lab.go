@@ -39,6 +39,11 @@ func (c *Class) LabQuestion() (LabQuestion, bool) {
 	return q, true
 }
 
+// QuestionOf is the lab question a run of the lab answers.
+func QuestionOf(e store.Experiment) LabQuestion {
+	return LabQuestion{Variant: e.Variant, First: e.First, Second: e.Second}
+}
+
 // Check says what is wrong with a question, or nil: a game of two seats
 // under the standard rules, and two strategies the game has.
 func (q LabQuestion) Check() error {
@@ -92,8 +97,7 @@ func (r *Room) AddExperiment(ctx context.Context, v Viewer, e store.Experiment) 
 	if err != nil {
 		return e, err
 	}
-	q := LabQuestion{Variant: e.Variant, First: e.First, Second: e.Second}
-	if err := q.Check(); err != nil {
+	if err := QuestionOf(e).Check(); err != nil {
 		return e, err
 	}
 	e.ClassID, e.StudentID = c.id, me

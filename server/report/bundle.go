@@ -104,7 +104,7 @@ func (r *Reports) StudentData(ctx context.Context, v classroom.Viewer, studentID
 		return StudentData{}, err
 	}
 	exps = slices.DeleteFunc(exps, func(e store.Experiment) bool { return e.StudentID != studentID })
-	out.Experiments = asObjects(ExperimentsFile.Header(), experimentRows(c.Class, map[int64]string{studentID: out.Student["student"]}, exps, ""))
+	out.Experiments = asObjects(ExperimentsFile.Header(), experimentRows(c.Class, map[int64]string{studentID: out.Student["student"]}, exps, "", r.tables))
 	return out, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
+	"pigclass/sim/solve"
 )
 
 // safeCell keeps a spreadsheet from reading a cell as a formula: a cell
@@ -59,18 +60,31 @@ func writeCSV(w io.Writer, header []string, rows [][]string) error {
 	return cw.flush()
 }
 
+// exportSource is what the files are written from: the store, and the
+// solved tables the lab's exact answers read (never solved for a file:
+// a table not ready leaves its cells empty).
+type exportSource struct {
+	st     *store.Store
+	tables *solve.Cache
+}
+
+// exportFunc writes one CSV file of a class.
+type exportFunc func(ctx context.Context, src exportSource, class store.Class, real bool, day string, w io.Writer) error
+
 // exports write the CSV files of a class, by name (the glossary's
 // files). decisions.csv streams from the store one event at a time.
-var exports = map[string]func(ctx context.Context, st *store.Store, class store.Class, real bool, day string, w io.Writer) error{
+var exports = map[string]exportFunc{
 	"decisions": writeDecisions,
-	"matches": func(ctx context.Context, st *store.Store, class store.Class, real bool, day string, w io.Writer) error {
+	"matches": func(ctx context.Context, src exportSource, class store.Class, real bool, day string, w io.Writer) error {
+		st := src.st
 		d, err := loadClassData(ctx, st, class)
 		if err != nil {
 			return err
 		}
 		return writeCSV(w, MatchesFile.Header(), matchRows(d.on(day), real))
 	},
-	"match_players": func(ctx context.Context, st *store.Store, class store.Class, real bool, day string, w io.Writer) error {
+	"match_players": func(ctx context.Context, src exportSource, class store.Class, real bool, day string, w io.Writer) error {
+		st := src.st
 		d, err := loadClassData(ctx, st, class)
 		if err != nil {
 			return err
@@ -80,7 +94,8 @@ var exports = map[string]func(ctx context.Context, st *store.Store, class store.
 	"strategies":  writeStrategies,
 	"tournament":  writeTournaments,
 	"experiments": writeExperiments,
-	"students": func(ctx context.Context, st *store.Store, class store.Class, real bool, day string, w io.Writer) error {
+	"students": func(ctx context.Context, src exportSource, class store.Class, real bool, day string, w io.Writer) error {
+		st := src.st
 		d, err := loadStudents(ctx, st, class, day)
 		if err != nil {
 			return err
@@ -93,7 +108,7 @@ var exports = map[string]func(ctx context.Context, st *store.Store, class store.
 const ExportNames = "decisions, matches, match_players, students, strategies, tournament, experiments"
 
 // exporter is the writer of the file named what.
-func exporter(what string) (func(ctx context.Context, st *store.Store, class store.Class, real bool, day string, w io.Writer) error, error) {
+func exporter(what string) (exportFunc, error) {
 	write, ok := exports[what]
 	if !ok {
 		return nil, fmt.Errorf("export %q: choose one of %s", what, ExportNames)
@@ -114,7 +129,7 @@ func ExportClass(ctx context.Context, st *store.Store, code, what string, real b
 	if err != nil {
 		return fmt.Errorf("export: class %s: %w", code, err)
 	}
-	return write(ctx, st, class, real || !class.Anonymous, "", w)
+	return write(ctx, exportSource{st: st, tables: &solve.Cache{}}, class, real || !class.Anonymous, "", w)
 }
 
 // ByteOrderMark starts the files for spreadsheets: Excel on Windows reads
@@ -149,7 +164,8 @@ func facesCell(f sim.Faces) string {
 // writeDecisions streams decisions.csv: one row per decision, bots' and
 // timeouts' included, with the state before it and its analysis, then the
 // class's Skunk decisions.
-func writeDecisions(ctx context.Context, st *store.Store, class store.Class, real bool, day string, w io.Writer) error {
+func writeDecisions(ctx context.Context, src exportSource, class store.Class, real bool, day string, w io.Writer) error {
+	st := src.st
 	ms, err := st.Matches(ctx, store.MatchFilter{ClassID: class.ID})
 	if err != nil {
 		return err

@@ -20,7 +20,7 @@ func TestHistoryIsTheStudentsOwn(t *testing.T) {
 	st, code, played := playedClass(t)
 	ctx := context.Background()
 	room := classroom.New(st, []byte("test key"), &solve.Cache{}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
-	r := New(st)
+	r := New(st, &solve.Cache{})
 	as := func(token string) classroom.Viewer {
 		v, err := room.Identify(ctx, classroom.Credentials{Code: code, TokenHash: token})
 		if err != nil {

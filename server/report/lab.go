@@ -50,7 +50,7 @@ type Lab struct {
 func PoolLab(exps []store.Experiment, q classroom.LabQuestion, exact float64) Lab {
 	l := Lab{Exact: exact}
 	for _, e := range exps {
-		if e.Variant != q.Variant || e.First != q.First || e.Second != q.Second {
+		if classroom.QuestionOf(e) != q {
 			continue
 		}
 		run := LabRun{StudentID: e.StudentID, Games: e.Games, Wins: e.Wins, Seed: e.Seed, Share: float64(e.Wins) / float64(e.Games)}
@@ -101,11 +101,6 @@ var ExperimentsFile = newFile("experiments",
 	Column{"exact_pct", KindNumber, true, nil},
 )
 
-// labTables solve perfect play's tables for the exact answers of the
-// files' lab questions, in the background: a file never waits for a solve
-// (its exact_pct is empty meanwhile).
-var labTables solve.Cache
-
 // LabStrategies are a lab question's two strategies. Perfect play needs
 // its solved table: while tables solves it (in the background), the
 // error is solve.ErrSolving and nothing waits.
@@ -135,7 +130,8 @@ func LabExact(q classroom.LabQuestion, tables *solve.Cache) (float64, bool) {
 }
 
 // writeExperiments writes experiments.csv: every run of the class's lab.
-func writeExperiments(ctx context.Context, st *store.Store, class store.Class, real bool, day string, w io.Writer) error {
+func writeExperiments(ctx context.Context, src exportSource, class store.Class, real bool, day string, w io.Writer) error {
+	st := src.st
 	who, err := names(ctx, st, class, real)
 	if err != nil {
 		return err
@@ -144,18 +140,18 @@ func writeExperiments(ctx context.Context, st *store.Store, class store.Class, r
 	if err != nil {
 		return err
 	}
-	return writeCSV(w, ExperimentsFile.Header(), experimentRows(class, who, exps, day))
+	return writeCSV(w, ExperimentsFile.Header(), experimentRows(class, who, exps, day, src.tables))
 }
 
 // experimentRows are experiments.csv's rows of exps (those of day, or
 // all), the exact answer beside the runs of the question the teacher
 // revealed.
-func experimentRows(class store.Class, who map[int64]string, exps []store.Experiment, day string) [][]string {
+func experimentRows(class store.Class, who map[int64]string, exps []store.Experiment, day string, tables *solve.Cache) [][]string {
 	var posed classroom.LabQuestion
 	revealed := class.LabRevealed && class.Lab != "" && json.Unmarshal([]byte(class.Lab), &posed) == nil
 	exact, known := 0.0, false
 	if revealed {
-		exact, known = LabExact(posed, &labTables)
+		exact, known = LabExact(posed, tables)
 	}
 	var rows [][]string
 	for _, e := range exps {
@@ -167,7 +163,7 @@ func experimentRows(class store.Class, who map[int64]string, exps []store.Experi
 			set("target", strconv.Itoa(e.Variant.Target)).set("first", e.First).set("second", e.Second).set("games", strconv.Itoa(e.Games)).
 			set("seed", e.Seed).set("wins", strconv.Itoa(e.Wins)).set("share_pct", PctCell(float64(e.Wins)/float64(e.Games))).
 			set("ci_low_pct", PctCell(lo)).set("ci_high_pct", PctCell(hi))
-		if known && e.Variant == posed.Variant && e.First == posed.First && e.Second == posed.Second {
+		if known && classroom.QuestionOf(e) == posed {
 			r = r.set("exact_pct", PctCell(exact))
 		}
 		rows = append(rows, r.cells)

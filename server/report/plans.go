@@ -70,7 +70,8 @@ func names(ctx context.Context, st *store.Store, class store.Class, real bool) (
 }
 
 // writeStrategies writes strategies.csv.
-func writeStrategies(ctx context.Context, st *store.Store, class store.Class, real bool, _ string, w io.Writer) error {
+func writeStrategies(ctx context.Context, src exportSource, class store.Class, real bool, _ string, w io.Writer) error {
+	st := src.st
 	who, err := names(ctx, st, class, real)
 	if err != nil {
 		return err
@@ -112,7 +113,8 @@ func strategyRows(code, student string, sp store.SavedPlan) [][]string {
 
 // writeTournaments writes tournament.csv: the class's played tournaments,
 // each entry in rank order.
-func writeTournaments(ctx context.Context, st *store.Store, class store.Class, real bool, _ string, w io.Writer) error {
+func writeTournaments(ctx context.Context, src exportSource, class store.Class, real bool, _ string, w io.Writer) error {
+	st := src.st
 	who, err := names(ctx, st, class, real)
 	if err != nil {
 		return err

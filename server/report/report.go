@@ -16,13 +16,17 @@ import (
 	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
+	"pigclass/sim/solve"
 )
 
 // Reports reads a class's history for its members.
-type Reports struct{ st *store.Store }
+type Reports struct {
+	st     *store.Store
+	tables *solve.Cache // the server's solved tables (the lab's exact answers)
+}
 
-// New reads the history in st.
-func New(st *store.Store) *Reports { return &Reports{st: st} }
+// New reads the history in st, with the server's solved tables.
+func New(st *store.Store, tables *solve.Cache) *Reports { return &Reports{st: st, tables: tables} }
 
 // member is the class of a viewer who is in it (its student, teacher or
 // projector).
@@ -235,5 +239,5 @@ func (r *Reports) Export(ctx context.Context, v classroom.Viewer, what string, r
 	if err != nil {
 		return err
 	}
-	return write(ctx, r.st, v.Class().Class, real, day, w)
+	return write(ctx, exportSource{st: r.st, tables: r.tables}, v.Class().Class, real, day, w)
 }
