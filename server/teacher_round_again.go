@@ -22,7 +22,7 @@ func (s *Server) playAgain(c *gin.Context) {
 		return
 	}
 	last := rounds[len(rounds)-1]
-	round, n, err := s.room.StartRoundAgain(c.Request.Context(), viewerFrom(c), classroom.RoundSpec{Variant: last.Variant, Mode: last.Mode, Bot: last.Bot, SameSeed: last.SameSeed})
+	round, n, err := s.room.StartRoundAgain(c.Request.Context(), viewerFrom(c), classroom.RoundSpec{Variant: last.Variant, Mode: last.Mode, Bot: last.Bot, SameSeed: last.SameSeed, Arms: last.Arms})
 	if errors.Is(err, classroom.ErrNoStudents) {
 		done(c, class.Code, loc(c).T("notice.nostudents"))
 		return

@@ -173,6 +173,9 @@ type RoundSpec struct {
 	Mode     play.Mode
 	Bot      string
 	SameSeed bool
+	// Arms: a round of the experiment "Decide before you roll", each
+	// student in their arm (drawn at random the first time: Arms).
+	Arms bool
 	// Lesson is the lesson plan whose phase the round plays ("" for the
 	// teacher's own round): the class's day keeps it.
 	Lesson string
@@ -241,8 +244,25 @@ func (r *Room) startRound(ctx context.Context, c *class, spec RoundSpec) (play.R
 	if len(students) == 0 {
 		return play.Round{}, 0, ErrNoStudents // refused: nothing is solved for it
 	}
-	round := play.Round{ClassID: c.id, Variant: spec.Variant, Mode: spec.Mode, Bot: spec.Bot, SameSeed: spec.SameSeed, Lesson: spec.Lesson}
-	req := play.Request{Origin: play.FromRound, Host: c, Class: c.snap.Load().Code, Matches: roundMatches(r.chance, c.id, spec, students),
+	round := play.Round{ClassID: c.id, Variant: spec.Variant, Mode: spec.Mode, Bot: spec.Bot, SameSeed: spec.SameSeed, Lesson: spec.Lesson, Arms: spec.Arms}
+	var arms map[int64]play.Arm
+	if spec.Arms {
+		if spec.Variant.Game.ChoosesDice() {
+			return play.Round{}, 0, ErrArmsRollHold
+		}
+		var err error
+		if arms, err = r.st.ClassArms(ctx, c.id); err != nil {
+			return play.Round{}, 0, err
+		}
+		drawArms(r.chance, arms, students)
+	}
+	ms := roundMatches(r.chance, c.id, spec, students)
+	for i := range ms {
+		for j := range ms[i].Seats {
+			ms[i].Seats[j].Arm = arms[ms[i].Seats[j].StudentID] // "" for a bot and outside the experiment
+		}
+	}
+	req := play.Request{Origin: play.FromRound, Host: c, Class: c.snap.Load().Code, Matches: ms,
 		Ending: len(roundLives(r.hall, c)),
 		Store: func(ctx context.Context, ms []play.Match) ([]int64, error) {
 			var ids []int64
@@ -272,6 +292,38 @@ func (r *Room) startRound(ctx context.Context, c *class, spec RoundSpec) (play.R
 	index(c, lms)
 	c.mu.Unlock()
 	return round, len(req.Matches), err
+}
+
+// ErrArmsRollHold refuses the experiment "Decide before you roll" in a
+// game whose turns are not rolls and a hold (Hog's one throw a turn).
+var ErrArmsRollHold = errors.New("decide before you roll needs a game of rolling and holding, not Hog")
+
+// drawArms puts each of the students not in an arm yet (not in arms) in
+// one at random, by ch: in a random order, each to the arm with fewer
+// students so far, a tie drawn, so the arms stay as even as they can.
+func drawArms(ch sim.Chance, arms map[int64]play.Arm, students []store.Student) {
+	var fresh []int64
+	n := map[play.Arm]int{}
+	for _, s := range students {
+		if a, ok := arms[s.ID]; ok {
+			n[a]++
+		} else {
+			fresh = append(fresh, s.ID)
+		}
+	}
+	slices.Sort(fresh)
+	shuffle(ch, fresh)
+	for _, id := range fresh {
+		a := play.Free
+		switch {
+		case n[play.Committed] < n[play.Free]:
+			a = play.Committed
+		case n[play.Committed] == n[play.Free] && ch.Below(2) == 1:
+			a = play.Committed
+		}
+		arms[id] = a
+		n[a]++
+	}
 }
 
 // roundMatches are the matches of a round for the students (shuffled):
@@ -345,7 +397,7 @@ func (c *class) publishLocked(roster bool, change func(*Class)) *Class {
 
 // shuffle puts the students in a random order for pairing (Fisher-Yates,
 // drawing from ch).
-func shuffle(ch sim.Chance, xs []store.Student) {
+func shuffle[T any](ch sim.Chance, xs []T) {
 	for i := len(xs) - 1; i > 0; i-- {
 		j := ch.Below(i + 1)
 		xs[i], xs[j] = xs[j], xs[i]

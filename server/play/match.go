@@ -9,13 +9,16 @@ import (
 // Round is a round a teacher started: every student in a match of one
 // variant, against a bot or paired with each other.
 type Round struct {
-	ID        int64
-	ClassID   int64
-	Number    int
-	Variant   sim.Variant
-	Mode      Mode
-	Bot       string // the bot's strategy (also the partner of an odd student)
-	SameSeed  bool
+	ID       int64
+	ClassID  int64
+	Number   int
+	Variant  sim.Variant
+	Mode     Mode
+	Bot      string // the bot's strategy (also the partner of an odd student)
+	SameSeed bool
+	// Arms: a round of the experiment "Decide before you roll": each
+	// student plays in their arm (Seat.Arm).
+	Arms      bool
 	StartedAt time.Time
 	Ended     bool
 	// Day is the date it was started on, in the server's time zone
@@ -138,7 +141,21 @@ type Seat struct {
 	Nickname  string // filled when read
 	AnonName  string
 	TokenHash string
+	// Arm is the arm of "Decide before you roll" the seat's student
+	// plays in, in a round of the experiment ("" for any other seat).
+	Arm Arm
 }
+
+// Arm is an arm of the experiment "Decide before you roll" (issue 62):
+// a student of a round of it plays free or committed, drawn at random
+// once for the class.
+type Arm string
+
+// The arms.
+const (
+	Free      Arm = "free"      // rolls and holds as they like
+	Committed Arm = "committed" // sets how far to roll at each turn's start; the turn plays itself out
+)
 
 // Analysis is the solver's view of one decision.
 type Analysis struct {

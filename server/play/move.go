@@ -62,9 +62,80 @@ func (h *Hall) Act(ctx context.Context, matchID, studentID int64, seq int, a sim
 	if lm.row.AtTable {
 		return lm.snap.Load(), ErrNotAtTable // a table's moves are entries (Enter)
 	}
+	if lm.row.Seats[seat].Arm == Committed && (a.Kind == sim.RollKind || a.Kind == sim.HoldKind) {
+		return lm.snap.Load(), ErrCommitted
+	}
 	err := h.advance(ctx, lm, &pending{seat: seat, action: a, by: ByStudent})
 	return lm.snap.Load(), err
 }
+
+// ErrCommitted refuses a roll or a hold of a player of the committed arm
+// (Arm): they set how far to roll at their turn's start (Plan).
+var ErrCommitted = errors.New("in the committed arm a turn is played by the number set at its start, not roll by roll")
+
+// ErrPlanStarted refuses a plan for a turn already begun: the number is
+// set only between turns.
+var ErrPlanStarted = errors.New("how far to roll is set at the start of a turn, before its first roll")
+
+// Plan plays the turn of who in match id by the number they set at its
+// start (the committed arm of "Decide before you roll"): rolls until the
+// turn total reaches until, or the score with it would reach the
+// target, then holds, unless a 1 ends the turn first. Each roll and the
+// hold are the player's decisions, analysed as any. Only a player of the
+// committed arm, to move at the start of a turn, plans; seq as for Move.
+func (h *Hall) Plan(ctx context.Context, who Seer, id int64, seq, until int) (*View, error) {
+	v, err := h.See(ctx, who, id, false)
+	if err != nil {
+		return nil, err
+	}
+	if !v.Live {
+		return v, ErrNotPlaying
+	}
+	m, err := h.plan(ctx, id, v.Seats[v.Seat].StudentID, seq, until)
+	if m != nil {
+		v.Match = m
+	}
+	return v, err
+}
+
+// plan is Plan for the student seated in match id (the caller has
+// checked who they are).
+func (h *Hall) plan(ctx context.Context, matchID, studentID int64, seq, until int) (*Match, error) {
+	lm := h.live(matchID)
+	if lm == nil {
+		return nil, ErrNotPlaying
+	}
+	lm.mu.Lock()
+	defer lm.mu.Unlock()
+	seat := lm.row.SeatOf(studentID)
+	switch {
+	case lm.ended:
+		return lm.snap.Load(), ErrNotPlaying
+	case seat < 0:
+		return nil, ErrNotSeated
+	case seq != lm.m.Len():
+		return lm.snap.Load(), ErrStale
+	case lm.host != nil && lm.host.Paused():
+		return lm.snap.Load(), ErrPaused
+	case lm.row.Seats[seat].Arm != Committed:
+		return lm.snap.Load(), ErrNotCommitted
+	}
+	if st := lm.m.State(); st.Seat != seat || st.TurnTotal != 0 {
+		return lm.snap.Load(), ErrPlanStarted
+	}
+	err := h.advance(ctx, lm, &pending{seat: seat, by: ByStudent, until: until})
+	return lm.snap.Load(), err
+}
+
+// ErrNotCommitted refuses a plan of a player who rolls and holds as they
+// like.
+var ErrNotCommitted = errors.New("only a player of the committed arm sets how far to roll")
+
+// MinPlan and MaxPlan bound how far a committed player may plan to roll.
+const (
+	MinPlan = 1
+	MaxPlan = 100
+)
 
 // pending is an action to carry out before the bots move.
 type pending struct {
@@ -74,6 +145,9 @@ type pending struct {
 	// faces are a throw's pieces entered by hand at a table; nil: the
 	// seed throws them.
 	faces *sim.Faces
+	// until, above 0, is a committed player's plan for the turn (Plan):
+	// the rolls and the hold it makes, in place of action.
+	until int
 }
 
 // advance carries out ps in order (if any: a player's moves of one turn),
@@ -152,6 +226,13 @@ func (h *Hall) moves(lm *Live, ps []*pending, before int) ([]Event, error) {
 			h.rollback(lm, before)
 			return nil, ErrTurnOver
 		}
+		if p.until > 0 {
+			if err := playPlan(lm.m, p, do); err != nil {
+				h.rollback(lm, before)
+				return nil, err
+			}
+			continue
+		}
 		if err := do(p.seat, p.action, p.by, p.faces); err != nil {
 			if i > 0 {
 				h.rollback(lm, before)
@@ -174,6 +255,29 @@ func (h *Hall) moves(lm *Live, ps []*pending, before int) ([]Event, error) {
 		}
 	}
 	return rows, nil
+}
+
+// playPlan plays p's turn by its plan (pending.until) through do: a roll
+// while the turn total is below the plan and the score with it below the
+// target, then a hold; a 1 (or the end of the match) ends it first.
+func playPlan(m *sim.Match, p *pending, do func(int, sim.Action, Decider, *sim.Faces) error) error {
+	for range 10000 {
+		st := m.State()
+		if st.Over || st.Seat != p.seat {
+			return nil
+		}
+		a := sim.Roll
+		if st.TurnTotal >= p.until || st.Scores[p.seat]+st.TurnTotal >= st.Variant.Target {
+			a = sim.Hold
+		}
+		if err := do(p.seat, a, p.by, nil); err != nil {
+			return err
+		}
+		if a == sim.Hold {
+			return nil
+		}
+	}
+	return nil
 }
 
 // endTooLong ends a match longer than any honest game: two players

@@ -225,7 +225,7 @@ func decisionRow(code string, m play.Match, e *play.Event, real bool) []string {
 		set("agrees_with_optimal", btoa(a != nil, a != nil && ChosenAction(*e) == a.Best)).
 		set("agrees_with_ev", btoa(a != nil, a != nil && ChosenAction(*e) == a.EV)).
 		set("mystery_agrees", agreesCell(a)).
-		set("by", string(e.By)).set("at", at).set("local_time", local).cells
+		set("by", string(e.By)).set("arm", string(m.Seats[e.Seat].Arm)).set("at", at).set("local_time", local).cells
 }
 
 // sourceCell says where a decision's throw f came from: the seed, or

@@ -139,6 +139,7 @@ var DecisionsFile = newFile("decisions",
 	Column{"agrees_with_ev", KindBoolean, true, nil},
 	Column{"mystery_agrees", KindText, true, nil},
 	Column{"by", KindChoice, false, []string{"student", "bot", "timeout"}},
+	Column{"arm", KindChoice, true, []string{"free", "committed"}},
 	Column{"at", KindTime, false, nil},
 	Column{"local_time", KindLocal, false, nil},
 )

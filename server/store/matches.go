@@ -25,8 +25,8 @@ func (s *Store) CreateRound(ctx context.Context, r play.Round, matches []play.Ma
 		r.StartedAt = s.now()
 		r.Day = s.day(r.StartedAt)
 		var err error
-		r.ID, err = insertID(ctx, tx, `INSERT INTO rounds (class_id, number, variant, mode, bot, same_seed, started_at, day) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			r.ClassID, r.Number, string(v), r.Mode, r.Bot, r.SameSeed, r.StartedAt.Format(time.RFC3339Nano), r.Day)
+		r.ID, err = insertID(ctx, tx, `INSERT INTO rounds (class_id, number, variant, mode, bot, same_seed, started_at, day, arms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			r.ClassID, r.Number, string(v), r.Mode, r.Bot, r.SameSeed, r.StartedAt.Format(time.RFC3339Nano), r.Day, r.Arms)
 		if err != nil {
 			return err
 		}
@@ -103,7 +103,7 @@ func (s *Store) insertMatch(ctx context.Context, tx *sql.Tx, m play.Match) (int6
 		if seat.Bot != "" {
 			bot = seat.Bot
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO seats (match_id, seat, student_id, bot) VALUES (?, ?, ?, ?)`, id, seat.Seat, nullID(seat.StudentID), bot); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO seats (match_id, seat, student_id, bot, arm) VALUES (?, ?, ?, ?, ?)`, id, seat.Seat, nullID(seat.StudentID), bot, string(seat.Arm)); err != nil {
 			return 0, err
 		}
 	}
@@ -256,7 +256,7 @@ func (s *Store) EndRound(ctx context.Context, roundID int64) error {
 
 // Rounds lists a class's rounds, the newest last.
 func (s *Store) Rounds(ctx context.Context, classID int64) ([]play.Round, error) {
-	rows, err := s.rd.QueryContext(ctx, `SELECT id, class_id, number, variant, mode, bot, same_seed, started_at, ended_at IS NOT NULL, day
+	rows, err := s.rd.QueryContext(ctx, `SELECT id, class_id, number, variant, mode, bot, same_seed, started_at, ended_at IS NOT NULL, day, arms
 		FROM rounds WHERE class_id = ? ORDER BY number`, classID)
 	if err != nil {
 		return nil, fmt.Errorf("store: rounds: %w", err)
@@ -266,7 +266,7 @@ func (s *Store) Rounds(ctx context.Context, classID int64) ([]play.Round, error)
 	for rows.Next() {
 		var r play.Round
 		var v, started string
-		if err := rows.Scan(&r.ID, &r.ClassID, &r.Number, &v, &r.Mode, &r.Bot, &r.SameSeed, &started, &r.Ended, &r.Day); err != nil {
+		if err := rows.Scan(&r.ID, &r.ClassID, &r.Number, &v, &r.Mode, &r.Bot, &r.SameSeed, &started, &r.Ended, &r.Day, &r.Arms); err != nil {
 			return nil, fmt.Errorf("store: rounds: %w", err)
 		}
 		if err := json.Unmarshal([]byte(v), &r.Variant); err != nil {
@@ -387,7 +387,7 @@ func allSeats(ctx context.Context, tx *sql.Tx, out []play.Match, where string, a
 	for rows.Next() {
 		var id int64
 		var st play.Seat
-		if err := rows.Scan(&id, &st.Seat, &st.StudentID, &st.Bot, &st.Nickname, &st.AnonName, &st.TokenHash); err != nil {
+		if err := rows.Scan(&id, &st.Seat, &st.StudentID, &st.Bot, &st.Nickname, &st.AnonName, &st.TokenHash, &st.Arm); err != nil {
 			return err
 		}
 		if i, ok := index[id]; ok {
@@ -397,7 +397,7 @@ func allSeats(ctx context.Context, tx *sql.Tx, out []play.Match, where string, a
 	return rows.Err()
 }
 
-const seatColumns = `s.seat, COALESCE(s.student_id, 0), COALESCE(s.bot, ''), COALESCE(st.nickname, ''), COALESCE(st.anon_name, ''), COALESCE(st.token_hash, '')`
+const seatColumns = `s.seat, COALESCE(s.student_id, 0), COALESCE(s.bot, ''), COALESCE(st.nickname, ''), COALESCE(st.anon_name, ''), COALESCE(st.token_hash, ''), s.arm`
 
 func seatsOf(ctx context.Context, tx *sql.Tx, matchID int64) ([]play.Seat, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT `+seatColumns+`
@@ -409,7 +409,7 @@ func seatsOf(ctx context.Context, tx *sql.Tx, matchID int64) ([]play.Seat, error
 	var out []play.Seat
 	for rows.Next() {
 		var st play.Seat
-		if err := rows.Scan(&st.Seat, &st.StudentID, &st.Bot, &st.Nickname, &st.AnonName, &st.TokenHash); err != nil {
+		if err := rows.Scan(&st.Seat, &st.StudentID, &st.Bot, &st.Nickname, &st.AnonName, &st.TokenHash, &st.Arm); err != nil {
 			return nil, err
 		}
 		out = append(out, st)

@@ -1,0 +1,149 @@
+package report
+
+import (
+	"context"
+	"math"
+	"slices"
+
+	"pigclass/server/classroom"
+	"pigclass/server/play"
+	"pigclass/server/store"
+	"pigclass/sim"
+)
+
+// ArmsShuffles is how many times the randomization test of "Decide
+// before you roll" reshuffles the arms' labels.
+const ArmsShuffles = 10000
+
+// An ArmsTest is the class's experiment "Decide before you roll" (issue
+// 62) compared: each arm's students and games, the mean cost per game of
+// the arm (the mean of its students' own means, in percentage points of
+// the chance to win, exact), the difference committed minus free, and
+// the randomization test of it: the students' labels reshuffled Shuffles
+// times by the stream numbered Seed (sim.NewStream), each reshuffle's
+// difference, and how many were at least as far from 0 as the class's.
+type ArmsTest struct {
+	Students, Games [2]int     // free, committed
+	Mean            [2]float64 // free, committed
+	Diff            float64    // Mean[1] - Mean[0]
+	Shuffles        int
+	Seed            uint64
+	Diffs           []float64
+	AtLeast         int
+	P               float64 // AtLeast / Shuffles
+}
+
+// armIndex is an arm's place in ArmsTest's pairs.
+func armIndex(a play.Arm) int {
+	if a == play.Committed {
+		return 1
+	}
+	return 0
+}
+
+// StudentCosts are each student's mean cost per game in the experiment,
+// and their arm, in order of the students' IDs.
+func StudentCosts(games []store.ArmGame) (costs []float64, committed []bool, n [2]int) {
+	type sum struct {
+		cost  float64
+		games int
+		arm   play.Arm
+	}
+	by := map[int64]*sum{}
+	var ids []int64
+	for _, g := range games {
+		s := by[g.StudentID]
+		if s == nil {
+			s = &sum{arm: g.Arm}
+			by[g.StudentID] = s
+			ids = append(ids, g.StudentID)
+		}
+		s.cost += g.Cost
+		s.games++
+		n[armIndex(g.Arm)]++
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		s := by[id]
+		costs = append(costs, s.cost/float64(s.games))
+		committed = append(committed, s.arm == play.Committed)
+	}
+	return costs, committed, n
+}
+
+// ArmsDiff is the mean of the committed students' costs minus the mean of
+// the free students'.
+func ArmsDiff(costs []float64, committed []bool) float64 {
+	var sum [2]float64
+	var n [2]int
+	for i, c := range costs {
+		k := 0
+		if committed[i] {
+			k = 1
+		}
+		sum[k] += c
+		n[k]++
+	}
+	return sum[1]/float64(n[1]) - sum[0]/float64(n[0])
+}
+
+// TestArms compares the arms of the experiment's games and runs the
+// randomization test with shuffles reshuffles of the stream numbered
+// seed; false while either arm has no game played to its end.
+func TestArms(games []store.ArmGame, shuffles int, seed uint64) (ArmsTest, bool) {
+	costs, committed, n := StudentCosts(games)
+	t := ArmsTest{Games: n, Shuffles: shuffles, Seed: seed}
+	for i, c := range costs {
+		k := 0
+		if committed[i] {
+			k = 1
+		}
+		t.Students[k]++
+		t.Mean[k] += c
+	}
+	if t.Students[0] == 0 || t.Students[1] == 0 {
+		return t, false
+	}
+	t.Mean[0] /= float64(t.Students[0])
+	t.Mean[1] /= float64(t.Students[1])
+	t.Diff = t.Mean[1] - t.Mean[0]
+	ch := sim.NewStream(seed)
+	labels := slices.Clone(committed)
+	t.Diffs = make([]float64, shuffles)
+	for i := range shuffles {
+		for j := len(labels) - 1; j > 0; j-- {
+			k := ch.Below(j + 1)
+			labels[j], labels[k] = labels[k], labels[j]
+		}
+		t.Diffs[i] = ArmsDiff(costs, labels)
+		if AsFar(t.Diffs[i], t.Diff) {
+			t.AtLeast++
+		}
+	}
+	t.P = float64(t.AtLeast) / float64(shuffles)
+	return t, true
+}
+
+// AsFar reports whether a reshuffle's difference d is at least as far from
+// 0 as the class's, obs (the test is two-sided: either arm may do
+// better), allowing for the rounding of sums taken in another order.
+func AsFar(d, obs float64) bool { return math.Abs(d) >= math.Abs(obs)-1e-9 }
+
+// ArmsSeed is the stream a class's randomization test reshuffles by: its
+// ID, so that anyone with the class's decisions.csv replays it.
+func ArmsSeed(classID int64) uint64 { return uint64(classID) }
+
+// Arms is the class's experiment "Decide before you roll" compared, for
+// its members: false while either arm has no game played to the end.
+func (r *Reports) Arms(ctx context.Context, v classroom.Viewer) (ArmsTest, bool, error) {
+	c, err := member(v)
+	if err != nil {
+		return ArmsTest{}, false, err
+	}
+	games, err := r.st.ArmGames(ctx, c.ID)
+	if err != nil {
+		return ArmsTest{}, false, err
+	}
+	t, ok := TestArms(games, ArmsShuffles, ArmsSeed(c.ID))
+	return t, ok, nil
+}
