@@ -73,6 +73,10 @@ type Phase struct {
 	Mode     string // "bot" or "pairs"
 	Bot      string
 	SameSeed bool
+	// Arms: the phase's round is one of the experiment "Decide before you
+	// roll" (issue 62): each student plays in an arm, free or committed,
+	// drawn at random the first time.
+	Arms bool
 	// Tables: the phase's game is played at tables, with real dice or
 	// pigs entered on one device a group (issue 45): it starts no round;
 	// the lesson bar opens the tables page with the game picked. Bot, if
@@ -463,7 +467,7 @@ func setPhase(p *Phase, key, value string) string {
 			return fmt.Sprintf("max-dice %q: a whole number from 1 to %d", value, sim.MaxDiceLimit)
 		}
 		p.Variant.MaxDice = m
-	case "equal-turns", "same-seed", "tables":
+	case "equal-turns", "same-seed", "tables", "arms":
 		return setSwitch(p, key, value)
 	case "seats":
 		n, err := strconv.Atoi(value)
@@ -553,6 +557,9 @@ func finishPhase(p *Phase, r Rules) error {
 			}
 		}
 	}
+	if p.Arms && (!p.Plays() || p.Variant.Game.ChoosesDice()) {
+		return fmt.Errorf("arms: yes is for a round of a game of rolling and holding (not Hog, not at tables), not %s", p.Game)
+	}
 	if p.Tables && !p.AtTables() {
 		return fmt.Errorf("tables: yes is for a game played with dice or pigs (%s), not %s", sim.GameNames(), p.Game)
 	}
@@ -590,6 +597,8 @@ func setSwitch(p *Phase, key, value string) string {
 		p.Variant.EqualTurns = on
 	case "same-seed":
 		p.SameSeed = on
+	case "arms":
+		p.Arms = on
 	default:
 		p.Tables = on
 	}

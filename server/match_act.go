@@ -25,16 +25,16 @@ import (
 func (s *Server) act(c *gin.Context) {
 	id, v := matchAsked(c)
 	seq, seqErr := strconv.Atoi(c.PostForm("seq"))
-	a, actionErr := sim.ParseAction(c.PostForm("action"))
-	formOK := seqErr == nil && seq >= 0 && actionErr == nil
-	m, err, more := s.moveOrSee(c, v, id, formOK, func(ctx context.Context) (*seenMatch, error) { return s.move(ctx, v, id, seq, a) })
+	move, actionErr := actionIn(c)
+	formOK := seqErr == nil && seq >= 0 && actionErr == ""
+	m, err, more := s.moveOrSee(c, v, id, formOK, func(ctx context.Context) (*seenMatch, error) { return move(ctx, s, v, id, seq) })
 	if !more {
 		return
 	}
 	mv := s.drawWith(c, m, s.views.boardView)
 	status := http.StatusOK
 	if !formOK {
-		status, mv.board.Error = formProblem(loc(c), seqErr == nil && seq >= 0, c.PostForm("action"))
+		status, mv.board.Error = formProblem(loc(c), seqErr == nil && seq >= 0, actionErr)
 	} else if err != nil {
 		status, mv.board.Error = problem(c, err)
 	}
@@ -45,6 +45,33 @@ func (s *Server) act(c *gin.Context) {
 		status = http.StatusOK // htmx swaps 2xx only
 	}
 	render(c, status, templates.PlayReply(mv.board, isHTMX(c)))
+}
+
+// planAction is the action of a committed player's plan for a turn
+// ("Decide before you roll"): the form's until says how far to roll.
+const planAction = "until"
+
+// actionIn reads a move's form: the action, or a committed player's plan
+// (planAction with until); what cannot be read is said back (the
+// message's key and its value), and nothing is moved.
+func actionIn(c *gin.Context) (move func(context.Context, *Server, classroom.Viewer, int64, int) (*seenMatch, error), bad string) {
+	if c.PostForm("action") == planAction {
+		until, err := strconv.Atoi(c.PostForm("until"))
+		if err != nil || until < play.MinPlan || until > play.MaxPlan {
+			return nil, "until"
+		}
+		return func(ctx context.Context, s *Server, v classroom.Viewer, id int64, seq int) (*seenMatch, error) {
+			pv, err := s.hall.Plan(ctx, v.Seer(), id, seq, until)
+			return s.moved(v, pv, err)
+		}, ""
+	}
+	a, err := sim.ParseAction(c.PostForm("action"))
+	if err != nil {
+		return nil, c.PostForm("action")
+	}
+	return func(ctx context.Context, s *Server, v classroom.Viewer, id int64, seq int) (*seenMatch, error) {
+		return s.move(ctx, v, id, seq, a)
+	}, ""
 }
 
 // move makes v's move a in match id through the hall (play.Hall.Move: for
@@ -109,6 +136,9 @@ func problem(c *gin.Context, err error) (int, string) {
 func formProblem(l *i18n.Localizer, seqOK bool, action string) (int, string) {
 	if !seqOK {
 		return http.StatusUnprocessableEntity, l.T("error.seq")
+	}
+	if action == "until" {
+		return http.StatusUnprocessableEntity, l.T("error.until", "Min", l.Int(play.MinPlan), "Max", l.Int(play.MaxPlan))
 	}
 	return http.StatusUnprocessableEntity, l.T("error.action", "Action", action)
 }

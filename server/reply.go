@@ -74,6 +74,14 @@ func explain(l *i18n.Localizer, err error) (int, string) {
 		return http.StatusConflict, l.T("error.paused")
 	case errors.As(err, &written):
 		return http.StatusUnprocessableEntity, l.T("error.table_score", "Written", l.Int(written.Written), "Made", l.Int(written.Made))
+	case errors.Is(err, play.ErrCommitted):
+		return http.StatusConflict, l.T("error.committed")
+	case errors.Is(err, play.ErrPlanStarted):
+		return http.StatusConflict, l.T("error.plan_started")
+	case errors.Is(err, play.ErrNotCommitted):
+		return http.StatusConflict, l.T("error.not_committed")
+	case errors.Is(err, classroom.ErrArmsRollHold):
+		return http.StatusUnprocessableEntity, l.T("error.arms_rollhold")
 	case errors.Is(err, play.ErrNotAtTable):
 		return http.StatusConflict, l.T("error.not_at_table")
 	case errors.Is(err, play.ErrNothingToCorrect):

@@ -35,7 +35,7 @@ func (s *Server) applyPhase(ctx context.Context, lc *i18n.Localizer, v classroom
 	}
 	switch {
 	case p.Plays():
-		start.Round = &classroom.RoundSpec{Variant: p.Variant, Mode: play.Mode(p.Mode), Bot: p.Bot, SameSeed: p.SameSeed}
+		start.Round = &classroom.RoundSpec{Variant: p.Variant, Mode: play.Mode(p.Mode), Bot: p.Bot, SameSeed: p.SameSeed, Arms: p.Arms}
 	case p.Game == "skunk":
 		start.Skunk = p.Rounds
 	}

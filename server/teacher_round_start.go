@@ -27,7 +27,7 @@ func (s *Server) startRound(c *gin.Context) {
 		render(c, http.StatusUnprocessableEntity, templates.RoundFormView(s.formView(c, form)))
 		return
 	}
-	round, n, err := s.room.StartRound(ctx, viewerFrom(c), classroom.RoundSpec{Variant: v, Mode: play.Mode(form.Mode.Value), Bot: form.Bot.Value, SameSeed: form.SameSeed})
+	round, n, err := s.room.StartRound(ctx, viewerFrom(c), classroom.RoundSpec{Variant: v, Mode: play.Mode(form.Mode.Value), Bot: form.Bot.Value, SameSeed: form.SameSeed, Arms: form.Arms})
 	if refusedOnForm(err) {
 		// The door's refusal (a limit, the tables' room, the mystery
 		// bot's table) or no students: the form again, saying why.
@@ -56,7 +56,7 @@ func (s *Server) parseRound(c *gin.Context) (templates.RoundForm, sim.Variant, b
 		MaxDice: templates.Field{Value: strings.TrimSpace(c.PostForm("max_dice"))}, Deadline: templates.Field{Value: strings.TrimSpace(c.PostForm("deadline"))},
 		Mode: templates.Field{Value: c.PostForm("mode")}, Bot: templates.Field{Value: c.PostForm("bot")},
 		Seats:      templates.Field{Value: strings.TrimSpace(c.PostForm("seats"))},
-		EqualTurns: c.PostForm("equal_turns") == "on", SameSeed: c.PostForm("same_seed") == "on",
+		EqualTurns: c.PostForm("equal_turns") == "on", SameSeed: c.PostForm("same_seed") == "on", Arms: c.PostForm("arms") == "on",
 	}
 	ok, l := true, loc(c)
 	bad := func(field *templates.Field, msg string) { field.Error, ok = msg, false }
@@ -125,10 +125,11 @@ const maxRoundDice = 20
 
 // refusedOnForm reports whether a round's start was refused for a
 // reason the form can say: no students yet, or the door every match
-// starts through (play.Hall.Start) refused it.
+// starts through (play.Hall.Start) refused it, or the experiment "Decide
+// before you roll" asked of a game with no rolling and holding.
 func refusedOnForm(err error) bool {
 	var limited *play.LimitError
 	var room *solve.RoomError
-	return errors.Is(err, classroom.ErrNoStudents) || errors.Is(err, play.ErrMysteryWaits) ||
+	return errors.Is(err, classroom.ErrNoStudents) || errors.Is(err, play.ErrMysteryWaits) || errors.Is(err, classroom.ErrArmsRollHold) ||
 		errors.As(err, &limited) || errors.As(err, &room)
 }

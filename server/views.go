@@ -183,6 +183,19 @@ type boardWords struct {
 	youMark                                  i18n.Msg   // beside the viewer's own name in a class
 }
 
+// armFacts puts on b the viewer's arm of "Decide before you roll" in
+// match m ("" outside the experiment), and whether it is a committed
+// player's turn to set how far to roll (Plan, in place of the buttons):
+// the turn is theirs (b.YourTurn) and not begun.
+func armFacts(b *templates.Board, m *play.Match, viewer int) {
+	if viewer < 0 || viewer >= len(m.Seats) {
+		return
+	}
+	a := m.Seats[viewer].Arm
+	b.Arm, b.Plan = string(a), b.YourTurn && a == play.Committed && m.State.TurnTotal == 0
+	b.PlanMin, b.PlanMax = play.MinPlan, play.MaxPlan
+}
+
 // boardView builds the play area of a match for the viewer's seat; class is
 // nil for practice. Its words are put in the reader's language here, in
 // one place; the rest is boardFacts'. A table's board is tableBoardView's.
@@ -270,7 +283,8 @@ func (w *views) boardFacts(class *classroom.Class, m *play.Match, viewer int) (t
 	if !b.Over {
 		words.toMove = words.names[st.Seat]
 	}
-	if b.YourTurn {
+	armFacts(&b, m, viewer)
+	if b.YourTurn && !b.Plan {
 		b.Actions, words.actions = boardActions(m)
 	}
 	if viewer >= 0 && !b.Over {

@@ -182,6 +182,17 @@ func (c *chartSource) Lab() (charts.LabData, error) {
 	return d, nil
 }
 
+// Arms is the class's experiment "Decide before you roll" compared, with
+// its randomization test (report.TestArms).
+func (c *chartSource) Arms() (charts.ArmsData, error) {
+	a, ok, err := c.w.reports.Arms(c.ctx, c.who)
+	if err != nil {
+		return charts.ArmsData{}, err
+	}
+	return charts.ArmsData{Ready: ok, Students: a.Students, Games: a.Games, Mean: a.Mean, Diff: a.Diff, Diffs: a.Diffs,
+		AtLeast: a.AtLeast, P: a.P, Seed: a.Seed}, nil
+}
+
 // Name labels a decision's student: "you" on the student's own page,
 // generated names on shared screens and on students' pages.
 func (c *chartSource) Name(d store.Decision) string {

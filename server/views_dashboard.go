@@ -214,7 +214,7 @@ func roundFormOf(r play.Round) templates.RoundForm {
 	if v.Deadline > 0 {
 		f.Deadline.Value = strconv.Itoa(int(time.Duration(v.Deadline).Seconds()))
 	}
-	f.EqualTurns, f.SameSeed = v.EqualTurns, r.SameSeed
+	f.EqualTurns, f.SameSeed, f.Arms = v.EqualTurns, r.SameSeed, r.Arms
 	return f
 }
 

@@ -140,6 +140,8 @@ type RoundForm struct {
 	Games, Due, Phase    Field
 	HomeworkPhases       []Choice
 	EqualTurns, SameSeed bool
+	// Arms: a round of the experiment "Decide before you roll".
+	Arms bool
 	// ChoosesDice: the game is one throw of chosen dice a turn (Hog), so
 	// the form asks for the most dice.
 	ChoosesDice bool
@@ -425,6 +427,13 @@ type Board struct {
 	// TableQueue, at a table whoever is to move, names the device's queue
 	// of entries (app.js): the address they are sent to.
 	TableQueue string
+	// Arm is the viewer's arm of the experiment "Decide before you roll"
+	// (free or committed; "" outside it), said on the board. Plan: a
+	// committed player's turn not begun, set by how far to roll (from
+	// PlanMin to PlanMax) in place of the buttons.
+	Arm              string
+	Plan             bool
+	PlanMin, PlanMax int
 }
 
 // TableEntry is how a table's device enters the turn of the player to

@@ -46,6 +46,8 @@ type Source interface {
 	Ladder() []Rung
 	// Lab is the class's lab: its question's runs.
 	Lab() (LabData, error)
+	// Arms is the class's experiment "Decide before you roll" compared.
+	Arms() (ArmsData, error)
 }
 
 // entry is one class chart: its key and how it is built from a Source.
@@ -108,6 +110,10 @@ var registry = []entry{
 	{LabSpreadKey, func(s Source) (templates.Chart, error) {
 		d, err := s.Lab()
 		return LabSpread(s.Localizer(), d), err
+	}},
+	{ArmsKey, func(s Source) (templates.Chart, error) {
+		d, err := s.Arms()
+		return Arms(s.Localizer(), d), err
 	}},
 }
 

@@ -31,6 +31,7 @@ func (emptySource) Ladder() []Rung                                   { return ni
 func (emptySource) Mysteries() ([]store.MysterySeat, error)          { return nil, nil }
 func (emptySource) Progress() (ProgressData, error)                  { return ProgressData{}, nil }
 func (emptySource) Lab() (LabData, error)                            { return LabData{}, nil }
+func (emptySource) Arms() (ArmsData, error)                          { return ArmsData{}, nil }
 
 // TestEveryChartBuilds: every chart of the registry builds from a class
 // with nothing played, under its own key, with its words in every
