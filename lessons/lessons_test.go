@@ -21,7 +21,7 @@ func computedFigures() map[string]bool {
 
 func testRules() Rules {
 	return Rules{
-		Charts:   map[string]bool{"hold-points": true, "class-dice": true, "decision-map": true, "skill-luck": true, "ladder": true, "first-player": true, "hog-curve": true, "hog-dice": true, "share-of-ones": true, "skunk-sits": true, "pig-landings": true, "mystery-guesses": true, "progress": true, "lab": true, "lab-spread": true},
+		Charts:   map[string]bool{"hold-points": true, "class-dice": true, "decision-map": true, "skill-luck": true, "ladder": true, "first-player": true, "hog-curve": true, "hog-dice": true, "share-of-ones": true, "skunk-sits": true, "pig-landings": true, "mystery-guesses": true, "progress": true, "lab": true, "lab-spread": true, "arms": true},
 		Figures:  computedFigures(),
 		Strategy: solve.CheckStrategy, // as the app checks them (server/views_lesson.go)
 	}

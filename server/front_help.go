@@ -71,7 +71,7 @@ var helpSections = []helpSection{
 	{ID: "tables", Paras: 2},
 	{ID: "tournament", Paras: 1},
 	{ID: "homework", Paras: 1},
-	{ID: "lab", Paras: 1},
+	{ID: "lab", Paras: 2},
 	{ID: "unit", Paras: 1},
 	{ID: "files", Paras: 2, Links: []helpLink{{paths.Glossary.String(), "help.glossary"}, {paths.Privacy.String(), "help.privacy"}, {paths.Verify.String(), "help.verify"}}},
 	{ID: "trouble", Paras: 6},

@@ -106,6 +106,7 @@ var privacyTables = []privacyTable{
 		{"started_at", "started_at"},
 		{"ended_at", "ended_at"},
 		{"day", "day"},
+		{"arms", "rounds-arms"},
 	}, false},
 	{"matches", []privacyColumn{
 		{"id", "matches-id"},
@@ -129,6 +130,7 @@ var privacyTables = []privacyTable{
 		{"seat", "seat"},
 		{"student_id", "student_id"},
 		{"bot", "seats-bot"},
+		{"arm", "seats-arm"},
 	}, false},
 	{"events", []privacyColumn{
 		{"match_id", "match_id"},

@@ -26,7 +26,7 @@ func (s *Server) act(c *gin.Context) {
 	id, v := matchAsked(c)
 	seq, seqErr := strconv.Atoi(c.PostForm("seq"))
 	move, actionErr := actionIn(c)
-	formOK := seqErr == nil && seq >= 0 && actionErr == ""
+	formOK := seqErr == nil && seq >= 0 && move != nil
 	m, err, more := s.moveOrSee(c, v, id, formOK, func(ctx context.Context) (*seenMatch, error) { return move(ctx, s, v, id, seq) })
 	if !more {
 		return
@@ -52,8 +52,8 @@ func (s *Server) act(c *gin.Context) {
 const planAction = "until"
 
 // actionIn reads a move's form: the action, or a committed player's plan
-// (planAction with until); what cannot be read is said back (the
-// message's key and its value), and nothing is moved.
+// (planAction with until); what cannot be read (move nil) is said back
+// by bad, and nothing is moved.
 func actionIn(c *gin.Context) (move func(context.Context, *Server, classroom.Viewer, int64, int) (*seenMatch, error), bad string) {
 	if c.PostForm("action") == planAction {
 		until, err := strconv.Atoi(c.PostForm("until"))

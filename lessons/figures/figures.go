@@ -102,6 +102,13 @@ var All = []Figure{
 	{"pigs.hold", pigs, Whole, func(c *calc) Value { n, _ := bestTurn(c.table(pigs)); return c.x(float64(n)) }},
 	{"pigs.turn", pigs, Decimal2, func(c *calc) Value { _, points := bestTurn(c.table(pigs)); return c.x(points) }},
 	{"pigs.best", pigs, Whole, func(c *calc) Value { return c.x(float64(FirstHold(c.table(pigs), 0, 0))) }},
+	// "Decide before you roll" (issue 62): a plan "roll until my turn
+	// total reaches N", the same every turn, is hold at N; against hold
+	// at 20 in Pig to 50, the round the lesson plays.
+	{"plan50.twenty", fifty, Percent, func(c *calc) Value { return c.x(c.duelIn(fifty, sim.HoldAt(20), sim.HoldAt(20))) }},
+	{"plan50.early", fifty, Percent, func(c *calc) Value { return c.x(c.duelIn(fifty, sim.HoldAt(10), sim.HoldAt(20))) }},
+	{"plan50.best", fifty, Whole, func(c *calc) Value { n, _ := c.bestPlan(); return c.x(float64(n)) }},
+	{"plan50.bestwin", fifty, Percent, func(c *calc) Value { _, win := c.bestPlan(); return c.x(win) }},
 	// One die's figure: any game of dice has it; it is filed under the
 	// game the dice lesson plays at its tables (Pig to 50).
 	{"loaded.throws", fifty, Whole, func(c *calc) Value { return c.x(float64(LoadedThrows(0.25, 1.0/6))) }},
@@ -179,6 +186,39 @@ func (c *calc) duel(first, second sim.Strategy) float64 {
 		c.err = errors.Join(c.err, err)
 	}
 	return p
+}
+
+// duelIn is first's exact chance, moving first, against second in v.
+func (c *calc) duelIn(v sim.Variant, first, second sim.Strategy) float64 {
+	p, err := solve.Duel(v, first, second)
+	if err != nil {
+		c.err = errors.Join(c.err, err)
+	}
+	return p
+}
+
+// bestPlan is the plan of Pig to 50 that wins most often moving first
+// against hold at 20 (BestPlan), and its chance.
+func (c *calc) bestPlan() (int, float64) {
+	n, win, err := BestPlan(fifty, sim.HoldAt(20))
+	c.err = errors.Join(c.err, err)
+	return n, win
+}
+
+// BestPlan is the N from 1 to v's target whose plan "roll until my turn
+// total reaches N" every turn (hold at N) wins most often in v moving
+// first against second, the lowest of equals, with its exact chance.
+func BestPlan(v sim.Variant, second sim.Strategy) (best int, win float64, err error) {
+	for n := 1; n <= v.Target; n++ {
+		p, err := solve.Duel(v, sim.HoldAt(n), second)
+		if err != nil {
+			return 0, 0, err
+		}
+		if p > win {
+			best, win = n, p
+		}
+	}
+	return best, win, nil
 }
 
 // holdTwenty is one hold-at-20 turn of Pig from 0: the chance it scores
