@@ -424,3 +424,37 @@ func TestChartsSayWhenApproximate(t *testing.T) {
 		t.Errorf("Hog, one approximate: %q", c.Caption)
 	}
 }
+
+// TestArms: the experiment's chart counts every reshuffle once, those at
+// least as far from 0 as the class's apart, marks the class's difference,
+// and says the means and the p-value in words; rare and common p-values
+// get their own last sentence.
+func TestArms(t *testing.T) {
+	d := ArmsData{Ready: true, Students: [2]int{4, 4}, Games: [2]int{8, 8}, Mean: [2]float64{0.12, 0.07}, Diff: -0.05, Seed: 42,
+		Diffs: []float64{-0.06, -0.05, -0.01, 0, 0.02, 0.049, 0.05, 0.08}, AtLeast: 4, P: 0.5}
+	c := Arms(en, d)
+	var near, far int
+	for _, r := range c.Table.Rows {
+		n, _ := strconv.Atoi(r[1])
+		f, _ := strconv.Atoi(r[2])
+		near, far = near+n, far+f
+	}
+	if near != 4 || far != 4 {
+		t.Errorf("the table counts %d near and %d far, want 4 and 4", near, far)
+	}
+	if !strings.Contains(c.Option, `"markLine"`) || !strings.Contains(c.Caption, "seed 42") {
+		t.Errorf("no mark of the class's difference, or no seed: %s", c.Caption)
+	}
+	for _, want := range []string{"12.00 percentage points", "7.00 percentage points", "The committed group gave away 5.00 percentage points less.", "4 times in 8 (p = 0.500)", "could just be luck"} {
+		if !strings.Contains(c.Finding, want) {
+			t.Errorf("the finding %q does not say %q", c.Finding, want)
+		}
+	}
+	d.P, d.AtLeast = 0.01, 0
+	if c := Arms(en, d); !strings.Contains(c.Finding, "That is rare") {
+		t.Errorf("a p of 0.01: %q", c.Finding)
+	}
+	if c := Arms(en, ArmsData{}); c.Empty == "" {
+		t.Error("an experiment with no games drew a chart")
+	}
+}
