@@ -2,10 +2,12 @@ package server
 
 import (
 	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -70,20 +72,45 @@ func labMenu() []string {
 }
 
 // labChoices are labMenu's strategies in the reader's words, selected
-// marked.
-func labChoices(c *gin.Context, selected string) []templates.Choice {
+// marked; mines, on a student's page, are their own plans first (their
+// saved plan, and the one selected if it is an older one of theirs).
+func labChoices(c *gin.Context, selected string, mines ...string) []templates.Choice {
 	l := loc(c)
 	var out []templates.Choice
+	for _, m := range mines {
+		if m != "" && !slices.ContainsFunc(out, func(ch templates.Choice) bool { return ch.Value == m }) {
+			out = append(out, templates.Choice{Value: m, Label: labStrategyLabel(l, m, 20), Selected: m == selected})
+		}
+	}
 	for _, b := range labMenu() {
 		out = append(out, templates.Choice{Value: b, Label: botLabel(l, b, 20), Selected: b == selected})
 	}
 	return out
 }
 
+// labStrategyLabel names one of a question's strategies: a bot, or the
+// student's own plan (only their own page asks with it) by its form.
+func labStrategyLabel(l *i18n.Localizer, name string, ruleOfThumb int) string {
+	if !sim.IsPlanName(name) {
+		return botLabel(l, name, ruleOfThumb)
+	}
+	var pl sim.Plan
+	if err := json.Unmarshal([]byte(name), &pl); err != nil {
+		return name
+	}
+	switch pl.Form {
+	case sim.PlanRule:
+		return l.T("lab.mine_rule", "N", l.Int(pl.Hold))
+	case sim.PlanMap:
+		return l.T("lab.mine_map")
+	}
+	return l.T("lab.mine_hold", "N", l.Int(pl.Hold))
+}
+
 // labWords is the lab's question in the reader's words.
 func labWords(l *i18n.Localizer, q classroom.LabQuestion) string {
 	rule := q.Variant.Game.Rules().HoldAt
-	return l.T("lab.question", "First", botLabel(l, q.First, rule), "Second", botLabel(l, q.Second, rule),
+	return l.T("lab.question", "First", labStrategyLabel(l, q.First, rule), "Second", labStrategyLabel(l, q.Second, rule),
 		"Game", gameName(l, q.Variant.Game), "Target", l.Int(q.Variant.Target))
 }
 
@@ -108,12 +135,45 @@ func labQuestionIn(c *gin.Context) (classroom.LabQuestion, string) {
 	target, terr := strconv.Atoi(strings.TrimSpace(c.Request.FormValue("target")))
 	v := sim.Standard(g)
 	v.Target = target
-	q := classroom.LabQuestion{Variant: v, First: c.Request.FormValue("first"), Second: c.Request.FormValue("second")}
+	q := classroom.LabQuestion{Variant: v, First: canonicalPlan(c.Request.FormValue("first")), Second: canonicalPlan(c.Request.FormValue("second"))}
+	if gerr == nil && terr == nil && q.Check() != nil {
+		if w := minesMisfit(loc(c), q); w != "" {
+			return q, w
+		}
+	}
 	if gerr != nil || terr != nil || q.Check() != nil {
 		l := loc(c)
 		return q, l.T("lab.error.question", "Games", strings.Join(gameNamesIn(l), ", "), "Min", l.Int(sim.MinTarget), "Max", l.Int(sim.MaxTarget))
 	}
 	return q, ""
+}
+
+// canonicalPlan writes a plan's name (sim.PlanName) as pigclass writes
+// it, whatever the form sent (a name of its own, spaces, fields in
+// another order), so that a question is one string and its replay
+// command holds nothing but the plan; any other name is as sent.
+func canonicalPlan(name string) string {
+	var pl sim.Plan
+	if !sim.IsPlanName(name) || json.Unmarshal([]byte(name), &pl) != nil {
+		return name
+	}
+	return sim.PlanName(pl)
+}
+
+// minesMisfit says, for a question that sets a student's plan in a game
+// or to a target it was not made for, which it was made for; "" if the
+// question's fault is another.
+func minesMisfit(l *i18n.Localizer, q classroom.LabQuestion) string {
+	for _, name := range []string{q.First, q.Second} {
+		var pl sim.Plan
+		if !sim.IsPlanName(name) || json.Unmarshal([]byte(name), &pl) != nil {
+			continue
+		}
+		if g, err := sim.ParseGame(pl.Game); err == nil && (g != q.Variant.Game || pl.Target != q.Variant.Target) {
+			return l.T("lab.error.mine", "Game", gameName(l, g), "Target", l.Int(pl.Target))
+		}
+	}
+	return ""
 }
 
 // labAsked is the question a lab page is about: the one its form or
@@ -151,7 +211,7 @@ func (s *Server) drawLab(c *gin.Context, class *classroom.Class, me store.Studen
 	if v.Error != "" {
 		status = http.StatusUnprocessableEntity
 	}
-	s.labForm(c, class, q, asked, v)
+	s.labForm(c, class, me, q, asked, v)
 	if !asked {
 		render(c, status, templates.LabPageView(*v))
 		return
@@ -187,12 +247,22 @@ func (s *Server) drawLab(c *gin.Context, class *classroom.Class, me store.Studen
 
 // labForm fills the lab page's forms: the question asked (its fields, to
 // run it again and to change it) and the teacher's, if it is another.
-func (s *Server) labForm(c *gin.Context, class *classroom.Class, q classroom.LabQuestion, asked bool, v *templates.LabPage) {
+func (s *Server) labForm(c *gin.Context, class *classroom.Class, me store.Student, q classroom.LabQuestion, asked bool, v *templates.LabPage) {
 	l := loc(c)
 	if !asked {
 		q = classroom.LabQuestion{Variant: sim.Standard(sim.Pig), First: "hold:25", Second: "hold:20"}
 	}
-	v.Ask = templates.LabPanel{Games: gameChoices(l, q.Variant.Game.String()), Target: q.Variant.Target, First: labChoices(c, q.First), Second: labChoices(c, q.Second)}
+	mine := ""
+	if pl, err := s.contest.PlanOf(c.Request.Context(), class.ID, me.ID); err == nil {
+		mine = sim.PlanName(pl) // the strategy editor's plan: "my strategy" against any other
+	}
+	mines := func(selected string) []templates.Choice {
+		if sim.IsPlanName(selected) {
+			return labChoices(c, selected, mine, selected)
+		}
+		return labChoices(c, selected, mine)
+	}
+	v.Ask = templates.LabPanel{Games: gameChoices(l, q.Variant.Game.String()), Target: q.Variant.Target, First: mines(q.First), Second: mines(q.Second)}
 	v.Fields = labFields(q)
 	if posed, ok := class.LabQuestion(); ok && (!asked || posed != q) {
 		v.Posed, v.PosedURL = labWords(l, posed), paths.StudentLab.For(class.Code)
@@ -219,8 +289,18 @@ func labURL(code string, q classroom.LabQuestion, own bool, run int64) string {
 
 // labReplay is the command that plays a run's games again, anywhere
 // (TestSimulateReplaysALabRun holds it to the run).
+// A student's plan is written to a file first, which simulate reads.
 func labReplay(e store.Experiment) string {
-	return fmt.Sprintf("pigclass simulate --game %s --target %d --players %s,%s --games %d --seed %s", e.Variant.Game, e.Variant.Target, e.First, e.Second, e.Games, e.Seed)
+	var files []string
+	players := []string{e.First, e.Second}
+	for i, name := range players {
+		if sim.IsPlanName(name) {
+			players[i] = [...]string{"first.json", "second.json"}[i]
+			files = append(files, fmt.Sprintf("echo '%s' > %s && ", name, players[i])) // a plan's JSON has no quote of its own
+		}
+	}
+	return strings.Join(files, "") + fmt.Sprintf("pigclass simulate --game %s --target %d --players %s,%s --games %d --seed %s",
+		e.Variant.Game, e.Variant.Target, players[0], players[1], e.Games, e.Seed)
 }
 
 // labPath replays a run from its seed and draws how its share wandered.
@@ -248,9 +328,11 @@ func (s *Server) runExperiment(c *gin.Context) {
 	}
 	l := loc(c)
 	v := templates.LabPage{Code: class.Code, Games: 1000, Min: sim.MinExperiment, Max: sim.MaxExperiment}
-	q, own, asked, _ := labAsked(c, class)
+	q, own, asked, problem := labAsked(c, class)
 	n, err := strconv.Atoi(c.PostForm("games"))
 	switch {
+	case problem != "":
+		v.Error = problem // the question cannot be asked: the words say why
 	case !asked:
 		v.Error = l.T("lab.error.none")
 	case err != nil || n < sim.MinExperiment || n > sim.MaxExperiment:

@@ -178,3 +178,57 @@ func TestALessonRunsTheLab(t *testing.T) {
 		t.Errorf("the lab's chart has %d rows after the phases, want Ana's run and the pool", got)
 	}
 }
+
+// TestALabRunOfMyStrategy (issue 62, item 1: "which of my strategy and
+// the keep-pace rule wins more?"): a student's plan from the strategy
+// editor is a strategy of their lab, named as theirs; a run of it replays
+// from its seed and by the command its page gives; a game or target the
+// plan was not made for says which it was made for; the teacher poses
+// no student's plan.
+func TestALabRunOfMyStrategy(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := join(t, a, code, "Ana")
+	ana.post(paths.StudentPlan.For(code), url.Values{"form": {"hold"}, "hold": {"22"}})
+	option := ana.get(paths.StudentLab.For(code)).Find(`[data-testid="lab-ask"] select[name="first"] option`).First()
+	mine := option.AttrOr("value", "")
+	if option.Text() != "my strategy (hold at 22)" || !sim.IsPlanName(mine) {
+		t.Fatalf("the lab's first strategy is %q (%q), not Ana's plan", option.Text(), mine)
+	}
+	v := sim.Standard(sim.Pig)
+	plan, err := sim.ReadPlan([]byte(mine), v)
+	if err != nil || plan.Hold != 22 {
+		t.Fatalf("the option's plan %q: %v", mine, err)
+	}
+	q := url.Values{"game": {"pig"}, "target": {"100"}, "first": {mine}, "second": {"kper"}, "games": {"2000"}}
+	page := ana.post(paths.StudentLab.For(code), q)
+	if got := page.Find(`[data-testid="lab-question"]`).Text(); !strings.Contains(got, "How often does my strategy (hold at 22), moving first, beat") {
+		t.Errorf("the question reads %q", got)
+	}
+	cells := page.Find(`[data-testid="lab-run-row"]`).First().Find("td")
+	seed := strings.TrimSpace(cells.Eq(4).Text())
+	kper, err := sim.ParseStrategy("kper", sim.Pig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay, err := sim.Experiment(t.Context(), v, plan, kper, 2000, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cells.Eq(1).Text(); got != i18n.For("en").Int(replay.Wins) {
+		t.Errorf("the run of Ana's plan won %s; its seed %s plays %d wins", got, seed, replay.Wins)
+	}
+	want := fmt.Sprintf("echo '%s' > first.json && pigclass simulate --game pig --target 100 --players first.json,kper --games 2000 --seed %s", mine, seed)
+	if got := page.Find(`[data-testid="lab-replay"] code`).Text(); got != want {
+		t.Errorf("the replay is %q, want %q", got, want)
+	}
+	q.Set("target", "50")
+	if got := ana.post(paths.StudentLab.For(code), q).Find(`[data-testid="lab-error"]`).Text(); !strings.Contains(got, "Your strategy is for Pig to 100") {
+		t.Errorf("Ana's plan to 50: %d %q", ana.status(), got)
+	}
+	teacher.post(paths.PoseLab.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "first": {mine}, "second": {"kper"}})
+	if teacher.status() != http.StatusUnprocessableEntity || !strings.Contains(teacher.body, "A student&#39;s own strategy is theirs") {
+		t.Errorf("the teacher posed Ana's plan: %d", teacher.status())
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
+	"pigclass/sim"
 	"pigclass/templates"
 )
 
@@ -34,6 +35,9 @@ func (s *Server) labPanel(c *gin.Context, class *classroom.Class) templates.LabP
 func (s *Server) poseLab(c *gin.Context) {
 	l, class := loc(c), classFrom(c)
 	q, problem := labQuestionIn(c)
+	if problem == "" && (sim.IsPlanName(q.First) || sim.IsPlanName(q.Second)) {
+		problem = l.T("lab.error.teacher_plan") // a student's plan is theirs to ask with, on their own page
+	}
 	if problem != "" {
 		refuse(c, http.StatusUnprocessableEntity, problem)
 		return

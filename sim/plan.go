@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // A Plan is a strategy a student designs without code, for a game of
@@ -141,6 +142,19 @@ func (pl *Plan) Check(v Variant) error {
 	}
 	return fmt.Errorf("plan: form %q: one of %s, %s, %s", pl.Form, PlanHold, PlanRule, PlanMap)
 }
+
+// PlanName is a plan written as the name of a strategy: its JSON (its
+// name left out), which ReadPlan reads back. The lab (issue 62) sets a
+// student's own plan against other strategies by it, and stores it so.
+func PlanName(pl Plan) string {
+	pl.Name = ""
+	b, _ := json.Marshal(pl) // a Plan always marshals
+	return string(b)
+}
+
+// IsPlanName reports whether a strategy's name is a plan's (PlanName),
+// not a bot's.
+func IsPlanName(name string) bool { return strings.HasPrefix(name, "{") }
 
 // ReadPlan reads a plan written as JSON and checks it for variant v.
 func ReadPlan(data []byte, v Variant) (*Plan, error) {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -234,5 +236,34 @@ func TestSimulateReplaysALabRun(t *testing.T) {
 	}
 	if got.Players[0].Wins != run.Wins {
 		t.Errorf("pigclass simulate won %d with the run's seed, the run %d", got.Players[0].Wins, run.Wins)
+	}
+}
+
+// TestSimulateReplaysALabRunOfAPlan: a lab run of a student's plan
+// replays by the command its page gives, the plan's JSON in a file.
+func TestSimulateReplaysALabRunOfAPlan(t *testing.T) {
+	v := sim.Standard(sim.Pig)
+	pl := sim.Plan{Form: sim.PlanHold, Game: "pig", Target: 100, Hold: 22}
+	kper, err := sim.ParseStrategy("kper", sim.Pig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := sim.Experiment(t.Context(), v, &pl, kper, 2000, "5eed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "first.json")
+	if err := os.WriteFile(file, []byte(sim.PlanName(pl)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCmd(t, "simulate", "--game", "pig", "--target", "100", "--players", file+",kper", "--games", "2000", "--seed", "5eed", "--json", "--workers", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Players []struct{ Wins int } `json:"players"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Players) != 2 || got.Players[0].Wins != run.Wins {
+		t.Errorf("pigclass simulate with the plan's file: %s; the run won %d (%v)", out, run.Wins, err)
 	}
 }

@@ -17,7 +17,8 @@ import (
 // teacher reveals the exact answer, which the solver knows.
 
 // A LabQuestion is what the lab asks: how often First, moving first,
-// beats Second in Variant (two seats).
+// beats Second in Variant (two seats). A strategy is a bot's name, or a
+// student's own plan written as its JSON (sim.PlanName).
 type LabQuestion struct {
 	Variant sim.Variant `json:"variant"`
 	First   string      `json:"first"`
@@ -53,10 +54,20 @@ func (q LabQuestion) Check() error {
 	if err := q.Variant.Validate(); err != nil {
 		return err
 	}
-	if err := solve.CheckStrategy(q.First, q.Variant); err != nil {
+	if err := checkLabStrategy(q.First, q.Variant); err != nil {
 		return err
 	}
-	return solve.CheckStrategy(q.Second, q.Variant)
+	return checkLabStrategy(q.Second, q.Variant)
+}
+
+// checkLabStrategy checks one of a question's strategies: a bot's, or a
+// student's plan (sim.PlanName) for the question's game and target.
+func checkLabStrategy(name string, v sim.Variant) error {
+	if sim.IsPlanName(name) {
+		_, err := sim.ReadPlan([]byte(name), v)
+		return err
+	}
+	return solve.CheckStrategy(name, v)
 }
 
 // PoseLab sets the question of the class's lab (its exact answer hidden

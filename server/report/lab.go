@@ -110,11 +110,20 @@ func LabStrategies(q classroom.LabQuestion, tables *solve.Cache) (first, second 
 			return nil, nil, err
 		}
 	}
-	if first, err = solve.ParseStrategy(q.First, q.Variant, tables); err != nil {
+	if first, err = labStrategy(q.First, q.Variant, tables); err != nil {
 		return nil, nil, err
 	}
-	second, err = solve.ParseStrategy(q.Second, q.Variant, tables)
+	second, err = labStrategy(q.Second, q.Variant, tables)
 	return first, second, err
+}
+
+// labStrategy is one of a lab question's strategies: a bot, or a
+// student's plan written as its JSON (sim.PlanName).
+func labStrategy(name string, v sim.Variant, tables *solve.Cache) (sim.Strategy, error) {
+	if sim.IsPlanName(name) {
+		return sim.ReadPlan([]byte(name), v)
+	}
+	return solve.ParseStrategy(name, v, tables)
 }
 
 // LabExact is a lab question's exact answer (the first strategy's chance
