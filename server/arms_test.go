@@ -22,6 +22,10 @@ type armsPlayer struct {
 	nick string
 	at   int
 	arm  string // as the board says it
+	// planned: a turn of this match was planned, so the stepper starts
+	// at the plan (match is the match it was in).
+	planned bool
+	match   string
 }
 
 // step plays the player's turn if it is theirs; it reports whether they
@@ -47,6 +51,11 @@ func (p *armsPlayer) step(t *testing.T, code string) bool {
 		if act.Length() > 0 {
 			t.Fatalf("%s is committed but has the buttons too", p.nick)
 		}
+		match := board.AttrOr("data-match", plan.AttrOr("action", ""))
+		if got := plan.Find(`input[name="until"]`).AttrOr("value", ""); p.planned && p.match == match && got != strconv.Itoa(p.at) {
+			t.Errorf("%s's stepper starts at %q, not at the last plan %d", p.nick, got, p.at)
+		}
+		p.planned, p.match = true, match
 		form = url.Values{"seq": {seq}, "action": {"until"}, "until": {strconv.Itoa(p.at)}}
 	case act.Length() > 0:
 		tt, _ := strconv.Atoi(board.Find(`[data-testid="turn-total"]`).Text())
@@ -183,6 +192,9 @@ func checkArmDecisions(t *testing.T, rows []map[string]string, players []*armsPl
 		}
 		if p == nil || r["arm"] != p.arm {
 			t.Fatalf("a decision of %s in arm %q", r["student"], r["arm"])
+		}
+		if want := map[bool]string{true: strconv.Itoa(p.at)}[p.arm == string(play.Committed)]; r["plan"] != want {
+			t.Errorf("%s (%s): a decision's plan %q, want %q", p.nick, p.arm, r["plan"], want)
 		}
 		if p.arm == string(play.Committed) {
 			tt, _ := strconv.Atoi(r["turn_total"])

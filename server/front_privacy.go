@@ -158,6 +158,7 @@ var privacyTables = []privacyTable{
 		{"pending", "pending"},
 		{"entered", "entered"},
 		{"agrees", "agrees"},
+		{"plan", "events-plan"},
 	}, false},
 	{"skunk_games", []privacyColumn{
 		{"id", "skunk_games-id"},

@@ -194,6 +194,12 @@ func armFacts(b *templates.Board, m *play.Match, viewer int) {
 	a := m.Seats[viewer].Arm
 	b.Arm, b.Plan = string(a), b.YourTurn && a == play.Committed && m.State.TurnTotal == 0
 	b.PlanMin, b.PlanMax = play.MinPlan, play.MaxPlan
+	for i := len(m.Events) - 1; i >= 0 && b.Plan; i-- {
+		if e := m.Events[i]; e.Seat == viewer && e.Plan > 0 {
+			b.PlanLast = e.Plan // the stepper starts where the last turn's plan was
+			break
+		}
+	}
 }
 
 // boardView builds the play area of a match for the viewer's seat; class is

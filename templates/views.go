@@ -430,10 +430,11 @@ type Board struct {
 	// Arm is the viewer's arm of the experiment "Decide before you roll"
 	// (free or committed; "" outside it), said on the board. Plan: a
 	// committed player's turn not begun, set by how far to roll (from
-	// PlanMin to PlanMax) in place of the buttons.
-	Arm              string
-	Plan             bool
-	PlanMin, PlanMax int
+	// PlanMin to PlanMax) in place of the buttons; PlanLast is the
+	// player's plan of their last turn, 0 before their first.
+	Arm                        string
+	Plan                       bool
+	PlanMin, PlanMax, PlanLast int
 }
 
 // TableEntry is how a table's device enters the turn of the player to

@@ -202,6 +202,10 @@ type Event struct {
 	// Corrects: stored over the event of the same Seq (the last throw
 	// entered again, Hall.Enter), not beside it.
 	Corrects bool
+	// Plan is the number a committed player of "Decide before you roll"
+	// set at the turn's start, on each decision the turn made by it
+	// (Hall.Plan); 0 for any other decision.
+	Plan int
 }
 
 // SimEvents turns a match's log into the sim log, for replay.

@@ -227,9 +227,13 @@ func (h *Hall) moves(lm *Live, ps []*pending, before int) ([]Event, error) {
 			return nil, ErrTurnOver
 		}
 		if p.until > 0 {
+			from := len(rows)
 			if err := playPlan(lm.m, p, do); err != nil {
 				h.rollback(lm, before)
 				return nil, err
+			}
+			for k := from; k < len(rows); k++ {
+				rows[k].Plan = p.until
 			}
 			continue
 		}

@@ -225,7 +225,16 @@ func decisionRow(code string, m play.Match, e *play.Event, real bool) []string {
 		set("agrees_with_optimal", btoa(a != nil, a != nil && ChosenAction(*e) == a.Best)).
 		set("agrees_with_ev", btoa(a != nil, a != nil && ChosenAction(*e) == a.EV)).
 		set("mystery_agrees", agreesCell(a)).
-		set("by", string(e.By)).set("arm", string(m.Seats[e.Seat].Arm)).set("at", at).set("local_time", local).cells
+		set("by", string(e.By)).set("arm", string(m.Seats[e.Seat].Arm)).set("plan", planCell(e.Plan)).set("at", at).set("local_time", local).cells
+}
+
+// planCell is a committed player's plan for the turn ("Decide before
+// you roll"), empty for any other decision.
+func planCell(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
 }
 
 // sourceCell says where a decision's throw f came from: the seed, or

@@ -140,6 +140,7 @@ var DecisionsFile = newFile("decisions",
 	Column{"mystery_agrees", KindText, true, nil},
 	Column{"by", KindChoice, false, []string{"student", "bot", "timeout"}},
 	Column{"arm", KindChoice, true, []string{"free", "committed"}},
+	Column{"plan", KindInteger, true, nil},
 	Column{"at", KindTime, false, nil},
 	Column{"local_time", KindLocal, false, nil},
 )

@@ -113,8 +113,8 @@ func (s *Store) insertMatch(ctx context.Context, tx *sql.Tx, m play.Match) (int6
 // The hot statements of the decision path, prepared once (Store.prepare).
 const (
 	insertEventSQL = `INSERT INTO events (match_id, seq, seat, action, turn, roll, faces, by, at,
-		score, scores, opponent_score, turn_total, dice, win_if_roll, win_if_hold, win_if_chosen, options, best_action, ev_action, cost, approximate, agrees, pending, entered)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+		score, scores, opponent_score, turn_total, dice, win_if_roll, win_if_hold, win_if_chosen, options, best_action, ev_action, cost, approximate, agrees, pending, entered, plan)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	// correctThrowSQL stores a throw entered again over the one it
 	// corrects: the same decision, its pieces read anew (play.Event.Corrects).
 	correctThrowSQL = `UPDATE events SET faces = ?, dice = ? WHERE match_id = ? AND seq = ? AND entered = 1`
@@ -141,7 +141,7 @@ func (s *Store) AppendEvents(ctx context.Context, matchID int64, events []play.E
 			scores, _ := json.Marshal(e.Scores)
 			a := analysisCells(e.Analysis)
 			if _, err := ins.ExecContext(ctx, matchID, e.Seq, e.Seat, e.Action.String(), e.Turn, e.Roll, e.Faces.String(), e.By, e.At.UTC().Format(time.RFC3339Nano),
-				e.Score, string(scores), e.OpponentScore, e.TurnTotal, e.Dice, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], e.Pending, e.Entered); err != nil {
+				e.Score, string(scores), e.OpponentScore, e.TurnTotal, e.Dice, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], e.Pending, e.Entered, e.Plan); err != nil {
 				return err
 			}
 		}
@@ -464,7 +464,7 @@ func (s *Store) EachEvent(ctx context.Context, f EventFilter, fn func(e *play.Ev
 	}
 	rows, err := s.rd.QueryContext(ctx, `SELECT e.match_id, e.seq, e.seat, e.action, e.turn, e.roll, e.faces, e.by, e.at,
 		e.score, e.scores, e.opponent_score, e.turn_total, e.dice, e.win_if_roll, e.win_if_hold, e.win_if_chosen,
-		COALESCE(e.options, ''), COALESCE(e.best_action, ''), COALESCE(e.ev_action, ''), e.cost, e.approximate, e.agrees, e.pending, e.entered
+		COALESCE(e.options, ''), COALESCE(e.best_action, ''), COALESCE(e.ev_action, ''), e.cost, e.approximate, e.agrees, e.pending, e.entered, e.plan
 		FROM events e JOIN matches m ON m.id = e.match_id WHERE `+where+` ORDER BY e.match_id, e.seq`, args...)
 	if err != nil {
 		return fmt.Errorf("store: events: %w", err)
@@ -478,7 +478,7 @@ func (s *Store) EachEvent(ctx context.Context, f EventFilter, fn func(e *play.Ev
 		var roll, hold, chosen, cost sql.NullFloat64
 		var agrees sql.NullString
 		if err := rows.Scan(&e.MatchID, &e.Seq, &e.Seat, &action, &e.Turn, &e.Roll, &faces, &e.By, &at,
-			&e.Score, &scores, &e.OpponentScore, &e.TurnTotal, &e.Dice, &roll, &hold, &chosen, &options, actionCell{&best}, actionCell{&ev}, &cost, &approximate, &agrees, &e.Pending, &e.Entered); err != nil {
+			&e.Score, &scores, &e.OpponentScore, &e.TurnTotal, &e.Dice, &roll, &hold, &chosen, &options, actionCell{&best}, actionCell{&ev}, &cost, &approximate, &agrees, &e.Pending, &e.Entered, &e.Plan); err != nil {
 			return fmt.Errorf("store: events: %w", err)
 		}
 		e.At = parseTime(at)
