@@ -96,6 +96,7 @@ type Server struct {
 	newClasses  *limit.Limiter      // classes started, by client address
 	district    *classroom.District // on a district's shared Postgres: the classes this instance serves; nil on SQLite
 	streams     *streams            // the pages' event streams (push.go)
+	labRuns     *runPaths           // the lab's runs just made, until their page draws them
 }
 
 // DefaultMovesPerSecond is the moves a player may make a second: faster

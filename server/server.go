@@ -77,6 +77,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		crossOrigin: crossOrigin,
 		tokens:      &tokens{now: cfg.Now, rotated: map[string]rotation{}},
 		streams:     newStreams(),
+		labRuns:     &runPaths{byID: map[int64]sim.ExperimentResult{}},
 	}
 	if s.tables == nil {
 		s.tables = &solve.Cache{}
