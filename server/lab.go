@@ -91,12 +91,9 @@ func labChoices(c *gin.Context, selected string, mines ...string) []templates.Ch
 // labStrategyLabel names one of a question's strategies: a bot, or the
 // student's own plan (only their own page asks with it) by its form.
 func labStrategyLabel(l *i18n.Localizer, name string, ruleOfThumb int) string {
-	if !sim.IsPlanName(name) {
+	pl, ok := planNamed(name)
+	if !ok {
 		return botLabel(l, name, ruleOfThumb)
-	}
-	var pl sim.Plan
-	if err := json.Unmarshal([]byte(name), &pl); err != nil {
-		return name
 	}
 	switch pl.Form {
 	case sim.PlanRule:
@@ -153,11 +150,19 @@ func labQuestionIn(c *gin.Context) (classroom.LabQuestion, string) {
 // another order), so that a question is one string and its replay
 // command holds nothing but the plan; any other name is as sent.
 func canonicalPlan(name string) string {
-	var pl sim.Plan
-	if !sim.IsPlanName(name) || json.Unmarshal([]byte(name), &pl) != nil {
-		return name
+	if pl, ok := planNamed(name); ok {
+		return sim.PlanName(pl)
 	}
-	return sim.PlanName(pl)
+	return name
+}
+
+// planNamed reads a strategy's name as a plan's (sim.PlanName), unchecked
+// (a question's Check checks it for its game); false for a bot's name,
+// or for one that only looks like a plan's.
+func planNamed(name string) (sim.Plan, bool) {
+	var pl sim.Plan
+	ok := sim.IsPlanName(name) && json.Unmarshal([]byte(name), &pl) == nil
+	return pl, ok
 }
 
 // minesMisfit says, for a question that sets a student's plan in a game
@@ -165,8 +170,8 @@ func canonicalPlan(name string) string {
 // question's fault is another.
 func minesMisfit(l *i18n.Localizer, q classroom.LabQuestion) string {
 	for _, name := range []string{q.First, q.Second} {
-		var pl sim.Plan
-		if !sim.IsPlanName(name) || json.Unmarshal([]byte(name), &pl) != nil {
+		pl, ok := planNamed(name)
+		if !ok {
 			continue
 		}
 		if g, err := sim.ParseGame(pl.Game); err == nil && (g != q.Variant.Game || pl.Target != q.Variant.Target) {

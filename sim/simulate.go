@@ -189,6 +189,13 @@ func (r SimResult) CI95(seat int) (lo, hi float64) {
 	return Wilson(r.Wins[seat], r.Games, Z95)
 }
 
+// AsFar reports whether a difference d a randomization test drew is at
+// least as far from 0 as the one observed, obs (two-sided: either way
+// counts), allowing for the rounding of sums taken in another order. The
+// test of "Decide before you roll" counts by it, and its chart draws by
+// it.
+func AsFar(d, obs float64) bool { return math.Abs(d) >= math.Abs(obs)-1e-9 }
+
 // Wilson returns the Wilson score interval for k successes in n trials at
 // the normal quantile z.
 func Wilson(k, n int, z float64) (lo, hi float64) {

@@ -7,6 +7,7 @@ import (
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
+	"pigclass/sim"
 	"pigclass/templates"
 	"pigclass/templates/i18n"
 )
@@ -55,7 +56,7 @@ func Arms(l *i18n.Localizer, d ArmsData) templates.Chart {
 	}
 	near, far := make([]int, armsBins), make([]int, armsBins)
 	for _, x := range d.Diffs {
-		if math.Abs(x) >= math.Abs(d.Diff)-1e-9 {
+		if sim.AsFar(x, d.Diff) {
 			far[bin(x)]++
 		} else {
 			near[bin(x)]++

@@ -2,7 +2,6 @@ package report
 
 import (
 	"context"
-	"math"
 	"slices"
 
 	"pigclass/server/classroom"
@@ -116,18 +115,13 @@ func TestArms(games []store.ArmGame, shuffles int, seed uint64) (ArmsTest, bool)
 			labels[j], labels[k] = labels[k], labels[j]
 		}
 		t.Diffs[i] = ArmsDiff(costs, labels)
-		if AsFar(t.Diffs[i], t.Diff) {
+		if sim.AsFar(t.Diffs[i], t.Diff) {
 			t.AtLeast++
 		}
 	}
 	t.P = float64(t.AtLeast) / float64(shuffles)
 	return t, true
 }
-
-// AsFar reports whether a reshuffle's difference d is at least as far from
-// 0 as the class's, obs (the test is two-sided: either arm may do
-// better), allowing for the rounding of sums taken in another order.
-func AsFar(d, obs float64) bool { return math.Abs(d) >= math.Abs(obs)-1e-9 }
 
 // ArmsSeed is the stream a class's randomization test reshuffles by: its
 // ID, so that anyone with the class's decisions.csv replays it.

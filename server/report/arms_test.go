@@ -6,6 +6,7 @@ import (
 
 	"pigclass/server/play"
 	"pigclass/server/store"
+	"pigclass/sim"
 )
 
 // armGames are n students' games, the first half free, each student's
@@ -49,7 +50,7 @@ func exactP(costs []float64, committed []bool) float64 {
 			continue
 		}
 		all++
-		if AsFar(ArmsDiff(costs, labels), obs) {
+		if sim.AsFar(ArmsDiff(costs, labels), obs) {
 			far++
 		}
 	}
