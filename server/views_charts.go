@@ -183,7 +183,7 @@ func (c *chartSource) Lab() (charts.LabData, error) {
 }
 
 // Arms is the class's experiment "Decide before you roll" compared, with
-// its randomization test (report.TestArms).
+// its randomization test (report.CompareArms).
 func (c *chartSource) Arms() (charts.ArmsData, error) {
 	a, ok, err := c.w.reports.Arms(c.ctx, c.who)
 	if err != nil {

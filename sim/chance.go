@@ -111,3 +111,13 @@ func FindSeed(n uint64, tries int, ok func(*Seed) bool) (Seed, int, error) {
 	}
 	return Seed{}, tries, fmt.Errorf("sim: none of the first %d seeds of stream %d has what was asked", tries, n)
 }
+
+// Shuffle puts xs in a random order drawn from ch (Fisher-Yates, from
+// the last place down): the order students are paired in, and the
+// labels a randomization test reshuffles.
+func Shuffle[T any](ch Chance, xs []T) {
+	for i := len(xs) - 1; i > 0; i-- {
+		j := ch.Below(i + 1)
+		xs[i], xs[j] = xs[j], xs[i]
+	}
+}

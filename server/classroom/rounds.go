@@ -312,7 +312,7 @@ func drawArms(ch sim.Chance, arms map[int64]play.Arm, students []store.Student) 
 		}
 	}
 	slices.Sort(fresh)
-	shuffle(ch, fresh)
+	sim.Shuffle(ch, fresh)
 	for _, id := range fresh {
 		a := play.Free
 		switch {
@@ -331,7 +331,7 @@ func drawArms(ch sim.Chance, arms map[int64]play.Arm, students []store.Student) 
 // seed for all on request. Every draw is ch's: the order first, then
 // each match's seed in the order of the shuffled students.
 func roundMatches(ch sim.Chance, classID int64, spec RoundSpec, students []store.Student) []play.Match {
-	shuffle(ch, students)
+	sim.Shuffle(ch, students)
 	seed := ch.Seed()
 	var rows []play.Match
 	n := spec.Variant.Seats
@@ -393,15 +393,6 @@ func (c *class) publishLocked(roster bool, change func(*Class)) *Class {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.publish(roster, change)
-}
-
-// shuffle puts the students in a random order for pairing (Fisher-Yates,
-// drawing from ch).
-func shuffle[T any](ch sim.Chance, xs []T) {
-	for i := len(xs) - 1; i > 0; i-- {
-		j := ch.Below(i + 1)
-		xs[i], xs[j] = xs[j], xs[i]
-	}
 }
 
 // EndRound ends the class's open round and its matches.

@@ -15,6 +15,13 @@ import (
 // them. It is Act for that player, and returns the match as they see it
 // after the action (or as it is, with the error).
 func (h *Hall) Move(ctx context.Context, who Seer, id int64, seq int, a sim.Action) (*View, error) {
+	return h.asPlayer(ctx, who, id, func(studentID int64) (*Match, error) { return h.Act(ctx, id, studentID, seq, a) })
+}
+
+// asPlayer runs act for who's seat in match id, once See has let them in
+// (refused as See refuses) and the match is being played, and returns
+// the match as they see it after (or as it is, with act's error).
+func (h *Hall) asPlayer(ctx context.Context, who Seer, id int64, act func(studentID int64) (*Match, error)) (*View, error) {
 	v, err := h.See(ctx, who, id, false)
 	if err != nil {
 		return nil, err
@@ -22,7 +29,7 @@ func (h *Hall) Move(ctx context.Context, who Seer, id int64, seq int, a sim.Acti
 	if !v.Live {
 		return v, ErrNotPlaying
 	}
-	m, err := h.Act(ctx, id, v.Seats[v.Seat].StudentID, seq, a)
+	m, err := act(v.Seats[v.Seat].StudentID)
 	if m != nil {
 		v.Match = m
 	}
@@ -37,35 +44,43 @@ func (h *Hall) Move(ctx context.Context, who Seer, id int64, seq int, a sim.Acti
 // the match as it was. It returns the match after the action (or as it
 // is, with the error).
 func (h *Hall) Act(ctx context.Context, matchID, studentID int64, seq int, a sim.Action) (*Match, error) {
+	return h.seated(matchID, studentID, seq, func(lm *Live, seat int) error {
+		switch {
+		case a.Kind == sim.TimeoutKind:
+			return &sim.ActionError{Code: sim.CodeUnknown, Seat: seat, Action: a, Reason: "a timeout is made by the server, not sent"}
+		case lm.row.AtTable:
+			return ErrNotAtTable // a table's moves are entries (Enter)
+		case lm.row.Seats[seat].Arm == Committed && (a.Kind == sim.RollKind || a.Kind == sim.HoldKind):
+			return ErrCommitted
+		}
+		return h.advance(ctx, lm, &pending{seat: seat, action: a, by: ByStudent})
+	})
+}
+
+// seated runs do for the seat of the student in match matchID, its lock
+// held, once the checks every move of a player passes have: the match
+// live and not ended, the student seated there, seq the number of events
+// their page showed (else ErrStale, and nothing is done), the class not
+// paused. It returns the match after (nil for a student not seated).
+func (h *Hall) seated(matchID, studentID int64, seq int, do func(lm *Live, seat int) error) (*Match, error) {
 	lm := h.live(matchID)
 	if lm == nil {
 		return nil, ErrNotPlaying
 	}
 	lm.mu.Lock()
 	defer lm.mu.Unlock()
-	if lm.ended {
-		return lm.snap.Load(), ErrNotPlaying
-	}
 	seat := lm.row.SeatOf(studentID)
-	if seat < 0 {
+	switch {
+	case lm.ended:
+		return lm.snap.Load(), ErrNotPlaying
+	case seat < 0:
 		return nil, ErrNotSeated
-	}
-	if seq != lm.m.Len() {
+	case seq != lm.m.Len():
 		return lm.snap.Load(), ErrStale
-	}
-	if lm.host != nil && lm.host.Paused() {
+	case lm.host != nil && lm.host.Paused():
 		return lm.snap.Load(), ErrPaused
 	}
-	if a.Kind == sim.TimeoutKind {
-		return lm.snap.Load(), &sim.ActionError{Code: sim.CodeUnknown, Seat: seat, Action: a, Reason: "a timeout is made by the server, not sent"}
-	}
-	if lm.row.AtTable {
-		return lm.snap.Load(), ErrNotAtTable // a table's moves are entries (Enter)
-	}
-	if lm.row.Seats[seat].Arm == Committed && (a.Kind == sim.RollKind || a.Kind == sim.HoldKind) {
-		return lm.snap.Load(), ErrCommitted
-	}
-	err := h.advance(ctx, lm, &pending{seat: seat, action: a, by: ByStudent})
+	err := do(lm, seat)
 	return lm.snap.Load(), err
 }
 
@@ -84,47 +99,20 @@ var ErrPlanStarted = errors.New("how far to roll is set at the start of a turn, 
 // hold are the player's decisions, analysed as any. Only a player of the
 // committed arm, to move at the start of a turn, plans; seq as for Move.
 func (h *Hall) Plan(ctx context.Context, who Seer, id int64, seq, until int) (*View, error) {
-	v, err := h.See(ctx, who, id, false)
-	if err != nil {
-		return nil, err
+	if until < MinPlan || until > MaxPlan {
+		return nil, fmt.Errorf("play: a plan of %d: how far to roll is from %d to %d", until, MinPlan, MaxPlan) // the form checks it first
 	}
-	if !v.Live {
-		return v, ErrNotPlaying
-	}
-	m, err := h.plan(ctx, id, v.Seats[v.Seat].StudentID, seq, until)
-	if m != nil {
-		v.Match = m
-	}
-	return v, err
-}
-
-// plan is Plan for the student seated in match id (the caller has
-// checked who they are).
-func (h *Hall) plan(ctx context.Context, matchID, studentID int64, seq, until int) (*Match, error) {
-	lm := h.live(matchID)
-	if lm == nil {
-		return nil, ErrNotPlaying
-	}
-	lm.mu.Lock()
-	defer lm.mu.Unlock()
-	seat := lm.row.SeatOf(studentID)
-	switch {
-	case lm.ended:
-		return lm.snap.Load(), ErrNotPlaying
-	case seat < 0:
-		return nil, ErrNotSeated
-	case seq != lm.m.Len():
-		return lm.snap.Load(), ErrStale
-	case lm.host != nil && lm.host.Paused():
-		return lm.snap.Load(), ErrPaused
-	case lm.row.Seats[seat].Arm != Committed:
-		return lm.snap.Load(), ErrNotCommitted
-	}
-	if st := lm.m.State(); st.Seat != seat || st.TurnTotal != 0 {
-		return lm.snap.Load(), ErrPlanStarted
-	}
-	err := h.advance(ctx, lm, &pending{seat: seat, by: ByStudent, until: until})
-	return lm.snap.Load(), err
+	return h.asPlayer(ctx, who, id, func(studentID int64) (*Match, error) {
+		return h.seated(id, studentID, seq, func(lm *Live, seat int) error {
+			if lm.row.Seats[seat].Arm != Committed {
+				return ErrNotCommitted
+			}
+			if st := lm.m.State(); st.Seat != seat || st.TurnTotal != 0 {
+				return ErrPlanStarted
+			}
+			return h.advance(ctx, lm, &pending{seat: seat, by: ByStudent, until: until})
+		})
+	})
 }
 
 // ErrNotCommitted refuses a plan of a player who rolls and holds as they

@@ -16,8 +16,8 @@ const ArmsShuffles = 10000
 
 // An ArmsTest is the class's experiment "Decide before you roll" (issue
 // 62) compared: each arm's students and games, the mean cost per game of
-// the arm (the mean of its students' own means, in percentage points of
-// the chance to win, exact), the difference committed minus free, and
+// the arm (the mean of its students' own means, as a share of the
+// chance to win given away: 0.05 is 5 percentage points; exact), the difference committed minus free, and
 // the randomization test of it: the students' labels reshuffled Shuffles
 // times by the stream numbered Seed (sim.NewStream), each reshuffle's
 // difference, and how many were at least as far from 0 as the class's.
@@ -33,15 +33,16 @@ type ArmsTest struct {
 }
 
 // armIndex is an arm's place in ArmsTest's pairs.
-func armIndex(a play.Arm) int {
-	if a == play.Committed {
+func armIndex(committed bool) int {
+	if committed {
 		return 1
 	}
 	return 0
 }
 
 // StudentCosts are each student's mean cost per game in the experiment,
-// and their arm, in order of the students' IDs.
+// and their arm, in order of the students' IDs; n counts each arm's
+// games.
 func StudentCosts(games []store.ArmGame) (costs []float64, committed []bool, n [2]int) {
 	type sum struct {
 		cost  float64
@@ -59,7 +60,7 @@ func StudentCosts(games []store.ArmGame) (costs []float64, committed []bool, n [
 		}
 		s.cost += g.Cost
 		s.games++
-		n[armIndex(g.Arm)]++
+		n[armIndex(g.Arm == play.Committed)]++
 	}
 	slices.Sort(ids)
 	for _, id := range ids {
@@ -70,50 +71,42 @@ func StudentCosts(games []store.ArmGame) (costs []float64, committed []bool, n [
 	return costs, committed, n
 }
 
+// armMeans are each arm's students and the mean of their costs, free
+// then committed, the students labelled by committed.
+func armMeans(costs []float64, committed []bool) (n [2]int, mean [2]float64) {
+	for i, c := range costs {
+		k := armIndex(committed[i])
+		n[k]++
+		mean[k] += c
+	}
+	for k := range mean {
+		mean[k] /= float64(n[k])
+	}
+	return n, mean
+}
+
 // ArmsDiff is the mean of the committed students' costs minus the mean of
 // the free students'.
 func ArmsDiff(costs []float64, committed []bool) float64 {
-	var sum [2]float64
-	var n [2]int
-	for i, c := range costs {
-		k := 0
-		if committed[i] {
-			k = 1
-		}
-		sum[k] += c
-		n[k]++
-	}
-	return sum[1]/float64(n[1]) - sum[0]/float64(n[0])
+	_, mean := armMeans(costs, committed)
+	return mean[1] - mean[0]
 }
 
-// TestArms compares the arms of the experiment's games and runs the
+// CompareArms compares the arms of the experiment's games and runs the
 // randomization test with shuffles reshuffles of the stream numbered
 // seed; false while either arm has no game played to its end.
-func TestArms(games []store.ArmGame, shuffles int, seed uint64) (ArmsTest, bool) {
+func CompareArms(games []store.ArmGame, shuffles int, seed uint64) (ArmsTest, bool) {
 	costs, committed, n := StudentCosts(games)
 	t := ArmsTest{Games: n, Shuffles: shuffles, Seed: seed}
-	for i, c := range costs {
-		k := 0
-		if committed[i] {
-			k = 1
-		}
-		t.Students[k]++
-		t.Mean[k] += c
-	}
-	if t.Students[0] == 0 || t.Students[1] == 0 {
+	if t.Students, t.Mean = armMeans(costs, committed); t.Students[0] == 0 || t.Students[1] == 0 {
 		return t, false
 	}
-	t.Mean[0] /= float64(t.Students[0])
-	t.Mean[1] /= float64(t.Students[1])
 	t.Diff = t.Mean[1] - t.Mean[0]
 	ch := sim.NewStream(seed)
 	labels := slices.Clone(committed)
 	t.Diffs = make([]float64, shuffles)
 	for i := range shuffles {
-		for j := len(labels) - 1; j > 0; j-- {
-			k := ch.Below(j + 1)
-			labels[j], labels[k] = labels[k], labels[j]
-		}
+		sim.Shuffle(ch, labels)
 		t.Diffs[i] = ArmsDiff(costs, labels)
 		if sim.AsFar(t.Diffs[i], t.Diff) {
 			t.AtLeast++
@@ -138,6 +131,6 @@ func (r *Reports) Arms(ctx context.Context, v classroom.Viewer) (ArmsTest, bool,
 	if err != nil {
 		return ArmsTest{}, false, err
 	}
-	t, ok := TestArms(games, ArmsShuffles, ArmsSeed(c.ID))
+	t, ok := CompareArms(games, ArmsShuffles, ArmsSeed(c.ID))
 	return t, ok, nil
 }

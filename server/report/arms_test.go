@@ -63,7 +63,7 @@ func exactP(costs []float64, committed []bool) float64 {
 func TestArmsMatchesEnumeration(t *testing.T) {
 	costs := []float64{3.1, 2.2, 4.4, 0.8, 2.9, 3.0, 5.3, 1.1, 1.2, 2.0, 4.1, 3.4}
 	games := armGames(costs)
-	got, ok := TestArms(games, ArmsShuffles, 7)
+	got, ok := CompareArms(games, ArmsShuffles, 7)
 	if !ok {
 		t.Fatal("not tested")
 	}
@@ -90,11 +90,11 @@ func TestArmsMatchesEnumeration(t *testing.T) {
 	if p < 0.01 || p > 0.99 {
 		t.Errorf("the example's exact p %v tests nothing", p)
 	}
-	again, _ := TestArms(games, ArmsShuffles, 7)
+	again, _ := CompareArms(games, ArmsShuffles, 7)
 	if again.AtLeast != got.AtLeast {
 		t.Errorf("the same seed gave %d then %d", got.AtLeast, again.AtLeast)
 	}
-	if _, ok := TestArms(games[:2], ArmsShuffles, 7); ok {
+	if _, ok := CompareArms(games[:2], ArmsShuffles, 7); ok {
 		t.Error("one arm alone was tested")
 	}
 }
@@ -108,6 +108,6 @@ func BenchmarkArmsTest(b *testing.B) {
 	}
 	games := armGames(costs)
 	for b.Loop() {
-		TestArms(games, ArmsShuffles, 1)
+		CompareArms(games, ArmsShuffles, 1)
 	}
 }

@@ -30,9 +30,9 @@ func (s *Store) ClassArms(ctx context.Context, classID int64) (map[int64]play.Ar
 }
 
 // ArmGame is one game of the experiment a student played to its end, in
-// their arm: the cost of their own decisions in it (percentage points
-// of the chance to win given away, exact; a time-out is not theirs) and
-// how many there were.
+// their arm: the cost of their own decisions in it (the share of the
+// chance to win they gave away, as events.cost: 0.05 is 5 percentage
+// points; exact; a time-out is not theirs) and how many there were.
 type ArmGame struct {
 	StudentID, MatchID int64
 	Arm                play.Arm
