@@ -78,10 +78,10 @@ func (d watched) live(t *testing.T, what string) {
 // student's time ran out: the server held for them, and the bot played
 // its turn), and, after the server cut every stream and the browsers
 // opened them again, a lesson's next round and its next phase on both.
-// Each must show within 2 s (the page's polls are held back while it
-// hears its stream: only the stream brings it sooner than 10 s; the
-// shared screen beside the whole suite has taken over a second); the
-// times and their median are logged.
+// Each must show within 5 s: the page's polls are held back to one in 10
+// s while it hears its stream, so only the stream brings it sooner, and
+// beside the whole suite on two cores a page the stream sends the phone
+// to has taken 2.5 s to load. The times and their median are logged.
 func TestBrowserPushedWithinAMoment(t *testing.T) {
 	t.Parallel() // it waits on the browsers
 	person := newBrowser(t)
@@ -105,8 +105,8 @@ func TestBrowserPushedWithinAMoment(t *testing.T) {
 		t.Helper()
 		dt := d.seen(t, since, what)
 		t.Logf("%s showed %s %d ms after it happened", d.name, what, dt.Milliseconds())
-		if dt > 2*time.Second {
-			t.Errorf("%s showed %s %s after it happened, want well within 200 ms (2 s on a busy machine: its polls are held back while it hears its stream, so only the stream brings it sooner than 10 s)", d.name, what, dt)
+		if dt > 5*time.Second {
+			t.Errorf("%s showed %s %s after it happened, want well within 200 ms (5 s on a busy machine: its polls are held back to one in 10 s while it hears its stream, so only the stream brings it sooner)", d.name, what, dt)
 		}
 		times = append(times, dt)
 	}
@@ -192,7 +192,7 @@ func TestBrowserPushedWithinAMoment(t *testing.T) {
 	// whole suite's browsers on two cores it has reached 595 ms, so it is
 	// logged, not held to a bound: a speed is a benchmark's to measure
 	// (STYLE), and what this test proves, that the stream brings each
-	// change, is the 2 s bound above (the polls are held back to 10 s).
+	// change, is the 5 s bound above (the polls are held back to 10 s).
 	slices.Sort(times)
 	t.Logf("the median time from a change to a device showing it: %s (all: %v)", times[len(times)/2], times)
 }
