@@ -210,6 +210,42 @@ var privacyTables = []privacyTable{
 		{"day", "day"},
 		{"lesson", "class_days-lesson"},
 	}, false},
+	{"lti_platforms", []privacyColumn{
+		{"id", "lti_platforms-id"},
+		{"issuer", "issuer"},
+		{"client_id", "client_id"},
+		{"login_url", "lti_platforms-login_url"},
+		{"token_url", "lti_platforms-token_url"},
+		{"keys_url", "lti_platforms-keys_url"},
+		{"registered_at", "lti_platforms-registered_at"},
+	}, false},
+	{"lti_deployments", []privacyColumn{
+		{"platform_id", "platform_id"},
+		{"deployment_id", "deployment_id"},
+	}, false},
+	{"lti_links", []privacyColumn{
+		{"class_id", "class_id"},
+		{"issuer", "issuer"},
+		{"client_id", "client_id"},
+		{"deployment_id", "deployment_id"},
+		{"context_id", "lti_links-context_id"},
+		{"resource_link_id", "lti_links-resource_link_id"},
+	}, false},
+	{"lti_members", []privacyColumn{
+		{"student_id", "student_id"},
+		{"class_id", "class_id"},
+		{"user_id", "lti_members-user_id"},
+	}, false},
+	{"lti_nonces", []privacyColumn{
+		{"nonce", "lti_nonces-nonce"},
+		{"expires_at", "lti_nonces-expires_at"},
+	}, false},
+	{"lti_keys", []privacyColumn{
+		{"kid", "lti_keys-kid"},
+		{"sealed", "lti_keys-sealed"},
+		{"created_at", "created_at"},
+		{"retired_at", "lti_keys-retired_at"},
+	}, false},
 	{"migrations", []privacyColumn{
 		{"name", "name"},
 		{"applied_at", "applied_at"},

@@ -127,16 +127,18 @@ func MetricsGate(listen string, names []string, h http.Handler) http.Handler {
 			h.ServeHTTP(w, r)
 			return
 		}
-		setSecurityHeaders(w.Header())
+		setSecurityHeaders(w.Header(), "'none'")
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(http.StatusMisdirectedRequest)
 		fmt.Fprintf(w, "pigclass's metrics do not answer for the host %q: scrape them by the address they are served on, or name the host with --metrics-host.\n", r.Host)
 	})
 }
 
-// setSecurityHeaders sets the headers every answer carries.
-func setSecurityHeaders(h http.Header) {
-	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
+// setSecurityHeaders sets the headers every answer carries; frames is
+// the CSP's frame-ancestors (who may show the page in a frame: 'none',
+// or the learning platforms pigclass is registered with, ltiSide).
+func setSecurityHeaders(h http.Header, frames string) {
+	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors "+frames)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin")
 }

@@ -97,6 +97,7 @@ type Server struct {
 	district    *classroom.District // on a district's shared Postgres: the classes this instance serves; nil on SQLite
 	streams     *streams            // the pages' event streams (push.go)
 	labRuns     *runPaths           // the lab's runs just made, until their page draws them
+	lti         *ltiSide            // the learning platforms' side (front_lti.go)
 }
 
 // DefaultMovesPerSecond is the moves a player may make a second: faster

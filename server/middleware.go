@@ -10,6 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/classroom"
+	"pigclass/templates/paths"
 )
 
 // maxBody is the largest request body accepted: forms are tiny.
@@ -40,6 +41,11 @@ func limitBody(c *gin.Context) {
 // host, so it is refused.
 func newCrossOrigin(publicURL string) (*http.CrossOriginProtection, error) {
 	p := http.NewCrossOriginProtection()
+	// A learning platform posts the login initiation and the launch from
+	// its own site (LTI 1.3): the launch is checked by its signed token
+	// and the state its login left in this browser instead.
+	p.AddInsecureBypassPattern("POST " + paths.LTILogin.String())
+	p.AddInsecureBypassPattern("POST " + paths.LTILaunch.String())
 	if publicURL == "" {
 		return p, nil
 	}
@@ -141,8 +147,8 @@ func ParseProxies(list string) ([]netip.Prefix, error) {
 }
 
 // securityHeaders keeps pages to the app's own scripts and styles.
-func securityHeaders(c *gin.Context) {
-	setSecurityHeaders(c.Writer.Header())
+func (s *Server) securityHeaders(c *gin.Context) {
+	setSecurityHeaders(c.Writer.Header(), s.lti.frameAncestors())
 	c.Next()
 }
 

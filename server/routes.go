@@ -30,7 +30,7 @@ func (s *Server) Handler() http.Handler {
 	r.RemoteIPHeaders = []string{"X-Forwarded-For"}
 	// The security headers first: every answer carries them, an early
 	// refusal (421 for a strange host) and a recovered panic included.
-	r.Use(securityHeaders, gin.Recovery(), s.metrics.measure, s.logRequests, s.checkHost, s.scheme, chooseLanguage, s.atHome, limitBody, s.sameOrigin)
+	r.Use(s.securityHeaders, gin.Recovery(), s.metrics.measure, s.logRequests, s.checkHost, s.scheme, chooseLanguage, s.atHome, limitBody, s.sameOrigin)
 	r.RedirectTrailingSlash = false
 
 	files := gin.WrapH(static.Handler())
@@ -126,6 +126,16 @@ func (s *Server) publicRoutes(r *gin.Engine) {
 	get(paths.Help, s.help)
 	post(paths.Lang, s.pickLanguage)
 	post(paths.Verify, s.verify)
+
+	// A learning platform's (LTI 1.3, front_lti.go): the launch and the
+	// login initiation are posted from the platform's site
+	// (newCrossOrigin lets them through).
+	get(paths.LTIRegister, noStore, s.ltiRegisterPage)
+	post(paths.LTIRegister, noStore, s.ltiRegister)
+	get(paths.LTILogin, noStore, s.ltiLogin)
+	post(paths.LTILogin, noStore, s.ltiLogin)
+	post(paths.LTILaunch, noStore, s.ltiLaunch)
+	get(paths.LTIKeys, s.ltiKeys)
 }
 
 // studentRoutes are a class's student's pages.

@@ -78,6 +78,10 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		tokens:      &tokens{now: cfg.Now, rotated: map[string]rotation{}},
 		streams:     newStreams(),
 		labRuns:     &runPaths{byID: map[int64]sim.ExperimentResult{}},
+		lti:         newLTISide(st, cfg.Now),
+	}
+	if err := s.lti.load(ctx); err != nil {
+		return nil, err
 	}
 	if s.tables == nil {
 		s.tables = &solve.Cache{}

@@ -847,4 +847,12 @@ document.addEventListener("htmx:responseError", function (e) {
     if (more) more.open = true;
     form.querySelector("button[type=submit]").focus();
   });
+  // A learning platform that opened pigclass's registration page (LTI
+  // Dynamic Registration 1.0, 3.6) closes it when told the registration
+  // is done: the page that says so carries data-lti-close.
+  document.addEventListener("DOMContentLoaded", function () {
+    if (!document.querySelector("[data-lti-close]")) return;
+    var to = window.opener || window.parent;
+    if (to && to !== window) to.postMessage({ subject: "org.imsglobal.lti.close" }, "*");
+  });
 })();

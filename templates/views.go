@@ -1086,3 +1086,16 @@ type LabPanel struct {
 	Target        int
 	First, Second []Choice
 }
+
+// LTIRegister is the registration page of a learning platform (LTI
+// Dynamic Registration): the platform's issuer, read from its
+// configuration, and what to post to register; or that it is done.
+type LTIRegister struct {
+	Key       string // the registration address's key
+	ConfigURL string // the platform's OpenID configuration
+	Token     string // the platform's registration token
+	Issuer    string
+	ClientID  string // pigclass's client id there, once registered
+	Done      bool
+	Error     string
+}

@@ -601,22 +601,25 @@ func (r *Room) retokenStudent(ctx context.Context, classID, studentID int64, tok
 	if err != nil {
 		return err
 	}
-	return c.save(func() error {
-		if err := r.st.MoveStudent(ctx, classID, studentID, tokenHash, renew); err != nil {
-			return err
+	return c.save(func() error { return r.retokenSaving(ctx, c, studentID, tokenHash, renew) })
+}
+
+// retokenSaving is retokenStudent within c.save.
+func (r *Room) retokenSaving(ctx context.Context, c *class, studentID int64, tokenHash string, renew bool) error {
+	if err := r.st.MoveStudent(ctx, c.id, studentID, tokenHash, renew); err != nil {
+		return err
+	}
+	isHim := func(id int64, _ string) bool { return id == studentID }
+	c.publishLocked(true, func(next *Class) {
+		next.Students = retoken(next.Students, isHim, tokenHash)
+		if renew {
+			next.Students = changeStudents(next.Students, isStudent(studentID), func(st *store.Student) { st.RejoinEpoch++ })
 		}
-		isHim := func(id int64, _ string) bool { return id == studentID }
-		c.publishLocked(true, func(next *Class) {
-			next.Students = retoken(next.Students, isHim, tokenHash)
-			if renew {
-				next.Students = changeStudents(next.Students, isStudent(studentID), func(st *store.Student) { st.RejoinEpoch++ })
-			}
-		})
-		if lm := (*c.live.Load())[studentID]; lm != nil {
-			lm.Reseat(func(s play.Seat) bool { return s.StudentID == studentID }, func(s *play.Seat) { s.TokenHash = tokenHash })
-		}
-		return nil
 	})
+	if lm := (*c.live.Load())[studentID]; lm != nil {
+		lm.Reseat(func(s play.Seat) bool { return s.StudentID == studentID }, func(s *play.Seat) { s.TokenHash = tokenHash })
+	}
+	return nil
 }
 
 // rotateToken moves every identity of a browser (its students in every

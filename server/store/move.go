@@ -12,9 +12,12 @@ import (
 
 // Move copies a school's SQLite file into a district's Postgres database
 // (pigclass migrate): every class with its students, rounds, matches and
-// their moves, games of Skunk, homework, days, plans, tournaments and runs
-// of the lab, in
-// one transaction (all of it or nothing). The district's database may
+// their moves, games of Skunk, homework, days, plans, tournaments, runs
+// of the lab and the links of a learning platform (LTI) to its classes and
+// students, in one transaction (all of it or nothing). The platforms
+// themselves are the server's, not a school's: the district registers
+// them again (pigclass lti), and a moved class's link finds its platform
+// by issuer and client id. The district's database may
 // hold other schools' classes already: every row gets a new id there, and
 // every reference to one (a column, a tournament's entries) follows it.
 // A match's record names no id, so it replays and verifies as before.
@@ -54,6 +57,8 @@ var moveTables = []moveTable{
 	{"plans", false, map[string]string{"class_id": "classes", "student_id": "students"}},
 	{"tournaments", true, map[string]string{"class_id": "classes"}},
 	{"experiments", true, map[string]string{"class_id": "classes", "student_id": "students"}},
+	{"lti_links", false, map[string]string{"class_id": "classes"}},
+	{"lti_members", false, map[string]string{"class_id": "classes", "student_id": "students"}},
 }
 
 // Move copies the SQLite file from into the Postgres database to.

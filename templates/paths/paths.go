@@ -47,6 +47,18 @@ const (
 	Healthz  Route = "/healthz"
 )
 
+// A learning platform's addresses for pigclass (LTI 1.3: server/lti and
+// server/front_lti.go), which belong to no class.
+const (
+	LTIRegister Route = "/lti/register/:key" // dynamic registration: the administrator's address, with its key (WithKey)
+	LTILogin    Route = "/lti/login"         // the OIDC third-party login initiation
+	LTILaunch   Route = "/lti/launch"        // POST: the platform's id_token
+	LTIKeys     Route = "/lti/jwks"          // pigclass's public keys (JWKS)
+)
+
+// WithKey is the route's address with its key.
+func (r Route) WithKey(key string) string { return strings.Replace(string(r), ":key", key, 1) }
+
 // A practice match's addresses.
 const (
 	PracticeMatch  Route = "/m/:id"

@@ -1,0 +1,389 @@
+package server
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/server/classroom"
+	"pigclass/server/lti"
+	"pigclass/server/store"
+	"pigclass/templates"
+	"pigclass/templates/paths"
+)
+
+// LTIRegisterKey is the key of the registration address (pigclass lti
+// prints it): derived from the server's key, so that only its
+// administrator can give the address to a platform.
+func LTIRegisterKey(serverKey []byte) string {
+	mac := hmac.New(sha256.New, serverKey)
+	mac.Write([]byte("pigclass-lti-register-v1"))
+	return hex.EncodeToString(mac.Sum(nil))[:32]
+}
+
+// ltiTool is pigclass's addresses for a platform, under its public address.
+func (s *Server) ltiTool(r *http.Request) lti.Tool { return lti.ToolAt(s.publicURL(r)) }
+
+// registerKeyOK reports whether the request's registration address holds
+// the key; a wrong one is the 404 of any address that is not there.
+func (s *Server) registerKeyOK(c *gin.Context) bool {
+	if subtle.ConstantTimeCompare([]byte(c.Param("key")), []byte(LTIRegisterKey(s.cfg.Key))) == 1 {
+		return true
+	}
+	refuse(c, http.StatusNotFound, loc(c).T("error.nopage"))
+	return false
+}
+
+// ltiRegisterPage is what a platform opens to register pigclass (LTI
+// Dynamic Registration 3.3): its configuration's address and a
+// registration token in the query. It reads the configuration and asks
+// the administrator to confirm.
+func (s *Server) ltiRegisterPage(c *gin.Context) {
+	if !s.registerKeyOK(c) {
+		return
+	}
+	v := templates.LTIRegister{Key: c.Param("key"), ConfigURL: c.Query("openid_configuration"), Token: c.Query("registration_token")}
+	cfg, err := lti.ReadConfig(c.Request.Context(), s.lti.client, v.ConfigURL)
+	if err != nil {
+		v.Error = loc(c).T("lti.register.unreadable", "Why", err.Error())
+		render(c, http.StatusBadGateway, templates.LTIRegisterView(v))
+		return
+	}
+	v.Issuer = cfg.Issuer
+	render(c, http.StatusOK, templates.LTIRegisterView(v))
+}
+
+// ltiRegister registers pigclass with the platform (Dynamic Registration
+// 3.5) and keeps it, then tells the platform's window it may close.
+func (s *Server) ltiRegister(c *gin.Context) {
+	if !s.registerKeyOK(c) {
+		return
+	}
+	ctx := c.Request.Context()
+	v := templates.LTIRegister{Key: c.Param("key"), ConfigURL: c.PostForm("openid_configuration"), Token: c.PostForm("registration_token")}
+	cfg, err := lti.ReadConfig(ctx, s.lti.client, v.ConfigURL)
+	var p lti.Platform
+	if err == nil {
+		v.Issuer = cfg.Issuer
+		p, err = lti.Register(ctx, s.lti.client, cfg, v.Token, s.ltiTool(c.Request))
+	}
+	if err != nil {
+		v.Error = loc(c).T("lti.register.unreadable", "Why", err.Error())
+		render(c, http.StatusBadGateway, templates.LTIRegisterView(v))
+		return
+	}
+	if _, err := s.lti.st.SavePlatform(ctx, p); err != nil {
+		fail(c, err)
+		return
+	}
+	s.log.Info("lti: registered with a platform", "issuer", p.Issuer, "client_id", p.ClientID, "deployments", len(p.Deployments))
+	s.lti.allowFrames(p.Issuer, p.LoginURL)
+	v.ClientID, v.Done = p.ClientID, true
+	render(c, http.StatusOK, templates.LTIRegisterView(v))
+}
+
+// ltiStateCookie holds a login's state until its launch comes back.
+const ltiStateCookie = "pigclass_lti_state"
+
+// ltiNonce is the nonce of the login whose state is state: derived, so
+// that the launch checks it without keeping it.
+func (s *Server) ltiNonce(state string) string {
+	mac := hmac.New(sha256.New, s.cfg.Key)
+	mac.Write([]byte("pigclass-lti-nonce-v1\x00" + state))
+	return hex.EncodeToString(mac.Sum(nil))
+}
+
+// ltiLogin is the OIDC third-party login initiation (LTI Core 5.1.1,
+// Security Framework 5.1.1.1): the platform names itself, pigclass sends
+// the browser back to it with an authentication request, and a state
+// this browser keeps.
+func (s *Server) ltiLogin(c *gin.Context) {
+	c.Request.ParseForm()
+	form := c.Request.Form
+	p, err := s.platformFor(c, form.Get("iss"), form.Get("client_id"))
+	if err != nil {
+		return
+	}
+	if d := form.Get("lti_deployment_id"); d != "" && !slices.Contains(p.Deployments, d) {
+		s.refuseLaunch(c, http.StatusForbidden, string(lti.WrongDeployment))
+		return
+	}
+	state := newToken()
+	setFrameCookie(c, ltiStateCookie, state, 600)
+	c.Redirect(http.StatusFound, lti.LoginRedirect(p, s.ltiTool(c.Request), form.Get("login_hint"), form.Get("lti_message_hint"), state, s.ltiNonce(state)))
+}
+
+// platformFor is the registered platform of the issuer (with client id
+// clientID, if given), or a refusal already answered.
+func (s *Server) platformFor(c *gin.Context, issuer, clientID string) (lti.Platform, error) {
+	ps, err := s.lti.st.Platforms(c.Request.Context(), issuer)
+	if err != nil {
+		fail(c, err)
+		return lti.Platform{}, err
+	}
+	var found []lti.Platform
+	for _, p := range ps {
+		if issuer != "" && (clientID == "" || p.ClientID == clientID) {
+			found = append(found, p)
+		}
+	}
+	if len(found) != 1 {
+		s.refuseLaunch(c, http.StatusForbidden, "platform")
+		return lti.Platform{}, errors.New("lti: no platform")
+	}
+	return found[0], nil
+}
+
+// refuseLaunch answers a login or a launch refused, saying why in the
+// reader's language (lti.refused.REASON).
+func (s *Server) refuseLaunch(c *gin.Context, status int, reason string) {
+	refuse(c, status, loc(c).T("lti.refused."+reason))
+}
+
+// setFrameCookie sets a cookie that a page in a platform's frame sends
+// back: SameSite=None over HTTPS (a browser sends no other in a frame of
+// another site); without HTTPS the browser's default, which carries it
+// only on a launch in a window of its own.
+func setFrameCookie(c *gin.Context, name, value string, maxAge int) {
+	ck := &http.Cookie{Name: name, Value: value, Path: "/", MaxAge: maxAge, HttpOnly: true, SameSite: http.SameSiteDefaultMode}
+	if overHTTPS(c) {
+		ck.SameSite, ck.Secure = http.SameSiteNoneMode, true
+	}
+	http.SetCookie(c.Writer, ck)
+}
+
+// ltiLaunch is the platform's post of a launch's id_token (LTI Core 5.1.2,
+// 5.3): checked (lti.Keys.Verify), its nonce used once, then the class
+// the resource link opens (made on its first launch), where an instructor
+// gets the dashboard and a learner their seat under their own name.
+func (s *Server) ltiLaunch(c *gin.Context) {
+	ctx := c.Request.Context()
+	state, token := c.PostForm("state"), c.PostForm("id_token")
+	kept, err := c.Cookie(ltiStateCookie)
+	if err != nil || state == "" || subtle.ConstantTimeCompare([]byte(kept), []byte(state)) != 1 {
+		s.refuseLaunch(c, http.StatusBadRequest, "state")
+		return
+	}
+	issuer, aud, err := lti.Unverified(token)
+	if err != nil {
+		s.refuseLaunch(c, http.StatusBadRequest, string(lti.Unreadable))
+		return
+	}
+	p, err := s.launchPlatform(c, issuer, aud)
+	if err != nil {
+		return
+	}
+	claims, err := s.lti.keys.Verify(ctx, p, token, s.ltiNonce(state))
+	var no *lti.Refusal
+	switch {
+	case errors.As(err, &no):
+		s.log.Info("lti: launch refused", "issuer", issuer, "why", no.Error())
+		s.refuseLaunch(c, http.StatusForbidden, string(no.Reason))
+		return
+	case err != nil:
+		fail(c, err)
+		return
+	}
+	switch err := s.lti.st.UseNonce(ctx, claims.Nonce, time.Unix(claims.Expires, 0).Add(time.Minute)); {
+	case errors.Is(err, store.ErrNonceUsed):
+		s.refuseLaunch(c, http.StatusForbidden, string(lti.WrongNonce))
+		return
+	case err != nil:
+		fail(c, err)
+		return
+	}
+	setFrameCookie(c, ltiStateCookie, "", -1)
+	if o := c.GetHeader("Origin"); o != "" && o != "null" {
+		s.lti.allowFrames(o)
+	}
+	s.launchInto(c, p, claims)
+}
+
+// launchPlatform is the registered platform a token names (its issuer,
+// and pigclass's client id among its audience), or a refusal answered.
+func (s *Server) launchPlatform(c *gin.Context, issuer string, aud []string) (lti.Platform, error) {
+	ps, err := s.lti.st.Platforms(c.Request.Context(), issuer)
+	if err != nil {
+		fail(c, err)
+		return lti.Platform{}, err
+	}
+	for _, p := range ps {
+		if issuer != "" && slices.Contains(aud, p.ClientID) {
+			return p, nil
+		}
+	}
+	s.refuseLaunch(c, http.StatusForbidden, "platform")
+	return lti.Platform{}, errors.New("lti: no platform")
+}
+
+// launchInto opens the class of a checked launch's resource link.
+func (s *Server) launchInto(c *gin.Context, p lti.Platform, claims lti.Claims) {
+	if !claims.Teaches() && !claims.Learns() {
+		s.refuseLaunch(c, http.StatusForbidden, "role")
+		return
+	}
+	link := store.Link{Issuer: p.Issuer, ClientID: p.ClientID, Deployment: claims.DeploymentID, Context: claims.Context.ID, ResourceLink: claims.ResourceLink.ID}
+	class, err := s.linkedClass(c, link, claims)
+	var other *otherCourse
+	switch {
+	case errors.As(err, &other):
+		s.refuseLaunch(c, http.StatusForbidden, "course")
+		return
+	case err != nil:
+		fail(c, err)
+		return
+	}
+	if claims.Teaches() {
+		setFrameCookie(c, teacherPrefix+class.Code, s.ltiTeacherSecret(link), 365*24*3600)
+		c.Redirect(http.StatusSeeOther, paths.Teacher.For(class.Code))
+		return
+	}
+	old, _ := c.Cookie(playerCookie)
+	if len(old) != 64 {
+		old = ""
+	}
+	token := newToken()
+	_, err = s.room.Member(c.Request.Context(), class.ID, claims.Subject, claims.FullName(), hashOf(old), classroom.HashToken(token))
+	switch {
+	case errors.Is(err, classroom.ErrRemoved):
+		s.refuseLaunch(c, http.StatusForbidden, "removed")
+		return
+	case err != nil:
+		fail(c, err)
+		return
+	}
+	setFrameCookie(c, playerCookie, token, 365*24*3600)
+	c.Redirect(http.StatusSeeOther, paths.Student.For(class.Code))
+}
+
+// otherCourse: the resource link opens a class of another course.
+type otherCourse struct{ link store.Link }
+
+func (o *otherCourse) Error() string { return "lti: the resource link opens a class of another course" }
+
+// linkedClass is the class the resource link opens: made on its first
+// launch (its teacher's secret derived from the link: ltiTeacherSecret),
+// with the lesson a custom parameter "lesson" names. A link whose class
+// was made in another course is an *otherCourse.
+func (s *Server) linkedClass(c *gin.Context, link store.Link, claims lti.Claims) (*classroom.Class, error) {
+	ctx := c.Request.Context()
+	st := s.lti.st
+	s.lti.making.Lock()
+	defer s.lti.making.Unlock()
+	for range 2 {
+		found, err := st.LinkedClass(ctx, link)
+		switch {
+		case err == nil && found.Context != link.Context:
+			return nil, &otherCourse{link: found}
+		case err == nil:
+			return s.room.ClassByID(ctx, found.ClassID)
+		case !errors.Is(err, store.ErrNotFound):
+			return nil, err
+		}
+		lesson, _ := s.views.checkLessonField(claims.Custom["lesson"])
+		class, err := s.room.CreateClass(ctx, func() string { return newCode(s.cfg.Chance, s.cfg.CodePrefix) }, classroom.HashToken(s.ltiTeacherSecret(link)), lesson)
+		if err != nil {
+			return nil, err
+		}
+		link.ClassID = class.ID
+		switch err := st.LinkClass(ctx, link); {
+		case errors.Is(err, store.ErrLinkTaken):
+			// Another instance of a district made the link's class first:
+			// it is found again, and this one, empty and linked to
+			// nothing, goes with the abandoned classes (--retain).
+			s.log.Warn("lti: two instances made a resource link's class at once", "issuer", link.Issuer, "unused", class.Code)
+			continue
+		case err != nil:
+			return nil, err
+		}
+		if s.district != nil {
+			if err := s.district.ServeClass(ctx, class.ID); err != nil {
+				return nil, err
+			}
+		}
+		s.log.Info("lti: a resource link's class made", "issuer", link.Issuer, "code", class.Code)
+		return class, nil
+	}
+	return nil, errors.New("lti: the resource link's class was made and lost twice")
+}
+
+// ltiTeacherSecret is the teacher's secret of the class a resource link
+// opens: derived from the link with the server's key, so that every
+// instructor's launch gives their browser the class's teacher link
+// without the secret being kept anywhere.
+func (s *Server) ltiTeacherSecret(l store.Link) string {
+	mac := hmac.New(sha256.New, s.cfg.Key)
+	mac.Write([]byte(strings.Join([]string{"pigclass-lti-teacher-v1", l.Issuer, l.ClientID, l.Deployment, l.ResourceLink}, "\x00")))
+	return hex.EncodeToString(mac.Sum(nil))
+}
+
+// ltiKeys publishes pigclass's public keys (JWKS), making its first key
+// if it has none.
+func (s *Server) ltiKeys(c *gin.Context) {
+	keys, err := s.toolKeys(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	b, err := lti.JWKS(keys)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	c.Header("Cache-Control", "max-age=300")
+	c.Data(http.StatusOK, "application/json", b)
+}
+
+// toolKeys are pigclass's published signing keys, the one it signs with
+// first: a first one made if there is none.
+func (s *Server) toolKeys(c *gin.Context) ([]lti.ToolKey, error) {
+	ctx := c.Request.Context()
+	sealed, err := s.lti.st.ToolKeys(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(sealed) == 0 {
+		if err := AddToolKey(ctx, s.lti.st, s.cfg.Key); err != nil {
+			return nil, err
+		}
+		if sealed, err = s.lti.st.ToolKeys(ctx); err != nil {
+			return nil, err
+		}
+	}
+	var keys []lti.ToolKey
+	for _, k := range sealed {
+		if k.Retired {
+			continue
+		}
+		key, err := lti.OpenToolKey(k.ID, k.Sealed, s.cfg.Key)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, key)
+	}
+	return keys, nil
+}
+
+// AddToolKey makes pigclass a new signing key for its platforms, sealed
+// with the server's key, and signs with it from now on (pigclass lti
+// rotate): the key before it is still published until the next rotation.
+func AddToolKey(ctx context.Context, st *store.Store, serverKey []byte) error {
+	k, err := lti.NewToolKey()
+	if err != nil {
+		return err
+	}
+	sealed, err := k.Seal(serverKey)
+	if err != nil {
+		return err
+	}
+	return st.AddToolKey(ctx, store.SealedKey{ID: k.ID, Sealed: sealed})
+}

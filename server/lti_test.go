@@ -1,0 +1,364 @@
+package server
+
+import (
+	"crypto/rand"
+	"crypto/rsa"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/lestrrat-go/jwx/v3/jwa"
+	"github.com/lestrrat-go/jwx/v3/jwk"
+	"github.com/lestrrat-go/jwx/v3/jws"
+
+	"pigclass/server/lti"
+	"pigclass/templates/paths"
+)
+
+// platform is a learning platform written for the tests: the other side
+// of LTI 1.3 and its dynamic registration, with its own keys.
+type platform struct {
+	t   *testing.T
+	srv *httptest.Server
+
+	mu         sync.Mutex
+	keys       map[string]*rsa.PrivateKey // published, by kid
+	registered map[string]any             // the registration pigclass sent
+	regAuth    string                     // its Authorization header
+	keyFetches int
+	auth       url.Values // the last authentication request pigclass sent
+	lastToken  string     // the last id_token posted
+}
+
+const (
+	platformClient     = "pigclass-at-the-platform"
+	platformDeployment = "deployment-1"
+	platformRegToken   = "registration-token-1"
+)
+
+func newPlatform(t *testing.T) *platform {
+	p := &platform{t: t, keys: map[string]*rsa.PrivateKey{"platform-key-1": rsaKey(t)}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /.well-known/openid-configuration", func(w http.ResponseWriter, r *http.Request) {
+		json.NewEncoder(w).Encode(map[string]any{
+			"issuer": p.srv.URL, "authorization_endpoint": p.srv.URL + "/auth", "token_endpoint": p.srv.URL + "/token",
+			"jwks_uri": p.srv.URL + "/jwks", "registration_endpoint": p.srv.URL + "/register",
+		})
+	})
+	mux.HandleFunc("POST /register", func(w http.ResponseWriter, r *http.Request) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.regAuth = r.Header.Get("Authorization")
+		if p.regAuth != "Bearer "+platformRegToken {
+			http.Error(w, `{"error":"invalid_token"}`, http.StatusUnauthorized)
+			return
+		}
+		json.NewDecoder(r.Body).Decode(&p.registered)
+		json.NewEncoder(w).Encode(map[string]any{"client_id": platformClient,
+			"https://purl.imsglobal.org/spec/lti-tool-configuration": map[string]any{"deployment_id": platformDeployment}})
+	})
+	mux.HandleFunc("GET /jwks", func(w http.ResponseWriter, r *http.Request) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.keyFetches++
+		set := jwk.NewSet()
+		for kid, k := range p.keys {
+			pub, err := jwk.Import(&k.PublicKey)
+			if err != nil {
+				t.Error(err)
+			}
+			pub.Set(jwk.KeyIDKey, kid)
+			pub.Set(jwk.AlgorithmKey, jwa.RS256())
+			set.AddKey(pub)
+		}
+		json.NewEncoder(w).Encode(set)
+	})
+	// The authorization endpoint: a real platform posts the id_token
+	// back at once; this one keeps the request, and the test posts.
+	mux.HandleFunc("GET /auth", func(w http.ResponseWriter, r *http.Request) {
+		p.mu.Lock()
+		p.auth = r.URL.Query()
+		p.mu.Unlock()
+		io.WriteString(w, "<html><body>signed in</body></html>")
+	})
+	p.srv = httptest.NewServer(mux)
+	t.Cleanup(p.srv.Close)
+	return p
+}
+
+func rsaKey(t *testing.T) *rsa.PrivateKey {
+	k, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// register registers the app with the platform, as its administrator
+// would from the platform's page.
+func (p *platform) register(a *app) {
+	p.t.Helper()
+	admin := a.browser()
+	addr := paths.LTIRegister.WithKey(LTIRegisterKey(a.srv.cfg.Key)) + "?" + url.Values{
+		"openid_configuration": {p.srv.URL + "/.well-known/openid-configuration"}, "registration_token": {platformRegToken}}.Encode()
+	doc := admin.get(addr)
+	if admin.status() != http.StatusOK || !strings.Contains(doc.Text(), p.srv.URL) {
+		p.t.Fatalf("the registration page: %d %q", admin.status(), doc.Find("main").Text())
+	}
+	form := url.Values{}
+	doc.Find("[data-testid=lti-register] input").Each(func(_ int, s *goquery.Selection) { form.Set(s.AttrOr("name", ""), s.AttrOr("value", "")) })
+	doc = admin.post(doc.Find("[data-testid=lti-register] form").AttrOr("action", ""), form)
+	if admin.status() != http.StatusOK || doc.Find("[data-testid=lti-done][data-lti-close]").Length() != 1 {
+		p.t.Fatalf("the registration: %d %q", admin.status(), doc.Find("[data-testid=lti-register]").Text())
+	}
+}
+
+// launch is one user's launch from the platform: the login initiation
+// through b, then the id_token with claims (the defaults of a resource
+// link launch, changed by change), signed with the platform's key kid.
+func (p *platform) launch(b *browser, kid string, change func(map[string]any)) *goquery.Document {
+	p.t.Helper()
+	b.get(paths.LTILogin.String() + "?" + url.Values{"iss": {p.srv.URL}, "login_hint": {"hint"}, "target_link_uri": {b.app.url + "/lti/launch"},
+		"client_id": {platformClient}, "lti_deployment_id": {platformDeployment}}.Encode())
+	p.mu.Lock()
+	auth := p.auth
+	p.mu.Unlock()
+	if b.status() != http.StatusOK || auth.Get("redirect_uri") != b.app.url+paths.LTILaunch.String() || auth.Get("client_id") != platformClient ||
+		auth.Get("response_mode") != "form_post" || auth.Get("scope") != "openid" || auth.Get("nonce") == "" || auth.Get("state") == "" {
+		p.t.Fatalf("the login initiation sent the platform %d %v", b.status(), auth)
+	}
+	now := b.app.clock.now()
+	claims := map[string]any{
+		"iss": p.srv.URL, "aud": platformClient, "sub": "user-1", "exp": now.Add(5 * time.Minute).Unix(), "iat": now.Unix(),
+		"nonce": auth.Get("nonce"), "name": "Ana Souza",
+		lti.ClaimMessageType: lti.ResourceLinkRequest, lti.ClaimVersion: lti.Version, lti.ClaimDeployment: platformDeployment,
+		lti.ClaimResourceLink: map[string]any{"id": "link-1", "title": "Pig"},
+		lti.ClaimContext:      map[string]any{"id": "course-1", "title": "Probability"},
+		lti.ClaimRoles:        []string{lti.RoleLearner},
+	}
+	if change != nil {
+		change(claims)
+	}
+	token := p.sign(kid, claims)
+	p.lastToken = token
+	return b.post(paths.LTILaunch.String(), url.Values{"id_token": {token}, "state": {auth.Get("state")}}, "Origin", p.srv.URL)
+}
+
+// sign signs claims with the platform's key kid, or with a key of no one's
+// under that kid if the platform has none by it.
+func (p *platform) sign(kid string, claims map[string]any) string {
+	p.mu.Lock()
+	key := p.keys[kid]
+	p.mu.Unlock()
+	if key == nil {
+		key = rsaKey(p.t)
+	}
+	payload, _ := json.Marshal(claims)
+	hdr := jws.NewHeaders()
+	hdr.Set(jws.KeyIDKey, kid)
+	token, err := jws.Sign(payload, jws.WithKey(jwa.RS256(), key, jws.WithProtectedHeaders(hdr)))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return string(token)
+}
+
+func instructor(c map[string]any) {
+	c["sub"], c["name"] = "teacher-1", "Ms Rivera"
+	c[lti.ClaimRoles] = []string{lti.RoleInstructor}
+}
+
+// TestALearningPlatformRegistersAndLaunches: a platform registers
+// pigclass dynamically; its instructor's launch makes the link's class
+// and opens its dashboard; two learners (of one name) come in under their
+// own names, without a code or a nickname; a learner's launch from
+// another browser finds their seat.
+func TestALearningPlatformRegistersAndLaunches(t *testing.T) {
+	a := newApp(t)
+	p := newPlatform(t)
+	p.register(a)
+	reg := p.registered
+	tool := reg["https://purl.imsglobal.org/spec/lti-tool-configuration"].(map[string]any)
+	if reg["initiate_login_uri"] != a.url+"/lti/login" || reg["jwks_uri"] != a.url+"/lti/jwks" ||
+		reg["redirect_uris"].([]any)[0] != a.url+"/lti/launch" || tool["target_link_uri"] != a.url+"/lti/launch" ||
+		reg["token_endpoint_auth_method"] != "private_key_jwt" {
+		t.Errorf("pigclass registered itself as %v", reg)
+	}
+	if platforms, _ := a.store.Platforms(t.Context(), ""); len(platforms) != 1 || platforms[0].ClientID != platformClient ||
+		len(platforms[0].Deployments) != 1 || platforms[0].Deployments[0] != platformDeployment || platforms[0].KeysURL != p.srv.URL+"/jwks" {
+		t.Fatalf("the platforms kept: %+v", platforms)
+	}
+
+	// The registration address without its key is no page.
+	stranger := a.browser()
+	stranger.get(paths.LTIRegister.WithKey(strings.Repeat("0", 32)) + "?openid_configuration=" + url.QueryEscape(p.srv.URL+"/.well-known/openid-configuration"))
+	if stranger.status() != http.StatusNotFound {
+		t.Errorf("the registration address with a wrong key: %d", stranger.status())
+	}
+
+	teacher := a.browser()
+	p.launch(teacher, "platform-key-1", instructor)
+	code := strings.TrimPrefix(teacher.path(), "/t/")
+	if teacher.status() != http.StatusOK || len(code) != CodeLength {
+		t.Fatalf("the instructor's launch ended at %d %s", teacher.status(), teacher.path())
+	}
+	if csp := teacher.last.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'self' "+p.srv.URL) {
+		t.Errorf("a platform's page cannot frame pigclass: %s", csp)
+	}
+
+	ana := a.browser()
+	p.launch(ana, "platform-key-1", nil)
+	if ana.status() != http.StatusOK || ana.path() != paths.Student.For(code) {
+		t.Fatalf("the learner's launch ended at %d %s", ana.status(), ana.path())
+	}
+	other := a.browser()
+	p.launch(other, "platform-key-1", func(c map[string]any) { c["sub"] = "user-2" })
+	if other.path() != paths.Student.For(code) {
+		t.Fatalf("the second learner's launch ended at %s", other.path())
+	}
+	// Ana again, on the classroom's computer: her seat, not a third.
+	again := a.browser()
+	p.launch(again, "platform-key-1", nil)
+	students, err := a.store.Students(t.Context(), mustClassID(t, a, code))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, st := range students {
+		names = append(names, st.Nickname)
+	}
+	if strings.Join(names, ", ") != "Ana Souza, Ana Souza 2" {
+		t.Errorf("the class's students are %q, want Ana Souza and Ana Souza 2", names)
+	}
+	if st, err := a.store.MemberOf(t.Context(), students[0].ClassID, "user-1"); err != nil || st.ID != students[0].ID {
+		t.Errorf("user-1 is student %d (%v), want %d", st.ID, err, students[0].ID)
+	}
+	if doc := teacher.get(paths.Teacher.For(code)); !strings.Contains(doc.Text(), "Ana Souza 2") {
+		t.Errorf("the dashboard does not list the learners")
+	}
+	// pigclass's own key is published for the platform.
+	teacher.get(paths.LTIKeys.String())
+	set, err := jwk.Parse([]byte(teacher.body))
+	if err != nil || set.Len() != 1 {
+		t.Fatalf("pigclass's JWKS: %v %s", err, teacher.body)
+	}
+	if k, _ := set.Key(0); k.KeyType() != jwa.RSA() {
+		t.Errorf("pigclass's key is %v", k.KeyType())
+	}
+}
+
+func mustClassID(t *testing.T, a *app, code string) int64 {
+	t.Helper()
+	c, err := a.store.ClassByCode(t.Context(), code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.ID
+}
+
+// TestALaunchThatIsNotRightIsRefused: each launch wrong in one way is
+// refused with a page that says so, and lets no one in.
+func TestALaunchThatIsNotRightIsRefused(t *testing.T) {
+	a := newApp(t)
+	p := newPlatform(t)
+	p.register(a)
+	first := a.browser()
+	p.launch(first, "platform-key-1", instructor)
+	code := strings.TrimPrefix(first.path(), "/t/")
+	cases := []struct {
+		name   string
+		kid    string
+		change func(map[string]any)
+		status int
+		says   string
+	}{
+		{"a key the platform does not publish", "platform-key-9", nil, http.StatusForbidden, "does not publish"},
+		{"a key not the platform's under its kid", "", nil, http.StatusForbidden, "not your learning platform's"},
+		{"an expired token", "platform-key-1", func(c map[string]any) { c["exp"] = a.clock.now().Add(-2 * time.Minute).Unix() }, http.StatusForbidden, "expired"},
+		{"a token for another tool", "platform-key-1", func(c map[string]any) { c["aud"] = "another-tool" }, http.StatusForbidden, "not registered"},
+		{"another deployment", "platform-key-1", func(c map[string]any) { c[lti.ClaimDeployment] = "deployment-9" }, http.StatusForbidden, "deployment"},
+		{"another nonce", "platform-key-1", func(c map[string]any) { c["nonce"] = "made-up" }, http.StatusForbidden, "used already"},
+		{"a learner of another course", "platform-key-1", func(c map[string]any) {
+			c[lti.ClaimContext] = map[string]any{"id": "course-2"}
+		}, http.StatusForbidden, "another course"},
+		{"a deep link", "platform-key-1", func(c map[string]any) { c[lti.ClaimMessageType] = "LtiDeepLinkingRequest" }, http.StatusForbidden, "resource link"},
+		{"a guest", "platform-key-1", func(c map[string]any) {
+			c[lti.ClaimRoles] = []string{"http://purl.imsglobal.org/vocab/lis/v2/membership#Mentor"}
+		}, http.StatusForbidden, "neither"},
+	}
+	// The platform's keys were fetched a moment ago: an unknown kid
+	// fetches them again only after a while.
+	a.clock.add(11 * time.Second)
+	for _, tc := range cases {
+		b := a.browser()
+		kid := tc.kid
+		if kid == "" {
+			kid = "platform-key-1"
+			p.mu.Lock()
+			real := p.keys[kid]
+			p.keys[kid] = rsaKey(t) // signed with a key the platform does not publish under it
+			p.mu.Unlock()
+			doc := p.launch(b, kid, tc.change)
+			p.mu.Lock()
+			p.keys[kid] = real
+			p.mu.Unlock()
+			checkRefused(t, tc.name, b, doc, tc.status, tc.says)
+			continue
+		}
+		checkRefused(t, tc.name, b, p.launch(b, kid, tc.change), tc.status, tc.says)
+	}
+	// The same token again, with the state its login left: used once.
+	b := a.browser()
+	p.launch(b, "platform-key-1", nil)
+	if b.path() != paths.Student.For(code) {
+		t.Fatalf("a learner's launch ended at %s", b.path())
+	}
+	state := p.auth.Get("state")
+	replay := a.browser()
+	u, _ := url.Parse(a.url)
+	replay.c.Jar.SetCookies(u, []*http.Cookie{{Name: ltiStateCookie, Value: state, Path: "/"}})
+	doc := replay.post(paths.LTILaunch.String(), url.Values{"id_token": {p.lastToken}, "state": {state}}, "Origin", p.srv.URL)
+	checkRefused(t, "a token posted again", replay, doc, http.StatusForbidden, "used already")
+	// The platform rotates its key: a launch signed with the new one
+	// fetches the keys again and is let in.
+	p.mu.Lock()
+	p.keys["platform-key-2"] = rsaKey(t)
+	p.mu.Unlock()
+	a.clock.add(11 * time.Second)
+	rotated := a.browser()
+	p.launch(rotated, "platform-key-2", func(c map[string]any) { c["sub"] = "user-2" })
+	if rotated.path() != paths.Student.For(code) {
+		t.Errorf("a launch signed with the platform's new key ended at %d %s", rotated.status(), rotated.path())
+	}
+	p.mu.Lock()
+	fetches := p.keyFetches
+	p.mu.Unlock()
+	if fetches != 3 {
+		t.Errorf("pigclass fetched the platform's keys %d times, want 3: once, once for the unknown kid, once for the new key", fetches)
+	}
+	// No state in the browser: a launch not started at pigclass's login.
+	forged := a.browser()
+	doc = forged.post(paths.LTILaunch.String(), url.Values{"id_token": {p.sign("platform-key-1", map[string]any{"iss": p.srv.URL})}, "state": {"x"}})
+	checkRefused(t, "a launch with no login", forged, doc, http.StatusBadRequest, "did not start")
+	students, _ := a.store.Students(t.Context(), mustClassID(t, a, code))
+	if len(students) != 2 {
+		t.Errorf("the refused launches seated %d students, want the two let in", len(students))
+	}
+}
+
+func checkRefused(t *testing.T, name string, b *browser, doc *goquery.Document, status int, says string) {
+	t.Helper()
+	if b.status() != status || !strings.Contains(doc.Find("[data-testid=error]").Text(), says) {
+		t.Errorf("%s: %d %q, want %d saying %q", name, b.status(), strings.TrimSpace(doc.Find("[data-testid=error]").Text()), status, says)
+	}
+	if strings.HasPrefix(b.path(), "/t/") || strings.HasPrefix(b.path(), "/c/") {
+		t.Errorf("%s: let in at %s", name, b.path())
+	}
+}

@@ -1,0 +1,203 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"pigclass/server/lti"
+)
+
+// ErrNonceUsed: a launch's nonce was used before (a replayed token).
+var ErrNonceUsed = errors.New("store: the nonce was used before")
+
+// SavePlatform keeps a platform pigclass is registered with: a new one,
+// or the same issuer and client id again with its addresses as now given
+// and its deployments added to those it had. It returns the platform's id.
+func (s *Store) SavePlatform(ctx context.Context, p lti.Platform) (int64, error) {
+	var id int64
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, `INSERT INTO lti_platforms (issuer, client_id, login_url, token_url, keys_url, registered_at) VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (issuer, client_id) DO UPDATE SET login_url = excluded.login_url, token_url = excluded.token_url, keys_url = excluded.keys_url
+			RETURNING id`, p.Issuer, p.ClientID, p.LoginURL, p.TokenURL, p.KeysURL, s.stamp()).Scan(&id)
+		if err != nil {
+			return err
+		}
+		for _, d := range p.Deployments {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO lti_deployments (platform_id, deployment_id) VALUES (?, ?) ON CONFLICT DO NOTHING`, id, d); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: save platform: %w", err)
+	}
+	return id, nil
+}
+
+// Platforms are the platforms pigclass is registered with, with their
+// deployments; issuer "" for all of them, else those of that issuer.
+func (s *Store) Platforms(ctx context.Context, issuer string) ([]lti.Platform, error) {
+	rows, err := s.rd.QueryContext(ctx, `SELECT p.id, p.issuer, p.client_id, p.login_url, p.token_url, p.keys_url, COALESCE(d.deployment_id, '')
+		FROM lti_platforms p LEFT JOIN lti_deployments d ON d.platform_id = p.id
+		WHERE ? = '' OR p.issuer = ? ORDER BY p.id, d.deployment_id`, issuer, issuer)
+	if err != nil {
+		return nil, fmt.Errorf("store: platforms: %w", err)
+	}
+	defer rows.Close()
+	var out []lti.Platform
+	for rows.Next() {
+		var p lti.Platform
+		var d string
+		if err := rows.Scan(&p.ID, &p.Issuer, &p.ClientID, &p.LoginURL, &p.TokenURL, &p.KeysURL, &d); err != nil {
+			return nil, err
+		}
+		if n := len(out); n == 0 || out[n-1].ID != p.ID {
+			out = append(out, p)
+		}
+		if d != "" {
+			last := &out[len(out)-1]
+			last.Deployments = append(last.Deployments, d)
+		}
+	}
+	return out, rows.Err()
+}
+
+// UseNonce records a launch's nonce as used until expires, when its token
+// expires (and the records of nonces past theirs go): ErrNonceUsed if it
+// was used before.
+func (s *Store) UseNonce(ctx context.Context, nonce string, expires time.Time) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM lti_nonces WHERE expires_at < ?`, s.stamp()); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO lti_nonces (nonce, expires_at) VALUES (?, ?)`, nonce, expires.UTC().Format(time.RFC3339Nano))
+		return err
+	})
+	if isUnique(err) {
+		return ErrNonceUsed
+	}
+	if err != nil {
+		return fmt.Errorf("store: use nonce: %w", err)
+	}
+	return nil
+}
+
+// Link is a platform's resource link, and the class it opens.
+type Link struct {
+	ClassID                      int64
+	Issuer, ClientID, Deployment string
+	Context, ResourceLink        string
+}
+
+// LinkedClass finds the class a resource link opens (the context it was
+// made in too): ErrNotFound if it opens none yet.
+func (s *Store) LinkedClass(ctx context.Context, l Link) (Link, error) {
+	err := s.rd.QueryRowContext(ctx, `SELECT class_id, context_id FROM lti_links WHERE issuer = ? AND client_id = ? AND deployment_id = ? AND resource_link_id = ?`,
+		l.Issuer, l.ClientID, l.Deployment, l.ResourceLink).Scan(&l.ClassID, &l.Context)
+	if errors.Is(err, sql.ErrNoRows) {
+		return l, ErrNotFound
+	}
+	if err != nil {
+		return l, fmt.Errorf("store: linked class: %w", err)
+	}
+	return l, nil
+}
+
+// LinkClass ties a class to the resource link that made it.
+func (s *Store) LinkClass(ctx context.Context, l Link) error {
+	_, err := s.exec(ctx, `INSERT INTO lti_links (class_id, issuer, client_id, deployment_id, context_id, resource_link_id) VALUES (?, ?, ?, ?, ?, ?)`,
+		l.ClassID, l.Issuer, l.ClientID, l.Deployment, l.Context, l.ResourceLink)
+	if isUnique(err) {
+		return ErrLinkTaken
+	}
+	if err != nil {
+		return fmt.Errorf("store: link class: %w", err)
+	}
+	return nil
+}
+
+// ErrLinkTaken: another launch tied the resource link to a class first.
+var ErrLinkTaken = errors.New("store: the resource link opens another class")
+
+// MemberOf finds the student of a class the platform's user came in as:
+// ErrNotFound if they have not launched into it.
+func (s *Store) MemberOf(ctx context.Context, classID int64, user string) (Student, error) {
+	st, err := scanStudent(s.rd.QueryRowContext(ctx, `SELECT `+studentColumns+` FROM students WHERE id = (SELECT student_id FROM lti_members WHERE class_id = ? AND user_id = ?)`, classID, user))
+	if errors.Is(err, sql.ErrNoRows) {
+		return st, ErrNotFound
+	}
+	if err != nil {
+		return st, fmt.Errorf("store: member: %w", err)
+	}
+	return st, nil
+}
+
+// AddMember stores a student who came from a platform, with the
+// platform's user id, in one write: ErrNicknameTaken for a name the class
+// holds.
+func (s *Store) AddMember(ctx context.Context, st Student, user string) (Student, error) {
+	st.JoinedAt = s.now()
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var err error
+		st.ID, err = insertID(ctx, tx, `INSERT INTO students (class_id, nickname, anon_name, token_hash, joined_at, roster) VALUES (?, ?, ?, ?, ?, ?)`,
+			st.ClassID, st.Nickname, st.AnonName, st.TokenHash, st.JoinedAt.Format(time.RFC3339Nano), st.Roster)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO lti_members (student_id, class_id, user_id) VALUES (?, ?, ?)`, st.ID, st.ClassID, user)
+		return err
+	})
+	if isUnique(err) {
+		return st, ErrNicknameTaken
+	}
+	if err != nil {
+		return st, fmt.Errorf("store: add member: %w", err)
+	}
+	return st, nil
+}
+
+// SealedKey is one of pigclass's signing keys as stored (lti.ToolKey).
+type SealedKey struct {
+	ID      string
+	Sealed  string // lti.ToolKey.Seal's
+	Retired bool
+}
+
+// ToolKeys are pigclass's signing keys, the newest first.
+func (s *Store) ToolKeys(ctx context.Context) ([]SealedKey, error) {
+	rows, err := s.rd.QueryContext(ctx, `SELECT kid, sealed, retired_at IS NOT NULL FROM lti_keys ORDER BY created_at DESC, kid`)
+	if err != nil {
+		return nil, fmt.Errorf("store: tool keys: %w", err)
+	}
+	defer rows.Close()
+	var out []SealedKey
+	for rows.Next() {
+		var k SealedKey
+		if err := rows.Scan(&k.ID, &k.Sealed, &k.Retired); err != nil {
+			return nil, err
+		}
+		out = append(out, k)
+	}
+	return out, rows.Err()
+}
+
+// AddToolKey keeps a new signing key, the one signed with from now on;
+// the one before it is still published until the next (a platform may
+// hold a token it signed), and any older is retired.
+func (s *Store) AddToolKey(ctx context.Context, k SealedKey) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE lti_keys SET retired_at = ? WHERE retired_at IS NULL AND kid <> (SELECT kid FROM lti_keys ORDER BY created_at DESC, kid LIMIT 1)`, s.stamp()); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO lti_keys (kid, sealed, created_at) VALUES (?, ?, ?)`, k.ID, k.Sealed, s.stamp())
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store: add tool key: %w", err)
+	}
+	return nil
+}

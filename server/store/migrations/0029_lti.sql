@@ -1,0 +1,48 @@
+-- LTI 1.3 (issue 61): the learning platforms pigclass is registered with
+-- (one client id at one issuer, its addresses, the deployments of
+-- pigclass it holds); the class each resource link opens (made on its
+-- first launch; its platform named by issuer and client id, so that the
+-- link moves with the class, pigclass migrate); the platform's user id
+-- of each student who came from it; the nonces of launches used (kept
+-- until the token they were in expires, so none is used twice); and
+-- pigclass's own signing keys, sealed with the server's key (lti.ToolKey).
+CREATE TABLE lti_platforms (
+  id            INTEGER PRIMARY KEY,
+  issuer        TEXT    NOT NULL,
+  client_id     TEXT    NOT NULL,
+  login_url     TEXT    NOT NULL,
+  token_url     TEXT    NOT NULL,
+  keys_url      TEXT    NOT NULL,
+  registered_at TEXT    NOT NULL,
+  UNIQUE (issuer, client_id)
+);
+CREATE TABLE lti_deployments (
+  platform_id   INTEGER NOT NULL REFERENCES lti_platforms(id) ON DELETE CASCADE,
+  deployment_id TEXT    NOT NULL,
+  PRIMARY KEY (platform_id, deployment_id)
+);
+CREATE TABLE lti_links (
+  class_id         INTEGER PRIMARY KEY REFERENCES classes(id) ON DELETE CASCADE,
+  issuer           TEXT    NOT NULL,
+  client_id        TEXT    NOT NULL,
+  deployment_id    TEXT    NOT NULL,
+  context_id       TEXT    NOT NULL,
+  resource_link_id TEXT    NOT NULL,
+  UNIQUE (issuer, client_id, deployment_id, resource_link_id)
+);
+CREATE TABLE lti_members (
+  student_id INTEGER PRIMARY KEY REFERENCES students(id) ON DELETE CASCADE,
+  class_id   INTEGER NOT NULL REFERENCES classes(id) ON DELETE CASCADE,
+  user_id    TEXT    NOT NULL,
+  UNIQUE (class_id, user_id)
+);
+CREATE TABLE lti_nonces (
+  nonce      TEXT PRIMARY KEY,
+  expires_at TEXT NOT NULL
+);
+CREATE TABLE lti_keys (
+  kid        TEXT PRIMARY KEY,
+  sealed     TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  retired_at TEXT
+);
