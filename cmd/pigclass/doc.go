@@ -485,6 +485,58 @@
 // error; `--log-format json` and `--log-level debug` are under
 // "Installing it as a service".
 //
+// # A learning platform (LTI 1.3)
+//
+// A school whose teachers work in a learning platform (Canvas, Moodle,
+// Schoology, Brightspace and others that speak LTI 1.3) adds pigclass to
+// it once; teachers then add it to a course like any other tool, and its
+// links open pigclass without a code or a nickname: an instructor on the
+// dashboard of the class the link opens (made on the link's first
+// launch), a learner straight into that class under the name the
+// platform gives (a second learner of the same name gets "Ana Souza 2").
+// A learner's next launch, from any computer, finds their seat.
+//
+// `pigclass lti --public-url https://pigclass.school.example` prints the
+// addresses a platform's administrator needs:
+//
+//   - the registration address, /lti/register/KEY, for LTI Dynamic
+//     Registration: pasted into the platform ("Add tool" by URL), it
+//     lets the platform register pigclass with one click, and pigclass
+//     keeps the platform (its issuer, pigclass's client id there, its
+//     deployment, its addresses). KEY is worked out from the server's key:
+//     give the address to the platform alone, as anyone with it can
+//     register a platform;
+//   - for a platform without dynamic registration, the login initiation
+//     (/lti/login), the launch or redirect URI (/lti/launch) and
+//     pigclass's public keys (/lti/jwks), to type into its tool
+//     configuration; then `pigclass lti add --issuer URL --client-id ID
+//     --deployment ID --login-url URL --token-url URL --keys-url URL`
+//     with what the platform shows in return;
+//   - the platforms registered.
+//
+// Every launch is checked: its token signed with a key the platform
+// publishes (fetched again when a launch names a new one), for pigclass's
+// client id, unexpired, with the nonce of the sign-in that started it in
+// the same browser and used once, from a deployment the platform
+// registered. A refused launch says why on its page. pigclass signs its
+// own requests to a platform with a key of its own, kept in the database
+// locked with the server's key and published at /lti/jwks;
+// `pigclass lti rotate` makes a new one (the one before it stays
+// published until the next rotation).
+//
+// A platform shows pigclass in a frame of its pages: the browser sends
+// pigclass's cookies there only over HTTPS (SameSite=None; Secure), so
+// serve pigclass over HTTPS (behind a proxy: --trusted-proxy and its
+// X-Forwarded-Proto) with an https:// --public-url. Over plain HTTP a
+// launch works only in a window of its own (the platform's "open in a new
+// window" setting). pigclass's pages may be framed by the platforms
+// registered and by the site a launch came from, and by no one else.
+//
+// Not yet: deep linking (choosing a lesson plan or a homework when adding
+// the link; a custom parameter lesson=NAME chooses the lesson plan of a
+// link's class today), the course's roster from the platform (NRPS), and
+// grades sent back (AGS).
+//
 // # Every command and flag
 //
 // `pigclass help` prints:
@@ -499,6 +551,7 @@
 //	  duel      print the exact chance that one strategy beats another
 //	  export    write a class's decisions, matches or students as CSV
 //	  loadtest  play many simulated students against a running server on this machine
+//	  lti       print the addresses a learning platform needs to add pigclass (LTI 1.3), or register one by hand
 //	  migrate   move a school's SQLite file into a district's Postgres database
 //	  proxyconf print an nginx or HAProxy configuration for a district of several instances
 //	  serve     run the web app (the default with no command)
@@ -598,6 +651,28 @@
 //	        think time between moves: 0, a duration, or MIN-MAX such as 1s-3s (default "0")
 //	  -url string
 //	        a running pigclass server, on loopback (127.0.0.0/8 or ::1) only (default "http://127.0.0.1:8080")
+//
+// `pigclass lti --help` prints:
+//
+//	Usage: pigclass lti [add | rotate] --db FILE --public-url URL [add's flags]
+//	  -client-id string
+//	        add: pigclass's client id at the platform
+//	  -db string
+//	        the server's database (env PIGCLASS_DB); the server may be running on it (default "./pigclass.db")
+//	  -deployment string
+//	        add: the deployment ids of pigclass at the platform, separated by commas
+//	  -issuer string
+//	        add: the platform's issuer (the iss of its launches)
+//	  -key string
+//	        the server's key file (env PIGCLASS_KEY; default: the database file's name with .key); with Postgres, the district's
+//	  -keys-url string
+//	        add: the address of the platform's public keys (JWKS)
+//	  -login-url string
+//	        add: the platform's OIDC authorization endpoint
+//	  -public-url string
+//	        the address the platform reaches pigclass at, as serve's --public-url (env PIGCLASS_PUBLIC_URL), https:// for a platform that shows pigclass in a frame
+//	  -token-url string
+//	        add: the platform's OAuth 2 token endpoint
 //
 // `pigclass migrate --help` prints:
 //

@@ -43,6 +43,7 @@ var commands = map[string]command{
 	"backup":    {"copy the database to a new file, safely while the server runs", runBackup},
 	"migrate":   {"move a school's SQLite file into a district's Postgres database", runMigrate},
 	"loadtest":  {"play many simulated students against a running server on this machine", runLoadtest},
+	"lti":       {"print the addresses a learning platform needs to add pigclass (LTI 1.3), or register one by hand", runLTI},
 	"proxyconf": {"print an nginx or HAProxy configuration for a district of several instances", runProxyconf},
 	"service":   {"print a systemd unit that runs the web app as a service", runService},
 	"version":   {"print the version, the commit it was built from and the Go version", runVersion},
