@@ -205,6 +205,10 @@ func (s *Server) ltiLaunch(c *gin.Context) {
 	if o := c.GetHeader("Origin"); o != "" && o != "null" {
 		s.lti.allowFrames(o)
 	}
+	if claims.MessageType == lti.DeepLinkingRequest {
+		s.deepLinkPage(c, p, claims)
+		return
+	}
 	s.launchInto(c, p, claims)
 }
 
@@ -242,7 +246,22 @@ func (s *Server) launchInto(c *gin.Context, p lti.Platform, claims lti.Claims) {
 		fail(c, err)
 		return
 	}
+	if claims.Members.URL != "" || claims.Grades.LineItem != "" {
+		if err := s.lti.st.SetLinkServices(c.Request.Context(), class.ID, claims.Members.URL, claims.Grades.LineItem); err != nil {
+			fail(c, err)
+			return
+		}
+	}
 	if claims.Teaches() {
+		if link.Members = claims.Members.URL; link.Members != "" {
+			// The course's learners, seated before they come: a learner
+			// who never launched shows as not started.
+			if n, err := s.fillRoster(c.Request.Context(), p, link, class); err != nil {
+				s.log.Warn("lti: the course's roster", "issuer", p.Issuer, "err", err)
+			} else if n > 0 {
+				s.log.Info("lti: learners seated from the course's roster", "code", class.Code, "added", n)
+			}
+		}
 		setFrameCookie(c, teacherPrefix+class.Code, s.ltiTeacherSecret(link), 365*24*3600)
 		c.Redirect(http.StatusSeeOther, paths.Teacher.For(class.Code))
 		return
@@ -310,6 +329,9 @@ func (s *Server) linkedClass(c *gin.Context, link store.Link, claims lti.Claims)
 				return nil, err
 			}
 		}
+		if err := s.linkHomework(c, class, link, claims.Custom); err != nil {
+			return nil, err
+		}
 		s.log.Info("lti: a resource link's class made", "issuer", link.Issuer, "code", class.Code)
 		return class, nil
 	}
@@ -329,7 +351,7 @@ func (s *Server) ltiTeacherSecret(l store.Link) string {
 // ltiKeys publishes pigclass's public keys (JWKS), making its first key
 // if it has none.
 func (s *Server) ltiKeys(c *gin.Context) {
-	keys, err := s.toolKeys(c)
+	keys, err := s.toolKeys(c.Request.Context())
 	if err != nil {
 		fail(c, err)
 		return
@@ -345,8 +367,7 @@ func (s *Server) ltiKeys(c *gin.Context) {
 
 // toolKeys are pigclass's published signing keys, the one it signs with
 // first: a first one made if there is none.
-func (s *Server) toolKeys(c *gin.Context) ([]lti.ToolKey, error) {
-	ctx := c.Request.Context()
+func (s *Server) toolKeys(ctx context.Context) ([]lti.ToolKey, error) {
 	sealed, err := s.lti.st.ToolKeys(ctx)
 	if err != nil {
 		return nil, err
@@ -386,4 +407,25 @@ func AddToolKey(ctx context.Context, st *store.Store, serverKey []byte) error {
 		return err
 	}
 	return st.AddToolKey(ctx, store.SealedKey{ID: k.ID, Sealed: sealed})
+}
+
+// linkHomework sets the homework a deep link chose (its custom
+// parameters homework_game, _target, _bot and _games) in the class the
+// link made, due a week later; a link with none sets none, and one that
+// no longer reads (a game since renamed) is logged and set none.
+func (s *Server) linkHomework(c *gin.Context, class *classroom.Class, link store.Link, custom map[string]string) error {
+	if custom["homework_game"] == "" {
+		return nil
+	}
+	spec, err := homeworkSpec(loc(c), custom["homework_game"], custom["homework_target"], custom["homework_bot"], custom["homework_games"], s.cfg.Now())
+	if err != nil {
+		s.log.Warn("lti: a link's homework does not read", "code", class.Code, "err", err)
+		return nil
+	}
+	teacher, err := s.room.Identify(c.Request.Context(), classroom.Credentials{Code: class.Code, TeacherSecret: s.ltiTeacherSecret(link)})
+	if err != nil {
+		return err
+	}
+	_, err = s.room.SetHomework(c.Request.Context(), teacher, spec)
+	return err
 }

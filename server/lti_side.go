@@ -19,8 +19,10 @@ import (
 type ltiSide struct {
 	st     *store.Store
 	keys   *lti.Keys
+	tokens *lti.Tokens
 	client *http.Client
-	making sync.Mutex // one resource link's class made at a time
+	stop   chan struct{} // ends the scores' loop
+	making sync.Mutex    // one resource link's class made at a time
 
 	mu      sync.Mutex
 	origins []string // besides 'self': the platforms' and those a launch came from
@@ -28,7 +30,7 @@ type ltiSide struct {
 
 func newLTISide(st *store.Store, now func() time.Time) *ltiSide {
 	client := &http.Client{Timeout: 10 * time.Second}
-	return &ltiSide{st: st, keys: &lti.Keys{Client: client, Now: now}, client: client}
+	return &ltiSide{st: st, keys: &lti.Keys{Client: client, Now: now}, tokens: &lti.Tokens{Client: client, Now: now}, client: client, stop: make(chan struct{})}
 }
 
 // load allows the registered platforms to frame pages.

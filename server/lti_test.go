@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -35,6 +36,13 @@ type platform struct {
 	keyFetches int
 	auth       url.Values // the last authentication request pigclass sent
 	lastToken  string     // the last id_token posted
+
+	toolKeys   string           // pigclass's JWKS address, which client assertions are checked against
+	scopes     []string         // the scopes of the access tokens given
+	members    []map[string]any // the course's members (NRPS)
+	scores     []map[string]any // the scores received (AGS)
+	failScores int              // how many score posts to refuse first
+	deepLinked map[string]any   // the claims of the deep linking response received
 }
 
 const (
@@ -80,6 +88,63 @@ func newPlatform(t *testing.T) *platform {
 		}
 		json.NewEncoder(w).Encode(set)
 	})
+	mux.HandleFunc("POST /token", func(w http.ResponseWriter, r *http.Request) {
+		claims, err := p.checkAssertion(r)
+		if err != nil {
+			t.Errorf("the platform's token endpoint: %v", err)
+			http.Error(w, `{"error":"invalid_client"}`, http.StatusUnauthorized)
+			return
+		}
+		p.mu.Lock()
+		p.scopes = append(p.scopes, r.PostFormValue("scope"))
+		n := len(p.scopes)
+		p.mu.Unlock()
+		_ = claims
+		json.NewEncoder(w).Encode(map[string]any{"access_token": fmt.Sprintf("access-%d", n), "token_type": "bearer", "expires_in": 3600})
+	})
+	mux.HandleFunc("GET /courses/course-1/members", func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.Header.Get("Authorization"), "Bearer access-") {
+			http.Error(w, "no token", http.StatusUnauthorized)
+			return
+		}
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		// Two pages: the Link header names the second.
+		half := len(p.members) / 2
+		page := p.members[:half]
+		if r.URL.Query().Get("page") == "2" {
+			page = p.members[half:]
+		} else {
+			w.Header().Set("Link", "<"+p.srv.URL+"/courses/course-1/members?page=2>; rel=\"next\"")
+		}
+		json.NewEncoder(w).Encode(map[string]any{"id": "m", "members": page})
+	})
+	mux.HandleFunc("POST /lineitems/1/scores", func(w http.ResponseWriter, r *http.Request) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if !strings.HasPrefix(r.Header.Get("Authorization"), "Bearer access-") || r.Header.Get("Content-Type") != "application/vnd.ims.lis.v1.score+json" {
+			http.Error(w, "no", http.StatusUnauthorized)
+			return
+		}
+		if p.failScores > 0 {
+			p.failScores--
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+			return
+		}
+		var sc map[string]any
+		json.NewDecoder(r.Body).Decode(&sc)
+		p.scores = append(p.scores, sc)
+	})
+	mux.HandleFunc("POST /deeplinks", func(w http.ResponseWriter, r *http.Request) {
+		claims, err := p.verifyTool(r.PostFormValue("JWT"))
+		if err != nil {
+			t.Errorf("the deep linking response: %v", err)
+		}
+		p.mu.Lock()
+		p.deepLinked = claims
+		p.mu.Unlock()
+		io.WriteString(w, "<html><body>added</body></html>")
+	})
 	// The authorization endpoint: a real platform posts the id_token
 	// back at once; this one keeps the request, and the test posts.
 	mux.HandleFunc("GET /auth", func(w http.ResponseWriter, r *http.Request) {
@@ -91,6 +156,43 @@ func newPlatform(t *testing.T) *platform {
 	p.srv = httptest.NewServer(mux)
 	t.Cleanup(p.srv.Close)
 	return p
+}
+
+// verifyTool checks a token pigclass signed against its published keys,
+// and returns its claims.
+func (p *platform) verifyTool(token string) (map[string]any, error) {
+	res, err := http.Get(p.toolKeys)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	set, err := jwk.Parse(b)
+	if err != nil {
+		return nil, err
+	}
+	payload, err := jws.Verify([]byte(token), jws.WithKeySet(set, jws.WithRequireKid(true)))
+	if err != nil {
+		return nil, err
+	}
+	var claims map[string]any
+	return claims, json.Unmarshal(payload, &claims)
+}
+
+// checkAssertion checks a token request's client assertion (RFC 7523):
+// signed by pigclass, for its client id, to this token endpoint.
+func (p *platform) checkAssertion(r *http.Request) (map[string]any, error) {
+	if r.PostFormValue("grant_type") != "client_credentials" || r.PostFormValue("client_assertion_type") != "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" {
+		return nil, fmt.Errorf("a token request of %v", r.PostForm)
+	}
+	claims, err := p.verifyTool(r.PostFormValue("client_assertion"))
+	if err != nil {
+		return nil, err
+	}
+	if claims["iss"] != platformClient || claims["sub"] != platformClient || claims["aud"] != p.srv.URL+"/token" || claims["jti"] == "" {
+		return nil, fmt.Errorf("a client assertion of %v", claims)
+	}
+	return claims, nil
 }
 
 func rsaKey(t *testing.T) *rsa.PrivateKey {
@@ -115,6 +217,7 @@ func (p *platform) register(a *app) {
 	form := url.Values{}
 	doc.Find("[data-testid=lti-register] input").Each(func(_ int, s *goquery.Selection) { form.Set(s.AttrOr("name", ""), s.AttrOr("value", "")) })
 	doc = admin.post(doc.Find("[data-testid=lti-register] form").AttrOr("action", ""), form)
+	p.toolKeys = a.url + paths.LTIKeys.String()
 	if admin.status() != http.StatusOK || doc.Find("[data-testid=lti-done][data-lti-close]").Length() != 1 {
 		p.t.Fatalf("the registration: %d %q", admin.status(), doc.Find("[data-testid=lti-register]").Text())
 	}
@@ -288,7 +391,8 @@ func TestALaunchThatIsNotRightIsRefused(t *testing.T) {
 		{"a learner of another course", "platform-key-1", func(c map[string]any) {
 			c[lti.ClaimContext] = map[string]any{"id": "course-2"}
 		}, http.StatusForbidden, "another course"},
-		{"a deep link", "platform-key-1", func(c map[string]any) { c[lti.ClaimMessageType] = "LtiDeepLinkingRequest" }, http.StatusForbidden, "resource link"},
+		{"a message pigclass does not take", "platform-key-1", func(c map[string]any) { c[lti.ClaimMessageType] = "LtiSubmissionReviewRequest" }, http.StatusForbidden, "resource link"},
+		{"a deep link with nowhere to send it", "platform-key-1", func(c map[string]any) { instructor(c); c[lti.ClaimMessageType] = lti.DeepLinkingRequest }, http.StatusForbidden, "no course link"},
 		{"a guest", "platform-key-1", func(c map[string]any) {
 			c[lti.ClaimRoles] = []string{"http://purl.imsglobal.org/vocab/lis/v2/membership#Mentor"}
 		}, http.StatusForbidden, "neither"},
@@ -360,5 +464,130 @@ func checkRefused(t *testing.T, name string, b *browser, doc *goquery.Document, 
 	}
 	if strings.HasPrefix(b.path(), "/t/") || strings.HasPrefix(b.path(), "/c/") {
 		t.Errorf("%s: let in at %s", name, b.path())
+	}
+}
+
+// TestADeepLinkedHomeworkIsGraded: an instructor adding pigclass picks a
+// homework with a gradebook column (a bad number of games is refused,
+// saying what to type); the platform gets the link, signed by pigclass;
+// the link's first launch makes a class with that homework, seats the
+// course's learners from its roster (one who left the course is not);
+// a learner's launch takes their seat; each game they play sends their
+// score to the line item once, a refused send tried again after a while.
+func TestADeepLinkedHomeworkIsGraded(t *testing.T) {
+	a := newApp(t)
+	p := newPlatform(t)
+	p.register(a)
+	teacher := a.browser()
+	page := p.launch(teacher, "platform-key-1", func(c map[string]any) {
+		instructor(c)
+		c[lti.ClaimMessageType] = lti.DeepLinkingRequest
+		delete(c, lti.ClaimResourceLink)
+		c["https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"] = map[string]any{
+			"deep_link_return_url": p.srv.URL + "/deeplinks", "accept_types": []string{"ltiResourceLink"}, "data": "opaque-42"}
+	})
+	ticket := page.Find(`[data-testid=lti-deeplink] input[name=ticket]`).AttrOr("value", "")
+	if teacher.status() != http.StatusOK || ticket == "" {
+		t.Fatalf("the deep linking request: %d %q", teacher.status(), page.Find("main").Text())
+	}
+	choice := url.Values{"ticket": {ticket}, "kind": {"homework"}, "game": {"pig"}, "target": {"30"}, "bot": {"hold:20"}, "games": {"0"}, "graded": {"on"}}
+	if page = teacher.post(paths.LTIDeepLink.String(), choice); teacher.status() != http.StatusUnprocessableEntity ||
+		page.Find("[data-testid=lti-error]").Text() != "A number of games from 1 to 20." {
+		t.Errorf("0 games: %d %q", teacher.status(), page.Find("[data-testid=lti-error]").Text())
+	}
+	choice.Set("games", "2")
+	page = teacher.post(paths.LTIDeepLink.String(), choice)
+	back := page.Find("form[data-autosubmit]")
+	if back.AttrOr("action", "") != p.srv.URL+"/deeplinks" {
+		t.Fatalf("the chosen link goes to %q", back.AttrOr("action", ""))
+	}
+	if _, err := http.PostForm(back.AttrOr("action", ""), url.Values{"JWT": {back.Find("input[name=JWT]").AttrOr("value", "")}}); err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	got := p.deepLinked
+	p.mu.Unlock()
+	items, _ := got["https://purl.imsglobal.org/spec/lti-dl/claim/content_items"].([]any)
+	if got["aud"] != p.srv.URL || got["iss"] != platformClient || got[lti.ClaimMessageType] != lti.DeepLinkingResponse ||
+		got["https://purl.imsglobal.org/spec/lti-dl/claim/data"] != "opaque-42" || len(items) != 1 {
+		t.Fatalf("the platform received %v", got)
+	}
+	item := items[0].(map[string]any)
+	custom := item["custom"].(map[string]any)
+	if item["url"] != a.url+"/lti/launch" || item["lineItem"].(map[string]any)["scoreMaximum"] != 2.0 ||
+		custom["homework_game"] != "pig" || custom["homework_target"] != "30" || custom["homework_bot"] != "hold:20" || custom["homework_games"] != "2" {
+		t.Fatalf("the link chosen is %v", item)
+	}
+
+	// The platform makes the link, with its line item, and knows its
+	// course's members.
+	p.members = []map[string]any{
+		{"user_id": "user-1", "name": "Ana Souza", "roles": []string{lti.RoleLearner}},
+		{"user_id": "teacher-1", "name": "Ms Rivera", "roles": []string{lti.RoleInstructor}},
+		{"user_id": "user-2", "given_name": "Bo", "family_name": "Reis", "roles": []string{lti.RoleLearner}, "status": "Active"},
+		{"user_id": "user-4", "name": "Cy Gone", "roles": []string{lti.RoleLearner}, "status": "Inactive"},
+		{"user_id": "user-3", "name": "Bea Lima", "roles": []string{lti.RoleLearner}},
+	}
+	link := func(c map[string]any) {
+		c[lti.ClaimResourceLink] = map[string]any{"id": "link-7"}
+		c[lti.ClaimCustom] = custom
+		c["https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"] = map[string]any{"context_memberships_url": p.srv.URL + "/courses/course-1/members", "service_versions": []string{"2.0"}}
+		c["https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"] = map[string]any{"scope": []string{lti.ScopeScore}, "lineitem": p.srv.URL + "/lineitems/1"}
+	}
+	p.launch(teacher, "platform-key-1", func(c map[string]any) { instructor(c); link(c) })
+	code := strings.TrimPrefix(teacher.path(), "/t/")
+	classID := mustClassID(t, a, code)
+	names := func() string {
+		sts, _ := a.store.Students(t.Context(), classID)
+		var out []string
+		for _, st := range sts {
+			out = append(out, st.Nickname)
+		}
+		return strings.Join(out, ", ")
+	}
+	if got := names(); got != "Ana Souza, Bo Reis, Bea Lima" {
+		t.Errorf("the course's roster seated %q", got)
+	}
+	if as, _ := a.store.Assignments(t.Context(), classID); len(as) != 1 || as[0].Games != 2 || as[0].Variant.Target != 30 || as[0].Bot != "hold:20" {
+		t.Fatalf("the link's class has the homework %+v", as)
+	}
+	ana := &student{b: a.browser(), nick: "Ana Souza", holdAt: 20}
+	p.launch(ana.b, "platform-key-1", link)
+	if ana.b.path() != paths.Student.For(code) || names() != "Ana Souza, Bo Reis, Bea Lima" {
+		t.Fatalf("Ana's launch: %s, the class %q", ana.b.path(), names())
+	}
+	playHomework := func() {
+		t.Helper()
+		form := ana.b.get(paths.Student.For(code)).Find(`[data-testid="student-assignment"] form`)
+		ana.b.post(form.AttrOr("action", ""), nil)
+		ana.playAt(t, ana.b.path())
+	}
+	send := func(want int) {
+		t.Helper()
+		if n, err := a.srv.sendScores(t.Context()); n != want {
+			t.Errorf("%d scores sent (%v), want %d", n, err, want)
+		}
+	}
+	playHomework()
+	send(1)
+	send(0) // the same value: never twice
+	p.failScores = 1
+	playHomework()
+	send(0) // refused by the platform
+	send(0) // not tried again yet
+	a.clock.add(61 * time.Second)
+	send(1)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	want := []string{"user-1 1/2 InProgress Games of the homework played: 1 of 2.", "user-1 2/2 Completed Games of the homework played: 2 of 2."}
+	var scores []string
+	for _, sc := range p.scores {
+		scores = append(scores, fmt.Sprintf("%v %v/%v %v %v", sc["userId"], sc["scoreGiven"], sc["scoreMaximum"], sc["activityProgress"], sc["comment"]))
+	}
+	if strings.Join(scores, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the line item received:\n%s\nwant:\n%s", strings.Join(scores, "\n"), strings.Join(want, "\n"))
+	}
+	if strings.Join(p.scopes, ",") != lti.ScopeMembers+","+lti.ScopeScore {
+		t.Errorf("pigclass asked for the access tokens %q, want one for the members and one for the scores", p.scopes)
 	}
 }

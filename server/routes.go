@@ -136,6 +136,7 @@ func (s *Server) publicRoutes(r *gin.Engine) {
 	post(paths.LTILogin, noStore, s.ltiLogin)
 	post(paths.LTILaunch, noStore, s.ltiLaunch)
 	get(paths.LTIKeys, s.ltiKeys)
+	post(paths.LTIDeepLink, noStore, s.deepLink)
 }
 
 // studentRoutes are a class's student's pages.

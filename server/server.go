@@ -123,6 +123,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		return nil, err
 	}
 	s.room.Watch()
+	go s.sendScoresLoop(s.lti.stop)
 	return s, nil
 }
 
@@ -148,9 +149,11 @@ func (s *Server) governRoom() {
 	}
 }
 
-// Close ends the pages' streams, stops the deadline watcher and, in a
+// Close ends the pages' streams, stops the deadline watcher and the
+// scores' sending and, in a
 // district, hands the classes this instance serves to the others.
 func (s *Server) Close() {
+	close(s.lti.stop)
 	s.streams.end()
 	s.room.Close()
 	if s.district != nil {

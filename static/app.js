@@ -855,4 +855,10 @@ document.addEventListener("htmx:responseError", function (e) {
     var to = window.opener || window.parent;
     if (to && to !== window) to.postMessage({ subject: "org.imsglobal.lti.close" }, "*");
   });
+  // The link an instructor chose goes back to their learning platform at
+  // once (LTI Deep Linking): the form's button does it without script.
+  document.addEventListener("DOMContentLoaded", function () {
+    var form = document.querySelector("form[data-autosubmit]");
+    if (form) form.submit();
+  });
 })();

@@ -1099,3 +1099,18 @@ type LTIRegister struct {
 	Done      bool
 	Error     string
 }
+
+// LTIDeepLink is the instructor's choice of what a course's link opens.
+type LTIDeepLink struct {
+	Ticket                     string // the platform's request, signed (server: deepLinkTicket)
+	Kind                       string // lesson, homework or class
+	Lessons, GameChoices, Bots []Choice
+	Target, Games              string
+	Graded                     bool
+	Error                      string
+}
+
+// LTIDeepLinkReturn is the signed link on its way back to the platform.
+type LTIDeepLinkReturn struct {
+	ReturnURL, JWT, Title string
+}

@@ -61,6 +61,13 @@ func (d *District) lost(classID int64) {
 	d.log.Info("district: class served elsewhere now", "class", classID)
 }
 
+// Serves reports whether this instance serves the class now.
+func (d *District) Serves(classID int64) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.ready[classID]
+}
+
 // drop forgets a class another instance serves now; d.mu is held.
 func (d *District) drop(classID int64) {
 	delete(d.ready, classID)

@@ -38,31 +38,95 @@ func (r *Room) Member(ctx context.Context, classID int64, user, name, oldToken, 
 		case !errors.Is(err, store.ErrNotFound):
 			return err
 		}
-		snap := c.snap.Load()
-		taken := make(map[string]bool, len(snap.Students))
-		for _, other := range snap.Students {
-			taken[other.AnonName] = true
+		added, err := r.addMembers(ctx, c, []Newcomer{{User: user, Name: name}}, newToken)
+		if err == nil {
+			st = added[0]
 		}
-		fresh := store.Student{ClassID: classID, Nickname: freeName(snap, name), AnonName: AnonName(r.chance, taken), TokenHash: newToken}
-		if st, err = r.st.AddMember(ctx, fresh, user); err != nil {
-			return err
-		}
-		c.seat([]store.Student{st})
-		return nil
+		return err
 	})
 	return st, err
 }
 
+// Newcomer is a platform's user to seat: their id and name there.
+type Newcomer struct{ User, Name string }
+
+// AddCourseMembers seats the course's learners a class does not hold yet
+// (the platform's roster, NRPS) as students who have not started: each
+// named as the platform names them, their seat taken on their first
+// launch. It returns those added.
+func (r *Room) AddCourseMembers(ctx context.Context, classID int64, members []Newcomer) ([]store.Student, error) {
+	c, err := r.classes.load(ctx, classID)
+	if err != nil {
+		return nil, err
+	}
+	var added []store.Student
+	err = c.save(func() error {
+		held, err := r.st.Members(ctx, classID)
+		if err != nil {
+			return err
+		}
+		there := make(map[string]bool, len(held))
+		for _, u := range held {
+			there[u] = true
+		}
+		var fresh []Newcomer
+		for _, m := range members {
+			if !there[m.User] {
+				there[m.User] = true
+				fresh = append(fresh, m)
+			}
+		}
+		if len(fresh) > 0 {
+			added, err = r.addMembers(ctx, c, fresh, "")
+		}
+		return err
+	})
+	return added, err
+}
+
+// addMembers stores newcomers as students of c, within c.save: on the
+// browser with token hash token, or ("") not started yet (an unclaimed
+// token, as a class list's).
+func (r *Room) addMembers(ctx context.Context, c *class, newcomers []Newcomer, token string) ([]store.Student, error) {
+	snap := c.snap.Load()
+	taken := make(map[string]bool, len(snap.Students)+len(newcomers))
+	for _, other := range snap.Students {
+		taken[other.AnonName] = true
+	}
+	var names []string
+	sts := make([]store.Student, len(newcomers))
+	users := make([]string, len(newcomers))
+	for i, n := range newcomers {
+		nick := freeName(snap, n.Name, names...)
+		names = append(names, nick)
+		sts[i] = store.Student{ClassID: c.id, Nickname: nick, AnonName: AnonName(r.chance, taken), TokenHash: token}
+		taken[sts[i].AnonName] = true
+		if token == "" {
+			sts[i].TokenHash, sts[i].Roster = UnclaimedPrefix+r.chance.Seed().String(), true
+		}
+		users[i] = n.User
+	}
+	added, err := r.st.AddMembers(ctx, sts, users)
+	if err != nil {
+		return nil, err
+	}
+	c.seat(added)
+	return added, nil
+}
+
 // freeName is the platform's name for a student as a nickname the class
-// does not hold (nor one that looks like it): the name as the nickname
+// does not hold (nor one that looks like it, nor one of also): the name as the nickname
 // rules prepare it, cut to their length, with " 2", " 3"... after a name
 // held; "Student" for a name the rules refuse.
-func freeName(snap *Class, name string) string {
+func freeName(snap *Class, name string, also ...string) string {
 	base, err := Nickname(cut(name, MaxNickname))
 	if err != nil {
 		base = "Student"
 	}
 	held := map[string]bool{}
+	for _, n := range also {
+		held[skeleton(n)] = true
+	}
 	for _, list := range [][]store.Student{snap.Students, snap.Removed} {
 		for _, st := range list {
 			held[skeleton(st.Nickname)] = true

@@ -31,6 +31,8 @@ const (
 // Message types and the version pigclass speaks.
 const (
 	ResourceLinkRequest = "LtiResourceLinkRequest"
+	DeepLinkingRequest  = "LtiDeepLinkingRequest"
+	DeepLinkingResponse = "LtiDeepLinkingResponse"
 	Version             = "1.3.0"
 )
 
@@ -72,6 +74,34 @@ type Claims struct {
 	Context      Link              `json:"https://purl.imsglobal.org/spec/lti/claim/context"`
 	Roles        []string          `json:"https://purl.imsglobal.org/spec/lti/claim/roles"`
 	Custom       map[string]string `json:"https://purl.imsglobal.org/spec/lti/claim/custom"`
+
+	Members     MembersService   `json:"https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"`
+	Grades      GradesService    `json:"https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"`
+	DeepLinking DeepLinkSettings `json:"https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"`
+}
+
+// MembersService is the names and roles service of a launch's course
+// (NRPS 2.0, 3.6.1): where its members are listed.
+type MembersService struct {
+	URL string `json:"context_memberships_url"`
+}
+
+// GradesService is the assignment and grade service of a launch (AGS
+// 2.0, 3.1): the scopes the platform grants and the link's line item,
+// where its scores go.
+type GradesService struct {
+	Scope     []string `json:"scope"`
+	LineItems string   `json:"lineitems"`
+	LineItem  string   `json:"lineitem"`
+}
+
+// DeepLinkSettings are a deep linking request's (Deep Linking 2.0,
+// 4.4.1): where to send the content chosen, what the platform takes, and
+// its data to send back.
+type DeepLinkSettings struct {
+	ReturnURL   string   `json:"deep_link_return_url"`
+	AcceptTypes []string `json:"accept_types"`
+	Data        string   `json:"data"`
 }
 
 // Link is a resource link or a context: its id (stable, opaque) and its

@@ -72,8 +72,9 @@ func ReadConfig(ctx context.Context, client *http.Client, configURL string) (Pla
 }
 
 // registration is the client registration pigclass sends (Dynamic
-// Registration 3.5.2): a resource link launch, signed in through its
-// login initiation, its keys at its JWKS.
+// Registration 3.5.2): a resource link launch and a deep linking
+// request, signed in through its login initiation, its keys at its JWKS,
+// the course's members and the scores of the gradebook as its scopes.
 type registration struct {
 	ApplicationType string     `json:"application_type"`
 	ResponseTypes   []string   `json:"response_types"`
@@ -96,7 +97,8 @@ type toolConfig struct {
 }
 
 type message struct {
-	Type string `json:"type"`
+	Type       string `json:"type"`
+	TargetLink string `json:"target_link_uri,omitempty"`
 }
 
 // registered is the platform's answer to the registration.
@@ -116,9 +118,9 @@ func Register(ctx context.Context, client *http.Client, cfg PlatformConfig, toke
 	body, err := json.Marshal(registration{
 		ApplicationType: "web", ResponseTypes: []string{"id_token"}, GrantTypes: []string{"implicit", "client_credentials"},
 		LoginURL: tool.LoginURL, RedirectURIs: []string{tool.LaunchURL}, ClientName: tool.Name, KeysURL: tool.KeysURL,
-		AuthMethod: "private_key_jwt",
+		AuthMethod: "private_key_jwt", Scope: strings.Join([]string{ScopeMembers, ScopeScore, ScopeItems}, " "),
 		Tool: toolConfig{Domain: launch.Host, TargetLink: tool.LaunchURL, Claims: []string{"iss", "sub", "name", "given_name", "family_name"},
-			Messages: []message{{Type: ResourceLinkRequest}}},
+			Messages: []message{{Type: ResourceLinkRequest}, {Type: DeepLinkingRequest, TargetLink: tool.LaunchURL}}},
 	})
 	if err != nil {
 		return Platform{}, err
@@ -147,22 +149,28 @@ func Register(ctx context.Context, client *http.Client, cfg PlatformConfig, toke
 
 // do sends req and reads its JSON answer into v.
 func do(client *http.Client, req *http.Request, v any) error {
+	_, err := doWithHeader(client, req, v)
+	return err
+}
+
+// doWithHeader is do, returning the answer's header too.
+func doWithHeader(client *http.Client, req *http.Request, v any) (http.Header, error) {
 	res, err := client.Do(req)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer res.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(res.Body, maxJSON))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if res.StatusCode/100 != 2 {
-		return fmt.Errorf("%s from %s: %.200s", res.Status, req.URL.Redacted(), b)
+		return nil, fmt.Errorf("%s from %s: %.200s", res.Status, req.URL.Redacted(), b)
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("%s answered what is not JSON: %w", req.URL.Redacted(), err)
+		return nil, fmt.Errorf("%s answered what is not JSON: %w", req.URL.Redacted(), err)
 	}
-	return nil
+	return res.Header, nil
 }
 
 // LoginRedirect is the address the browser is sent to from the login

@@ -154,7 +154,8 @@ func Unverified(token string) (issuer string, aud []string, err error) {
 // and LTI Core (5.3) ask: signed (RS256) with a key the platform
 // publishes, by the platform for pigclass's client id, unexpired, with
 // the nonce of the login that led to it, from a deployment the platform
-// registered, a resource link launch of LTI 1.3.0 with a user and a link.
+// registered, a resource link launch of LTI 1.3.0 with a user and a link
+// or a deep linking request with its return address.
 // A refusal is a *Refusal.
 func (k *Keys) Verify(ctx context.Context, p Platform, token, nonce string) (Claims, error) {
 	msg, err := jws.ParseString(token)
@@ -195,10 +196,14 @@ func (k *Keys) check(p Platform, c Claims, nonce string) error {
 		return refused(WrongNonce, errors.New("not the login's nonce"))
 	case !slices.Contains(p.Deployments, c.DeploymentID):
 		return refused(WrongDeployment, fmt.Errorf("deployment %q", c.DeploymentID))
-	case c.MessageType != ResourceLinkRequest || c.Version != Version:
+	case c.Version != Version || (c.MessageType != ResourceLinkRequest && c.MessageType != DeepLinkingRequest):
 		return refused(WrongMessage, fmt.Errorf("%q version %q", c.MessageType, c.Version))
-	case c.Subject == "" || c.ResourceLink.ID == "":
-		return refused(NoLink, errors.New("no sub or no resource link"))
+	case c.Subject == "":
+		return refused(NoLink, errors.New("no sub"))
+	case c.MessageType == ResourceLinkRequest && c.ResourceLink.ID == "":
+		return refused(NoLink, errors.New("no resource link"))
+	case c.MessageType == DeepLinkingRequest && c.DeepLinking.ReturnURL == "":
+		return refused(NoLink, errors.New("no deep_link_return_url"))
 	}
 	return nil
 }

@@ -349,7 +349,8 @@ func (s *Store) RemoveStudent(ctx context.Context, classID, studentID int64) err
 func ErasedName(n int) string { return fmt.Sprintf("erased student %d", n) }
 
 // EraseStudent erases a student of a class: their nickname, generated
-// name, device token and the platform's user id (lti_members) go (overwritten in the file: secure_delete, and
+// name, device token, the platform's user id and score sent (lti_members,
+// lti_scores) go (overwritten in the file: secure_delete, and
 // the WAL scrubbed: Scrub), replaced by ErasedName; the student stays removed, and their matches,
 // moves and guesses stay under that name. It returns the student as now
 // stored; ErrNotFound for no such student, or one erased already.
@@ -366,7 +367,7 @@ func (s *Store) EraseStudent(ctx context.Context, classID, studentID int64) (Stu
 		if err != nil {
 			return err
 		}
-		for _, q := range []string{`DELETE FROM moved_tokens WHERE student_id = ?`, `DELETE FROM lti_members WHERE student_id = ?`} {
+		for _, q := range []string{`DELETE FROM moved_tokens WHERE student_id = ?`, `DELETE FROM lti_members WHERE student_id = ?`, `DELETE FROM lti_scores WHERE student_id = ?`} {
 			if _, err := tx.ExecContext(ctx, q, studentID); err != nil {
 				return err
 			}

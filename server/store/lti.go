@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"pigclass/server/lti"
@@ -86,31 +87,72 @@ func (s *Store) UseNonce(ctx context.Context, nonce string, expires time.Time) e
 	return nil
 }
 
-// Link is a platform's resource link, and the class it opens.
+// Link is a platform's resource link, and the class it opens: the
+// course's members' address (NRPS) and the link's line item's (AGS), as
+// its last launch gave them.
 type Link struct {
 	ClassID                      int64
 	Issuer, ClientID, Deployment string
 	Context, ResourceLink        string
+	Members, LineItem            string
 }
 
-// LinkedClass finds the class a resource link opens (the context it was
-// made in too): ErrNotFound if it opens none yet.
+const linkColumns = `class_id, issuer, client_id, deployment_id, context_id, resource_link_id, memberships_url, lineitem_url`
+
+func scanLink(row interface{ Scan(...any) error }) (Link, error) {
+	var l Link
+	err := row.Scan(&l.ClassID, &l.Issuer, &l.ClientID, &l.Deployment, &l.Context, &l.ResourceLink, &l.Members, &l.LineItem)
+	return l, err
+}
+
+// LinkedClass finds the class a resource link opens (with the context
+// it was made in): ErrNotFound if it opens none yet.
 func (s *Store) LinkedClass(ctx context.Context, l Link) (Link, error) {
-	err := s.rd.QueryRowContext(ctx, `SELECT class_id, context_id FROM lti_links WHERE issuer = ? AND client_id = ? AND deployment_id = ? AND resource_link_id = ?`,
-		l.Issuer, l.ClientID, l.Deployment, l.ResourceLink).Scan(&l.ClassID, &l.Context)
+	found, err := scanLink(s.rd.QueryRowContext(ctx, `SELECT `+linkColumns+` FROM lti_links WHERE issuer = ? AND client_id = ? AND deployment_id = ? AND resource_link_id = ?`,
+		l.Issuer, l.ClientID, l.Deployment, l.ResourceLink))
 	if errors.Is(err, sql.ErrNoRows) {
 		return l, ErrNotFound
 	}
 	if err != nil {
 		return l, fmt.Errorf("store: linked class: %w", err)
 	}
-	return l, nil
+	return found, nil
+}
+
+// GradedLinks are the links whose launches gave a line item: the classes
+// whose scores go to a gradebook.
+func (s *Store) GradedLinks(ctx context.Context) ([]Link, error) {
+	rows, err := s.rd.QueryContext(ctx, `SELECT `+linkColumns+` FROM lti_links WHERE lineitem_url <> '' ORDER BY class_id`)
+	if err != nil {
+		return nil, fmt.Errorf("store: graded links: %w", err)
+	}
+	defer rows.Close()
+	var out []Link
+	for rows.Next() {
+		l, err := scanLink(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+// SetLinkServices keeps the services' addresses a link's launch gave
+// (an address not given keeps the one before).
+func (s *Store) SetLinkServices(ctx context.Context, classID int64, members, lineItem string) error {
+	_, err := s.exec(ctx, `UPDATE lti_links SET memberships_url = CASE WHEN ? = '' THEN memberships_url ELSE ? END,
+		lineitem_url = CASE WHEN ? = '' THEN lineitem_url ELSE ? END WHERE class_id = ?`, members, members, lineItem, lineItem, classID)
+	if err != nil {
+		return fmt.Errorf("store: link services: %w", err)
+	}
+	return nil
 }
 
 // LinkClass ties a class to the resource link that made it.
 func (s *Store) LinkClass(ctx context.Context, l Link) error {
-	_, err := s.exec(ctx, `INSERT INTO lti_links (class_id, issuer, client_id, deployment_id, context_id, resource_link_id) VALUES (?, ?, ?, ?, ?, ?)`,
-		l.ClassID, l.Issuer, l.ClientID, l.Deployment, l.Context, l.ResourceLink)
+	_, err := s.exec(ctx, `INSERT INTO lti_links (`+linkColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		l.ClassID, l.Issuer, l.ClientID, l.Deployment, l.Context, l.ResourceLink, l.Members, l.LineItem)
 	if isUnique(err) {
 		return ErrLinkTaken
 	}
@@ -136,28 +178,102 @@ func (s *Store) MemberOf(ctx context.Context, classID int64, user string) (Stude
 	return st, nil
 }
 
-// AddMember stores a student who came from a platform, with the
-// platform's user id, in one write: ErrNicknameTaken for a name the class
-// holds.
-func (s *Store) AddMember(ctx context.Context, st Student, user string) (Student, error) {
-	st.JoinedAt = s.now()
+// AddMembers stores students who came from a platform (a launch, or the
+// course's roster), each with the platform's user id (users[i] is
+// sts[i]'s), in one write: ErrNicknameTaken for a name the class holds.
+func (s *Store) AddMembers(ctx context.Context, sts []Student, users []string) ([]Student, error) {
+	now := s.now()
+	out := slices.Clone(sts)
 	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		var err error
-		st.ID, err = insertID(ctx, tx, `INSERT INTO students (class_id, nickname, anon_name, token_hash, joined_at, roster) VALUES (?, ?, ?, ?, ?, ?)`,
-			st.ClassID, st.Nickname, st.AnonName, st.TokenHash, st.JoinedAt.Format(time.RFC3339Nano), st.Roster)
-		if err != nil {
-			return err
+		for i := range out {
+			st := &out[i]
+			st.JoinedAt = now
+			var err error
+			st.ID, err = insertID(ctx, tx, `INSERT INTO students (class_id, nickname, anon_name, token_hash, joined_at, roster) VALUES (?, ?, ?, ?, ?, ?)`,
+				st.ClassID, st.Nickname, st.AnonName, st.TokenHash, now.Format(time.RFC3339Nano), st.Roster)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO lti_members (student_id, class_id, user_id) VALUES (?, ?, ?)`, st.ID, st.ClassID, users[i]); err != nil {
+				return err
+			}
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO lti_members (student_id, class_id, user_id) VALUES (?, ?, ?)`, st.ID, st.ClassID, user)
-		return err
+		return nil
 	})
 	if isUnique(err) {
-		return st, ErrNicknameTaken
+		return nil, ErrNicknameTaken
 	}
 	if err != nil {
-		return st, fmt.Errorf("store: add member: %w", err)
+		return nil, fmt.Errorf("store: add members: %w", err)
 	}
-	return st, nil
+	return out, nil
+}
+
+// Members are the platform's user ids of a class's students who came
+// from it, by student.
+func (s *Store) Members(ctx context.Context, classID int64) (map[int64]string, error) {
+	rows, err := s.rd.QueryContext(ctx, `SELECT student_id, user_id FROM lti_members WHERE class_id = ?`, classID)
+	if err != nil {
+		return nil, fmt.Errorf("store: members: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var user string
+		if err := rows.Scan(&id, &user); err != nil {
+			return nil, err
+		}
+		out[id] = user
+	}
+	return out, rows.Err()
+}
+
+// ScoreSent is what was last sent of a student's score, or tried.
+type ScoreSent struct {
+	Sent     string // the score last sent ("" for none yet)
+	Failures int    // tries that failed since
+	RetryAt  time.Time
+}
+
+// ScoresSent are the scores sent of a class's students, by student.
+func (s *Store) ScoresSent(ctx context.Context, classID int64) (map[int64]ScoreSent, error) {
+	rows, err := s.rd.QueryContext(ctx, `SELECT student_id, sent, failures, COALESCE(retry_at, '') FROM lti_scores WHERE class_id = ?`, classID)
+	if err != nil {
+		return nil, fmt.Errorf("store: scores sent: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]ScoreSent{}
+	for rows.Next() {
+		var id int64
+		var ss ScoreSent
+		var retry string
+		if err := rows.Scan(&id, &ss.Sent, &ss.Failures, &retry); err != nil {
+			return nil, err
+		}
+		if retry != "" {
+			ss.RetryAt = parseTime(retry)
+		}
+		out[id] = ss
+	}
+	return out, rows.Err()
+}
+
+// SentScore records a score sent to the gradebook (failures 0), or a try
+// that failed (sent is then the score last sent, failures counted, and
+// retry when to try again).
+func (s *Store) SentScore(ctx context.Context, classID, studentID int64, ss ScoreSent) error {
+	var retry any
+	if !ss.RetryAt.IsZero() {
+		retry = ss.RetryAt.UTC().Format(time.RFC3339Nano)
+	}
+	_, err := s.exec(ctx, `INSERT INTO lti_scores (student_id, class_id, sent, sent_at, failures, retry_at) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (student_id) DO UPDATE SET sent = excluded.sent, sent_at = CASE WHEN excluded.failures = 0 THEN excluded.sent_at ELSE lti_scores.sent_at END,
+		failures = excluded.failures, retry_at = excluded.retry_at`, studentID, classID, ss.Sent, s.stamp(), ss.Failures, retry)
+	if err != nil {
+		return fmt.Errorf("store: sent score: %w", err)
+	}
+	return nil
 }
 
 // SealedKey is one of pigclass's signing keys as stored (lti.ToolKey).

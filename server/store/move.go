@@ -59,6 +59,7 @@ var moveTables = []moveTable{
 	{"experiments", true, map[string]string{"class_id": "classes", "student_id": "students"}},
 	{"lti_links", false, map[string]string{"class_id": "classes"}},
 	{"lti_members", false, map[string]string{"class_id": "classes", "student_id": "students"}},
+	{"lti_scores", false, map[string]string{"class_id": "classes", "student_id": "students"}},
 }
 
 // Move copies the SQLite file from into the Postgres database to.

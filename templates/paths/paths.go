@@ -54,6 +54,7 @@ const (
 	LTILogin    Route = "/lti/login"         // the OIDC third-party login initiation
 	LTILaunch   Route = "/lti/launch"        // POST: the platform's id_token
 	LTIKeys     Route = "/lti/jwks"          // pigclass's public keys (JWKS)
+	LTIDeepLink Route = "/lti/deeplink"      // POST: the instructor's choice of what a link opens
 )
 
 // WithKey is the route's address with its key.

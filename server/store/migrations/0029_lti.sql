@@ -4,8 +4,12 @@
 -- first launch; its platform named by issuer and client id, so that the
 -- link moves with the class, pigclass migrate); the platform's user id
 -- of each student who came from it; the nonces of launches used (kept
--- until the token they were in expires, so none is used twice); and
--- pigclass's own signing keys, sealed with the server's key (lti.ToolKey).
+-- until the token they were in expires, so none is used twice);
+-- pigclass's own signing keys, sealed with the server's key (lti.ToolKey);
+-- and the score last sent to the link's gradebook line item for each
+-- student (never the same twice), with the failures and the time to try
+-- again. A link keeps the course's members' address (NRPS) and its line
+-- item's (AGS), as its last launch gave them.
 CREATE TABLE lti_platforms (
   id            INTEGER PRIMARY KEY,
   issuer        TEXT    NOT NULL,
@@ -28,6 +32,8 @@ CREATE TABLE lti_links (
   deployment_id    TEXT    NOT NULL,
   context_id       TEXT    NOT NULL,
   resource_link_id TEXT    NOT NULL,
+  memberships_url  TEXT NOT NULL DEFAULT '',
+  lineitem_url     TEXT NOT NULL DEFAULT '',
   UNIQUE (issuer, client_id, deployment_id, resource_link_id)
 );
 CREATE TABLE lti_members (
@@ -46,3 +52,12 @@ CREATE TABLE lti_keys (
   created_at TEXT NOT NULL,
   retired_at TEXT
 );
+CREATE TABLE lti_scores (
+  student_id INTEGER PRIMARY KEY REFERENCES students(id) ON DELETE CASCADE,
+  class_id   INTEGER NOT NULL REFERENCES classes(id) ON DELETE CASCADE,
+  sent       TEXT NOT NULL DEFAULT '',
+  sent_at    TEXT,
+  failures   INTEGER NOT NULL DEFAULT 0,
+  retry_at   TEXT
+);
+CREATE INDEX lti_scores_class ON lti_scores(class_id);

@@ -23,6 +23,8 @@ CREATE TABLE lti_links (
   deployment_id    TEXT COLLATE "C" NOT NULL,
   context_id       TEXT COLLATE "C" NOT NULL,
   resource_link_id TEXT COLLATE "C" NOT NULL,
+  memberships_url  TEXT COLLATE "C" NOT NULL DEFAULT '',
+  lineitem_url     TEXT COLLATE "C" NOT NULL DEFAULT '',
   UNIQUE (issuer, client_id, deployment_id, resource_link_id)
 );
 CREATE TABLE lti_members (
@@ -41,3 +43,12 @@ CREATE TABLE lti_keys (
   created_at TEXT COLLATE "C" NOT NULL,
   retired_at TEXT COLLATE "C"
 );
+CREATE TABLE lti_scores (
+  student_id BIGINT PRIMARY KEY REFERENCES students(id) ON DELETE CASCADE,
+  class_id   BIGINT NOT NULL REFERENCES classes(id) ON DELETE CASCADE,
+  sent       TEXT COLLATE "C" NOT NULL DEFAULT '',
+  sent_at    TEXT COLLATE "C",
+  failures   INTEGER NOT NULL DEFAULT 0,
+  retry_at   TEXT COLLATE "C"
+);
+CREATE INDEX lti_scores_class ON lti_scores(class_id);
