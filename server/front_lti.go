@@ -52,6 +52,10 @@ func (s *Server) ltiRegisterPage(c *gin.Context) {
 		return
 	}
 	v := templates.LTIRegister{Key: c.Param("key"), ConfigURL: c.Query("openid_configuration"), Token: c.Query("registration_token")}
+	if v.ConfigURL == "" {
+		s.ltiAdminPage(c, v)
+		return
+	}
 	cfg, err := lti.ReadConfig(c.Request.Context(), s.lti.client, v.ConfigURL)
 	if err != nil {
 		v.Error = loc(c).T("lti.register.unreadable", "Why", err.Error())
@@ -59,6 +63,23 @@ func (s *Server) ltiRegisterPage(c *gin.Context) {
 		return
 	}
 	v.Issuer = cfg.Issuer
+	render(c, http.StatusOK, templates.LTIRegisterView(v))
+}
+
+// ltiAdminPage is the registration address opened by the administrator
+// (not by a platform): the addresses to give a platform and the
+// platforms registered.
+func (s *Server) ltiAdminPage(c *gin.Context, v templates.LTIRegister) {
+	ps, err := s.lti.st.Platforms(c.Request.Context(), "")
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	tool := s.ltiTool(c.Request)
+	v.Admin = &templates.LTIAdmin{Register: s.publicURL(c.Request) + paths.LTIRegister.WithKey(v.Key), Login: tool.LoginURL, Launch: tool.LaunchURL, Keys: tool.KeysURL}
+	for _, p := range ps {
+		v.Admin.Platforms = append(v.Admin.Platforms, templates.LTIPlatform{Issuer: p.Issuer, ClientID: p.ClientID, Deployments: strings.Join(p.Deployments, ", ")})
+	}
 	render(c, http.StatusOK, templates.LTIRegisterView(v))
 }
 

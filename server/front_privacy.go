@@ -230,11 +230,21 @@ var privacyTables = []privacyTable{
 		{"deployment_id", "deployment_id"},
 		{"context_id", "lti_links-context_id"},
 		{"resource_link_id", "lti_links-resource_link_id"},
+		{"memberships_url", "lti_links-memberships_url"},
+		{"lineitem_url", "lti_links-lineitem_url"},
 	}, false},
 	{"lti_members", []privacyColumn{
 		{"student_id", "student_id"},
 		{"class_id", "class_id"},
 		{"user_id", "lti_members-user_id"},
+	}, false},
+	{"lti_scores", []privacyColumn{
+		{"student_id", "student_id"},
+		{"class_id", "class_id"},
+		{"sent", "lti_scores-sent"},
+		{"sent_at", "lti_scores-sent_at"},
+		{"failures", "lti_scores-failures"},
+		{"retry_at", "lti_scores-retry_at"},
 	}, false},
 	{"lti_nonces", []privacyColumn{
 		{"nonce", "lti_nonces-nonce"},

@@ -299,6 +299,18 @@ func TestALearningPlatformRegistersAndLaunches(t *testing.T) {
 		t.Fatalf("the platforms kept: %+v", platforms)
 	}
 
+	// Opened by the administrator, the registration address says what to
+	// give a platform and which platforms are registered.
+	admin := a.browser()
+	doc := admin.get(paths.LTIRegister.WithKey(LTIRegisterKey(a.srv.cfg.Key)))
+	if addrs := doc.Find("[data-testid=lti-addresses] code").Text(); !strings.Contains(addrs, a.url+"/lti/login") || !strings.Contains(addrs, a.url+"/lti/jwks") ||
+		!strings.Contains(addrs, a.url+paths.LTIRegister.WithKey(LTIRegisterKey(a.srv.cfg.Key))) {
+		t.Errorf("the administrator's page gives the addresses %q", addrs)
+	}
+	if got := doc.Find("[data-testid=lti-platforms] li").Text(); got != p.srv.URL+": client id "+platformClient+", deployments "+platformDeployment {
+		t.Errorf("the administrator's page lists the platforms %q", got)
+	}
+
 	// The registration address without its key is no page.
 	stranger := a.browser()
 	stranger.get(paths.LTIRegister.WithKey(strings.Repeat("0", 32)) + "?openid_configuration=" + url.QueryEscape(p.srv.URL+"/.well-known/openid-configuration"))
@@ -346,6 +358,16 @@ func TestALearningPlatformRegistersAndLaunches(t *testing.T) {
 	if doc := teacher.get(paths.Teacher.For(code)); !strings.Contains(doc.Text(), "Ana Souza 2") {
 		t.Errorf("the dashboard does not list the learners")
 	}
+	// A second platform, whose course has a link of the same id: its own
+	// class.
+	p2 := newPlatform(t)
+	p2.register(a)
+	other2 := a.browser()
+	p2.launch(other2, "platform-key-1", instructor)
+	if code2 := strings.TrimPrefix(other2.path(), "/t/"); len(code2) != CodeLength || code2 == code {
+		t.Errorf("the second platform's link opened %s (the first's: %s)", other2.path(), code)
+	}
+
 	// pigclass's own key is published for the platform.
 	teacher.get(paths.LTIKeys.String())
 	set, err := jwk.Parse([]byte(teacher.body))
@@ -578,7 +600,6 @@ func TestADeepLinkedHomeworkIsGraded(t *testing.T) {
 	a.clock.add(61 * time.Second)
 	send(1)
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	want := []string{"user-1 1/2 InProgress Games of the homework played: 1 of 2.", "user-1 2/2 Completed Games of the homework played: 2 of 2."}
 	var scores []string
 	for _, sc := range p.scores {
@@ -589,5 +610,36 @@ func TestADeepLinkedHomeworkIsGraded(t *testing.T) {
 	}
 	if strings.Join(p.scopes, ",") != lti.ScopeMembers+","+lti.ScopeScore {
 		t.Errorf("pigclass asked for the access tokens %q, want one for the members and one for the scores", p.scopes)
+	}
+	p.mu.Unlock()
+
+	// students.csv names the platform's user ids only when asked.
+	ids := map[string]string{}
+	for _, r := range teacher.csvRows(paths.StudentsCSV.For(code) + "?platform=ids&names=real") {
+		ids[r["student"]] = r["platform_user"]
+	}
+	if ids["Ana Souza"] != "user-1" || ids["Bea Lima"] != "user-3" {
+		t.Errorf("students.csv?platform=ids: %v", ids)
+	}
+	for _, r := range teacher.csvRows(paths.StudentsCSV.For(code)) {
+		if r["platform_user"] != "" {
+			t.Errorf("students.csv names %s's platform id unasked", r["student"])
+		}
+	}
+	if teacher.get(paths.Teacher.For(code)).Find(`[data-testid=platform-ids] a`).Length() != 1 {
+		t.Error("the dashboard of a platform's class offers no students.csv with the platform's ids")
+	}
+
+	// Bo leaves the course: the next instructor's launch takes him out of
+	// the class, and his launch is refused.
+	p.mu.Lock()
+	p.members[2]["status"] = "Deleted"
+	p.mu.Unlock()
+	p.launch(teacher, "platform-key-1", func(c map[string]any) { instructor(c); link(c) })
+	bo := a.browser()
+	doc := p.launch(bo, "platform-key-1", func(c map[string]any) { link(c); c["sub"] = "user-2" })
+	checkRefused(t, "a learner who left the course", bo, doc, http.StatusForbidden, "removed you")
+	if got := names(); got != "Ana Souza, Bea Lima" {
+		t.Errorf("after Bo left the course, the class is %q", got)
 	}
 }

@@ -80,9 +80,6 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		labRuns:     &runPaths{byID: map[int64]sim.ExperimentResult{}},
 		lti:         newLTISide(st, cfg.Now),
 	}
-	if err := s.lti.load(ctx); err != nil {
-		return nil, err
-	}
 	if s.tables == nil {
 		s.tables = &solve.Cache{}
 	}
@@ -119,7 +116,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		return nil, err
 	}
 	log.Info("matches restored", "playing", n, "seconds", time.Since(start).Seconds())
-	if err := s.views.loadLessons(); err != nil {
+	if err := errors.Join(s.views.loadLessons(), s.lti.load(ctx)); err != nil {
 		return nil, err
 	}
 	s.room.Watch()

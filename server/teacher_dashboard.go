@@ -143,12 +143,16 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 	if err != nil {
 		return templates.Dashboard{}, err
 	}
+	platformIDs, err := s.platformIDsURL(c.Request.Context(), class)
+	if err != nil {
+		return templates.Dashboard{}, err
+	}
 	return templates.Dashboard{
 		NextStep: next, Exports: exports, Approximate: approximate, Charts: cv.Charts, ChartTabs: cv.Tabs, ChartScopes: cv.Scopes, ChartScope: cv.Scope, Projector: class.Projector, Lesson: lesson, Skunk: sk,
 		ProjectorURL: s.publicURL(c.Request) + paths.ReadOnlyProjector.Page.For(class.Code) + "?key=" + s.room.ProjectorKey(class), CanPlayAgain: len(rounds) > 0,
 		Code: class.Code, JoinURL: s.publicURL(c.Request) + paths.JoinCode.For(class.Code),
 		TeacherURL: s.publicURL(c.Request) + paths.Teacher.For(class.Code) + "?key=" + secret,
-		Locked:     class.Locked, Paused: class.Paused, Anonymous: class.Anonymous,
+		Locked:     class.Locked, Paused: class.Paused, Anonymous: class.Anonymous, PlatformIDs: platformIDs,
 		Live: live, Games: gameChoices(l, form.Game.Value), Bots: s.views.roundBots(l, form.Game.Value, form.Bot.Value), Round: form,
 		// Ending a round applies while any of its matches still plays.
 		RoundActive: live.RoundActive, Notice: takeFlash(c, class.Code), Language: class.Language, LessonPlans: s.views.lessonChoices(l, class.Lesson), Retention: unit.retention, Days: unit.days, Homework: unit.homework,
@@ -390,4 +394,14 @@ func (s *Server) exports(c *gin.Context) ([]templates.Export, error) {
 		out = append(out, e)
 	}
 	return out, nil
+}
+
+// platformIDsURL is students.csv with the platform's user ids, for a
+// class a learning platform's link opens (LTI); "" for another.
+func (s *Server) platformIDsURL(ctx context.Context, class *classroom.Class) (string, error) {
+	linked, err := s.lti.st.ClassLinked(ctx, class.ID)
+	if err != nil || !linked {
+		return "", err
+	}
+	return paths.StudentsCSV.For(class.Code) + "?platform=ids&names=real", nil
 }

@@ -25,7 +25,7 @@ func byDay(what string) bool {
 // csvFile serves one export to the teacher; ?excel=1 starts it with the
 // byte-order mark Excel needs, ?names=real gives real nicknames in
 // anonymous mode, ?day=YYYY-MM-DD keeps one day of the class (else the
-// whole unit).
+// whole unit), ?platform=ids fills students.csv's platform_user.
 func (s *Server) csvFile(what string) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		class := classFrom(c)
@@ -51,7 +51,7 @@ func (s *Server) csvFile(what string) gin.HandlerFunc {
 		if excel {
 			io.WriteString(c.Writer, report.ByteOrderMark)
 		}
-		if err := s.reports.Export(c.Request.Context(), viewerFrom(c), what, !class.Anonymous || c.Query("names") == "real", day, c.Writer); err != nil {
+		if err := s.reports.Export(c.Request.Context(), viewerFrom(c), what, !class.Anonymous || c.Query("names") == "real", day, c.Query("platform") == "ids", c.Writer); err != nil {
 			c.Error(err) // the header is sent: the file ends short, and the log says why
 		}
 	}

@@ -94,6 +94,7 @@ type Dashboard struct {
 	Locked      bool
 	Paused      bool
 	Anonymous   bool
+	PlatformIDs string // students.csv with the platform's user ids, for a class a learning platform's link opens (LTI)
 	Live        DashLive
 	Games       []Choice
 	Bots        []Choice
@@ -1098,7 +1099,18 @@ type LTIRegister struct {
 	ClientID  string // pigclass's client id there, once registered
 	Done      bool
 	Error     string
+	Admin     *LTIAdmin // the address opened by the administrator, not by a platform
 }
+
+// LTIAdmin is what an administrator needs to add pigclass to a platform,
+// and the platforms it is registered with.
+type LTIAdmin struct {
+	Register, Login, Launch, Keys string
+	Platforms                     []LTIPlatform
+}
+
+// LTIPlatform is a platform pigclass is registered with.
+type LTIPlatform struct{ Issuer, ClientID, Deployments string }
 
 // LTIDeepLink is the instructor's choice of what a course's link opens.
 type LTIDeepLink struct {

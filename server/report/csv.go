@@ -64,8 +64,9 @@ func writeCSV(w io.Writer, header []string, rows [][]string) error {
 // solved tables the lab's exact answers read (never solved for a file:
 // a table not ready leaves its cells empty).
 type exportSource struct {
-	st     *store.Store
-	tables *solve.Cache
+	st          *store.Store
+	tables      *solve.Cache
+	platformIDs bool // students.csv names each student's user id at their learning platform
 }
 
 // exportFunc writes one CSV file of a class.
@@ -99,6 +100,11 @@ var exports = map[string]exportFunc{
 		d, err := loadStudents(ctx, st, class, day)
 		if err != nil {
 			return err
+		}
+		if src.platformIDs {
+			if d.platform, err = src.st.Members(ctx, class.ID); err != nil {
+				return err
+			}
 		}
 		return writeCSV(w, StudentsFile.Header(), studentRows(d, real))
 	},
@@ -502,7 +508,8 @@ func studentRows(d *classData, real bool) [][]string {
 			set("class", d.class.Code).set("day", d.day).set("student", name).set("removed", strconv.FormatBool(st.Removed)).
 			set("extra_seconds", strconv.Itoa(st.ExtraSeconds)).set("games", strconv.Itoa(x.Games)).set("wins", strconv.Itoa(x.Wins)).set("decisions", strconv.Itoa(x.Decisions)).
 			set("analysed", strconv.Itoa(x.Analysed)).set("approximate", strconv.Itoa(x.Approximate)).set("agreement_with_optimal_pct", agreeOpt).set("agreement_with_ev_pct", agreeEV).
-			set("cost_per_game_pct", perGame).set("cost_per_decision_pct_points", perDecision).set("sum_of_costs_pct_points", cost).cells)
+			set("cost_per_game_pct", perGame).set("cost_per_decision_pct_points", perDecision).set("sum_of_costs_pct_points", cost).
+			set("platform_user", d.platform[st.ID]).cells)
 	}
 	return rows
 }

@@ -20,6 +20,7 @@ type classData struct {
 	states   map[int64]sim.State
 	stats    map[int64]store.StudentStats
 	skunks   skunkData
+	platform map[int64]string // each student's user id at their learning platform, when the teacher asks
 }
 
 // skunkData is a class's Skunk games with their logs, and each game

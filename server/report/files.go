@@ -188,6 +188,7 @@ var StudentsFile = newFile("students",
 	Column{"cost_per_game_pct", KindNumber, true, nil},
 	Column{"cost_per_decision_pct_points", KindNumber, true, nil},
 	Column{"sum_of_costs_pct_points", KindNumber, true, nil},
+	Column{"platform_user", KindText, true, nil},
 )
 
 // Files are the files in the order the dashboard lists them.

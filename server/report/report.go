@@ -231,7 +231,10 @@ func (r *Reports) FirstPlayerResults(ctx context.Context, v classroom.Viewer, f 
 // Export writes one CSV file of the viewer's class, for its teacher:
 // decisions, matches, match_players or students. Names are the real
 // nicknames when real is set (else the generated ones of anonymous mode).
-func (r *Reports) Export(ctx context.Context, v classroom.Viewer, what string, real bool, day string, w io.Writer) error {
+// platformIDs fills students.csv's platform_user with each student's user
+// id at the learning platform they came from (LTI), which only the
+// teacher's asking puts in a file.
+func (r *Reports) Export(ctx context.Context, v classroom.Viewer, what string, real bool, day string, platformIDs bool, w io.Writer) error {
 	if !v.Teacher() {
 		return classroom.ErrNotTeacher
 	}
@@ -239,5 +242,5 @@ func (r *Reports) Export(ctx context.Context, v classroom.Viewer, what string, r
 	if err != nil {
 		return err
 	}
-	return write(ctx, exportSource{st: r.st, tables: r.tables}, v.Class().Class, real, day, w)
+	return write(ctx, exportSource{st: r.st, tables: r.tables, platformIDs: platformIDs}, v.Class().Class, real, day, w)
 }

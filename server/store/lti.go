@@ -119,6 +119,15 @@ func (s *Store) LinkedClass(ctx context.Context, l Link) (Link, error) {
 	return found, nil
 }
 
+// ClassLinked reports whether a class opens from a platform's link.
+func (s *Store) ClassLinked(ctx context.Context, classID int64) (bool, error) {
+	var n int
+	if err := s.rd.QueryRowContext(ctx, `SELECT COUNT(*) FROM lti_links WHERE class_id = ?`, classID).Scan(&n); err != nil {
+		return false, fmt.Errorf("store: class linked: %w", err)
+	}
+	return n > 0, nil
+}
+
 // GradedLinks are the links whose launches gave a line item: the classes
 // whose scores go to a gradebook.
 func (s *Store) GradedLinks(ctx context.Context) ([]Link, error) {
