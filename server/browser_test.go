@@ -429,6 +429,9 @@ func sharedChromium(t *testing.T) context.Context {
 			// renderer's start is CPU the other tests wait for).
 			chromedp.Flag("disable-features", "SpareRendererForSitePerProcess,BackForwardCache,ProactivelySwapBrowsingInstance"),
 			chromedp.Flag("disable-site-isolation-trials", true),
+			// The tests' HTTPS servers (a launch in a learning platform's
+			// frame) have certificates of their own making.
+			chromedp.Flag("ignore-certificate-errors", true),
 			// A person's new tab in a kept browser context shares the
 			// renderer of the context's first tab (see newBrowser).
 			chromedp.Flag("renderer-process-limit", "2"),

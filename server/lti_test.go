@@ -5,6 +5,7 @@ import (
 	"crypto/rsa"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -43,6 +44,12 @@ type platform struct {
 	scores     []map[string]any // the scores received (AGS)
 	failScores int              // how many score posts to refuse first
 	deepLinked map[string]any   // the claims of the deep linking response received
+
+	// autoLaunch, if set, makes the authorization endpoint answer as a
+	// real platform does: the id_token with these claims, posted back at
+	// once by the browser. course is the page /course shows.
+	autoLaunch func(auth url.Values) map[string]any
+	course     string
 }
 
 const (
@@ -150,9 +157,17 @@ func newPlatform(t *testing.T) *platform {
 	mux.HandleFunc("GET /auth", func(w http.ResponseWriter, r *http.Request) {
 		p.mu.Lock()
 		p.auth = r.URL.Query()
+		auto := p.autoLaunch
 		p.mu.Unlock()
-		io.WriteString(w, "<html><body>signed in</body></html>")
+		if auto == nil {
+			io.WriteString(w, "<html><body>signed in</body></html>")
+			return
+		}
+		auth := r.URL.Query()
+		fmt.Fprintf(w, `<html><body><form method="post" action="%s"><input type="hidden" name="id_token" value="%s"><input type="hidden" name="state" value="%s"></form><script>document.forms[0].submit()</script></body></html>`,
+			html.EscapeString(auth.Get("redirect_uri")), p.sign("platform-key-1", auto(auth)), html.EscapeString(auth.Get("state")))
 	})
+	mux.HandleFunc("GET /course", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, p.course) })
 	p.srv = httptest.NewServer(mux)
 	t.Cleanup(p.srv.Close)
 	return p

@@ -1,0 +1,96 @@
+package server
+
+import (
+	"context"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"pigclass/server/lti"
+	"pigclass/server/store"
+	"pigclass/templates/paths"
+)
+
+// TestBrowserALaunchInAFrame: a learning platform's course page, on
+// another site, shows pigclass in a frame. The login initiation, the
+// platform's post of the launch and the class page after it all carry
+// pigclass's cookies there (SameSite=None; Secure, over HTTPS), pigclass
+// lets the platform frame it, and the frame shows the learner's class
+// page under the platform's name; then the instructor's dashboard.
+func TestBrowserALaunchInAFrame(t *testing.T) {
+	a := newApp(t)
+	tool := httptest.NewUnstartedServer(a.srv.Handler())
+	tool.StartTLS()
+	t.Cleanup(tool.Close)
+	a.srv.hosts = newHostGate("", tool.Listener.Addr().String())
+	p := newPlatform(t)
+	site := strings.Replace(p.srv.URL, "127.0.0.1", "localhost", 1) // another site than pigclass's 127.0.0.1
+	if _, err := a.store.SavePlatform(t.Context(), lti.Platform{Issuer: site, ClientID: platformClient, LoginURL: site + "/auth", TokenURL: site + "/token",
+		KeysURL: p.srv.URL + "/jwks", Deployments: []string{platformDeployment}}); err != nil {
+		t.Fatal(err)
+	}
+	a.srv.lti.allowFrames(site)
+	who := map[string]any{"sub": "user-1", "name": "Ana Souza", lti.ClaimRoles: []string{lti.RoleLearner}}
+	p.autoLaunch = func(auth url.Values) map[string]any {
+		now := a.clock.now()
+		c := map[string]any{
+			"iss": site, "aud": platformClient, "exp": now.Add(5 * time.Minute).Unix(), "iat": now.Unix(), "nonce": auth.Get("nonce"),
+			lti.ClaimMessageType: lti.ResourceLinkRequest, lti.ClaimVersion: lti.Version, lti.ClaimDeployment: platformDeployment,
+			lti.ClaimResourceLink: map[string]any{"id": "link-1"}, lti.ClaimContext: map[string]any{"id": "course-1"},
+		}
+		for k, v := range who {
+			c[k] = v
+		}
+		return c
+	}
+	login := tool.URL + paths.LTILogin.String() + "?" + url.Values{"iss": {site}, "login_hint": {"hint"}, "client_id": {platformClient},
+		"lti_deployment_id": {platformDeployment}, "target_link_uri": {tool.URL + paths.LTILaunch.String()}}.Encode()
+	p.course = `<html><body><h1>Probability</h1><iframe id="tool" src="` + login + `" style="width:900px;height:700px"></iframe></body></html>`
+
+	ctx := newBrowser(t)()
+	run(t, ctx, chromedp.Navigate(site+"/course"))
+	framed := func(sel, what string) string {
+		t.Helper()
+		end := time.Now().Add(30 * time.Second)
+		for time.Now().Before(end) {
+			if frames, err := chromedp.Run(ctx, chromedp.Nodes(q("iframe#tool"))); err == nil && len(frames) == 1 {
+				tctx, cancel := context.WithTimeout(ctx, time.Second)
+				text, err := chromedp.Run(tctx, chromedp.Text(q(sel), chromedp.FromNode(frames[0])))
+				cancel()
+				if err == nil && text != "" {
+					return text
+				}
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		t.Fatalf("%s: the frame did not show %s within 30 s", what, sel)
+		return ""
+	}
+	if got := framed(`[data-testid="nickname"]`, "the learner's launch"); !strings.Contains(got, "Ana Souza") {
+		t.Errorf("the framed class page names %q, want Ana Souza", got)
+	}
+	sts, err := a.store.Students(t.Context(), classOfLink(t, a, site))
+	if err != nil || len(sts) != 1 || sts[0].Nickname != "Ana Souza" {
+		t.Fatalf("the class's students: %v %v", sts, err)
+	}
+
+	who = map[string]any{"sub": "teacher-1", "name": "Ms Rivera", lti.ClaimRoles: []string{lti.RoleInstructor}}
+	run(t, ctx, chromedp.Navigate(site+"/course"))
+	if got := framed(`[data-testid="join-code"]`, "the instructor's launch"); len(strings.TrimSpace(got)) < CodeLength {
+		t.Errorf("the framed dashboard shows the join code %q", got)
+	}
+}
+
+// classOfLink is the class the test platform's link-1 opens.
+func classOfLink(t *testing.T, a *app, issuer string) int64 {
+	t.Helper()
+	l, err := a.store.LinkedClass(t.Context(), store.Link{Issuer: issuer, ClientID: platformClient, Deployment: platformDeployment, ResourceLink: "link-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l.ClassID
+}
