@@ -75,7 +75,7 @@ func TestDocsAddressesAnswer(t *testing.T) {
 			if method == "" {
 				method = http.MethodGet
 			}
-			path := strings.NewReplacer("{code}", ":code", "{id}", ":id").Replace(m[2])
+			path := strings.NewReplacer("{code}", ":code", "{id}", ":id", "{key}", ":key").Replace(m[2])
 			if !routes[method+" "+path] {
 				t.Errorf("%s names %s %s, which is no route of the app", doc, method, m[2])
 			}
@@ -90,7 +90,7 @@ func TestDocsAddressesAnswer(t *testing.T) {
 	// by itself.
 	named := map[string]bool{}
 	for _, m := range address.FindAllStringSubmatch(para, -1) {
-		named[strings.NewReplacer("{code}", ":code", "{id}", ":id").Replace(m[2])] = true
+		named[strings.NewReplacer("{code}", ":code", "{id}", ":id", "{key}", ":key").Replace(m[2])] = true
 	}
 	for _, r := range a.srv.Handler().(*gin.Engine).Routes() {
 		if r.Method == http.MethodGet && !named[r.Path] && !pageParts[r.Path] {

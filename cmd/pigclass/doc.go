@@ -287,7 +287,11 @@
 // `POST /t/{code}/language` (the class's language), `/healthz` (JSON for a
 // proxy's health check: `status` (ok, unavailable), `database` (writable,
 // not writable, unreachable) and `version`, nothing of the classes (their
-// counts are on `--metrics-addr`); 503 when the database is not usable). Every address of a class
+// counts are on `--metrics-addr`); 503 when the database is not usable);
+// for a learning platform (LTI 1.3), `/lti/register/{key}` (the
+// registration address, `pigclass lti` prints it), `/lti/login` and
+// `POST /lti/login` (the login initiation), `POST /lti/launch`,
+// `/lti/jwks` (pigclass's public keys) and `POST /lti/deeplink`. Every address of a class
 // begins with `/c/{code}`, `/t/{code}`, `/p/{code}` or `/join/{code}`.
 //
 // # Measuring the machine
@@ -532,10 +536,25 @@
 // window" setting). pigclass's pages may be framed by the platforms
 // registered and by the site a launch came from, and by no one else.
 //
-// Not yet: deep linking (choosing a lesson plan or a homework when adding
-// the link; a custom parameter lesson=NAME chooses the lesson plan of a
-// link's class today), the course's roster from the platform (NRPS), and
-// grades sent back (AGS).
+// When an instructor adds pigclass to a course (deep linking), they
+// pick what the link opens: a lesson plan, a homework (a game against a
+// bot, a number of games) or the class alone, and whether the gradebook
+// gets a column for it. The link's first launch makes its class (with
+// its homework, if it has one). With the platform's names and roles
+// service, each instructor's launch seats the course's learners who have
+// not come yet (shown as not started) and takes out those who left the
+// course. With its grade service, each learner's score goes to the
+// link's column once a minute when it changed, never twice the same: a
+// homework's games played of those asked, else the quality of their
+// decisions out of 100 (100 minus the chance to win a game they gave away
+// on average, in percentage points), with a comment that says which. A
+// score the platform refuses is tried again after a minute, then after
+// twice as long each time, up to six hours. The platform's user ids are
+// kept (table lti_members) and deleted with a student's erasure;
+// students.csv names them only when the teacher asks
+// (`/t/{code}/students.csv?platform=ids`). Not yet: the platform's
+// storage (lti_storage_target) for a browser that blocks cookies in
+// frames, and a teacher's choice of games played as a class's score.
 //
 // # Every command and flag
 //
