@@ -2,6 +2,10 @@ package server
 
 import (
 	"cmp"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
 	"context"
 	"errors"
 	"fmt"
@@ -132,7 +136,7 @@ func (s *Server) sendLinkScores(ctx context.Context, link store.Link) (int, erro
 	if err != nil {
 		return 0, err
 	}
-	scores, err := s.linkScores(ctx, link)
+	scores, err := s.linkScores(ctx, link, p)
 	if err != nil || len(scores) == 0 {
 		return 0, err
 	}
@@ -188,12 +192,11 @@ func (s *Server) linkPlatform(ctx context.Context, link store.Link) (lti.Platfor
 }
 
 // linkScores are the scores of a linked class's learners who came from
-// the platform, by student: for a class with homework (the link's, made
-// by deep linking), the games of it played of the games it asks; else
-// the quality of their decisions, 100 minus the chance to win a game
-// they gave away on average (in percentage points), once they played a
-// game. The comment says which, in the class's language.
-func (s *Server) linkScores(ctx context.Context, link store.Link) (map[int64]lti.Score, error) {
+// the platform, by student, once they played: for a class with homework
+// (the link's, made by deep linking), the games of it played of the games
+// it asks; else what its teacher chose (unitScores). The comment says
+// which, in the class's language.
+func (s *Server) linkScores(ctx context.Context, link store.Link, p lti.Platform) (map[int64]lti.Score, error) {
 	st := s.lti.st
 	class, err := st.ClassByID(ctx, link.ClassID)
 	if err != nil {
@@ -205,52 +208,99 @@ func (s *Server) linkScores(ctx context.Context, link store.Link) (map[int64]lti
 	}
 	l := i18n.For(cmp.Or(class.Language, "en"))
 	as, err := st.Assignments(ctx, link.ClassID)
+	if err != nil || len(as) == 0 {
+		if err != nil {
+			return nil, err
+		}
+		return s.unitScores(ctx, link, p, members, l)
+	}
+	hw := as[0]
+	done, err := st.Homework(ctx, link.ClassID)
 	if err != nil {
 		return nil, err
 	}
-	out := map[int64]lti.Score{}
-	if len(as) > 0 {
-		hw := as[0]
-		done, err := st.Homework(ctx, link.ClassID)
-		if err != nil {
-			return nil, err
+	played := map[int64]int{}
+	for _, d := range done {
+		if d.AssignmentID == hw.ID {
+			played[d.StudentID] = d.Done
 		}
-		played := map[int64]int{}
-		for _, d := range done {
-			if d.AssignmentID == hw.ID {
-				played[d.StudentID] = d.Done
-			}
-		}
-		for id, user := range members {
-			n := min(played[id], hw.Games)
-			if n == 0 {
-				continue // not started: no score yet
-			}
-			sc := lti.Score{UserID: user, ScoreGiven: float64(n), ScoreMaximum: float64(hw.Games), ActivityProgress: "InProgress", GradingProgress: "FullyGraded",
-				Comment: l.T("lti.score.homework", "Done", l.Int(n), "Games", l.Int(hw.Games))}
-			if n == hw.Games {
-				sc.ActivityProgress = "Completed"
-			}
-			out[id] = sc
-		}
-		return out, nil
 	}
+	out := map[int64]lti.Score{}
 	for id, user := range members {
-		days, err := st.DayCosts(ctx, link.ClassID, id)
-		if err != nil {
-			return nil, err
+		if n := min(played[id], hw.Games); n > 0 {
+			out[id] = score(user, float64(n), float64(hw.Games), n == hw.Games, l.T("lti.score.homework", "Done", l.Int(n), "Games", l.Int(hw.Games)))
 		}
-		games, cost := 0, 0.0
-		for _, d := range days {
-			games, cost = games+d.Games, cost+d.Cost
-		}
-		if games == 0 {
-			continue
-		}
-		perGame := 100 * cost / float64(games)
-		quality := math.Round(max(0, 100-perGame)*100) / 100
-		out[id] = lti.Score{UserID: user, ScoreGiven: quality, ScoreMaximum: 100, ActivityProgress: "InProgress", GradingProgress: "FullyGraded",
-			Comment: l.N("lti.score.quality", games, "Lost", l.Dec(perGame, 1), "Games", l.Int(games))}
 	}
 	return out, nil
+}
+
+// unitScores are the scores of a class without homework, as its teacher
+// chose: the quality of each learner's decisions, 100 minus the chance to
+// win a game they gave away on average in percentage points (the
+// cost_per_game_pct of students.csv); or the games they played, out of the
+// line item's maximum.
+func (s *Server) unitScores(ctx context.Context, link store.Link, p lti.Platform, members map[int64]string, l *i18n.Localizer) (map[int64]lti.Score, error) {
+	stats, _, err := s.lti.st.ClassStats(ctx, link.ClassID)
+	if err != nil {
+		return nil, err
+	}
+	most := 100.0
+	if link.Score == store.ScoreGames {
+		if most, err = s.lineItemMax(ctx, link, p); err != nil {
+			return nil, err
+		}
+	}
+	out := map[int64]lti.Score{}
+	for id, user := range members {
+		x := stats[id]
+		switch {
+		case x.Games == 0:
+		case link.Score == store.ScoreGames:
+			out[id] = score(user, min(float64(x.Games), most), most, false, l.N("lti.score.games", x.Games, "Games", l.Int(x.Games)))
+		default:
+			perGame := 100 * x.Cost / float64(x.Games)
+			quality := math.Round(max(0, 100-perGame)*100) / 100
+			out[id] = score(user, quality, 100, false, l.N("lti.score.quality", x.Games, "Lost", l.Dec(perGame, 1), "Games", l.Int(x.Games)))
+		}
+	}
+	return out, nil
+}
+
+// score is a learner's score, graded, in progress or completed.
+func score(user string, given, most float64, completed bool, comment string) lti.Score {
+	sc := lti.Score{UserID: user, ScoreGiven: given, ScoreMaximum: most, ActivityProgress: "InProgress", GradingProgress: "FullyGraded", Comment: comment}
+	if completed {
+		sc.ActivityProgress = "Completed"
+	}
+	return sc
+}
+
+// lineItemMax is the maximum score of a link's line item, as the platform
+// says.
+func (s *Server) lineItemMax(ctx context.Context, link store.Link, p lti.Platform) (float64, error) {
+	key, err := s.signingKey(ctx)
+	if err != nil {
+		return 0, err
+	}
+	token, err := s.lti.tokens.Token(ctx, p, key, lti.ScopeItems)
+	if err != nil {
+		return 0, err
+	}
+	return lti.LineItemMax(ctx, s.lti.client, link.LineItem, token)
+}
+
+// setLinkScore keeps what the gradebook column of the class's link gets
+// (store.ScoreQuality or store.ScoreGames): the scores go again as that.
+func (s *Server) setLinkScore(c *gin.Context) {
+	class, l := classFrom(c), loc(c)
+	score := c.PostForm("score")
+	if score != store.ScoreQuality && score != store.ScoreGames {
+		refuse(c, http.StatusUnprocessableEntity, l.T("lti.grade.pick"))
+		return
+	}
+	if err := s.lti.st.SetLinkScore(c.Request.Context(), class.ID, score); err != nil {
+		fail(c, err)
+		return
+	}
+	done(c, class.Code, l.T("lti.grade.set_"+score))
 }

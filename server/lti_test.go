@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -141,6 +143,13 @@ func newPlatform(t *testing.T) *platform {
 		var sc map[string]any
 		json.NewDecoder(r.Body).Decode(&sc)
 		p.scores = append(p.scores, sc)
+	})
+	mux.HandleFunc("GET /lineitems/1", func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.Header.Get("Authorization"), "Bearer access-") {
+			http.Error(w, "no token", http.StatusUnauthorized)
+			return
+		}
+		json.NewEncoder(w).Encode(map[string]any{"id": p.srv.URL + "/lineitems/1", "scoreMaximum": 10, "label": "pigclass"})
 	})
 	mux.HandleFunc("POST /deeplinks", func(w http.ResponseWriter, r *http.Request) {
 		claims, err := p.verifyTool(r.PostFormValue("JWT"))
@@ -656,5 +665,61 @@ func TestADeepLinkedHomeworkIsGraded(t *testing.T) {
 	checkRefused(t, "a learner who left the course", bo, doc, http.StatusForbidden, "removed you")
 	if got := names(); got != "Ana Souza, Bea Lima" {
 		t.Errorf("after Bo left the course, the class is %q", got)
+	}
+}
+
+// TestAClassLinkSendsTheScoreItsTeacherChose: a graded link to a class
+// without homework sends the quality of each learner's decisions (100
+// minus students.csv's cost a game) until its teacher chooses the games
+// played instead, out of the line item's maximum.
+func TestAClassLinkSendsTheScoreItsTeacherChose(t *testing.T) {
+	a := newApp(t)
+	p := newPlatform(t)
+	p.register(a)
+	graded := func(c map[string]any) {
+		c[lti.ClaimResourceLink] = map[string]any{"id": "link-9"}
+		c["https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"] = map[string]any{"scope": []string{lti.ScopeScore, lti.ScopeItems}, "lineitem": p.srv.URL + "/lineitems/1"}
+	}
+	teacher := a.browser()
+	p.launch(teacher, "platform-key-1", func(c map[string]any) { instructor(c); graded(c) })
+	code := strings.TrimPrefix(teacher.path(), "/t/")
+	ana := &student{b: a.browser(), nick: "Ana Souza", holdAt: 20}
+	p.launch(ana.b, "platform-key-1", graded)
+	if teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}}); teacher.status() != http.StatusOK {
+		t.Fatalf("starting a round: %d", teacher.status())
+	}
+	playRound(t, code, []*student{ana})
+	if n, err := a.srv.sendScores(t.Context()); n != 1 || err != nil {
+		t.Fatalf("%d scores sent (%v), want Ana's", n, err)
+	}
+	var cost float64
+	for _, r := range teacher.csvRows(paths.StudentsCSV.For(code)) {
+		cost, _ = strconv.ParseFloat(r["cost_per_game_pct"], 64)
+	}
+	p.mu.Lock()
+	first := p.scores[0]
+	p.mu.Unlock()
+	if want := math.Round((100-cost)*100) / 100; first["scoreGiven"] != want || first["scoreMaximum"] != 100.0 ||
+		!strings.HasPrefix(first["comment"].(string), "Decision quality: 100 minus") || !strings.HasSuffix(first["comment"].(string), "over 1 game.") {
+		t.Errorf("the quality sent: %v, want %v of 100 (students.csv's cost a game %v)", first, want, cost)
+	}
+
+	dash := teacher.get(paths.Teacher.For(code))
+	if dash.Find(`[data-testid=grade-choice] input[value=quality][checked]`).Length() != 1 {
+		t.Fatal("the dashboard offers no choice of the gradebook's score, quality chosen")
+	}
+	if teacher.post(paths.LTIScore.For(code), url.Values{"score": {"wins"}}); teacher.status() != http.StatusUnprocessableEntity {
+		t.Errorf("a score of wins: %d", teacher.status())
+	}
+	if doc := teacher.post(paths.LTIScore.For(code), url.Values{"score": {"games"}}); !strings.Contains(doc.Find(".notice").Text(), "games each learner played") {
+		t.Errorf("choosing the games played: %q", doc.Find(".notice").Text())
+	}
+	if n, err := a.srv.sendScores(t.Context()); n != 1 || err != nil {
+		t.Fatalf("%d scores sent after the choice (%v), want Ana's", n, err)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if got := p.scores[1]; got["scoreGiven"] != 1.0 || got["scoreMaximum"] != 10.0 || got["comment"] != "Games played: 1." {
+		t.Errorf("the games sent: %v, want 1 of the line item's 10", got)
 	}
 }

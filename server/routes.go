@@ -180,6 +180,7 @@ func (s *Server) teacherRoutes(r *gin.Engine) {
 	tpost(paths.RosterPreview, s.rosterPreview)
 	tpost(paths.Roster, s.addRoster)
 	tget(paths.LoginCards, s.loginCards)
+	tpost(paths.LTIScore, s.setLinkScore)
 	tpost(paths.PoseLab, s.poseLab)
 	tpost(paths.RevealLab, s.revealLab)
 	projectorBase{teacher: true}.routes(routeOn(r.GET, teacher...), s)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"net/http"
 	"slices"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 	"pigclass/server/charts"
 	"pigclass/server/classroom"
 	"pigclass/server/report"
+	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/templates"
 	"pigclass/templates/i18n"
@@ -143,7 +145,7 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 	if err != nil {
 		return templates.Dashboard{}, err
 	}
-	platformIDs, err := s.platformIDsURL(c.Request.Context(), class)
+	platform, err := s.platformPart(c.Request.Context(), class)
 	if err != nil {
 		return templates.Dashboard{}, err
 	}
@@ -152,7 +154,7 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		ProjectorURL: s.publicURL(c.Request) + paths.ReadOnlyProjector.Page.For(class.Code) + "?key=" + s.room.ProjectorKey(class), CanPlayAgain: len(rounds) > 0,
 		Code: class.Code, JoinURL: s.publicURL(c.Request) + paths.JoinCode.For(class.Code),
 		TeacherURL: s.publicURL(c.Request) + paths.Teacher.For(class.Code) + "?key=" + secret,
-		Locked:     class.Locked, Paused: class.Paused, Anonymous: class.Anonymous, PlatformIDs: platformIDs,
+		Locked:     class.Locked, Paused: class.Paused, Anonymous: class.Anonymous, Platform: platform,
 		Live: live, Games: gameChoices(l, form.Game.Value), Bots: s.views.roundBots(l, form.Game.Value, form.Bot.Value), Round: form,
 		// Ending a round applies while any of its matches still plays.
 		RoundActive: live.RoundActive, Notice: takeFlash(c, class.Code), Language: class.Language, LessonPlans: s.views.lessonChoices(l, class.Lesson), Retention: unit.retention, Days: unit.days, Homework: unit.homework,
@@ -396,12 +398,27 @@ func (s *Server) exports(c *gin.Context) ([]templates.Export, error) {
 	return out, nil
 }
 
-// platformIDsURL is students.csv with the platform's user ids, for a
-// class a learning platform's link opens (LTI); "" for another.
-func (s *Server) platformIDsURL(ctx context.Context, class *classroom.Class) (string, error) {
-	linked, err := s.lti.st.ClassLinked(ctx, class.ID)
-	if err != nil || !linked {
-		return "", err
+// platformPart is the dashboard's part for a class a learning
+// platform's link opens (LTI): students.csv with the platform's user ids,
+// and, for a link with a gradebook column and no homework, the teacher's
+// choice of what it gets. Nil for another class.
+func (s *Server) platformPart(ctx context.Context, class *classroom.Class) (*templates.PlatformPart, error) {
+	link, err := s.lti.st.ClassLink(ctx, class.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
 	}
-	return paths.StudentsCSV.For(class.Code) + "?platform=ids&names=real", nil
+	if err != nil {
+		return nil, err
+	}
+	part := &templates.PlatformPart{IDs: paths.StudentsCSV.For(class.Code) + "?platform=ids&names=real"}
+	if link.LineItem != "" {
+		as, err := s.lti.st.Assignments(ctx, class.ID)
+		if err != nil {
+			return nil, err
+		}
+		if len(as) == 0 {
+			part.Score = link.Score
+		}
+	}
+	return part, nil
 }

@@ -94,7 +94,7 @@ type Dashboard struct {
 	Locked      bool
 	Paused      bool
 	Anonymous   bool
-	PlatformIDs string // students.csv with the platform's user ids, for a class a learning platform's link opens (LTI)
+	Platform    *PlatformPart // for a class a learning platform's link opens (LTI)
 	Live        DashLive
 	Games       []Choice
 	Bots        []Choice
@@ -1125,4 +1125,13 @@ type LTIDeepLink struct {
 // LTIDeepLinkReturn is the signed link on its way back to the platform.
 type LTIDeepLinkReturn struct {
 	ReturnURL, JWT, Title string
+}
+
+// PlatformPart is the dashboard's part for a class a learning platform's
+// link opens: students.csv with the platform's user ids, and the score
+// its gradebook column gets ("" when the teacher has no choice: no
+// column, or the link's homework).
+type PlatformPart struct {
+	IDs   string
+	Score string // quality or games
 }

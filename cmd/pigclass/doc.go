@@ -545,16 +545,19 @@
 // not come yet (shown as not started) and takes out those who left the
 // course. With its grade service, each learner's score goes to the
 // link's column once a minute when it changed, never twice the same: a
-// homework's games played of those asked, else the quality of their
-// decisions out of 100 (100 minus the chance to win a game they gave away
-// on average, in percentage points), with a comment that says which. A
+// homework's games played of those asked; for a class without homework,
+// as its teacher chooses on the dashboard, the quality of their decisions
+// out of 100 (100 minus the chance to win a game they gave away on
+// average, in percentage points: students.csv's cost_per_game_pct) or the
+// games they played, out of the column's maximum; with a comment that
+// says which. A
 // score the platform refuses is tried again after a minute, then after
 // twice as long each time, up to six hours. The platform's user ids are
 // kept (table lti_members) and deleted with a student's erasure;
 // students.csv names them only when the teacher asks
 // (`/t/{code}/students.csv?platform=ids`). Not yet: the platform's
 // storage (lti_storage_target) for a browser that blocks cookies in
-// frames, and a teacher's choice of games played as a class's score.
+// frames: open pigclass in a window of its own there.
 //
 // # Every command and flag
 //

@@ -177,6 +177,27 @@ func Members(ctx context.Context, client *http.Client, address, token string) ([
 	return out, nil
 }
 
+// LineItemMax is a line item's maximum score (AGS 2.0, 3.2), read with an
+// access token of ScopeItems.
+func LineItemMax(ctx context.Context, client *http.Client, lineItem, token string) (float64, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, lineItem, nil)
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Accept", "application/vnd.ims.lis.v2.lineitem+json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	var got struct {
+		ScoreMaximum float64 `json:"scoreMaximum"`
+	}
+	if err := do(client, req, &got); err != nil {
+		return 0, fmt.Errorf("lti: the line item: %w", err)
+	}
+	if got.ScoreMaximum <= 0 {
+		return 0, fmt.Errorf("lti: the line item %s has no scoreMaximum", lineItem)
+	}
+	return got.ScoreMaximum, nil
+}
+
 // Score is a learner's result sent to a line item (AGS 2.0, 3.4).
 type Score struct {
 	UserID           string  `json:"userId"`

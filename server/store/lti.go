@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -95,13 +96,22 @@ type Link struct {
 	Issuer, ClientID, Deployment string
 	Context, ResourceLink        string
 	Members, LineItem            string
+	// Score is what goes to the line item for a class without homework:
+	// ScoreQuality or ScoreGames, as its teacher chose.
+	Score string
 }
 
-const linkColumns = `class_id, issuer, client_id, deployment_id, context_id, resource_link_id, memberships_url, lineitem_url`
+// The scores a teacher chooses from for a class without homework.
+const (
+	ScoreQuality = "quality" // 100 minus the chance to win a game given away on average
+	ScoreGames   = "games"   // the games played
+)
+
+const linkColumns = `class_id, issuer, client_id, deployment_id, context_id, resource_link_id, memberships_url, lineitem_url, score`
 
 func scanLink(row interface{ Scan(...any) error }) (Link, error) {
 	var l Link
-	err := row.Scan(&l.ClassID, &l.Issuer, &l.ClientID, &l.Deployment, &l.Context, &l.ResourceLink, &l.Members, &l.LineItem)
+	err := row.Scan(&l.ClassID, &l.Issuer, &l.ClientID, &l.Deployment, &l.Context, &l.ResourceLink, &l.Members, &l.LineItem, &l.Score)
 	return l, err
 }
 
@@ -119,13 +129,26 @@ func (s *Store) LinkedClass(ctx context.Context, l Link) (Link, error) {
 	return found, nil
 }
 
-// ClassLinked reports whether a class opens from a platform's link.
-func (s *Store) ClassLinked(ctx context.Context, classID int64) (bool, error) {
-	var n int
-	if err := s.rd.QueryRowContext(ctx, `SELECT COUNT(*) FROM lti_links WHERE class_id = ?`, classID).Scan(&n); err != nil {
-		return false, fmt.Errorf("store: class linked: %w", err)
+// ClassLink is the link a class opens from: ErrNotFound for a class no
+// platform's link opens.
+func (s *Store) ClassLink(ctx context.Context, classID int64) (Link, error) {
+	l, err := scanLink(s.rd.QueryRowContext(ctx, `SELECT `+linkColumns+` FROM lti_links WHERE class_id = ?`, classID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return l, ErrNotFound
 	}
-	return n > 0, nil
+	if err != nil {
+		return l, fmt.Errorf("store: class link: %w", err)
+	}
+	return l, nil
+}
+
+// SetLinkScore keeps the score its teacher chose for a class's link
+// (ScoreQuality or ScoreGames).
+func (s *Store) SetLinkScore(ctx context.Context, classID int64, score string) error {
+	if _, err := s.exec(ctx, `UPDATE lti_links SET score = ? WHERE class_id = ?`, score, classID); err != nil {
+		return fmt.Errorf("store: link score: %w", err)
+	}
+	return nil
 }
 
 // GradedLinks are the links whose launches gave a line item: the classes
@@ -160,8 +183,8 @@ func (s *Store) SetLinkServices(ctx context.Context, classID int64, members, lin
 
 // LinkClass ties a class to the resource link that made it.
 func (s *Store) LinkClass(ctx context.Context, l Link) error {
-	_, err := s.exec(ctx, `INSERT INTO lti_links (`+linkColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		l.ClassID, l.Issuer, l.ClientID, l.Deployment, l.Context, l.ResourceLink, l.Members, l.LineItem)
+	_, err := s.exec(ctx, `INSERT INTO lti_links (`+linkColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		l.ClassID, l.Issuer, l.ClientID, l.Deployment, l.Context, l.ResourceLink, l.Members, l.LineItem, cmp.Or(l.Score, ScoreQuality))
 	if isUnique(err) {
 		return ErrLinkTaken
 	}

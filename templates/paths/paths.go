@@ -135,6 +135,7 @@ const (
 	RosterPreview   Route = "/t/:code/roster/preview"   // POST: an uploaded class list, read and checked, nothing stored
 	Roster          Route = "/t/:code/roster"           // POST: add a class list's new names
 	LoginCards      Route = "/t/:code/cards"            // the students' login cards, to print
+	LTIScore        Route = "/t/:code/grade"            // POST: what a learning platform's gradebook column gets
 	PoseLab         Route = "/t/:code/lab"              // POST: pose the lab's question
 	RevealLab       Route = "/t/:code/lab/reveal"       // POST: show (reveal=1) or hide the exact answer
 	TournamentClose Route = "/t/:code/tournament/close" // close the entries and play it

@@ -9,7 +9,9 @@
 -- and the score last sent to the link's gradebook line item for each
 -- student (never the same twice), with the failures and the time to try
 -- again. A link keeps the course's members' address (NRPS) and its line
--- item's (AGS), as its last launch gave them.
+-- item's (AGS), as its last launch gave them, and the score its teacher
+-- chose to send for a class without homework: the quality of the
+-- decisions, or the games played.
 CREATE TABLE lti_platforms (
   id            INTEGER PRIMARY KEY,
   issuer        TEXT    NOT NULL,
@@ -34,6 +36,7 @@ CREATE TABLE lti_links (
   resource_link_id TEXT    NOT NULL,
   memberships_url  TEXT NOT NULL DEFAULT '',
   lineitem_url     TEXT NOT NULL DEFAULT '',
+  score            TEXT NOT NULL DEFAULT 'quality' CHECK (score IN ('quality', 'games')),
   UNIQUE (issuer, client_id, deployment_id, resource_link_id)
 );
 CREATE TABLE lti_members (

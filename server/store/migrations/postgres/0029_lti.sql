@@ -25,6 +25,7 @@ CREATE TABLE lti_links (
   resource_link_id TEXT COLLATE "C" NOT NULL,
   memberships_url  TEXT COLLATE "C" NOT NULL DEFAULT '',
   lineitem_url     TEXT COLLATE "C" NOT NULL DEFAULT '',
+  score            TEXT COLLATE "C" NOT NULL DEFAULT 'quality' CHECK (score IN ('quality', 'games')),
   UNIQUE (issuer, client_id, deployment_id, resource_link_id)
 );
 CREATE TABLE lti_members (
