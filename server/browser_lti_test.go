@@ -33,7 +33,7 @@ func TestBrowserALaunchInAFrame(t *testing.T) {
 		KeysURL: p.srv.URL + "/jwks", Deployments: []string{platformDeployment}}); err != nil {
 		t.Fatal(err)
 	}
-	a.srv.lti.allowFrames(site)
+	a.srv.lti.AllowFrames(site)
 	who := map[string]any{"sub": "user-1", "name": "Ana Souza", lti.ClaimRoles: []string{lti.RoleLearner}}
 	p.autoLaunch = func(auth url.Values) map[string]any {
 		now := a.clock.now()

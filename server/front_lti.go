@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -20,18 +19,6 @@ import (
 	"pigclass/templates"
 	"pigclass/templates/paths"
 )
-
-// LTIRegisterKey is the key of the registration address (pigclass lti
-// prints it): derived from the server's key, so that only its
-// administrator can give the address to a platform.
-func LTIRegisterKey(serverKey []byte) string {
-	mac := hmac.New(sha256.New, serverKey)
-	mac.Write([]byte("pigclass-lti-register-v1"))
-	return hex.EncodeToString(mac.Sum(nil))[:32]
-}
-
-// ltiTool is pigclass's addresses for a platform, under its public address.
-func (s *Server) ltiTool(r *http.Request) lti.Tool { return lti.ToolAt(s.publicURL(r)) }
 
 // registerKeyOK reports whether the request's registration address holds
 // the key; a wrong one is the 404 of any address that is not there.
@@ -56,7 +43,7 @@ func (s *Server) ltiRegisterPage(c *gin.Context) {
 		s.ltiAdminPage(c, v)
 		return
 	}
-	cfg, err := lti.ReadConfig(c.Request.Context(), s.lti.client, v.ConfigURL)
+	cfg, err := lti.ReadConfig(c.Request.Context(), s.lti.Client, v.ConfigURL)
 	if err != nil {
 		v.Error = loc(c).T("lti.register.unreadable", "Why", err.Error())
 		render(c, http.StatusBadGateway, templates.LTIRegisterView(v))
@@ -70,7 +57,7 @@ func (s *Server) ltiRegisterPage(c *gin.Context) {
 // (not by a platform): the addresses to give a platform and the
 // platforms registered.
 func (s *Server) ltiAdminPage(c *gin.Context, v templates.LTIRegister) {
-	ps, err := s.lti.st.Platforms(c.Request.Context(), "")
+	ps, err := s.lti.List(c.Request.Context(), "")
 	if err != nil {
 		fail(c, err)
 		return
@@ -91,23 +78,22 @@ func (s *Server) ltiRegister(c *gin.Context) {
 	}
 	ctx := c.Request.Context()
 	v := templates.LTIRegister{Key: c.Param("key"), ConfigURL: c.PostForm("openid_configuration"), Token: c.PostForm("registration_token")}
-	cfg, err := lti.ReadConfig(ctx, s.lti.client, v.ConfigURL)
+	cfg, err := lti.ReadConfig(ctx, s.lti.Client, v.ConfigURL)
 	var p lti.Platform
 	if err == nil {
 		v.Issuer = cfg.Issuer
-		p, err = lti.Register(ctx, s.lti.client, cfg, v.Token, s.ltiTool(c.Request))
+		p, err = lti.Register(ctx, s.lti.Client, cfg, v.Token, s.ltiTool(c.Request))
 	}
 	if err != nil {
 		v.Error = loc(c).T("lti.register.unreadable", "Why", err.Error())
 		render(c, http.StatusBadGateway, templates.LTIRegisterView(v))
 		return
 	}
-	if _, err := s.lti.st.SavePlatform(ctx, p); err != nil {
+	if err := s.lti.Save(ctx, p); err != nil {
 		fail(c, err)
 		return
 	}
 	s.log.Info("lti: registered with a platform", "issuer", p.Issuer, "client_id", p.ClientID, "deployments", len(p.Deployments))
-	s.lti.allowFrames(p.Issuer, p.LoginURL)
 	v.ClientID, v.Done = p.ClientID, true
 	render(c, http.StatusOK, templates.LTIRegisterView(v))
 }
@@ -146,7 +132,7 @@ func (s *Server) ltiLogin(c *gin.Context) {
 // platformFor is the registered platform of the issuer (with client id
 // clientID, if given), or a refusal already answered.
 func (s *Server) platformFor(c *gin.Context, issuer, clientID string) (lti.Platform, error) {
-	ps, err := s.lti.st.Platforms(c.Request.Context(), issuer)
+	ps, err := s.lti.List(c.Request.Context(), issuer)
 	if err != nil {
 		fail(c, err)
 		return lti.Platform{}, err
@@ -162,24 +148,6 @@ func (s *Server) platformFor(c *gin.Context, issuer, clientID string) (lti.Platf
 		return lti.Platform{}, errors.New("lti: no platform")
 	}
 	return found[0], nil
-}
-
-// refuseLaunch answers a login or a launch refused, saying why in the
-// reader's language (lti.refused.REASON).
-func (s *Server) refuseLaunch(c *gin.Context, status int, reason string) {
-	refuse(c, status, loc(c).T("lti.refused."+reason))
-}
-
-// setFrameCookie sets a cookie that a page in a platform's frame sends
-// back: SameSite=None over HTTPS (a browser sends no other in a frame of
-// another site); without HTTPS the browser's default, which carries it
-// only on a launch in a window of its own.
-func setFrameCookie(c *gin.Context, name, value string, maxAge int) {
-	ck := &http.Cookie{Name: name, Value: value, Path: "/", MaxAge: maxAge, HttpOnly: true, SameSite: http.SameSiteDefaultMode}
-	if overHTTPS(c) {
-		ck.SameSite, ck.Secure = http.SameSiteNoneMode, true
-	}
-	http.SetCookie(c.Writer, ck)
 }
 
 // ltiLaunch is the platform's post of a launch's id_token (LTI Core 5.1.2,
@@ -203,7 +171,7 @@ func (s *Server) ltiLaunch(c *gin.Context) {
 	if err != nil {
 		return
 	}
-	claims, err := s.lti.keys.Verify(ctx, p, token, s.ltiNonce(state))
+	claims, err := s.lti.Keys.Verify(ctx, p, token, s.ltiNonce(state))
 	var no *lti.Refusal
 	switch {
 	case errors.As(err, &no):
@@ -214,7 +182,7 @@ func (s *Server) ltiLaunch(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	switch err := s.lti.st.UseNonce(ctx, claims.Nonce, time.Unix(claims.Expires, 0).Add(time.Minute)); {
+	switch err := s.lti.UseNonce(ctx, claims.Nonce, time.Unix(claims.Expires, 0).Add(time.Minute)); {
 	case errors.Is(err, store.ErrNonceUsed):
 		s.refuseLaunch(c, http.StatusForbidden, string(lti.WrongNonce))
 		return
@@ -224,7 +192,7 @@ func (s *Server) ltiLaunch(c *gin.Context) {
 	}
 	setFrameCookie(c, ltiStateCookie, "", -1)
 	if o := c.GetHeader("Origin"); o != "" && o != "null" {
-		s.lti.allowFrames(o)
+		s.lti.AllowFrames(o)
 	}
 	if claims.MessageType == lti.DeepLinkingRequest {
 		s.deepLinkPage(c, p, claims)
@@ -236,7 +204,7 @@ func (s *Server) ltiLaunch(c *gin.Context) {
 // launchPlatform is the registered platform a token names (its issuer,
 // and pigclass's client id among its audience), or a refusal answered.
 func (s *Server) launchPlatform(c *gin.Context, issuer string, aud []string) (lti.Platform, error) {
-	ps, err := s.lti.st.Platforms(c.Request.Context(), issuer)
+	ps, err := s.lti.List(c.Request.Context(), issuer)
 	if err != nil {
 		fail(c, err)
 		return lti.Platform{}, err
@@ -268,7 +236,7 @@ func (s *Server) launchInto(c *gin.Context, p lti.Platform, claims lti.Claims) {
 		return
 	}
 	if claims.Members.URL != "" || claims.Grades.LineItem != "" {
-		if err := s.lti.st.SetLinkServices(c.Request.Context(), class.ID, claims.Members.URL, claims.Grades.LineItem); err != nil {
+		if err := s.lti.SetServices(c.Request.Context(), class.ID, claims.Members.URL, claims.Grades.LineItem); err != nil {
 			fail(c, err)
 			return
 		}
@@ -316,11 +284,10 @@ func (o *otherCourse) Error() string { return "lti: the resource link opens a cl
 // was made in another course is an *otherCourse.
 func (s *Server) linkedClass(c *gin.Context, link store.Link, claims lti.Claims) (*classroom.Class, error) {
 	ctx := c.Request.Context()
-	st := s.lti.st
-	s.lti.making.Lock()
-	defer s.lti.making.Unlock()
+	s.lti.Making.Lock()
+	defer s.lti.Making.Unlock()
 	for range 2 {
-		found, err := st.LinkedClass(ctx, link)
+		found, err := s.lti.LinkedClass(ctx, link)
 		switch {
 		case err == nil && found.Context != link.Context:
 			return nil, &otherCourse{link: found}
@@ -335,7 +302,7 @@ func (s *Server) linkedClass(c *gin.Context, link store.Link, claims lti.Claims)
 			return nil, err
 		}
 		link.ClassID = class.ID
-		switch err := st.LinkClass(ctx, link); {
+		switch err := s.lti.LinkClass(ctx, link); {
 		case errors.Is(err, store.ErrLinkTaken):
 			// Another instance of a district made the link's class first:
 			// it is found again, and this one, empty and linked to
@@ -359,20 +326,10 @@ func (s *Server) linkedClass(c *gin.Context, link store.Link, claims lti.Claims)
 	return nil, errors.New("lti: the resource link's class was made and lost twice")
 }
 
-// ltiTeacherSecret is the teacher's secret of the class a resource link
-// opens: derived from the link with the server's key, so that every
-// instructor's launch gives their browser the class's teacher link
-// without the secret being kept anywhere.
-func (s *Server) ltiTeacherSecret(l store.Link) string {
-	mac := hmac.New(sha256.New, s.cfg.Key)
-	mac.Write([]byte(strings.Join([]string{"pigclass-lti-teacher-v1", l.Issuer, l.ClientID, l.Deployment, l.ResourceLink}, "\x00")))
-	return hex.EncodeToString(mac.Sum(nil))
-}
-
 // ltiKeys publishes pigclass's public keys (JWKS), making its first key
 // if it has none.
 func (s *Server) ltiKeys(c *gin.Context) {
-	keys, err := s.toolKeys(c.Request.Context())
+	keys, err := s.lti.ToolKeys(c.Request.Context())
 	if err != nil {
 		fail(c, err)
 		return
@@ -384,50 +341,6 @@ func (s *Server) ltiKeys(c *gin.Context) {
 	}
 	c.Header("Cache-Control", "max-age=300")
 	c.Data(http.StatusOK, "application/json", b)
-}
-
-// toolKeys are pigclass's published signing keys, the one it signs with
-// first: a first one made if there is none.
-func (s *Server) toolKeys(ctx context.Context) ([]lti.ToolKey, error) {
-	sealed, err := s.lti.st.ToolKeys(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if len(sealed) == 0 {
-		if err := AddToolKey(ctx, s.lti.st, s.cfg.Key); err != nil {
-			return nil, err
-		}
-		if sealed, err = s.lti.st.ToolKeys(ctx); err != nil {
-			return nil, err
-		}
-	}
-	var keys []lti.ToolKey
-	for _, k := range sealed {
-		if k.Retired {
-			continue
-		}
-		key, err := lti.OpenToolKey(k.ID, k.Sealed, s.cfg.Key)
-		if err != nil {
-			return nil, err
-		}
-		keys = append(keys, key)
-	}
-	return keys, nil
-}
-
-// AddToolKey makes pigclass a new signing key for its platforms, sealed
-// with the server's key, and signs with it from now on (pigclass lti
-// rotate): the key before it is still published until the next rotation.
-func AddToolKey(ctx context.Context, st *store.Store, serverKey []byte) error {
-	k, err := lti.NewToolKey()
-	if err != nil {
-		return err
-	}
-	sealed, err := k.Seal(serverKey)
-	if err != nil {
-		return err
-	}
-	return st.AddToolKey(ctx, store.SealedKey{ID: k.ID, Sealed: sealed})
 }
 
 // linkHomework sets the homework a deep link chose (its custom

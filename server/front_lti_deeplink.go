@@ -102,7 +102,7 @@ func (s *Server) deepLink(c *gin.Context) {
 		render(c, http.StatusUnprocessableEntity, templates.LTIDeepLinkView(s.deepLinkChoices(c, v, c.PostForm("lesson"), c.PostForm("game"), c.PostForm("bot"))))
 		return
 	}
-	key, err := s.signingKey(c.Request.Context())
+	key, err := s.lti.SigningKey(c.Request.Context())
 	if err != nil {
 		fail(c, err)
 		return

@@ -232,6 +232,7 @@ var privacyTables = []privacyTable{
 		{"resource_link_id", "lti_links-resource_link_id"},
 		{"memberships_url", "lti_links-memberships_url"},
 		{"lineitem_url", "lti_links-lineitem_url"},
+		{"score", "lti_links-score"},
 	}, false},
 	{"lti_members", []privacyColumn{
 		{"student_id", "student_id"},

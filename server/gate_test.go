@@ -305,8 +305,9 @@ func packageSources(t *testing.T) map[string]string {
 }
 
 // TestHandlersDoNotCallTheStore: the server package only parses, calls
-// the live classroom or the reports, and renders. No file of it holds the
-// store but server.go, which hands it to the room and the reports only.
+// the live classroom, the reports, the contest or the platforms, and
+// renders. No file of it holds the store but server.go, which hands it
+// to them only.
 func TestHandlersDoNotCallTheStore(t *testing.T) {
 	for f, src := range packageSources(t) {
 		if f != "server.go" {
@@ -316,8 +317,8 @@ func TestHandlersDoNotCallTheStore(t *testing.T) {
 			continue
 		}
 		uses := regexp.MustCompile(`\bst\b`).FindAllStringIndex(src, -1)
-		handed := strings.Count(src, "report.New(st,") + strings.Count(src, "classroom.New(st,") + strings.Count(src, "contest.New(st,") + strings.Count(src, "st *store.Store")
-		if len(uses) != handed || handed != 4 {
+		handed := strings.Count(src, "report.New(st,") + strings.Count(src, "classroom.New(st,") + strings.Count(src, "contest.New(st,") + strings.Count(src, "platforms.New(st,") + strings.Count(src, "st *store.Store")
+		if len(uses) != handed || handed != 5 {
 			t.Errorf("server.go uses the store %d times, %d of them to hand it on", len(uses), handed)
 		}
 	}

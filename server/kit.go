@@ -9,6 +9,7 @@ import (
 	"pigclass/server/classroom"
 	"pigclass/server/contest"
 	"pigclass/server/limit"
+	"pigclass/server/platforms"
 	"pigclass/server/play"
 	"pigclass/server/report"
 	"pigclass/sim"
@@ -91,13 +92,13 @@ type Server struct {
 	hosts       *hostGate
 	metrics     *metrics
 	crossOrigin *http.CrossOriginProtection
-	tokens      *tokens             // fresh player tokens on join
-	moves       *limit.Limiter      // moves, by player: a script cannot flood a match
-	newClasses  *limit.Limiter      // classes started, by client address
-	district    *classroom.District // on a district's shared Postgres: the classes this instance serves; nil on SQLite
-	streams     *streams            // the pages' event streams (push.go)
-	labRuns     *runPaths           // the lab's runs just made, until their page draws them
-	lti         *ltiSide            // the learning platforms' side (front_lti.go)
+	tokens      *tokens              // fresh player tokens on join
+	moves       *limit.Limiter       // moves, by player: a script cannot flood a match
+	newClasses  *limit.Limiter       // classes started, by client address
+	district    *classroom.District  // on a district's shared Postgres: the classes this instance serves; nil on SQLite
+	streams     *streams             // the pages' event streams (push.go)
+	labRuns     *runPaths            // the lab's runs just made, until their page draws them
+	lti         *platforms.Platforms // the learning platforms (LTI 1.3): front_lti.go
 }
 
 // DefaultMovesPerSecond is the moves a player may make a second: faster

@@ -148,7 +148,7 @@ func ParseProxies(list string) ([]netip.Prefix, error) {
 
 // securityHeaders keeps pages to the app's own scripts and styles.
 func (s *Server) securityHeaders(c *gin.Context) {
-	setSecurityHeaders(c.Writer.Header(), s.lti.frameAncestors())
+	setSecurityHeaders(c.Writer.Header(), s.lti.FrameAncestors())
 	c.Next()
 }
 

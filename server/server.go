@@ -44,6 +44,7 @@ import (
 	"pigclass/server/classroom"
 	"pigclass/server/contest"
 	"pigclass/server/limit"
+	"pigclass/server/platforms"
 	"pigclass/server/play"
 	"pigclass/server/report"
 	"pigclass/server/store"
@@ -78,7 +79,6 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		tokens:      &tokens{now: cfg.Now, rotated: map[string]rotation{}},
 		streams:     newStreams(),
 		labRuns:     &runPaths{byID: map[int64]sim.ExperimentResult{}},
-		lti:         newLTISide(st, cfg.Now),
 	}
 	if s.tables == nil {
 		s.tables = &solve.Cache{}
@@ -106,6 +106,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		rand.Read(s.cfg.Key)
 	}
 	s.room = classroom.New(st, s.cfg.Key, s.tables, log, cfg.Now)
+	s.lti = platforms.New(st, s.cfg.Key, cfg.Now, log)
 	s.governRoom()
 	s.metrics = newMetrics(s.room, s.reports, s.tables)
 	s.contest = contest.New(st, s.tables, log, cfg.Now)
@@ -116,11 +117,11 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		return nil, err
 	}
 	log.Info("matches restored", "playing", n, "seconds", time.Since(start).Seconds())
-	if err := errors.Join(s.views.loadLessons(), s.lti.load(ctx)); err != nil {
+	if err := errors.Join(s.views.loadLessons(), s.lti.Load(ctx)); err != nil {
 		return nil, err
 	}
 	s.room.Watch()
-	go s.sendScoresLoop(s.lti.stop)
+	go s.lti.SendScoresEvery(s.serves())
 	return s, nil
 }
 
@@ -150,7 +151,7 @@ func (s *Server) governRoom() {
 // scores' sending and, in a
 // district, hands the classes this instance serves to the others.
 func (s *Server) Close() {
-	close(s.lti.stop)
+	close(s.lti.Stop)
 	s.streams.end()
 	s.room.Close()
 	if s.district != nil {
@@ -162,4 +163,13 @@ func (s *Server) Close() {
 // separate --metrics-addr.
 func (s *Server) MetricsHandler() http.Handler {
 	return promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{})
+}
+
+// serves says which classes this instance serves: on a district's
+// Postgres those it holds (District.Serves), else all (nil).
+func (s *Server) serves() func(classID int64) bool {
+	if s.district == nil {
+		return nil
+	}
+	return s.district.Serves
 }

@@ -403,7 +403,7 @@ func (s *Server) exports(c *gin.Context) ([]templates.Export, error) {
 // and, for a link with a gradebook column and no homework, the teacher's
 // choice of what it gets. Nil for another class.
 func (s *Server) platformPart(ctx context.Context, class *classroom.Class) (*templates.PlatformPart, error) {
-	link, err := s.lti.st.ClassLink(ctx, class.ID)
+	link, err := s.lti.ClassLink(ctx, class.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
@@ -412,11 +412,11 @@ func (s *Server) platformPart(ctx context.Context, class *classroom.Class) (*tem
 	}
 	part := &templates.PlatformPart{IDs: paths.StudentsCSV.For(class.Code) + "?platform=ids&names=real"}
 	if link.LineItem != "" {
-		as, err := s.lti.st.Assignments(ctx, class.ID)
+		homework, err := s.lti.HasHomework(ctx, class.ID)
 		if err != nil {
 			return nil, err
 		}
-		if len(as) == 0 {
+		if !homework {
 			part.Score = link.Score
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"pigclass/server"
 	"pigclass/server/lti"
+	"pigclass/server/platforms"
 	"pigclass/server/store"
 	"pigclass/templates/paths"
 )
@@ -62,7 +63,7 @@ func runLTI(e env, args []string) error {
 		}
 		fmt.Fprintf(e.stdout, "registered %s (client id %s, deployments %s)\n", p.Issuer, p.ClientID, strings.Join(p.Deployments, ", "))
 	case "rotate":
-		if err := server.AddToolKey(e.ctx, st, key.Bytes); err != nil {
+		if err := platforms.Rotate(e.ctx, st, key.Bytes); err != nil {
 			return err
 		}
 		fmt.Fprintln(e.stdout, "pigclass signs with a new key from now on; the one before it is still published at /lti/jwks until the next rotation, and any older one is not")

@@ -1,0 +1,57 @@
+package server
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"pigclass/server/lti"
+	"pigclass/server/store"
+)
+
+// What the learning platforms' handlers share (LTI 1.3: front_lti.go,
+// front_lti_deeplink.go, lti_services.go).
+
+// LTIRegisterKey is the key of the registration address (pigclass lti
+// prints it): derived from the server's key, so that only its
+// administrator can give the address to a platform.
+func LTIRegisterKey(serverKey []byte) string {
+	mac := hmac.New(sha256.New, serverKey)
+	mac.Write([]byte("pigclass-lti-register-v1"))
+	return hex.EncodeToString(mac.Sum(nil))[:32]
+}
+
+// ltiTool is pigclass's addresses for a platform, under its public address.
+func (s *Server) ltiTool(r *http.Request) lti.Tool { return lti.ToolAt(s.publicURL(r)) }
+
+// refuseLaunch answers a login or a launch refused, saying why in the
+// reader's language (lti.refused.REASON).
+func (s *Server) refuseLaunch(c *gin.Context, status int, reason string) {
+	refuse(c, status, loc(c).T("lti.refused."+reason))
+}
+
+// setFrameCookie sets a cookie that a page in a platform's frame sends
+// back: SameSite=None over HTTPS (a browser sends no other in a frame of
+// another site); without HTTPS the browser's default, which carries it
+// only on a launch in a window of its own.
+func setFrameCookie(c *gin.Context, name, value string, maxAge int) {
+	ck := &http.Cookie{Name: name, Value: value, Path: "/", MaxAge: maxAge, HttpOnly: true, SameSite: http.SameSiteDefaultMode}
+	if overHTTPS(c) {
+		ck.SameSite, ck.Secure = http.SameSiteNoneMode, true
+	}
+	http.SetCookie(c.Writer, ck)
+}
+
+// ltiTeacherSecret is the teacher's secret of the class a resource link
+// opens: derived from the link with the server's key, so that every
+// instructor's launch gives their browser the class's teacher link
+// without the secret being kept anywhere.
+func (s *Server) ltiTeacherSecret(l store.Link) string {
+	mac := hmac.New(sha256.New, s.cfg.Key)
+	mac.Write([]byte(strings.Join([]string{"pigclass-lti-teacher-v1", l.Issuer, l.ClientID, l.Deployment, l.ResourceLink}, "\x00")))
+	return hex.EncodeToString(mac.Sum(nil))
+}
