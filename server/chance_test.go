@@ -25,7 +25,7 @@ var secretDraws = map[string]string{
 	"store/leases.go:newLeases":      "a district instance's holder name, unguessable",
 	"store/pgtest/pgtest.go:URL":     "a test schema's name (a test helper)",
 	"lti/toolkey.go:NewToolKey":      "pigclass's signing key for its learning platforms",
-	"lti/toolkey.go:Seal":            "the nonce its sealing with the server's key takes",
+	"lti/toolkey.go:Box":             "the nonce a sealing with the server's key takes",
 	"lti/services.go:assertion":      "a client assertion's id (jti), used once",
 }
 

@@ -126,7 +126,12 @@ func (s *Server) ltiLogin(c *gin.Context) {
 	}
 	state := newToken()
 	setFrameCookie(c, ltiStateCookie, state, 600)
-	c.Redirect(http.StatusFound, lti.LoginRedirect(p, s.ltiTool(c.Request), form.Get("login_hint"), form.Get("lti_message_hint"), state, s.ltiNonce(state)))
+	next := lti.LoginRedirect(p, s.ltiTool(c.Request), form.Get("login_hint"), form.Get("lti_message_hint"), state, s.ltiNonce(state))
+	if target := form.Get("lti_storage_target"); target != "" {
+		s.storeStatePage(c, p, state, target, next)
+		return
+	}
+	c.Redirect(http.StatusFound, next)
 }
 
 // platformFor is the registered platform of the issuer (with client id
@@ -155,13 +160,26 @@ func (s *Server) platformFor(c *gin.Context, issuer, clientID string) (lti.Platf
 // the resource link opens (made on its first launch), where an instructor
 // gets the dashboard and a learner their seat under their own name.
 func (s *Server) ltiLaunch(c *gin.Context) {
-	ctx := c.Request.Context()
 	state, token := c.PostForm("state"), c.PostForm("id_token")
 	kept, err := c.Cookie(ltiStateCookie)
 	if err != nil || state == "" || subtle.ConstantTimeCompare([]byte(kept), []byte(state)) != 1 {
+		if target := c.PostForm("lti_storage_target"); target != "" && state != "" {
+			// No cookie came back (a browser that keeps none in a frame
+			// of another site): the platform's storage may hold the state.
+			s.storedStatePage(c, token, state, target)
+			return
+		}
 		s.refuseLaunch(c, http.StatusBadRequest, "state")
 		return
 	}
+	s.launch(c, token, state, false)
+}
+
+// launch checks a launch's id_token, whose login's state this browser
+// showed (its cookie, or the platform's storage: stored), and opens what
+// it asks.
+func (s *Server) launch(c *gin.Context, token, state string, stored bool) {
+	ctx := c.Request.Context()
 	issuer, aud, err := lti.Unverified(token)
 	if err != nil {
 		s.refuseLaunch(c, http.StatusBadRequest, string(lti.Unreadable))
@@ -198,7 +216,7 @@ func (s *Server) ltiLaunch(c *gin.Context) {
 		s.deepLinkPage(c, p, claims)
 		return
 	}
-	s.launchInto(c, p, claims)
+	s.launchInto(c, p, claims, stored)
 }
 
 // launchPlatform is the registered platform a token names (its issuer,
@@ -219,7 +237,7 @@ func (s *Server) launchPlatform(c *gin.Context, issuer string, aud []string) (lt
 }
 
 // launchInto opens the class of a checked launch's resource link.
-func (s *Server) launchInto(c *gin.Context, p lti.Platform, claims lti.Claims) {
+func (s *Server) launchInto(c *gin.Context, p lti.Platform, claims lti.Claims, stored bool) {
 	if !claims.Teaches() && !claims.Learns() {
 		s.refuseLaunch(c, http.StatusForbidden, "role")
 		return
@@ -251,8 +269,7 @@ func (s *Server) launchInto(c *gin.Context, p lti.Platform, claims lti.Claims) {
 				s.log.Info("lti: learners seated from the course's roster", "code", class.Code, "added", n)
 			}
 		}
-		setFrameCookie(c, teacherPrefix+class.Code, s.ltiTeacherSecret(link), 365*24*3600)
-		c.Redirect(http.StatusSeeOther, paths.Teacher.For(class.Code))
+		s.enterFrom(c, stored, teacherPrefix+class.Code, s.ltiTeacherSecret(link), paths.Teacher.For(class.Code))
 		return
 	}
 	old, _ := c.Cookie(playerCookie)
@@ -269,8 +286,7 @@ func (s *Server) launchInto(c *gin.Context, p lti.Platform, claims lti.Claims) {
 		fail(c, err)
 		return
 	}
-	setFrameCookie(c, playerCookie, token, 365*24*3600)
-	c.Redirect(http.StatusSeeOther, paths.Student.For(class.Code))
+	s.enterFrom(c, stored, playerCookie, token, paths.Student.For(class.Code))
 }
 
 // otherCourse: the resource link opens a class of another course.

@@ -52,6 +52,8 @@ type platform struct {
 	// once by the browser. course is the page /course shows.
 	autoLaunch func(auth url.Values) map[string]any
 	course     string
+	// storage is the lti_storage_target the launch names, "" for none.
+	storage string
 }
 
 const (
@@ -173,8 +175,8 @@ func newPlatform(t *testing.T) *platform {
 			return
 		}
 		auth := r.URL.Query()
-		fmt.Fprintf(w, `<html><body><form method="post" action="%s"><input type="hidden" name="id_token" value="%s"><input type="hidden" name="state" value="%s"></form><script>document.forms[0].submit()</script></body></html>`,
-			html.EscapeString(auth.Get("redirect_uri")), p.sign("platform-key-1", auto(auth)), html.EscapeString(auth.Get("state")))
+		fmt.Fprintf(w, `<html><body><form method="post" action="%s"><input type="hidden" name="id_token" value="%s"><input type="hidden" name="state" value="%s"><input type="hidden" name="lti_storage_target" value="%s"></form><script>document.forms[0].submit()</script></body></html>`,
+			html.EscapeString(auth.Get("redirect_uri")), p.sign("platform-key-1", auto(auth)), html.EscapeString(auth.Get("state")), html.EscapeString(p.storage))
 	})
 	mux.HandleFunc("GET /course", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, p.course) })
 	p.srv = httptest.NewServer(mux)
@@ -497,6 +499,16 @@ func TestALaunchThatIsNotRightIsRefused(t *testing.T) {
 	forged := a.browser()
 	doc = forged.post(paths.LTILaunch.String(), url.Values{"id_token": {p.sign("platform-key-1", map[string]any{"iss": p.srv.URL})}, "state": {"x"}})
 	checkRefused(t, "a launch with no login", forged, doc, http.StatusBadRequest, "did not start")
+	// The launch posted again from the platform's storage page is taken
+	// from pigclass's own page alone; a continuation link not sealed by
+	// this server opens nothing.
+	cross := a.browser()
+	cross.post(paths.LTILaunchStored.String(), url.Values{"id_token": {p.lastToken}, "state": {state}}, "Sec-Fetch-Site", "cross-site", "Origin", p.srv.URL)
+	if cross.status() != http.StatusForbidden {
+		t.Errorf("the stored launch posted from another site: %d", cross.status())
+	}
+	doc = cross.get(paths.LTIContinue.WithKey("bm90LXNlYWxlZA"))
+	checkRefused(t, "a made-up continuation", cross, doc, http.StatusForbidden, "used already or has expired")
 	students, _ := a.store.Students(t.Context(), mustClassID(t, a, code))
 	if len(students) != 2 {
 		t.Errorf("the refused launches seated %d students, want the two let in", len(students))

@@ -137,6 +137,8 @@ func (s *Server) publicRoutes(r *gin.Engine) {
 	post(paths.LTILaunch, noStore, s.ltiLaunch)
 	get(paths.LTIKeys, s.ltiKeys)
 	post(paths.LTIDeepLink, noStore, s.deepLink)
+	post(paths.LTILaunchStored, noStore, s.ltiLaunchStored) // from pigclass's own page only
+	get(paths.LTIContinue, noStore, s.ltiContinue)
 }
 
 // studentRoutes are a class's student's pages.

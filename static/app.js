@@ -855,6 +855,32 @@ document.addEventListener("htmx:responseError", function (e) {
     var to = window.opener || window.parent;
     if (to && to !== window) to.postMessage({ subject: "org.imsglobal.lti.close" }, "*");
   });
+  // A launch in a frame of a browser that keeps no cookie there: the
+  // state of the sign-in is kept in the learning platform's storage
+  // (LTI Client Side postMessages), put at the login and read back at the
+  // launch, which is then posted again to pigclass.
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = document.querySelector("[data-lti-storage]");
+    if (!box) return;
+    var d = box.dataset, id = "pigclass-" + Math.random().toString(36).slice(2), done = false;
+    var to = window.parent;
+    try { if (d.target !== "_parent" && window.parent.frames[d.target]) to = window.parent.frames[d.target]; } catch (x) {}
+    function finish(ok) {
+      if (done) return;
+      done = true;
+      if (d.ltiStorage === "put") { location.href = box.querySelector("[data-lti-next]").href; return; }
+      if (ok) { box.querySelector("form[data-lti-stored]").submit(); return; }
+      box.querySelector("[data-lti-waiting]").hidden = true;
+      box.querySelector("[data-lti-failed]").hidden = false;
+    }
+    window.addEventListener("message", function (e) {
+      if (e.origin !== d.origin || !e.data || e.data.message_id !== id) return;
+      finish(d.ltiStorage === "put" || (e.data.subject === "lti.get_data.response" && e.data.value === d.value));
+    });
+    var ask = d.ltiStorage === "put" ? { subject: "lti.put_data", message_id: id, key: d.key, value: d.value } : { subject: "lti.get_data", message_id: id, key: d.key };
+    try { to.postMessage(ask, d.origin); } catch (x) {}
+    setTimeout(function () { finish(d.ltiStorage === "put"); }, 3000);
+  });
   // The link an instructor chose goes back to their learning platform at
   // once (LTI Deep Linking): the form's button does it without script.
   document.addEventListener("DOMContentLoaded", function () {

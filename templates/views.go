@@ -1135,3 +1135,17 @@ type PlatformPart struct {
 	IDs   string
 	Score string // quality or games
 }
+
+// LTIStorage is a page that keeps a launch's state in the platform's
+// storage or reads it back: the frame to ask (lti_storage_target), the
+// platform's origin, the key and the state; where to go on (put: the
+// platform's sign-in; get: the launch again, with its token).
+type LTIStorage struct {
+	Mode                       string // put or get
+	Target, Origin, Key, Value string
+	Next, Token                string
+}
+
+// LTIContinue is the link that opens a launch's page in a window of its
+// own.
+type LTIContinue struct{ URL string }

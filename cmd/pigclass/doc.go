@@ -291,7 +291,9 @@
 // for a learning platform (LTI 1.3), `/lti/register/{key}` (the
 // registration address, `pigclass lti` prints it), `/lti/login` and
 // `POST /lti/login` (the login initiation), `POST /lti/launch`,
-// `/lti/jwks` (pigclass's public keys) and `POST /lti/deeplink`. Every address of a class
+// `/lti/jwks` (pigclass's public keys), `POST /lti/deeplink`,
+// `POST /lti/launch/stored` and `/lti/continue/{key}` (a launch in a
+// frame that keeps no cookie, above). Every address of a class
 // begins with `/c/{code}`, `/t/{code}`, `/p/{code}` or `/join/{code}`.
 //
 // # Measuring the machine
@@ -533,7 +535,7 @@
 // serve pigclass over HTTPS (behind a proxy: --trusted-proxy and its
 // X-Forwarded-Proto) with an https:// --public-url. Over plain HTTP a
 // launch works only in a window of its own (the platform's "open in a new
-// window" setting). pigclass's pages may be framed by the platforms
+// window" setting, or the platform's storage, below). pigclass's pages may be framed by the platforms
 // registered and by the site a launch came from, and by no one else.
 //
 // When an instructor adds pigclass to a course (deep linking), they
@@ -555,9 +557,18 @@
 // twice as long each time, up to six hours. The platform's user ids are
 // kept (table lti_members) and deleted with a student's erasure;
 // students.csv names them only when the teacher asks
-// (`/t/{code}/students.csv?platform=ids`). Not yet: the platform's
-// storage (lti_storage_target) for a browser that blocks cookies in
-// frames: open pigclass in a window of its own there.
+// (`/t/{code}/students.csv?platform=ids`).
+//
+// A browser that keeps no cookie in a frame of another site (Safari;
+// Chrome set to block third-party cookies; any browser over plain HTTP)
+// would lose the sign-in's state between the login and the launch. A
+// platform that offers its storage (lti_storage_target: 1EdTech's LTI
+// Client Side postMessages) keeps the state for pigclass instead: the
+// launch goes through, and since the frame keeps no cookie for the pages
+// after it either, pigclass offers a link that opens the class in a
+// window of its own, signed in there (the link holds the browser's
+// secret sealed with the server's key, and works once, within five
+// minutes).
 //
 // # Every command and flag
 //

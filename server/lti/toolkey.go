@@ -43,48 +43,52 @@ func toolKey(k *rsa.PrivateKey) ToolKey {
 	return ToolKey{ID: fmt.Sprintf("%x", sum[:16]), Key: k}
 }
 
-// sealKey is the AES key the tool keys are sealed with, derived from the
-// server's key.
-func sealKey(serverKey []byte) []byte {
-	mac := hmac.New(sha256.New, serverKey)
-	mac.Write([]byte("pigclass-lti-tool-key-v1"))
-	return mac.Sum(nil)
+// Box seals plain with a key derived from the server's key for purpose
+// (AES-256-GCM; aad is bound to it without being sealed), as URL-safe
+// base64: what only this server (or its district) can open.
+func Box(serverKey []byte, purpose string, plain, aad []byte) (string, error) {
+	aead, err := gcm(serverKey, purpose)
+	if err != nil {
+		return "", err
+	}
+	nonce := make([]byte, aead.NonceSize())
+	rand.Read(nonce)
+	return base64.RawURLEncoding.EncodeToString(aead.Seal(nonce, nonce, plain, aad)), nil
 }
 
-func gcm(serverKey []byte) (cipher.AEAD, error) {
-	block, err := aes.NewCipher(sealKey(serverKey))
+// Unbox opens what Box sealed for purpose with the same server key.
+func Unbox(serverKey []byte, purpose, boxed string, aad []byte) ([]byte, error) {
+	aead, err := gcm(serverKey, purpose)
+	if err != nil {
+		return nil, err
+	}
+	sealed, err := base64.RawURLEncoding.DecodeString(boxed)
+	if err != nil || len(sealed) < aead.NonceSize() {
+		return nil, errors.New("lti: not a sealed box")
+	}
+	return aead.Open(nil, sealed[:aead.NonceSize()], sealed[aead.NonceSize():], aad)
+}
+
+func gcm(serverKey []byte, purpose string) (cipher.AEAD, error) {
+	mac := hmac.New(sha256.New, serverKey)
+	mac.Write([]byte(purpose))
+	block, err := aes.NewCipher(mac.Sum(nil))
 	if err != nil {
 		return nil, err
 	}
 	return cipher.NewGCM(block)
 }
 
-// Seal is the key sealed with the server's key (AES-256-GCM), in
-// base64, as stored.
+const toolKeyPurpose = "pigclass-lti-tool-key-v1"
+
+// Seal is the key sealed with the server's key (Box), as stored.
 func (t ToolKey) Seal(serverKey []byte) (string, error) {
-	aead, err := gcm(serverKey)
-	if err != nil {
-		return "", err
-	}
-	nonce := make([]byte, aead.NonceSize())
-	rand.Read(nonce)
-	return base64.StdEncoding.EncodeToString(aead.Seal(nonce, nonce, x509.MarshalPKCS1PrivateKey(t.Key), []byte(t.ID))), nil
+	return Box(serverKey, toolKeyPurpose, x509.MarshalPKCS1PrivateKey(t.Key), []byte(t.ID))
 }
 
 // OpenToolKey opens a key Seal sealed with the same server key.
 func OpenToolKey(id, stored string, serverKey []byte) (ToolKey, error) {
-	aead, err := gcm(serverKey)
-	if err != nil {
-		return ToolKey{}, err
-	}
-	sealed, err := base64.StdEncoding.DecodeString(stored)
-	if err != nil {
-		return ToolKey{}, fmt.Errorf("lti: the tool key %s: %w", id, err)
-	}
-	if len(sealed) < aead.NonceSize() {
-		return ToolKey{}, errors.New("lti: the tool key is cut short")
-	}
-	plain, err := aead.Open(nil, sealed[:aead.NonceSize()], sealed[aead.NonceSize():], []byte(id))
+	plain, err := Unbox(serverKey, toolKeyPurpose, stored, []byte(id))
 	if err != nil {
 		return ToolKey{}, fmt.Errorf("lti: the tool key %s does not open with this server's key (was the key file replaced?): %w", id, err)
 	}

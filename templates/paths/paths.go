@@ -55,6 +55,10 @@ const (
 	LTILaunch   Route = "/lti/launch"        // POST: the platform's id_token
 	LTIKeys     Route = "/lti/jwks"          // pigclass's public keys (JWKS)
 	LTIDeepLink Route = "/lti/deeplink"      // POST: the instructor's choice of what a link opens
+	// POST: the launch again, from pigclass's own page, once the
+	// platform's storage held its state (front_lti_storage.go).
+	LTILaunchStored Route = "/lti/launch/stored"
+	LTIContinue     Route = "/lti/continue/:key" // a launch's page in a window of its own, once
 )
 
 // WithKey is the route's address with its key.
