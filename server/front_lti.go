@@ -175,6 +175,18 @@ func (s *Server) ltiLaunch(c *gin.Context) {
 	s.launch(c, token, state, false)
 }
 
+// ltiLaunchStored is the launch posted again by pigclass's own page once
+// the platform's storage held its state (the cross-origin check refuses
+// it from any other site's page).
+func (s *Server) ltiLaunchStored(c *gin.Context) {
+	state, token := c.PostForm("state"), c.PostForm("id_token")
+	if state == "" {
+		s.refuseLaunch(c, http.StatusBadRequest, "state")
+		return
+	}
+	s.launch(c, token, state, true)
+}
+
 // launch checks a launch's id_token, whose login's state this browser
 // showed (its cookie, or the platform's storage: stored), and opens what
 // it asks.
@@ -217,23 +229,6 @@ func (s *Server) launch(c *gin.Context, token, state string, stored bool) {
 		return
 	}
 	s.launchInto(c, p, claims, stored)
-}
-
-// launchPlatform is the registered platform a token names (its issuer,
-// and pigclass's client id among its audience), or a refusal answered.
-func (s *Server) launchPlatform(c *gin.Context, issuer string, aud []string) (lti.Platform, error) {
-	ps, err := s.lti.List(c.Request.Context(), issuer)
-	if err != nil {
-		fail(c, err)
-		return lti.Platform{}, err
-	}
-	for _, p := range ps {
-		if issuer != "" && slices.Contains(aud, p.ClientID) {
-			return p, nil
-		}
-	}
-	s.refuseLaunch(c, http.StatusForbidden, "platform")
-	return lti.Platform{}, errors.New("lti: no platform")
 }
 
 // launchInto opens the class of a checked launch's resource link.

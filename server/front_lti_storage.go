@@ -68,18 +68,6 @@ func (s *Server) storedStatePage(c *gin.Context, token, state, target string) {
 		Next: paths.LTILaunchStored.String(), Token: token}))
 }
 
-// ltiLaunchStored is the launch posted again by pigclass's own page once
-// the platform's storage held its state (the cross-origin check refuses
-// it from any other site's page).
-func (s *Server) ltiLaunchStored(c *gin.Context) {
-	state, token := c.PostForm("state"), c.PostForm("id_token")
-	if state == "" {
-		s.refuseLaunch(c, http.StatusBadRequest, "state")
-		return
-	}
-	s.launch(c, token, state, true)
-}
-
 // continuation is what a browser whose frame keeps no cookie takes to a
 // window of its own: the cookie to set and the page to open, once, within
 // continueLife.

@@ -4,7 +4,9 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -54,4 +56,21 @@ func (s *Server) ltiTeacherSecret(l store.Link) string {
 	mac := hmac.New(sha256.New, s.cfg.Key)
 	mac.Write([]byte(strings.Join([]string{"pigclass-lti-teacher-v1", l.Issuer, l.ClientID, l.Deployment, l.ResourceLink}, "\x00")))
 	return hex.EncodeToString(mac.Sum(nil))
+}
+
+// launchPlatform is the registered platform a token names (its issuer,
+// and pigclass's client id among its audience), or a refusal answered.
+func (s *Server) launchPlatform(c *gin.Context, issuer string, aud []string) (lti.Platform, error) {
+	ps, err := s.lti.List(c.Request.Context(), issuer)
+	if err != nil {
+		fail(c, err)
+		return lti.Platform{}, err
+	}
+	for _, p := range ps {
+		if issuer != "" && slices.Contains(aud, p.ClientID) {
+			return p, nil
+		}
+	}
+	s.refuseLaunch(c, http.StatusForbidden, "platform")
+	return lti.Platform{}, errors.New("lti: no platform")
 }

@@ -13,7 +13,9 @@
 //     server.go: New, the wiring.
 //   - The handlers, named by who they serve, so a page's address leads to
 //     its file: front*.go (the front page, joining, practice, the glossary,
-//     the language), student_*.go (a class's student: /c/{code}...),
+//     the language, a learning platform's: front_lti*.go and
+//     lti_services.go over lti_kit.go), student_*.go (a class's student:
+//     /c/{code}...),
 //     match_*.go (a match's page, board, moves and record, for its players,
 //     practice included, and the teacher watching), teacher_*.go (the
 //     dashboard and every control of /t/{code}...), projector.go (/p/...,
