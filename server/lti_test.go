@@ -606,6 +606,13 @@ func TestADeepLinkedHomeworkIsGraded(t *testing.T) {
 	if got := names(); got != "Ana Souza, Bo Reis, Bea Lima" {
 		t.Errorf("the course's roster seated %q", got)
 	}
+	statuses := map[string]string{}
+	teacher.get(paths.TeacherLive.For(code)).Find(`[data-testid="student-row"]`).Each(func(_ int, r *goquery.Selection) {
+		statuses[r.Find(".name").Text()] = r.Find(`[data-testid="student-status"]`).Text()
+	})
+	if !strings.HasPrefix(statuses["Bea Lima"], "not started") || !strings.HasPrefix(statuses["Ana Souza"], "not started") {
+		t.Errorf("before anyone launched, the dashboard says %v", statuses)
+	}
 	if as, _ := a.store.Assignments(t.Context(), classID); len(as) != 1 || as[0].Games != 2 || as[0].Variant.Target != 30 || as[0].Bot != "hold:20" {
 		t.Fatalf("the link's class has the homework %+v", as)
 	}
