@@ -192,12 +192,7 @@ func (s *Server) ltiLaunchStored(c *gin.Context) {
 // it asks.
 func (s *Server) launch(c *gin.Context, token, state string, stored bool) {
 	ctx := c.Request.Context()
-	issuer, aud, err := lti.Unverified(token)
-	if err != nil {
-		s.refuseLaunch(c, http.StatusBadRequest, string(lti.Unreadable))
-		return
-	}
-	p, err := s.launchPlatform(c, issuer, aud)
+	p, err := s.tokenPlatform(c, token)
 	if err != nil {
 		return
 	}
@@ -205,7 +200,7 @@ func (s *Server) launch(c *gin.Context, token, state string, stored bool) {
 	var no *lti.Refusal
 	switch {
 	case errors.As(err, &no):
-		s.log.Info("lti: launch refused", "issuer", issuer, "why", no.Error())
+		s.log.Info("lti: launch refused", "issuer", p.Issuer, "why", no.Error())
 		s.refuseLaunch(c, http.StatusForbidden, string(no.Reason))
 		return
 	case err != nil:

@@ -54,12 +54,7 @@ func (s *Server) storeStatePage(c *gin.Context, p lti.Platform, state, target, n
 // state there and, if it is this launch's, posts the launch again to
 // pigclass (ltiLaunchStored).
 func (s *Server) storedStatePage(c *gin.Context, token, state, target string) {
-	issuer, aud, err := lti.Unverified(token)
-	if err != nil {
-		s.refuseLaunch(c, http.StatusBadRequest, string(lti.Unreadable))
-		return
-	}
-	p, err := s.launchPlatform(c, issuer, aud)
+	p, err := s.tokenPlatform(c, token)
 	if err != nil {
 		return
 	}

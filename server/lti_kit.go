@@ -74,3 +74,14 @@ func (s *Server) launchPlatform(c *gin.Context, issuer string, aud []string) (lt
 	s.refuseLaunch(c, http.StatusForbidden, "platform")
 	return lti.Platform{}, errors.New("lti: no platform")
 }
+
+// tokenPlatform is the registered platform a launch's token names (read
+// before it is checked: Keys.Verify checks it), or a refusal answered.
+func (s *Server) tokenPlatform(c *gin.Context, token string) (lti.Platform, error) {
+	issuer, aud, err := lti.Unverified(token)
+	if err != nil {
+		s.refuseLaunch(c, http.StatusBadRequest, string(lti.Unreadable))
+		return lti.Platform{}, err
+	}
+	return s.launchPlatform(c, issuer, aud)
+}

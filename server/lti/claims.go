@@ -25,7 +25,6 @@ const (
 	ClaimContext      = claim + "context"
 	ClaimRoles        = claim + "roles"
 	ClaimCustom       = claim + "custom"
-	ClaimTargetLink   = claim + "target_link_uri"
 )
 
 // Message types and the version pigclass speaks.
@@ -69,7 +68,6 @@ type Claims struct {
 	MessageType  string            `json:"https://purl.imsglobal.org/spec/lti/claim/message_type"`
 	Version      string            `json:"https://purl.imsglobal.org/spec/lti/claim/version"`
 	DeploymentID string            `json:"https://purl.imsglobal.org/spec/lti/claim/deployment_id"`
-	TargetLink   string            `json:"https://purl.imsglobal.org/spec/lti/claim/target_link_uri"`
 	ResourceLink Link              `json:"https://purl.imsglobal.org/spec/lti/claim/resource_link"`
 	Context      Link              `json:"https://purl.imsglobal.org/spec/lti/claim/context"`
 	Roles        []string          `json:"https://purl.imsglobal.org/spec/lti/claim/roles"`

@@ -35,9 +35,6 @@ type PlatformConfig struct {
 	TokenURL    string `json:"token_endpoint"`
 	KeysURL     string `json:"jwks_uri"`
 	RegisterURL string `json:"registration_endpoint"`
-	Product     struct {
-		Family string `json:"product_family_code"`
-	} `json:"https://purl.imsglobal.org/spec/lti-platform-configuration"`
 }
 
 // maxJSON bounds a platform's answers as read.

@@ -34,9 +34,8 @@ type Tokens struct {
 	Client *http.Client
 	Now    func() time.Time
 
-	mu    sync.Mutex
-	kept  map[string]accessToken // by token URL, client id and scope
-	Asked int                    // how many tokens were asked for, for the tests
+	mu   sync.Mutex
+	kept map[string]accessToken // by token URL, client id and scope
 }
 
 type accessToken struct {
@@ -53,7 +52,6 @@ func (t *Tokens) Token(ctx context.Context, p Platform, key ToolKey, scope strin
 		t.mu.Unlock()
 		return k.token, nil
 	}
-	t.Asked++
 	t.mu.Unlock()
 	assertion, err := t.assertion(p, key)
 	if err != nil {

@@ -228,6 +228,13 @@ func (s *Store) AddStudent(ctx context.Context, st Student) (Student, error) {
 // joining at once shares a commit) and returns them with their IDs. A
 // nickname the class holds already refuses them all (ErrNicknameTaken).
 func (s *Store) AddStudents(ctx context.Context, sts []Student) ([]Student, error) {
+	return s.addStudents(ctx, sts, nil)
+}
+
+// addStudents is AddStudents; users, if given, are the learning
+// platform's user ids of the students (users[i] is sts[i]'s), kept in the
+// same write (AddMembers).
+func (s *Store) addStudents(ctx context.Context, sts []Student, users []string) ([]Student, error) {
 	now := s.now()
 	out := slices.Clone(sts)
 	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
@@ -239,6 +246,11 @@ func (s *Store) AddStudents(ctx context.Context, sts []Student) ([]Student, erro
 				nullID(st.ClassID), st.Nickname, st.AnonName, st.TokenHash, now.Format(time.RFC3339Nano), st.Roster)
 			if err != nil {
 				return err
+			}
+			if users != nil {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO lti_members (student_id, class_id, user_id) VALUES (?, ?, ?)`, st.ID, st.ClassID, users[i]); err != nil {
+					return err
+				}
 			}
 		}
 		return nil

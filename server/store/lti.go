@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"pigclass/server/lti"
@@ -214,31 +213,7 @@ func (s *Store) MemberOf(ctx context.Context, classID int64, user string) (Stude
 // course's roster), each with the platform's user id (users[i] is
 // sts[i]'s), in one write: ErrNicknameTaken for a name the class holds.
 func (s *Store) AddMembers(ctx context.Context, sts []Student, users []string) ([]Student, error) {
-	now := s.now()
-	out := slices.Clone(sts)
-	err := s.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		for i := range out {
-			st := &out[i]
-			st.JoinedAt = now
-			var err error
-			st.ID, err = insertID(ctx, tx, `INSERT INTO students (class_id, nickname, anon_name, token_hash, joined_at, roster) VALUES (?, ?, ?, ?, ?, ?)`,
-				st.ClassID, st.Nickname, st.AnonName, st.TokenHash, now.Format(time.RFC3339Nano), st.Roster)
-			if err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO lti_members (student_id, class_id, user_id) VALUES (?, ?, ?)`, st.ID, st.ClassID, users[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if isUnique(err) {
-		return nil, ErrNicknameTaken
-	}
-	if err != nil {
-		return nil, fmt.Errorf("store: add members: %w", err)
-	}
-	return out, nil
+	return s.addStudents(ctx, sts, users)
 }
 
 // Members are the platform's user ids of a class's students who came
