@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -43,6 +44,7 @@ func (s *Server) ltiRegisterPage(c *gin.Context) {
 		s.ltiAdminPage(c, v)
 		return
 	}
+	framedBy(c, v.ConfigURL)
 	cfg, err := lti.ReadConfig(c.Request.Context(), s.lti.Client, v.ConfigURL)
 	if err != nil {
 		v.Error = loc(c).T("lti.register.unreadable", "Why", err.Error())
@@ -51,6 +53,17 @@ func (s *Server) ltiRegisterPage(c *gin.Context) {
 	}
 	v.Issuer = cfg.Issuer
 	render(c, http.StatusOK, templates.LTIRegisterView(v))
+}
+
+// framedBy lets the platform whose configuration is at configURL show
+// the registration page in a frame of its own page (as Canvas and Moodle
+// do), though it is not registered yet.
+func framedBy(c *gin.Context, configURL string) {
+	u, err := url.Parse(configURL)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return
+	}
+	setSecurityHeaders(c.Writer.Header(), "'self' "+u.Scheme+"://"+u.Host)
 }
 
 // ltiAdminPage is the registration address opened by the administrator
@@ -78,6 +91,7 @@ func (s *Server) ltiRegister(c *gin.Context) {
 	}
 	ctx := c.Request.Context()
 	v := templates.LTIRegister{Key: c.Param("key"), ConfigURL: c.PostForm("openid_configuration"), Token: c.PostForm("registration_token")}
+	framedBy(c, v.ConfigURL)
 	cfg, err := lti.ReadConfig(ctx, s.lti.Client, v.ConfigURL)
 	var p lti.Platform
 	if err == nil {

@@ -240,6 +240,10 @@ func (p *platform) register(a *app) {
 	if admin.status() != http.StatusOK || !strings.Contains(doc.Text(), p.srv.URL) {
 		p.t.Fatalf("the registration page: %d %q", admin.status(), doc.Find("main").Text())
 	}
+	// The platform shows the page in a frame of its own, not registered yet.
+	if csp := admin.last.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'self' "+p.srv.URL) {
+		p.t.Errorf("the registration page cannot be framed by the platform: %s", csp)
+	}
 	form := url.Values{}
 	doc.Find("[data-testid=lti-register] input").Each(func(_ int, s *goquery.Selection) { form.Set(s.AttrOr("name", ""), s.AttrOr("value", "")) })
 	doc = admin.post(doc.Find("[data-testid=lti-register] form").AttrOr("action", ""), form)
