@@ -221,12 +221,7 @@ func (s *Server) launch(c *gin.Context, token, state string, stored bool) {
 		fail(c, err)
 		return
 	}
-	switch err := s.lti.UseNonce(ctx, claims.Nonce, time.Unix(claims.Expires, 0).Add(time.Minute)); {
-	case errors.Is(err, store.ErrNonceUsed):
-		s.refuseLaunch(c, http.StatusForbidden, string(lti.WrongNonce))
-		return
-	case err != nil:
-		fail(c, err)
+	if !s.usedOnce(c, claims.Nonce, time.Unix(claims.Expires, 0).Add(time.Minute), string(lti.WrongNonce)) {
 		return
 	}
 	setFrameCookie(c, ltiStateCookie, "", -1)

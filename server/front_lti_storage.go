@@ -2,7 +2,6 @@ package server
 
 import (
 	"encoding/json"
-	"errors"
 	"net/http"
 	"net/url"
 	"strings"
@@ -11,7 +10,6 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"pigclass/server/lti"
-	"pigclass/server/store"
 	"pigclass/templates"
 	"pigclass/templates/paths"
 )
@@ -111,12 +109,7 @@ func (s *Server) ltiContinue(c *gin.Context) {
 		s.refuseLaunch(c, http.StatusForbidden, "continue")
 		return
 	}
-	switch err := s.lti.UseNonce(c.Request.Context(), "continue:"+k.ID, time.Unix(k.Expires, 0)); {
-	case errors.Is(err, store.ErrNonceUsed):
-		s.refuseLaunch(c, http.StatusForbidden, "continue")
-		return
-	case err != nil:
-		fail(c, err)
+	if !s.usedOnce(c, "continue:"+k.ID, time.Unix(k.Expires, 0), "continue") {
 		return
 	}
 	setCookie(c, k.Cookie, k.Value, 365*24*3600)

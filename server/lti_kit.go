@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -84,4 +85,20 @@ func (s *Server) tokenPlatform(c *gin.Context, token string) (lti.Platform, erro
 		return lti.Platform{}, err
 	}
 	return s.launchPlatform(c, issuer, aud)
+}
+
+// usedOnce records a one-time value (a launch's nonce, a continuation's
+// id) as used until expires, and reports whether this is its first use;
+// a second is refused for reason (lti.refused.REASON), and an error of
+// the store answered.
+func (s *Server) usedOnce(c *gin.Context, value string, expires time.Time, reason string) bool {
+	switch err := s.lti.UseNonce(c.Request.Context(), value, expires); {
+	case errors.Is(err, store.ErrNonceUsed):
+		s.refuseLaunch(c, http.StatusForbidden, reason)
+		return false
+	case err != nil:
+		fail(c, err)
+		return false
+	}
+	return true
 }

@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"pigclass/server/lti"
@@ -43,7 +44,8 @@ type Platforms struct {
 	Making sync.Mutex
 
 	mu      sync.Mutex
-	origins []string // besides 'self': the platforms' and those a launch came from
+	origins []string               // besides 'self': the platforms' and those a launch came from
+	frames  atomic.Pointer[string] // FrameAncestors, from origins (nil: none)
 }
 
 // New is the platforms of the store st, for a server with key.
@@ -417,30 +419,34 @@ func (l *Platforms) lineItemMax(ctx context.Context, link store.Link, p lti.Plat
 	return lti.LineItemMax(ctx, l.Client, link.LineItem, token)
 }
 
-// allowFrames adds the origins of addresses to those that may show
+// AllowFrames adds the origins of addresses to those that may show
 // pigclass's pages in a frame.
 func (l *Platforms) AllowFrames(addrs ...string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	changed := false
 	for _, a := range addrs {
 		u, err := url.Parse(a)
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 			continue
 		}
-		o := u.Scheme + "://" + u.Host
-		if !slices.Contains(l.origins, o) {
-			l.origins = append(l.origins, o)
+		if o := u.Scheme + "://" + u.Host; !slices.Contains(l.origins, o) {
+			l.origins, changed = append(l.origins, o), true
 		}
+	}
+	if changed {
+		frames := "'self' " + strings.Join(l.origins, " ")
+		l.frames.Store(&frames)
 	}
 }
 
-// frameAncestors is the CSP's frame-ancestors: none until pigclass is
+// FrameAncestors is the CSP's frame-ancestors: none until pigclass is
 // registered with a platform, then its own pages and the platforms'.
+// Every answer carries it: it is worked out when the origins change, not
+// on each request.
 func (l *Platforms) FrameAncestors() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.origins) == 0 {
-		return "'none'"
+	if f := l.frames.Load(); f != nil {
+		return *f
 	}
-	return "'self' " + strings.Join(l.origins, " ")
+	return "'none'"
 }
