@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"pigclass/server/report"
 	"pigclass/server/store"
 	"pigclass/sim"
+	"pigclass/templates"
 	"pigclass/templates/i18n"
 	"pigclass/templates/paths"
 )
@@ -272,4 +274,69 @@ func BenchmarkStudentBoardPoll(b *testing.B) {
 	for b.Loop() {
 		h.ServeHTTP(httptest.NewRecorder(), req)
 	}
+}
+
+// BenchmarkDashboardLiveThousand is the dashboard's live part for a class
+// of 1,000 in a round against a bot, a few moves each, as the load tool
+// plays it: the figures and the drawing, what the class's teacher screens
+// share every liveEvery. It runs beside the class's moves, so the time it
+// holds a core is a move's wait.
+func BenchmarkDashboardLiveThousand(b *testing.B) {
+	a := newApp(b)
+	ctx := context.Background()
+	class, err := a.srv.room.CreateClass(ctx, func() string { return "BENCH9" }, classroom.HashToken("secret"), "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	tokens := make([]string, 1000)
+	for i := range tokens {
+		tokens[i] = classroom.HashToken(newToken())
+		if _, err := a.srv.room.Join(ctx, class.ID, "s"+strconv.Itoa(i), tokens[i]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	op, err := a.srv.room.Operator(ctx, class.Code)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, _, err := a.srv.room.StartRound(ctx, op, classroom.RoundSpec{Variant: sim.Standard(sim.Pig), Mode: "bot", Bot: "hold:20"}); err != nil {
+		b.Fatal(err)
+	}
+	for _, m := range op.Matches() {
+		v, err := a.srv.room.Identify(ctx, classroom.Credentials{Code: class.Code, TokenHash: m.Seats[0].TokenHash})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for range 3 {
+			if m.Over() {
+				break
+			}
+			mv, err := a.srv.hall.Move(ctx, v.Seer(), m.ID, m.Seq(), sim.Roll)
+			if err != nil {
+				b.Fatal(err)
+			}
+			m = mv.Match
+		}
+	}
+	if op, err = a.srv.room.Operator(ctx, class.Code); err != nil {
+		b.Fatal(err)
+	}
+	l := i18n.For("en")
+	lctx := i18n.WithLocalizer(ctx, l)
+	b.ReportAllocs()
+	b.ResetTimer()
+	var size int
+	for b.Loop() {
+		live, err := a.srv.views.dashLive(lctx, l, op, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		live.OOB = true
+		var buf bytes.Buffer
+		if err := templates.DashLiveView(live).Render(lctx, &buf); err != nil {
+			b.Fatal(err)
+		}
+		size = buf.Len()
+	}
+	b.ReportMetric(float64(size), "bytes/draw")
 }

@@ -189,17 +189,42 @@ func (s *Server) retention(c *gin.Context) (string, error) {
 }
 
 // liveEvery is how often a class's live part is drawn at most: every
-// teacher screen polling within it gets the same answer.
-const liveEvery = 500 * time.Millisecond
+// teacher screen polling within it gets the same answer. A class whose
+// drawing takes longer than liveEvery/drawShare (a thousand students:
+// about 12 ms) is drawn drawShare times its drawing's time apart, so that
+// its drawings hold a core at most 1/drawShare of the time beside the
+// class's moves.
+const (
+	liveEvery = 500 * time.Millisecond
+	drawShare = 50
+)
 
 // liveCache holds each class's last drawn live part.
 type liveCache struct {
 	mu        sync.Mutex
 	drawn     *sync.Cond // broadcast when a drawing is done (on mu)
 	at        time.Time
+	took      time.Duration // the last drawing's time
 	version   int64
 	body      []byte
 	rendering bool // a screen is drawing it now, outside mu
+}
+
+// every is how far apart the part is drawn (liveEvery, or more for a
+// class whose drawing is long). lc.mu must be held.
+func (lc *liveCache) every() time.Duration {
+	return max(liveEvery, drawShare*lc.took)
+}
+
+// timed draws, and keeps how long it took. lc.mu must not be held.
+func (lc *liveCache) timed(draw func() ([]byte, error)) ([]byte, error) {
+	start := time.Now()
+	body, err := draw()
+	took := time.Since(start)
+	lc.mu.Lock()
+	lc.took = took
+	lc.mu.Unlock()
+	return body, err
 }
 
 // dashboardLive is the dashboard's live part. A poll whose ?v= is the
@@ -227,7 +252,7 @@ func (s *Server) dashboardLive(c *gin.Context) {
 		if err == nil {
 			live.OOB = true
 			var b bytes.Buffer
-			if err = templates.DashLiveView(live).Render(ctx, &b); err == nil {
+			if err = templates.DashLiveView(live).Render(ctx, yielding(&b)); err == nil {
 				return b.Bytes(), nil
 			}
 		}
@@ -273,13 +298,13 @@ func (lc *liveCache) get(activity int64, draw func() ([]byte, error)) ([]byte, i
 		lc.drawn.Wait() // the first drawing
 	}
 	now := time.Now()
-	stale := lc.body == nil || lc.version != activity && now.Sub(lc.at) >= liveEvery
+	stale := lc.body == nil || lc.version != activity && now.Sub(lc.at) >= lc.every()
 	if !stale || lc.rendering {
 		return lc.body, lc.version, nil
 	}
 	lc.rendering = true
 	redraw := func() error {
-		body, err := draw()
+		body, err := lc.timed(draw)
 		lc.mu.Lock()
 		defer lc.mu.Unlock()
 		lc.rendering = false
@@ -317,7 +342,7 @@ func (lc *liveCache) fresh(activity int64, now func() int64, draw func() ([]byte
 	defer lc.mu.Unlock()
 	lc.init()
 	for {
-		switch wait := liveEvery - time.Since(lc.at); {
+		switch wait := lc.every() - time.Since(lc.at); {
 		case lc.body != nil && lc.version >= activity:
 			return lc.body, lc.version, nil
 		case lc.rendering:
@@ -332,7 +357,7 @@ func (lc *liveCache) fresh(activity int64, now func() int64, draw func() ([]byte
 		lc.rendering = true
 		version := now()
 		lc.mu.Unlock()
-		body, err := draw()
+		body, err := lc.timed(draw)
 		lc.mu.Lock()
 		lc.rendering = false
 		lc.drawn.Broadcast()

@@ -2,7 +2,9 @@ package server
 
 import (
 	"fmt"
+	"io"
 	"log/slog"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +21,39 @@ import (
 	"pigclass/templates/i18n"
 	"pigclass/templates/paths"
 )
+
+// A long drawing (a class of a thousand's live part: about 12 ms) pauses
+// (runtime.Gosched) every yieldRows rows it builds and every yieldBytes
+// bytes it writes, so that the requests waiting for a core meanwhile (a
+// move, and the writer committing it) run between its pieces instead of
+// after the whole: it runs as a background task should.
+const (
+	yieldRows  = 100
+	yieldBytes = 32 << 10
+)
+
+// yieldAt pauses the drawing at every yieldRows-th row i.
+func yieldAt(i int) {
+	if i > 0 && i%yieldRows == 0 {
+		runtime.Gosched()
+	}
+}
+
+// yielding is w, the drawing writing to it pausing every yieldBytes.
+func yielding(w io.Writer) io.Writer { return &yieldingWriter{w: w} }
+
+type yieldingWriter struct {
+	w io.Writer
+	n int
+}
+
+func (y *yieldingWriter) Write(p []byte) (int, error) {
+	if y.n += len(p); y.n >= yieldBytes {
+		y.n = 0
+		runtime.Gosched()
+	}
+	return y.w.Write(p)
+}
 
 // views builds the view models the handlers share (the board, the charts,
 // the lesson, the podium, the review, Skunk's table, a student's history,

@@ -51,7 +51,8 @@ func (w *views) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.V
 	forfeited := map[int64]bool{}
 	kinds := map[int64]string{} // the pacing view's, waiting where none
 	done := 0
-	for _, m := range who.Matches() {
+	for i, m := range who.Matches() {
+		yieldAt(i)
 		if m.Over() {
 			done++
 			// A forfeit on time-outs is named as such, not as waiting.
@@ -109,7 +110,8 @@ func (w *views) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.V
 // other names of their device (shared).
 func roster(l *i18n.Localizer, class *classroom.Class, stats map[int64]store.StudentStats, playing map[int64]string, forfeited map[int64]bool, shared map[int64][]int64) []templates.StudentRow {
 	var rows []templates.StudentRow
-	for _, st := range class.Students {
+	for i, st := range class.Students {
+		yieldAt(i)
 		status, isPlaying := playing[st.ID]
 		switch {
 		case classroom.Unclaimed(st):

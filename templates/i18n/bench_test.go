@@ -25,3 +25,11 @@ func BenchmarkInt(b *testing.B) {
 		l.Int(42)
 	}
 }
+
+// BenchmarkN is a counted message, as the projector says how many play.
+func BenchmarkN(b *testing.B) {
+	l := For("fr")
+	for b.Loop() {
+		l.N("projector.playing", 12)
+	}
+}

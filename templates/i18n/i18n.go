@@ -72,6 +72,7 @@ var loaded = sync.OnceFunc(func() {
 		if _, err := bundle.LoadMessageFileFS(files, "locales/"+l.Code+".toml"); err != nil {
 			panic("i18n: " + err.Error())
 		}
+		bundle.MustAddMessages(l.tag, &formProbe)
 		tags = append(tags, l.tag)
 	}
 	matcher = language.NewMatcher(tags)
@@ -146,6 +147,14 @@ type Localizer struct {
 	p     *message.Printer
 	plain sync.Map // id → text of the messages without fields, once looked up
 	small []string // 0 to smallInts-1 as the printer writes them: scores, turns
+	// filled holds, for each plural form (forms), id → *fieldsTemplate:
+	// a message's text in this language found once and its fields filled
+	// from the arguments at each call, without go-i18n's look-up (a
+	// language match and a map of the arguments each time: a dashboard
+	// of a thousand students says tens of thousands of sentences). nil
+	// is a message go-i18n's own template fills (fields.go).
+	filled [len(forms)]sync.Map
+	form   []uint8 // the plural form of 0 to smallInts-1, as go-i18n picks it
 }
 
 // smallInts are the whole numbers a localizer writes once and keeps.
@@ -167,8 +176,10 @@ func For(code string) *Localizer {
 	l = &Localizer{lang: lang, loc: goi18n.NewLocalizer(bundle, lang.Code),
 		p: message.NewPrinter(printerTag(lang))}
 	l.small = make([]string, smallInts)
+	l.form = make([]uint8, smallInts)
 	for n := range l.small {
 		l.small[n] = l.p.Sprint(number.Decimal(n))
+		l.form[n] = l.pluralForm(n)
 	}
 	mu.Lock()
 	cache[code] = l
@@ -211,6 +222,32 @@ func (l *Localizer) N(id string, count int, args ...any) string {
 }
 
 func (l *Localizer) localize(id string, count any, args []any) string {
+	form := uint8(0) // other: a message without a count
+	if n, ok := count.(int); ok {
+		form = l.formOf(n)
+	}
+	if t, ok := l.filled[form].Load(id); ok {
+		if t := t.(*fieldsTemplate); t != nil {
+			return t.fill(args)
+		}
+		return l.goi18n(id, count, args)
+	}
+	src, err := l.loc.Localize(&goi18n.LocalizeConfig{MessageID: id, PluralCount: count, TemplateParser: sourceParser{}})
+	if err != nil && src == "" {
+		return l.goi18n(id, count, args) // not found, or not plain text and fields
+	}
+	t, _ := fillFields.Parse(src, "", "")
+	ft, _ := t.(*fieldsTemplate)
+	l.filled[form].Store(id, ft)
+	if ft == nil {
+		return l.goi18n(id, count, args)
+	}
+	return ft.fill(args)
+}
+
+// goi18n is the message filled by go-i18n itself: one whose text is a
+// template with more than fields, or that no catalog has (its id).
+func (l *Localizer) goi18n(id string, count any, args []any) string {
 	var data map[string]any
 	if len(args) > 0 {
 		data = make(map[string]any, len(args)/2)
@@ -355,6 +392,7 @@ func EnablePseudo() {
 		}
 		bundle.MustAddMessages(tag, m)
 	}
+	bundle.MustAddMessages(tag, &formProbe)
 	pseudoOn = true
 	matched.Clear() // a header may now pick the pseudo-locale
 	matchedN.Store(0)
@@ -384,5 +422,38 @@ func AddWords(code string, words map[string]string) error {
 			return fmt.Errorf("i18n: %s: %w", id, err)
 		}
 	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, l := range cache { // another language may have found English's
+		for i := range l.filled {
+			l.filled[i].Clear()
+		}
+	}
 	return nil
+}
+
+// forms are CLDR's plural forms, other first (a message without a count);
+// formProbe is a message that says its form, in every language, for
+// go-i18n to tell a localizer which form a count takes there.
+var (
+	forms     = [...]string{"other", "zero", "one", "two", "few", "many"}
+	formProbe = goi18n.Message{ID: "\x00plural form", Zero: "zero", One: "one", Two: "two", Few: "few", Many: "many", Other: "other"}
+)
+
+// formOf is the plural form (an index of forms) count n takes here.
+func (l *Localizer) formOf(n int) uint8 {
+	if n >= 0 && n < len(l.form) {
+		return l.form[n]
+	}
+	return l.pluralForm(n)
+}
+
+func (l *Localizer) pluralForm(n int) uint8 {
+	s, _ := l.loc.Localize(&goi18n.LocalizeConfig{MessageID: formProbe.ID, PluralCount: n})
+	for i, f := range forms {
+		if f == s {
+			return uint8(i)
+		}
+	}
+	return 0
 }

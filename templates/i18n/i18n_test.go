@@ -454,3 +454,52 @@ func eachMessage(t *testing.T, f func(lang, id, form, text string)) {
 		}
 	}
 }
+
+// TestFilledAsGoI18nFillsThem: every message of every language, with and
+// without a count (counts of each plural form, past the kept small ones
+// too), reads the same through localize's message found once and filled
+// (fill) as go-i18n fills it each time: the same language, plural form,
+// fallback to English and fields, a missing field and a number among the
+// arguments included.
+func TestFilledAsGoI18nFillsThem(t *testing.T) {
+	en, err := Catalog(Source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var args []any
+	named := map[string]bool{}
+	for _, forms := range en {
+		for _, text := range forms {
+			for _, f := range fields(text) {
+				if !named[f] {
+					named[f] = true
+					args = append(args, f, "«"+f+"»")
+				}
+			}
+		}
+	}
+	args = append(args, "Score", 17, "Score", "last") // the last of a name wins
+	counts := []int{0, 1, 2, 3, 4, 5, 6, 11, 21, 22, 100, 101, 102, 999, 1000, 1001, 1_000_000, 2_000_001}
+	compared := 0
+	for _, lang := range Langs {
+		l := For(lang.Code)
+		for id := range en {
+			if got, want := l.T(id, args...), l.goi18n(id, nil, args); got != want {
+				t.Errorf("%s %s: %q, go-i18n %q", lang.Code, id, got, want)
+			}
+			for _, n := range counts {
+				all := append(slices.Clone(args), "Count", l.Int(n))
+				if got, want := l.N(id, n, args...), l.goi18n(id, n, all); got != want {
+					t.Errorf("%s %s (%d): %q, go-i18n %q", lang.Code, id, n, got, want)
+				}
+				compared++
+			}
+		}
+	}
+	if compared < 5*300*len(counts) {
+		t.Errorf("%d compared: the catalogs not read whole?", compared)
+	}
+	if got := For("fr").N("projector.playing", 1); got != For("fr").goi18n("projector.playing", 1, []any{"Count", "1"}) || got == For("fr").N("projector.playing", 2) {
+		t.Errorf("fr: one and two play alike: %q", got)
+	}
+}
