@@ -282,6 +282,54 @@ func BenchmarkStudentBoardPoll(b *testing.B) {
 // share every liveEvery. It runs beside the class's moves, so the time it
 // holds a core is a move's wait.
 func BenchmarkDashboardLiveThousand(b *testing.B) {
+	a, op := thousandPlaying(b)
+	ctx := context.Background()
+	l := i18n.For("en")
+	lctx := i18n.WithLocalizer(ctx, l)
+	b.ReportAllocs()
+	b.ResetTimer()
+	var size int
+	for b.Loop() {
+		live, err := a.srv.views.dashLive(lctx, l, op, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		live.OOB = true
+		var buf bytes.Buffer
+		if err := templates.DashLiveView(live).Render(lctx, &buf); err != nil {
+			b.Fatal(err)
+		}
+		size = buf.Len()
+	}
+	b.ReportMetric(float64(size), "bytes/draw")
+}
+
+// BenchmarkProjectorLiveThousand is the shared screen's poll, drawn (the
+// round's progress moved), for the class of BenchmarkDashboardLiveThousand:
+// each teacher screen polls it every second.
+func BenchmarkProjectorLiveThousand(b *testing.B) {
+	a, op := thousandPlaying(b)
+	h := a.srv.Handler()
+	req := httptest.NewRequest(http.MethodGet, paths.TeacherProjector.Live.For(op.Class().Code), nil)
+	req.Host = a.http.Listener.Addr().String()
+	req.AddCookie(&http.Cookie{Name: teacherPrefix + op.Class().Code, Value: "secret"})
+	b.ReportAllocs()
+	b.ResetTimer()
+	var size int
+	for b.Loop() {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code != http.StatusOK {
+			b.Fatalf("status %d, want 200", w.Code)
+		}
+		size = w.Body.Len()
+	}
+	b.ReportMetric(float64(size), "bytes/draw")
+}
+
+// thousandPlaying is a class of 1,000 in a round against a bot, a few
+// moves each, as the load tool plays it, and its teacher.
+func thousandPlaying(b *testing.B) (*app, classroom.Viewer) {
 	a := newApp(b)
 	ctx := context.Background()
 	class, err := a.srv.room.CreateClass(ctx, func() string { return "BENCH9" }, classroom.HashToken("secret"), "")
@@ -321,22 +369,5 @@ func BenchmarkDashboardLiveThousand(b *testing.B) {
 	if op, err = a.srv.room.Operator(ctx, class.Code); err != nil {
 		b.Fatal(err)
 	}
-	l := i18n.For("en")
-	lctx := i18n.WithLocalizer(ctx, l)
-	b.ReportAllocs()
-	b.ResetTimer()
-	var size int
-	for b.Loop() {
-		live, err := a.srv.views.dashLive(lctx, l, op, false)
-		if err != nil {
-			b.Fatal(err)
-		}
-		live.OOB = true
-		var buf bytes.Buffer
-		if err := templates.DashLiveView(live).Render(lctx, &buf); err != nil {
-			b.Fatal(err)
-		}
-		size = buf.Len()
-	}
-	b.ReportMetric(float64(size), "bytes/draw")
+	return a, op
 }

@@ -332,8 +332,13 @@ func (b projectorBase) skunk(s *Server) gin.HandlerFunc {
 // anonymous mode.
 func projectorData(l *i18n.Localizer, class *classroom.Class) templates.ProjectorLive {
 	v := templates.ProjectorLive{Count: len(class.Students)}
-	for _, st := range class.Students {
-		v.Names = append(v.Names, pick(class.Anonymous, anonIn(l, st.AnonName), st.Nickname))
+	v.Names = make([]string, len(class.Students))
+	for i, st := range class.Students {
+		yieldAt(i)
+		v.Names[i] = st.Nickname
+		if class.Anonymous {
+			v.Names[i] = anonIn(l, st.AnonName)
+		}
 	}
 	return v
 }
