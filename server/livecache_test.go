@@ -11,7 +11,7 @@ import (
 // quick is drawn again liveEvery after the last for a class that moved;
 // one whose drawing took 20 ms (a class of a thousand) is drawn again
 // only drawShare times that (1 s) after, and the poll between gets the
-// last drawing without drawing.
+// last drawing without drawing; a longer one is drawn liveMost apart.
 func TestALongDrawingIsDrawnLessOften(t *testing.T) {
 	var lc liveCache
 	draws := 0
@@ -47,6 +47,9 @@ func TestALongDrawingIsDrawnLessOften(t *testing.T) {
 	}
 	if !redrawn(20*time.Millisecond, 1100*time.Millisecond, 3) {
 		t.Error("a drawing of 20 ms, 1.1 s after the last: not drawn again")
+	}
+	if !redrawn(100*time.Millisecond, liveMost, 4) {
+		t.Error("a drawing of 100 ms, liveMost after the last: not drawn again (want liveMost apart at most)")
 	}
 }
 

@@ -191,11 +191,12 @@ func (s *Server) retention(c *gin.Context) (string, error) {
 // liveEvery is how often a class's live part is drawn at most: every
 // teacher screen polling within it gets the same answer. A class whose
 // drawing takes longer than liveEvery/drawShare (a thousand students:
-// about 12 ms) is drawn drawShare times its drawing's time apart, so that
-// its drawings hold a core at most 1/drawShare of the time beside the
-// class's moves.
+// about 12 ms, more beside their moves) is drawn drawShare times its
+// drawing's time apart, up to liveMost, so that its drawings hold a core
+// a small share of the time beside the class's moves.
 const (
 	liveEvery = 500 * time.Millisecond
+	liveMost  = time.Second
 	drawShare = 50
 )
 
@@ -213,7 +214,7 @@ type liveCache struct {
 // every is how far apart the part is drawn (liveEvery, or more for a
 // class whose drawing is long). lc.mu must be held.
 func (lc *liveCache) every() time.Duration {
-	return max(liveEvery, drawShare*lc.took)
+	return min(max(liveEvery, drawShare*lc.took), liveMost)
 }
 
 // timed draws, and keeps how long it took. lc.mu must not be held.
