@@ -105,13 +105,25 @@ func BenchmarkActParallel(b *testing.B) {
 // playedClass makes a class of 30 students who have each played a whole
 // match of Pig against hold:20 (about 2,500 decisions), through Act.
 func playedClass(b *testing.B) (*app, *classroom.Class) {
-	a := newApp(b)
-	ctx := context.Background()
-	class, err := a.srv.room.CreateClass(ctx, func() string { return "BENCH7" }, classroom.HashToken("secret"), "")
+	a, teacher := classPlaying(b, "BENCH7", 30, -1)
+	class, err := a.srv.room.ClassByID(context.Background(), teacher.Class().ID)
 	if err != nil {
 		b.Fatal(err)
 	}
-	for i := range 30 {
+	return a, class
+}
+
+// classPlaying makes a class of n students in a round of Pig against
+// hold:20, each of whom makes up to moves moves of hold:20 through Act
+// (a whole match: moves < 0), and its teacher.
+func classPlaying(b *testing.B, code string, n, moves int) (*app, classroom.Viewer) {
+	a := newApp(b)
+	ctx := context.Background()
+	class, err := a.srv.room.CreateClass(ctx, func() string { return code }, classroom.HashToken("secret"), "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range n {
 		if _, err := a.srv.room.Join(ctx, class.ID, "s"+strconv.Itoa(i), classroom.HashToken(newToken())); err != nil {
 			b.Fatal(err)
 		}
@@ -128,7 +140,7 @@ func playedClass(b *testing.B) (*app, *classroom.Class) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for !m.Over() {
+		for k := 0; !m.Over() && (moves < 0 || k < moves); k++ {
 			mv, err := a.srv.hall.Move(ctx, v.Seer(), m.ID, m.Seq(), sim.HoldAt(20).Decide(m.State.Position()))
 			if err != nil {
 				b.Fatal(err)
@@ -136,10 +148,10 @@ func playedClass(b *testing.B) (*app, *classroom.Class) {
 			m = mv.Match
 		}
 	}
-	if class, err = a.srv.room.ClassByID(ctx, class.ID); err != nil {
+	if teacher, err = a.srv.room.Operator(ctx, class.Code); err != nil {
 		b.Fatal(err)
 	}
-	return a, class
+	return a, teacher
 }
 
 // BenchmarkDashboardLive is the part of the teacher's dashboard polled every
@@ -282,7 +294,7 @@ func BenchmarkStudentBoardPoll(b *testing.B) {
 // share every liveEvery. It runs beside the class's moves, so the time it
 // holds a core is a move's wait.
 func BenchmarkDashboardLiveThousand(b *testing.B) {
-	a, op := thousandPlaying(b)
+	a, op := classPlaying(b, "BENCH9", 1000, 3)
 	ctx := context.Background()
 	l := i18n.For("en")
 	lctx := i18n.WithLocalizer(ctx, l)
@@ -308,7 +320,7 @@ func BenchmarkDashboardLiveThousand(b *testing.B) {
 // round's progress moved), for the class of BenchmarkDashboardLiveThousand:
 // each teacher screen polls it every second.
 func BenchmarkProjectorLiveThousand(b *testing.B) {
-	a, op := thousandPlaying(b)
+	a, op := classPlaying(b, "BENCH9", 1000, 3)
 	h := a.srv.Handler()
 	req := httptest.NewRequest(http.MethodGet, paths.TeacherProjector.Live.For(op.Class().Code), nil)
 	req.Host = a.http.Listener.Addr().String()
@@ -325,49 +337,4 @@ func BenchmarkProjectorLiveThousand(b *testing.B) {
 		size = w.Body.Len()
 	}
 	b.ReportMetric(float64(size), "bytes/draw")
-}
-
-// thousandPlaying is a class of 1,000 in a round against a bot, a few
-// moves each, as the load tool plays it, and its teacher.
-func thousandPlaying(b *testing.B) (*app, classroom.Viewer) {
-	a := newApp(b)
-	ctx := context.Background()
-	class, err := a.srv.room.CreateClass(ctx, func() string { return "BENCH9" }, classroom.HashToken("secret"), "")
-	if err != nil {
-		b.Fatal(err)
-	}
-	tokens := make([]string, 1000)
-	for i := range tokens {
-		tokens[i] = classroom.HashToken(newToken())
-		if _, err := a.srv.room.Join(ctx, class.ID, "s"+strconv.Itoa(i), tokens[i]); err != nil {
-			b.Fatal(err)
-		}
-	}
-	op, err := a.srv.room.Operator(ctx, class.Code)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, _, err := a.srv.room.StartRound(ctx, op, classroom.RoundSpec{Variant: sim.Standard(sim.Pig), Mode: "bot", Bot: "hold:20"}); err != nil {
-		b.Fatal(err)
-	}
-	for _, m := range op.Matches() {
-		v, err := a.srv.room.Identify(ctx, classroom.Credentials{Code: class.Code, TokenHash: m.Seats[0].TokenHash})
-		if err != nil {
-			b.Fatal(err)
-		}
-		for range 3 {
-			if m.Over() {
-				break
-			}
-			mv, err := a.srv.hall.Move(ctx, v.Seer(), m.ID, m.Seq(), sim.Roll)
-			if err != nil {
-				b.Fatal(err)
-			}
-			m = mv.Match
-		}
-	}
-	if op, err = a.srv.room.Operator(ctx, class.Code); err != nil {
-		b.Fatal(err)
-	}
-	return a, op
 }
