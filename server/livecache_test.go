@@ -2,9 +2,15 @@ package server
 
 import (
 	"bytes"
+	"compress/gzip"
+	"io"
+	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"pigclass/templates/paths"
 )
 
 // TestALongDrawingIsDrawnLessOften: a class's live part whose drawing is
@@ -54,7 +60,8 @@ func TestALongDrawingIsDrawnLessOften(t *testing.T) {
 }
 
 // TestYieldingWritesAll: the drawing written through yielding is the
-// drawing, whole, written in pieces smaller and larger than its pause.
+// drawing, whole, written in pieces smaller than its pause and in one
+// write of three pauses and more.
 func TestYieldingWritesAll(t *testing.T) {
 	var want, got bytes.Buffer
 	w := yielding(&got)
@@ -65,7 +72,63 @@ func TestYieldingWritesAll(t *testing.T) {
 			t.Fatalf("write %d: %d of %d, %v", i, n, len(piece), err)
 		}
 	}
+	long := bytes.Repeat([]byte("0123456789"), 10_000) // one write, over three pauses
+	want.Write(long)
+	if n, err := w.Write(long); n != len(long) || err != nil {
+		t.Fatalf("a long write: %d of %d, %v", n, len(long), err)
+	}
 	if !bytes.Equal(got.Bytes(), want.Bytes()) {
 		t.Errorf("%d bytes written, %d drawn: not the same", got.Len(), want.Len())
+	}
+}
+
+// TestALargeLivePartIsSentGzipped: a class of 40's live part (over
+// gzipFrom) goes gzipped to a screen that takes gzip, the same drawing as
+// a screen that does not gets, and a class of 1's goes as it is.
+func TestALargeLivePartIsSentGzipped(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	join(t, a, code, "Ana")
+	live := func(encoding string) (*http.Response, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, a.url+paths.TeacherLive.For(code), nil)
+		req.Header.Set("Accept-Encoding", encoding) // set by hand, the client leaves the body as it came
+		req.Header.Set("X-Pigclass-Look", "1")      // a drawing of the class as it is now
+		resp, err := teacher.c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("the live part: %d, %v", resp.StatusCode, err)
+		}
+		return resp, body
+	}
+	if resp, body := live("gzip"); resp.Header.Get("Content-Encoding") != "" || !bytes.Contains(body, []byte("Ana")) {
+		t.Errorf("a class of 1: sent as %q, %d bytes", resp.Header.Get("Content-Encoding"), len(body))
+	}
+	for i := range 39 {
+		join(t, a, code, "Student "+strconv.Itoa(i))
+	}
+	gz, zipped := live("gzip, deflate")
+	plain, html := live("identity")
+	if gz.Header.Get("Content-Encoding") != "gzip" || plain.Header.Get("Content-Encoding") != "" || gz.Header.Get("Vary") != "Accept-Encoding" {
+		t.Fatalf("a class of 40: sent as %q (Vary %q) to a screen taking gzip, as %q to one that does not", gz.Header.Get("Content-Encoding"), gz.Header.Get("Vary"), plain.Header.Get("Content-Encoding"))
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(zipped))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unzipped, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(html) < gzipFrom || !bytes.Equal(unzipped, html) || !bytes.Contains(html, []byte("Student 38")) {
+		t.Errorf("a class of 40: %d bytes as they are, %d gzipped, %d unzipped: not the same drawing of all 40", len(html), len(zipped), len(unzipped))
+	}
+	if len(zipped) > len(html)/4 {
+		t.Errorf("gzipped %d of %d bytes", len(zipped), len(html))
 	}
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"cmp"
+	"compress/gzip"
 	"context"
 	"errors"
 	"net/http"
@@ -18,6 +19,7 @@ import (
 	"pigclass/server/report"
 	"pigclass/server/store"
 	"pigclass/sim"
+	"pigclass/static"
 	"pigclass/templates"
 	"pigclass/templates/i18n"
 	"pigclass/templates/paths"
@@ -207,8 +209,50 @@ type liveCache struct {
 	at        time.Time
 	took      time.Duration // the last drawing's time
 	version   int64
-	body      []byte
+	body      *liveDrawing
 	rendering bool // a screen is drawing it now, outside mu
+}
+
+// liveDrawing is one drawing of a class's live part, and its gzip form,
+// made once for the class's screens that take it, by the first that asks.
+type liveDrawing struct {
+	html   []byte
+	gzOnce sync.Once
+	gz     []byte // nil for a small part, sent as it is
+}
+
+// gzipFrom is the size from which a drawing is sent gzipped: a class of a
+// thousand's live part, 900 KB sent to each screen every second, is about
+// 40 KB gzipped; a class of 30's few KB are not worth it.
+const gzipFrom = 16 << 10
+
+// gzipped is the drawing gzipped, or nil below gzipFrom.
+func (d *liveDrawing) gzipped() []byte {
+	d.gzOnce.Do(func() {
+		if len(d.html) < gzipFrom {
+			return
+		}
+		var b bytes.Buffer
+		w, _ := gzip.NewWriterLevel(&b, gzip.BestSpeed)
+		yielding(w).Write(d.html)
+		w.Close()
+		d.gz = b.Bytes()
+	})
+	return d.gz
+}
+
+// send answers the poll with the drawing, gzipped where it is large and
+// the screen takes gzip.
+func (d *liveDrawing) send(c *gin.Context) {
+	c.Header("Vary", "Accept-Encoding")
+	if static.AcceptsGzip(c.Request) {
+		if gz := d.gzipped(); gz != nil {
+			c.Header("Content-Encoding", "gzip")
+			c.Data(http.StatusOK, "text/html; charset=utf-8", gz)
+			return
+		}
+	}
+	c.Data(http.StatusOK, "text/html; charset=utf-8", d.html)
 }
 
 // every is how far apart the part is drawn (liveEvery, or more for a
@@ -262,7 +306,7 @@ func (s *Server) dashboardLive(c *gin.Context) {
 		s.log.Error("draw the dashboard's live part", "class", class.ID, "err", err)
 		return nil, err
 	}
-	var body []byte
+	var body *liveDrawing
 	var version int64
 	var err error
 	if looked(c) {
@@ -284,14 +328,14 @@ func (s *Server) dashboardLive(c *gin.Context) {
 		c.Status(http.StatusNoContent)
 		return
 	}
-	c.Data(http.StatusOK, "text/html; charset=utf-8", body)
+	body.send(c)
 }
 
 // get returns the part as last drawn. If it is stale (drawn for another
 // activity, liveEvery ago or more) and no one draws it now, draw draws it
 // again in the background; the class's first drawing is made here, and
 // whoever asks meanwhile waits for it.
-func (lc *liveCache) get(activity int64, draw func() ([]byte, error)) ([]byte, int64, error) {
+func (lc *liveCache) get(activity int64, draw func() ([]byte, error)) (*liveDrawing, int64, error) {
 	lc.mu.Lock()
 	defer lc.mu.Unlock()
 	lc.init()
@@ -311,7 +355,7 @@ func (lc *liveCache) get(activity int64, draw func() ([]byte, error)) ([]byte, i
 		lc.rendering = false
 		lc.drawn.Broadcast()
 		if err == nil {
-			lc.at, lc.version, lc.body = now, activity, body
+			lc.at, lc.version, lc.body = now, activity, &liveDrawing{html: body}
 		}
 		return err
 	}
@@ -338,7 +382,7 @@ func (lc *liveCache) init() {
 // else does), no sooner than liveEvery after the last. now is the
 // class's activity as the drawing starts, which it is at least as new
 // as.
-func (lc *liveCache) fresh(activity int64, now func() int64, draw func() ([]byte, error)) ([]byte, int64, error) {
+func (lc *liveCache) fresh(activity int64, now func() int64, draw func() ([]byte, error)) (*liveDrawing, int64, error) {
 	lc.mu.Lock()
 	defer lc.mu.Unlock()
 	lc.init()
@@ -365,7 +409,7 @@ func (lc *liveCache) fresh(activity int64, now func() int64, draw func() ([]byte
 		if err != nil {
 			return nil, 0, err
 		}
-		lc.at, lc.version, lc.body = time.Now(), version, body
+		lc.at, lc.version, lc.body = time.Now(), version, &liveDrawing{html: body}
 	}
 }
 

@@ -39,7 +39,8 @@ func yieldAt(i int) {
 	}
 }
 
-// yielding is w, the drawing writing to it pausing every yieldBytes.
+// yielding is w, the drawing writing to it pausing every yieldBytes (a
+// long write written in pieces).
 func yielding(w io.Writer) io.Writer { return &yieldingWriter{w: w} }
 
 type yieldingWriter struct {
@@ -48,11 +49,21 @@ type yieldingWriter struct {
 }
 
 func (y *yieldingWriter) Write(p []byte) (int, error) {
-	if y.n += len(p); y.n >= yieldBytes {
-		y.n = 0
-		runtime.Gosched()
+	written := 0
+	for len(p) > 0 {
+		piece := p[:min(len(p), yieldBytes-y.n)]
+		n, err := y.w.Write(piece)
+		written += n
+		if err != nil {
+			return written, err
+		}
+		p = p[len(piece):]
+		if y.n += len(piece); y.n >= yieldBytes {
+			y.n = 0
+			runtime.Gosched()
+		}
 	}
-	return y.w.Write(p)
+	return written, nil
 }
 
 // views builds the view models the handlers share (the board, the charts,

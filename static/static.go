@@ -131,7 +131,7 @@ func Handler() http.Handler {
 			h.Set("Cache-Control", "no-cache")
 		}
 		body := a.body
-		if acceptsGzip(r) && r.Header.Get("Range") == "" {
+		if AcceptsGzip(r) && r.Header.Get("Range") == "" {
 			if gz := a.gzipped(); gz != nil {
 				h.Set("Content-Encoding", "gzip")
 				body = gz
@@ -141,8 +141,8 @@ func Handler() http.Handler {
 	})
 }
 
-// acceptsGzip reports whether the request's Accept-Encoding allows gzip.
-func acceptsGzip(r *http.Request) bool {
+// AcceptsGzip reports whether the request's Accept-Encoding allows gzip.
+func AcceptsGzip(r *http.Request) bool {
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
 		enc, params, _ := strings.Cut(strings.TrimSpace(part), ";")
 		if !strings.EqualFold(strings.TrimSpace(enc), "gzip") {
