@@ -412,6 +412,10 @@ func (c *Cache) solve(k sim.Variant, e *entry) {
 	} else {
 		err = ctx.Err()
 	}
+	var keep map[sim.Variant]bool
+	if err == nil {
+		keep = c.stillNeeded() // the users asked without c.mu, as at the start
+	}
 	c.mu.Lock()
 	e.err = err
 	users := c.usersLocked()
@@ -436,14 +440,14 @@ func (c *Cache) solve(k sim.Variant, e *entry) {
 			e.bytes = e.t.Bytes()
 		}
 		c.size += e.bytes
+		// Within the budget before the answer: whoever is answered finds
+		// the tables past it forgotten.
+		c.evict(keep)
 	default:
 		users = nil // refused: kept, so it is refused at once next time
 	}
 	close(e.done)
 	c.mu.Unlock()
-	if err == nil {
-		c.evictUnneeded()
-	}
 	for _, u := range users {
 		if u.ready != nil {
 			go u.ready(k) // the pool goes on solving meanwhile
@@ -572,16 +576,6 @@ func (c *Cache) evict(keep map[sim.Variant]bool) {
 		delete(c.tables, oldK)
 		c.size -= old.bytes
 	}
-}
-
-// evictUnneeded is evict keeping every table a user still needs: a live
-// match's, or one that decisions wait for. The users are asked without
-// c.mu held (they take locks of their own).
-func (c *Cache) evictUnneeded() {
-	keep := c.stillNeeded()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.evict(keep)
 }
 
 // stillNeeded returns the keys of the tables kept or being solved that a
