@@ -274,7 +274,7 @@ func (lc *liveCache) timed(draw func() ([]byte, error)) ([]byte, error) {
 
 // dashboardLive is the dashboard's live part. A poll whose ?v= is the
 // version it was drawn at gets 204: nothing changed, nothing drawn. Under
-// load the part is drawn at most every liveEvery for all the class's
+// load the part is drawn at most every liveEvery (every) for all the class's
 // teacher screens together, in the background, with no lock held: a poll
 // gets the part as last drawn and never waits behind a drawing (the next
 // poll, a second later, gets the new one), but for the class's first
@@ -313,7 +313,7 @@ func (s *Server) dashboardLive(c *gin.Context) {
 		// Told by its stream that the class changed, a screen waits for a
 		// drawing of the class as it is now (no poll comes after to fetch
 		// a newer one), shared with the class's other screens and drawn
-		// at most every liveEvery as their polls' are.
+		// at most every liveEvery (every) as their polls' are.
 		body, version, err = lc.fresh(activity, who.Activity, draw)
 	} else {
 		body, version, err = lc.get(activity, draw)
@@ -332,7 +332,7 @@ func (s *Server) dashboardLive(c *gin.Context) {
 }
 
 // get returns the part as last drawn. If it is stale (drawn for another
-// activity, liveEvery ago or more) and no one draws it now, draw draws it
+// activity, every() ago or more) and no one draws it now, draw draws it
 // again in the background; the class's first drawing is made here, and
 // whoever asks meanwhile waits for it.
 func (lc *liveCache) get(activity int64, draw func() ([]byte, error)) (*liveDrawing, int64, error) {
@@ -379,7 +379,7 @@ func (lc *liveCache) init() {
 
 // fresh returns a drawing of activity or newer: the one kept if it is,
 // else the next one drawn, by whoever draws it (this caller, if no one
-// else does), no sooner than liveEvery after the last. now is the
+// else does), no sooner than every() after the last. now is the
 // class's activity as the drawing starts, which it is at least as new
 // as.
 func (lc *liveCache) fresh(activity int64, now func() int64, draw func() ([]byte, error)) (*liveDrawing, int64, error) {
