@@ -291,8 +291,9 @@ func BenchmarkStudentBoardPoll(b *testing.B) {
 // BenchmarkDashboardLiveThousand is the dashboard's live part for a class
 // of 1,000 in a round against a bot, a few moves each, as the load tool
 // plays it: the figures and the drawing, what the class's teacher screens
-// share every liveEvery. It runs beside the class's moves, so the time it
-// holds a core is a move's wait.
+// share (every() apart), and the size of its gzip form as they get it. It
+// runs beside the class's moves, so the time it holds a core is a move's
+// wait.
 func BenchmarkDashboardLiveThousand(b *testing.B) {
 	a, op := classPlaying(b, "BENCH9", 1000, 3)
 	ctx := context.Background()
@@ -300,7 +301,7 @@ func BenchmarkDashboardLiveThousand(b *testing.B) {
 	lctx := i18n.WithLocalizer(ctx, l)
 	b.ReportAllocs()
 	b.ResetTimer()
-	var size int
+	var drawn []byte
 	for b.Loop() {
 		live, err := a.srv.views.dashLive(lctx, l, op, false)
 		if err != nil {
@@ -311,9 +312,10 @@ func BenchmarkDashboardLiveThousand(b *testing.B) {
 		if err := templates.DashLiveView(live).Render(lctx, &buf); err != nil {
 			b.Fatal(err)
 		}
-		size = buf.Len()
+		drawn = buf.Bytes()
 	}
-	b.ReportMetric(float64(size), "bytes/draw")
+	b.ReportMetric(float64(len(drawn)), "bytes/draw")
+	b.ReportMetric(float64(len((&liveDrawing{html: drawn}).gzipped())), "gzip-bytes/draw") // as the screens get it
 }
 
 // BenchmarkProjectorLiveThousand is the shared screen's poll, drawn (the

@@ -41,29 +41,24 @@ type fieldsTemplate struct {
 }
 
 func (t *fieldsTemplate) Execute(data any) (string, error) {
-	if len(t.fields) == 0 {
-		return t.texts[0], nil
-	}
 	m, _ := data.(map[string]any)
-	var b strings.Builder
-	for i, f := range t.fields {
-		b.WriteString(t.texts[i])
-		if v, ok := m[f].(string); ok {
-			b.WriteString(v)
-		} else if v, ok := m[f]; ok {
-			fmt.Fprint(&b, v)
-		} else {
-			b.WriteString("<no value>") // as text/template says it
-		}
-	}
-	b.WriteString(t.texts[len(t.texts)-1])
-	return b.String(), nil
+	return t.write(func(name string) (any, bool) {
+		v, ok := m[name]
+		return v, ok
+	}), nil
 }
 
 // fill is the text with each field filled from args, pairs of a name and
 // a value as T takes them (the last of a name wins, as in go-i18n's map
-// of them): a string as it is, another value as fmt prints it.
+// of them).
 func (t *fieldsTemplate) fill(args []any) string {
+	return t.write(func(name string) (any, bool) { return arg(args, name) })
+}
+
+// write is the text with each field filled with the value value names: a
+// string as it is, another value as fmt prints it, none as text/template
+// says it.
+func (t *fieldsTemplate) write(value func(name string) (any, bool)) string {
 	if len(t.fields) == 0 {
 		return t.texts[0]
 	}
@@ -75,7 +70,7 @@ func (t *fieldsTemplate) fill(args []any) string {
 	b.Grow(size + 12*len(t.fields))
 	for i, f := range t.fields {
 		b.WriteString(t.texts[i])
-		switch v, ok := arg(args, f); {
+		switch v, ok := value(f); {
 		case !ok:
 			b.WriteString("<no value>")
 		case isString(v):

@@ -145,7 +145,6 @@ type Localizer struct {
 	lang  Lang
 	loc   *goi18n.Localizer
 	p     *message.Printer
-	plain sync.Map // id → text of the messages without fields, once looked up
 	small []string // 0 to smallInts-1 as the printer writes them: scores, turns
 	// filled holds, for each plural form (forms), id → *fieldsTemplate:
 	// a message's text in this language found once and its fields filled
@@ -202,17 +201,7 @@ func (l *Localizer) Lang() string { return l.lang.Code }
 // should already be formatted (Int, Pct...). A missing message shows
 // its id, and TestCatalogKeysExist keeps that from shipping.
 func (l *Localizer) T(id string, args ...any) string {
-	if len(args) > 0 {
-		return l.localize(id, nil, args)
-	}
-	if s, ok := l.plain.Load(id); ok {
-		return s.(string)
-	}
-	s := l.localize(id, nil, nil)
-	if s != id { // a found message: the catalog bounds what is kept
-		l.plain.Store(id, s)
-	}
-	return s
+	return l.localize(id, nil, args)
 }
 
 // N is the message id in the plural form that count takes in this
