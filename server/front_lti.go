@@ -1,10 +1,7 @@
 package server
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/hex"
 	"errors"
 	"net/http"
 	"net/url"
@@ -118,9 +115,7 @@ const ltiStateCookie = "pigclass_lti_state"
 // ltiNonce is the nonce of the login whose state is state: derived, so
 // that the launch checks it without keeping it.
 func (s *Server) ltiNonce(state string) string {
-	mac := hmac.New(sha256.New, s.cfg.Key)
-	mac.Write([]byte("pigclass-lti-nonce-v1\x00" + state))
-	return hex.EncodeToString(mac.Sum(nil))
+	return derived(s.cfg.Key, "pigclass-lti-nonce-v1", state)
 }
 
 // ltiLogin is the OIDC third-party login initiation (LTI Core 5.1.1,

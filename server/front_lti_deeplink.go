@@ -2,9 +2,7 @@ package server
 
 import (
 	"crypto/hmac"
-	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -44,9 +42,7 @@ type deepLinkTicket struct {
 const deepLinkLife = time.Hour
 
 func (s *Server) ticketMAC(body string) string {
-	mac := hmac.New(sha256.New, s.cfg.Key)
-	mac.Write([]byte("pigclass-lti-deeplink-v1\x00" + body))
-	return hex.EncodeToString(mac.Sum(nil))
+	return derived(s.cfg.Key, "pigclass-lti-deeplink-v1", body)
 }
 
 func (s *Server) sealTicket(t deepLinkTicket) string {

@@ -23,9 +23,16 @@ import (
 // prints it): derived from the server's key, so that only its
 // administrator can give the address to a platform.
 func LTIRegisterKey(serverKey []byte) string {
+	return derived(serverKey, "pigclass-lti-register-v1")[:32]
+}
+
+// derived is a value only the server's key makes: HMAC-SHA256 of label
+// and parts, each after a NUL, in hex. The label names what it is for,
+// so that no two uses of the key can give the same value.
+func derived(serverKey []byte, label string, parts ...string) string {
 	mac := hmac.New(sha256.New, serverKey)
-	mac.Write([]byte("pigclass-lti-register-v1"))
-	return hex.EncodeToString(mac.Sum(nil))[:32]
+	mac.Write([]byte(strings.Join(append([]string{label}, parts...), "\x00")))
+	return hex.EncodeToString(mac.Sum(nil))
 }
 
 // ltiTool is pigclass's addresses for a platform, under its public address.
@@ -54,9 +61,7 @@ func setFrameCookie(c *gin.Context, name, value string, maxAge int) {
 // instructor's launch gives their browser the class's teacher link
 // without the secret being kept anywhere.
 func (s *Server) ltiTeacherSecret(l store.Link) string {
-	mac := hmac.New(sha256.New, s.cfg.Key)
-	mac.Write([]byte(strings.Join([]string{"pigclass-lti-teacher-v1", l.Issuer, l.ClientID, l.Deployment, l.ResourceLink}, "\x00")))
-	return hex.EncodeToString(mac.Sum(nil))
+	return derived(s.cfg.Key, "pigclass-lti-teacher-v1", l.Issuer, l.ClientID, l.Deployment, l.ResourceLink)
 }
 
 // launchPlatform is the registered platform a token names (its issuer,
