@@ -54,7 +54,9 @@ func (d watched) watch(t *testing.T, sel, attr string) {
 		sessionStorage.removeItem("w.seen");
 		return true;
 	})()`, sel, attr, sel)
-	value(t, d.ctx, chromedp.Evaluate[bool](js))
+	// Asked again should the page be loading another (a look sends the
+	// phone to its next page): "Inspected target navigated or closed".
+	until(t, d.ctx, js, func(ok bool) bool { return ok }, "watch "+d.name)
 }
 
 // seen waits for what watch asked for and returns how long after since
