@@ -16,6 +16,7 @@ import (
 )
 
 func TestTeacherPagesNeedTheSecret(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -52,6 +53,7 @@ func TestTeacherPagesNeedTheSecret(t *testing.T) {
 // TestJoinAgainGoesToTheClass: a student who has joined and opens the join
 // link again lands on the class page, with the same identity.
 func TestJoinAgainGoesToTheClass(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	code := teacherStart(t, a.browser())
 	b := join(t, a, code, "Ana")
@@ -67,6 +69,7 @@ func TestJoinAgainGoesToTheClass(t *testing.T) {
 }
 
 func TestJoinCodesHaveNoLookAlikes(t *testing.T) {
+	t.Parallel()
 	ch := sim.NewStream(1)
 	for i := range 1000 {
 		prefix := []string{"", "K", "7R"}[i%3]
@@ -86,6 +89,7 @@ func TestJoinCodesHaveNoLookAlikes(t *testing.T) {
 }
 
 func TestStudentActsOnlyInOwnSeat(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	owner := a.browser()
 	owner.post("/practice", url.Values{"game": {"pig"}, "bot": {"hold:20"}})
@@ -109,6 +113,7 @@ func TestStudentActsOnlyInOwnSeat(t *testing.T) {
 }
 
 func TestCrossSitePostsAreRefused(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	b := a.browser()
 	for _, h := range [][]string{{"Origin", "http://evil.example"}, {"Sec-Fetch-Site", "cross-site"}} {
@@ -124,6 +129,7 @@ func TestCrossSitePostsAreRefused(t *testing.T) {
 }
 
 func TestBodiesAreLimited(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	b := a.browser()
 	doc := b.post("/join", url.Values{"code": {"K7RXM4"}, "nickname": {strings.Repeat("x", 100<<10)}})
@@ -133,6 +139,7 @@ func TestBodiesAreLimited(t *testing.T) {
 }
 
 func TestJoinGuessingIsRateLimited(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	code := teacherStart(t, a.browser())
 	guesser := a.browser()
@@ -156,6 +163,7 @@ func TestJoinGuessingIsRateLimited(t *testing.T) {
 // TestJoinFieldErrors: each bad field is named with what is allowed, and
 // the form keeps what was typed.
 func TestJoinFieldErrors(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -193,6 +201,7 @@ func TestJoinFieldErrors(t *testing.T) {
 }
 
 func TestRoundFormErrors(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -220,6 +229,7 @@ func TestRoundFormErrors(t *testing.T) {
 // exported as text, and anonymous mode exports generated names unless the
 // teacher asks for the real ones.
 func TestCSVIsSafeForSpreadsheets(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -282,6 +292,7 @@ func mustClass(t *testing.T, a *app, code string) store.Class {
 }
 
 func TestDeleteClassRemovesEverything(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -306,6 +317,7 @@ func TestDeleteClassRemovesEverything(t *testing.T) {
 }
 
 func TestHealthz(t *testing.T) {
+	t.Parallel()
 	a := newAppConfig(t, func(c *Config) { c.CodePrefix = "K" })
 	b := a.browser()
 	teacherStart(t, b)
@@ -326,6 +338,7 @@ func TestHealthz(t *testing.T) {
 }
 
 func TestPagesLoadOnlyOwnScripts(t *testing.T) {
+	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
