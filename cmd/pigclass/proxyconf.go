@@ -100,7 +100,7 @@ func writeHAProxy(w io.Writer, listen, public string, instances instancesFlag) e
 	p("# pigclass for a district: one HAProxy in front of %d pigclass instances.", len(instances))
 	p("# Made by: pigclass proxyconf --format haproxy --listen %s --public-url %s%s", listen, public, instanceArgs(instances))
 	p("# Run it with: haproxy -f pigclass-haproxy.conf   (-db to stay in the foreground)")
-	districtComment(&b, listen, public, instances, "/healthz is checked every second and an instance", "that fails it leaves the spread until it answers again.")
+	districtComment(&b, listen, public, instances, "/healthz is checked every second and an instance", "that fails it three times in a row leaves the spread until it answers twice.")
 	p("")
 	p("global")
 	p("    maxconn 4096")
@@ -141,7 +141,12 @@ func writeHAProxy(w io.Writer, listen, public string, instances instancesFlag) e
 	p("    http-check send meth GET uri /healthz ver HTTP/1.1 hdr Host %s", u.Host)
 	p("    http-check expect status 200")
 	for _, i := range instances {
-		p("    server %s %s check inter 1s fall 1 rise 2", i.prefix, i.addr)
+		// Three failed checks in a row, not one: a busy second (a check
+		// answered after its 1 s) does not take a working instance out
+		// of the spread. A stopped one is out within 3 s, and meanwhile
+		// a request that cannot connect to it is sent to another
+		// (retries, redispatch).
+		p("    server %s %s check inter 1s fall 3 rise 2", i.prefix, i.addr)
 	}
 	for _, i := range instances {
 		p("")
