@@ -83,7 +83,6 @@ func (p *armsPlayer) step(t *testing.T, code string) bool {
 // p-value worked out from decisions.csv by enumerating every way the
 // labels could have fallen.
 func TestDecideBeforeYouRoll(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)

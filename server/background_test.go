@@ -23,7 +23,6 @@ import (
 // totals) with the table's own values, and the bot moves. Decisions
 // pending at a crash are filled in after the restart.
 func TestNewVariantSolvedInTheBackground(t *testing.T) {
-	t.Parallel()
 	tables := &solve.Cache{}
 	fresh := func(c *Config) { c.Tables = tables }
 	a := newAppConfig(t, fresh)

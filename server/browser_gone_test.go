@@ -18,7 +18,6 @@ import (
 // own correct rejoin code from another device says the same, not that the
 // code is wrong.
 func TestRemovedStudentIsTold(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)

@@ -29,7 +29,6 @@ import (
 // screen of a class in its first lesson's first phase, and a student's
 // board on a phone. Run it when a screen the guide shows changes.
 func TestHelpPicturesAreTheScreens(t *testing.T) {
-	t.Parallel()
 	dir := os.Getenv("PIGCLASS_HELP_PICTURES")
 	if dir == "" {
 		t.Skip("PIGCLASS_HELP_PICTURES names no folder: the guide's pictures are kept as they are")
@@ -85,7 +84,6 @@ func picture(t *testing.T, ctx context.Context, path string) {
 // TestHelpPicturesAreServed: each picture the guide shows answers at its
 // address as a JPEG of the size the page gives it.
 func TestHelpPicturesAreServed(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	b := a.browser()
 	imgs := b.get(paths.Help.String()).Find(`[data-testid="help-picture"]`)
@@ -114,7 +112,6 @@ func TestHelpPicturesAreServed(t *testing.T) {
 // listed by their titles in the reader's language, and each section the
 // contents list names is on the page.
 func TestHelpIsWhereATeacherLooks(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	if href := teacher.get(paths.Front.String()).Find(`[data-testid="help-link"]`).AttrOr("href", ""); href != paths.Help.String() {

@@ -12,7 +12,6 @@ import (
 // after each move focus is on the board, never on the page's body, and
 // the live region keeps its node while its words change.
 func TestBrowserKeyboardMatch(t *testing.T) {
-	t.Parallel()
 	person := newBrowser(t)
 	a := newApp(t)
 	teacher := a.browser()

@@ -23,7 +23,6 @@ import (
 // lets the platform frame it, and the frame shows the learner's class
 // page under the platform's name; then the instructor's dashboard.
 func TestBrowserALaunchInAFrame(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	tool := httptest.NewUnstartedServer(a.srv.Handler())
 	tool.StartTLS()
@@ -127,7 +126,6 @@ func inFrame(t *testing.T, ctx context.Context, sel, what string) string {
 // instead, the launch goes through, and the frame offers a link that
 // opens the learner's class in a window of its own, once.
 func TestBrowserALaunchInAFrameWithoutCookies(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	_, site, _ := framingPlatform(t, a, a.url, "_parent")
 	ctx := newBrowser(t)()

@@ -25,7 +25,6 @@ import (
 // of table is solved once; and a round whose tables cannot fit beside the
 // ones still needed is refused before it starts, saying so.
 func TestBusyClassEveryDecisionExact(t *testing.T) {
-	t.Parallel()
 	tables := &solve.Cache{}
 	a := newAppConfig(t, func(c *Config) { c.Tables = tables; c.TablesBudget = 1 })
 	for _, v := range play.DefaultVariants() {
@@ -186,7 +185,6 @@ func busyStep(t *testing.T, s *student, code string) bool {
 // room in TablesBudget for the largest table a classroom solves, so any
 // kind of round can be played on a server with nothing else to keep.
 func TestLessonTablesLeaveRoom(t *testing.T) {
-	t.Parallel()
 	tables := &solve.Cache{}
 	newAppConfig(t, func(c *Config) { c.Tables = tables })
 	pinned := tables.PinnedBytes()

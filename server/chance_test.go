@@ -38,7 +38,6 @@ var chanceSources = map[string]bool{"crypto/rand": true, "math/rand": true, "mat
 // sim.NewSeed outside the secrets above: the dice, orders, codes and
 // names come from Config.Chance alone, so a test can choose them.
 func TestChanceHasOneSource(t *testing.T) {
-	t.Parallel()
 	var found []string
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {

@@ -26,7 +26,6 @@ import (
 )
 
 func TestPauseEndRoundAndRemove(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -89,7 +88,6 @@ func studentID(t *testing.T, a *app, code, nick string) int64 {
 // TestHogRoundAnalysis plays Hog and Pig with equal turns through the
 // server: every decision's options are the solver's.
 func TestHogAndEqualTurnsRounds(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -149,7 +147,6 @@ func TestHogAndEqualTurnsRounds(t *testing.T) {
 // TestReviewAfterTheMatch: the after-match page lists each of the
 // student's decisions with hold-at-20 and optimal, and the total cost.
 func TestReviewAfterTheMatch(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -220,7 +217,6 @@ func TestReviewAfterTheMatch(t *testing.T) {
 // once in the background: hold:20 moving first beats perfect play 49.17%
 // of the time (the same figure as pigclass duel).
 func TestLadderChart(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	rungs := a.srv.views.ladder.wait()
 	if len(rungs) != 36 || rungs[0].N != 5 || rungs[35].N != 40 {
@@ -247,7 +243,6 @@ func TestLadderChart(t *testing.T) {
 // TestVerifyPage: the verify page checks a finished match's record, and
 // names the first event of a tampered one.
 func TestVerifyPage(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	p := a.browser()
 	p.post("/practice", url.Values{"game": {"pig"}, "bot": {"hold:20"}})
@@ -343,7 +338,6 @@ func TestVerifyPage(t *testing.T) {
 // (Pig to 100: past the exact range) the three-player table against the
 // two leading opponents in their order of play, labelled approximate.
 func TestThreeAndFourSeats(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -456,7 +450,6 @@ func TestThreeAndFourSeats(t *testing.T) {
 // TestNextRoundReachesAFinishedBoard: a student looking at a finished
 // match learns when the next round has begun.
 func TestNextRoundReachesAFinishedBoard(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -483,7 +476,6 @@ func TestNextRoundReachesAFinishedBoard(t *testing.T) {
 // TestFirstPlayerChartWithEqualTurns: a class that played Pig to 50 under
 // both rules sees both beside their exact values.
 func TestFirstPlayerChartWithEqualTurns(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -508,7 +500,6 @@ func TestFirstPlayerChartWithEqualTurns(t *testing.T) {
 // TestWaitingPagePollsCheaply: a waiting student's page asks the cheap
 // next endpoint, which answers 204 until a round begins.
 func TestWaitingPagePollsCheaply(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -543,7 +534,6 @@ func mustJSON(t *testing.T, v any) []byte {
 // alike; with the decisions' costs it accounts for each match's change of
 // chances exactly; the podium's luckiest dice is the one with most of it.
 func TestLuckAsStored(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -622,7 +612,6 @@ func TestLuckAsStored(t *testing.T) {
 // one reaches a position where the two-player approximation would move
 // otherwise, so the test tells the two apart.
 func TestOptimalBotPlaysTheThreePlayerTable(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -706,7 +695,6 @@ func botsPart(tables *solve.Cache, v sim.Variant, seed sim.Seed, approximate sim
 // most dice, seconds per roll, opponents, bot, players), not Pig to 100's
 // defaults; asking for another game's form gives that game's defaults.
 func TestRoundFormRemembersTheLastRound(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -739,7 +727,6 @@ func TestRoundFormRemembersTheLastRound(t *testing.T) {
 // the teacher's with one percentage each, the class's shared screen's
 // with none.
 func TestPodiumSpeaksToChildren(t *testing.T) {
-	t.Parallel()
 	l := i18n.For("en")
 	for _, shared := range []bool{false, true} {
 		for _, a := range []report.Award{
@@ -773,7 +760,6 @@ func TestPodiumSpeaksToChildren(t *testing.T) {
 // and the turn totals it was made at, its cards under it; the others stay
 // cards of their own, in the order they were made.
 func TestReviewSaysAPatternOnce(t *testing.T) {
-	t.Parallel()
 	l := i18n.For("en")
 	row := func(n, total int, chose, best string) templates.ReviewRow {
 		return templates.ReviewRow{N: n, TurnTotal: total, Action: chose, Best: best}

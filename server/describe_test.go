@@ -15,7 +15,6 @@ import (
 // TestEveryThrowSaysWhatItScored: a Hog throw is told with its points, 0
 // when a 1 shows, in both languages and for the viewer's own throws.
 func TestEveryThrowSaysWhatItScored(t *testing.T) {
-	t.Parallel()
 	names := []i18n.Msg{i18n.Text("Bot"), i18n.Text("Ana")}
 	for _, tc := range []struct {
 		lang   string
@@ -46,7 +45,6 @@ func TestEveryThrowSaysWhatItScored(t *testing.T) {
 // in every language; and the review's column and the table's question
 // name the game's pieces.
 func TestAThrowSaysItsPiecesVerb(t *testing.T) {
-	t.Parallel()
 	names := []i18n.Msg{i18n.Text("Bot"), i18n.Text("Ana")}
 	trotter, err := sim.FacesOf(3, 1) // a Trotter and a side: 5 points
 	if err != nil {
@@ -95,7 +93,6 @@ func TestAThrowSaysItsPiecesVerb(t *testing.T) {
 // lines with the match's own target (and deadline), open until their first
 // move and a tap away after it, for every game.
 func TestHowToPlay(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)

@@ -23,7 +23,6 @@ import (
 // the second with every acknowledged decision stored once, and the
 // second, stopped gracefully, hands the class back at once.
 func TestADistrictHandsAClassOver(t *testing.T) {
-	t.Parallel()
 	db := pgtest.URL(t)
 	clk := &clock{t: time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)}
 	a, b := openApp(t, db, clk), openApp(t, db, clk)

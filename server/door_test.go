@@ -33,7 +33,6 @@ func startHomework(s *browser, code string, id int) (int, string) {
 // the same limits (the server's live matches; the class's allowance of
 // new kinds), each refusal names its limit and changes nothing.
 func TestEveryOriginPassesTheDoor(t *testing.T) {
-	t.Parallel()
 	limits := play.DefaultLimits
 	limits.Live, limits.KindsClass = 3, 1
 	a := newAppConfig(t, func(c *Config) { c.Tables = &solve.Cache{}; c.Limits = limits })
@@ -102,7 +101,6 @@ func TestEveryOriginPassesTheDoor(t *testing.T) {
 // at once; a class starts a bounded number of games a minute outside
 // rounds. Each refusal says which limit, and nothing is started.
 func TestHomeworkIsLimited(t *testing.T) {
-	t.Parallel()
 	limits := play.DefaultLimits
 	limits.ClassStarts = 5
 	a := newAppConfig(t, func(c *Config) { c.Limits = limits })

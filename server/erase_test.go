@@ -25,7 +25,6 @@ import (
 // verifies, the dashboard cannot let them back in, their browser is no
 // longer in the class, and the database file no longer holds the name.
 func TestEraseOneStudent(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -156,7 +155,6 @@ func matchOf(t *testing.T, a *app, nick string) int64 {
 // and the browser that had the seat no longer reach it, and the student
 // gets back on another device with their nickname and the new code.
 func TestTeacherRenewsARejoinCode(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)

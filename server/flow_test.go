@@ -69,7 +69,6 @@ func playRound(t *testing.T, code string, students []*student) {
 // round against hold:20 and a round in pairs to the end, and the three CSV
 // files hold exactly the decisions made, with their analysis.
 func TestClassFlow(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)

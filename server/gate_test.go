@@ -74,7 +74,6 @@ func (b *browser) probe(p [3]string) string {
 // of a Spanish class, a finished one, one of an ended round read from
 // disk, and a practice match: no Location, no name, no code, no language.
 func TestStrangerLearnsNothingOfMatches(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -122,7 +121,6 @@ func TestStrangerLearnsNothingOfMatches(t *testing.T) {
 // for a classmate's match, at the class's address, is answered as for a
 // match that does not exist.
 func TestClassmateLearnsNothingOfAnotherMatch(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -148,7 +146,6 @@ func TestClassmateLearnsNothingOfAnotherMatch(t *testing.T) {
 // deleted class's id; the next class's dashboard shows its own roster and
 // code, never the deleted class's, and polls its own address.
 func TestDeletedClassLeavesNothingBehind(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	first := a.browser()
 	old := teacherStart(t, first)
@@ -180,7 +177,6 @@ func TestDeletedClassLeavesNothingBehind(t *testing.T) {
 // and the review hold it back, saying why, for the player and the teacher
 // alike, until the group's last match is over.
 func TestSameDiceSeedWaitsForTheGroup(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -224,7 +220,6 @@ func TestSameDiceSeedWaitsForTheGroup(t *testing.T) {
 // one counts as a guess, may answer otherwise, and the QR code draws the
 // code it is given.
 func TestStrangerSweepOfEveryRoute(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -280,7 +275,6 @@ func TestStrangerSweepOfEveryRoute(t *testing.T) {
 // TestNoHandlerIsAnOperator: the room's operator (a teacher without a
 // secret) is for the command line and tests; no handler may use it.
 func TestNoHandlerIsAnOperator(t *testing.T) {
-	t.Parallel()
 	for f, src := range packageSources(t) {
 		if strings.Contains(src, ".Operator(") {
 			t.Errorf("%s calls the room's Operator", f)
@@ -315,7 +309,6 @@ func packageSources(t *testing.T) map[string]string {
 // renders. No file of it holds the store but server.go, which hands it
 // to them only.
 func TestHandlersDoNotCallTheStore(t *testing.T) {
-	t.Parallel()
 	for f, src := range packageSources(t) {
 		if f != "server.go" {
 			if strings.Contains(src, "store.Store") || strings.Contains(src, "store.Open") {
@@ -339,7 +332,6 @@ func TestHandlersDoNotCallTheStore(t *testing.T) {
 // the teacher too), the join pages anyone. A POST is sent only by those
 // it must refuse, so nothing changes.
 func TestEveryViewerOverEveryRoute(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -417,7 +409,6 @@ func TestEveryViewerOverEveryRoute(t *testing.T) {
 // with one win each: the podium's most wins names both and says it is a
 // tie, never one of them picked by name.
 func TestPodiumShowsTies(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -442,7 +433,6 @@ func TestPodiumShowsTies(t *testing.T) {
 // TestSkunkEndedBeforeAnyRoll: a game of Skunk ended before its first
 // roll says no one scored, not "Winners: everyone with 0 points".
 func TestSkunkEndedBeforeAnyRoll(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -460,7 +450,6 @@ func TestSkunkEndedBeforeAnyRoll(t *testing.T) {
 // TestHogCurveAsFarAsAllowed: a class that played Hog with up to 15 dice
 // sees the expected-points curve up to 15 dice, not 10.
 func TestHogCurveAsFarAsAllowed(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)

@@ -91,7 +91,6 @@ func readCSV(t *testing.T, b *browser, path string, f *report.File) []map[string
 // Pig and Skunk, one student leaves; every file reads as its glossary
 // says, as pandas or a spreadsheet would read it.
 func TestFilesMatchTheGlossary(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -163,7 +162,6 @@ func TestFilesMatchTheGlossary(t *testing.T) {
 // TestGlossaryIsComplete: the glossary page and the dashboard's link to it
 // name every column of every file.
 func TestGlossaryIsComplete(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -197,7 +195,6 @@ func TestGlossaryIsComplete(t *testing.T) {
 // files with real nicknames, with a word on privacy; the files themselves
 // carry the generated names unless asked.
 func TestRealNamesOnTheDashboard(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)

@@ -29,7 +29,6 @@ import (
 // The language switcher's back is a path on this site: a backslash, a
 // control character or another host sends the browser to the front page.
 func TestBackIsAPath(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	b := a.browser()
 	for back, want := range map[string]string{
@@ -52,7 +51,6 @@ func TestBackIsAPath(t *testing.T) {
 // An IPv6 device is one device across its /64; an address is named by
 // X-Forwarded-For only from a trusted proxy, and never by X-Real-IP.
 func TestClientKey(t *testing.T) {
-	t.Parallel()
 	gin.SetMode(gin.ReleaseMode)
 	key := func(remote string, trusted bool, headers ...string) string {
 		e := gin.New()
@@ -98,7 +96,6 @@ func TestClientKey(t *testing.T) {
 // The student's page, which shows their rejoin code, and every page of a
 // student's are sent with Cache-Control: no-store.
 func TestStudentPagesAreNotStored(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -117,7 +114,6 @@ func TestStudentPagesAreNotStored(t *testing.T) {
 // listens on: a DNS rebinding page's Host gets 421 and a sentence naming
 // the flag, and the teacher link and the QR code never follow a Host.
 func TestOnlyItsOwnHosts(t *testing.T) {
-	t.Parallel()
 	a := newAppConfig(t, func(c *Config) { c.PublicURL = "http://pig.school.example" })
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -156,7 +152,6 @@ func TestOnlyItsOwnHosts(t *testing.T) {
 // projector key or a student's rejoin code: both are derived with the
 // server's own key, kept beside the database in a file of its owner's.
 func TestSecretsTheFileCannotGiveAway(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -199,7 +194,6 @@ func TestSecretsTheFileCannotGiveAway(t *testing.T) {
 // fresh token (its other classes follow it), so whoever planted the value
 // is no one; the same join tapped twice is still one student.
 func TestFreshTokenOnJoin(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	first := teacherStart(t, a.browser())
 	second := teacherStart(t, a.browser())
@@ -272,7 +266,6 @@ func TestFreshTokenOnJoin(t *testing.T) {
 // the same address get a sentence that names the rejoin code, until the
 // teacher allows more; other devices join as before.
 func TestOneNameADevice(t *testing.T) {
-	t.Parallel()
 	a := newAppConfig(t, func(c *Config) { c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")} })
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -304,7 +297,6 @@ func TestOneNameADevice(t *testing.T) {
 // burst from a script gets 429 and a sentence, and nothing it sent past
 // the limit is played.
 func TestMovesAreLimited(t *testing.T) {
-	t.Parallel()
 	a := newAppConfig(t, func(c *Config) { c.MovesPerSecond = DefaultMovesPerSecond })
 	p := a.browser()
 	p.post(paths.Practice.String(), url.Values{"game": {"pig"}, "bot": {"hold:20"}})
@@ -331,7 +323,6 @@ func TestMovesAreLimited(t *testing.T) {
 // already solved is never refused; the tables kept stay within their
 // budget.
 func TestNewVariantsAreLimited(t *testing.T) {
-	t.Parallel()
 	a := newAppConfig(t, func(c *Config) { c.Tables = &solve.Cache{} })
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -359,7 +350,6 @@ func TestNewVariantsAreLimited(t *testing.T) {
 // --public-url), not the Host the instance sees: forms from it are taken,
 // and forms from any other site refused.
 func TestPublicURLIsATrustedOrigin(t *testing.T) {
-	t.Parallel()
 	a := newAppConfig(t, func(c *Config) { c.PublicURL = "http://pig.school.example:8000" })
 	for origin, want := range map[string]int{"http://pig.school.example:8000": http.StatusSeeOther, "http://evil.example": http.StatusForbidden} {
 		status, _, _ := a.browser().send(http.MethodPost, paths.Classes.String(), url.Values{}, "Origin", origin)
@@ -376,7 +366,6 @@ func TestPublicURLIsATrustedOrigin(t *testing.T) {
 // prefix says the proxy sent it to the wrong place (421), the same for
 // every such code; its own codes are served as ever.
 func TestClassStaysAtHome(t *testing.T) {
-	t.Parallel()
 	sqliteOnly(t, "one file an instance; on a district's Postgres every instance serves every class (TestADistrictHandsAClassOver)")
 	a := newAppConfig(t, func(c *Config) { c.CodePrefix = "K" })
 	code := teacherStart(t, a.browser())
@@ -399,7 +388,6 @@ func TestClassStaysAtHome(t *testing.T) {
 // (the pattern, never an address with a code), acknowledged actions, the
 // writer's counters and the room's.
 func TestMetrics(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	p := a.browser()
 	p.post(paths.Practice.String(), url.Values{"game": {"pig"}, "bot": {"hold:20"}})

@@ -26,7 +26,6 @@ import (
 // first answer the server gives, carries nosniff, the CSP and the
 // referrer policy like every other.
 func TestEarlyRefusalsCarryTheSecurityHeaders(t *testing.T) {
-	t.Parallel()
 	a := newAppConfig(t, func(c *Config) { c.PublicURL = "http://pig.school.example" })
 	b := a.browser()
 	req, _ := http.NewRequest(http.MethodGet, a.url+paths.Front.String(), nil)
@@ -42,7 +41,6 @@ func TestEarlyRefusalsCarryTheSecurityHeaders(t *testing.T) {
 // never as a label of its own: 150 of them leave the histogram's series as
 // they were.
 func TestMetricsMethodsAreTheServers(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	series := func() []string {
 		rec := httptest.NewRecorder()
@@ -82,7 +80,6 @@ func TestMetricsMethodsAreTheServers(t *testing.T) {
 // address, localhost and the names it is given, on its port, and 421 (with
 // the security headers) to a rebinding Host.
 func TestMetricsAnswerOnlyTheirHosts(t *testing.T) {
-	t.Parallel()
 	ok := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "metrics") })
 	g := MetricsGate("127.0.0.1:9100", []string{"Prom.School.Example", ""}, ok)
 	for host, want := range map[string]int{
@@ -102,7 +99,6 @@ func TestMetricsAnswerOnlyTheirHosts(t *testing.T) {
 // TestHealthzSaysNothingOfClasses: /healthz tells anyone its status, the
 // database's and the version, and nothing of the classes.
 func TestHealthzSaysNothingOfClasses(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	join(t, a, teacherStart(t, a.browser()), "Ana")
 	b := a.browser()
@@ -125,7 +121,6 @@ func TestHealthzSaysNothingOfClasses(t *testing.T) {
 // page (which counts no guess) reads no class from disk: nothing a
 // stranger can see changes with whether the code exists.
 func TestJoinPageLoadsNoClass(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	code := teacherStart(t, a.browser())
 	join(t, a, code, "Ana")
@@ -144,7 +139,6 @@ func TestJoinPageLoadsNoClass(t *testing.T) {
 // two-player one; the allowance of new kinds is the class's and the
 // server's, and the message names the one spent.
 func TestRefusedRoundsSpendNothing(t *testing.T) {
-	t.Parallel()
 	tables := &solve.Cache{}
 	a := newAppConfig(t, func(c *Config) { c.Tables = tables })
 	teacher := a.browser()
@@ -193,7 +187,6 @@ func TestRefusedRoundsSpendNothing(t *testing.T) {
 // participants is answered by one sentence naming the bound, in a page of
 // ordinary size, not a page the size of the claim.
 func TestVerifyAClaimedCrowd(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	b := a.browser()
 	rec := `{"format":2,"skunk":{"participants":3000000,"rounds":5},"seed":"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f","commitment":"630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd","events":[],"scores":[]}`
@@ -208,7 +201,6 @@ func TestVerifyAClaimedCrowd(t *testing.T) {
 // what they banked, and the signed record, which says they left, verifies
 // with the scores the boards show; a restart replays it the same.
 func TestRemovedStudentLeavesSkunk(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -289,7 +281,6 @@ func TestRemovedStudentLeavesSkunk(t *testing.T) {
 // pass the budget; the third, which cannot fit beside the second's table
 // a round still plays on, is refused before it starts.
 func TestBigKindsStayWithinTheBudget(t *testing.T) {
-	t.Parallel()
 	tables := &solve.Cache{}
 	a := newAppConfig(t, func(c *Config) { c.Tables = tables })
 	one, other := a.browser(), a.browser()
@@ -347,7 +338,6 @@ func TestBigKindsStayWithinTheBudget(t *testing.T) {
 // codes for one student are limited (RejoinsStudent); and however often a
 // student rejoins, one moved browser is remembered for them.
 func TestRejoinsBehindOneAddress(t *testing.T) {
-	t.Parallel()
 	a := newAppConfig(t, func(c *Config) { c.ClassJoins = 1000 })
 	teacher := a.browser()
 	code := teacherStart(t, teacher)

@@ -48,7 +48,6 @@ func (b *browser) send(method, path string, form url.Values, headers ...string) 
 
 // Finding 1: a forged X-Forwarded-For does not escape the join limiter.
 func TestForgedForwardedForIsIgnored(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacherStart(t, a.browser())
 	guesser := a.browser()
@@ -70,7 +69,6 @@ func TestForgedForwardedForIsIgnored(t *testing.T) {
 // Finding 1: a code that exists and one that does not answer alike to
 // someone not in the class.
 func TestUnknownCodesAnswerAlike(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	real := teacherStart(t, teacher)
@@ -91,7 +89,6 @@ func TestUnknownCodesAnswerAlike(t *testing.T) {
 // Finding 1: a class takes a limited number of joins a minute, which the
 // teacher sees and lifts.
 func TestJoinsPerClassAreCapped(t *testing.T) {
-	t.Parallel()
 	a := newAppConfig(t, func(c *Config) { c.ClassJoins = 3 })
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -114,7 +111,6 @@ func TestJoinsPerClassAreCapped(t *testing.T) {
 // Finding 2: "Origin: null" is cross-site: the post is refused and nothing
 // is stored.
 func TestOriginNullIsCrossSite(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	code := teacherStart(t, a.browser())
 	b := a.browser()
@@ -134,7 +130,6 @@ func TestOriginNullIsCrossSite(t *testing.T) {
 // Finding 4: starting classes and practice matches is limited per client;
 // idle practice matches and abandoned classes expire.
 func TestCreationIsLimitedAndExpires(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	b := a.browser()
 	for i := range classesPerMinute {
@@ -189,7 +184,6 @@ func TestCreationIsLimitedAndExpires(t *testing.T) {
 
 // Finding 5: nicknames are compared as they look.
 func TestLookAlikeNicknames(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	code := teacherStart(t, a.browser())
 	join(t, a, code, "Ana")
@@ -218,7 +212,6 @@ func TestLookAlikeNicknames(t *testing.T) {
 
 // Finding 6: teacher pages and exports are never stored by a cache.
 func TestTeacherPagesAreNotCached(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -233,7 +226,6 @@ func TestTeacherPagesAreNotCached(t *testing.T) {
 // Finding 7: a removed student's browser cannot join again, under any
 // name, until the teacher lets them back in.
 func TestRemovalHolds(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -259,7 +251,6 @@ func TestRemovalHolds(t *testing.T) {
 // Finding 8: a finished match's record is for its players and its class's
 // teacher.
 func TestRecordsAreForPlayersAndTeacher(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -289,7 +280,6 @@ func TestRecordsAreForPlayersAndTeacher(t *testing.T) {
 // Finding 9: /static/ lists nothing; cookies are Secure behind an HTTPS
 // proxy only when that proxy is trusted.
 func TestStaticAndSecureCookies(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	b := a.browser()
 	for _, p := range []string{"/static/", "/static/vendor/"} {
@@ -317,7 +307,6 @@ func TestStaticAndSecureCookies(t *testing.T) {
 // lasts until the teacher renews it (issue 43, item 4); a code typed as a
 // nickname is refused.
 func TestRejoinOnAnotherDevice(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)

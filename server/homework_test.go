@@ -48,7 +48,6 @@ func (s *student) playAt(t *testing.T, path string) int {
 // starts, and the student is told why); matches.csv lists the games with
 // their day.
 func TestHomework(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -134,7 +133,6 @@ func TestHomework(t *testing.T) {
 // phase's game and bot, whatever the round form says; a phase that plays
 // none is refused, saying what to pick.
 func TestHomeworkFromALessonPhase(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStartLesson(t, teacher, "1-roll-or-hold")
@@ -161,7 +159,6 @@ func TestHomeworkFromALessonPhase(t *testing.T) {
 // was played: its games of homework), marks it today, and links today's
 // files, which hold that day's homework.
 func TestAHomeworkDayIsADay(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -203,7 +200,6 @@ func TestAHomeworkDayIsADay(t *testing.T) {
 // more only as practice, counted apart on the teacher's list; a page left
 // open learns of a new assignment at its next poll.
 func TestHomeworkSaysWhenItIsDone(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)

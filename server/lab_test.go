@@ -21,7 +21,6 @@ import (
 // them; revealed, the lab's chart gives the exact answer (the duel's, by
 // policy evaluation) and how many intervals hold it, counted here.
 func TestAClassRunsTheLab(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -150,7 +149,6 @@ func wilson(k, n int) (lo, hi float64) {
 // phases (the runs made stay), sends the phones to the lab where a phase
 // says so, and shows the exact answer at its last phase only.
 func TestALessonRunsTheLab(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStartLesson(t, teacher, "10-how-sure-is-a-simulation")
@@ -188,7 +186,6 @@ func TestALessonRunsTheLab(t *testing.T) {
 // plan was not made for says which it was made for; the teacher poses
 // no student's plan.
 func TestALabRunOfMyStrategy(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)

@@ -25,7 +25,6 @@ func lang(doc *goquery.Document) string { return doc.Find("html").AttrOr("lang",
 // with lang="es", one that asks for a language not shipped gets English,
 // and the answer varies by the header and the cookie.
 func TestAcceptLanguage(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	es := a.browser()
 	es.accept = "es-ES,es;q=0.9,en;q=0.5"
@@ -72,7 +71,6 @@ func TestAcceptLanguage(t *testing.T) {
 // reader's choice in a cookie over Accept-Language and goes back to the
 // page; a bad language or a foreign address is refused or ignored.
 func TestLanguageSwitcher(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	b := a.browser()
 	b.accept = "es"
@@ -108,7 +106,6 @@ func TestLanguageSwitcher(t *testing.T) {
 // does, and the teacher's own pages keep the teacher's language. The
 // files stay in their one format.
 func TestClassLanguage(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	teacher.accept = "en"
@@ -182,7 +179,6 @@ func TestClassLanguage(t *testing.T) {
 // as Spanish readers do (48,3 %); the CSV files are the same bytes
 // whatever the reader's language: English headers, dot decimals.
 func TestSpanishNumbersAndFiles(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -230,7 +226,6 @@ func TestSpanishNumbersAndFiles(t *testing.T) {
 // each reason the rules refuse a move, has its words in every language
 // (a missing message would show its id).
 func TestEveryVerifyProblemIsSaid(t *testing.T) {
-	t.Parallel()
 	problems := []string{sim.ProblemNotRecord, sim.ProblemMissing, sim.ProblemCommitment, sim.ProblemVariant, sim.ProblemRefused,
 		sim.ProblemTurn, sim.ProblemRoll, sim.ProblemNoFaces, sim.ProblemExtraFaces, sim.ProblemFaces, sim.ProblemNoPoints,
 		sim.ProblemPoints, sim.ProblemExtraPts, sim.ProblemNotOver, sim.ProblemNoResult, sim.ProblemResult}
@@ -257,7 +252,6 @@ func TestEveryVerifyProblemIsSaid(t *testing.T) {
 // its words in every language; Spanish puts the animal first; the
 // files keep the stored English name.
 func TestGeneratedNamesInTheReadersWords(t *testing.T) {
-	t.Parallel()
 	adjs, beasts := classroom.AnonWords()
 	for _, lang := range i18n.Langs {
 		l := i18n.For(lang.Code)
@@ -310,7 +304,6 @@ func TestGeneratedNamesInTheReadersWords(t *testing.T) {
 // teacher sets another class language, the poll answers HX-Refresh, and
 // with the same language it does not.
 func TestOpenPagesFollowTheClassLanguage(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)

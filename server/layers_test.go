@@ -155,7 +155,6 @@ func floors(uses map[string][]string) (floor map[string]int, loops [][]string) {
 // that ran back up (a loop of files) fails here, with the loop named.
 // Run with -v to see the house.
 func TestServerFilesUseOnlyDownward(t *testing.T) {
-	t.Parallel()
 	for _, dir := range []string{"."} {
 		uses, names := fileUses(t, dir)
 		floor, loops := floors(uses)

@@ -28,7 +28,6 @@ import (
 // its phases with next and back; each phase starts its round and shows its
 // charts.
 func TestWalkALesson(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	doc := teacher.post("/classes", url.Values{"lesson": {"2-why-20"}})
@@ -102,7 +101,6 @@ func TestWalkALesson(t *testing.T) {
 // router; every stand and sit decision is recorded and exported with the
 // expected-value comparison.
 func TestSkunkWithThirtyStudents(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -309,7 +307,6 @@ func TestSkunkWithThirtyStudents(t *testing.T) {
 // TestSkunkSurvivesRestart: a Skunk game in progress is rebuilt from its
 // log after a restart.
 func TestSkunkSurvivesRestart(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -343,7 +340,6 @@ func TestSkunkSurvivesRestart(t *testing.T) {
 // TestChartPagesLoadOnlyOwnScripts: every page with a chart loads the
 // vendored ECharts from the app and nothing from another host.
 func TestChartPagesLoadOnlyOwnScripts(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -390,7 +386,6 @@ func TestChartPagesLoadOnlyOwnScripts(t *testing.T) {
 // form sent again does not sit the student in the next round. (Before the
 // first roll the board offers no sit, only how to play.)
 func TestSkunkResentSitIsStale(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -427,7 +422,6 @@ func TestSkunkResentSitIsStale(t *testing.T) {
 // half-width of the Wilson interval the first-player chart draws (the same
 // as sim.Wilson's where the share is a whole number of games).
 func TestLessonIntervalIsTheCharts(t *testing.T) {
-	t.Parallel()
 	for _, c := range []struct{ k, n int }{{18, 30}, {16, 30}, {6, 10}, {1, 4}} {
 		lo, hi := sim.Wilson(c.k, c.n, 1.959963984540054)
 		p := float64(c.k) / float64(c.n)
@@ -441,7 +435,6 @@ func TestLessonIntervalIsTheCharts(t *testing.T) {
 // TestEveryFigureIsFilled: the figures of every lesson are computed, and
 // the published ones (sim/published.md) have their published values.
 func TestEveryFigureIsFilled(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	figs, err := a.srv.views.figures(i18n.For("en"))
 	if err != nil {
@@ -475,7 +468,6 @@ var figureRef = regexp.MustCompile(`\{([a-z0-9.]+)\}`)
 // 100", "to 100"; equal turns said as such). Lesson 5 once quoted Pig to
 // 100's equal-turns figure while it played Pig to 50.
 func TestFiguresFitTheirLesson(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	for _, l := range a.srv.views.lessons {
 		var lines []string
@@ -517,7 +509,6 @@ func TestFiguresFitTheirLesson(t *testing.T) {
 // TestPerfectPlayRules: each sentence of a lesson that states a rule of
 // perfect play is true of the solved table, checked here directly.
 func TestPerfectPlayRules(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	tab, err := a.srv.tables.Get(sim.Standard(sim.Pig))
 	if err != nil {
@@ -575,7 +566,6 @@ func TestPerfectPlayRules(t *testing.T) {
 // perfect-play bot in the empty seats, and its prompts carry the exact
 // three-player figures.
 func TestThreePlayerPhase(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -622,7 +612,6 @@ var lessonClaims = []struct {
 // TestLessonsSayWhatTheBotsDo: no lesson's words, in any language, claim
 // of the bots what the product contradicts (lessonClaims).
 func TestLessonsSayWhatTheBotsDo(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	for _, l := range a.srv.views.lessons {
 		for _, lang := range []string{"en", "es"} {
@@ -658,7 +647,6 @@ func TestLessonsSayWhatTheBotsDo(t *testing.T) {
 // matches that would stop) and ends nothing; confirmed, it moves on.
 // With no match playing it moves on at once.
 func TestLessonStepAsksBeforeEndingARound(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -701,7 +689,6 @@ func TestLessonStepAsksBeforeEndingARound(t *testing.T) {
 // chart; the state lasts a restart. Playing it again stays off the
 // lesson; starting a phase brings the class back.
 func TestFormRoundLeavesTheLesson(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStartLesson(t, teacher, "1-roll-or-hold")
@@ -748,7 +735,6 @@ func TestFormRoundLeavesTheLesson(t *testing.T) {
 // leaves it (the teacher's own game); a bad number of rounds says what
 // to type.
 func TestSkunkFromTheDashboard(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStartLesson(t, teacher, "1-roll-or-hold")
@@ -784,7 +770,6 @@ func TestSkunkFromTheDashboard(t *testing.T) {
 // a class that follows no lesson while a round plays, goes back to the
 // dashboard saying so (it once failed with no error and panicked).
 func TestConfirmStepWithoutALesson(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -800,7 +785,6 @@ func TestConfirmStepWithoutALesson(t *testing.T) {
 // counts on the dashboard's cards as in students.csv: each finished game,
 // each win, each stand or sit; the same after a restart.
 func TestSkunkCountsOnTheDashboard(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -853,7 +837,6 @@ func TestSkunkCountsOnTheDashboard(t *testing.T) {
 // first phase with no round (a discussion, tables, Skunk) moves the bar
 // on like any other.
 func TestTheBarWalksEveryLesson(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	for _, l := range a.srv.views.lessons {
 		t.Run(l.Slug, func(t *testing.T) {
@@ -891,7 +874,6 @@ func TestTheBarWalksEveryLesson(t *testing.T) {
 // screen; and a waiting page's poll takes the phone on when the lesson
 // moves, as it does for a round.
 func TestThePhonesFollowTheLessonsPhases(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStartLesson(t, teacher, "8-design-a-strategy")

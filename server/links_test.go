@@ -75,7 +75,6 @@ func pageLinks(base *url.URL, on string, doc *goquery.Document) []link {
 // route serves, on this host: no href, src, form action or hx-get/hx-post
 // that no route answers, and no other host.
 func TestEveryLinkIsRouted(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)

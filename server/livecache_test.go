@@ -19,7 +19,6 @@ import (
 // only drawShare times that (1 s) after, and the poll between gets the
 // last drawing without drawing; a longer one is drawn liveMost apart.
 func TestALongDrawingIsDrawnLessOften(t *testing.T) {
-	t.Parallel()
 	var lc liveCache
 	draws := 0
 	draw := func() ([]byte, error) {
@@ -64,7 +63,6 @@ func TestALongDrawingIsDrawnLessOften(t *testing.T) {
 // drawing, whole, written in pieces smaller than its pause and in one
 // write of three pauses and more.
 func TestYieldingWritesAll(t *testing.T) {
-	t.Parallel()
 	var want, got bytes.Buffer
 	w := yielding(&got)
 	for i := range 5000 {
@@ -88,7 +86,6 @@ func TestYieldingWritesAll(t *testing.T) {
 // gzipFrom) goes gzipped to a screen that takes gzip, the same drawing as
 // a screen that does not gets, and a class of 1's goes as it is.
 func TestALargeLivePartIsSentGzipped(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)

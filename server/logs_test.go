@@ -33,7 +33,6 @@ func (l *lockedBuffer) String() string {
 // holds a class code, a match's address, a player token or a teacher's
 // secret, however they came (a path, a query, a cookie).
 func TestLogsNameRoutesNotCodes(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	var buf lockedBuffer
 	a.srv.log = slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))

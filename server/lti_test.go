@@ -314,7 +314,6 @@ func instructor(c map[string]any) {
 // own names, without a code or a nickname; a learner's launch from
 // another browser finds their seat.
 func TestALearningPlatformRegistersAndLaunches(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	p := newPlatform(t)
 	p.register(a)
@@ -422,7 +421,6 @@ func mustClassID(t *testing.T, a *app, code string) int64 {
 // TestALaunchThatIsNotRightIsRefused: each launch wrong in one way is
 // refused with a page that says so, and lets no one in.
 func TestALaunchThatIsNotRightIsRefused(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	p := newPlatform(t)
 	p.register(a)
@@ -539,7 +537,6 @@ func checkRefused(t *testing.T, name string, b *browser, doc *goquery.Document, 
 // a learner's launch takes their seat; each game they play sends their
 // score to the line item once, a refused send tried again after a while.
 func TestADeepLinkedHomeworkIsGraded(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	p := newPlatform(t)
 	p.register(a)
@@ -699,7 +696,6 @@ func TestADeepLinkedHomeworkIsGraded(t *testing.T) {
 // minus students.csv's cost a game) until its teacher chooses the games
 // played instead, out of the line item's maximum.
 func TestAClassLinkSendsTheScoreItsTeacherChose(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	p := newPlatform(t)
 	p.register(a)

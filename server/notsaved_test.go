@@ -18,7 +18,6 @@ import (
 // gets 503 "Not saved ... Try again" (never a 500), the board is as
 // before, and the same click then goes through once.
 func TestRefusedWriteIsNotSaved(t *testing.T) {
-	t.Parallel()
 	var broken atomic.Bool
 	a := openAppWith(t, filepath.Join(t.TempDir(), "pigclass.db"), &clock{t: time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)},
 		store.Options{BeforeCommit: func() error {

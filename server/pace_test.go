@@ -35,7 +35,6 @@ func paceKinds(teacher *browser, code string) (chips map[string]string, counts m
 // one, out of time once the clock has moved for them, done when their
 // match is over, forfeited after three time-outs; the counts follow.
 func TestPaceSaysWhereEveryoneIs(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -121,7 +120,6 @@ func TestBrowserPaceFitsAClassOf36(t *testing.T) {
 // and a class that takes every name from one address (joins unlimited,
 // a school behind one address), show nothing.
 func TestSecondNameFromADeviceShows(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)

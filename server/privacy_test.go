@@ -18,7 +18,6 @@ import (
 // server keeps a class; every page but the projector's links it from
 // its footer.
 func TestPrivacyPageNamesEveryColumn(t *testing.T) {
-	t.Parallel()
 	a := newAppConfig(t, func(c *Config) { c.Retain = 180 * 24 * time.Hour })
 	schema := map[string]bool{}
 	query := `SELECT m.name, p.name FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'`

@@ -22,7 +22,6 @@ import (
 // chart's title and when it will show; once every match is over, the
 // class's guesses against the truth.
 func TestProjectorKeepsTheMystery(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -57,7 +56,6 @@ func TestProjectorKeepsTheMystery(t *testing.T) {
 // still being computed, says so without asking anyone to reload, in every
 // language, and the dashboard's charts ask again until it is drawn.
 func TestAChartBeingComputedComesByItself(t *testing.T) {
-	t.Parallel()
 	for _, lang := range []string{"en", "de", "es", "fr", "pt-BR"} {
 		c := charts.Ladder(i18n.For(lang), nil)
 		if !c.Pending || c.Empty == "" || strings.Contains(strings.ToLower(c.Empty), "reload") {
@@ -88,7 +86,6 @@ func TestAChartBeingComputedComesByItself(t *testing.T) {
 // on the shared screen once students join: the count, and the last
 // names to join beside the question (the first of twelve no longer).
 func TestADiscussionShowsWhoJoined(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStartLesson(t, teacher, "9-are-our-dice-fair")
@@ -120,7 +117,6 @@ func TestADiscussionShowsWhoJoined(t *testing.T) {
 // outcome (the caption, with the rest of the words, stays on the
 // teacher's screen).
 func TestTheSharedScreenShowsTheDiceTest(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -166,7 +162,6 @@ func TestTheSharedScreenShowsTheDiceTest(t *testing.T) {
 // game, not Pig's alone: a class that played one match of Two-Dice to 30
 // sees it, beside that game's exact first-player chance.
 func TestEveryGameCountsForTheFirstPlayer(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)

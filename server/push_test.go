@@ -168,7 +168,6 @@ func TestAStreamSaysLookForWhatItsPageShows(t *testing.T) {
 // graceful shutdown need not wait for them, and past maxStreams a page
 // is told to poll (503 with Retry-After).
 func TestStreamsEndAndAreCounted(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)

@@ -55,7 +55,6 @@ func docs(t *testing.T) map[string]string {
 // is every address the README and the developer's guide name in code: an
 // address renamed or removed fails here until the guides say so.
 func TestDocsAddressesAnswer(t *testing.T) {
-	t.Parallel()
 	texts := docs(t)
 	guide := texts[adminGuide]
 	start := strings.Index(guide, "Stable addresses:")
@@ -137,7 +136,6 @@ var numberWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "fiv
 // those files: a plan, a file or a chart added without the documents
 // fails here.
 func TestDocsCountsAreTheRegistries(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	var words []string
 	for w := range numberWords {
@@ -180,7 +178,6 @@ func TestDocsCountsAreTheRegistries(t *testing.T) {
 // anywhere in the repository; a name with a pattern (`sim/game_*.go`)
 // must match something.
 func TestDocsNameFilesThatExist(t *testing.T) {
-	t.Parallel()
 	root := ".."
 	var all []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {

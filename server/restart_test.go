@@ -16,7 +16,6 @@ import (
 // the same database file, as after a crash); the match goes on where it
 // stopped and no acknowledged decision is missing.
 func TestRestartKeepsTheMatch(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -60,7 +59,6 @@ func TestRestartKeepsTheMatch(t *testing.T) {
 // TestRepeatedClickActsOnce: a double click or a resent form carries the
 // same seq and acts only once.
 func TestRepeatedClickActsOnce(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	p := a.browser()
 	p.post("/practice", url.Values{"game": {"pig"}, "bot": {"hold:20"}})
@@ -86,7 +84,6 @@ func TestRepeatedClickActsOnce(t *testing.T) {
 // TestDeadlineTimeouts: when the per-roll deadline passes, the server holds
 // for the student, recorded as a timeout; three in a row resign.
 func TestDeadlineTimeouts(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -169,7 +166,6 @@ func waitFor(t *testing.T, cond func() bool) {
 // student who never looks times out 10 s after the position. The
 // partner's board counts down the same deadline, naming the mover.
 func TestDeadlineCountsFromTheBoard(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)

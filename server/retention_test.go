@@ -28,7 +28,6 @@ import (
 // active 81 days ago is kept; the erasure is "Delete the class"'s, so
 // that no nickname of the erased class is left in the database file.
 func TestRetentionErasesIdleClasses(t *testing.T) {
-	t.Parallel()
 	a := newAppConfig(t, func(c *Config) { c.Retain = 180 * 24 * time.Hour })
 	teacher := a.browser()
 	old := teacherStart(t, teacher)
@@ -80,7 +79,6 @@ func TestRetentionErasesIdleClasses(t *testing.T) {
 // match_players.csv says its day; the dashboard's files are today's,
 // the whole unit's a link away, and a day's students.csv counts that day.
 func TestDaysOfAClass(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStartLesson(t, teacher, "1-roll-or-hold")
@@ -206,7 +204,6 @@ func TestDaysOfAClass(t *testing.T) {
 // the unit has a row a day with all the class's games, and says the
 // change by the same rule.
 func TestProgressDayByDay(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -366,7 +363,6 @@ func sameInterval(line, want string) bool {
 // most wins of each count the wins of its own matches (as matches.csv
 // has them, day by day).
 func TestPodiumOfTheUnit(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)

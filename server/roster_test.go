@@ -68,7 +68,6 @@ func (b *browser) addGroup(doc *goquery.Document, i int) *goquery.Document {
 // the new names only, as students who have not started; the same list
 // again with a newcomer adds the newcomer and changes no one.
 func TestAClassListComesInOnce(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -123,7 +122,6 @@ func TestAClassListComesInOnce(t *testing.T) {
 // then they are the student, and the next round seats them but not those
 // of the list who have not come.
 func TestAStudentOfTheListTakesTheirSeat(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -197,7 +195,6 @@ var oneRosterExport = map[string]string{
 // together, preview each class with its students (not its teacher) and
 // the row that could not be read; the teacher adds one class.
 func TestAOneRosterExportComesInByItsClass(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -227,7 +224,6 @@ func TestAOneRosterExportComesInByItsClass(t *testing.T) {
 // users, and a CSV without a name column, are refused or named in the
 // teacher's language, each in words of its own catalog.
 func TestAClassListSaysWhatIsWrongInEachLanguage(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -262,7 +258,6 @@ func TestAClassListSaysWhatIsWrongInEachLanguage(t *testing.T) {
 // offered no names, even for the right code. A class without a list says
 // so.
 func TestTheListsNamesAreOfferedForARightCodeOnly(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)

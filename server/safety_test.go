@@ -16,7 +16,6 @@ import (
 )
 
 func TestTeacherPagesNeedTheSecret(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -53,7 +52,6 @@ func TestTeacherPagesNeedTheSecret(t *testing.T) {
 // TestJoinAgainGoesToTheClass: a student who has joined and opens the join
 // link again lands on the class page, with the same identity.
 func TestJoinAgainGoesToTheClass(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	code := teacherStart(t, a.browser())
 	b := join(t, a, code, "Ana")
@@ -69,7 +67,6 @@ func TestJoinAgainGoesToTheClass(t *testing.T) {
 }
 
 func TestJoinCodesHaveNoLookAlikes(t *testing.T) {
-	t.Parallel()
 	ch := sim.NewStream(1)
 	for i := range 1000 {
 		prefix := []string{"", "K", "7R"}[i%3]
@@ -89,7 +86,6 @@ func TestJoinCodesHaveNoLookAlikes(t *testing.T) {
 }
 
 func TestStudentActsOnlyInOwnSeat(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	owner := a.browser()
 	owner.post("/practice", url.Values{"game": {"pig"}, "bot": {"hold:20"}})
@@ -113,7 +109,6 @@ func TestStudentActsOnlyInOwnSeat(t *testing.T) {
 }
 
 func TestCrossSitePostsAreRefused(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	b := a.browser()
 	for _, h := range [][]string{{"Origin", "http://evil.example"}, {"Sec-Fetch-Site", "cross-site"}} {
@@ -129,7 +124,6 @@ func TestCrossSitePostsAreRefused(t *testing.T) {
 }
 
 func TestBodiesAreLimited(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	b := a.browser()
 	doc := b.post("/join", url.Values{"code": {"K7RXM4"}, "nickname": {strings.Repeat("x", 100<<10)}})
@@ -139,7 +133,6 @@ func TestBodiesAreLimited(t *testing.T) {
 }
 
 func TestJoinGuessingIsRateLimited(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	code := teacherStart(t, a.browser())
 	guesser := a.browser()
@@ -163,7 +156,6 @@ func TestJoinGuessingIsRateLimited(t *testing.T) {
 // TestJoinFieldErrors: each bad field is named with what is allowed, and
 // the form keeps what was typed.
 func TestJoinFieldErrors(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -201,7 +193,6 @@ func TestJoinFieldErrors(t *testing.T) {
 }
 
 func TestRoundFormErrors(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -229,7 +220,6 @@ func TestRoundFormErrors(t *testing.T) {
 // exported as text, and anonymous mode exports generated names unless the
 // teacher asks for the real ones.
 func TestCSVIsSafeForSpreadsheets(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -292,7 +282,6 @@ func mustClass(t *testing.T, a *app, code string) store.Class {
 }
 
 func TestDeleteClassRemovesEverything(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -317,7 +306,6 @@ func TestDeleteClassRemovesEverything(t *testing.T) {
 }
 
 func TestHealthz(t *testing.T) {
-	t.Parallel()
 	a := newAppConfig(t, func(c *Config) { c.CodePrefix = "K" })
 	b := a.browser()
 	teacherStart(t, b)
@@ -338,7 +326,6 @@ func TestHealthz(t *testing.T) {
 }
 
 func TestPagesLoadOnlyOwnScripts(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)

@@ -41,7 +41,6 @@ func leftIn(t *testing.T, a *app, secrets map[string]string) []string {
 // erased nickname, token hash or rejoin code; before the erasure they do
 // (the test can tell).
 func TestErasedLeavesNoCopyWhileRunning(t *testing.T) {
-	t.Parallel()
 	sqliteOnly(t, "the database file and its WAL")
 	a := newAppConfig(t, func(c *Config) { c.Retain = 180 * 24 * time.Hour })
 	teacher := a.browser()
@@ -114,7 +113,6 @@ func TestErasedLeavesNoCopyWhileRunning(t *testing.T) {
 // TestGuideSaysWhatHealthzAnswers (issue 41, item 7): the administrator's
 // guide's list of /healthz's fields is the answer's, no more and no less.
 func TestGuideSaysWhatHealthzAnswers(t *testing.T) {
-	t.Parallel()
 	text := strings.Join(strings.Fields(docs(t)[adminGuide]), " ")
 	i := strings.Index(text, "`/healthz` (JSON for a proxy's health check:")
 	if i < 0 {

@@ -14,7 +14,6 @@ import (
 // a piece at a time, the dice typed in Hog, the pigs that touch on their
 // own button) and stores it as entered, scored as the game's rules say.
 func TestTablesOfEveryGame(t *testing.T) {
-	t.Parallel()
 	a, teacher, code, ana, ids := anaAndBen(t)
 	for _, c := range []struct {
 		game   string

@@ -80,7 +80,6 @@ func (d *tableDevice) step(t *testing.T) bool {
 // `pigclass advise --others` reads, at each position the record replays
 // to), the entered throws labelled so, and the record verifies.
 func TestATableOfThree(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -255,7 +254,6 @@ func checkTableRecords(t *testing.T, a *app, teacher *browser, code string, play
 // throw as it was played; a row whose turn ends before its end is
 // refused whole; the teacher's blank score sheet prints a column a player.
 func TestAPaperGameTypedIn(t *testing.T) {
-	t.Parallel()
 	a, teacher, code, ana, ids := anaAndBen(t)
 	v := sim.Standard(sim.Pig)
 	v.Target = 30
@@ -417,7 +415,6 @@ func tableAdvice(t *testing.T, a *app, v sim.Variant) func(st *sim.State) solve.
 // starts no round; its bar links to the tables page with the phase's game
 // and target picked, and a table opened there plays them.
 func TestALessonPhaseAtTables(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStartLesson(t, teacher, "9-are-our-dice-fair")
@@ -468,7 +465,6 @@ func TestALessonPhaseAtTables(t *testing.T) {
 // teacher opens outside any lesson is counted on its day, which names no
 // lesson.
 func TestATeachersOwnTableCountsOnItsDay(t *testing.T) {
-	t.Parallel()
 	_, teacher, code, _, ids := anaAndBen(t)
 	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "student": ids})
 	day := strings.Join(strings.Fields(teacher.get(paths.Teacher.For(code)).Find(`[data-testid="day"]`).Text()), " ")
@@ -498,7 +494,6 @@ func anaAndBen(t *testing.T) (*app, *browser, string, *browser, []string) {
 // newcomer takes their seat later on a device of their own with the
 // rejoin code on their page of the dashboard.
 func TestNewcomersJoinAtTheTable(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -545,7 +540,6 @@ func TestNewcomersJoinAtTheTable(t *testing.T) {
 // entered throws made, the player to move), its device goes on entering,
 // and its record still verifies.
 func TestATableOutlivesARestart(t *testing.T) {
-	t.Parallel()
 	a, teacher, code, ana, ids := anaAndBen(t)
 	teacher.post(paths.Tables.For(code), url.Values{"game": {"two-dice"}, "target": {"100"}, "student": ids})
 	board := ana.get("/c/" + code).Find(`[data-testid="board"]`)
@@ -574,7 +568,6 @@ func TestATableOutlivesARestart(t *testing.T) {
 // a table plays, and its end, leave the table playing: its players find
 // it again on their pages where it was, and it is not ended on disk.
 func TestARoundLeavesTheTables(t *testing.T) {
-	t.Parallel()
 	a, teacher, code, ana, ids := anaAndBen(t)
 	join(t, a, code, "Cy")
 	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "student": ids})
@@ -605,7 +598,6 @@ func TestARoundLeavesTheTables(t *testing.T) {
 // A hold and a throw at one place, and a throw entered again after play
 // went on, are refused alike.
 func TestAnotherEntryAtATakenPlace(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -653,7 +645,6 @@ func TestAnotherEntryAtATakenPlace(t *testing.T) {
 // board names the winner and says the game is over to everyone, never
 // "Not this time. Dice can be cruel" to the device's owner.
 func TestATableEndsWithWordsForAll(t *testing.T) {
-	t.Parallel()
 	_, teacher, code, ana, ids := anaAndBen(t)
 	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"10"}, "student": ids})
 	// Ana moves first (the first player given): a 1; then Ben throws 6
@@ -679,7 +670,6 @@ func TestATableEndsWithWordsForAll(t *testing.T) {
 // first seat, and the board lists them from the first to move (here the
 // seed puts Ana, who moves first, in seat 1), not by seat.
 func TestATableBoardListsThePlayingOrder(t *testing.T) {
-	t.Parallel()
 	a, teacher, code, ana, ids := anaAndBen(t)
 	a.deal(t, "the first seat of two is 1", func(s *sim.Seed) bool { return s.FirstSeat(2) == 1 })
 	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "student": ids})
@@ -700,7 +690,6 @@ func TestATableBoardListsThePlayingOrder(t *testing.T) {
 // with their scores, not the lobby, and a hold entered at a table shows
 // there at its next look.
 func TestTheSharedScreenFollowsTheTables(t *testing.T) {
-	t.Parallel()
 	_, teacher, code, ana, ids := anaAndBen(t)
 	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "student": ids})
 	screen := func() (string, string, []string) {

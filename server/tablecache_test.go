@@ -22,7 +22,6 @@ import (
 // bot starts, and a restart with the three-seat round in progress serves
 // again and plays on.
 func TestThreeSeatRoundFirst(t *testing.T) {
-	t.Parallel()
 	tables := &solve.Cache{}
 	fresh := func(c *Config) { c.Tables = tables }
 	a := newAppConfig(t, fresh)
@@ -102,7 +101,6 @@ func TestThreeSeatRoundFirst(t *testing.T) {
 // three-seat round's decisions are analysed exactly: the first decision's
 // chances are the table's at (0, 0, 0), and decisions.csv says exact.
 func TestThreeSeatsExact(t *testing.T) {
-	t.Parallel()
 	v := sim.Variant{Game: sim.Pig, Target: 30, Seats: 3}
 	m, err := sharedTables.MultiWait(v)
 	if err != nil {

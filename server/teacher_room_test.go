@@ -13,7 +13,6 @@ import (
 // TestNoticesShowOnce: a notice after an action shows once; a reload shows
 // nothing old, and words put in the address are never shown.
 func TestNoticesShowOnce(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -34,7 +33,6 @@ func TestNoticesShowOnce(t *testing.T) {
 // the bots that play it, with a default that does; sent as it stands, it
 // starts a round that plays (Hog once answered 422: hold:20 has no hold).
 func TestEveryGamesDefaultFormPlays(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -80,7 +78,6 @@ func TestEveryGamesDefaultFormPlays(t *testing.T) {
 // and deleting the class go through a page that asks, without JavaScript;
 // a single click changes nothing.
 func TestActionsThatCannotBeUndoneAsk(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -114,7 +111,6 @@ func TestActionsThatCannotBeUndoneAsk(t *testing.T) {
 // another computer and grants nothing else; a teacher's page opened there
 // says what to do.
 func TestReadOnlyProjectorLink(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -156,7 +152,6 @@ func TestReadOnlyProjectorLink(t *testing.T) {
 
 // TestJoinQRCode: the projector's QR code is an SVG drawn by the server.
 func TestJoinQRCode(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	b := a.browser()
 	b.get("/join/K7RXM4/qr.svg")
@@ -173,7 +168,6 @@ func TestJoinQRCode(t *testing.T) {
 // with generated names in anonymous mode; "Play again" starts a round like
 // the last.
 func TestResultsAndPlayAgain(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -203,7 +197,6 @@ func TestResultsAndPlayAgain(t *testing.T) {
 // end controls, which come back to it; ended, the game shows its final
 // scores and winners.
 func TestSkunkFromTheProjector(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -235,7 +228,6 @@ func TestSkunkFromTheProjector(t *testing.T) {
 // page's one live region out of band; the review of a class match polls
 // for the next round; a finished board says what comes next.
 func TestBoardFragmentKeepsTheLiveRegion(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -268,7 +260,6 @@ func TestBoardFragmentKeepsTheLiveRegion(t *testing.T) {
 // the others listed; the seed stays hidden while a match plays; the page
 // is the teacher's alone.
 func TestTeacherOpensAStudentsReview(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)

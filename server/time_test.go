@@ -23,7 +23,6 @@ import (
 // of seconds from 0 to 600 is refused, says what to type, and changes
 // nothing.
 func TestAStudentsExtraTimeHoldsTheirDeadline(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -106,7 +105,6 @@ func TestAStudentsExtraTimeHoldsTheirDeadline(t *testing.T) {
 // to do, and changes nothing. A waiting page is drawn again when a
 // countdown starts.
 func TestAPhasesCountdownOnEveryScreen(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStartLesson(t, teacher, "1-roll-or-hold")

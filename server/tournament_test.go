@@ -33,7 +33,6 @@ import (
 // here with solve.Duel on the same strategies), in order; a student reads
 // their own row and downloads their plan as pigclass duel reads it.
 func TestAStrategyTournament(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -237,7 +236,6 @@ func waitForStandings(t *testing.T, teacher *browser, code string) [][]string {
 // closes by itself when the time comes and is played; minutes out of range
 // are refused on the form, as typed.
 func TestEntriesCloseOnTime(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -270,7 +268,6 @@ func TestEntriesCloseOnTime(t *testing.T) {
 // played again, from the start, by the server that opens the database
 // next, and its standings come in.
 func TestATournamentOutlivesARestart(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -296,7 +293,6 @@ func TestATournamentOutlivesARestart(t *testing.T) {
 // screen, not 0.0% as if it had lost every duel; entries that have met
 // show theirs.
 func TestUnplayedEntriesShowNoChance(t *testing.T) {
-	t.Parallel()
 	l := i18n.For("en")
 	v := sim.Standard(sim.Pig)
 	first := [][]float64{{0, 0.6, 0}, {0.45, 0, 0}, {0, 0, 0}}
@@ -327,7 +323,6 @@ func TestUnplayedEntriesShowNoChance(t *testing.T) {
 // says it waits, not "playing every duel, 0 of 0"; once counted, it says
 // how many of how many.
 func TestATournamentWaitingSaysSo(t *testing.T) {
-	t.Parallel()
 	l := i18n.For("en")
 	st := contest.Status{Tournament: store.Tournament{Variant: sim.Standard(sim.Pig)}}
 	if got := tournamentLine(l, st); strings.Contains(got, "0 of 0") || !strings.Contains(got, "wait") {
@@ -345,7 +340,6 @@ func TestATournamentWaitingSaysSo(t *testing.T) {
 // target, a tournament's target to 100), and a gap of the target is
 // refused in the form's own words, naming the field as the form does.
 func TestAStrategysFieldsTakeWhatTheServerTakes(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -374,7 +368,6 @@ func TestAStrategysFieldsTakeWhatTheServerTakes(t *testing.T) {
 // form names each bot as its standings will ("Hold-20 bot" in Pig, not
 // "Rule-of-thumb bot").
 func TestATournamentsBotsGoByOneName(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -396,7 +389,6 @@ func TestATournamentsBotsGoByOneName(t *testing.T) {
 // day, a file that keeps one day (decisions.csv) is named by it; one that
 // keeps the class's whole (strategies.csv, tournament.csv) is not.
 func TestAFileIsNamedByADayOnlyIfItKeepsIt(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)

@@ -18,8 +18,7 @@ import (
 // HTTP: the dashboard, the board, the review, every class chart and the
 // CSV files show its words, no message key (the suite's browser fails any
 // page that shows one) and no other game's picture. Nothing else of the
-// program names it. Not parallel: it adds a game and words to the
-// program's registries, which every other test reads.
+// program names it.
 func TestAToyGameIsWholeInItsFile(t *testing.T) {
 	coin, drop := sim.AddGame(sim.GameRules{
 		Name: "coin-toss", Title: "Coin toss", Order: 99, Turn: sim.ManyRolls, Pieces: 1,

@@ -196,7 +196,6 @@ var jargon = []string{"expected-value", "expected value", "percentage point"}
 // class) use none of the jargon words: chances are said in percent, the
 // rule of thumb and perfect play by those names.
 func TestStudentPagesSpeakPlainly(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)

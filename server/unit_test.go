@@ -25,7 +25,6 @@ import (
 // not offered is refused by name and changes nothing; "no lesson" leaves
 // the class to the teacher's own rounds.
 func TestAClassFollowsAUnit(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStartLesson(t, teacher, "1-roll-or-hold")
@@ -91,7 +90,6 @@ func TestAClassFollowsAUnit(t *testing.T) {
 // cost and the table name the student; in English no "you" or "your" is
 // left on the review.
 func TestTheTeachersLookSpeaksOfTheStudent(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -127,7 +125,6 @@ func TestTheTeachersLookSpeaksOfTheStudent(t *testing.T) {
 // "no change", never "your choices give away less"; a change between days
 // that tell nothing makes no verdict; a range below 0 says it is cut.
 func TestProgressSaysNoChange(t *testing.T) {
-	t.Parallel()
 	l := i18n.For("en")
 	told := report.DayProgress{Day: "2026-11-29", Games: 4, PerGame: 0.02, Lo: 0.01, Hi: 0.03, Told: true}
 	same := progressWords(l, report.Progress{Days: []report.DayProgress{told, told}, Compared: true, Judged: true, ChangeFrom: told, ChangeTo: told}, "")
@@ -163,7 +160,6 @@ func TestProgressSaysNoChange(t *testing.T) {
 // TestAPodiumNamesATie (issue 42): a tie is named, in order, five at most,
 // then "and N more".
 func TestAPodiumNamesATie(t *testing.T) {
-	t.Parallel()
 	l := i18n.For("en")
 	if names, more := namedTie(l, []string{"Cy", "Ana", "Bo"}); !slices.Equal(names, []string{"Ana", "Bo", "Cy"}) || more != "" {
 		t.Errorf("three tied: %v %q", names, more)
@@ -178,7 +174,6 @@ func TestAPodiumNamesATie(t *testing.T) {
 // answered (htmx) with a live region that says how it ended, not only the
 // last throw, in English and in French.
 func TestTheLiveRegionTellsTheEnd(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	for _, lang := range []string{"en", "fr"} {
 		p := a.browser()
@@ -210,7 +205,6 @@ func TestTheLiveRegionTellsTheEnd(t *testing.T) {
 // TestTheSwitcherComesAfterTheContent (issue 44): on a student's page the
 // skip link comes first and the language switcher after the content.
 func TestTheSwitcherComesAfterTheContent(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -230,7 +224,6 @@ func TestTheSwitcherComesAfterTheContent(t *testing.T) {
 // live region; the waiting page's words are a status a screen reader
 // announces.
 func TestEachMoveSaidOnce(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -253,7 +246,6 @@ func TestEachMoveSaidOnce(t *testing.T) {
 // "above all" when that is less than half; said of the student on the
 // teacher's look.
 func TestAGameInOneSentence(t *testing.T) {
-	t.Parallel()
 	l := i18n.For("en")
 	costs := []decisionCost{
 		{kind: sim.HoldKind, turnTotal: 12, cost: 0.06},

@@ -18,7 +18,6 @@ func (b *browser) noFollow() *http.Client {
 // /c/{code}; the old /m/{id} addresses move there (308, method kept), and a
 // match is not found under another class's code.
 func TestClassURLsCarryTheCode(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -69,7 +68,6 @@ func TestClassURLsCarryTheCode(t *testing.T) {
 // TestJoinGoesToTheClassAddress: the join form posts to /join, which sends
 // the post on (307) to /join/{code}, the address a proxy routes by code.
 func TestJoinGoesToTheClassAddress(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	code := teacherStart(t, a.browser())
 	b := a.browser()

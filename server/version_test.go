@@ -6,7 +6,6 @@ import "testing"
 // commit's first twelve characters, marked when the checkout had changes;
 // the whole line names the commit, its time and Go.
 func TestBuildSaysWhichBuild(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct {
 		b            Build
 		short, whole string

@@ -16,7 +16,6 @@ import (
 // table's entry has its own handler (enter) and its own view
 // (tableBoardView); a board that is not at a table builds nothing of one.
 func TestAMovesWayBuildsNothingOfATable(t *testing.T) {
-	t.Parallel()
 	fset := token.NewFileSet()
 	parse := func(name string) *ast.File {
 		f, err := parser.ParseFile(fset, name, nil, 0)

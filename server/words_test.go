@@ -16,7 +16,6 @@ import (
 // buttons say their keys to a screen reader (aria-keyshortcuts), the key
 // drawn beside the word hidden from it.
 func TestEveryPageHasAnIconAndASkipLink(t *testing.T) {
-	t.Parallel()
 	a := newApp(t)
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
@@ -55,7 +54,6 @@ func TestEveryPageHasAnIconAndASkipLink(t *testing.T) {
 // mark ("Which bot did you play?", not "...play??"); another step is
 // asked as before.
 func TestAStepThatAsksIsNotAskedTwice(t *testing.T) {
-	t.Parallel()
 	en := i18n.For("en")
 	if got := stepQuestion(en, "Which bot did you play?"); got != "Which bot did you play?" {
 		t.Errorf("a step that asks: %q", got)
