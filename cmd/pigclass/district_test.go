@@ -159,7 +159,8 @@ func testDistrict(t *testing.T, kind string) {
 	}
 	for _, p := range prefixes {
 		if onInstance[p] == 0 {
-			t.Errorf("no class on instance %s: %v", p, onInstance)
+			// What follows plays in a class of each instance.
+			t.Fatalf("no class on instance %s: %v", p, onInstance)
 		}
 	}
 	// And nine from a real browser, whose Origin is the proxy's own: they
