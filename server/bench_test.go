@@ -165,7 +165,7 @@ func BenchmarkDashboardLive(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := a.srv.views.dashLive(ctx, i18n.For("en"), op, false); err != nil {
+		if _, err := a.srv.views.dashLive(ctx, i18n.For("en"), op, rosterView{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -303,7 +303,7 @@ func BenchmarkDashboardLiveThousand(b *testing.B) {
 	b.ResetTimer()
 	var drawn []byte
 	for b.Loop() {
-		live, err := a.srv.views.dashLive(lctx, l, op, false)
+		live, err := a.srv.views.dashLive(lctx, l, op, rosterView{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"maps"
+	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
@@ -150,5 +151,65 @@ func TestSecondNameFromADeviceShows(t *testing.T) {
 	knock("Cy", "198.51.100.8") // Leo's address, the class open to any number a device
 	if got := tags()["Cy"] + tags()["Leo"]; got != "" {
 		t.Errorf("a class taking every name from one address tags %q", got)
+	}
+}
+
+// TestALargeClassIsCountedNotDrawnWhole: a class past rosterMost students
+// (a lecture hall: a thousand made the live part 900 KB, drawn up to
+// twice a second beside their moves) has a row and a pace chip for its
+// first rosterMost, and says how many more there are (in students.csv);
+// the heading and the pace view's counts are of the whole class, on the
+// dashboard and in its live part alike; the line's link lists them all.
+func TestALargeClassIsCountedNotDrawnWhole(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	whole := rosterMost + 3
+	teacher.post(paths.JoinsUnlimited.For(code), nil) // a lecture hall joins at once
+	for i := range whole {
+		join(t, a, code, fmt.Sprintf("Student %d", i))
+	}
+	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	live := func() *goquery.Document {
+		req, _ := http.NewRequest(http.MethodGet, a.url+paths.TeacherLive.For(code), nil)
+		req.Header.Set("X-Pigclass-Look", "1") // a drawing of the class as it is now
+		return teacher.do(req)
+	}
+	for name, page := range map[string]*goquery.Document{"the dashboard": teacher.get(paths.Teacher.For(code)), "its live part": live()} {
+		rows := page.Find(`[data-testid="student-row"]`)
+		if rows.Length() != rosterMost || !strings.Contains(rows.First().Text(), "Student 0") || !strings.Contains(rows.Last().Text(), fmt.Sprintf("Student %d", rosterMost-1)) {
+			t.Errorf("%s: %d rows, from %q to %q; want the first %d", name, rows.Length(), rows.First().Find(".name").Text(), rows.Last().Find(".name").Text(), rosterMost)
+		}
+		if h := page.Find(`[data-testid="dash-live"] h2`).Text(); !strings.Contains(h, fmt.Sprintf("Students (%d)", whole)) {
+			t.Errorf("%s: the roster's heading %q does not count the whole class (%d)", name, strings.TrimSpace(h), whole)
+		}
+		if more := page.Find(`[data-testid="roster-more"]`).Text(); more != "And 3 more students, not listed here: every student's figures are in students.csv. List them all" {
+			t.Errorf("%s: under the roster %q", name, more)
+		}
+		if chips := page.Find(`[data-testid="pace-chip"][data-kind="playing"]`).Length(); chips != rosterMost {
+			t.Errorf("%s: %d playing chips, want %d", name, chips, rosterMost)
+		}
+		if n := page.Find(`[data-testid="pace-count-playing"] strong`).Text(); n != fmt.Sprint(whole) {
+			t.Errorf("%s: the pace view counts %s playing, want the whole class's %d", name, n, whole)
+		}
+		if more := page.Find(`[data-testid="pace-more"]`).Text(); more != "And 3 more students." {
+			t.Errorf("%s: under the pace chips %q", name, more)
+		}
+	}
+	// Every student, when the teacher asks: a row each (a button to
+	// remove each), on the page and in the live part it polls.
+	all := teacher.get(teacher.get(paths.Teacher.For(code)).Find(`[data-testid="roster-all"]`).AttrOr("href", ""))
+	// Its poll as a screen showing an older drawing asks it (at the
+	// version the page shows, the answer is 204: nothing new).
+	poll := regexp.MustCompile(`v=\d+`).ReplaceAllString(all.Find(`#dash-live`).AttrOr("hx-get", ""), "v=0")
+	req, _ := http.NewRequest(http.MethodGet, a.url+poll, nil)
+	req.Header.Set("X-Pigclass-Look", "1")
+	for name, page := range map[string]*goquery.Document{"the whole roster": all, "its live part (" + poll + ")": teacher.do(req)} {
+		if rows := page.Find(`[data-testid="student-row"]`).Length(); rows != whole || page.Find(`[data-testid="roster-more"]`).Length() != 0 {
+			t.Errorf("%s: %d rows, want all %d, and no line of more", name, rows, whole)
+		}
+		if chips := page.Find(`[data-testid="pace-chip"]`).Length(); chips != whole {
+			t.Errorf("%s: %d pace chips, want %d", name, chips, whole)
+		}
 	}
 }

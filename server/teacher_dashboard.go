@@ -95,7 +95,7 @@ func (s *Server) dashboardCharts(c *gin.Context) {
 
 func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templates.Dashboard, error) {
 	class, l := classFrom(c), loc(c)
-	live, err := s.views.dashLive(c.Request.Context(), l, viewerFrom(c), c.Query("roster") == "unit")
+	live, err := s.views.dashLive(c.Request.Context(), l, viewerFrom(c), rosterViewOf(c))
 	if err != nil {
 		return templates.Dashboard{}, err
 	}
@@ -190,10 +190,15 @@ func (s *Server) retention(c *gin.Context) (string, error) {
 	return l.N("dash.retention", days, "Date", last.Add(keep).UTC().Format(time.DateOnly), "Last", last.UTC().Format(time.DateOnly)), nil
 }
 
+// rosterViewOf is the roster the dashboard's address asks for.
+func rosterViewOf(c *gin.Context) rosterView {
+	return rosterView{unit: c.Query("roster") == "unit", all: c.Query("students") == "all"}
+}
+
 // liveEvery is how often a class's live part is drawn at most: every
 // teacher screen polling within it gets the same answer. A class whose
 // drawing takes longer than liveEvery/drawShare (a thousand students:
-// about 12 ms, more beside their moves) is drawn drawShare times its
+// about 5 ms alone, more beside their moves) is drawn drawShare times its
 // drawing's time apart, up to liveMost, so that its drawings hold a core
 // a small share of the time beside the class's moves.
 const (
@@ -221,10 +226,10 @@ type liveDrawing struct {
 	gz     []byte // nil for a small part, sent as it is
 }
 
-// gzipFrom is the size from which a drawing is sent gzipped: a class of a
-// thousand's live part, 900 KB sent to each screen every second, is 44 KB
-// gzipped (BenchmarkDashboardLiveThousand); a class of 30's few KB are
-// not worth it.
+// gzipFrom is the size from which a drawing is sent gzipped: the live
+// part of a class past rosterMost students, 97 KB sent to each screen
+// every second, is 6 KB gzipped (BenchmarkDashboardLiveThousand); a class
+// of 30's few KB are not worth it.
 const gzipFrom = 16 << 10
 
 // gzipped is the drawing gzipped, or nil below gzipFrom.
@@ -287,14 +292,14 @@ func (s *Server) dashboardLive(c *gin.Context) {
 		c.Status(http.StatusNoContent)
 		return
 	}
-	unit := c.Query("roster") == "unit"
+	shown := rosterViewOf(c)
 	l, who := loc(c), viewerFrom(c)
-	lc := liveCacheOf(class, l.Lang()+pick(unit, "/unit", ""))
+	lc := liveCacheOf(class, l.Lang()+shown.query())
 	// The drawing outlives the request that asked for it (it serves every
 	// screen): its own context, and the request's values, not the request.
 	ctx := i18n.WithLocalizer(context.WithoutCancel(c.Request.Context()), l)
 	draw := func() ([]byte, error) {
-		live, err := s.views.dashLive(ctx, l, who, unit)
+		live, err := s.views.dashLive(ctx, l, who, shown)
 		if err == nil {
 			live.OOB = true
 			var b bytes.Buffer

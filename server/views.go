@@ -22,7 +22,7 @@ import (
 	"pigclass/templates/paths"
 )
 
-// A long drawing (a class of a thousand's live part: about 12 ms) pauses
+// A long drawing (a class of a thousand's live part: about 5 ms) pauses
 // (runtime.Gosched) every yieldRows rows it builds and every yieldBytes
 // bytes it writes, so that the requests waiting for a core meanwhile (a
 // move, and the writer committing it) run between its pieces instead of

@@ -1,7 +1,9 @@
 package server
 
 import (
+	"cmp"
 	"context"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,7 +37,7 @@ func (w *views) roundBots(l *i18n.Localizer, game, selected string) []templates.
 
 // dashLive is the roster and the matches in progress, from memory alone:
 // the class's snapshot, its students' totals and its matches' snapshots.
-func (w *views) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, unit bool) (templates.DashLive, error) {
+func (w *views) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.Viewer, shown rosterView) (templates.DashLive, error) {
 	class := who.Class()
 	activity := who.Activity()
 	stats, total := who.Stats()
@@ -45,7 +47,7 @@ func (w *views) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.V
 		students += st.Decisions
 	}
 	v := templates.DashLive{Code: class.Code, Paused: class.Paused, Locked: class.Locked, Round: roundLabel(l, class.Round), Decisions: students, OtherMoves: total - students,
-		PollURL: paths.Poll(paths.TeacherLive.For(class.Code), activity) + pick(unit, "&roster=unit", ""), JoinsLastMinute: joins, JoinCap: joinCap,
+		PollURL: paths.Poll(paths.TeacherLive.For(class.Code), activity) + shown.query(), JoinsLastMinute: joins, JoinCap: joinCap,
 		JoinsUnlimited: class.JoinsUnlimited}
 	playing := map[int64]string{}
 	forfeited := map[int64]bool{}
@@ -92,25 +94,50 @@ func (w *views) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.V
 	if class.Round != nil {
 		v.Progress = l.T("live.progress", "Round", l.Int(class.Round.Number), "Playing", l.N("projector.playing", going), "Finished", l.N("projector.finished", done))
 	}
-	v.Students = roster(l, class, w.rosterStats(l, who, stats, unit, &v), playing, forfeited, who.SharedDevices())
-	for _, st := range class.Students {
-		if classroom.Unclaimed(st) {
-			kinds[st.ID] = "absent"
-		}
+	v.Students = roster(l, class, shown.most(), w.rosterStats(l, who, stats, shown.unit, &v), playing, forfeited, who.SharedDevices())
+	if v.MoreStudents = len(class.Students) - len(v.Students); v.MoreStudents > 0 {
+		v.AllStudentsURL = paths.Query(paths.Teacher.For(class.Code), "students", "all") + pick(shown.unit, "&roster=unit", "")
 	}
-	v.Pace = paceOf(l, v.Students, kinds)
+	v.Pace = paceOf(l, v.Students, class.Students, kinds)
 	for _, st := range class.Removed {
 		v.Removed = append(v.Removed, templates.StudentRow{ID: st.ID, Name: st.Nickname, Anon: anonIn(l, st.AnonName), Status: l.T(pick(st.Erased, "status.erased", "status.removed")), Erased: st.Erased})
 	}
 	return v, nil
 }
 
-// roster is a row for each of the class's students: playing (with the
-// score playing gives), forfeited or waiting, their figures, and the
-// other names of their device (shared).
-func roster(l *i18n.Localizer, class *classroom.Class, stats map[int64]store.StudentStats, playing map[int64]string, forfeited map[int64]bool, shared map[int64][]int64) []templates.StudentRow {
+// rosterMost is how many of a class's students the live part draws (a
+// row and a pace chip each) unless the teacher asks for them all; the
+// others are counted, and in students.csv.
+// A class of a thousand's whole roster was 900 KB, drawn in 13 ms and
+// more up to twice a second beside the class's moves: their p99 was 16
+// to 20 ms where with a roster of 100 it was 9 (`pigclass loadtest
+// --students 1000 --teachers 5`, DEVELOPING.md).
+const rosterMost = 100
+
+// rosterView is what the teacher asked of the roster: the whole unit's
+// figures (?roster=unit) rather than today's, every student
+// (?students=all) rather than the first rosterMost.
+type rosterView struct{ unit, all bool }
+
+// query is the view's part of the live part's poll address.
+func (r rosterView) query() string {
+	return pick(r.unit, "&roster=unit", "") + pick(r.all, "&students=all", "")
+}
+
+// most is how many students the view draws.
+func (r rosterView) most() int {
+	if r.all {
+		return math.MaxInt
+	}
+	return rosterMost
+}
+
+// roster is a row for each of the class's first most students: playing
+// (with the score playing gives), forfeited or waiting, their figures,
+// and the other names of their device (shared).
+func roster(l *i18n.Localizer, class *classroom.Class, most int, stats map[int64]store.StudentStats, playing map[int64]string, forfeited map[int64]bool, shared map[int64][]int64) []templates.StudentRow {
 	var rows []templates.StudentRow
-	for i, st := range class.Students {
+	for i, st := range class.Students[:min(len(class.Students), most)] {
 		yieldAt(i)
 		status, isPlaying := playing[st.ID]
 		switch {
@@ -161,18 +188,22 @@ func sameDevice(l *i18n.Localizer, class *classroom.Class, ids []int64) string {
 	return l.T("live.same_device", "Names", strings.Join(names, ", "))
 }
 
-// paceOf is the pacing view of the roster's students, each of the kind
-// kinds gives (waiting where it gives none): a chip each, in the roster's
-// order, and how many of each kind.
-func paceOf(l *i18n.Localizer, students []templates.StudentRow, kinds map[int64]string) templates.Pace {
-	var p templates.Pace
+// paceOf is the pacing view of the class's students (everyone), each of
+// the kind kinds gives (absent for a class list's student not in their
+// seat yet, waiting where it gives none): a chip each for the roster's
+// (students), in its order, and how many of each kind of all.
+func paceOf(l *i18n.Localizer, students []templates.StudentRow, everyone []store.Student, kinds map[int64]string) templates.Pace {
+	kindOf := func(id int64) string { return cmp.Or(kinds[id], "waiting") }
+	p := templates.Pace{More: len(everyone) - len(students)}
 	count := map[string]int{}
-	for _, s := range students {
-		kind := kinds[s.ID]
-		if kind == "" {
-			kind = "waiting"
+	for _, st := range everyone {
+		if classroom.Unclaimed(st) {
+			kinds[st.ID] = "absent"
 		}
-		count[kind]++
+		count[kindOf(st.ID)]++
+	}
+	for _, s := range students {
+		kind := kindOf(s.ID)
 		says := l.T("pace." + kind)
 		switch kind {
 		case "playing":

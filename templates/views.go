@@ -157,6 +157,11 @@ type DashLive struct {
 	Paused   bool
 	Locked   bool
 	Students []StudentRow
+	// MoreStudents is how many of the class's students are past those
+	// drawn (Students): a class too large to draw whole each second;
+	// AllStudentsURL is the dashboard with every one of them.
+	MoreStudents   int
+	AllStudentsURL string
 	// Progress is the open round's: matches playing and finished.
 	Progress string
 	// RoundActive: a match of the open round still plays (the bar's "End
@@ -185,6 +190,7 @@ type DashLive struct {
 type Pace struct {
 	Chips  []PaceChip
 	Counts []PaceCount
+	More   int // the students counted who have no chip (past the roster's)
 }
 
 // PaceChip is one student in the pacing view. Kind is one of PaceKinds;
