@@ -96,7 +96,7 @@ func (w *views) dashLive(ctx context.Context, l *i18n.Localizer, who classroom.V
 	}
 	v.Students = roster(l, class, shown.most(), w.rosterStats(l, who, stats, shown.unit, &v), playing, forfeited, who.SharedDevices())
 	if v.MoreStudents = len(class.Students) - len(v.Students); v.MoreStudents > 0 {
-		v.AllStudentsURL = paths.Query(paths.Teacher.For(class.Code), "students", "all") + pick(shown.unit, "&roster=unit", "")
+		v.AllStudentsURL = paths.Teacher.For(class.Code) + "?" + rosterView{unit: shown.unit, all: true}.query()[1:]
 	}
 	v.Pace = paceOf(l, v.Students, class.Students, kinds)
 	for _, st := range class.Removed {
@@ -193,13 +193,12 @@ func sameDevice(l *i18n.Localizer, class *classroom.Class, ids []int64) string {
 // seat yet, waiting where it gives none): a chip each for the roster's
 // (students), in its order, and how many of each kind of all.
 func paceOf(l *i18n.Localizer, students []templates.StudentRow, everyone []store.Student, kinds map[int64]string) templates.Pace {
-	kindOf := func(id int64) string { return cmp.Or(kinds[id], "waiting") }
+	absent := map[int64]bool{}
+	kindOf := func(id int64) string { return pick(absent[id], "absent", cmp.Or(kinds[id], "waiting")) }
 	p := templates.Pace{More: len(everyone) - len(students)}
 	count := map[string]int{}
 	for _, st := range everyone {
-		if classroom.Unclaimed(st) {
-			kinds[st.ID] = "absent"
-		}
+		absent[st.ID] = classroom.Unclaimed(st)
 		count[kindOf(st.ID)]++
 	}
 	for _, s := range students {
