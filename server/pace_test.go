@@ -170,12 +170,13 @@ func TestALargeClassIsCountedNotDrawnWhole(t *testing.T) {
 		join(t, a, code, fmt.Sprintf("Student %d", i))
 	}
 	teacher.post(paths.Rounds.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}})
-	live := func() *goquery.Document {
-		req, _ := http.NewRequest(http.MethodGet, a.url+paths.TeacherLive.For(code), nil)
-		req.Header.Set("X-Pigclass-Look", "1") // a drawing of the class as it is now
+	// live is the live part at path, drawn as the class is now.
+	live := func(path string) *goquery.Document {
+		req, _ := http.NewRequest(http.MethodGet, a.url+path, nil)
+		req.Header.Set("X-Pigclass-Look", "1")
 		return teacher.do(req)
 	}
-	for name, page := range map[string]*goquery.Document{"the dashboard": teacher.get(paths.Teacher.For(code)), "its live part": live()} {
+	for name, page := range map[string]*goquery.Document{"the dashboard": teacher.get(paths.Teacher.For(code)), "its live part": live(paths.TeacherLive.For(code))} {
 		rows := page.Find(`[data-testid="student-row"]`)
 		if rows.Length() != rosterMost || !strings.Contains(rows.First().Text(), "Student 0") || !strings.Contains(rows.Last().Text(), fmt.Sprintf("Student %d", rosterMost-1)) {
 			t.Errorf("%s: %d rows, from %q to %q; want the first %d", name, rows.Length(), rows.First().Find(".name").Text(), rows.Last().Find(".name").Text(), rosterMost)
@@ -202,9 +203,7 @@ func TestALargeClassIsCountedNotDrawnWhole(t *testing.T) {
 	// Its poll as a screen showing an older drawing asks it (at the
 	// version the page shows, the answer is 204: nothing new).
 	poll := regexp.MustCompile(`v=\d+`).ReplaceAllString(all.Find(`#dash-live`).AttrOr("hx-get", ""), "v=0")
-	req, _ := http.NewRequest(http.MethodGet, a.url+poll, nil)
-	req.Header.Set("X-Pigclass-Look", "1")
-	for name, page := range map[string]*goquery.Document{"the whole roster": all, "its live part (" + poll + ")": teacher.do(req)} {
+	for name, page := range map[string]*goquery.Document{"the whole roster": all, "its live part (" + poll + ")": live(poll)} {
 		if rows := page.Find(`[data-testid="student-row"]`).Length(); rows != whole || page.Find(`[data-testid="roster-more"]`).Length() != 0 {
 			t.Errorf("%s: %d rows, want all %d, and no line of more", name, rows, whole)
 		}
