@@ -62,6 +62,7 @@ var helpPictureSizes = sync.OnceValue(func() map[string]image.Point {
 // gets its words in the five catalogs (TestCatalogsDoNotDrift), and every
 // page walk reaches it from the front page's link.
 var helpSections = []helpSection{
+	{ID: "install", Paras: 4},
 	{ID: "start", Paras: 3, Picture: "dashboard.jpg", Links: []helpLink{{paths.Join.String(), "help.join"}}},
 	{ID: "classlist", Paras: 2},
 	{ID: "projector", Paras: 2, Picture: "shared-screen.jpg"},

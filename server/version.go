@@ -17,6 +17,16 @@ type Build struct {
 	Go       string // the Go version it was built with
 }
 
+// releaseVersion is a release's version, stamped by the release's build
+// (.ci/release: -ldflags "-X pigclass/server.releaseVersion=v1.2.3");
+// "" in any other build.
+var releaseVersion string
+
+// Licence is what pigclass is licensed under: the LICENSE file at the top
+// of its source; the libraries inside it keep their own licences (the
+// release's THIRD_PARTY_NOTICES).
+const Licence = "MIT"
+
 // BuildInfo reads the running binary's build information.
 func BuildInfo() Build {
 	b := Build{Version: "(devel)"}
@@ -27,6 +37,9 @@ func BuildInfo() Build {
 	b.Go = bi.GoVersion
 	if bi.Main.Version != "" {
 		b.Version = bi.Main.Version
+	}
+	if releaseVersion != "" {
+		b.Version = releaseVersion
 	}
 	for _, s := range bi.Settings {
 		switch s.Key {

@@ -90,6 +90,9 @@ type Dashboard struct {
 	Approximate bool
 	Code        string
 	JoinURL     string
+	// Reach, when not empty, says that students' devices cannot (or may
+	// not) reach JoinURL, and what to do.
+	Reach       string
 	TeacherURL  string
 	Locked      bool
 	Paused      bool
@@ -262,6 +265,9 @@ type ProjectorScreen struct {
 	Code    string
 	JoinURL string
 	QR      string // the QR code of the join address, an SVG
+	// Alone: no student's device can reach JoinURL (this computer's own
+	// name for itself): the screen shows neither it nor its QR code.
+	Alone bool
 	// PollURL asks for the screen again: 204 while its state is the same.
 	PollURL string
 	// PhaseLine names the lesson's phase; Heading the round, large;

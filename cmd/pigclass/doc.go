@@ -8,16 +8,62 @@
 //
 // # Running it for a classroom
 //
-// With Go installed, from a checkout:
+// A teacher downloads the release's archive for their computer (the
+// README lists them), unpacks it and double-clicks `pigclass`; with Go
+// installed, from a checkout, `go run ./cmd/pigclass` does the same (it
+// compiles for about a minute the first time, in silence). Started so,
+// with no command (the command `classroom`), pigclass serves the
+// classroom:
 //
-//	go run ./cmd/pigclass
+//   - it listens on every address of this computer at port 8080, or, if
+//     another program holds that port, on the next free one of the 19
+//     after it, and says so (`--addr` names another address or port);
+//   - it works out the addresses other devices can reach it by (IPv4
+//     addresses of interfaces that are up, not loopback, not link-local,
+//     not a container's or a virtual machine's bridge such as docker0,
+//     private ranges first) and takes the first as the address students
+//     type, unless `--public-url` names another;
+//   - it prints, in words, where students join and where the teacher
+//     opens the class, this computer's other addresses, where the classes
+//     are kept, that the window must stay open and how to stop it;
+//   - it opens the teacher's browser at the front page with the system's
+//     own opener (xdg-open, open, the Windows shell), or the program
+//     `PIGCLASS_BROWSER` names; not with `--no-browser` or
+//     `PIGCLASS_NO_BROWSER=1`, nor where there is no desktop (no DISPLAY or
+//     WAYLAND_DISPLAY on Linux, an SSH session);
+//   - its database is `pigclass.db` in the folder the system keeps for a
+//     user's application data (Go's os.UserConfigDir, then pigclass:
+//     `%AppData%\pigclass` on Windows, `~/Library/Application
+//     Support/pigclass` on macOS, `~/.config/pigclass` on Linux), with its
+//     key `pigclass.db.key` beside it. A `pigclass.db` already beside the
+//     program, or else in the working folder (where pigclass put it before
+//     the classroom start existed), is used instead, so that no class
+//     disappears, and the window says so; `--db` names a file;
+//   - a second start while it runs (a second double-click) opens the
+//     browser at the one that runs and ends: the running one leaves
+//     `pigclass.db.running` beside its database, naming its address, and
+//     the second asks that address's /healthz on loopback;
+//   - closing the window, Ctrl+C (SIGINT) or SIGTERM (on Windows, the
+//     console's close, which Go delivers as SIGTERM) stops it cleanly:
+//     requests under way are answered, the writer's last batch is
+//     committed, and the next start restores the matches being played.
 //
-// serves the app on http://localhost:8080 with the database ./pigclass.db
-// (created on first start). localhost is this computer alone: no
-// student's device reaches it. To serve the classroom's network, listen on
-// every address and say which one students type:
+// When no student's device can reach it (it listens on loopback alone,
+// or this computer is on no network, so the address is localhost), the
+// window and the dashboard say so and what to do, and the shared screen
+// shows the code without a localhost address or its QR code; when
+// `--public-url` names an address that is not one of this computer's
+// (and no `--trusted-proxy` stands in front), the dashboard says students
+// may not reach it.
 //
-//	go run ./cmd/pigclass --addr :8080 --public-url http://10.0.0.5:8080
+// `pigclass serve` is the program as a service or a proxy runs it: it
+// listens where `--addr` says, `localhost:8080` unless told, which serves
+// this computer alone (to try pigclass, or behind a proxy on the same
+// machine), with the database `./pigclass.db`. To serve the classroom's
+// network that way, listen on every address and say which one students
+// type:
+//
+//	pigclass serve --addr :8080 --public-url http://10.0.0.5:8080
 //
 // (10.0.0.5 being this computer's address on the school's network:
 // `ip addr` or the network settings say it). `--public-url` is the address
@@ -33,7 +79,9 @@
 // `PIGCLASS_CODE_PREFIX`, `PIGCLASS_TRUSTED_PROXY`,
 // `PIGCLASS_MOVES_PER_SECOND`, `PIGCLASS_RETAIN_DAYS`,
 // `PIGCLASS_METRICS_ADDR`, `PIGCLASS_METRICS_HOST`, `PIGCLASS_LOG_FORMAT`,
-// `PIGCLASS_LOG_LEVEL` (a flag given wins over its variable). The server
+// `PIGCLASS_LOG_LEVEL` (a flag given wins over its variable); a
+// classroom start reads them too, and `PIGCLASS_NO_BROWSER` and
+// `PIGCLASS_BROWSER`. The server
 // keeps Go's heap under a soft limit of 160 MiB unless `GOMEMLIMIT` says
 // otherwise; `PIGCLASS_PPROF=127.0.0.1:6060` serves Go's profiler on that
 // loopback address, for a maintainer measuring a load.
@@ -66,14 +114,28 @@
 //
 // `pigclass version` (and /healthz's `version`) says which build runs: the
 // version, or the commit it was built from, to quote in a support request;
-// the log says it at start. Build a release from the git checkout, so that
-// Go stamps it with its commit:
+// the log says it at start. It names the licence too: pigclass is under
+// the MIT licence (the file LICENSE), and the libraries inside it under
+// their own (THIRD_PARTY_NOTICES.txt, beside the program in a release).
 //
-//	go build -o pigclass ./cmd/pigclass
-//	./pigclass version
+// A release is one command, from a clean checkout:
 //
-// A binary built outside a git checkout, or with `-buildvcs=false`, knows
-// neither and says `(devel)`.
+//	.ci/release dist
+//
+// builds the program for Windows (amd64, arm64), macOS (amd64, arm64) and
+// Linux (amd64, arm64, and arm for 32-bit Raspberry Pi OS), without cgo,
+// `-trimpath` and stripped, stamped with the version (`VERSION=v1.2.3`, a
+// tag at HEAD, or the commit's pseudo-version) and the commit; a zip for
+// Windows and a tar.gz for the others, each with the program, README.md,
+// LICENSE and THIRD_PARTY_NOTICES.txt; a .deb for each Linux architecture
+// (the program in /usr/bin and the unit `pigclass service` writes, enabled
+// and started on install); a CycloneDX SBOM for each target; and
+// SHA256SUMS. The same commit gives the same bytes (every file's time is
+// the commit's); `.ci/check-release` builds it twice, compares, and starts
+// the linux/amd64 archive's program from a clean folder. A binary built
+// by hand (`go build -buildvcs=true ./cmd/pigclass`) in the checkout knows
+// its commit; one built outside a git checkout, or with
+// `-buildvcs=false`, knows neither and says `(devel)`.
 //
 // # Backups
 //
@@ -581,13 +643,14 @@
 //	Commands:
 //	  advise    print the win probability of every option in one position
 //	  backup    copy the database to a new file, safely while the server runs
+//	  classroom serve a class on this computer's network and open the browser (the default: a double-click)
 //	  duel      print the exact chance that one strategy beats another
 //	  export    write a class's decisions, matches or students as CSV
 //	  loadtest  play many simulated students against a running server on this machine
 //	  lti       print the addresses a learning platform needs to add pigclass (LTI 1.3), or register one by hand
 //	  migrate   move a school's SQLite file into a district's Postgres database
 //	  proxyconf print an nginx or HAProxy configuration for a district of several instances
-//	  serve     run the web app (the default with no command)
+//	  serve     run the web app where --addr says (this computer alone unless told), as a service does
 //	  service   print a systemd unit that runs the web app as a service
 //	  simulate  play many games between strategies and print win rates
 //	  solve     solve a game exactly and print the first player's chance
@@ -622,6 +685,36 @@
 //	        the database to copy (env PIGCLASS_DB): a SQLite file, or a district's postgres:// database (copied with Postgres's pg_dump); the server may be running on it (default "./pigclass.db")
 //	  -to string
 //	        the new file to write the copy to (it must not exist)
+//
+// `pigclass classroom --help` prints:
+//
+//	Usage: pigclass classroom [--no-browser] [--public-url URL] [serve's flags]
+//	  -addr string
+//	        address to listen on (env PIGCLASS_ADDR): every address of this computer, so that students' devices reach it; if its port is taken, the next free one of the 19 after it (default ":8080")
+//	  -code-prefix string
+//	        the first characters of every join code this instance draws, for a proxy routing classes by code (env PIGCLASS_CODE_PREFIX)
+//	  -db string
+//	        SQLite database file or a postgres:// URL (env PIGCLASS_DB; default: a pigclass.db beside this program or in the working folder if one is there, else pigclass.db in this user's folder for application data)
+//	  -key string
+//	        the server's key file, made the first time (env PIGCLASS_KEY; default: the database file's name with .key); with Postgres, required: the same file on every instance of the district
+//	  -log-format string
+//	        the log's format: text, or json for a school's log tools (env PIGCLASS_LOG_FORMAT) (default "text")
+//	  -log-level string
+//	        info, or debug for a line a request (its route's pattern, status and time; env PIGCLASS_LOG_LEVEL) (default "info")
+//	  -metrics-addr string
+//	        serve Prometheus metrics at /metrics on this address, e.g. 127.0.0.1:9100 (env PIGCLASS_METRICS_ADDR; default: none)
+//	  -metrics-host string
+//	        names, comma-separated, a Prometheus server scrapes the metrics by, besides their address and localhost (env PIGCLASS_METRICS_HOST)
+//	  -moves-per-second string
+//	        moves a player may make a second (env PIGCLASS_MOVES_PER_SECOND; default 8: faster than a hand; raise it only for a load test without think time)
+//	  -no-browser
+//	        do not open the teacher's browser (env PIGCLASS_NO_BROWSER=1; PIGCLASS_BROWSER names the program that opens it instead of the system's)
+//	  -public-url string
+//	        address students type, shown on the projector (env PIGCLASS_PUBLIC_URL; default: the browser's)
+//	  -retain-days string
+//	        days a class and everything in it is kept after its last activity, then erased; 0 keeps classes until their teacher deletes them (env PIGCLASS_RETAIN_DAYS) (default "180")
+//	  -trusted-proxy string
+//	        reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed, as addresses or networks separated by commas (env PIGCLASS_TRUSTED_PROXY; default: none)
 //
 // `pigclass duel --help` prints:
 //

@@ -33,7 +33,8 @@ type command struct {
 
 // commands lists the subcommands; help is added by run.
 var commands = map[string]command{
-	"serve":     {"run the web app (the default with no command)", runServe},
+	"classroom": {"serve a class on this computer's network and open the browser (the default: a double-click)", runClassroom},
+	"serve":     {"run the web app where --addr says (this computer alone unless told), as a service does", runServe},
 	"simulate":  {"play many games between strategies and print win rates", runSimulate},
 	"verify":    {"check every roll and the result of a match record (JSON)", runVerify},
 	"solve":     {"solve a game exactly and print the first player's chance", runSolve},
@@ -53,7 +54,7 @@ var commands = map[string]command{
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	e := env{ctx: ctx, getenv: getenv, stdout: stdout, stderr: stderr}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") && !isHelp(args[0]) {
-		args = append([]string{"serve"}, args...) // serving is the default
+		args = append([]string{"classroom"}, args...) // a classroom start is the default
 	}
 	name, rest := args[0], args[1:]
 	if name == "help" || isHelp(name) {
