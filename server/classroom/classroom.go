@@ -163,11 +163,11 @@ type class struct {
 	skunk atomic.Pointer[skunk] // the game being played, or nil
 
 	// The joins waiting for the class's turnstile (joinbatch.go), under
-	// joinMu (a leaf); skeletons are its nicknames' looks, within save.
-	joinMu    sync.Mutex
-	joinQ     []*joinReq
-	joining   bool
-	skeletons map[string]string
+	// joinMu (a leaf); looks are its nicknames' looks, within save.
+	joinMu  sync.Mutex
+	joinQ   []*joinReq
+	joining bool
+	looks   map[string]look
 
 	// hw are the class's assignments as last read, at the version hwVer
 	// had then; a change of them moves hwVer on (Room.Assignments).

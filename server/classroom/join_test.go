@@ -142,3 +142,40 @@ func TestEnterDecidesJoins(t *testing.T) {
 		t.Errorf("Ana's rejoin code, removed: %v, want Removed", why)
 	}
 }
+
+// TestNamesThatDifferByCaseLookAlike: beside "Mia" and "Emma", the join
+// door refuses "MIA", "mia", "EMMA" and a Cyrillic "Еmmа" as looking
+// taken, and a class list's "mia thompson" beside "Mia Thompson" is
+// marked as looking like her rather than added as a second student.
+func TestNamesThatDifferByCaseLookAlike(t *testing.T) {
+	r, _, _ := openRoom(t, filepath.Join(t.TempDir(), "case.db"))
+	ctx := context.Background()
+	c, err := r.CreateClass(ctx, func() string { return "CASEAA" }, "hash", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, nick := range []string{"Mia", "Emma"} {
+		if _, why := enter(t, r, Knock{Code: c.Code, Nickname: nick, Guesser: "192.0.2.1"}); why != 0 {
+			t.Fatalf("%s's join: %v", nick, why)
+		}
+	}
+	for _, nick := range []string{"MIA", "mia", "EMMA", "emma", "Еmmа", "МIA"} {
+		if _, why := enter(t, r, Knock{Code: c.Code, Nickname: nick, Guesser: "192.0.2.2"}); why != LooksTaken {
+			t.Errorf("%+q beside Mia and Emma: %v, want LooksTaken", nick, why)
+		}
+	}
+	v := operator(t, r, c)
+	if _, _, err := r.AddRoster(ctx, v, []string{"Mia Thompson"}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := v.RosterRows([]string{"mia thompson", "MIA THOMPSON", "Mia Thomson"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []RosterStatus{RosterLooks, RosterLooks, RosterNew}
+	for i, row := range rows {
+		if row.Status != want[i] {
+			t.Errorf("%q beside Mia Thompson: status %v (like %q), want %v", row.Name, row.Status, row.Like, want[i])
+		}
+	}
+}

@@ -71,12 +71,10 @@ func (r *Room) leadJoins(ctx context.Context, c *class) {
 func (r *Room) joinBatch(ctx context.Context, c *class, batch []*joinReq) {
 	snap := c.snap.Load()
 	taken := make(map[string]bool, len(snap.Students)+len(batch))
-	looks := make(map[string]string, len(snap.Students)+len(batch)) // skeleton -> the first nickname with it
+	held := make(looks, 2*(len(snap.Students)+len(batch)))
 	for _, other := range snap.Students {
 		taken[other.AnonName] = true
-		if k := c.skeletonOf(other.Nickname); looks[k] == "" {
-			looks[k] = other.Nickname
-		}
+		held.add(c.lookOf(other.Nickname), other.Nickname)
 	}
 	var fresh []store.Student
 	var waiting []*joinReq
@@ -91,13 +89,13 @@ func (r *Room) joinBatch(ctx context.Context, c *class, batch []*joinReq) {
 			waiting, seat = append(waiting, req), append(seat, i) // the same browser twice: one seat
 			continue
 		}
-		if err := joinRefusal(snap, req, looks); err != nil {
+		if err := joinRefusal(snap, req, held); err != nil {
 			req.done <- joinRes{err: err}
 			continue
 		}
 		st := store.Student{ClassID: c.id, Nickname: req.nickname, AnonName: AnonName(r.chance, taken), TokenHash: req.tokenHash}
 		taken[st.AnonName] = true
-		looks[c.skeletonOf(st.Nickname)] = st.Nickname
+		held.add(c.lookOf(st.Nickname), st.Nickname)
 		byToken[req.tokenHash] = len(fresh)
 		waiting, seat = append(waiting, req), append(seat, len(fresh))
 		fresh = append(fresh, st)
@@ -137,7 +135,7 @@ func (r *Room) joinBatch(ctx context.Context, c *class, batch []*joinReq) {
 
 // joinRefusal says why req may not join the class as snap shows it (with
 // the batch's names in looks), or nil.
-func joinRefusal(snap *Class, req *joinReq, looks map[string]string) error {
+func joinRefusal(snap *Class, req *joinReq, held looks) error {
 	switch {
 	case snap.WasRemoved(req.tokenHash):
 		return ErrRemoved
@@ -149,7 +147,7 @@ func joinRefusal(snap *Class, req *joinReq, looks map[string]string) error {
 			return store.ErrNicknameTaken // a removed student keeps their name
 		}
 	}
-	if other := looks[skeleton(req.nickname)]; other != "" {
+	if other := held.find(lookOf(req.nickname)); other != "" {
 		if other == req.nickname {
 			return store.ErrNicknameTaken
 		}
@@ -158,16 +156,16 @@ func joinRefusal(snap *Class, req *joinReq, looks map[string]string) error {
 	return nil
 }
 
-// skeletonOf is a nickname's look (skeleton), remembered for the class.
-// Called within c.save only (joins are its only callers).
-func (c *class) skeletonOf(nick string) string {
-	if c.skeletons == nil {
-		c.skeletons = map[string]string{}
+// lookOf is a nickname's look, remembered for the class. Called within
+// c.save only (joins are its only callers).
+func (c *class) lookOf(nick string) look {
+	if c.looks == nil {
+		c.looks = map[string]look{}
 	}
-	k, ok := c.skeletons[nick]
+	k, ok := c.looks[nick]
 	if !ok {
-		k = skeleton(nick)
-		c.skeletons[nick] = k
+		k = lookOf(nick)
+		c.looks[nick] = k
 	}
 	return k
 }

@@ -123,13 +123,13 @@ func freeName(snap *Class, name string, also ...string) string {
 	if err != nil {
 		base = "Student"
 	}
-	held := map[string]bool{}
+	held := looks{}
 	for _, n := range also {
-		held[skeleton(n)] = true
+		held.add(lookOf(n), n)
 	}
 	for _, list := range [][]store.Student{snap.Students, snap.Removed} {
 		for _, st := range list {
-			held[skeleton(st.Nickname)] = true
+			held.add(lookOf(st.Nickname), st.Nickname)
 		}
 	}
 	for i := 1; ; i++ {
@@ -138,7 +138,7 @@ func freeName(snap *Class, name string, also ...string) string {
 			suffix := " " + strconv.Itoa(i)
 			n = strings.TrimSpace(cut(base, MaxNickname-len(suffix))) + suffix
 		}
-		if !held[skeleton(n)] {
+		if held.find(lookOf(n)) == "" {
 			return n
 		}
 	}

@@ -128,22 +128,68 @@ func looksLikeRejoinCode(n string) bool {
 // projector: the same once each is read as PRECIS prepares it, then by
 // its confusable skeleton (Unicode Technical Standard #39: Cyrillic and
 // Greek letters drawn like Latin ones, mathematical and fullwidth forms,
-// 1 and l, and the rest of Unicode's confusables.txt), then compared as
-// PRECIS compares (case folded). "Аna" (a Cyrillic А), "Ana " and "ANA"
-// all look like "Ana".
-func LooksAlike(a, b string) bool { return skeleton(a) == skeleton(b) }
+// 1 and l, and the rest of Unicode's confusables.txt), compared as PRECIS
+// compares (case folded). "Аna" (a Cyrillic А), "Ana " and "ANA" all look
+// like "Ana"; so do "mia" and "MIA" like "Mia".
+func LooksAlike(a, b string) bool {
+	held := looks{}
+	held.add(lookOf(a), a)
+	return held.find(lookOf(b)) != ""
+}
 
-// skeleton is a name's look: TS #39's skeleton of the PRECIS-prepared
-// name (each case as it is drawn: Greek Ν is N, ν is v), then the PRECIS
-// comparison key.
-func skeleton(n string) string {
+// look is a name's skeletons. The skeleton of the name as drawn, then
+// case folded, reads each case as it looks (Greek Ν is N, ν is v; I is l).
+// The skeleton of the case-folded name reads a name that only differs by
+// case as the same (TS #39 draws m as "rn" and leaves M, so "mia" and
+// "Mia" part under the first). The third draws each letter beyond ASCII
+// as its skeleton, then folds, then takes the skeleton (a Cyrillic М is
+// M, so m, so "rn"; "МIA" is "MIA"). Two names look alike when any of
+// one's matches any of the other's.
+type look [3]string
+
+func lookOf(n string) look {
 	if p, err := precis.Nickname.String(n); err == nil {
 		n = p
 	}
-	n = confusables.Skeleton(n)
+	latin := strings.Map(func(r rune) rune {
+		if r < utf8.RuneSelf {
+			return r
+		}
+		if s := []rune(confusables.Skeleton(string(r))); len(s) == 1 {
+			return s[0]
+		}
+		return r
+	}, n)
+	return look{fold(confusables.Skeleton(n)), confusables.Skeleton(fold(n)), confusables.Skeleton(fold(latin))}
+}
+
+// fold is PRECIS's comparison key of a name (case folded, NFKC).
+func fold(n string) string {
 	key, err := precis.Nickname.CompareKey(n)
 	if err != nil {
 		return strings.ToLower(n)
 	}
 	return key
+}
+
+// looks finds the first name held with each look.
+type looks map[string]string
+
+// add holds nick under k, unless a name is held there already.
+func (ix looks) add(k look, nick string) {
+	for _, s := range k {
+		if ix[s] == "" {
+			ix[s] = nick
+		}
+	}
+}
+
+// find is the first name held that looks like k, or "".
+func (ix looks) find(k look) string {
+	for _, s := range k {
+		if n := ix[s]; n != "" {
+			return n
+		}
+	}
+	return ""
 }

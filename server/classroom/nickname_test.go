@@ -54,6 +54,24 @@ func TestLookAlikeNames(t *testing.T) {
 	if !LooksAlike("Liam", "Iiam") || !LooksAlike("Nick", "Νick") {
 		t.Error("Unicode's confusables are not read (I and l, Greek capital Nu)")
 	}
+	// Case is folded before the skeleton as well as after: TS #39 draws m
+	// as "rn" and I as l, so a name read only one way parts from itself in
+	// capitals.
+	for _, pair := range [][2]string{
+		{"Mia", "MIA"}, {"Mia", "mia"}, {"MIA", "mia"}, {"Emma", "EMMA"}, {"emma", "EMMA"},
+		{"Mia Thompson", "mia thompson"}, {"Mia Thompson", "MIA THOMPSON"},
+		{"Iris", "iris"}, {"Iris", "lris"}, {"Ali", "ALI"}, {"Ali", "AIi"},
+		{"Мia", "mia"}, {"Маша", "МАША"}, {"Emma", "Еmmа"}, {"Nick", "Νick"},
+	} {
+		if !LooksAlike(pair[0], pair[1]) || !LooksAlike(pair[1], pair[0]) {
+			t.Errorf("%+q and %+q do not look alike", pair[0], pair[1])
+		}
+	}
+	for _, pair := range [][2]string{{"Mia", "Mila"}, {"Emma", "Emmy"}, {"Mia Thompson", "Mia Thomson"}, {"Ian", "Ivan"}} {
+		if LooksAlike(pair[0], pair[1]) {
+			t.Errorf("%q and %q look alike", pair[0], pair[1])
+		}
+	}
 }
 
 // FuzzNickname: whatever is typed, a name accepted is the same when read

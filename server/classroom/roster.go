@@ -86,12 +86,10 @@ func (v Viewer) RosterRows(names []string) ([]RosterRow, error) {
 
 func rosterRows(snap *Class, names []string) []RosterRow {
 	there, removed := map[string]bool{}, map[string]bool{}
-	looks := map[string]string{} // skeleton -> the first name with it
+	held := looks{}
 	for _, st := range snap.Students {
 		there[st.Nickname] = true
-		if k := skeleton(st.Nickname); looks[k] == "" {
-			looks[k] = st.Nickname
-		}
+		held.add(lookOf(st.Nickname), st.Nickname)
 	}
 	for _, st := range snap.Removed {
 		removed[st.Nickname] = true
@@ -101,7 +99,7 @@ func rosterRows(snap *Class, names []string) []RosterRow {
 	for _, raw := range names {
 		nick, bad := Nickname(raw)
 		row := RosterRow{Name: nick}
-		k := skeleton(nick)
+		k := lookOf(nick)
 		switch {
 		case bad != nil:
 			row.Name, row.Status = strings.TrimSpace(raw), RosterBad
@@ -114,11 +112,11 @@ func rosterRows(snap *Class, names []string) []RosterRow {
 			row.Status = RosterRemoved
 		case seen[nick]:
 			row.Status = RosterTwice
-		case looks[k] != "":
-			row.Status, row.Like = RosterLooks, looks[k]
+		case held.find(k) != "":
+			row.Status, row.Like = RosterLooks, held.find(k)
 		default:
 			row.Status = RosterNew
-			looks[k] = nick
+			held.add(k, nick)
 		}
 		seen[nick] = true
 		rows = append(rows, row)
