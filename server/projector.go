@@ -144,7 +144,8 @@ func (b projectorBase) screen(s *Server, c *gin.Context, shown string) (*templat
 	if err != nil {
 		return nil, err
 	}
-	v := &templates.ProjectorScreen{Code: class.Code, JoinURL: s.publicURL(c.Request) + paths.Join.String(), QR: paths.JoinQR.For(class.Code), Alone: s.reach(c.Request) == reachAlone,
+	public := s.publicURL(c.Request)
+	v := &templates.ProjectorScreen{Code: class.Code, JoinURL: public + paths.Join.String(), QR: paths.JoinQR.For(class.Code), Alone: s.reach(public) == reachAlone,
 		PollURL: b.paths().Live.For(class.Code) + "?" + url.Values{"v": {key}, "lang": {l.Lang()}}.Encode(),
 		Live:    projectorData(l, class), Chart: pc, Join: "corner"}
 	lesson, err := s.views.lessonView(l, class.Class)

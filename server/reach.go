@@ -2,7 +2,6 @@ package server
 
 import (
 	"net"
-	"net/http"
 	"net/netip"
 	"net/url"
 	"strings"
@@ -28,15 +27,16 @@ const (
 	reachElsewhere           // not this computer's: they may not reach it
 )
 
-// reach says what the join address shown to r is to the students' devices.
-func (s *Server) reach(r *http.Request) reachKind {
+// reach says what public, the address shown to the students (publicURL),
+// is to their devices.
+func (s *Server) reach(public string) reachKind {
 	if s.cfg.Listen == "" {
 		return reachable
 	}
 	if lh, _, err := net.SplitHostPort(s.cfg.Listen); err == nil && isLoopbackHost(lh) {
 		return reachAlone
 	}
-	u, err := url.Parse(s.publicURL(r))
+	u, err := url.Parse(public)
 	if err != nil {
 		return reachable
 	}
@@ -62,14 +62,14 @@ func isLoopbackHost(host string) bool {
 	return err == nil && ip.Unmap().IsLoopback()
 }
 
-// reachWarning is the dashboard's sentence about the join address
-// (address), "" when students' devices reach it.
-func (s *Server) reachWarning(l *i18n.Localizer, r *http.Request, address string) string {
-	switch s.reach(r) {
+// reachWarning is the dashboard's sentence about the address shown to
+// the students (public), "" when their devices reach it.
+func (s *Server) reachWarning(l *i18n.Localizer, public string) string {
+	switch s.reach(public) {
 	case reachAlone:
-		return l.T("dash.reach.alone", "Address", address)
+		return l.T("dash.reach.alone", "Address", public)
 	case reachElsewhere:
-		return l.T("dash.reach.elsewhere", "Address", address)
+		return l.T("dash.reach.elsewhere", "Address", public)
 	}
 	return ""
 }

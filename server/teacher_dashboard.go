@@ -151,11 +151,12 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 	if err != nil {
 		return templates.Dashboard{}, err
 	}
+	public := s.publicURL(c.Request)
 	return templates.Dashboard{
 		NextStep: next, Exports: exports, Approximate: approximate, Charts: cv.Charts, ChartTabs: cv.Tabs, ChartScopes: cv.Scopes, ChartScope: cv.Scope, Projector: class.Projector, Lesson: lesson, Skunk: sk,
-		ProjectorURL: s.publicURL(c.Request) + paths.ReadOnlyProjector.Page.For(class.Code) + "?key=" + s.room.ProjectorKey(class), CanPlayAgain: len(rounds) > 0,
-		Code: class.Code, JoinURL: s.publicURL(c.Request) + paths.JoinCode.For(class.Code), Reach: s.reachWarning(l, c.Request, s.publicURL(c.Request)),
-		TeacherURL: s.publicURL(c.Request) + paths.Teacher.For(class.Code) + "?key=" + secret,
+		ProjectorURL: public + paths.ReadOnlyProjector.Page.For(class.Code) + "?key=" + s.room.ProjectorKey(class), CanPlayAgain: len(rounds) > 0,
+		Code: class.Code, JoinURL: public + paths.JoinCode.For(class.Code), Reach: s.reachWarning(l, public),
+		TeacherURL: public + paths.Teacher.For(class.Code) + "?key=" + secret,
 		Locked:     class.Locked, Paused: class.Paused, Anonymous: class.Anonymous, Platform: platform,
 		Live: live, Games: gameChoices(l, form.Game.Value), Bots: s.views.roundBots(l, form.Game.Value, form.Bot.Value), Round: form,
 		// Ending a round applies while any of its matches still plays.

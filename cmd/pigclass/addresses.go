@@ -37,10 +37,10 @@ func localInterfaces() []netInterface {
 	return out
 }
 
-// bridgePrefixes start the names of the interfaces that containers and
+// bridgePrefixes (in lower case) start the names of the interfaces that containers and
 // virtual machines make on this computer: a student's device on the
 // school's network never reaches their addresses.
-var bridgePrefixes = []string{"docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "cni", "flannel", "cali", "podman", "lxc", "lxd", "tun", "utun", "zt", "vEthernet", "ham", "anpi", "awdl", "llw", "bridge"}
+var bridgePrefixes = []string{"docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "cni", "flannel", "cali", "podman", "lxc", "lxd", "tun", "utun", "zt", "vethernet", "ham", "anpi", "awdl", "llw", "bridge"}
 
 // reachable is the addresses other devices on the school's network may
 // reach this computer by, best first: IPv4 addresses of interfaces that
@@ -67,10 +67,6 @@ func reachable(ifs []netInterface) []netip.Addr {
 }
 
 func isBridge(name string) bool {
-	for _, p := range bridgePrefixes {
-		if strings.HasPrefix(strings.ToLower(name), strings.ToLower(p)) {
-			return true
-		}
-	}
-	return false
+	name = strings.ToLower(name)
+	return slices.ContainsFunc(bridgePrefixes, func(p string) bool { return strings.HasPrefix(name, p) })
 }

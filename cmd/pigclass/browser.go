@@ -4,6 +4,7 @@ import (
 	"os/exec"
 	"runtime"
 	"strings"
+	"time"
 )
 
 // The teacher's browser, opened at the front page by a classroom start:
@@ -39,9 +40,10 @@ func browserCommand(getenv func(string) string, goos, url string) []string {
 }
 
 // openBrowser opens url in the teacher's browser, if there is one to open;
-// it reports whether it tried. The opener runs on its own: pigclass does
-// not wait for the browser.
-func openBrowser(getenv func(string) string, url string) bool {
+// it reports whether it tried. The opener runs on its own, but a start
+// that is about to end (a second start) waits up to wait for it, so that
+// the opener is not cut off with the program that started it.
+func openBrowser(getenv func(string) string, url string, wait time.Duration) bool {
 	argv := browserCommand(getenv, runtime.GOOS, url)
 	if argv == nil {
 		return false
@@ -50,6 +52,11 @@ func openBrowser(getenv func(string) string, url string) bool {
 	if err := cmd.Start(); err != nil {
 		return false
 	}
-	go cmd.Wait()
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(wait):
+	}
 	return true
 }

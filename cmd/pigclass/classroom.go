@@ -38,14 +38,11 @@ func runClassroom(e env, args []string) error {
 		}
 		cfg.db = place.db
 	}
-	if cfg.key == "" {
-		cfg.key = cfg.db + ".key"
-	}
-	browse := func(url string) bool { return !noBrowser && openBrowser(e.getenv, url) }
+	browse := func(url string, wait time.Duration) bool { return !noBrowser && openBrowser(e.getenv, url, wait) }
 	if !store.IsPostgres(cfg.db) {
 		if m, ok := readRunning(cfg.db); ok && m.alive() {
 			fmt.Fprintf(e.stdout, "pigclass is already running on this computer, with the same classes: %s\n", m.Public+"/")
-			if browse(m.Public + "/") {
+			if browse(m.Public+"/", 5*time.Second) { // this start ends next: let the opener finish
 				fmt.Fprintln(e.stdout, "Your browser opens it. This window can be closed.")
 			} else {
 				fmt.Fprintln(e.stdout, "Open that address in your browser. This window can be closed.")
@@ -72,7 +69,7 @@ func runClassroom(e env, args []string) error {
 		mark.write(cfg.db)
 		words := classroomWords{reach: where, wanted: cfg.addr, got: ln.Addr().String(), place: place}
 		words.print(e.stdout)
-		if browse(cfg.publicURL + "/") {
+		if browse(cfg.publicURL+"/", 0) {
 			fmt.Fprintln(e.stdout, "Your browser opens the front page: press Start a class.")
 		}
 	}
@@ -88,14 +85,9 @@ func parseClassroom(e env, args []string) (serveConfig, bool, error) {
 	var cfg serveConfig
 	fs.StringVar(&cfg.addr, "addr", envOr(e, "PIGCLASS_ADDR", ":8080"), fmt.Sprintf("address to listen on (env PIGCLASS_ADDR): every address of this computer, so that students' devices reach it; if its port is taken, the next free one of the %d after it", classroomPorts-1))
 	fs.StringVar(&cfg.db, "db", e.getenv("PIGCLASS_DB"), "SQLite database file or a postgres:// URL (env PIGCLASS_DB; default: a pigclass.db beside this program or in the working folder if one is there, else pigclass.db in this user's folder for application data)")
-	noBrowser := fs.Bool("no-browser", envBool(e, "PIGCLASS_NO_BROWSER"), "do not open the teacher's browser (env PIGCLASS_NO_BROWSER=1; PIGCLASS_BROWSER names the program that opens it instead of the system's)")
-	cfg, err := parseServeFlags(e, fs, &cfg, args)
+	noBrowser := fs.Bool("no-browser", false, "do not open the teacher's browser (env PIGCLASS_NO_BROWSER=1; PIGCLASS_BROWSER names the program that opens it instead of the system's)")
+	err := parseServeFlags(e, fs, &cfg, args)
 	return cfg, *noBrowser, err
-}
-
-func envBool(e env, key string) bool {
-	v, err := strconv.ParseBool(strings.TrimSpace(e.getenv(key)))
-	return err == nil && v
 }
 
 // listenFrom listens on addr, or, if its port is taken, on the next free

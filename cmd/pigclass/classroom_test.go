@@ -203,7 +203,7 @@ func startClassroom(t *testing.T, bin string, d desk, end bool, args ...string) 
 		return p
 	}
 	var m []string
-	waitFor(func() bool { m = servingAt.FindStringSubmatch(p.stderr.String()); return m != nil }) // the log's pipe may lag the words'
+	waitFor(10*time.Second, func() bool { m = servingAt.FindStringSubmatch(p.stderr.String()); return m != nil }) // the log's pipe may lag the words'
 	if m == nil {
 		t.Fatalf("pigclass %v does not serve:\n%s\n%s", args, p.words, p.stderr)
 	}
@@ -248,16 +248,7 @@ func page(t *testing.T, c *http.Client, u, lang string) string {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, u, nil)
 	req.Header.Set("Accept-Language", lang)
-	resp, err := c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s: %d\n%s", u, resp.StatusCode, b)
-	}
-	return html.UnescapeString(string(b))
+	return html.UnescapeString(string(doOK(t, c, req)))
 }
 
 // machineAddresses are this machine's non-loopback IPv4 addresses, read
@@ -322,7 +313,7 @@ func TestADoubleClickServesTheClassroom(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(d.work, "pigclass.db")); err == nil {
 		t.Error("a database was made in the working folder too")
 	}
-	if err := waitFor(func() bool { return len(p.browsed(t)) > 0 }); err != nil {
+	if err := waitFor(10*time.Second, func() bool { return len(p.browsed(t)) > 0 }); err != nil {
 		t.Fatalf("the browser was not opened: %v\n%s", err, p.words)
 	}
 	if got := p.browsed(t); !slices.Equal(got, []string{public + "/"}) {
@@ -340,17 +331,6 @@ func TestADoubleClickServesTheClassroom(t *testing.T) {
 	if !strings.Contains(screen, public+"/join") || !strings.Contains(screen, `data-testid="projector-qr"`) {
 		t.Errorf("the shared screen does not show %s/join and its QR code", public)
 	}
-}
-
-// waitFor asks ok every 20 ms for 10 s.
-func waitFor(ok func() bool) error {
-	for range 500 {
-		if ok() {
-			return nil
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return fmt.Errorf("not within 10 s")
 }
 
 // TestAClassroomNoDeviceReaches: where no student's device can reach the

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -40,23 +41,41 @@ func startServer(t *testing.T, db string) string {
 // waitHealthy polls /healthz until it answers 200.
 func waitHealthy(t *testing.T, base string, within time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for time.Now().Before(deadline) {
-		if resp, err := http.Get(base + "/healthz"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return
-			}
+	healthy := func() bool {
+		resp, err := http.Get(base + "/healthz")
+		if err != nil {
+			return false
 		}
-		time.Sleep(20 * time.Millisecond)
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
 	}
-	t.Fatalf("%s did not become healthy within %s", base, within)
+	if waitFor(within, healthy) != nil {
+		t.Fatalf("%s did not become healthy within %s", base, within)
+	}
+}
+
+// waitFor asks ok every 20 ms until it holds, for at most within.
+func waitFor(within time.Duration, ok func() bool) error {
+	for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if ok() {
+			return nil
+		}
+	}
+	return fmt.Errorf("not within %s", within)
 }
 
 // getOK is the body of a GET of u by client, which must answer 200.
 func getOK(t *testing.T, client *http.Client, u string) []byte {
 	t.Helper()
-	resp, err := client.Get(u)
+	req, _ := http.NewRequest(http.MethodGet, u, nil)
+	return doOK(t, client, req)
+}
+
+// doOK is the body of client's answer to req, which must be 200.
+func doOK(t *testing.T, client *http.Client, req *http.Request) []byte {
+	t.Helper()
+	u := req.URL
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

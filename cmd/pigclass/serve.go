@@ -97,12 +97,14 @@ func parseServe(e env, name string, args []string) (serveConfig, error) {
 	var cfg serveConfig
 	fs.StringVar(&cfg.addr, "addr", envOr(e, "PIGCLASS_ADDR", "localhost:8080"), "address to listen on (env PIGCLASS_ADDR); use :8080 to serve the classroom network")
 	fs.StringVar(&cfg.db, "db", envOr(e, "PIGCLASS_DB", "./pigclass.db"), "SQLite database file, created on first start, or a district's Postgres database as a postgres:// URL (env PIGCLASS_DB)")
-	return parseServeFlags(e, fs, &cfg, args)
+	err := parseServeFlags(e, fs, &cfg, args)
+	return cfg, err
 }
 
 // parseServeFlags adds the flags serve shares with a classroom start to
-// fs (which has --addr and --db of its own), parses args and checks them.
-func parseServeFlags(e env, fs *flag.FlagSet, cfg *serveConfig, args []string) (serveConfig, error) {
+// fs (which has --addr and --db of its own), parses args into cfg and
+// checks them.
+func parseServeFlags(e env, fs *flag.FlagSet, cfg *serveConfig, args []string) error {
 	fs.StringVar(&cfg.key, "key", e.getenv("PIGCLASS_KEY"), "the server's key file, made the first time (env PIGCLASS_KEY; default: the database file's name with .key); with Postgres, required: the same file on every instance of the district")
 	fs.StringVar(&cfg.publicURL, "public-url", e.getenv("PIGCLASS_PUBLIC_URL"), "address students type, shown on the projector (env PIGCLASS_PUBLIC_URL; default: the browser's)")
 	proxies := fs.String("trusted-proxy", e.getenv("PIGCLASS_TRUSTED_PROXY"), "reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed, as addresses or networks separated by commas (env PIGCLASS_TRUSTED_PROXY; default: none)")
@@ -114,34 +116,32 @@ func parseServeFlags(e env, fs *flag.FlagSet, cfg *serveConfig, args []string) (
 	moves := fs.String("moves-per-second", e.getenv("PIGCLASS_MOVES_PER_SECOND"), fmt.Sprintf("moves a player may make a second (env PIGCLASS_MOVES_PER_SECOND; default %d: faster than a hand; raise it only for a load test without think time)", server.DefaultMovesPerSecond))
 	retain := fs.String("retain-days", envOr(e, "PIGCLASS_RETAIN_DAYS", strconv.Itoa(DefaultRetainDays)), "days a class and everything in it is kept after its last activity, then erased; 0 keeps classes until their teacher deletes them (env PIGCLASS_RETAIN_DAYS)")
 	if err := parse(fs, args); err != nil {
-		return *cfg, err
+		return err
 	}
 	var err error
 	if cfg.retainDays, err = strconv.Atoi(*retain); err != nil || cfg.retainDays < 0 || cfg.retainDays > maxRetainDays {
-		return *cfg, usagef("serve: --retain-days %q: a whole number of days, 0 (keep until deleted) to %d", *retain, maxRetainDays)
+		return usagef("serve: --retain-days %q: a whole number of days, 0 (keep until deleted) to %d", *retain, maxRetainDays)
 	}
 	if *moves != "" {
 		if cfg.moves, err = strconv.Atoi(*moves); err != nil || cfg.moves < 1 {
-			return *cfg, usagef("serve: --moves-per-second %q: a whole number, at least 1", *moves)
+			return usagef("serve: --moves-per-second %q: a whole number, at least 1", *moves)
 		}
 	}
 	switch {
 	case cfg.key == "" && store.IsPostgres(cfg.db):
-		return *cfg, usagef("serve: --key: with a Postgres database, name the district's key file (the same file on every instance: projector links and rejoin codes are made with it), for example --key /etc/pigclass/district.key")
-	case cfg.key == "" && cfg.db != "": // a classroom start finds its database after (classroom.go)
-		cfg.key = cfg.db + ".key"
+		return usagef("serve: --key: with a Postgres database, name the district's key file (the same file on every instance: projector links and rejoin codes are made with it), for example --key /etc/pigclass/district.key")
 	}
 	if cfg.proxies, err = server.ParseProxies(*proxies); err != nil {
-		return *cfg, usagef("serve: --%v", err)
+		return usagef("serve: --%v", err)
 	}
 	cfg.codePrefix = strings.ToUpper(cfg.codePrefix)
 	if err := server.CheckCodePrefix(cfg.codePrefix); err != nil {
-		return *cfg, usagef("serve: --%v", err)
+		return usagef("serve: --%v", err)
 	}
 	if _, err := newLog(io.Discard, cfg.logFormat, cfg.logLevel); err != nil {
-		return *cfg, err
+		return err
 	}
-	return *cfg, nil
+	return nil
 }
 
 // newLog is the server's structured log on w: text (the default) or

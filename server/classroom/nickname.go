@@ -3,6 +3,7 @@ package classroom
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -132,9 +133,13 @@ func looksLikeRejoinCode(n string) bool {
 // compares (case folded). "Аna" (a Cyrillic А), "Ana " and "ANA" all look
 // like "Ana"; so do "mia" and "MIA" like "Mia".
 func LooksAlike(a, b string) bool {
-	held := looks{}
-	held.add(lookOf(a), a)
-	return held.find(lookOf(b)) != ""
+	kb := lookOf(b)
+	for _, s := range lookOf(a) {
+		if slices.Contains(kb[:], s) {
+			return true
+		}
+	}
+	return false
 }
 
 // look is a name's skeletons. The skeleton of the name as drawn, then

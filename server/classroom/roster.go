@@ -100,6 +100,7 @@ func rosterRows(snap *Class, names []string) []RosterRow {
 		nick, bad := Nickname(raw)
 		row := RosterRow{Name: nick}
 		k := lookOf(nick)
+		like := held.find(k)
 		switch {
 		case bad != nil:
 			row.Name, row.Status = strings.TrimSpace(raw), RosterBad
@@ -112,8 +113,8 @@ func rosterRows(snap *Class, names []string) []RosterRow {
 			row.Status = RosterRemoved
 		case seen[nick]:
 			row.Status = RosterTwice
-		case held.find(k) != "":
-			row.Status, row.Like = RosterLooks, held.find(k)
+		case like != "":
+			row.Status, row.Like = RosterLooks, like
 		default:
 			row.Status = RosterNew
 			held.add(k, nick)
