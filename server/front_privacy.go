@@ -286,6 +286,17 @@ func (s *Server) privacy(c *gin.Context) {
 	render(c, http.StatusOK, templates.PrivacyView(privacyView(loc(c), int(s.room.Retention().Hours()/24), s.district != nil)))
 }
 
+// classPrivacy is the privacy page as a class's student reads it from
+// their pages' footer: the same page, which goes to their board when
+// their next game begins.
+func (s *Server) classPrivacy(c *gin.Context) {
+	if _, _, ok := s.studentOf(c); !ok {
+		return
+	}
+	followClass(c)
+	s.privacy(c)
+}
+
 // privacyView says the page in the reader's language; days is how long a
 // class is kept after its last activity (0: until deleted); district, the
 // data is a district's Postgres, not a SQLite file.

@@ -209,6 +209,7 @@ func (s *Server) studentLab(c *gin.Context) {
 
 // drawLab fills the lab page's question, runs and pool, and renders it.
 func (s *Server) drawLab(c *gin.Context, class *classroom.Class, me store.Student, v *templates.LabPage) {
+	followClass(c)
 	l := loc(c)
 	q, own, asked, problem := labAsked(c, class)
 	v.Error = cmp.Or(v.Error, problem)

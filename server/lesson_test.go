@@ -881,10 +881,15 @@ func TestThePhonesFollowTheLessonsPhases(t *testing.T) {
 	teacher.post(paths.LessonStart.For(code), url.Values{"confirm": {"yes"}}) // Play first
 	played := anaMatch(t, a, code)
 	teacher.post(paths.LessonNext.For(code), url.Values{"confirm": {"yes"}}) // Design
-	// Her board of Play first, ended by the step, goes to the class's
-	// page, which says what Design asks (however late it was drawn).
-	next := ana.get(paths.ClassMatch.With(code, played)).Find(`[data-testid="next-poll"]`).AttrOr("hx-get", "")
-	if ana.get(next); next == "" || ana.last.Header.Get("HX-Redirect") != paths.Student.For(code) {
+	// Her board of Play first, ended by the step, keeps its result and
+	// says beside it what Design asks (however late it was drawn; issue
+	// 81 has the result stay until she leaves it).
+	board := ana.get(paths.ClassBoard.With(code, played))
+	if got := board.Find(`[data-testid="phase-asks"]`).Text(); got != "Phase 2: Design. Design your strategy now:" {
+		t.Errorf("Design: her finished board says %q beside its result", got)
+	}
+	next := board.Find(`[data-testid="next-poll"]`).AttrOr("hx-get", "")
+	if ana.get(next); next == "" || ana.status() != http.StatusNoContent {
 		t.Errorf("Design: her finished board's poll %q answers %d, HX-Redirect %q", next, ana.status(), ana.last.Header.Get("HX-Redirect"))
 	}
 	page := ana.get(paths.Student.For(code))

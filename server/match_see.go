@@ -74,10 +74,13 @@ func (s *Server) drawWith(c *gin.Context, m *seenMatch, board func(*i18n.Localiz
 		setStream(c, paths.Query(paths.StudentEvents.For(m.Class.Code), "m", strconv.FormatInt(m.ID, 10)))
 	}
 	if m.Class != nil && mv.board.Over {
-		// The page moves on when the next match begins, and when the
-		// lesson does: a phase with no round (Design, a discussion)
-		// shows on the class's page what it asks.
+		// The result stays (issue 81): the page moves on when the next
+		// match begins; when the lesson does, it is drawn again with what
+		// a phase with no game (Design, a discussion) asks beside it.
 		mv.board.NextURL = nextIn(loc(c), m.Class.Code, m.ID) + "&lesson=" + url.QueryEscape(lessonAt(m.Class.Class))
+		if !m.Class.Paused {
+			mv.board.Asks, _ = s.views.phaseAsks(loc(c), m.Class.Class) // a lesson that cannot be read says nothing more
+		}
 	}
 	return mv
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"maps"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -75,9 +76,22 @@ func TestPrivacyPageNamesEveryColumn(t *testing.T) {
 	teacher := a.browser()
 	code := teacherStart(t, teacher)
 	ana := join(t, a, code, "Ana")
+	// A student's pages link the class's privacy page, the same page
+	// (issue 81: it follows the class, as their other pages do).
 	for b, path := range map[*browser]string{anyone: "/", teacher: paths.Teacher.For(code), ana: paths.Student.For(code), a.browser(): paths.Join.String()} {
-		if href := b.get(path).Find(`footer [data-testid="privacy-link"]`).AttrOr("href", ""); href != paths.Privacy.String() {
-			t.Errorf("%s's footer links %q", path, href)
+		want := paths.Privacy.String()
+		if b == ana {
+			want = paths.ClassPrivacy.For(code)
 		}
+		if href := b.get(path).Find(`footer [data-testid="privacy-link"]`).AttrOr("href", ""); href != want {
+			t.Errorf("%s's footer links %q, want %q", path, href, want)
+		}
+	}
+	if got, want := ana.get(paths.ClassPrivacy.For(code)).Find("main").Text(), anyone.get(paths.Privacy.String()).Find("main").Text(); got != want {
+		t.Errorf("the class's privacy page says other words than the privacy page")
+	}
+	stranger := a.browser()
+	if stranger.get(paths.ClassPrivacy.For(code)); stranger.status() != http.StatusForbidden {
+		t.Errorf("the class's privacy page to a stranger: %d, want 403 as every student page", stranger.status())
 	}
 }

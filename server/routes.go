@@ -168,6 +168,7 @@ func (s *Server) studentRoutes(r *gin.Engine) {
 	sget(paths.SkunkRecord, s.skunkRecord)
 	sget(paths.ClassVerify, s.verifyPage)
 	sget(paths.MyData, s.myData)
+	sget(paths.ClassPrivacy, s.classPrivacy)
 	spost(paths.PlayHomework, s.playHomework)
 }
 

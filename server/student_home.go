@@ -1,7 +1,6 @@
 package server
 
 import (
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -11,7 +10,6 @@ import (
 	"pigclass/server/classroom"
 	"pigclass/server/store"
 	"pigclass/templates"
-	"pigclass/templates/i18n"
 	"pigclass/templates/paths"
 )
 
@@ -49,9 +47,11 @@ func (s *Server) studentHome(c *gin.Context) {
 	}
 	if class.Paused {
 		v.Waiting = l.T("board.paused")
-	} else if err := s.lessonWaiting(l, class.Class, &v); err != nil {
+	} else if asks, err := s.views.phaseAsks(l, class.Class); err != nil {
 		fail(c, err)
 		return
+	} else if asks.Words != "" {
+		v.Waiting, v.Asks = asks.Words, asks
 	}
 	if k := viewer.Skunk(); k != nil && k.Participant(me.ID) >= 0 {
 		b := s.views.skunkBoard(l, class, k, me.ID, false, paths.StudentSkunk.For(class.Code))
@@ -77,40 +77,6 @@ func (s *Server) studentHome(c *gin.Context) {
 	render(c, http.StatusOK, templates.StudentHomeView(v))
 }
 
-// lessonWaiting says, on a student's waiting page, what the lesson's
-// phase without a game asks of them: to look at the shared screen, or to
-// design their strategy (the editor a tap away).
-func (s *Server) lessonWaiting(l *i18n.Localizer, class store.Class, v *templates.StudentHome) error {
-	if !class.InPhase() {
-		return nil // the plan chosen and not started, or left for a round of the teacher's
-	}
-	lesson, err := s.views.lessonView(l, class)
-	if err != nil || lesson == nil || lesson.Game != "none" {
-		return err
-	}
-	v.PlanNow, v.LabNow = lesson.Student == "plan", lesson.Student == "lab"
-	words := "student.waiting_phase"
-	switch {
-	case v.PlanNow:
-		words = "student.waiting_plan"
-	case v.LabNow:
-		words = "student.waiting_lab"
-	}
-	v.Waiting = l.T(words, "N", l.Int(lesson.Phase+1), "Name", lesson.PhaseName)
-	return nil
-}
-
-// lessonAt is where the class's lesson stands, as a waiting page's poll
-// carries it: the page is drawn again when the lesson moves on, or its
-// countdown starts or stops.
-func lessonAt(class store.Class) string {
-	if class.Lesson == "" {
-		return ""
-	}
-	// The phase's countdown too: set or stopped, the page shows it.
-	return fmt.Sprintf("%s.%d.%t.%d", class.Lesson, class.Phase, class.OffLesson, class.Countdown.Unix())
-}
-
 // studentNext answers a waiting page's, or a finished board's, question:
 // has the student's next match, or a game of Skunk, begun? Until then 204
 // (htmx leaves the page alone); then it sends the browser to the class page.
@@ -129,26 +95,35 @@ func (s *Server) studentNext(c *gin.Context) {
 	// A page that lists the class's homework is drawn again once the
 	// assignments changed: a new one shows within a poll, as rounds do.
 	hw, listed := strconv.ParseInt(c.Query("hw"), 10, 64)
-	next := listed == nil && hw != (viewerFrom(c)).HomeworkVersion()
 	// A waiting page is drawn again when the lesson moves on: what its
 	// phase asks of the students is on it.
 	at, asked := c.GetQuery("lesson")
-	if asked && at != lessonAt(class.Class) {
-		next = true
-	}
-	// A finished board (it names its match) goes to the class's page
-	// when the lesson is at a phase with no round: the page says what the
-	// phase asks (Design your strategy, look at the shared screen).
-	if after != 0 && asked && class.Lesson != "" && class.Phase >= 0 && !class.OffLesson && class.Round == nil {
-		next = true
-	}
+	moved := asked && at != lessonAt(class.Class)
+	next := moved || listed == nil && hw != (viewerFrom(c)).HomeworkVersion()
+	game := false
 	if m := (viewerFrom(c)).Playing(); m != nil && m.ID != after && !m.Over() {
-		next = true
+		game = true
 	}
 	if k := (viewerFrom(c)).Skunk(); k != nil && k.Participant(me.ID) >= 0 && !k.Over {
-		next = true
+		game = true
 	}
-	if !next {
+	switch {
+	case game:
+	case after != 0 && moved:
+		// A finished board (it names its match) keeps its result when
+		// the lesson moves on: it is drawn again in its place, with what
+		// the new phase asks beside it (issue 81); only the student's
+		// next game takes it to the class's page.
+		m, err := s.see(c.Request.Context(), viewerFrom(c), after, false)
+		if err != nil {
+			refuseMatch(c, after, err)
+			return
+		}
+		c.Header("HX-Retarget", "#board")
+		c.Header("HX-Reswap", "outerHTML")
+		render(c, http.StatusOK, templates.BoardFragment(s.drawMatch(c, m).board))
+		return
+	case !next:
 		c.Status(http.StatusNoContent)
 		return
 	}

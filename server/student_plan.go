@@ -29,6 +29,7 @@ func (s *Server) studentPlan(c *gin.Context) {
 	}
 	pg := s.planPage(c, class, me, ps, nil)
 	pg.Notice = takeFlashAt(c, paths.StudentPlan.For(class.Code))
+	followClass(c)
 	render(c, http.StatusOK, templates.PlanView(pg))
 }
 
@@ -56,6 +57,7 @@ func (s *Server) savePlan(c *gin.Context) {
 	}
 	pg := s.planPage(c, class, me, ps, &pl)
 	pg.Error, pg.Form = problem, pl.Form
+	followClass(c)
 	render(c, http.StatusUnprocessableEntity, templates.PlanView(pg))
 }
 

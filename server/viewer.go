@@ -44,6 +44,27 @@ func (s *Server) identifyViewer(c *gin.Context) {
 	if stream := streamOf(v); stream != "" {
 		setStream(c, stream)
 	}
+	if _, ok := v.Student(); ok && !v.Teacher() && v.Class() != nil {
+		setChrome(c, func(ch *templates.Chrome) { ch.Student = v.Class().Code })
+	}
+}
+
+// followClass has a student's page that stands while the class moves on
+// (the lab, the strategy editor, the privacy page) go to the student's
+// board when their next game begins, a round's or a lesson phase's
+// (issue 81): the layout's follow part asks the student's next (as a
+// waiting page does), after the game the student plays now, if any.
+func followClass(c *gin.Context) {
+	v := viewerFrom(c)
+	class := v.Class()
+	if _, ok := v.Student(); !ok || v.Teacher() || class == nil {
+		return
+	}
+	after := int64(0)
+	if m := v.Playing(); m != nil {
+		after = m.ID
+	}
+	setChrome(c, func(ch *templates.Chrome) { ch.Follow = nextIn(loc(c), class.Code, after) })
 }
 
 // streamOf is the event stream (push.go) a page of the viewer's listens
@@ -68,8 +89,13 @@ func streamOf(v classroom.Viewer) string {
 
 // setStream sets the page's event stream, for the layout.
 func setStream(c *gin.Context, stream string) {
+	setChrome(c, func(ch *templates.Chrome) { ch.Stream = stream })
+}
+
+// setChrome changes the page's frame, for the layout.
+func setChrome(c *gin.Context, set func(*templates.Chrome)) {
 	ch := templates.ChromeOf(c.Request.Context())
-	ch.Stream = stream
+	set(&ch)
 	c.Request = c.Request.WithContext(templates.WithChrome(c.Request.Context(), ch))
 }
 

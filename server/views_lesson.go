@@ -203,3 +203,39 @@ func (w *views) days(ctx context.Context, l *i18n.Localizer, who classroom.Viewe
 	}
 	return out, nil
 }
+
+// phaseAsks says, on a student's waiting page and beside a finished
+// board, what the lesson's phase without a game asks of them: to look at
+// the shared screen, to design their strategy (the editor a tap away) or
+// to run the lab. Its Words are "" when the class is at no such phase.
+func (w *views) phaseAsks(l *i18n.Localizer, class store.Class) (templates.PhaseAsks, error) {
+	a := templates.PhaseAsks{Code: class.Code}
+	if !class.InPhase() {
+		return a, nil // the plan chosen and not started, or left for a round of the teacher's
+	}
+	lesson, err := w.lessonView(l, class)
+	if err != nil || lesson == nil || lesson.Game != "none" {
+		return a, err
+	}
+	a.Plan, a.Lab = lesson.Student == "plan", lesson.Student == "lab"
+	words := "student.waiting_phase"
+	switch {
+	case a.Plan:
+		words = "student.waiting_plan"
+	case a.Lab:
+		words = "student.waiting_lab"
+	}
+	a.Words = l.T(words, "N", l.Int(lesson.Phase+1), "Name", lesson.PhaseName)
+	return a, nil
+}
+
+// lessonAt is where the class's lesson stands, as a waiting page's poll
+// carries it: the page is drawn again when the lesson moves on, or its
+// countdown starts or stops.
+func lessonAt(class store.Class) string {
+	if class.Lesson == "" {
+		return ""
+	}
+	// The phase's countdown too: set or stopped, the page shows it.
+	return fmt.Sprintf("%s.%d.%t.%d", class.Lesson, class.Phase, class.OffLesson, class.Countdown.Unix())
+}

@@ -124,8 +124,13 @@ func (w *views) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 	v := templates.Review{
 		Title: gameTitle(l, mv.Variant), Result: mv.board.Result, Commitment: mv.Seed.Commitment(),
 		RecordURL: paths.Record(code, mv.ID), VerifyURL: paths.VerifyMatch(code, mv.ID), BackURL: "/",
-		NextURL: mv.board.NextURL, InClass: code != "", Hog: mv.Variant.Game.ChoosesDice(),
+		InClass: code != "", Hog: mv.Variant.Game.ChoosesDice(),
 		Pieces: charts.PiecesWord(l, mv.Variant.Game),
+	}
+	if mv.board.NextURL != "" {
+		// The review follows the student's next game; a lesson's move
+		// leaves it as it is (a board says what the phase asks).
+		v.NextURL = nextIn(l, code, mv.ID)
 	}
 	if mv.teacher && mv.Seat >= 0 && mv.Seat < len(mv.Seats) {
 		v.Student = mv.Seats[mv.Seat].Nickname // the review speaks of them

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"pigclass/templates/i18n"
+	"pigclass/templates/paths"
 )
 
 // Chrome is what every page's frame needs from the request: the page
@@ -14,6 +15,14 @@ type Chrome struct {
 	// Stream is the page's event stream, where its live parts hear that
 	// something changed (server/push.go); "" for a page with none.
 	Stream string
+	// Follow, on a student's page that stands while the class moves on
+	// (the lab, the strategy editor, the privacy page), asks whether the
+	// student's next game has begun: the page then goes to its board
+	// (issue 81).
+	Follow string
+	// Student is the class code of a student's page: its footer's
+	// privacy page is the class's, which follows the class too.
+	Student string
 }
 
 type chromeKey struct{}
@@ -79,4 +88,13 @@ func pick(c bool, a, b string) string {
 		return a
 	}
 	return b
+}
+
+// privacyPage is the privacy page a page's footer links: a student's, the
+// class's own (it follows the class, as their other pages do).
+func privacyPage(student string) string {
+	if student != "" {
+		return paths.ClassPrivacy.For(student)
+	}
+	return paths.Privacy.String()
 }

@@ -301,6 +301,18 @@ type ProjectorLive struct {
 	Names []string
 }
 
+// PhaseAsks is what a lesson's phase without a game asks of the
+// students: Words says it ("Phase 2: Design. Design your strategy
+// now:"); Plan, the phase has them design their strategy (the editor a
+// tap away); Lab, run the simulation lab. Code is the class's, for the
+// links. Words is "" when the class is at no such phase.
+type PhaseAsks struct {
+	Words string
+	Code  string
+	Plan  bool
+	Lab   bool
+}
+
 // StudentHome is a student's page in a class.
 type StudentHome struct {
 	// Clock is the countdown of the lesson's phase, while the student
@@ -312,13 +324,10 @@ type StudentHome struct {
 	Board    *Board
 	History  []HistoryRow
 	Waiting  string
-	// PlanNow: the lesson's phase has the students design their strategy
-	// (the waiting card opens the editor).
-	// LabNow: the lesson's phase has the students run the simulation lab
-	// (the lab a tap away).
-	LabNow  bool
-	PlanNow bool
-	Skunk   *SkunkBoard
+	// Asks is what the lesson's phase without a game asks of the
+	// students, when it is at one.
+	Asks  PhaseAsks
+	Skunk *SkunkBoard
 	// ChartsURL, once the student has played, links their charts.
 	ChartsURL string
 	// SharedName, in anonymous mode, is the generated name the projector
@@ -419,6 +428,10 @@ type Board struct {
 	// NextURL, on a finished class match, asks whether the student's next
 	// match or game has begun (204 until it has).
 	NextURL string
+	// Asks, on a finished class match, is what the lesson's phase asks
+	// now, when it is at a phase without a game: the result stays, and
+	// the way on is beside it (issue 81).
+	Asks PhaseAsks
 	// HowTo is the game's rules in a few lines, shown open until the
 	// viewer's first move of the match.
 	HowTo     []string

@@ -340,7 +340,8 @@
 // `/t/{code}/match_players.csv`, `/t/{code}/students.csv`,
 // `/t/{code}/strategies.csv`, `/t/{code}/tournament.csv`,
 // `/t/{code}/experiments.csv`, `/c/{code}/lab` (a student's simulation
-// lab),
+// lab), `/c/{code}/privacy` (the privacy page as a class's student reads
+// it),
 // `/t/{code}/tables` (the class's tables of real dice), `/t/{code}/tournament`
 // (the strategy tournament), `/c/{code}/plan` (a student's strategy editor),
 // `/c/{code}/events`, `/t/{code}/events`, `/p/{code}/events` (the pages'

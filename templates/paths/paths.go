@@ -79,6 +79,7 @@ const (
 	JoinQR        Route = "/join/:code/qr.svg"
 	Student       Route = "/c/:code"
 	StudentNext   Route = "/c/:code/next"
+	ClassPrivacy  Route = "/c/:code/privacy"
 	StudentEvents Route = "/c/:code/events" // a student's pages' event stream (?m= a board's match)
 	StudentCharts Route = "/c/:code/charts"
 	StudentSkunk  Route = "/c/:code/skunk"

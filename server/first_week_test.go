@@ -1,0 +1,122 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+	"path"
+	"strconv"
+	"testing"
+	"time"
+
+	"pigclass/templates/paths"
+)
+
+// TestPagesThatStandFollowTheClass (issue 81, item 3): the lab, the
+// strategy editor and the privacy page, left open on a phone, go to the
+// student's board when a round starts (and not while the student's own
+// game goes on), as a waiting page does.
+func TestPagesThatStandFollowTheClass(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := join(t, a, code, "Ana")
+	if got := ana.get(paths.Student.For(code)).Find(`[data-testid="privacy-link"]`).AttrOr("href", ""); got != paths.ClassPrivacy.For(code) {
+		t.Errorf("a student's footer links the privacy page %q, want the class's %q", got, paths.ClassPrivacy.For(code))
+	}
+	pages := []string{paths.StudentLab.For(code), paths.StudentPlan.For(code), paths.ClassPrivacy.For(code)}
+	follows := map[string]string{}
+	for _, p := range pages {
+		doc := ana.get(p)
+		f := doc.Find(`[data-testid="follow"]`).AttrOr("hx-get", "")
+		if ana.status() != http.StatusOK || f == "" {
+			t.Fatalf("%s: %d, follow %q: the page does not hear the class", p, ana.status(), f)
+		}
+		if ana.get(f); ana.status() != http.StatusNoContent {
+			t.Errorf("%s: its follow answers %d before anything began, want 204", p, ana.status())
+		}
+		follows[p] = f
+	}
+	if n := a.browser().get(paths.Privacy.String()).Find(`[data-testid="follow"]`).Length(); n != 0 {
+		t.Errorf("the privacy page of no class follows a class")
+	}
+
+	startRound(t, teacher, code, url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	for _, p := range pages {
+		if ana.get(follows[p]); ana.status() != http.StatusOK || ana.last.Header.Get("HX-Redirect") != paths.Student.For(code) {
+			t.Errorf("%s after the round started: %d, HX-Redirect %q, want the class page", p, ana.status(), ana.last.Header.Get("HX-Redirect"))
+		}
+	}
+	if _, ok := readBoard(ana.get(paths.Student.For(code))); !ok {
+		t.Fatal("the class page shows no board once the round started")
+	}
+	// Opened during her game, the lab stays: her game began before it.
+	f := ana.get(paths.StudentLab.For(code)).Find(`[data-testid="follow"]`).AttrOr("hx-get", "")
+	if ana.get(f); ana.status() != http.StatusNoContent {
+		t.Errorf("the lab opened during her game: its follow answers %d (to %q), want 204", ana.status(), ana.last.Header.Get("HX-Redirect"))
+	}
+}
+
+// TestAResultStaysUntilTheStudentLeavesIt (issue 81, item 4): a homework
+// game finished while the lesson is at a phase without a game keeps its
+// result and the way to its review, with what the phase asks beside it;
+// when the lesson moves on the board is drawn again where it is; only
+// the student's next game takes the phone away from it.
+func TestAResultStaysUntilTheStudentLeavesIt(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStartLesson(t, teacher, "8-design-a-strategy")
+	ana := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}
+	teacher.post(paths.LessonStart.For(code), url.Values{"confirm": {"yes"}}) // Play first
+	teacher.post(paths.LessonNext.For(code), url.Values{"confirm": {"yes"}})  // Design: no game
+	due := a.clock.now().In(time.Local).Add(72 * time.Hour).Format("2006-01-02T15:04")
+	teacher.post(paths.Homework.For(code), url.Values{"game": {"pig"}, "target": {"20"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}, "games": {"2"}, "due": {due}})
+	ana.b.post(paths.PlayHomework.With(code, 1), nil)
+	game := ana.b.path()
+	id, err := strconv.ParseInt(path.Base(game), 10, 64)
+	if err != nil {
+		t.Fatalf("the homework game is at %q, not a match's page", game)
+	}
+	ana.playAt(t, game)
+
+	// The board as her last move left it (the board's own address draws
+	// it as that answer did).
+	boardAt := paths.ClassBoard.With(code, id)
+	board := ana.b.get(boardAt)
+	if st, ok := readBoard(board); !ok || !st.over {
+		t.Fatalf("the finished homework game at %s shows no result: %d", boardAt, ana.b.status())
+	}
+	result := board.Find(`[data-testid="result"]`).Text()
+	if got := board.Find(`[data-testid="phase-asks"]`).Text(); got != "Phase 2: Design. Design your strategy now:" {
+		t.Errorf("beside the result: %q, want what Design asks", got)
+	}
+	if got := board.Find(`[data-testid="what-next"] [data-testid="plan-now"]`).AttrOr("href", ""); got != paths.StudentPlan.For(code) {
+		t.Errorf("beside the result the editor is %q, want %q", got, paths.StudentPlan.For(code))
+	}
+	if got := board.Find(`[data-testid="what-next"] a.button`).First().AttrOr("href", ""); got != game {
+		t.Errorf("the result's way to its review is %q, want %q", got, game)
+	}
+	next := board.Find(`[data-testid="next-poll"]`).AttrOr("hx-get", "")
+	for range 3 {
+		if ana.b.get(next); ana.b.status() != http.StatusNoContent {
+			t.Fatalf("the finished board's poll %q answers %d, HX-Redirect %q: the result leaves", next, ana.b.status(), ana.b.last.Header.Get("HX-Redirect"))
+		}
+	}
+	// Its review stays too, whatever the lesson does.
+	review := ana.b.get(game).Find(`[data-testid="next-poll"]`).AttrOr("hx-get", "")
+
+	teacher.post(paths.LessonNext.For(code), url.Values{"confirm": {"yes"}}) // Discuss: no game either
+	again := ana.b.get(next)
+	if ana.b.status() != http.StatusOK || ana.b.last.Header.Get("HX-Redirect") != "" || ana.b.last.Header.Get("HX-Retarget") != "#board" {
+		t.Fatalf("the lesson moved: the finished board's poll answers %d, HX-Redirect %q, HX-Retarget %q; want the board in its place",
+			ana.b.status(), ana.b.last.Header.Get("HX-Redirect"), ana.b.last.Header.Get("HX-Retarget"))
+	}
+	if st, ok := readBoard(again); !ok || !st.over || again.Find(`[data-testid="result"]`).Text() != result {
+		t.Errorf("drawn again, the board says %q, want its result %q", again.Find(`[data-testid="result"]`).Text(), result)
+	}
+	if got, was := again.Find(`[data-testid="phase-asks"]`).Text(), "Phase 2: Design. Design your strategy now:"; got == was || got == "" {
+		t.Errorf("drawn again, the board says %q beside its result, want the new phase's words", got)
+	}
+	if ana.b.get(review); ana.b.status() != http.StatusNoContent {
+		t.Errorf("the review's poll after the lesson moved: %d, want 204", ana.b.status())
+	}
+}
