@@ -220,9 +220,10 @@ func (s *Server) launch(c *gin.Context, token, state string, stored bool) {
 		return
 	}
 	setFrameCookie(c, ltiStateCookie, "", -1)
-	if o := c.GetHeader("Origin"); o != "" && o != "null" {
-		s.lti.AllowFrames(o)
-	}
+	// The launch's answer is framed by its platform alone, with the
+	// origins its signed claims name; never a header's (issue 79).
+	s.lti.Launched(p, claims)
+	setSecurityHeaders(c.Writer.Header(), s.lti.PlatformFrames(p))
 	if claims.MessageType == lti.DeepLinkingRequest {
 		s.deepLinkPage(c, p, claims)
 		return

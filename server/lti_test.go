@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"crypto/rand"
 	"crypto/rsa"
 	"encoding/json"
@@ -54,6 +55,9 @@ type platform struct {
 	course     string
 	// storage is the lti_storage_target the launch names, "" for none.
 	storage string
+	// origin is the Origin header a launch is posted with, "" for the
+	// platform's own.
+	origin string
 }
 
 const (
@@ -281,7 +285,7 @@ func (p *platform) launch(b *browser, kid string, change func(map[string]any)) *
 	}
 	token := p.sign(kid, claims)
 	p.lastToken = token
-	return b.post(paths.LTILaunch.String(), url.Values{"id_token": {token}, "state": {auth.Get("state")}}, "Origin", p.srv.URL)
+	return b.post(paths.LTILaunch.String(), url.Values{"id_token": {token}, "state": {auth.Get("state")}}, "Origin", cmp.Or(p.origin, p.srv.URL))
 }
 
 // sign signs claims with the platform's key kid, or with a key of no one's

@@ -71,9 +71,9 @@ func (s *Server) rosterPreview(c *gin.Context) {
 	render(c, http.StatusOK, templates.RosterPreviewView(v))
 }
 
-// uploaded is an upload's files and typed names, within roster's limits.
+// uploaded is an upload's files and typed names, within roster's limits
+// (the body's: limitBody).
 func uploaded(c *gin.Context) ([]classlist.File, string, error) {
-	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, classlist.MaxBytes+64<<10)
 	if err := c.Request.ParseMultipartForm(classlist.MaxBytes); err != nil && !errors.Is(err, http.ErrNotMultipart) {
 		return nil, "", err
 	}

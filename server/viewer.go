@@ -41,6 +41,15 @@ func (s *Server) identifyViewer(c *gin.Context) {
 		return
 	}
 	setViewer(c, v)
+	if class := v.Class(); class != nil {
+		// A class's page is framed by its platform only (issue 79).
+		frames, err := s.lti.ClassFrames(c.Request.Context(), class.ID)
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		setSecurityHeaders(c.Writer.Header(), frames)
+	}
 	if stream := streamOf(v); stream != "" {
 		setStream(c, stream)
 	}

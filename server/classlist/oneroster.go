@@ -54,7 +54,9 @@ func oneRoster(files map[string][]byte) (List, error) {
 			}
 			continue // a user left out above: said there
 		}
-		add(&l.Groups[gi], &l, name, e.where)
+		if !add(&l.Groups[gi], &l, name, e.where) && l.full {
+			break // the upload's limit: no more is read
+		}
 	}
 	// A class without students (a teacher's own, a club) is not offered.
 	kept := l.Groups[:0]

@@ -28,6 +28,9 @@ const (
 	MaxBytes = 4 << 20 // an upload's files together, unzipped
 	MaxFiles = 12      // files in an upload or a zip
 	MaxNames = 400     // names in one group
+	// MaxStudents is the names of an upload, every group's together: a
+	// school's OneRoster export, not a file of any size (issue 79).
+	MaxStudents = 10000
 )
 
 // A File is one uploaded file: its name (as the browser gives it) and
@@ -45,6 +48,9 @@ type List struct {
 	Problems []i18n.Msg
 	// OneRoster: the upload was a OneRoster export.
 	OneRoster bool
+
+	names int  // the names read, every group's
+	full  bool // MaxStudents read: the rest is left unread
 }
 
 // A Group is the names of one class of the upload.
@@ -53,6 +59,8 @@ type Group struct {
 	// plain list.
 	Title string
 	Names []Entry
+
+	full bool // MaxNames read: the group's later names are left out
 }
 
 // An Entry is one name and where it was read ("users.csv, line 4").
@@ -201,7 +209,9 @@ func plain(g *Group, l *List, file string, data []byte) {
 			return
 		}
 		for i, row := range rows[1:] {
-			add(g, l, joinName(cell(row, name), cell(row, given), cell(row, family)), where(file, i+2))
+			if !add(g, l, joinName(cell(row, name), cell(row, given), cell(row, family)), where(file, i+2)) {
+				return
+			}
 		}
 		return
 	}
@@ -209,7 +219,9 @@ func plain(g *Group, l *List, file string, data []byte) {
 		if i == 0 && slices.Contains(nameHeaders, strings.ToLower(strings.TrimSpace(line))) {
 			continue
 		}
-		add(g, l, line, where(file, i+1))
+		if !add(g, l, line, where(file, i+1)) {
+			return
+		}
 	}
 }
 
@@ -274,18 +286,26 @@ func joinName(whole, given, family string) string {
 	return strings.TrimSpace(given + " " + family)
 }
 
-// add adds a name read at w; a blank line is skipped, and a group past
-// MaxNames says so once.
-func add(g *Group, l *List, name string, w i18n.Msg) {
-	name = strings.TrimSpace(name)
-	if name == "" {
-		return
-	}
-	if len(g.Names) == MaxNames {
+// add adds a name read at w, and reports whether more may follow: a blank
+// line is skipped; past MaxNames a group, or MaxStudents an upload, it
+// says so once and takes no more (a zip of a hundred thousand lines is
+// read no further than its limit).
+func add(g *Group, l *List, name string, w i18n.Msg) bool {
+	switch name = strings.TrimSpace(name); {
+	case l.full || g.full:
+		return false
+	case name == "":
+		return true
+	case l.names == MaxStudents:
+		l.full = true
+		l.Problems = append(l.Problems, i18n.M("roster.too_many_upload", "N", MaxStudents, "Where", w))
+		return false
+	case len(g.Names) == MaxNames:
+		g.full = true
 		l.Problems = append(l.Problems, i18n.M("roster.too_many", "N", MaxNames, "Where", w))
-	}
-	if len(g.Names) >= MaxNames {
-		return
+		return false
 	}
 	g.Names = append(g.Names, Entry{Name: name, Where: w})
+	l.names++
+	return true
 }

@@ -76,6 +76,23 @@ type Claims struct {
 	Members     MembersService   `json:"https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"`
 	Grades      GradesService    `json:"https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"`
 	DeepLinking DeepLinkSettings `json:"https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"`
+
+	// Where the platform shows the tool (LTI Core 1.3, 5.4.4 and
+	// 5.4.2): the origins of these may frame the class's pages.
+	Presentation Presentation `json:"https://purl.imsglobal.org/spec/lti/claim/launch_presentation"`
+	ToolPlatform ToolPlatform `json:"https://purl.imsglobal.org/spec/lti/claim/tool_platform"`
+}
+
+// Presentation is a launch's launch_presentation claim: where the
+// platform takes the user back to.
+type Presentation struct {
+	ReturnURL string `json:"return_url"`
+}
+
+// ToolPlatform is a launch's tool_platform claim: the platform's own
+// address (a school's domain, where the issuer is the vendor's).
+type ToolPlatform struct {
+	URL string `json:"url"`
 }
 
 // MembersService is the names and roles service of a launch's course

@@ -16,11 +16,7 @@ import (
 	"log/slog"
 	"math"
 	"net/http"
-	"net/url"
-	"slices"
-	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"pigclass/server/lti"
@@ -43,9 +39,7 @@ type Platforms struct {
 	// Making holds one resource link's class being made at a time.
 	Making sync.Mutex
 
-	mu      sync.Mutex
-	origins []string               // besides 'self': the platforms' and those a launch came from
-	frames  atomic.Pointer[string] // FrameAncestors, from origins (nil: none)
+	frames frames // the origins that may frame pigclass's pages (frames.go)
 }
 
 // New is the platforms of the store st, for a server with key.
@@ -59,7 +53,7 @@ func New(st *store.Store, key []byte, now func() time.Time, log *slog.Logger) *P
 func (l *Platforms) Load(ctx context.Context) error {
 	ps, err := l.st.Platforms(ctx, "")
 	for _, p := range ps {
-		l.AllowFrames(p.Issuer, p.LoginURL)
+		l.frames.allow(p.Issuer, false, p.Issuer, p.LoginURL)
 	}
 	return err
 }
@@ -72,7 +66,7 @@ func (l *Platforms) Save(ctx context.Context, p lti.Platform) error {
 	if _, err := l.st.SavePlatform(ctx, p); err != nil {
 		return err
 	}
-	l.AllowFrames(p.Issuer, p.LoginURL)
+	l.frames.allow(p.Issuer, false, p.Issuer, p.LoginURL)
 	return nil
 }
 
@@ -91,9 +85,14 @@ func (l *Platforms) LinkedClass(ctx context.Context, link store.Link) (store.Lin
 	return l.st.LinkedClass(ctx, link)
 }
 
-// LinkClass ties a class to the resource link that made it.
+// LinkClass ties a class to the resource link that made it: its pages
+// may be framed by the link's platform.
 func (l *Platforms) LinkClass(ctx context.Context, link store.Link) error {
-	return l.st.LinkClass(ctx, link)
+	if err := l.st.LinkClass(ctx, link); err != nil {
+		return err
+	}
+	l.frames.linked(link.ClassID, link.Issuer)
+	return nil
 }
 
 // SetServices keeps the services' addresses a link's launch gave.
@@ -417,36 +416,4 @@ func (l *Platforms) lineItemMax(ctx context.Context, link store.Link, p lti.Plat
 		return 0, err
 	}
 	return lti.LineItemMax(ctx, l.Client, link.LineItem, token)
-}
-
-// AllowFrames adds the origins of addresses to those that may show
-// pigclass's pages in a frame.
-func (l *Platforms) AllowFrames(addrs ...string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	changed := false
-	for _, a := range addrs {
-		u, err := url.Parse(a)
-		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-			continue
-		}
-		if o := u.Scheme + "://" + u.Host; !slices.Contains(l.origins, o) {
-			l.origins, changed = append(l.origins, o), true
-		}
-	}
-	if changed {
-		frames := "'self' " + strings.Join(l.origins, " ")
-		l.frames.Store(&frames)
-	}
-}
-
-// FrameAncestors is the CSP's frame-ancestors: none until pigclass is
-// registered with a platform, then its own pages and the platforms'.
-// Every answer carries it: it is worked out when the origins change, not
-// on each request.
-func (l *Platforms) FrameAncestors() string {
-	if f := l.frames.Load(); f != nil {
-		return *f
-	}
-	return "'none'"
 }

@@ -1,0 +1,188 @@
+package server
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"net/http"
+	"net/url"
+	"runtime"
+	"strings"
+	"testing"
+
+	"pigclass/templates/paths"
+)
+
+// frameAncestors is the frame-ancestors of the last answer's CSP.
+func frameAncestors(b *browser) string {
+	for _, d := range strings.Split(b.last.Header.Get("Content-Security-Policy"), ";") {
+		if d = strings.TrimSpace(d); strings.HasPrefix(d, "frame-ancestors ") {
+			return strings.TrimPrefix(d, "frame-ancestors ")
+		}
+	}
+	return ""
+}
+
+// TestAHostileOriginFramesNothing (issue 79, item 1): a learner's valid
+// launch posted with any Origin changes no page's frame-ancestors; a
+// platform's class is framed by the platform and the origins its signed
+// claims name, a class no platform opened by nobody, and twenty launches
+// from twenty Origins leave the header as it was.
+func TestAHostileOriginFramesNothing(t *testing.T) {
+	a := newApp(t)
+	p := newPlatform(t)
+	p.register(a)
+	teacher := a.browser()
+	p.launch(teacher, "platform-key-1", instructor)
+	code := strings.TrimPrefix(teacher.path(), "/t/")
+	if len(code) != CodeLength {
+		t.Fatalf("the instructor's launch ended at %d %s", teacher.status(), teacher.path())
+	}
+	own := a.browser()
+	ownCode := teacherStart(t, own)
+
+	p.origin = "https://evil.example"
+	learner := a.browser()
+	p.launch(learner, "platform-key-1", func(c map[string]any) {
+		c["https://purl.imsglobal.org/spec/lti/claim/launch_presentation"] = map[string]any{"return_url": "https://school.example/courses/1/modules"}
+		c["https://purl.imsglobal.org/spec/lti/claim/tool_platform"] = map[string]any{"url": "javascript:alert(1)"}
+	})
+	if learner.path() != paths.Student.For(code) {
+		t.Fatalf("the learner's launch ended at %d %s", learner.status(), learner.path())
+	}
+	want := "'self' " + p.srv.URL + " https://school.example"
+	teacher.get(paths.Teacher.For(code))
+	if got := frameAncestors(teacher); got != want {
+		t.Errorf("the platform's class's dashboard: frame-ancestors %q, want %q", got, want)
+	}
+	learner.get(paths.Student.For(code))
+	if got := frameAncestors(learner); got != want {
+		t.Errorf("the platform's class's student page: frame-ancestors %q, want %q", got, want)
+	}
+	own.get(paths.Teacher.For(ownCode))
+	if got := frameAncestors(own); got != "'none'" {
+		t.Errorf("a class no platform opened: frame-ancestors %q, want 'none'", got)
+	}
+	front := a.browser()
+	front.get(paths.Front.String())
+	if got := frameAncestors(front); strings.Contains(got, "evil") || !strings.Contains(got, p.srv.URL) {
+		t.Errorf("the front page: frame-ancestors %q", got)
+	}
+	teacher.get(paths.Teacher.For(code))
+	before := len(teacher.last.Header.Get("Content-Security-Policy"))
+	for i := range 20 {
+		p.origin = fmt.Sprintf("https://evil%d.example", i)
+		p.launch(a.browser(), "platform-key-1", func(c map[string]any) { c["sub"] = fmt.Sprintf("user-%d", 10+i) })
+	}
+	teacher.get(paths.Teacher.For(code))
+	if got := len(teacher.last.Header.Get("Content-Security-Policy")); got != before || strings.Contains(frameAncestors(teacher), "evil") {
+		t.Errorf("after 20 launches from 20 Origins the CSP is %d bytes (was %d): %s", got, before, frameAncestors(teacher))
+	}
+	// A platform's launches name at most a few origins of their own.
+	for i := range 20 {
+		p.origin = ""
+		p.launch(a.browser(), "platform-key-1", func(c map[string]any) {
+			c["sub"] = fmt.Sprintf("user-%d", 40+i)
+			c["https://purl.imsglobal.org/spec/lti/claim/launch_presentation"] = map[string]any{"return_url": fmt.Sprintf("https://school%d.example/", i)}
+		})
+	}
+	teacher.get(paths.Teacher.For(code))
+	if got := strings.Fields(frameAncestors(teacher)); len(got) != 2+8 || got[len(got)-1] != "https://school19.example" {
+		t.Errorf("after 20 signed return addresses: frame-ancestors %v, want 'self', the platform and the newest 8", got)
+	}
+}
+
+// TestASchoolsOneRosterExportComesIn (issue 79, item 3): a OneRoster
+// export of 1,500 students in 60 classes (its users.csv alone larger than
+// any form) is previewed class by class, while every other form keeps
+// its 64 KB.
+func TestASchoolsOneRosterExportComesIn(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	var users, classes, enrollments strings.Builder
+	users.WriteString("sourcedId,status,dateLastModified,enabledUser,orgSourcedIds,role,username,userIds,givenName,familyName,middleName,identifier,email,sms,phone,agentSourcedIds,grades,password\n")
+	classes.WriteString("sourcedId,status,dateLastModified,title,grades,courseSourcedId,classCode,classType,location,schoolSourcedId,termSourcedIds,subjects,subjectCodes,periods\n")
+	enrollments.WriteString("sourcedId,status,dateLastModified,classSourcedId,schoolSourcedId,userSourcedId,role,primary,beginDate,endDate\n")
+	for c := range 60 {
+		fmt.Fprintf(&classes, "c%d,active,2026-09-01T00:00:00Z,Maths %d,07,k1,M%d,scheduled,Room %d,org1,t1,Mathematics,MA,%d\n", c, c, c, c, c%6+1)
+	}
+	for u := range 1500 {
+		fmt.Fprintf(&users, "u%04d,active,2026-09-01T00:00:00Z,true,org1,student,student%04d,{sis:%04d},Given%04d,Family%04d,,ID%04d,student%04d@school.example,,,,07,\n", u, u, u, u, u, u, u)
+		fmt.Fprintf(&enrollments, "e%04d,active,2026-09-01T00:00:00Z,c%d,org1,u%04d,student,false,2026-09-01,2027-06-30\n", u, u/25, u)
+	}
+	if users.Len() <= 64<<10 {
+		t.Fatalf("users.csv is %d bytes: not larger than a form", users.Len())
+	}
+	doc := teacher.upload(code, map[string]string{"users.csv": users.String(), "classes.csv": classes.String(), "enrollments.csv": enrollments.String()}, "")
+	rows := previewRows(doc)
+	if teacher.status() != http.StatusOK || len(rows) != 60 {
+		t.Fatalf("the export of 1,500 students: %d, %d classes previewed\n%s", teacher.status(), len(rows), doc.Find("main").Text())
+	}
+	for i, g := range rows {
+		if len(g) != 25 || g[0] != fmt.Sprintf("Given%04d Family%04d: new", i*25, i*25) {
+			t.Errorf("class %d previews %d rows, first %q", i, len(g), g[0])
+		}
+	}
+	// Any other form: 64 KB still.
+	big := a.browser()
+	big.post(paths.Join.String(), url.Values{"code": {code}, "nickname": {strings.Repeat("a", 70<<10)}})
+	if big.status() != http.StatusRequestEntityTooLarge {
+		t.Errorf("a join form of 70 KB: %d, want 413", big.status())
+	}
+}
+
+// zipOf is a zip holding one file, name, of data.
+func zipOf(t *testing.T, name string, data []byte) string {
+	t.Helper()
+	var b bytes.Buffer
+	z := zip.NewWriter(&b)
+	w, err := z.Create(name)
+	if err == nil {
+		_, err = w.Write(data)
+	}
+	if err == nil {
+		err = z.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestATinyFileMakesASmallAnswer (issue 79, item 5): a zip of a few KB
+// unpacking to 100,000 lines of one name (and one of 200,000 lines of
+// "ab") is read as far as the limit: the preview says so once, and its
+// answer stays small.
+func TestATinyFileMakesASmallAnswer(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	for _, c := range []struct {
+		line  string
+		lines int
+	}{{"Kid Lastname\n", 100000}, {"ab\n", 200000}} {
+		bomb := zipOf(t, "names.txt", bytes.Repeat([]byte(c.line), c.lines))
+		if len(bomb) > 8<<10 {
+			t.Fatalf("the zip is %d bytes, not a tiny file", len(bomb))
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		doc := teacher.upload(code, map[string]string{"names.zip": bomb}, "")
+		runtime.ReadMemStats(&after)
+		problems := doc.Find(`[data-testid="roster-problems"] li`)
+		if teacher.status() != http.StatusOK || problems.Length() != 1 ||
+			problems.Text() != "A class list holds at most 400 names: the names from names.txt, line 401 on were left out." {
+			t.Errorf("%d lines of %q: %d, %d problems, the first %q", c.lines, c.line, teacher.status(), problems.Length(), problems.First().Text())
+		}
+		if n := len(teacher.body); n > 512<<10 {
+			t.Errorf("%d lines of %q: an answer of %d bytes", c.lines, c.line, n)
+		}
+		// What the upload costs: its 4 MB unpacked, read once or twice
+		// (before the fix: 110 MB held for 8 MB of answer).
+		if got := after.TotalAlloc - before.TotalAlloc; got > 32<<20 {
+			t.Errorf("%d lines of %q: %d MB allocated while it was read", c.lines, c.line, got>>20)
+		}
+		t.Logf("%d lines of %q (a zip of %d bytes): an answer of %d bytes, %d MB allocated while it was read", c.lines, c.line, len(bomb), len(teacher.body), (after.TotalAlloc-before.TotalAlloc)>>20)
+	}
+}
