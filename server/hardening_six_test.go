@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"pigclass/templates/paths"
 )
@@ -184,5 +185,109 @@ func TestATinyFileMakesASmallAnswer(t *testing.T) {
 			t.Errorf("%d lines of %q: %d MB allocated while it was read", c.lines, c.line, got>>20)
 		}
 		t.Logf("%d lines of %q (a zip of %d bytes): an answer of %d bytes, %d MB allocated while it was read", c.lines, c.line, len(bomb), len(teacher.body), (after.TotalAlloc-before.TotalAlloc)>>20)
+	}
+}
+
+// TestOneStudentCannotHoardTheStreams (issue 79, item 2): a student's
+// sixth stream ends their oldest, so they hold perViewer; classmates
+// behind the same address each hold their own; and with every stream the
+// server takes held by students, another class's teacher still gets one,
+// and a student past the bound is sent to polling (204), not refused.
+func TestOneStudentCannotHoardTheStreams(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := join(t, a, code, "Ana")
+	var held []*heard
+	for i := range perViewer + 2 {
+		h := hear(t, ana, paths.StudentEvents.For(code))
+		if got := h.next(time.Second); got != "look" {
+			t.Fatalf("Ana's stream %d opens with %q", i+1, got)
+		}
+		held = append(held, h)
+	}
+	for i, h := range held {
+		want := ""
+		if i < 2 {
+			want = "end" // the oldest two, for the newest two
+		}
+		if got := h.next(100 * time.Millisecond); got != want {
+			t.Errorf("Ana's stream %d after she opened %d: %q, want %q", i+1, len(held), got, want)
+		}
+	}
+	if n := a.srv.streams.open.Load(); n != perViewer {
+		t.Errorf("%d streams open for Ana alone, want %d", n, perViewer)
+	}
+	// Classmates behind the same address (the test's one loopback).
+	a.srv.streams.max.Store(perViewer + 3)
+	for _, nick := range []string{"Bo", "Cy", "Di"} {
+		if got := hear(t, join(t, a, code, nick), paths.StudentEvents.For(code)).next(time.Second); got != "look" {
+			t.Errorf("%s, behind Ana's address: the stream opens with %q", nick, got)
+		}
+	}
+	if s := hear(t, join(t, a, code, "Ed"), paths.StudentEvents.For(code)); s.resp.StatusCode != http.StatusNoContent {
+		t.Errorf("a student past the server's most streams: %d, want 204 (poll)", s.resp.StatusCode)
+	}
+	other := a.browser()
+	otherCode := teacherStart(t, other)
+	if s := hear(t, other, paths.TeacherEvents.For(otherCode)); s.resp.StatusCode != http.StatusOK || s.next(time.Second) != "look" {
+		t.Errorf("another class's teacher, every student stream taken: %d, want their stream", s.resp.StatusCode)
+	}
+}
+
+// TestARemovedStudentsStreamEnds (issue 79, item 6): the stream a student
+// opened before the teacher removed them says look (their page learns
+// it) and ends, as a deleted class's streams do.
+func TestARemovedStudentsStreamEnds(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	bo := join(t, a, code, "Bo")
+	stream := hear(t, bo, paths.StudentEvents.For(code))
+	if got := stream.next(time.Second); got != "look" {
+		t.Fatalf("Bo's stream opens with %q", got)
+	}
+	teacher.post(fmt.Sprintf("/t/%s/students/%d/remove", code, studentID(t, a, code, "Bo")), url.Values{"confirm": {"yes"}})
+	if got := stream.next(2 * time.Second); got != "look" {
+		t.Errorf("Bo removed: his stream said %q, want a look", got)
+	}
+	if got := stream.next(2 * time.Second); got != "end" {
+		t.Errorf("Bo removed: then his stream said %q, want its end", got)
+	}
+}
+
+// TestARefusedLabQuestionCostsNothing (issue 79, items 23 and 24): a
+// question the lab cannot run is refused with its real reason before any
+// table is solved or game simulated, and the mystery bot is refused when
+// posed, never a 500 at a student's run.
+func TestARefusedLabQuestionCostsNothing(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := join(t, a, code, "Ana")
+	started, _ := a.srv.tables.Solves()
+	for _, c := range []struct {
+		game, target, first, second, says string
+	}{
+		{"hog", "300", "hold:20", "optimal", "Perfect play is worked out for targets up to 200: for Hog to a higher target"},
+		{"pig", "400", "optimal", "hold:20", "Perfect play is worked out for targets up to 200: for Pig to a higher target"},
+		{"pig", "100", "mystery", "hold:20", "The mystery bot plays matches, not the lab"},
+		{"pig", "5", "hold:20", "hold:25", "a target from 10 to 1,000"},
+	} {
+		q := url.Values{"game": {c.game}, "target": {c.target}, "first": {c.first}, "second": {c.second}}
+		page := ana.post(paths.StudentLab.For(code), url.Values{"game": q["game"], "target": q["target"], "first": q["first"], "second": q["second"], "games": {"100"}})
+		if got := page.Find(`[data-testid="lab-error"]`).Text(); ana.status() != http.StatusUnprocessableEntity || !strings.Contains(got, c.says) {
+			t.Errorf("a student's run of %v: %d %q, want 422 saying %q", q, ana.status(), got, c.says)
+		}
+		teacher.post(paths.PoseLab.For(code), q)
+		if teacher.status() != http.StatusUnprocessableEntity || !strings.Contains(teacher.body, c.says) {
+			t.Errorf("the teacher posing %v: %d, want 422 saying %q", q, teacher.status(), c.says)
+		}
+	}
+	if now, _ := a.srv.tables.Solves(); now != started {
+		t.Errorf("the refused questions started %d solves, want none", now-started)
+	}
+	if n, _ := a.store.Experiments(t.Context(), mustClass(t, a, code).ID); len(n) != 0 {
+		t.Errorf("the refused questions stored %d runs", len(n))
 	}
 }

@@ -134,7 +134,7 @@ func labQuestionIn(c *gin.Context) (classroom.LabQuestion, string) {
 	v.Target = target
 	q := classroom.LabQuestion{Variant: v, First: canonicalPlan(c.Request.FormValue("first")), Second: canonicalPlan(c.Request.FormValue("second"))}
 	if gerr == nil && terr == nil && q.Check() != nil {
-		if w := minesMisfit(loc(c), q); w != "" {
+		if w := cmp.Or(minesMisfit(loc(c), q), labMisfit(loc(c), q)); w != "" {
 			return q, w
 		}
 	}
@@ -163,6 +163,25 @@ func planNamed(name string) (sim.Plan, bool) {
 	var pl sim.Plan
 	ok := sim.IsPlanName(name) && json.Unmarshal([]byte(name), &pl) == nil
 	return pl, ok
+}
+
+// labMisfit says, for a question of a game and target the lab plays, why
+// a bot of it cannot play it: the mystery bot plays no lab question, and
+// perfect play is solved up to solve.MaxTarget; "" if the fault is
+// another.
+func labMisfit(l *i18n.Localizer, q classroom.LabQuestion) string {
+	if q.Variant.Validate() != nil {
+		return ""
+	}
+	for _, name := range []string{q.First, q.Second} {
+		switch {
+		case name == sim.MysteryBot:
+			return l.T("lab.error.mystery")
+		case name == sim.PerfectBot && solve.CheckStrategy(name, q.Variant) != nil:
+			return l.T("lab.error.perfect", "Max", l.Int(solve.MaxTarget), "Game", gameName(l, q.Variant.Game))
+		}
+	}
+	return ""
 }
 
 // minesMisfit says, for a question that sets a student's plan in a game
@@ -348,16 +367,22 @@ func (s *Server) runExperiment(c *gin.Context) {
 	case err != nil || n < sim.MinExperiment || n > sim.MaxExperiment:
 		v.Error = l.T("lab.error.games", "Min", l.Int(sim.MinExperiment), "Max", l.Int(sim.MaxExperiment))
 	}
-	first, second, serr := s.views.labStrategies(q)
-	if v.Error == "" && errors.Is(serr, solve.ErrSolving) {
-		v.Error = l.T("lab.error.solving")
+	// A refused question costs nothing: its strategies (perfect play's
+	// table) are made only for a question the lab takes (issue 79).
+	var first, second sim.Strategy
+	if v.Error == "" {
+		var serr error
+		first, second, serr = s.views.labStrategies(q)
+		switch {
+		case errors.Is(serr, solve.ErrSolving):
+			v.Error = l.T("lab.error.solving")
+		case serr != nil:
+			fail(c, serr)
+			return
+		}
 	}
 	if v.Error != "" {
 		s.drawLab(c, class, me, &v)
-		return
-	}
-	if serr != nil {
-		fail(c, serr)
 		return
 	}
 	seed := s.cfg.Chance.Seed().String()[:16]

@@ -37,7 +37,7 @@ import (
 // class keeps changing. A stream keeps no queue: its memory is its
 // goroutine and its connection's buffers, whatever the class does
 // (BenchmarkStreams measures it), and at most maxStreams are open at
-// once (past that a page polls).
+// once (past that a page polls; a viewer holds perViewer, the oldest ended first).
 
 // EndStreams ends the open event streams and refuses new ones: call it as
 // the server shuts down (http.Server.RegisterOnShutdown), as a graceful
@@ -140,12 +140,20 @@ func (s *Server) studentEvents(c *gin.Context) {
 func (s *Server) events(c *gin.Context) {
 	v := viewerFrom(c)
 	drop := s.streams.dropped()
-	if !s.streams.take() {
+	ended, done, ok := s.streams.take(streamOwner(v), !isStudent(v))
+	switch {
+	case !ok && s.streams.closed.Load():
 		c.Header("Retry-After", "30")
 		c.Status(http.StatusServiceUnavailable)
 		return
+	case !ok:
+		// The server's most streams: this page polls, as it does where
+		// no stream passes (an EventSource answered 204 is not opened
+		// again by itself).
+		c.Status(http.StatusNoContent)
+		return
 	}
-	defer s.streams.open.Add(-1)
+	defer done()
 	var match int64
 	if id, err := strconv.ParseInt(c.Query("m"), 10, 64); err == nil && id > 0 {
 		// Only a match the student may see is listened to; another is
@@ -158,7 +166,30 @@ func (s *Server) events(c *gin.Context) {
 	if !send("retry: " + strconv.Itoa(streamRetry) + "\n\n") {
 		return
 	}
-	s.listen(c.Request.Context(), v, match, send, drop)
+	s.listen(c.Request.Context(), v, match, send, drop, ended)
+}
+
+// streamOwner names the viewer whose streams are bounded together
+// (perViewer): a student of a class, its teacher, its shared screen.
+func streamOwner(v classroom.Viewer) string {
+	id := int64(0)
+	if cl := v.Class(); cl != nil {
+		id = cl.ID
+	}
+	switch me, ok := v.Student(); {
+	case v.Teacher():
+		return "t" + strconv.FormatInt(id, 10)
+	case ok:
+		return "s" + strconv.FormatInt(me.ID, 10)
+	}
+	return "p" + strconv.FormatInt(id, 10)
+}
+
+// isStudent reports whether the viewer is a student (not the teacher, who
+// may also hold a seat).
+func isStudent(v classroom.Viewer) bool {
+	_, ok := v.Student()
+	return ok && !v.Teacher()
 }
 
 // openStream answers c as an event stream and returns how to send on it:
@@ -184,8 +215,9 @@ func openStream(c *gin.Context) func(msg string) bool {
 // moved, and alive every streamAlive, until the browser goes, the class
 // does, or drop closes. A change of the class itself (news: a phase, a
 // round) is looked at at once, even within a teacher's busy gap.
-func (s *Server) listen(ctx context.Context, v classroom.Viewer, match int64, send func(string) bool, drop <-chan struct{}) {
+func (s *Server) listen(ctx context.Context, v classroom.Viewer, match int64, send func(string) bool, drop, ended <-chan struct{}) {
 	look, gap := s.lookOf(v, match), gapsOf(v)
+	student := isStudent(v)
 	alive := time.NewTicker(streamAlive)
 	defer alive.Stop()
 	var last lookKey
@@ -197,7 +229,7 @@ func (s *Server) listen(ctx context.Context, v classroom.Viewer, match int64, se
 				return
 			}
 			first, last = false, k
-			ok, woke := pause(ctx, gap(urgent), drop, news)
+			ok, woke := pause(ctx, gap(urgent), drop, news, ended)
 			if !ok {
 				return
 			}
@@ -206,6 +238,9 @@ func (s *Server) listen(ctx context.Context, v classroom.Viewer, match int64, se
 		}
 		if !here {
 			return // the class is gone: the look above said so
+		}
+		if _, still := v.Student(); student && !still {
+			return // the teacher removed the student: the look above said so
 		}
 		select {
 		case <-activity:
@@ -221,6 +256,8 @@ func (s *Server) listen(ctx context.Context, v classroom.Viewer, match int64, se
 			return
 		case <-drop:
 			return
+		case <-ended:
+			return // the viewer opened perViewer newer streams
 		}
 	}
 }
@@ -250,9 +287,9 @@ func gapsOf(v classroom.Viewer) func(urgent bool) time.Duration {
 	}
 }
 
-// pause waits d, and reports false if ctx ends or drop closes first, and
+// pause waits d, and reports false if ctx ends or drop or ended closes first, and
 // whether wake closed (the wait then ends at once).
-func pause(ctx context.Context, d time.Duration, drop, wake <-chan struct{}) (ok, woke bool) {
+func pause(ctx context.Context, d time.Duration, drop, wake, ended <-chan struct{}) (ok, woke bool) {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -262,6 +299,7 @@ func pause(ctx context.Context, d time.Duration, drop, wake <-chan struct{}) (ok
 		return true, true
 	case <-ctx.Done():
 	case <-drop:
+	case <-ended:
 	}
 	return false, false
 }

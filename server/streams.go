@@ -1,6 +1,8 @@
 package server
 
 import (
+	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -17,6 +19,12 @@ const (
 	streamWrite = 10 * time.Second       // a write the browser does not take in this long ends the stream
 	streamRetry = 1000                   // milliseconds the browser waits before it opens a dropped stream again
 	maxStreams  = 4000                   // open at once on a server; 2,000 students' pages fit twice
+	// perViewer streams of one viewer (a student, a class's teacher, its
+	// shared screen) are open at once, the oldest ended for a newer: a
+	// phone and a laptop with a page or two each. A viewer is not an
+	// address: a school behind one address holds a stream for each of
+	// its students.
+	perViewer = 4
 )
 
 // streams counts the open streams and ends them: all of them when the
@@ -27,10 +35,13 @@ type streams struct {
 	max    atomic.Int64 // maxStreams; a test lowers it
 	closed atomic.Bool
 	drop   atomic.Pointer[chan struct{}] // closed to end the streams open now
+
+	mu       sync.Mutex
+	byViewer map[string][]chan struct{} // each viewer's open streams, the oldest first: closed to end one
 }
 
 func newStreams() *streams {
-	s := &streams{}
+	s := &streams{byViewer: map[string][]chan struct{}{}}
 	s.max.Store(maxStreams)
 	ch := make(chan struct{})
 	s.drop.Store(&ch)
@@ -40,17 +51,44 @@ func newStreams() *streams {
 // dropped returns the channel closed when the streams open now end.
 func (s *streams) dropped() <-chan struct{} { return *s.drop.Load() }
 
-// take counts a stream opened, or reports false when the server takes
-// no more (it is ending, or maxStreams are open).
-func (s *streams) take() bool {
+// take counts a stream of viewer opened, or reports false when the
+// server takes no more: it is ending, or maxStreams are open (a class's
+// teacher and shared screen have an eighth more, so that another class's
+// students cannot take every stream from them). It returns the channel
+// closed to end this stream (the viewer opened perViewer newer ones) and
+// what to call when it ends.
+func (s *streams) take(viewer string, teacher bool) (<-chan struct{}, func(), bool) {
 	if s.closed.Load() {
-		return false
+		return nil, nil, false
 	}
-	if s.open.Add(1) > s.max.Load() {
+	most := s.max.Load()
+	if teacher && most > 0 {
+		most += max(most/8, 1)
+	}
+	if s.open.Add(1) > most {
 		s.open.Add(-1)
-		return false
+		return nil, nil, false
 	}
-	return true
+	mine := make(chan struct{})
+	s.mu.Lock()
+	held := append(s.byViewer[viewer], mine)
+	if len(held) > perViewer {
+		close(held[0])
+		held = held[1:]
+	}
+	s.byViewer[viewer] = held
+	s.mu.Unlock()
+	return mine, func() {
+		s.open.Add(-1)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		held := slices.DeleteFunc(s.byViewer[viewer], func(c chan struct{}) bool { return c == mine })
+		if len(held) == 0 {
+			delete(s.byViewer, viewer)
+		} else {
+			s.byViewer[viewer] = held
+		}
+	}, true
 }
 
 // cut ends the streams open now; new ones are taken.

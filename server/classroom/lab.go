@@ -45,6 +45,11 @@ func QuestionOf(e store.Experiment) LabQuestion {
 	return LabQuestion{Variant: e.Variant, First: e.First, Second: e.Second}
 }
 
+// ErrMysteryInLab: the mystery bot plays no lab question. Its strength is
+// drawn from a match's seed and kept secret until the match ends; a run
+// of many games has no such secret to keep (issue 79).
+var ErrMysteryInLab = errors.New("classroom: the mystery bot plays matches, not the lab")
+
 // Check says what is wrong with a question, or nil: a game of two seats
 // under the standard rules, and two strategies the game has.
 func (q LabQuestion) Check() error {
@@ -63,6 +68,9 @@ func (q LabQuestion) Check() error {
 // checkLabStrategy checks one of a question's strategies: a bot's, or a
 // student's plan (sim.PlanName) for the question's game and target.
 func checkLabStrategy(name string, v sim.Variant) error {
+	if name == sim.MysteryBot {
+		return ErrMysteryInLab
+	}
 	if sim.IsPlanName(name) {
 		_, err := sim.ReadPlan([]byte(name), v)
 		return err
