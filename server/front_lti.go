@@ -225,7 +225,7 @@ func (s *Server) launch(c *gin.Context, token, state string, stored bool) {
 	s.lti.Launched(p, claims)
 	setSecurityHeaders(c.Writer.Header(), s.lti.PlatformFrames(p))
 	if claims.MessageType == lti.DeepLinkingRequest {
-		s.deepLinkPage(c, p, claims)
+		s.deepLinkPage(c, p, claims, stored)
 		return
 	}
 	s.launchInto(c, p, claims, stored)

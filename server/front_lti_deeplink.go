@@ -36,7 +36,17 @@ type deepLinkTicket struct {
 	ReturnURL  string `json:"return"`
 	Data       string `json:"data"`
 	Expires    int64  `json:"exp"`
+	// ID makes the ticket work once (a nonce used when the link is
+	// sent); Browser is the hash of the deep-linking cookie given to the
+	// instructor's browser that asked, "" where the launch came through
+	// the platform's storage (a browser that keeps no cookie in a frame):
+	// the ticket then works once, in whichever browser (issue 79).
+	ID      string `json:"id"`
+	Browser string `json:"browser,omitempty"`
 }
+
+// deepLinkCookie holds the instructor's side of a deep-linking ticket.
+const deepLinkCookie = "pigclass_deeplink"
 
 // deepLinkLife is how long the instructor has to choose.
 const deepLinkLife = time.Hour
@@ -65,13 +75,18 @@ func (s *Server) openTicket(sealed string) (deepLinkTicket, bool) {
 }
 
 // deepLinkPage answers a deep linking request: the instructor's choice.
-func (s *Server) deepLinkPage(c *gin.Context, p lti.Platform, claims lti.Claims) {
+func (s *Server) deepLinkPage(c *gin.Context, p lti.Platform, claims lti.Claims, stored bool) {
 	if !claims.Teaches() {
 		s.refuseLaunch(c, http.StatusForbidden, "role")
 		return
 	}
 	t := deepLinkTicket{Issuer: p.Issuer, ClientID: p.ClientID, Deployment: claims.DeploymentID, ReturnURL: claims.DeepLinking.ReturnURL,
-		Data: claims.DeepLinking.Data, Expires: s.cfg.Now().Add(deepLinkLife).Unix()}
+		Data: claims.DeepLinking.Data, Expires: s.cfg.Now().Add(deepLinkLife).Unix(), ID: newToken()}
+	if !stored {
+		mine := newToken()
+		setFrameCookie(c, deepLinkCookie, mine, int(deepLinkLife.Seconds()))
+		t.Browser = classroom.HashToken(mine)
+	}
 	v := templates.LTIDeepLink{Ticket: s.sealTicket(t), Kind: "lesson", Target: "100", Games: "5", Graded: true}
 	render(c, http.StatusOK, templates.LTIDeepLinkView(s.deepLinkChoices(c, v, "", "pig", "hold:20")))
 }
@@ -87,6 +102,10 @@ func (s *Server) deepLinkChoices(c *gin.Context, v templates.LTIDeepLink, lesson
 func (s *Server) deepLink(c *gin.Context) {
 	l := loc(c)
 	t, ok := s.openTicket(c.PostForm("ticket"))
+	if ok && t.Browser != "" {
+		mine, err := c.Cookie(deepLinkCookie)
+		ok = err == nil && hmac.Equal([]byte(classroom.HashToken(mine)), []byte(t.Browser))
+	}
 	if !ok {
 		s.refuseLaunch(c, http.StatusForbidden, "ticket")
 		return
@@ -98,6 +117,10 @@ func (s *Server) deepLink(c *gin.Context) {
 		render(c, http.StatusUnprocessableEntity, templates.LTIDeepLinkView(s.deepLinkChoices(c, v, c.PostForm("lesson"), c.PostForm("game"), c.PostForm("bot"))))
 		return
 	}
+	if !s.usedOnce(c, "deeplink:"+t.ID, time.Unix(t.Expires, 0).Add(time.Minute), "ticket") {
+		return // the ticket's link was sent already
+	}
+	setFrameCookie(c, deepLinkCookie, "", -1)
 	key, err := s.lti.SigningKey(c.Request.Context())
 	if err != nil {
 		fail(c, err)

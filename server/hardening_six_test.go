@@ -11,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
+
+	"pigclass/server/lti"
 	"pigclass/templates/paths"
 )
 
@@ -289,5 +292,51 @@ func TestARefusedLabQuestionCostsNothing(t *testing.T) {
 	}
 	if n, _ := a.store.Experiments(t.Context(), mustClass(t, a, code).ID); len(n) != 0 {
 		t.Errorf("the refused questions stored %d runs", len(n))
+	}
+}
+
+// TestADeepLinkingTicketWorksOnce (issue 79, item 4): the instructor's
+// choice sends its signed link once, from the browser that asked; the
+// same ticket posted again, or from another browser, is refused; a
+// platform's return address that is not http(s) is refused at the launch.
+func TestADeepLinkingTicketWorksOnce(t *testing.T) {
+	a := newApp(t)
+	p := newPlatform(t)
+	p.register(a)
+	asking := func(b *browser, back string) *goquery.Document {
+		return p.launch(b, "platform-key-1", func(c map[string]any) {
+			instructor(c)
+			c[lti.ClaimMessageType] = lti.DeepLinkingRequest
+			delete(c, lti.ClaimResourceLink)
+			c["https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"] = map[string]any{
+				"deep_link_return_url": back, "accept_types": []string{"ltiResourceLink"}}
+		})
+	}
+	teacher := a.browser()
+	ticket := asking(teacher, p.srv.URL+"/deeplinks").Find(`[data-testid=lti-deeplink] input[name=ticket]`).AttrOr("value", "")
+	if teacher.status() != http.StatusOK || ticket == "" {
+		t.Fatalf("the deep linking request: %d", teacher.status())
+	}
+	choice := url.Values{"ticket": {ticket}, "kind": {"class"}}
+	stranger := a.browser()
+	if stranger.post(paths.LTIDeepLink.String(), choice); stranger.status() != http.StatusForbidden {
+		t.Errorf("the ticket from another browser: %d, want 403", stranger.status())
+	}
+	page := teacher.post(paths.LTIDeepLink.String(), choice)
+	if got := page.Find("form[data-autosubmit]").AttrOr("action", ""); teacher.status() != http.StatusOK || got != p.srv.URL+"/deeplinks" {
+		t.Fatalf("the instructor's choice: %d, sent to %q", teacher.status(), got)
+	}
+	if page = teacher.post(paths.LTIDeepLink.String(), choice); teacher.status() != http.StatusForbidden || page.Find("form[data-autosubmit]").Length() != 0 {
+		t.Errorf("the same ticket again: %d, want 403 and no signed link", teacher.status())
+	}
+	if page = stranger.post(paths.LTIDeepLink.String(), choice); stranger.status() != http.StatusForbidden {
+		t.Errorf("the same ticket again, without its cookie: %d, want 403", stranger.status())
+	}
+
+	evil := a.browser()
+	page = asking(evil, "javascript:alert(document.cookie)")
+	if evil.status() != http.StatusForbidden || page.Find(`[data-testid=lti-deeplink]`).Length() != 0 ||
+		!strings.Contains(page.Text(), "a return address pigclass cannot send a link to") {
+		t.Errorf("a javascript: return address: %d %q, want 403 and no choice", evil.status(), page.Find("main").Text())
 	}
 }

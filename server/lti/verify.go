@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"sync"
 	"time"
@@ -42,6 +43,7 @@ const (
 	WrongDeployment Reason = "wrong_deployment" // a deployment the platform did not register
 	WrongMessage    Reason = "wrong_message"    // a message type or version pigclass does not take
 	NoLink          Reason = "no_link"          // no resource link or no user
+	BadReturn       Reason = "bad_return"       // a deep linking return address that is not http(s)
 )
 
 // Refusal is a launch refused, and why.
@@ -204,6 +206,16 @@ func (k *Keys) check(p Platform, c Claims, nonce string) error {
 		return refused(NoLink, errors.New("no resource link"))
 	case c.MessageType == DeepLinkingRequest && c.DeepLinking.ReturnURL == "":
 		return refused(NoLink, errors.New("no deep_link_return_url"))
+	case c.MessageType == DeepLinkingRequest && !webAddress(c.DeepLinking.ReturnURL):
+		// It becomes a form's action: a javascript: one would run in
+		// pigclass's page (issue 79).
+		return refused(BadReturn, errors.New("the deep_link_return_url is not an http(s) address"))
 	}
 	return nil
+}
+
+// webAddress reports whether a is an absolute http(s) address with a host.
+func webAddress(a string) bool {
+	u, err := url.Parse(a)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != ""
 }
