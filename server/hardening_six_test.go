@@ -13,6 +13,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"pigclass/server/classroom"
 	"pigclass/server/lti"
 	"pigclass/templates/paths"
 )
@@ -338,5 +339,32 @@ func TestADeepLinkingTicketWorksOnce(t *testing.T) {
 	if evil.status() != http.StatusForbidden || page.Find(`[data-testid=lti-deeplink]`).Length() != 0 ||
 		!strings.Contains(page.Text(), "a return address pigclass cannot send a link to") {
 		t.Errorf("a javascript: return address: %d %q, want 403 and no choice", evil.status(), page.Find("main").Text())
+	}
+}
+
+// TestARenewalEndsTheNamesHold (issue 79, item 17): after ten wrong codes
+// for Ana (her name held a minute), the teacher renews her code: the new
+// one works at once, and the old one never does.
+func TestARenewalEndsTheNamesHold(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := join(t, a, code, "Ana")
+	old := ana.get(paths.Student.For(code)).Find(`[data-testid="rejoin-code"]`).Text()
+	guesser := a.browser()
+	for i := range classroom.WrongRejoinsStudent {
+		guesser.post(paths.JoinCode.For(code), url.Values{"nickname": {"Ana"}, "rejoin": {fmt.Sprintf("wrong%d", i)}})
+	}
+	phone := a.browser()
+	if phone.post(paths.JoinCode.For(code), url.Values{"nickname": {"Ana"}, "rejoin": {old}}); phone.status() != http.StatusTooManyRequests {
+		t.Fatalf("after %d wrong codes her own: %d, want her name held (429)", classroom.WrongRejoinsStudent, phone.status())
+	}
+	page := teacher.post(paths.RenewRejoin.With(code, studentID(t, a, code, "Ana")), url.Values{"confirm": {"yes"}})
+	renewed := page.Find(`[data-testid="student-rejoin-code"]`).Text()
+	if phone.post(paths.JoinCode.For(code), url.Values{"nickname": {"Ana"}, "rejoin": {old}}); phone.path() == paths.Student.For(code) {
+		t.Error("the old code reaches her seat after the renewal")
+	}
+	if phone.post(paths.JoinCode.For(code), url.Values{"nickname": {"Ana"}, "rejoin": {renewed}}); phone.path() != paths.Student.For(code) {
+		t.Errorf("the renewed code at once: %d at %s, want her class page", phone.status(), phone.path())
 	}
 }

@@ -77,8 +77,9 @@ func (k *skunk) rename(st store.Student) {
 // and the browser that had the seat, no longer reach it (its next page
 // says why); the
 // student gets back with their nickname and the new code (on a shared
-// Chromebook whose cookie is gone, or after a code was seen by others).
-// It returns the new code.
+// Chromebook whose cookie is gone, or after a code was seen by others),
+// at once: the name's hold after wrong codes is lifted. It returns the
+// new code.
 func (r *Room) RenewRejoin(ctx context.Context, v Viewer, studentID int64) (string, error) {
 	c, err := v.teaching()
 	if err != nil {
@@ -95,5 +96,8 @@ func (r *Room) RenewRejoin(ctx context.Context, v Viewer, studentID int64) (stri
 	}
 	snap := c.snap.Load()
 	st, _ := snap.Student(hash)
+	// The teacher vouched for the student: the name's hold (its wrong
+	// codes this minute) ends with the old code (issue 79).
+	r.doors.wrongRejoinsStudent.Forget(rejoinName(snap.Code, st.Nickname))
 	return r.RejoinCode(snap, st), nil
 }

@@ -230,7 +230,7 @@ func (r *Room) Enter(ctx context.Context, k Knock) (Entry, error) {
 func (r *Room) rejoin(ctx context.Context, e Entry, k Knock, nick string) (Entry, error) {
 	snap := e.Class
 	d := &r.doors
-	name := snap.Code + "\x00" + nick
+	name := rejoinName(snap.Code, nick)
 	if !d.wrongRejoinsStudent.Allow(name) || !d.wrongRejoinsClass.Allow(snap.Code) || !d.wrongRejoinsAddress.Allow(k.Guesser) {
 		return e, refused(TooManyRejoins, nick)
 	}
@@ -266,6 +266,9 @@ func (r *Room) rejoin(ctx context.Context, e Entry, k Knock, nick string) (Entry
 	d.wrongRejoinsAddress.Hit(k.Guesser)
 	return e, refused(WrongRejoin, nick)
 }
+
+// rejoinName is the key a name's rejoin codes are counted by.
+func rejoinName(code, nick string) string { return code + "\x00" + nick }
 
 // joinNew adds a new student to the class within its limits (the class's
 // joins a minute, one device's).

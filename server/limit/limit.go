@@ -54,6 +54,13 @@ func (l *Limiter) Hit(key string) {
 	l.hits[key] = append(h, l.now())
 }
 
+// Forget forgets key's events: its limit is lifted at once.
+func (l *Limiter) Forget(key string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.hits, key)
+}
+
 // Size is the number of keys remembered.
 func (l *Limiter) Size() int {
 	l.mu.Lock()
