@@ -15,6 +15,7 @@ import (
 
 	"pigclass/server/classroom"
 	"pigclass/server/lti"
+	"pigclass/sim"
 	"pigclass/templates/paths"
 )
 
@@ -366,5 +367,47 @@ func TestARenewalEndsTheNamesHold(t *testing.T) {
 	}
 	if phone.post(paths.JoinCode.For(code), url.Values{"nickname": {"Ana"}, "rejoin": {renewed}}); phone.path() != paths.Student.For(code) {
 		t.Errorf("the renewed code at once: %d at %s, want her class page", phone.status(), phone.path())
+	}
+}
+
+// TestATablesRowIsCheckedWhole (issue 79, item 16): a row without throws
+// is checked against its written score as a row with throws is: holding
+// at 0 with "h 4" written is refused, and nothing is entered.
+func TestATablesRowIsCheckedWhole(t *testing.T) {
+	a, teacher, code, ana, ids := anaAndBen(t)
+	v := sim.Standard(sim.Pig)
+	v.Target = 30
+	if _, err := a.srv.tables.Get(v); err != nil {
+		t.Fatal(err)
+	}
+	teacher.post(paths.Tables.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "student": ids})
+	board := func() (string, string) {
+		b := ana.get("/c/" + code).Find(`[data-testid="board"]`)
+		return b.AttrOr("data-seq", ""), b.Find(`form[data-testid="table-throw"]`).AttrOr("action", "")
+	}
+	seq, enter := board()
+	if enter == "" {
+		t.Fatal("no table entry for Ana")
+	}
+	// Ana, at 0, then Ben, at 0, after Ana's turn typed in.
+	for i, row := range []string{"h 4", "6 5 4 h 15", "h 4"} {
+		seq, enter = board()
+		doc := ana.post(enter, url.Values{"seq": {seq}, "turn": {row}})
+		got := doc.Find(`[data-testid="board-error"]`).Text()
+		switch {
+		case i == 1 && got != "":
+			t.Fatalf("the row %q: %q", row, got)
+		case i != 1 && got != "The row says the score is 4, but its throws make 0: check the row against the sheet. Nothing was entered.":
+			t.Errorf("the row %q to move at 0: %d %q, want it refused", row, ana.status(), got)
+		}
+	}
+	// A hold with pieces (the score where the pieces go) is no throw.
+	seq, enter = board()
+	doc := ana.post(enter, url.Values{"seq": {seq}, "action": {"hold"}, "faces": {"4"}})
+	if got := doc.Find(`[data-testid="board-error"]`).Text(); !strings.HasPrefix(got, "A turn's row is its throws") {
+		t.Errorf("a hold sent with the pieces 4: %d %q, want it refused", ana.status(), got)
+	}
+	if now, _ := board(); now != seq {
+		t.Errorf("the row \"h 4\" moved the game from %s to %s", seq, now)
 	}
 }

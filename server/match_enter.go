@@ -121,6 +121,12 @@ func readEntry(c *gin.Context) (play.Entry, error) {
 	if (e.Correct || e.Action.Kind == sim.RollKind || e.Action.Kind == sim.DiceKind) && n == 0 {
 		return e, errNoPieces
 	}
+	if e.Action.Kind == sim.HoldKind && n > 0 && !e.Correct {
+		// A hold throws nothing: pieces sent with it (a score meant
+		// for the sheet) are not taken as something they are not
+		// (issue 79); the row's form checks a written score.
+		return e, errTurnRow
+	}
 	return e, nil
 }
 
