@@ -66,9 +66,13 @@ func Arms(l *i18n.Localizer, d ArmsData) templates.Chart {
 	nearBars, farBars := make([]opts.BarData, armsBins), make([]opts.BarData, armsBins)
 	tbl := templates.DataTable{Headers: []string{t(l, ArmsKey, "bin"), t(l, ArmsKey, "near"), t(l, ArmsKey, "far")}}
 	for i := range armsBins {
-		labels[i] = l.Dec(100*(-reach+(float64(i)+0.5)*width), 2)
+		// A bar stands at its step's middle (the axis says so); the
+		// table gives the step whole, from its low edge to its high.
+		lo, hi := -reach+float64(i)*width, -reach+float64(i+1)*width
+		labels[i] = l.Dec(100*(lo+hi)/2, 2)
 		nearBars[i], farBars[i] = opts.BarData{Value: near[i]}, opts.BarData{Value: far[i]}
-		tbl.Rows = append(tbl.Rows, []string{labels[i], num(l, near[i]), num(l, far[i])})
+		step := t(l, ArmsKey, "range", "Lo", l.Dec(100*lo, 2), "Hi", l.Dec(100*hi, 2))
+		tbl.Rows = append(tbl.Rows, []string{step, num(l, near[i]), num(l, far[i])})
 	}
 	bar := charts.NewBar()
 	bar.SetGlobalOptions(append(global(ArmsKey, "320px"),

@@ -450,6 +450,35 @@ func TestArms(t *testing.T) {
 			t.Errorf("the finding %q does not say %q", c.Finding, want)
 		}
 	}
+	// Each row says its step as a range (issue 79: the rows said
+	// "from" and gave the step's centre): the steps run from the
+	// farthest below 0 to the farthest above, each where the last ended,
+	// and each difference is counted in the step that holds it.
+	var edges []float64
+	for i, r := range c.Table.Rows {
+		var lo, hi float64
+		if _, err := fmt.Sscanf(r[0], "from %f to %f", &lo, &hi); err != nil {
+			t.Fatalf("row %d says %q, not a range", i, r[0])
+		}
+		if i > 0 && lo != edges[len(edges)-1] {
+			t.Errorf("row %d starts at %v, the last ended at %v", i, lo, edges[len(edges)-1])
+		}
+		edges = append(edges, lo, hi)
+		n, _ := strconv.Atoi(r[1])
+		f, _ := strconv.Atoi(r[2])
+		in := 0
+		for _, x := range d.Diffs {
+			if x*100 >= lo-0.005 && (x*100 < hi-0.005 || i == len(c.Table.Rows)-1) {
+				in++
+			}
+		}
+		if n+f != in {
+			t.Errorf("row %q counts %d differences, %d of them lie in it", r[0], n+f, in)
+		}
+	}
+	if edges[0] != -8 || edges[len(edges)-1] != 8 || c.Table.Headers[0] != "difference (points)" {
+		t.Errorf("the steps run from %v to %v under %q, want -8 to 8 under the difference", edges[0], edges[len(edges)-1], c.Table.Headers[0])
+	}
 	d.P, d.AtLeast = 0.01, 0
 	if c := Arms(en, d); !strings.Contains(c.Finding, "That is rare") {
 		t.Errorf("a p of 0.01: %q", c.Finding)
