@@ -411,3 +411,46 @@ func TestATablesRowIsCheckedWhole(t *testing.T) {
 		t.Errorf("the row \"h 4\" moved the game from %s to %s", seq, now)
 	}
 }
+
+// TestAKeyRotationIsLetIn (issue 79, item 14): a launch signed with a key
+// the platform has just published beside the old one is let in, though
+// the keys were fetched a moment before (refetchAfter, a second, after);
+// a flood of made-up key ids fetches the keys no more than once in that
+// second.
+func TestAKeyRotationIsLetIn(t *testing.T) {
+	a := newApp(t)
+	p := newPlatform(t)
+	p.register(a)
+	teacher := a.browser()
+	p.launch(teacher, "platform-key-1", instructor)
+	code := strings.TrimPrefix(teacher.path(), "/t/")
+	fetches := func() int {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return p.keyFetches
+	}
+	before := fetches()
+	for i := range 20 {
+		b := a.browser()
+		p.launch(b, fmt.Sprintf("made-up-%d", i), func(c map[string]any) { c["sub"] = fmt.Sprintf("forger-%d", i) })
+		if b.status() != http.StatusForbidden {
+			t.Fatalf("a launch signed under a made-up key id: %d", b.status())
+		}
+	}
+	if got := fetches() - before; got > 1 {
+		t.Errorf("20 made-up key ids within a second fetched the keys %d times, want at most 1", got)
+	}
+	p.mu.Lock()
+	p.keys["platform-key-2"] = rsaKey(t) // published beside the old one
+	p.mu.Unlock()
+	a.clock.add(refetchGap)
+	learner := a.browser()
+	p.launch(learner, "platform-key-2", func(c map[string]any) { c["sub"] = "user-2" })
+	if learner.path() != paths.Student.For(code) {
+		t.Errorf("the first launch signed with the new key, %v after the last fetch: %d at %s", refetchGap, learner.status(), learner.path())
+	}
+}
+
+// refetchGap is a little more than lti's refetchAfter: a launch a
+// moment after the last fetch of the platform's keys.
+const refetchGap = 1100 * time.Millisecond

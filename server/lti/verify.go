@@ -65,9 +65,10 @@ func refused(why Reason, err error) *Refusal { return &Refusal{Reason: why, Err:
 const skew = time.Minute
 
 // Keys fetches the platforms' key sets (JWKS) and keeps them: a key id
-// not in a set fetches it again (the platform rotated its key), at most
-// once in refetchAfter a platform, so that tokens naming made-up key ids
-// cannot make pigclass fetch on every request.
+// not in a set fetches it again at once (the platform rotated its key:
+// the launch signed with the new one gets in), but at most once in
+// refetchAfter a platform, so that tokens naming made-up key ids cannot
+// make pigclass fetch more often than that (issue 79).
 type Keys struct {
 	Client *http.Client
 	Now    func() time.Time
@@ -81,7 +82,7 @@ type keySet struct {
 	fetched time.Time
 }
 
-const refetchAfter = 10 * time.Second
+const refetchAfter = time.Second
 
 // maxKeySet bounds a platform's JWKS as read.
 const maxKeySet = 1 << 20
