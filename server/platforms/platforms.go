@@ -230,9 +230,25 @@ func (l *Platforms) SendScoresEvery(serves func(classID int64) bool) {
 }
 
 // retryAfter is how long a score that could not be sent waits before it
-// is tried again: a minute, doubled after each failure, at most six hours.
+// is tried again: a tick (a minute) for the first retryEvery failures, so
+// that a platform back from an outage of up to that long gets each
+// learner's score within a minute (issue 79); then doubled after each
+// failure, at most six hours.
 func retryAfter(failures int) time.Duration {
-	return min(time.Minute<<min(failures-1, 10), 6*time.Hour)
+	if failures <= retryEvery {
+		return scoresEvery
+	}
+	return min(scoresEvery<<min(failures-retryEvery, 10), 6*time.Hour)
+}
+
+// retryEvery is how many failures of a score are tried again at every tick.
+const retryEvery = 15
+
+// retryDue reports whether a score that was not sent is due again at the
+// tick at now. Ticks come every scoresEvery, a little early or late: a
+// retry due within half a tick goes at this one, not a whole tick later.
+func retryDue(was store.ScoreSent, now time.Time) bool {
+	return was.Failures == 0 || !now.Before(was.RetryAt.Add(-scoresEvery/2))
 }
 
 // SendScores sends each linked class's learners' scores that changed
@@ -278,7 +294,7 @@ func (l *Platforms) sendLinkScores(ctx context.Context, link store.Link) (int, e
 	for id, sc := range scores {
 		value := fmt.Sprintf("%g/%g %s", sc.ScoreGiven, sc.ScoreMaximum, sc.ActivityProgress)
 		was := before[id]
-		if was.Sent == value || (was.Failures > 0 && now.Before(was.RetryAt)) {
+		if was.Sent == value || !retryDue(was, now) {
 			continue
 		}
 		if token == "" {
