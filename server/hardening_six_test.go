@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -454,3 +455,40 @@ func TestAKeyRotationIsLetIn(t *testing.T) {
 // refetchGap is a little more than lti's refetchAfter: a launch a
 // moment after the last fetch of the platform's keys.
 const refetchGap = 1100 * time.Millisecond
+
+// TestANoJSHomeworkStaysOnTheBoard (issue 79, item 10): a homework played
+// without JavaScript (plain form posts, no HX-Request) answers each move
+// with its own page, the board it leads to, never the class page, which
+// shows no homework's board; once over, the page is its result.
+func TestANoJSHomeworkStaysOnTheBoard(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := join(t, a, code, "Ana")
+	due := a.clock.now().In(time.Local).Add(72 * time.Hour).Format("2006-01-02T15:04")
+	teacher.post(paths.Homework.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}, "games": {"1"}, "due": {due}})
+	doc := ana.post(paths.PlayHomework.With(code, 1), nil)
+	game := ana.path()
+	moves := 0
+	for range 500 {
+		st, ok := readBoard(doc)
+		if !ok || st.over {
+			break
+		}
+		if !st.yourTurn {
+			t.Fatalf("after %d moves the page %s shows a board that is not hers to move", moves, ana.path())
+		}
+		action := "hold"
+		if st.turnTot < 20 {
+			action = "roll"
+		}
+		doc = ana.post(st.act, url.Values{"seq": {strconv.Itoa(st.seq)}, "action": {action}})
+		moves++
+		if ana.path() != game {
+			t.Fatalf("move %d (%s) went to %s, not the game's page %s", moves, action, ana.path(), game)
+		}
+	}
+	if doc.Find(`[data-testid="result"]`).Length() != 1 || moves < 3 {
+		t.Errorf("after %d moves without JavaScript: no result at %s", moves, ana.path())
+	}
+}

@@ -50,12 +50,16 @@ func (s *Server) see(ctx context.Context, v classroom.Viewer, id int64, teacher 
 	return seen(v, pv), nil
 }
 
-// home is the page m's board is on: its class's student page, or its own.
+// home is the page a move without JavaScript goes back to: the match's
+// own, which shows its board while it is played and its result after
+// (issue 79: the class page shows no homework's board, and a homework of
+// 17 moves took 15 presses of "Go back to your game").
 func (m *seenMatch) home() string {
+	code := ""
 	if m.Class != nil {
-		return paths.Student.For(m.Class.Code)
+		code = m.Class.Code
 	}
-	return paths.Match("", m.ID)
+	return paths.Match(code, m.ID)
 }
 
 // drawMatch puts the page in the class's language and draws the board, a

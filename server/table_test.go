@@ -624,8 +624,8 @@ func TestAnotherEntryAtATakenPlace(t *testing.T) {
 	refused(ben, url.Values{"seq": {"0"}, "action": {"roll"}, "faces": {"4"}}, "a throw of 2", "a throw of 4")
 	refused(ben, url.Values{"seq": {"0"}, "action": {"roll"}, "faces": {"4"}}, "a throw of 2", "a throw of 4", "HX-Request", "true")
 	refused(ben, url.Values{"seq": {"0"}, "action": {"hold"}}, "a throw of 2", "a hold")
-	if ben.post(enter, url.Values{"seq": {"0"}, "action": {"roll"}, "faces": {"2"}}); ben.status() != http.StatusOK || ben.path() != "/c/"+code {
-		t.Errorf("the 2 sent again: %d at %s, want it taken as there (303 to the class page)", ben.status(), ben.path())
+	if ben.post(enter, url.Values{"seq": {"0"}, "action": {"roll"}, "faces": {"2"}}); ben.status() != http.StatusOK || ben.path() != paths.ClassMatch.With(code, 1) {
+		t.Errorf("the 2 sent again: %d at %s, want it taken as there (303 to its board)", ben.status(), ben.path())
 	}
 	ana.post(enter, url.Values{"seq": {"1"}, "action": {"hold"}})
 	refused(ben, url.Values{"seq": {"1"}, "action": {"roll"}, "faces": {"5"}}, "a hold", "a throw of 5")

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"pigclass/templates/paths"
 )
 
 // noFollow is the browser's client without following redirects.
@@ -51,8 +53,8 @@ func TestClassURLsCarryTheCode(t *testing.T) {
 	}
 	// Followed, the old act address plays the move once.
 	ana.post(fmt.Sprintf("/m/%d/act", id), url.Values{"seq": {strconv.Itoa(st.seq)}, "action": {"roll"}})
-	if ana.status() != http.StatusOK || ana.path() != "/c/"+code {
-		t.Errorf("old act address: %d at %s", ana.status(), ana.path())
+	if ana.status() != http.StatusOK || ana.path() != paths.ClassMatch.With(code, id) {
+		t.Errorf("old act address: %d at %s, want its board's page", ana.status(), ana.path())
 	}
 	if m := a.srv.room.Hall().Match(id); m == nil || m.Seq() <= st.seq {
 		t.Error("the move through the old address was not made")
