@@ -492,3 +492,60 @@ func TestANoJSHomeworkStaysOnTheBoard(t *testing.T) {
 		t.Errorf("after %d moves without JavaScript: no result at %s", moves, ana.path())
 	}
 }
+
+// TestALaunchIsOneUsers (issue 79, item 8): Sara launches two links of a
+// course in a browser; Tom then launches the second in the same
+// browser: the browser is Tom's alone (Sara's class no longer knows it,
+// and the privacy download of either class is Tom's or nobody's), and
+// Sara's seats wait for her own next launch. A user's own second launch
+// keeps their seats.
+func TestALaunchIsOneUsers(t *testing.T) {
+	a := newApp(t)
+	p := newPlatform(t)
+	p.register(a)
+	open := func(b *browser, linkID, sub, name string, teaches bool) string {
+		t.Helper()
+		p.launch(b, "platform-key-1", func(c map[string]any) {
+			if teaches {
+				instructor(c)
+			}
+			c["sub"], c["name"] = sub, name
+			c[lti.ClaimResourceLink] = map[string]any{"id": linkID}
+		})
+		code := b.path()[strings.LastIndex(b.path(), "/")+1:]
+		if len(code) != CodeLength {
+			t.Fatalf("%s's launch of %s ended at %d %s", name, linkID, b.status(), b.path())
+		}
+		return code
+	}
+	teacher := a.browser()
+	first, second := open(teacher, "link-1", "teacher-1", "Ms Rivera", true), open(teacher, "link-2", "teacher-1", "Ms Rivera", true)
+	cart := a.browser() // a shared Chromebook
+	open(cart, "link-1", "user-sara", "Sara Lopes", false)
+	open(cart, "link-2", "user-sara", "Sara Lopes", false)
+	if cart.get(paths.Student.For(first)); cart.path() != paths.Student.For(first) {
+		t.Fatalf("Sara's own second launch signed her out of her first class: at %s", cart.path())
+	}
+	open(cart, "link-2", "user-tom", "Tom Reis", false)
+	if cart.get(paths.Student.For(first)); cart.path() == paths.Student.For(first) {
+		t.Errorf("after Tom's launch the browser is still Sara in %s", first)
+	}
+	if doc := cart.get(paths.Student.For(second)); doc.Find(`[data-testid="nickname"]`).Text() != "Tom Reis" {
+		t.Errorf("after Tom's launch the browser is %q in %s, want Tom Reis", doc.Find(`[data-testid="nickname"]`).Text(), second)
+	}
+	if got := cart.get(paths.MyData.For(second)); !strings.Contains(cart.body, "Tom Reis") || strings.Contains(cart.body, "Sara") {
+		t.Errorf("the privacy download after Tom's launch: %d %s", cart.status(), got.Text())
+	}
+	if cart.get(paths.MyData.For(first)); cart.status() == http.StatusOK {
+		t.Errorf("the browser downloads Sara's data of %s after Tom's launch", first)
+	}
+	// Sara on another device: her seats are hers.
+	phone := a.browser()
+	open(phone, "link-1", "user-sara", "Sara Lopes", false)
+	if doc := phone.get(paths.Student.For(first)); doc.Find(`[data-testid="nickname"]`).Text() != "Sara Lopes" {
+		t.Errorf("Sara's next launch: %q", doc.Find(`[data-testid="nickname"]`).Text())
+	}
+	if n := len(operator(t, a, first).Class().Students); n != 1 {
+		t.Errorf("%d students in the first class, want Sara alone", n)
+	}
+}

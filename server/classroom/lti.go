@@ -12,9 +12,13 @@ import (
 
 // Member seats a learning platform's user (LTI: the platform's user id
 // and the name it gives) in the class as a student, on the browser whose
-// token hash becomes newToken (its other identities move from oldToken,
-// as on every join): the student they came in as before, whose seat moves
-// to this browser, or a new one named as the platform names them. A
+// token hash becomes newToken: the student they came in as before, whose
+// seat moves to this browser, or a new one named as the platform names
+// them. The browser's other seats (oldToken's) move with it only if it
+// was this same user's (it holds a seat of theirs from the same
+// platform); a browser that was another's, or a nickname's, is signed
+// out of them all and holds this user's seat alone (issue 79: a shared
+// Chromebook's next learner is not handed the last one's seats). A
 // student the teacher removed is ErrRemoved. No code and no nickname are
 // asked for: the platform vouched for the user. A locked class still
 // takes them: the lock keeps out those who only know its code.
@@ -22,6 +26,15 @@ func (r *Room) Member(ctx context.Context, classID int64, user, name, oldToken, 
 	c, err := r.classes.load(ctx, classID)
 	if err != nil {
 		return store.Student{}, err
+	}
+	if oldToken != "" {
+		same, err := r.st.HeldByMember(ctx, oldToken, user, classID)
+		if err != nil {
+			return store.Student{}, err
+		}
+		if !same {
+			oldToken = "" // another's browser: its seats stay behind
+		}
 	}
 	if err := r.rotateToken(ctx, oldToken, newToken); err != nil {
 		return store.Student{}, err

@@ -209,6 +209,20 @@ func (s *Store) MemberOf(ctx context.Context, classID int64, user string) (Stude
 	return st, nil
 }
 
+// HeldByMember reports whether the browser whose token hash is token
+// holds a seat of the platform's user user: a seat that came from a
+// launch of the same platform (the issuer of class classID's link) for
+// the same user id, in any class.
+func (s *Store) HeldByMember(ctx context.Context, token, user string, classID int64) (bool, error) {
+	var n int
+	err := s.rd.QueryRowContext(ctx, `SELECT COUNT(*) FROM students s JOIN lti_members m ON m.student_id = s.id JOIN lti_links l ON l.class_id = s.class_id
+		WHERE s.token_hash = ? AND m.user_id = ? AND l.issuer = (SELECT issuer FROM lti_links WHERE class_id = ?)`, token, user, classID).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("store: held by member: %w", err)
+	}
+	return n > 0, nil
+}
+
 // AddMembers stores students who came from a platform (a launch, or the
 // course's roster), each with the platform's user id (users[i] is
 // sts[i]'s), in one write: ErrNicknameTaken for a name the class holds.
