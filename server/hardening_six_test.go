@@ -549,3 +549,27 @@ func TestALaunchIsOneUsers(t *testing.T) {
 		t.Errorf("%d students in the first class, want Sara alone", n)
 	}
 }
+
+// TestThePlatformsNamesAsItGivesThem (issue 79, item 9): a learner named
+// in Persian with a zero-width non-joiner, and one whose name holds a
+// right-to-left override, come in under their names (the override
+// removed), not as "Student 2".
+func TestThePlatformsNamesAsItGivesThem(t *testing.T) {
+	a := newApp(t)
+	p := newPlatform(t)
+	p.register(a)
+	teacher := a.browser()
+	p.launch(teacher, "platform-key-1", instructor)
+	code := strings.TrimPrefix(teacher.path(), "/t/")
+	for _, c := range []struct{ sub, name, want string }{
+		{"user-fa", "علی\u200cرضا رضایی", "علی\u200cرضا رضایی"},
+		{"user-rlo", "Ana \u202eLopes", "Ana Lopes"},
+		{"user-long", "María José Fernández de la Cruz", "María José Fernández de la Cruz"},
+	} {
+		b := a.browser()
+		p.launch(b, "platform-key-1", func(m map[string]any) { m["sub"], m["name"] = c.sub, c.name })
+		if got := b.get(paths.Student.For(code)).Find(`[data-testid="nickname"]`).Text(); got != c.want {
+			t.Errorf("%s's launch as %q: the class page says %q, want %q", c.sub, c.name, got, c.want)
+		}
+	}
+}

@@ -128,12 +128,12 @@ func (r *Room) addMembers(ctx context.Context, c *class, newcomers []Newcomer, t
 }
 
 // freeName is the platform's name for a student as a nickname the class
-// does not hold (nor one that looks like it, nor one of also): the name as the nickname
-// rules prepare it, cut to their length, with " 2", " 3"... after a name
-// held; "Student" for a name the rules refuse.
+// does not hold (nor one that looks like it, nor one of also): the name
+// as the platform gives it (PlatformName), with " 2", " 3"... after a name
+// held; "Student" for a name with nothing left to show.
 func freeName(snap *Class, name string, also ...string) string {
-	base, err := Nickname(cut(name, MaxNickname))
-	if err != nil {
+	base := PlatformName(name)
+	if base == "" {
 		base = "Student"
 	}
 	held := looks{}
@@ -149,7 +149,7 @@ func freeName(snap *Class, name string, also ...string) string {
 		n := base
 		if i > 1 {
 			suffix := " " + strconv.Itoa(i)
-			n = strings.TrimSpace(cut(base, MaxNickname-len(suffix))) + suffix
+			n = strings.TrimSpace(cut(base, MaxPlatformName-len(suffix))) + suffix
 		}
 		if held.find(lookOf(n)) == "" {
 			return n

@@ -15,6 +15,47 @@ import (
 // MaxNickname is the longest nickname, in characters.
 const MaxNickname = 24
 
+// MaxPlatformName is the longest name a learning platform's user keeps,
+// in characters: a class list's whole names ("María José Fernández de la
+// Cruz" is 32), where a typed nickname is short.
+const MaxPlatformName = 64
+
+// PlatformName is a learning platform's name for its user as pigclass
+// keeps it (issue 79): the name as the platform gives it, in any script,
+// with the joiners and marks its script needs (U+200C and U+200D where
+// PRECIS's contextual rules allow them, combining marks); direction
+// overrides and isolates, other invisible format characters and controls
+// are removed, not the whole name; spaces of every kind made one, cut to
+// MaxPlatformName. "" when nothing is left to show.
+func PlatformName(raw string) string {
+	if !utf8.ValidString(raw) {
+		raw = strings.ToValidUTF8(raw, "")
+	}
+	keep := func(joiners bool) string {
+		return strings.Map(func(r rune) rune {
+			switch {
+			case r == '\u200c' || r == '\u200d':
+				if joiners {
+					return r
+				}
+				return -1
+			case unicode.Is(unicode.Cf, r), unicode.IsControl(r) && !unicode.IsSpace(r), blankLooking[r]:
+				return -1
+			}
+			return r
+		}, raw)
+	}
+	n, err := precis.Nickname.String(keep(true))
+	if err != nil {
+		// A joiner where its script does not join: the name without it.
+		n, err = precis.Nickname.String(keep(false))
+	}
+	if err != nil {
+		return ""
+	}
+	return cut(n, MaxPlatformName)
+}
+
 // Nickname problems a student can fix; each error's text says how (in
 // English; pages say it in the reader's language by the Kind of its
 // NicknameError).

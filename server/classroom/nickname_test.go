@@ -111,3 +111,27 @@ func FuzzNickname(f *testing.F) {
 		}
 	})
 }
+
+// TestPlatformNamesAsThePlatformGivesThem (issue 79, item 9): a
+// platform's names keep their script's joiners and marks, lose direction
+// overrides and other invisible controls (not the whole name), and are
+// cut at MaxPlatformName, not at a nickname's 24.
+func TestPlatformNamesAsThePlatformGivesThem(t *testing.T) {
+	for _, c := range []struct{ raw, want string }{
+		{"علی\u200cرضا رضایی", "علی\u200cرضا رضایی"}, // Persian, with a zero-width non-joiner
+		{"मनोज कुमार", "मनोज कुमार"},                 // Hindi: vowel signs and a virama
+		{"क्\u200dष", "क्\u200dष"},                   // a joiner after a virama
+		{"مُحَمَّد", "مُحَمَّد"},                     // Arabic with its marks
+		{"Ana\u202eLopes", "AnaLopes"},               // a right-to-left override, removed
+		{"Bo\u2066 Reis\u2069", "Bo Reis"},           // isolates, removed
+		{"Mia\u200b Thompson\x07", "Mia Thompson"},   // a zero-width space and a bell
+		{"Ana\u200dLopes", "AnaLopes"},               // a joiner where Latin does not join
+		{"María José Fernández de la Cruz", "María José Fernández de la Cruz"},
+		{strings.Repeat("Ab", 40), strings.Repeat("Ab", 32)},
+		{"\u202e\u200b", ""},
+	} {
+		if got := PlatformName(c.raw); got != c.want {
+			t.Errorf("PlatformName(%q) = %q, want %q", c.raw, got, c.want)
+		}
+	}
+}
