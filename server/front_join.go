@@ -162,6 +162,9 @@ func joinRefusal(l *i18n.Localizer, v *templates.Join, code string, no *classroo
 		v.Nickname.Error = l.T("nickname.taken", "Name", no.Nickname)
 	case classroom.LooksTaken:
 		v.Nickname.Error = l.T("nickname.looks", "Name", no.Nickname)
+	case classroom.PlatformOnly:
+		v.Error = l.T("joinerr.platform", "Code", code)
+		return http.StatusForbidden
 	}
 	return http.StatusUnprocessableEntity
 }

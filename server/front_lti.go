@@ -323,6 +323,9 @@ func (s *Server) linkedClass(c *gin.Context, link store.Link, claims lti.Claims)
 		case err != nil:
 			return nil, err
 		}
+		if err := s.room.Linked(ctx, class.ID); err != nil {
+			return nil, err
+		}
 		if s.district != nil {
 			if err := s.district.ServeClass(ctx, class.ID); err != nil {
 				return nil, err

@@ -46,6 +46,7 @@ var privacyTables = []privacyTable{
 		{"countdown", "countdown"},
 		{"lab", "lab"},
 		{"lab_revealed", "lab_revealed"},
+		{"codes_open", "codes_open"},
 	}, false},
 	{"students", []privacyColumn{
 		{"id", "students-id"},

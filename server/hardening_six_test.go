@@ -573,3 +573,55 @@ func TestThePlatformsNamesAsItGivesThem(t *testing.T) {
 		}
 	}
 }
+
+// TestAPlatformsClassTakesOnlyItsLaunches (issue 79, item 11): with its
+// code alone, no one joins a platform's class (new, by a rejoin code or
+// from the class list, whose names are the course's), until its teacher
+// opens it to codes on the dashboard, which says which it is.
+func TestAPlatformsClassTakesOnlyItsLaunches(t *testing.T) {
+	a := newApp(t)
+	p := newPlatform(t)
+	p.register(a)
+	teacher := a.browser()
+	p.launch(teacher, "platform-key-1", instructor)
+	code := strings.TrimPrefix(teacher.path(), "/t/")
+	learner := a.browser()
+	p.launch(learner, "platform-key-1", nil)
+	rejoin := learner.get(paths.Student.For(code)).Find(`[data-testid="rejoin-code"]`).Text()
+	before := len(operator(t, a, code).Class().Students)
+	dash := teacher.get(paths.Teacher.For(code))
+	if got := dash.Find(`[data-testid="platform-doors"]`).Text(); !strings.HasPrefix(got, "Students come in from your course's page") {
+		t.Errorf("the dashboard of a platform's class says %q", got)
+	}
+	intruder := a.browser()
+	doc := intruder.post(paths.JoinCode.For(code), url.Values{"nickname": {"Intruder"}})
+	if intruder.status() != http.StatusForbidden || !strings.Contains(doc.Find(`[role="alert"]`).Text(), "open pigclass from your course's page") {
+		t.Errorf("a code join of a platform's class: %d %q, want 403", intruder.status(), doc.Find(`[role="alert"]`).Text())
+	}
+	if rejoin != "" {
+		if intruder.post(paths.JoinCode.For(code), url.Values{"nickname": {"Ana Souza"}, "rejoin": {rejoin}}); intruder.status() != http.StatusForbidden {
+			t.Errorf("a rejoin code in a platform's class: %d, want 403", intruder.status())
+		}
+	}
+	if doc = intruder.post(paths.JoinCode.For(code), url.Values{"roster": {"ask"}}); doc.Find(`[data-testid="roster-name"]`).Length() != 0 || strings.Contains(doc.Text(), "Ana Souza") {
+		t.Error("the class list of a platform's class shows its learners to a code")
+	}
+	if n := len(operator(t, a, code).Class().Students); n != before {
+		t.Errorf("the code joins seated %d students", n-before)
+	}
+	teacher.post(paths.CodesOpen.For(code), nil)
+	if got := teacher.get(paths.Teacher.For(code)).Find(`[data-testid="platform-doors"]`).Text(); !strings.HasPrefix(got, "Students may also join with the class code") {
+		t.Errorf("opened to codes, the dashboard says %q", got)
+	}
+	if intruder.post(paths.JoinCode.For(code), url.Values{"nickname": {"Guest"}}); intruder.path() != paths.Student.For(code) {
+		t.Errorf("opened to codes, a code join: %d at %s", intruder.status(), intruder.path())
+	}
+	teacher.post(paths.CodesClosed.For(code), nil)
+	if late := a.browser(); late.post(paths.JoinCode.For(code), url.Values{"nickname": {"Late"}}) != nil && late.status() != http.StatusForbidden {
+		t.Errorf("closed again, a code join: %d", late.status())
+	}
+	// An ordinary class takes its code as ever.
+	own := a.browser()
+	ownCode := teacherStart(t, own)
+	join(t, a, ownCode, "Ana")
+}

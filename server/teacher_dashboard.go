@@ -487,7 +487,7 @@ func (s *Server) platformPart(ctx context.Context, class *classroom.Class) (*tem
 	if err != nil {
 		return nil, err
 	}
-	part := &templates.PlatformPart{IDs: paths.StudentsCSV.For(class.Code) + "?platform=ids&names=real"}
+	part := &templates.PlatformPart{IDs: paths.StudentsCSV.For(class.Code) + "?platform=ids&names=real", CodesOpen: class.CodesOpen}
 	if link.LineItem != "" {
 		homework, err := s.lti.HasHomework(ctx, class.ID)
 		if err != nil {

@@ -1159,6 +1159,9 @@ type LTIDeepLinkReturn struct {
 type PlatformPart struct {
 	IDs   string
 	Score string // quality or games
+	// CodesOpen: the teacher let students join with the class code too;
+	// else the course's launches alone come in (issue 79).
+	CodesOpen bool
 }
 
 // LTIStorage is a page that keeps a launch's state in the platform's

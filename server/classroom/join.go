@@ -165,10 +165,11 @@ const (
 	DeviceHasName                        // the device joined the class under another name lately
 	NicknameTaken                        // a student has the name
 	LooksTaken                           // a student has a name that looks the same (see Like)
+	PlatformOnly                         // a learning platform's class, not opened to codes: its launches only
 )
 
 var joinReasons = [...]string{"", "too many guesses", "no such class", "removed", "locked", "bad nickname", "wrong rejoin code", "too many rejoin tries",
-	"too many joins a minute", "one name a device", "nickname taken", "nickname looks taken"}
+	"too many joins a minute", "one name a device", "nickname taken", "nickname looks taken", "a platform's class"}
 
 func (e *JoinRefusal) Error() string { return "join refused: " + joinReasons[e.Reason] }
 
@@ -200,6 +201,12 @@ func (r *Room) Enter(ctx context.Context, k Knock) (Entry, error) {
 	}
 	if k.TokenHash != "" && snap.WasRemoved(k.TokenHash) {
 		return e, refused(Removed, k.Nickname)
+	}
+	if snap.Platform && !snap.CodesOpen {
+		// The course's class: its learners come from the platform,
+		// vouched for by it; a code alone (on every learner's page)
+		// seats no one, new or by a rejoin code (issue 79).
+		return e, refused(PlatformOnly, k.Nickname)
 	}
 	nick, bad := Nickname(k.Nickname)
 	if bad != nil {

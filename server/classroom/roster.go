@@ -184,5 +184,9 @@ func (r *Room) RosterFor(ctx context.Context, code, guesser string) ([]string, e
 	if err != nil {
 		return nil, err
 	}
-	return c.snap.Load().RosterNames(), nil
+	snap := c.snap.Load()
+	if snap.Platform && !snap.CodesOpen {
+		return nil, nil // the course's names are for its launches, not for a code (issue 79)
+	}
+	return snap.RosterNames(), nil
 }

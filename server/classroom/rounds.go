@@ -64,12 +64,14 @@ func (r *Room) SetSwitches(ctx context.Context, v Viewer, change func(*Switches)
 	var snap *Class
 	err = c.save(func() error {
 		old := c.snap.Load()
-		f := Switches{Locked: old.Locked, Paused: old.Paused, Anonymous: old.Anonymous}
+		f := Switches{Locked: old.Locked, Paused: old.Paused, Anonymous: old.Anonymous, CodesOpen: old.CodesOpen}
 		change(&f)
 		if err := r.st.SetSwitches(ctx, c.id, f); err != nil {
 			return err
 		}
-		snap = c.publishLocked(false, func(next *Class) { next.Locked, next.Paused, next.Anonymous = f.Locked, f.Paused, f.Anonymous })
+		snap = c.publishLocked(false, func(next *Class) {
+			next.Locked, next.Paused, next.Anonymous, next.CodesOpen = f.Locked, f.Paused, f.Anonymous, f.CodesOpen
+		})
 		if old.Paused && !f.Paused {
 			r.hall.RestartClocks(uniqueMatches(*c.live.Load()))
 		}
@@ -93,6 +95,20 @@ func (r *Room) setClass(v Viewer, save func(classID int64) error, change func(*C
 			}
 		}
 		c.publishLocked(false, change)
+		return nil
+	})
+}
+
+// Linked says a learning platform's link now opens the class (made by its
+// first launch): it takes that platform's launches, and codes only once
+// its teacher opens it to them.
+func (r *Room) Linked(ctx context.Context, classID int64) error {
+	c, err := r.classes.load(ctx, classID)
+	if err != nil {
+		return err
+	}
+	return c.save(func() error {
+		c.publishLocked(false, func(next *Class) { next.Platform = true })
 		return nil
 	})
 }

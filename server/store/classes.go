@@ -32,6 +32,11 @@ type Class struct {
 	// for none); LabRevealed says its exact answer is shown.
 	Lab         string
 	LabRevealed bool
+	// Platform says a learning platform's link opened the class (LTI):
+	// it takes its platform's launches, and joins by its code only when
+	// CodesOpen (its teacher's switch).
+	Platform  bool
+	CodesOpen bool
 }
 
 // InPhase reports whether the class is at a started phase of its lesson:
@@ -60,12 +65,14 @@ func (s *Store) CreateClass(ctx context.Context, code, teacherHash string) (Clas
 // ErrCodeTaken says a join code is already in use.
 var ErrCodeTaken = errors.New("code taken")
 
-const classColumns = `id, code, teacher_hash, locked, paused, anonymous, created_at, projector_chart, lesson, phase, language, off_lesson, countdown, lab, lab_revealed`
+const classColumns = `id, code, teacher_hash, locked, paused, anonymous, created_at, projector_chart, lesson, phase, language, off_lesson, countdown, lab, lab_revealed,
+	EXISTS (SELECT 1 FROM lti_links WHERE lti_links.class_id = classes.id), codes_open`
 
 func scanClass(row interface{ Scan(...any) error }) (Class, error) {
 	var c Class
 	var created, countdown string
-	err := row.Scan(&c.ID, &c.Code, &c.TeacherHash, &c.Locked, &c.Paused, &c.Anonymous, &created, &c.Projector, &c.Lesson, &c.Phase, &c.Language, &c.OffLesson, &countdown, &c.Lab, &c.LabRevealed)
+	err := row.Scan(&c.ID, &c.Code, &c.TeacherHash, &c.Locked, &c.Paused, &c.Anonymous, &created, &c.Projector, &c.Lesson, &c.Phase, &c.Language, &c.OffLesson, &countdown, &c.Lab, &c.LabRevealed,
+		&c.Platform, &c.CodesOpen)
 	c.CreatedAt, c.Countdown = parseTime(created), parseTime(countdown)
 	return c, err
 }
@@ -84,11 +91,11 @@ func (s *Store) ClassByCode(ctx context.Context, code string) (Class, error) {
 }
 
 // Switches are the switches a teacher turns.
-type Switches struct{ Locked, Paused, Anonymous bool }
+type Switches struct{ Locked, Paused, Anonymous, CodesOpen bool }
 
 // SetSwitches stores a class's switches.
 func (s *Store) SetSwitches(ctx context.Context, id int64, f Switches) error {
-	_, err := s.exec(ctx, `UPDATE classes SET locked = ?, paused = ?, anonymous = ? WHERE id = ?`, f.Locked, f.Paused, f.Anonymous, id)
+	_, err := s.exec(ctx, `UPDATE classes SET locked = ?, paused = ?, anonymous = ?, codes_open = ? WHERE id = ?`, f.Locked, f.Paused, f.Anonymous, f.CodesOpen, id)
 	if err != nil {
 		return fmt.Errorf("store: set class flags: %w", err)
 	}

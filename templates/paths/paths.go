@@ -115,6 +115,8 @@ const (
 	AnonymousOn     Route = "/t/:code/anonymous-on"
 	AnonymousOff    Route = "/t/:code/anonymous-off"
 	JoinsUnlimited  Route = "/t/:code/joins/unlimited"
+	CodesOpen       Route = "/t/:code/codes/open"
+	CodesClosed     Route = "/t/:code/codes/closed"
 	JoinsLimited    Route = "/t/:code/joins/limited"
 	TeacherSkunk    Route = "/t/:code/skunk"
 	SkunkRoll       Route = "/t/:code/skunk/roll"
