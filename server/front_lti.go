@@ -267,6 +267,22 @@ func (s *Server) launchInto(c *gin.Context, p lti.Platform, claims lti.Claims, s
 		s.enterFrom(c, stored, teacherPrefix+class.Code, s.ltiTeacherSecret(link), paths.Teacher.For(class.Code))
 		return
 	}
+	// A learner the course's roster does not list as Active is refused,
+	// before anything is stored (issue 79).
+	link, err = s.lti.ClassLink(c.Request.Context(), class.ID)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	switch listed, err := s.lti.Listed(c.Request.Context(), p, link, claims.Subject); {
+	case err != nil:
+		fail(c, err)
+		return
+	case !listed:
+		s.log.Info("lti: a learner the course's roster does not list", "issuer", p.Issuer, "code", class.Code)
+		s.refuseLaunch(c, http.StatusForbidden, "not_listed")
+		return
+	}
 	old, _ := c.Cookie(playerCookie)
 	if len(old) != 64 {
 		old = ""

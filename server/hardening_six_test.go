@@ -625,3 +625,54 @@ func TestAPlatformsClassTakesOnlyItsLaunches(t *testing.T) {
 	ownCode := teacherStart(t, own)
 	join(t, a, ownCode, "Ana")
 }
+
+// TestTheLaunchObeysTheCoursesRoster (issue 79, item 13): where the
+// platform offers its roster (NRPS), a learner it does not list, or lists
+// as Inactive, is refused in words that say what to do, and nothing is
+// stored; a learner added to the course a moment ago is let in (the
+// roster read again for them); an instructor is never refused for it.
+func TestTheLaunchObeysTheCoursesRoster(t *testing.T) {
+	a := newApp(t)
+	p := newPlatform(t)
+	p.register(a)
+	nrps := func(c map[string]any) {
+		c["https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"] = map[string]any{"context_memberships_url": p.srv.URL + "/courses/course-1/members", "service_versions": []string{"2.0"}}
+	}
+	p.members = []map[string]any{
+		{"user_id": "user-1", "name": "Ana Souza", "roles": []string{lti.RoleLearner}},
+		{"user_id": "user-4", "name": "Cy Gone", "roles": []string{lti.RoleLearner}, "status": "Inactive"},
+	}
+	teacher := a.browser()
+	p.launch(teacher, "platform-key-1", func(c map[string]any) { instructor(c); nrps(c); c["sub"] = "teacher-not-listed" })
+	code := strings.TrimPrefix(teacher.path(), "/t/")
+	if len(code) != CodeLength {
+		t.Fatalf("an instructor the roster does not list: %d at %s, want the dashboard", teacher.status(), teacher.path())
+	}
+	classID := mustClassID(t, a, code)
+	count := func() int {
+		sts, _ := a.store.Students(t.Context(), classID)
+		return len(sts)
+	}
+	before := count()
+	for _, c := range []struct{ who, sub string }{{"a stranger to the course", "user-9"}, {"an Inactive member", "user-4"}} {
+		b := a.browser()
+		doc := p.launch(b, "platform-key-1", func(m map[string]any) { nrps(m); m["sub"] = c.sub })
+		checkRefused(t, c.who, b, doc, http.StatusForbidden, "Ask your teacher to add you to the course")
+	}
+	if n := count(); n != before {
+		t.Errorf("the refused launches stored %d students", n-before)
+	}
+	ana := a.browser()
+	if p.launch(ana, "platform-key-1", nrps); ana.path() != paths.Student.For(code) {
+		t.Errorf("Ana, on the roster: %d at %s", ana.status(), ana.path())
+	}
+	// Bo is added to the course: his launch a moment later gets in.
+	p.mu.Lock()
+	p.members = append(p.members, map[string]any{"user_id": "user-2", "name": "Bo Reis", "roles": []string{lti.RoleLearner}})
+	p.mu.Unlock()
+	a.clock.add(6 * time.Second)
+	bo := a.browser()
+	if p.launch(bo, "platform-key-1", func(m map[string]any) { nrps(m); m["sub"], m["name"] = "user-2", "Bo Reis" }); bo.path() != paths.Student.For(code) {
+		t.Errorf("Bo, added to the course a moment ago: %d at %s", bo.status(), bo.path())
+	}
+}

@@ -39,7 +39,8 @@ type Platforms struct {
 	// Making holds one resource link's class being made at a time.
 	Making sync.Mutex
 
-	frames frames // the origins that may frame pigclass's pages (frames.go)
+	frames  frames  // the origins that may frame pigclass's pages (frames.go)
+	rosters rosters // the courses' rosters as last read (rosters.go)
 }
 
 // New is the platforms of the store st, for a server with key.
