@@ -438,7 +438,7 @@ func TestThreeAndFourSeats(t *testing.T) {
 		t.Fatalf("%d matches, want 3 of three seats and 1 of four", len(matches))
 	}
 	last := matches[3]
-	if got := strings.Count(last["players"], ";"); got != 3 || !strings.Contains(last["players"], "bot hold:20") || strings.Count(last["places"], ";") != 3 {
+	if got := strings.Count(last["players"], ";"); got != 3 || !strings.Contains(last["players"], "Hold-20 bot") || strings.Count(last["places"], ";") != 3 {
 		t.Errorf("four-seat match: %v", last)
 	}
 	doc := teacher.post("/t/"+code+"/rounds", url.Values{"game": {"pig"}, "target": {"100"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"11"}})

@@ -676,3 +676,45 @@ func TestTheLaunchObeysTheCoursesRoster(t *testing.T) {
 		t.Errorf("Bo, added to the course a moment ago: %d at %s", bo.status(), bo.path())
 	}
 }
+
+// TestTheHold20BotHasOneName (issue 79, item 18): the board, the review,
+// the teacher's student page, decisions.csv, matches.csv and
+// match_players.csv name the hold-at-20 bot one way, "Hold-20 bot"; the
+// files keep its machine id in bot_id.
+func TestTheHold20BotHasOneName(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}
+	// To 50: the bot's first turn (it holds at 20) cannot end the game.
+	startRound(t, teacher, code, url.Values{"game": {"pig"}, "target": {"50"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	board := ana.b.get(paths.Student.For(code))
+	game := board.Find(`[data-testid="board"]`).AttrOr("hx-get", "")
+	if !strings.Contains(board.Find(`[data-testid="board"]`).Text(), "Hold-20 bot") {
+		t.Errorf("the board does not name the bot Hold-20 bot: %q", board.Find(`[data-testid="board"]`).Text())
+	}
+	id, _ := strconv.ParseInt(strings.Split(strings.TrimPrefix(game, "/c/"+code+"/m/"), "/")[0], 10, 64)
+	ana.playAt(t, paths.ClassMatch.With(code, id))
+	review := ana.b.get(paths.ClassMatch.With(code, id)).Text()
+	if !strings.Contains(review, "Hold-20 bot") || strings.Contains(review, "Bot (rule of thumb") {
+		t.Errorf("the review names the bot otherwise than Hold-20 bot")
+	}
+	for _, f := range []struct{ file, col string }{{"decisions.csv", "student"}, {"match_players.csv", "player"}} {
+		bots := 0
+		for _, r := range teacher.csvRows("/t/" + code + "/" + f.file) {
+			if r["bot_id"] == "" {
+				continue
+			}
+			bots++
+			if r[f.col] != "Hold-20 bot" || r["bot_id"] != "hold:20" {
+				t.Errorf("%s names the bot %q (bot_id %q)", f.file, r[f.col], r["bot_id"])
+			}
+		}
+		if bots == 0 {
+			t.Errorf("%s has no row of the bot", f.file)
+		}
+	}
+	if m := teacher.csvRows("/t/" + code + "/matches.csv"); len(m) != 1 || !strings.Contains(m[0]["players"], "Hold-20 bot") {
+		t.Errorf("matches.csv: %v", m)
+	}
+}

@@ -108,7 +108,7 @@ func TestDeadlineTimeouts(t *testing.T) {
 	}
 	waitFor(t, func() bool {
 		m := teacher.csvRows("/t/" + code + "/matches.csv")
-		return len(m) == 1 && m[0]["status"] == "over" && m[0]["winner"] == "bot hold:20"
+		return len(m) == 1 && m[0]["status"] == "over" && m[0]["winner"] == "Hold-20 bot"
 	})
 	// The end says why; the time-outs are stored as time-outs but are
 	// not decisions: no cost, no agreement, not the student's.

@@ -88,10 +88,10 @@ type views struct {
 // shared screen in anonymous mode, or the bot.
 func seatWords(seat play.Seat, anonymous bool, g sim.Game) i18n.Msg {
 	switch {
-	case seat.Bot == sim.MysteryBot:
-		return i18n.M("bot.name.mystery") // not "Bot (mystery bot)"
 	case seat.Bot != "":
-		return i18n.M("bot.seat", "Bot", botWords(seat.Bot, g.Rules().HoldAt))
+		// One name a person reads, on every page (issue 79): the board's
+		// short one ("Hold-20 bot"); what it plays is said apart.
+		return botName(seat.Bot, g.Rules().HoldAt)
 	case anonymous:
 		return anonWords(seat.AnonName)
 	}
@@ -118,23 +118,9 @@ func anonWords(stored string) i18n.Msg {
 // anonIn is anonWords in the reader's language.
 func anonIn(l *i18n.Localizer, stored string) string { return l.Say(anonWords(stored)) }
 
-// botWords names a strategy for people (sim.BotWords).
-func botWords(name string, ruleOfThumb int) i18n.Msg { return botMsg(name, ruleOfThumb, "bot.") }
-
-// botMsg is a bot's words by the catalog's prefix: bot.* say what it
-// plays, bot.name.* name it as a player; a bot of no known family is its
-// strategy's own name.
-func botMsg(name string, ruleOfThumb int, prefix string) i18n.Msg {
-	key, n, plural := sim.BotWords(name, ruleOfThumb)
-	key = prefix + strings.TrimPrefix(key, "bot.")
-	switch {
-	case key == prefix:
-		return i18n.Text(name)
-	case plural:
-		return i18n.Plural(key, n)
-	}
-	return i18n.M(key, "N", n)
-}
+// botWords names a strategy for people, and botName a bot as a player
+// (report.BotWords, report.BotName: the files name bots the same way).
+var botWords, botName = report.BotWords, report.BotName
 
 // botLabel is botWords in the reader's language.
 func botLabel(l *i18n.Localizer, name string, ruleOfThumb int) string {
@@ -144,7 +130,9 @@ func botLabel(l *i18n.Localizer, name string, ruleOfThumb int) string {
 // seatWordsAll names every seat of a match as the viewer sees it:
 // generated names for the others in anonymous mode, and you for the
 // viewer's own seat (an empty you keeps the viewer's nickname).
-// Several bots in a match are numbered in seat order ("Bot 2 (...)"), so
+// A bot goes by its short name ("Hold-20 bot", botName), the same on the
+// board, the review and the teacher's pages; several bots in a match are
+// numbered in seat order ("Hold-20 bot 2"), so
 // that each can be told apart.
 func seatWordsAll(row play.Match, viewer int, anonymous bool, you i18n.Msg) []i18n.Msg {
 	names := make([]i18n.Msg, row.Variant.Seats)
@@ -158,22 +146,7 @@ func seatWordsAll(row play.Match, viewer int, anonymous bool, you i18n.Msg) []i1
 		if n == 0 {
 			return i18n.Msg{} // a lone bot: seatWords's name
 		}
-		return i18n.M("bot.seat_n", "N", n, "Bot", botWords(bot, row.Variant.Game.Rules().HoldAt))
-	})
-	return names
-}
-
-// boardSeatWords is seatWordsAll for the board, where a bot goes by a
-// short name that fits one line of a phone ("Perfect bot", botName),
-// numbered when there are several; the review says what each plays.
-func boardSeatWords(row play.Match, viewer int, anonymous bool, you i18n.Msg) []i18n.Msg {
-	names := seatWordsAll(row, viewer, anonymous, you)
-	numberBots(row, names, func(bot string, n int) i18n.Msg {
-		name := botName(bot, row.Variant.Game.Rules().HoldAt)
-		if n == 0 {
-			return name
-		}
-		return i18n.M("bot.name.numbered", "Bot", name, "N", n)
+		return i18n.M("bot.name.numbered", "Bot", botName(bot, row.Variant.Game.Rules().HoldAt), "N", n)
 	})
 	return names
 }
@@ -202,10 +175,6 @@ func numberBots(row play.Match, names []i18n.Msg, named func(bot string, n int) 
 		}
 	}
 }
-
-// botName is a bot as a player, in a few words: the catalog's bot.name.*
-// for its family (sim.BotWords).
-func botName(name string, ruleOfThumb int) i18n.Msg { return botMsg(name, ruleOfThumb, "bot.name.") }
 
 // seatNames is seatWordsAll in the reader's language ("" for you keeps
 // the viewer's nickname).
@@ -307,7 +276,7 @@ func (w *views) boardFacts(class *classroom.Class, m *play.Match, viewer int) (t
 		you = i18n.M("board.you_name") // practice: the player has no nickname
 	}
 	seated, viewer := viewer >= 0, wordsViewer(m, viewer)
-	words := boardWords{title: titleWords(v), names: boardSeatWords(*m, viewer, anonymous, you), youMark: i18n.M("board.you_mark")}
+	words := boardWords{title: titleWords(v), names: seatWordsAll(*m, viewer, anonymous, you), youMark: i18n.M("board.you_mark")}
 	b := templates.Board{
 		MatchID: m.ID, Seq: m.Seq(), Commitment: m.Seed.Commitment(), Game: v.Game.String(), InClass: code != "", ClassCode: code,
 		CheckDiceURL: paths.VerifyMatch(code, m.ID),

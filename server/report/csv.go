@@ -13,6 +13,7 @@ import (
 	"pigclass/server/store"
 	"pigclass/sim"
 	"pigclass/sim/solve"
+	"pigclass/templates/i18n"
 )
 
 // safeCell keeps a spreadsheet from reading a cell as a formula: a cell
@@ -222,7 +223,7 @@ func decisionRow(code string, m play.Match, e *play.Event, real bool) []string {
 	return DecisionsFile.row().
 		set("class", code).set("match", strconv.FormatInt(m.ID, 10)).set("round", strconv.Itoa(m.RoundIndex)).set("day", m.Day).
 		set("game", m.Variant.Game.String()).set("target", strconv.Itoa(m.Variant.Target)).set("seats", strconv.Itoa(m.Variant.Seats)).
-		set("student", exportName(m.Seats[e.Seat], real)).set("seat", strconv.Itoa(ExportSeat(e.Seat, m.FirstSeat, m.Variant.Seats))).
+		set("student", exportName(m.Seats[e.Seat], real, m.Variant.Game)).set("bot_id", m.Seats[e.Seat].Bot).set("seat", strconv.Itoa(ExportSeat(e.Seat, m.FirstSeat, m.Variant.Seats))).
 		set("turn", strconv.Itoa(e.Turn+1)).set("roll_in_turn", strconv.Itoa(e.Roll+1)).
 		set("score", strconv.Itoa(e.Score)).set("leader_score", strconv.Itoa(e.OpponentScore)).set("turn_total", strconv.Itoa(e.TurnTotal)).
 		set("action", e.Action.String()).set("dice", strconv.Itoa(e.Dice)).set("faces", facesCell(e.Faces)).set("source", sourceCell(e.Faces, e.Entered)).set("analysis", analysis).
@@ -310,15 +311,46 @@ func skunkDecisionRows(code string, k skunkData, real bool) [][]string {
 	return rows
 }
 
-// exportName names a seat in an export.
-func exportName(seat play.Seat, real bool) string {
+// exportName names a seat in an export: a bot by the name the pages give
+// it, in English ("Hold-20 bot"); its machine id is a column of its own
+// (bot_id).
+func exportName(seat play.Seat, real bool, g sim.Game) string {
 	switch {
 	case seat.Bot != "":
-		return "bot " + seat.Bot
+		return BotPlayer(seat.Bot, g.Rules().HoldAt)
 	case real:
 		return seat.Nickname
 	}
 	return seat.AnonName
+}
+
+// BotWords names a strategy for people: what it plays (the catalog's
+// bot.*, "rule of thumb, hold at 20").
+func BotWords(name string, ruleOfThumb int) i18n.Msg { return botMsg(name, ruleOfThumb, "bot.") }
+
+// BotName is a bot as a player, in a few words, on every page and file
+// (issue 79: one name a person reads): the catalog's bot.name.* for its
+// family (sim.BotWords), "Hold-20 bot".
+func BotName(name string, ruleOfThumb int) i18n.Msg { return botMsg(name, ruleOfThumb, "bot.name.") }
+
+// BotPlayer is BotName in English, as the files write it.
+func BotPlayer(name string, ruleOfThumb int) string {
+	return i18n.For("en").Say(BotName(name, ruleOfThumb))
+}
+
+// botMsg is a bot's words by the catalog's prefix: bot.* say what it
+// plays, bot.name.* name it as a player; a bot of no known family is its
+// strategy's own name.
+func botMsg(name string, ruleOfThumb int, prefix string) i18n.Msg {
+	key, n, plural := sim.BotWords(name, ruleOfThumb)
+	key = prefix + strings.TrimPrefix(key, "bot.")
+	switch {
+	case key == prefix:
+		return i18n.Text(name)
+	case plural:
+		return i18n.Plural(key, n)
+	}
+	return i18n.M(key, "N", n)
 }
 
 // matchRows are matches.csv: one row per match, its players in seat order
@@ -332,7 +364,7 @@ func matchRows(d *classData, real bool) [][]string {
 		var players, placeCells, scores []string
 		turns := 0
 		for _, seat := range bySeat(m) {
-			players = append(players, exportName(seat, real))
+			players = append(players, exportName(seat, real, m.Variant.Game))
 			placeCells = append(placeCells, strconv.Itoa(places[seat.Seat]))
 			scores = append(scores, strconv.Itoa(st.Scores[seat.Seat]))
 			turns += st.Turns[seat.Seat]
@@ -342,7 +374,7 @@ func matchRows(d *classData, real bool) [][]string {
 			seed = m.Seed.String()
 		}
 		if st.Over {
-			winner = exportName(m.Seats[st.Winner], real)
+			winner = exportName(m.Seats[st.Winner], real, m.Variant.Game)
 		} else {
 			placeCells = nil
 		}
@@ -477,7 +509,7 @@ func playerRows(d *classData, real bool) [][]string {
 			}
 			rows = append(rows, PlayersFile.row().
 				set("class", d.class.Code).set("match", strconv.FormatInt(m.ID, 10)).set("round", strconv.Itoa(m.RoundIndex)).set("day", m.Day).
-				set("game", m.Variant.Game.String()).set("seat", strconv.Itoa(i+1)).set("player", exportName(seat, real)).
+				set("game", m.Variant.Game.String()).set("seat", strconv.Itoa(i+1)).set("player", exportName(seat, real, m.Variant.Game)).set("bot_id", seat.Bot).
 				set("place", place).set("final_score", strconv.Itoa(st.Scores[seat.Seat])).
 				set("won", strconv.FormatBool(st.Over && st.Winner == seat.Seat)).cells)
 		}

@@ -123,7 +123,7 @@ func TestFilesOfAPlayedClass(t *testing.T) {
 	for i, m := range played {
 		final := m.State()
 		res := final.Result()
-		winner := "bot hold:20"
+		winner := "Hold-20 bot"
 		if res.Winner == 0 {
 			winner = []string{"Ana", "Bo"}[i]
 		}

@@ -107,6 +107,10 @@ var (
 	colDay   = Column{"day", KindDate, false, nil}
 	colGame  = Column{"game", KindChoice, false, games}
 	colSeat  = Column{"seat", KindInteger, false, nil}
+	// colBotID is a bot's strategy as pigclass names it (hold:20,
+	// optimal), empty for a student: the machine's id beside the name a
+	// person reads (issue 79).
+	colBotID = Column{"bot_id", KindText, true, nil}
 )
 
 // DecisionsFile is one row per decision.
@@ -115,6 +119,7 @@ var DecisionsFile = newFile("decisions",
 	Column{"target", KindInteger, true, nil},
 	Column{"seats", KindInteger, false, nil},
 	Column{"student", KindText, false, nil},
+	colBotID,
 	colSeat,
 	Column{"turn", KindInteger, false, nil},
 	Column{"roll_in_turn", KindInteger, false, nil},
@@ -166,6 +171,7 @@ var MatchesFile = newFile("matches",
 var PlayersFile = newFile("match_players",
 	colClass, colMatch, colRound, colDay, colGame, colSeat,
 	Column{"player", KindText, false, nil},
+	colBotID,
 	Column{"place", KindInteger, true, nil},
 	Column{"final_score", KindInteger, false, nil},
 	Column{"won", KindBoolean, false, nil},

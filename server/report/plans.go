@@ -41,6 +41,7 @@ var TournamentFile = newFile("tournament",
 	Column{"rank", KindInteger, false, nil},
 	Column{"entry", KindText, false, nil},
 	Column{"bot", KindBoolean, false, nil},
+	colBotID,
 	Column{"average_pct", KindNumber, false, nil},
 	Column{"best_opponent", KindText, false, nil},
 	Column{"best_pct", KindNumber, false, nil},
@@ -131,14 +132,14 @@ func writeTournaments(ctx context.Context, src exportSource, class store.Class, 
 		}
 		name := func(i int) string {
 			if e := res.Entries[i]; e.Bot != "" {
-				return e.Bot
+				return BotPlayer(e.Bot, t.Variant.Game.Rules().HoldAt)
 			}
 			return who[res.Entries[i].Student]
 		}
 		for _, s := range res.Standings {
 			r := TournamentFile.row().set("class", class.Code).set("tournament", strconv.FormatInt(t.ID, 10)).set("game", t.Variant.Game.String()).
 				set("target", strconv.Itoa(t.Variant.Target)).set("rank", strconv.Itoa(s.Rank)).set("entry", name(s.Entry)).
-				set("bot", strconv.FormatBool(res.Entries[s.Entry].Bot != "")).set("average_pct", PctCell(s.Average)).
+				set("bot", strconv.FormatBool(res.Entries[s.Entry].Bot != "")).set("bot_id", res.Entries[s.Entry].Bot).set("average_pct", PctCell(s.Average)).
 				set("best_opponent", name(s.Best)).set("best_pct", PctCell(s.BestChance)).set("worst_opponent", name(s.Worst)).set("worst_pct", PctCell(s.WorstChance))
 			if err := cw.row(r.cells); err != nil {
 				return err
