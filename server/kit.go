@@ -56,6 +56,9 @@ type Config struct {
 	Tables *solve.Cache
 	// TablesBudget bounds the tables kept (0: TablesBudget).
 	TablesBudget int64
+	// LabBudget is the most time a lab run may simulate (0: LabBudget,
+	// 3 s); a test lowers it.
+	LabBudget time.Duration
 	// Retain is how long a class is kept after its last activity, then
 	// erased (cmd/pigclass's guide, "How long a class is kept"); 0 keeps every class
 	// until its teacher deletes it.
@@ -98,6 +101,8 @@ type Server struct {
 	district    *classroom.District  // on a district's shared Postgres: the classes this instance serves; nil on SQLite
 	streams     *streams             // the pages' event streams (push.go)
 	labRuns     *runPaths            // the lab's runs just made, until their page draws them
+	labRate     *limit.Limiter       // the lab's runs, by class and student (labRunsPerMinute)
+	labGate     *labGate             // the lab's simulation slots, shared fairly by the classes
 	lti         *platforms.Platforms // the learning platforms (LTI 1.3): front_lti.go
 }
 

@@ -30,10 +30,10 @@ import (
 // pool on the lab's chart (the shared screen shows it when picked), and
 // the teacher reveals the exact answer.
 
-// labSlots bound the experiments simulated at once: two cores' worth, so
-// that a class of 30 running 100,000 games each is done in about a second
-// (BenchmarkClassExperiments) and a class playing meanwhile still moves.
-var labSlots = make(chan struct{}, 2)
+// The experiments simulated at once are bounded (Server.labGate, lab_gate.go):
+// two cores' worth, so that a class of 30 running 100,000 games each is
+// done in about a second (BenchmarkClassExperiments) and a class playing
+// meanwhile still moves.
 
 // labExacts are the exact answers worked out, by question.
 var labExacts sync.Map // classroom.LabQuestion -> float64
@@ -338,9 +338,8 @@ func (s *Server) labPath(c *gin.Context, q classroom.LabQuestion, e store.Experi
 	if err != nil {
 		return templates.Chart{}, err
 	}
-	labSlots <- struct{}{}
-	r, err := sim.Experiment(c.Request.Context(), q.Variant, first, second, e.Games, e.Seed)
-	<-labSlots
+	// A run taken within its budget replays within twice it.
+	r, err := s.simulateLab(c.Request.Context(), e.ClassID, 2*s.labBudget(), q, first, second, e.Games, e.Seed)
 	if err != nil {
 		return templates.Chart{}, err
 	}
@@ -367,6 +366,10 @@ func (s *Server) runExperiment(c *gin.Context) {
 	case err != nil || n < sim.MinExperiment || n > sim.MaxExperiment:
 		v.Error = l.T("lab.error.games", "Min", l.Int(sim.MinExperiment), "Max", l.Int(sim.MaxExperiment))
 	}
+	// A student's runs are bounded, a minute's and the class's (issue 79).
+	if v.Error == "" {
+		v.Error = s.labRunsLeft(c, class.ID, me.ID)
+	}
 	// A refused question costs nothing: its strategies (perfect play's
 	// table) are made only for a question the lab takes (issue 79).
 	var first, second sim.Strategy
@@ -386,10 +389,13 @@ func (s *Server) runExperiment(c *gin.Context) {
 		return
 	}
 	seed := s.cfg.Chance.Seed().String()[:16]
-	labSlots <- struct{}{}
-	r, err := sim.Experiment(c.Request.Context(), q.Variant, first, second, n, seed)
-	<-labSlots
-	if err != nil {
+	r, err := s.simulateLab(c.Request.Context(), class.ID, s.labBudget(), q, first, second, n, seed)
+	switch {
+	case errors.Is(err, errLabBudget):
+		v.Error = l.T("lab.error.budget", "Games", l.Int(n), "Seconds", l.Dec(s.labBudget().Seconds(), 1))
+		s.drawLab(c, class, me, &v)
+		return
+	case err != nil:
 		fail(c, err)
 		return
 	}

@@ -81,6 +81,8 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 		tokens:      &tokens{now: cfg.Now, rotated: map[string]rotation{}},
 		streams:     newStreams(),
 		labRuns:     &runPaths{byID: map[int64]sim.ExperimentResult{}},
+		labRate:     limit.New(labRunsPerMinute, time.Minute, cfg.Now),
+		labGate:     newLabGate(labSlotCount),
 	}
 	if s.tables == nil {
 		s.tables = &solve.Cache{}

@@ -240,7 +240,7 @@ func Simulate(ctx context.Context, c SimConfig) (SimResult, error) {
 	}
 	var wg sync.WaitGroup
 	for range workers {
-		w := &simWorker{c: &c, players: forks(c.Players), outcomes: outcomes, part: SimResult{Wins: make([]int, c.Variant.Seats)}}
+		w := &simWorker{c: &c, done: ctx.Done(), players: forks(c.Players), outcomes: outcomes, part: SimResult{Wins: make([]int, c.Variant.Seats)}}
 		if outcomes != nil {
 			w.plans = planners(w.players)
 		}
@@ -277,6 +277,7 @@ func Simulate(ctx context.Context, c SimConfig) (SimResult, error) {
 // position it reuses from game to game, so that a game allocates nothing.
 type simWorker struct {
 	c        *SimConfig
+	done     <-chan struct{} // the context's: looked at before every game
 	players  []Strategy
 	plans    []TurnPlanner
 	outcomes []throwOutcome
@@ -290,6 +291,14 @@ type simWorker struct {
 func (w *simWorker) play(from, end int) {
 	v := w.c.Variant
 	for g := from; g < end; g++ {
+		// Cancellation is looked at before every game, not only between
+		// blocks: a question whose games run to the turn limit takes
+		// tens of milliseconds a game (issue 79), a block of them minutes.
+		select {
+		case <-w.done:
+			return
+		default:
+		}
 		w.d.Reset(w.c.Key, uint64(g))
 		var s State
 		if w.plans != nil {

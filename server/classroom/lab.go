@@ -107,6 +107,16 @@ func (r *Room) RevealLab(ctx context.Context, v Viewer, revealed bool) error {
 		func(next *Class) { next.LabRevealed = revealed })
 }
 
+// Experiments counts the viewer's own runs of their class's lab (a
+// student's: for their bound).
+func (r *Room) Experiments(ctx context.Context, v Viewer) (int, error) {
+	c, me, err := v.studying()
+	if err != nil {
+		return 0, err
+	}
+	return r.st.StudentExperiments(ctx, c.id, me)
+}
+
 // AddExperiment stores a student's run of a lab question (the teacher's,
 // or one of their own) and tells the class's pages (the shared screen
 // pools the runs of the teacher's question). Only a student of the class

@@ -44,6 +44,15 @@ func (s *Store) AddExperiment(ctx context.Context, e Experiment) (Experiment, er
 	return e, nil
 }
 
+// StudentExperiments counts a student's runs of a class's lab.
+func (s *Store) StudentExperiments(ctx context.Context, classID, studentID int64) (int, error) {
+	var n int
+	if err := s.rd.QueryRowContext(ctx, `SELECT COUNT(*) FROM experiments WHERE class_id = ? AND student_id = ?`, classID, studentID).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: a student's experiments: %w", err)
+	}
+	return n, nil
+}
+
 // Experiments are a class's runs of the lab, in the order they were run.
 func (s *Store) Experiments(ctx context.Context, classID int64) ([]Experiment, error) {
 	rows, err := s.rd.QueryContext(ctx, `SELECT id, class_id, student_id, variant, first, second, games, seed, wins, created_at, day FROM experiments WHERE class_id = ? ORDER BY id`, classID)
