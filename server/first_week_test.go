@@ -5,9 +5,11 @@ import (
 	"net/url"
 	"path"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"pigclass/templates/i18n"
 	"pigclass/templates/paths"
 )
 
@@ -118,5 +120,23 @@ func TestAResultStaysUntilTheStudentLeavesIt(t *testing.T) {
 	}
 	if ana.b.get(review); ana.b.status() != http.StatusNoContent {
 		t.Errorf("the review's poll after the lesson moved: %d, want 204", ana.b.status())
+	}
+}
+
+// TestAPhaseNamedWithAQuestionEndsOnce (issue 81, item 8): a lesson's
+// phase whose name is a question ("Is it luck?") is said without a full
+// stop after its question mark.
+func TestAPhaseNamedWithAQuestionEndsOnce(t *testing.T) {
+	for _, lang := range []string{"en", "es", "fr", "de", "pt-BR"} {
+		l := i18n.For(lang)
+		for _, id := range []string{"student.waiting_phase", "student.waiting_plan", "student.waiting_lab", "notice.phase"} {
+			said := l.T(id, "N", l.Int(4), "Name", i18n.Sentence("Is it luck?"))
+			if strings.Contains(said, "?.") || strings.Contains(said, "? .") {
+				t.Errorf("%s %s: %q", lang, id, said)
+			}
+			if plain := l.T(id, "N", l.Int(2), "Name", i18n.Sentence("Design")); !strings.Contains(plain, "Design.") {
+				t.Errorf("%s %s: %q, want the name's full stop", lang, id, plain)
+			}
+		}
 	}
 }

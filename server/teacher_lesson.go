@@ -45,7 +45,7 @@ func (s *Server) applyPhase(ctx context.Context, lc *i18n.Localizer, v classroom
 			return "", lerr
 		}
 	}
-	note := lc.T("notice.phase", "N", lc.Int(phase+1), "Name", lc.Own(l.In(lc.Lang()).Phases[phase].Name))
+	note := lc.T("notice.phase", "N", lc.Int(phase+1), "Name", i18n.Sentence(lc.Own(l.In(lc.Lang()).Phases[phase].Name)))
 	switch {
 	case errors.Is(err, classroom.ErrNoStudents):
 		return note + " " + lc.T("notice.nostudents_phase"), nil

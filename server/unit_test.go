@@ -252,18 +252,32 @@ func TestAGameInOneSentence(t *testing.T) {
 		{kind: sim.HoldKind, turnTotal: 17, cost: 0.05},
 		{kind: sim.RollKind, turnTotal: 31, cost: 0.03},
 	}
-	if got := plainCost(l, "", costs, 0.14); got != "This game your choices cost you about 1 game in 7; most of it when you held with 10 to 19 points." {
+	if got := plainCost(l, "", false, costs, 0.14); got != "This game your choices cost you about 14 in 100 of the chance to win; most of it when you held with 10 to 19 points." {
 		t.Errorf("mine: %q", got)
 	}
 	costs[2].cost = 0.08
 	costs = append(costs, decisionCost{kind: sim.RollKind, turnTotal: 45, cost: 0.07})
-	if got := plainCost(l, "Ana", costs, 0.26); got != "This game Ana's choices cost about 1 game in 4; above all when Ana held with 10 to 19 points." {
+	if got := plainCost(l, "Ana", false, costs, 0.26); got != "This game Ana's choices cost about 26 in 100 of the chance to win; above all when Ana held with 10 to 19 points." {
 		t.Errorf("Ana's: %q", got)
 	}
-	if got := plainCost(l, "", []decisionCost{{kind: sim.DiceKind, dice: 1, cost: 0.04}, {kind: sim.DiceKind, dice: 9, cost: 0.01}}, 0.05); got != "This game your choices cost you about 1 game in 20; most of it when you threw 1 die." {
+	if got := plainCost(l, "", false, []decisionCost{{kind: sim.DiceKind, dice: 1, cost: 0.04}, {kind: sim.DiceKind, dice: 9, cost: 0.01}}, 0.05); got != "This game your choices cost you about 5 in 100 of the chance to win; most of it when you threw 1 die." {
 		t.Errorf("Hog: %q", got)
 	}
-	if got := plainCost(l, "", nil, 0.0002); got != "This game your choices cost you hardly any game." {
+	if got := plainCost(l, "", false, nil, 0.0002); got != "This game your choices cost you hardly any of the chance to win." {
 		t.Errorf("nothing given away: %q", got)
+	}
+	// A won game's cost is what its choices risked (issue 81), and a
+	// cost past a whole chance is no "1 game in 1".
+	if got := plainCost(l, "", true, costs, 0.26); got != "You won, though your choices risked about 26 in 100 of the chance to win along the way; above all when you held with 10 to 19 points." {
+		t.Errorf("a won game: %q", got)
+	}
+	if got := plainCost(l, "Ana", true, nil, 0); got != "Ana won, and the choices risked hardly any of the chance to win along the way." {
+		t.Errorf("Ana's won game, nothing given away: %q", got)
+	}
+	if got := plainCost(l, "", false, costs, 1.3); !strings.Contains(got, "more than a whole game's chance to win, added up") {
+		t.Errorf("a cost past a whole chance: %q", got)
+	}
+	if got := gamesLost(l, 0.9); got != "about a whole game each game" {
+		t.Errorf("0.9 a game: %q, want no 1 game in 1", got)
 	}
 }

@@ -45,10 +45,13 @@ func (w *views) history(ctx context.Context, l *i18n.Localizer, who classroom.Vi
 // reads it: about 1 game in N (a chance of 1/N a game is one game more
 // lost in N), or hardly any game below 1 in 1,000.
 func gamesLost(l *i18n.Localizer, perGame float64) string {
-	if perGame < 0.001 {
+	switch {
+	case perGame < 0.001:
 		return l.T("progress.none")
+	case perGame >= 0.75:
+		return l.T("progress.every") // not "about 1 game in 1" (issue 81)
 	}
-	return l.T("progress.one_in", "N", l.Int(max(1, int(math.Round(1/perGame)))))
+	return l.T("progress.one_in", "N", l.Int(int(math.Round(1/perGame))))
 }
 
 // progressWords says a student's play day by day in plain words, to the

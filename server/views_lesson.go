@@ -225,7 +225,7 @@ func (w *views) phaseAsks(l *i18n.Localizer, class store.Class) (templates.Phase
 	case a.Lab:
 		words = "student.waiting_lab"
 	}
-	a.Words = l.T(words, "N", l.Int(lesson.Phase+1), "Name", lesson.PhaseName)
+	a.Words = l.T(words, "N", l.Int(lesson.Phase+1), "Name", i18n.Sentence(lesson.PhaseName)) // "Is it luck?", not "Is it luck?."
 	return a, nil
 }
 

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"math"
 	"slices"
 	"strings"
 
@@ -170,7 +171,7 @@ func (w *views) reviewView(l *i18n.Localizer, mv *matchView) templates.Review {
 		}
 		v.Rows = append(v.Rows, r)
 	}
-	v.TotalCost, v.Plain = percent(l, total), plainCost(l, v.Student, costs, total)
+	v.TotalCost, v.Plain = percent(l, total), plainCost(l, v.Student, mv.board.Won, costs, total)
 	if v.Decisions > 0 {
 		v.PerDecision = percent(l, total/float64(v.Decisions))
 	}
@@ -194,10 +195,14 @@ type decisionCost struct {
 // a roll with a turn total within one ten, or a number of dice), "most of
 // it" when that kind gave away half of it or more, "above all" when less;
 // of names the student on the teacher's look.
-func plainCost(l *i18n.Localizer, of string, costs []decisionCost, total float64) string {
-	lost := gamesLost(l, total)
-	if total < 0.001 {
-		return templates.ReviewSaid(l, of, "plain_only", "Lost", lost)
+func plainCost(l *i18n.Localizer, of string, won bool, costs []decisionCost, total float64) string {
+	lost := chanceLost(l, total)
+	// A won game's cost is what its choices risked, not games lost
+	// (issue 81: a student who won 50-38 was told his choices "cost you
+	// about 1 game in 2").
+	said := pick(won, "plain_won", "plain")
+	if total < 0.005 {
+		return templates.ReviewSaid(l, of, said+"_only", "Lost", lost)
 	}
 	sums := map[decisionCost]float64{}
 	var top decisionCost
@@ -219,7 +224,21 @@ func plainCost(l *i18n.Localizer, of string, costs []decisionCost, total float64
 	default:
 		when = templates.ReviewSaid(l, of, "band."+pick(top.kind == sim.HoldKind, "hold", "roll"), "Lo", l.Int(top.turnTotal), "Hi", l.Int(top.turnTotal+9))
 	}
-	return templates.ReviewSaid(l, of, pick(sums[top] >= total/2, "plain", "plain_spread"), "Lost", lost, "When", when)
+	return templates.ReviewSaid(l, of, said+pick(sums[top] >= total/2, "", "_spread"), "Lost", lost, "When", when)
+}
+
+// chanceLost is a game's cost (its decisions' losses of the chance to
+// win, added up) in words a 12-year-old reads: "about 14 in 100 of the
+// chance to win", "hardly any", or past a whole chance, "more than a
+// whole game's chance".
+func chanceLost(l *i18n.Localizer, total float64) string {
+	switch {
+	case total < 0.005:
+		return l.T("review.lost.none")
+	case total >= 1:
+		return l.T("review.lost.more")
+	}
+	return l.T("review.lost.in100", "N", l.Int(int(math.Round(100*total))))
 }
 
 // minPattern is how many times the same choice against perfect play's

@@ -2,7 +2,6 @@ package templates
 
 import (
 	"context"
-	"strings"
 
 	"pigclass/templates/i18n"
 	"pigclass/templates/paths"
@@ -64,13 +63,8 @@ func langName(code string) string {
 func langs() []i18n.Lang { return i18n.Langs }
 
 // sentence ends a title with a full stop where it has no stop of its own
-// ("Class dice." but "Which bot did you play?").
-func sentence(s string) string {
-	if strings.HasSuffix(s, ".") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {
-		return s
-	}
-	return s + "."
-}
+// (i18n.Sentence).
+func sentence(s string) string { return i18n.Sentence(s) }
 
 // shownChart is the key of the chart a dashboard shows.
 func shownChart(v Dashboard) string {

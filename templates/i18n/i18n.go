@@ -286,6 +286,16 @@ func (l *Localizer) Points(diff float64) string {
 	return l.T("unit.points", "N", l.Dec(100*diff, 2))
 }
 
+// Sentence ends a title with a full stop where it has no stop of its own
+// ("Class dice." but "Is it luck?", not "Is it luck?."), for a message
+// that follows it with more words.
+func Sentence(s string) string {
+	if strings.HasSuffix(s, ".") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {
+		return s
+	}
+	return s + "."
+}
+
 // Own is a text translated outside the catalog (a lesson plan's own
 // translation) as this language shows it: itself, but wrapped in the
 // pseudo-locale as the catalog's words are, so that the pseudo-locale

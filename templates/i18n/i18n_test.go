@@ -398,6 +398,8 @@ func TestCountedMessagesHavePlurals(t *testing.T) {
 		"verify.problem.no_result":       "a verified record is a whole match's: many events",
 		"roster.too_many":                "a class list holds classlist.MaxNames names: never one",
 		"roster.too_many_upload":         "an upload holds classlist.MaxStudents names: never one",
+		"lab.error.rate":                 "a student runs labRunsPerMinute (20) experiments a minute: never one",
+		"lab.error.total":                "a student runs labRunsPerStudent (300) experiments in a class: never one",
 		"chart.lab.pooled":               "a run plays 10 games or more (sim.MinExperiment)",
 		"chart.lab-path.caption":         "a run plays 10 games or more (sim.MinExperiment)",
 		"chart.lab-spread.large":         "N is charts.labLarge, 1,000 games",
