@@ -88,9 +88,13 @@ type Phase struct {
 	Student string
 	// Lab is the question the phase poses the class's simulation lab, and
 	// whether its exact answer shows (nil: the phase leaves the lab be).
-	Lab     *Lab
-	Prompts []string
-	Charts  []string
+	Lab *Lab
+	// LabGames is the games a student's run of the lab starts at in the
+	// phase (its form's number: "Run 100 games each"), 0 for the lab's
+	// own default.
+	LabGames int
+	Prompts  []string
+	Charts   []string
 }
 
 // Lab is a lab question a phase poses: how often First, moving first,
@@ -494,6 +498,12 @@ func setPhase(p *Phase, key, value string) string {
 		p.Student = value
 	case "lab":
 		return readLab(p, value)
+	case "lab-games":
+		n, err := strconv.Atoi(value)
+		if err != nil || n < sim.MinExperiment || n > sim.MaxExperiment {
+			return "lab-games " + strconv.Quote(value) + ": the games a run of the lab starts at, from " + strconv.Itoa(sim.MinExperiment) + " to " + strconv.Itoa(sim.MaxExperiment)
+		}
+		p.LabGames = n
 	case "prompt":
 		p.Prompts = append(p.Prompts, value)
 	case "charts":
@@ -501,7 +511,7 @@ func setPhase(p *Phase, key, value string) string {
 			p.Charts = append(p.Charts, strings.TrimSpace(c))
 		}
 	default:
-		return "unknown key " + strconv.Quote(key) + " in a phase: use game, target, max-dice, equal-turns, seats, rounds, opponents, same-seed, tables, student, lab, prompt, charts"
+		return "unknown key " + strconv.Quote(key) + " in a phase: use game, target, max-dice, equal-turns, seats, rounds, opponents, same-seed, tables, student, lab, lab-games, prompt, charts"
 	}
 	return ""
 }

@@ -38,6 +38,15 @@ import (
 // labExacts are the exact answers worked out, by question.
 var labExacts sync.Map // classroom.LabQuestion -> float64
 
+// labGames is the games a student's run starts at: the lesson phase's
+// (lab-games, "Run 100 games each"), else 1,000.
+func (w *views) labGames(class store.Class) int {
+	if l, ok := w.lesson(class.Lesson); ok && class.InPhase() && class.Phase < len(l.Phases) && l.Phases[class.Phase].LabGames > 0 {
+		return l.Phases[class.Phase].LabGames
+	}
+	return 1000
+}
+
 // labStrategies are the question's two strategies (report.LabStrategies:
 // solve.ErrSolving while perfect play's table is solved).
 func (w *views) labStrategies(q classroom.LabQuestion) (first, second sim.Strategy, err error) {
@@ -222,7 +231,7 @@ func (s *Server) studentLab(c *gin.Context) {
 	if !ok {
 		return
 	}
-	v := templates.LabPage{Code: class.Code, Games: 1000, Min: sim.MinExperiment, Max: sim.MaxExperiment}
+	v := templates.LabPage{Code: class.Code, Games: s.views.labGames(class.Class), Min: sim.MinExperiment, Max: sim.MaxExperiment}
 	s.drawLab(c, class, me, &v)
 }
 
@@ -355,7 +364,7 @@ func (s *Server) runExperiment(c *gin.Context) {
 		return
 	}
 	l := loc(c)
-	v := templates.LabPage{Code: class.Code, Games: 1000, Min: sim.MinExperiment, Max: sim.MaxExperiment}
+	v := templates.LabPage{Code: class.Code, Games: s.views.labGames(class.Class), Min: sim.MinExperiment, Max: sim.MaxExperiment}
 	q, own, asked, problem := labAsked(c, class)
 	n, err := strconv.Atoi(c.PostForm("games"))
 	switch {

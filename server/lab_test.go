@@ -162,10 +162,16 @@ func TestALessonRunsTheLab(t *testing.T) {
 	if ana.get(paths.Student.For(code)).Find(`[data-testid="lab-now"]`).Length() != 1 {
 		t.Errorf("the phase of 100 games each does not send Ana to the lab")
 	}
-	ana.post(paths.StudentLab.For(code), url.Values{"games": {"100"}})
-	for range 2 {
-		teacher.post(paths.LessonNext.For(code), url.Values{"confirm": {"yes"}})
+	// The lab's form starts at the phase's number (issue 81, item 8).
+	if got := ana.get(paths.StudentLab.For(code)).Find(`input[name="games"]`).AttrOr("value", ""); got != "100" {
+		t.Errorf("in \"Run 100 games each\" the lab's games field says %s", got)
 	}
+	ana.post(paths.StudentLab.For(code), url.Values{"games": {"100"}})
+	teacher.post(paths.LessonNext.For(code), url.Values{"confirm": {"yes"}})
+	if got := ana.get(paths.StudentLab.For(code)).Find(`input[name="games"]`).AttrOr("value", ""); got != "10000" {
+		t.Errorf("in \"Run bigger experiments\" (10,000 games) the lab's games field says %s", got)
+	}
+	teacher.post(paths.LessonNext.For(code), url.Values{"confirm": {"yes"}})
 	if !operator(t, a, code).Class().LabRevealed {
 		t.Errorf("the last phase does not reveal the exact answer")
 	}
