@@ -121,6 +121,9 @@ func (s *Server) join(c *gin.Context) {
 	switch {
 	case errors.As(err, &no):
 		status := joinRefusal(loc(c), &v, code, no)
+		if c.PostForm("roster") == "1" {
+			cardWords(loc(c), &v, code, no) // a list's student has a login card, not another device
+		}
 		refusedFromList(c, &v, e.Class)
 		render(c, status, templates.JoinView(v))
 	case err != nil:
@@ -201,6 +204,18 @@ func refusedFromList(c *gin.Context, v *templates.Join, class *classroom.Class) 
 	if c.PostForm("roster") == "1" {
 		v.RosterError = firstOf(v.Error, v.Rejoin.Error, v.Nickname.Error, v.Code.Error)
 		v.Picked, v.Error, v.Rejoin, v.Nickname = v.Nickname.Value, "", templates.Field{}, templates.Field{}
+	}
+}
+
+// cardWords says a rejoin code's refusal to a student who picked their
+// name from the class list: their code is on their login card (issue 81),
+// not on a class page of another device.
+func cardWords(l *i18n.Localizer, v *templates.Join, code string, no *classroom.JoinRefusal) {
+	switch no.Reason {
+	case classroom.WrongRejoin:
+		v.Rejoin.Error = l.T("joinerr.card", "Name", no.Nickname, "Code", code)
+	case classroom.TooManyRejoins:
+		v.Rejoin.Error = l.T("joinerr.card_rejoins", "Name", no.Nickname, "Code", code)
 	}
 }
 
