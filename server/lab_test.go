@@ -36,7 +36,7 @@ func TestAClassRunsTheLab(t *testing.T) {
 		t.Errorf("posing a question Pig cannot ask: %d", teacher.status())
 	}
 	teacher.post(paths.PoseLab.For(code), url.Values{"game": {"pig"}, "target": {"100"}, "first": {"hold:25"}, "second": {"hold:20"}})
-	if teacher.status() != http.StatusOK || !strings.Contains(teacher.get(paths.Teacher.For(code)).Find(`[data-testid="lab-posed"]`).Text(), "How often does") {
+	if teacher.status() != http.StatusOK || !strings.Contains(teacher.get(paths.Teacher.For(code)).Find(`[data-testid="lab-posed"]`).Text(), "In Pig to 100, how often does the player who moves first") {
 		t.Fatalf("posing the question: %d", teacher.status())
 	}
 	v := sim.Standard(sim.Pig)
@@ -209,7 +209,7 @@ func TestALabRunOfMyStrategy(t *testing.T) {
 	}
 	q := url.Values{"game": {"pig"}, "target": {"100"}, "first": {mine}, "second": {"kper"}, "games": {"2000"}}
 	page := ana.post(paths.StudentLab.For(code), q)
-	if got := page.Find(`[data-testid="lab-question"]`).Text(); !strings.Contains(got, "How often does my strategy (hold at 22), moving first, beat") {
+	if got := page.Find(`[data-testid="lab-question"]`).Text(); !strings.Contains(got, "In Pig to 100, how often does the player who moves first and plays “my strategy (hold at 22)” beat") {
 		t.Errorf("the question reads %q", got)
 	}
 	cells := page.Find(`[data-testid="lab-run-row"]`).First().Find("td")
