@@ -182,14 +182,26 @@ func TestSkillLuck(t *testing.T) {
 	if want["Ana"] <= 0 || want["Bo"] >= 0 {
 		t.Fatalf("luck %v", want)
 	}
-	if cell(t, c, 0, 0) != "Ana" || math.Abs(cellNum(t, cell(t, c, 0, 3))-want["Ana"]) > 1e-4 || math.Abs(cellNum(t, cell(t, c, 1, 3))-want["Bo"]) > 1e-4 {
+	// One game each: a game's luck is the game's (columns: name,
+	// decisions, games, cost a game, luck a game).
+	if cell(t, c, 0, 0) != "Ana" || cell(t, c, 0, 2) != "1" || math.Abs(cellNum(t, cell(t, c, 0, 4))-want["Ana"]) > 1e-4 || math.Abs(cellNum(t, cell(t, c, 1, 4))-want["Bo"]) > 1e-4 {
 		t.Errorf("luck rows %v, want Ana %.4f Bo %.4f (percentage points)", c.Table.Rows, want["Ana"], want["Bo"])
 	}
 	if !strings.Contains(c.Caption, "every two-player game of the class: 1 game") {
 		t.Errorf("caption %q", c.Caption)
 	}
-	if cellNum(t, cell(t, c, 0, 2)) != 1 || cellNum(t, cell(t, c, 1, 2)) != 20 {
+	if cellNum(t, cell(t, c, 0, 3)) != 1 || cellNum(t, cell(t, c, 1, 3)) != 20 {
 		t.Errorf("cost rows %v", c.Table.Rows)
+	}
+	// The same game twice over, as two games: a game's figures stay.
+	twice := append([]store.Decision(nil), ds...)
+	for _, d := range ds {
+		d.MatchID += 1000
+		twice = append(twice, d)
+	}
+	c2 := SkillLuck(en, twice, func(d store.Decision) string { return d.Student }, false)
+	if cell(t, c2, 0, 2) != "2" || cell(t, c2, 0, 3) != cell(t, c, 0, 3) || cell(t, c2, 0, 4) != cell(t, c, 0, 4) {
+		t.Errorf("two games alike: %v, want each game's figures as one game's %v", c2.Table.Rows, c.Table.Rows)
 	}
 }
 

@@ -211,9 +211,13 @@ func SkillLuck(l *i18n.Localizer, decisions []store.Decision, names func(store.D
 		}
 	}
 	caption := word("caption") + " " + l.N("chart.skill-luck.games", len(games))
+	// Each student's sums are said a game (issue 81: summed over a
+	// unit's games, the axis ran to 250 percentage points, no chance a
+	// game ever has).
 	type sums struct {
 		cost, luck float64
 		n          int
+		games      map[int64]bool
 	}
 	per := map[string]*sums{}
 	var order []string
@@ -224,10 +228,11 @@ func SkillLuck(l *i18n.Localizer, decisions []store.Decision, names func(store.D
 		name := names(d)
 		s := per[name]
 		if s == nil {
-			s = &sums{}
+			s = &sums{games: map[int64]bool{}}
 			per[name] = s
 			order = append(order, name)
 		}
+		s.games[d.MatchID] = true
 		if d.Analysed {
 			s.cost += d.Cost
 			s.n++
@@ -242,11 +247,12 @@ func SkillLuck(l *i18n.Localizer, decisions []store.Decision, names func(store.D
 	sort.Strings(order)
 	var points []opts.ScatterData
 	var tbl templates.DataTable
-	tbl.Headers = []string{l.T("chart.student"), t(l, SkillLuckKey, "decisions"), word("cost_col"), word("luck")}
+	tbl.Headers = []string{l.T("chart.student"), t(l, SkillLuckKey, "decisions"), t(l, SkillLuckKey, "games_col"), word("cost_col"), word("luck")}
 	for _, name := range order {
 		s := per[name]
-		points = append(points, opts.ScatterData{Name: chartName(name), Value: []float64{round4(100 * s.cost), round4(100 * s.luck)}, SymbolSize: 14})
-		tbl.Rows = append(tbl.Rows, []string{name, num(l, s.n), f4(l, 100*s.cost), f4(l, 100*s.luck)})
+		g := float64(len(s.games))
+		points = append(points, opts.ScatterData{Name: chartName(name), Value: []float64{round4(100 * s.cost / g), round4(100 * s.luck / g)}, SymbolSize: 14})
+		tbl.Rows = append(tbl.Rows, []string{name, num(l, s.n), num(l, len(s.games)), f4(l, 100*s.cost/g), f4(l, 100*s.luck/g)})
 	}
 	sc := charts.NewScatter()
 	sc.SetGlobalOptions(append(global(SkillLuckKey, "380px"),
