@@ -80,7 +80,11 @@ func Arms(l *i18n.Localizer, d ArmsData) templates.Chart {
 	bar.SetXAxis(labels).
 		AddSeries(t(l, ArmsKey, "near"), nearBars, charts.WithBarChartOpts(opts.BarChart{Stack: "shuffles"})).
 		AddSeries(t(l, ArmsKey, "far"), farBars, charts.WithBarChartOpts(opts.BarChart{Stack: "shuffles"}),
-			charts.WithMarkLineNameXAxisItemOpts(opts.MarkLineNameXAxisItem{Name: t(l, ArmsKey, "ours"), XAxis: labels[bin(d.Diff)]}))
+			// The mark stands at its step, and says the class's own
+			// difference, not the step's middle (issue 81: the text said
+			// -8.63 where the mark said -7.58).
+			charts.WithMarkLineNameXAxisItemOpts(opts.MarkLineNameXAxisItem{Name: t(l, ArmsKey, "ours_at", "Diff", l.Dec(100*d.Diff, 2)), XAxis: labels[bin(d.Diff)]}),
+			charts.WithMarkLineStyleOpts(opts.MarkLineStyle{Label: &opts.Label{Show: opts.Bool(true), Formatter: "{b}"}}))
 	c := finish(l, ArmsKey, "320px", caption, bar.RenderSnippet().Option, tbl)
 	c.Finding = armsFinding(l, d)
 	return c

@@ -454,7 +454,7 @@ func TestArms(t *testing.T) {
 	if near != 4 || far != 4 {
 		t.Errorf("the table counts %d near and %d far, want 4 and 4", near, far)
 	}
-	if !strings.Contains(c.Option, `"markLine"`) || !strings.Contains(c.Caption, "seed 42") {
+	if !strings.Contains(c.Option, `"markLine"`) || !strings.Contains(c.Option, `"name":"ours: -5.00"`) || !strings.Contains(c.Caption, "seed 42") {
 		t.Errorf("no mark of the class's difference, or no seed: %s", c.Caption)
 	}
 	for _, want := range []string{"12.00 percentage points", "7.00 percentage points", "The committed group gave away 5.00 percentage points less.", "4 times in 8 (p = 0.500)", "could just be luck"} {
