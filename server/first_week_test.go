@@ -140,3 +140,40 @@ func TestAPhaseNamedWithAQuestionEndsOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestTheFilesTellWhatAGameWas (issue 81, item 9): decisions.csv,
+// matches.csv and match_players.csv say what each game was (a round, a
+// homework game), a homework game has no round number, and students.csv
+// says how each student came (a nickname, the class list) and whether
+// they started.
+func TestTheFilesTellWhatAGameWas(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	ana := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}
+	preview := teacher.upload(code, nil, "Bruno Silva")
+	teacher.addGroup(preview, 0)
+	startRound(t, teacher, code, url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	playRound(t, code, []*student{ana})
+	due := a.clock.now().In(time.Local).Add(72 * time.Hour).Format("2006-01-02T15:04")
+	teacher.post(paths.Homework.For(code), url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}, "seats": {"2"}, "games": {"1"}, "due": {due}})
+	ana.b.post(paths.PlayHomework.With(code, 1), nil)
+	ana.playAt(t, ana.b.path())
+
+	for _, file := range []string{paths.DecisionsCSV.For(code), paths.MatchesCSV.For(code)} {
+		kinds := map[string]int{}
+		for _, r := range teacher.csvRows(file) {
+			kinds[r["kind"]+" round="+r["round"]]++
+		}
+		if len(kinds) != 2 || kinds["round round=1"] == 0 || kinds["homework round="] == 0 {
+			t.Errorf("%s: the games by kind and round: %v, want round 1 and homework of no round", file, kinds)
+		}
+	}
+	came := map[string]string{}
+	for _, r := range teacher.csvRows(paths.StudentsCSV.For(code)) {
+		came[r["student"]] = r["came"] + " started=" + r["started"]
+	}
+	if came["Ana"] != "nickname started=true" || came["Bruno Silva"] != "list started=false" {
+		t.Errorf("students.csv: %v", came)
+	}
+}

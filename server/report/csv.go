@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"pigclass/server/classroom"
 	"pigclass/server/play"
 	"pigclass/server/store"
 	"pigclass/sim"
@@ -102,10 +103,13 @@ var exports = map[string]exportFunc{
 		if err != nil {
 			return err
 		}
+		// Who came from a platform is said always (came); their user ids
+		// only when the teacher asks (platform_user).
+		if d.members, err = src.st.Members(ctx, class.ID); err != nil {
+			return err
+		}
 		if src.platformIDs {
-			if d.platform, err = src.st.Members(ctx, class.ID); err != nil {
-				return err
-			}
+			d.platform = d.members
 		}
 		return writeCSV(w, StudentsFile.Header(), studentRows(d, real))
 	},
@@ -221,7 +225,7 @@ func decisionRow(code string, m play.Match, e *play.Event, real bool) []string {
 	}
 	at, local := timeCells(e.At)
 	return DecisionsFile.row().
-		set("class", code).set("match", strconv.FormatInt(m.ID, 10)).set("round", strconv.Itoa(m.RoundIndex)).set("day", m.Day).
+		set("class", code).set("match", strconv.FormatInt(m.ID, 10)).set("round", roundCell(m)).set("kind", MatchKind(m)).set("day", m.Day).
 		set("game", m.Variant.Game.String()).set("target", strconv.Itoa(m.Variant.Target)).set("seats", strconv.Itoa(m.Variant.Seats)).
 		set("student", exportName(m.Seats[e.Seat], real, m.Variant.Game)).set("bot_id", m.Seats[e.Seat].Bot).set("seat", strconv.Itoa(ExportSeat(e.Seat, m.FirstSeat, m.Variant.Seats))).
 		set("turn", strconv.Itoa(e.Turn+1)).set("roll_in_turn", strconv.Itoa(e.Roll+1)).
@@ -298,7 +302,7 @@ func skunkDecisionRows(code string, k skunkData, real bool) [][]string {
 				agrees = strconv.FormatBool(chosen >= top || tie) // a tie: either choice is perfect play's
 			}
 			rows = append(rows, DecisionsFile.row().
-				set("class", code).set("match", fmt.Sprintf("skunk-%d", g.ID)).set("round", strconv.Itoa(e.Round+1)).set("day", g.Day).set("game", "skunk").
+				set("class", code).set("match", fmt.Sprintf("skunk-%d", g.ID)).set("round", strconv.Itoa(e.Round+1)).set("kind", "skunk").set("day", g.Day).set("game", "skunk").
 				set("seats", strconv.Itoa(len(g.Students))).set("student", names[e.Participant]).set("seat", strconv.Itoa(e.Participant+1)).
 				set("turn", strconv.Itoa(e.Round+1)).set("roll_in_turn", strconv.Itoa(e.Roll+1)).set("score", strconv.Itoa(e.Score)).
 				set("turn_total", strconv.Itoa(e.RoundTotal)).set("action", string(e.Action)).set("dice", "2").set("faces", facesCell(e.Faces)).set("source", sourceCell(e.Faces, false)).
@@ -379,7 +383,7 @@ func matchRows(d *classData, real bool) [][]string {
 			placeCells = nil
 		}
 		rows = append(rows, MatchesFile.row().
-			set("class", d.class.Code).set("match", strconv.FormatInt(m.ID, 10)).set("round", strconv.Itoa(m.RoundIndex)).set("day", m.Day).
+			set("class", d.class.Code).set("match", strconv.FormatInt(m.ID, 10)).set("round", roundCell(m)).set("kind", MatchKind(m)).set("day", m.Day).
 			set("game", m.Variant.Game.String()).set("target", strconv.Itoa(m.Variant.Target)).set("equal_turns", strconv.FormatBool(m.Variant.EqualTurns)).
 			set("seats", strconv.Itoa(m.Variant.Seats)).set("status", string(m.Status)).set("seed", seed).set("commitment", m.Seed.Commitment()).
 			set("players", strings.Join(players, "; ")).set("places", strings.Join(placeCells, "; ")).set("scores", strings.Join(scores, "; ")).
@@ -433,7 +437,7 @@ func skunkRows(code string, k skunkData, real bool) [][]string {
 			winner = strings.Join(ws, "; ")
 		}
 		rows = append(rows, MatchesFile.row().
-			set("class", code).set("match", fmt.Sprintf("skunk-%d", game.ID)).set("round", "0").set("day", game.Day).
+			set("class", code).set("match", fmt.Sprintf("skunk-%d", game.ID)).set("round", "0").set("kind", "skunk").set("day", game.Day).
 			set("game", "skunk").set("target", "").set("equal_turns", "false").
 			set("seats", strconv.Itoa(len(game.Students))).set("status", string(game.Status)).set("seed", seed).set("commitment", game.Seed.Commitment()).
 			set("players", strings.Join(names, "; ")).set("places", strings.Join(placeCells, "; ")).set("scores", strings.Join(scoreCells, "; ")).
@@ -459,7 +463,7 @@ func skunkPlayerRows(code string, k skunkData, real bool) [][]string {
 				place = strconv.Itoa(places[p])
 			}
 			rows = append(rows, PlayersFile.row().
-				set("class", code).set("match", fmt.Sprintf("skunk-%d", game.ID)).set("round", "0").set("day", game.Day).
+				set("class", code).set("match", fmt.Sprintf("skunk-%d", game.ID)).set("round", "0").set("kind", "skunk").set("day", game.Day).
 				set("game", "skunk").set("seat", strconv.Itoa(p+1)).set("player", name).
 				set("place", place).set("final_score", strconv.Itoa(g.Score(p))).
 				set("won", strconv.FormatBool(won[p])).cells)
@@ -487,6 +491,30 @@ func skunkRoundsPlayed(g *sim.Skunk) int {
 	return g.Round()
 }
 
+// MatchKind is what a match was, for the files (issue 81): a class's
+// round, a homework game, a game at a table, or practice.
+func MatchKind(m play.Match) string {
+	switch {
+	case m.AssignmentID != 0:
+		return "homework"
+	case m.AtTable:
+		return "table"
+	case m.RoundID != 0:
+		return "round"
+	}
+	return "practice"
+}
+
+// roundCell is a match's round in the files: its number in the class, and
+// empty for a game of no round (homework, a table, practice), which was
+// written 0 as if it were one.
+func roundCell(m play.Match) string {
+	if m.RoundID == 0 {
+		return ""
+	}
+	return strconv.Itoa(m.RoundIndex)
+}
+
 // bySeat lists a match's seats in the files' order: the first mover first.
 func bySeat(m play.Match) []play.Seat {
 	out := make([]play.Seat, len(m.Seats))
@@ -508,7 +536,7 @@ func playerRows(d *classData, real bool) [][]string {
 				place = strconv.Itoa(places[seat.Seat])
 			}
 			rows = append(rows, PlayersFile.row().
-				set("class", d.class.Code).set("match", strconv.FormatInt(m.ID, 10)).set("round", strconv.Itoa(m.RoundIndex)).set("day", m.Day).
+				set("class", d.class.Code).set("match", strconv.FormatInt(m.ID, 10)).set("round", roundCell(m)).set("kind", MatchKind(m)).set("day", m.Day).
 				set("game", m.Variant.Game.String()).set("seat", strconv.Itoa(i+1)).set("player", exportName(seat, real, m.Variant.Game)).set("bot_id", seat.Bot).
 				set("place", place).set("final_score", strconv.Itoa(st.Scores[seat.Seat])).
 				set("won", strconv.FormatBool(st.Over && st.Winner == seat.Seat)).cells)
@@ -536,8 +564,16 @@ func studentRows(d *classData, real bool) [][]string {
 				perGame = num(100 * x.Cost / float64(x.Games))
 			}
 		}
+		came := "nickname"
+		switch _, platform := d.members[st.ID]; {
+		case platform:
+			came = "platform"
+		case st.Roster:
+			came = "list"
+		}
 		rows = append(rows, StudentsFile.row().
-			set("class", d.class.Code).set("day", d.day).set("student", name).set("removed", strconv.FormatBool(st.Removed)).
+			set("class", d.class.Code).set("day", d.day).set("student", name).set("came", came).
+			set("started", strconv.FormatBool(!strings.HasPrefix(st.TokenHash, classroom.UnclaimedPrefix))).set("removed", strconv.FormatBool(st.Removed)).
 			set("extra_seconds", strconv.Itoa(st.ExtraSeconds)).set("games", strconv.Itoa(x.Games)).set("wins", strconv.Itoa(x.Wins)).set("decisions", strconv.Itoa(x.Decisions)).
 			set("analysed", strconv.Itoa(x.Analysed)).set("approximate", strconv.Itoa(x.Approximate)).set("agreement_with_optimal_pct", agreeOpt).set("agreement_with_ev_pct", agreeEV).
 			set("cost_per_game_pct", perGame).set("cost_per_decision_pct_points", perDecision).set("sum_of_costs_pct_points", cost).

@@ -21,6 +21,7 @@ type classData struct {
 	stats    map[int64]store.StudentStats
 	skunks   skunkData
 	platform map[int64]string // each student's user id at their learning platform, when the teacher asks
+	members  map[int64]string // the same, always: who came from a platform (students.csv's came)
 }
 
 // skunkData is a class's Skunk games with their logs, and each game

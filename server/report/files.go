@@ -103,10 +103,12 @@ func gameChoices() []string {
 var (
 	colClass = Column{"class", KindText, false, nil}
 	colMatch = Column{"match", KindText, false, nil}
-	colRound = Column{"round", KindInteger, false, nil}
-	colDay   = Column{"day", KindDate, false, nil}
-	colGame  = Column{"game", KindChoice, false, games}
-	colSeat  = Column{"seat", KindInteger, false, nil}
+	colRound = Column{"round", KindInteger, true, nil}
+	// colKind says what a match was (MatchKind); skunk for a game of Skunk.
+	colKind = Column{"kind", KindChoice, false, []string{"round", "homework", "table", "practice", "skunk"}}
+	colDay  = Column{"day", KindDate, false, nil}
+	colGame = Column{"game", KindChoice, false, games}
+	colSeat = Column{"seat", KindInteger, false, nil}
 	// colBotID is a bot's strategy as pigclass names it (hold:20,
 	// optimal), empty for a student: the machine's id beside the name a
 	// person reads (issue 79).
@@ -115,7 +117,7 @@ var (
 
 // DecisionsFile is one row per decision.
 var DecisionsFile = newFile("decisions",
-	colClass, colMatch, colRound, colDay, colGame,
+	colClass, colMatch, colRound, colKind, colDay, colGame,
 	Column{"target", KindInteger, true, nil},
 	Column{"seats", KindInteger, false, nil},
 	Column{"student", KindText, false, nil},
@@ -152,7 +154,7 @@ var DecisionsFile = newFile("decisions",
 
 // MatchesFile is one row per match.
 var MatchesFile = newFile("matches",
-	colClass, colMatch, colRound, colDay, colGame,
+	colClass, colMatch, colRound, colKind, colDay, colGame,
 	Column{"target", KindInteger, true, nil},
 	Column{"equal_turns", KindBoolean, false, nil},
 	Column{"seats", KindInteger, false, nil},
@@ -169,7 +171,7 @@ var MatchesFile = newFile("matches",
 // PlayersFile is one row per player of a match: the long form of
 // matches.csv, for pivot tables.
 var PlayersFile = newFile("match_players",
-	colClass, colMatch, colRound, colDay, colGame, colSeat,
+	colClass, colMatch, colRound, colKind, colDay, colGame, colSeat,
 	Column{"player", KindText, false, nil},
 	colBotID,
 	Column{"place", KindInteger, true, nil},
@@ -182,6 +184,12 @@ var StudentsFile = newFile("students",
 	colClass,
 	Column{"day", KindDate, true, nil},
 	Column{"student", KindText, false, nil},
+	// came is how the student came into the class: a nickname typed at
+	// the door, a name of the teacher's class list, or a learning
+	// platform's launch; started, whether they have taken their seat (a
+	// list's or platform's name may wait for its student).
+	Column{"came", KindChoice, false, []string{"nickname", "list", "platform"}},
+	Column{"started", KindBoolean, false, nil},
 	Column{"removed", KindBoolean, false, nil},
 	Column{"extra_seconds", KindInteger, false, nil},
 	Column{"games", KindInteger, false, nil},
@@ -220,7 +228,7 @@ func timeCells(t time.Time) (iso, local string) {
 }
 
 // sharedColumns are the columns every file has, with one meaning.
-var sharedColumns = map[string]bool{colClass.Name: true, colMatch.Name: true, colRound.Name: true, colDay.Name: true, colGame.Name: true, colSeat.Name: true}
+var sharedColumns = map[string]bool{colClass.Name: true, colMatch.Name: true, colRound.Name: true, colDay.Name: true, colGame.Name: true, colSeat.Name: true, colKind.Name: true}
 
 // MeansID is the catalog message of what a column of f means.
 func (f *File) MeansID(c Column) string {
