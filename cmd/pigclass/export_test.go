@@ -31,7 +31,7 @@ func TestExportCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\r\n")
-	if len(lines) != 3 || !strings.HasPrefix(lines[0], "class,day,student,removed,extra_seconds,games,wins,decisions") || !strings.HasPrefix(lines[2], "K7RXM4,,'-Bo,false,0,0,0,0") {
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "class,day,student,came,started,removed,extra_seconds,games,wins,decisions") || !strings.HasPrefix(lines[2], "K7RXM4,,'-Bo,nickname,true,false,0,0,0,0") {
 		t.Errorf("students.csv:\n%s", out)
 	}
 	for _, args := range [][]string{{"export", "--db", db, "--class", "AAAAAA"}, {"export", "--db", db, "--class", "K7RXM4", "--what", "grades"}, {"export", "--db", db}} {
