@@ -718,3 +718,84 @@ func TestTheHold20BotHasOneName(t *testing.T) {
 		t.Errorf("matches.csv: %v", m)
 	}
 }
+
+// TestGradesSurviveAnOutage (issue 79, item 15): the platform's score
+// endpoint answers 503 for a while, then nothing at all, then comes back;
+// pigclass restarts in between. Each learner's latest score arrives once
+// it is back, once, with a timestamp later than the last one sent, and
+// nothing is sent twice for the same value.
+func TestGradesSurviveAnOutage(t *testing.T) {
+	a := newApp(t)
+	p := newPlatform(t)
+	p.register(a)
+	graded := func(c map[string]any) {
+		c[lti.ClaimResourceLink] = map[string]any{"id": "link-9"}
+		c["https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"] = map[string]any{"scope": []string{lti.ScopeScore, lti.ScopeItems}, "lineitem": p.srv.URL + "/lineitems/1"}
+	}
+	teacher := a.browser()
+	p.launch(teacher, "platform-key-1", func(c map[string]any) { instructor(c); graded(c) })
+	code := strings.TrimPrefix(teacher.path(), "/t/")
+	teacher.post(paths.LTIScore.For(code), url.Values{"score": {"games"}}) // the games played: a value each round moves
+	ana := &student{b: a.browser(), nick: "Ana Souza", holdAt: 20}
+	p.launch(ana.b, "platform-key-1", graded)
+	round := func(a *app) {
+		t.Helper()
+		startRound(t, teacher, code, url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}})
+		playRound(t, code, []*student{ana})
+	}
+	send := func(a *app, want int) {
+		t.Helper()
+		if n, _ := a.srv.sendScores(t.Context()); n != want {
+			t.Errorf("%d scores sent, want %d", n, want)
+		}
+	}
+	round(a)
+	send(a, 1) // 1 game
+	p.mu.Lock()
+	p.failScores = 1 << 20 // the platform answers 503
+	p.mu.Unlock()
+	round(a)
+	for range 2 {
+		send(a, 0)
+		a.clock.add(time.Minute)
+	}
+	p.mu.Lock()
+	p.scoresGone = true // then nothing at all
+	p.mu.Unlock()
+	send(a, 0)
+	a.clock.add(time.Minute)
+
+	// pigclass restarts during the outage.
+	a.stop()
+	b := openApp(t, a.path, a.clock)
+	p.toolKeys = b.url + paths.LTIKeys.String()
+	teacher.moveTo(b)
+	ana.b.moveTo(b)
+	round(b) // 3 games now
+	send(b, 0)
+	a.clock.add(time.Minute)
+
+	p.mu.Lock()
+	p.failScores, p.scoresGone = 0, false // back
+	p.mu.Unlock()
+	send(b, 1)
+	send(b, 0) // the same value: never twice
+	a.clock.add(time.Minute)
+	send(b, 0)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var given []any
+	var stamps []string
+	for _, sc := range p.scores {
+		given = append(given, sc["scoreGiven"])
+		stamps = append(stamps, fmt.Sprint(sc["timestamp"]))
+	}
+	if len(given) != 2 || given[0] != 1.0 || given[1] != 3.0 {
+		t.Fatalf("the platform received %v, want 1 game, then (once back) the latest, 3", given)
+	}
+	first, _ := time.Parse(time.RFC3339Nano, stamps[0])
+	last, _ := time.Parse(time.RFC3339Nano, stamps[1])
+	if !last.After(first) {
+		t.Errorf("the timestamps %v: the latest is not later than the last sent", stamps)
+	}
+}

@@ -46,6 +46,7 @@ type platform struct {
 	members    []map[string]any // the course's members (NRPS)
 	scores     []map[string]any // the scores received (AGS)
 	failScores int              // how many score posts to refuse first
+	scoresGone bool             // score posts get no answer: the connection closes
 	deepLinked map[string]any   // the claims of the deep linking response received
 
 	// autoLaunch, if set, makes the authorization endpoint answer as a
@@ -139,6 +140,12 @@ func newPlatform(t *testing.T) *platform {
 		defer p.mu.Unlock()
 		if !strings.HasPrefix(r.Header.Get("Authorization"), "Bearer access-") || r.Header.Get("Content-Type") != "application/vnd.ims.lis.v1.score+json" {
 			http.Error(w, "no", http.StatusUnauthorized)
+			return
+		}
+		if p.scoresGone {
+			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+				conn.Close() // no answer at all
+			}
 			return
 		}
 		if p.failScores > 0 {
