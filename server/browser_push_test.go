@@ -180,13 +180,18 @@ func TestBrowserPushedWithinAMoment(t *testing.T) {
 	took(screen, "the lesson's first phase", at)
 	phone.live(t, "in the lesson")
 	screen.live(t, "in the lesson")
-	phone.watch(t, `[data-testid="waiting-words"]`, "")
+	// The step ends her match: its result stays (issue 81), with what the
+	// next phase asks beside it (or, should her page have gone to the
+	// class's page for a game of hers still open, the waiting card says
+	// it).
+	says := `[data-testid="phase-asks"], [data-testid="waiting-words"]`
+	phone.watch(t, says, "")
 	screen.watch(t, `[data-testid="projector-phase"]`, "#text")
 	at = time.Now()
 	teacher.post(paths.LessonNext.For(code), url.Values{"confirm": {"yes"}})
 	took(phone, "the lesson's next phase", at)
 	took(screen, "the lesson's next phase", at)
-	if got := textOf(t, phone.ctx, `[data-testid="waiting-words"]`); got != "Phase 2: Design. Design your strategy now:" {
+	if got := textOf(t, phone.ctx, says); got != "Phase 2: Design. Design your strategy now:" {
 		t.Errorf("the phone says %q in the lesson's second phase", got)
 	}
 

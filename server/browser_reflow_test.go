@@ -348,7 +348,7 @@ func TestBrowserTenPlayers(t *testing.T) {
 	navigate(t, teach, a.url+link.RequestURI())
 	run(t, teach, chromedp.WaitVisible(q(`[data-testid="join-code"]`)))
 	noSidewaysScroll(t, teach, a.url, "/t/"+code, "ten-players-dashboard", widths, func(name string) { noOverflow(t, teach, name) })
-	if !strings.Contains(value(t, teach, chromedp.Evaluate[string](`document.body.innerText`)), "Bot 9") {
+	if !strings.Contains(value(t, teach, chromedp.Evaluate[string](`document.body.innerText`)), "Hold-20 bot 9") {
 		t.Error("the dashboard does not list the ten-player match's bots")
 	}
 }

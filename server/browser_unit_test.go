@@ -116,7 +116,7 @@ func TestBrowserTwoDaysOfAClass(t *testing.T) {
 		if r["day"] != day1 && r["day"] != day2 {
 			t.Errorf("matches.csv: a row on day %q", r["day"])
 		}
-		if r["round"] == "0" && r["game"] == "pig" && r["day"] == day1 {
+		if r["kind"] == "homework" && r["game"] == "pig" && r["day"] == day1 {
 			homework++
 		}
 	}
@@ -209,7 +209,7 @@ func TestBrowserAUnitInOneClass(t *testing.T) {
 		if r["day"] != day3 {
 			t.Errorf("today's matches.csv holds a row of %s", r["day"])
 		}
-		if r["round"] == "0" {
+		if r["kind"] == "homework" {
 			homework++
 		}
 	}
