@@ -234,7 +234,14 @@ func firstOf(words ...string) string {
 // a guess (RosterFor): the names are for whoever has the right one.
 func (s *Server) askRoster(c *gin.Context, v templates.Join, code, guesser string) {
 	names, err := s.room.RosterFor(c.Request.Context(), code, guesser)
-	if err != nil {
+	switch {
+	case errors.Is(err, classroom.ErrListHidden):
+		// The teacher keeps the names to themselves (issue 79): the
+		// student types theirs, and their card's code, on the form.
+		v.Notice = loc(c).T("join.roster.hidden")
+		render(c, http.StatusOK, templates.JoinView(v))
+		return
+	case err != nil:
 		fail(c, err)
 		return
 	}

@@ -47,6 +47,7 @@ var privacyTables = []privacyTable{
 		{"lab", "lab"},
 		{"lab_revealed", "lab_revealed"},
 		{"codes_open", "codes_open"},
+		{"list_hidden", "list_hidden"},
 	}, false},
 	{"students", []privacyColumn{
 		{"id", "students-id"},

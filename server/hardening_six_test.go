@@ -799,3 +799,48 @@ func TestGradesSurviveAnOutage(t *testing.T) {
 		t.Errorf("the timestamps %v: the latest is not later than the last sent", stamps)
 	}
 }
+
+// TestTheClassListsNamesAreTheTeachersChoice (issue 79, item 7): the join
+// page offers the class list's names to whoever has the class code, as
+// the privacy page says, until the teacher hides them: then none are
+// offered, and a student of the list comes in with their name and their
+// card's code.
+func TestTheClassListsNamesAreTheTeachersChoice(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	teacher.addGroup(teacher.upload(code, nil, "Ana López\nBruno Silva"), 0)
+	card := ""
+	for _, st := range operator(t, a, code).Class().Students {
+		if st.Nickname == "Bruno Silva" {
+			card = a.srv.room.RejoinCode(operator(t, a, code).Class(), st)
+		}
+	}
+	stranger := a.browser()
+	if doc := stranger.post(paths.JoinCode.For(code), url.Values{"code": {code}, "roster": {"ask"}}); !strings.Contains(doc.Text(), "Bruno Silva") {
+		t.Fatalf("the list's names are not offered with the code")
+	}
+	if got := a.browser().get(paths.Privacy.String()).Find(`[data-testid="privacy-list"]`).Text(); !strings.Contains(got, "to whoever has the class code") {
+		t.Errorf("the privacy page does not say who sees the list's names: %q", got)
+	}
+	dash := teacher.get(paths.Teacher.For(code))
+	if got := dash.Find(`[data-testid="list-names"]`).Text(); !strings.Contains(got, "shows the list's names to whoever has the class code") {
+		t.Errorf("the dashboard's class list card says %q", got)
+	}
+	teacher.post(paths.ListHide.For(code), nil)
+	doc := stranger.post(paths.JoinCode.For(code), url.Values{"code": {code}, "roster": {"ask"}})
+	if strings.Contains(doc.Text(), "Bruno Silva") || strings.Contains(doc.Text(), "Ana López") || !strings.Contains(doc.Text(), "keeps the class list's names off this page") {
+		t.Errorf("names hidden, the join page says %q", doc.Find("main").Text())
+	}
+	bruno := a.browser()
+	if bruno.post(paths.JoinCode.For(code), url.Values{"nickname": {"Bruno Silva"}, "rejoin": {card}}); bruno.path() != paths.Student.For(code) {
+		t.Errorf("Bruno with his name and his card's code: %d at %s", bruno.status(), bruno.path())
+	}
+	if got := teacher.get(paths.Teacher.For(code)).Find(`[data-testid="list-names"]`).Text(); !strings.Contains(got, "shows no names") {
+		t.Errorf("hidden, the dashboard's card says %q", got)
+	}
+	teacher.post(paths.ListShow.For(code), nil)
+	if doc := stranger.post(paths.JoinCode.For(code), url.Values{"code": {code}, "roster": {"ask"}}); !strings.Contains(doc.Text(), "Ana López") {
+		t.Errorf("shown again, the names are not offered")
+	}
+}

@@ -195,6 +195,8 @@ func (s *Server) teacherRoutes(r *gin.Engine) {
 	tpost(paths.Resume, s.setSwitch(func(f *classroom.Switches) { f.Paused = false }, "notice.resumed"))
 	tpost(paths.AnonymousOn, s.setSwitch(func(f *classroom.Switches) { f.Anonymous = true }, "notice.anon_on"))
 	tpost(paths.AnonymousOff, s.setSwitch(func(f *classroom.Switches) { f.Anonymous = false }, "notice.anon_off"))
+	tpost(paths.ListHide, s.setSwitch(func(f *classroom.Switches) { f.ListHidden = true }, "notice.list_hidden"))
+	tpost(paths.ListShow, s.setSwitch(func(f *classroom.Switches) { f.ListHidden = false }, "notice.list_shown"))
 	tpost(paths.CodesOpen, s.setSwitch(func(f *classroom.Switches) { f.CodesOpen = true }, "notice.codes_open"))
 	tpost(paths.CodesClosed, s.setSwitch(func(f *classroom.Switches) { f.CodesOpen = false }, "notice.codes_closed"))
 	tpost(paths.JoinsUnlimited, s.setJoinsUnlimited(true, "notice.joins_unlimited"))

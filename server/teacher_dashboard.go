@@ -157,7 +157,7 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		ProjectorURL: public + paths.ReadOnlyProjector.Page.For(class.Code) + "?key=" + s.room.ProjectorKey(class), CanPlayAgain: len(rounds) > 0,
 		Code: class.Code, JoinURL: public + paths.JoinCode.For(class.Code), Reach: s.reachWarning(l, public),
 		TeacherURL: public + paths.Teacher.For(class.Code) + "?key=" + secret,
-		Locked:     class.Locked, Paused: class.Paused, Anonymous: class.Anonymous, Platform: platform,
+		Locked:     class.Locked, Paused: class.Paused, Anonymous: class.Anonymous, Platform: platform, ListHidden: class.ListHidden,
 		Live: live, Games: gameChoices(l, form.Game.Value), Bots: s.views.roundBots(l, form.Game.Value, form.Bot.Value), Round: form,
 		// Ending a round applies while any of its matches still plays.
 		RoundActive: live.RoundActive, Notice: takeFlash(c, class.Code), Language: class.Language, LessonPlans: s.views.lessonChoices(l, class.Lesson), Retention: unit.retention, Days: unit.days, Homework: unit.homework,

@@ -67,6 +67,8 @@ type Join struct {
 
 // Dashboard is the teacher's class page.
 type Dashboard struct {
+	// ListHidden: the class list's names are kept off the join page.
+	ListHidden bool
 	// Lab is the class's simulation lab.
 	Lab LabPanel
 	// Homework are the class's assignments, newest first.

@@ -229,7 +229,10 @@
 //     are stored like others (students.roster says they came from the
 //     list) and take their seat with their rejoin code; the join page shows
 //     the list's names to whoever asks with the class's code (a wrong code
-//     counts as a guess, as a join does). The login cards the dashboard
+//     counts as a guess, as a join does), unless the teacher hides them
+//     (the class list card's "Hide the names", classes.list_hidden): its
+//     students then type their name and their card's code. A learning
+//     platform's class never shows them to a code. The login cards the dashboard
 //     prints hold each student's rejoin code, in words and in the QR
 //     code's address fragment, which browsers do not send to a server or
 //     a proxy.

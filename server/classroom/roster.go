@@ -172,6 +172,10 @@ func (r *Room) AddRoster(ctx context.Context, v Viewer, names []string) ([]Roste
 // right, so it counts as the join form's guesses do: a wrong code is a
 // guess of the guesser's, and one who has no guess left this minute is
 // offered no names.
+// ErrListHidden: the teacher keeps the class list's names off the join
+// page (RosterFor): its students type their name and their card's code.
+var ErrListHidden = errors.New("classroom: the class list's names are not shown")
+
 func (r *Room) RosterFor(ctx context.Context, code, guesser string) ([]string, error) {
 	if !r.doors.guesses.Allow(guesser) {
 		return nil, nil
@@ -187,6 +191,9 @@ func (r *Room) RosterFor(ctx context.Context, code, guesser string) ([]string, e
 	snap := c.snap.Load()
 	if snap.Platform && !snap.CodesOpen {
 		return nil, nil // the course's names are for its launches, not for a code (issue 79)
+	}
+	if snap.ListHidden {
+		return nil, ErrListHidden
 	}
 	return snap.RosterNames(), nil
 }

@@ -64,13 +64,13 @@ func (r *Room) SetSwitches(ctx context.Context, v Viewer, change func(*Switches)
 	var snap *Class
 	err = c.save(func() error {
 		old := c.snap.Load()
-		f := Switches{Locked: old.Locked, Paused: old.Paused, Anonymous: old.Anonymous, CodesOpen: old.CodesOpen}
+		f := Switches{Locked: old.Locked, Paused: old.Paused, Anonymous: old.Anonymous, CodesOpen: old.CodesOpen, ListHidden: old.ListHidden}
 		change(&f)
 		if err := r.st.SetSwitches(ctx, c.id, f); err != nil {
 			return err
 		}
 		snap = c.publishLocked(false, func(next *Class) {
-			next.Locked, next.Paused, next.Anonymous, next.CodesOpen = f.Locked, f.Paused, f.Anonymous, f.CodesOpen
+			next.Locked, next.Paused, next.Anonymous, next.CodesOpen, next.ListHidden = f.Locked, f.Paused, f.Anonymous, f.CodesOpen, f.ListHidden
 		})
 		if old.Paused && !f.Paused {
 			r.hall.RestartClocks(uniqueMatches(*c.live.Load()))

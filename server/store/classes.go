@@ -37,6 +37,9 @@ type Class struct {
 	// CodesOpen (its teacher's switch).
 	Platform  bool
 	CodesOpen bool
+	// ListHidden: the teacher keeps the class list's names off the join
+	// page ("I am on the class list" lists none).
+	ListHidden bool
 }
 
 // InPhase reports whether the class is at a started phase of its lesson:
@@ -66,13 +69,13 @@ func (s *Store) CreateClass(ctx context.Context, code, teacherHash string) (Clas
 var ErrCodeTaken = errors.New("code taken")
 
 const classColumns = `id, code, teacher_hash, locked, paused, anonymous, created_at, projector_chart, lesson, phase, language, off_lesson, countdown, lab, lab_revealed,
-	EXISTS (SELECT 1 FROM lti_links WHERE lti_links.class_id = classes.id), codes_open`
+	EXISTS (SELECT 1 FROM lti_links WHERE lti_links.class_id = classes.id), codes_open, list_hidden`
 
 func scanClass(row interface{ Scan(...any) error }) (Class, error) {
 	var c Class
 	var created, countdown string
 	err := row.Scan(&c.ID, &c.Code, &c.TeacherHash, &c.Locked, &c.Paused, &c.Anonymous, &created, &c.Projector, &c.Lesson, &c.Phase, &c.Language, &c.OffLesson, &countdown, &c.Lab, &c.LabRevealed,
-		&c.Platform, &c.CodesOpen)
+		&c.Platform, &c.CodesOpen, &c.ListHidden)
 	c.CreatedAt, c.Countdown = parseTime(created), parseTime(countdown)
 	return c, err
 }
@@ -91,11 +94,11 @@ func (s *Store) ClassByCode(ctx context.Context, code string) (Class, error) {
 }
 
 // Switches are the switches a teacher turns.
-type Switches struct{ Locked, Paused, Anonymous, CodesOpen bool }
+type Switches struct{ Locked, Paused, Anonymous, CodesOpen, ListHidden bool }
 
 // SetSwitches stores a class's switches.
 func (s *Store) SetSwitches(ctx context.Context, id int64, f Switches) error {
-	_, err := s.exec(ctx, `UPDATE classes SET locked = ?, paused = ?, anonymous = ?, codes_open = ? WHERE id = ?`, f.Locked, f.Paused, f.Anonymous, f.CodesOpen, id)
+	_, err := s.exec(ctx, `UPDATE classes SET locked = ?, paused = ?, anonymous = ?, codes_open = ?, list_hidden = ? WHERE id = ?`, f.Locked, f.Paused, f.Anonymous, f.CodesOpen, f.ListHidden, id)
 	if err != nil {
 		return fmt.Errorf("store: set class flags: %w", err)
 	}

@@ -116,6 +116,8 @@ const (
 	AnonymousOff    Route = "/t/:code/anonymous-off"
 	JoinsUnlimited  Route = "/t/:code/joins/unlimited"
 	CodesOpen       Route = "/t/:code/codes/open"
+	ListHide        Route = "/t/:code/list/hide"
+	ListShow        Route = "/t/:code/list/show"
 	CodesClosed     Route = "/t/:code/codes/closed"
 	JoinsLimited    Route = "/t/:code/joins/limited"
 	TeacherSkunk    Route = "/t/:code/skunk"
