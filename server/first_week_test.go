@@ -177,3 +177,27 @@ func TestTheFilesTellWhatAGameWas(t *testing.T) {
 		t.Errorf("students.csv: %v", came)
 	}
 }
+
+// TestTheSharedScreenFollowsTheDay (issue 81, item 7): a lesson's phase
+// without a game shows the phase, not an earlier round's podium; a
+// discussion right after its lesson's round keeps that round's podium.
+func TestTheSharedScreenFollowsTheDay(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStartLesson(t, teacher, "10-how-sure-is-a-simulation")
+	ana := &student{b: join(t, a, code, "Ana"), nick: "Ana", holdAt: 20}
+	startRound(t, teacher, code, url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	playRound(t, code, []*student{ana})
+	teacher.post(paths.RoundsEnd.For(code), url.Values{"confirm": {"yes"}})
+	if n := teacher.get(paths.TeacherProjector.Page.For(code)).Find(`[data-testid="award"]`).Length(); n == 0 {
+		t.Fatal("after the round the shared screen shows no podium")
+	}
+	teacher.post(paths.LessonStart.For(code), url.Values{"confirm": {"yes"}}) // Guess: the lab's question, no game
+	screen := teacher.get(paths.TeacherProjector.Page.For(code))
+	if n := screen.Find(`[data-testid="award"]`).Length(); n != 0 {
+		t.Errorf("lesson 10's Guess shows the earlier round's podium (%d awards)", n)
+	}
+	if got := screen.Find(`[data-testid="projector-phase"]`).Text(); !strings.Contains(got, "Guess") {
+		t.Errorf("the shared screen says %q, not the phase", got)
+	}
+}

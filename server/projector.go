@@ -200,10 +200,16 @@ func betweenRounds(ctx context.Context, s *Server, l *i18n.Localizer, who classr
 	}
 	if lesson != nil && lesson.Left == "" && lesson.Game == "none" && len(who.Class().Students) > 0 {
 		// A discussion: the question and the chart are the screen; the
-		// round's podium sits beside them, the join code in its corner.
-		// Before any round, who joined does: the count and the last
-		// names to join (a class of 30 fits beside the question).
+		// round's podium sits beside them when the phase before played
+		// it (lesson 1's "Talk it over"), not a podium of another day's
+		// (issue 81: day 1's podium stayed through day 3's lab), the join
+		// code in its corner. Before any round, who joined does: the
+		// count and the last names to join (a class of 30 fits beside
+		// the question).
 		v.State, v.Heading = "discuss", ""
+		if !s.views.afterGame(who.Class().Class) {
+			v.Results = nil
+		}
 		if n := len(v.Live.Names); n > discussNames {
 			v.Live.Names = v.Live.Names[n-discussNames:]
 		}

@@ -239,3 +239,10 @@ func lessonAt(class store.Class) string {
 	// The phase's countdown too: set or stopped, the page shows it.
 	return fmt.Sprintf("%s.%d.%t.%d", class.Lesson, class.Phase, class.OffLesson, class.Countdown.Unix())
 }
+
+// afterGame reports whether the class's lesson is at a phase whose phase
+// before played a game: its podium belongs beside the phase's discussion.
+func (w *views) afterGame(class store.Class) bool {
+	l, ok := w.lesson(class.Lesson)
+	return ok && class.InPhase() && class.Phase > 0 && class.Phase <= len(l.Phases) && l.Phases[class.Phase-1].Game != "none"
+}
