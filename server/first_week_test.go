@@ -121,6 +121,15 @@ func TestAResultStaysUntilTheStudentLeavesIt(t *testing.T) {
 	if ana.b.get(review); ana.b.status() != http.StatusNoContent {
 		t.Errorf("the review's poll after the lesson moved: %d, want 204", ana.b.status())
 	}
+	// A round (issue 81, item 3): the finished board and its review,
+	// left open, both go to her board.
+	next = again.Find(`[data-testid="next-poll"]`).AttrOr("hx-get", "")
+	startRound(t, teacher, code, url.Values{"game": {"pig"}, "target": {"30"}, "mode": {"bot"}, "bot": {"hold:20"}})
+	for what, poll := range map[string]string{"the finished board": next, "its review": review} {
+		if ana.b.get(poll); ana.b.last.Header.Get("HX-Redirect") != paths.Student.For(code) {
+			t.Errorf("a round started: %s's poll answers %d, HX-Redirect %q, want her class page", what, ana.b.status(), ana.b.last.Header.Get("HX-Redirect"))
+		}
+	}
 }
 
 // TestAPhaseNamedWithAQuestionEndsOnce (issue 81, item 8): a lesson's
