@@ -20,6 +20,23 @@ import (
 	"pigclass/templates/paths"
 )
 
+// platformClass registers a platform with a new app, and its
+// instructor's launch makes the link's class: the app, the platform, the
+// instructor's browser and the class's code.
+func platformClass(t *testing.T) (*app, *platform, *browser, string) {
+	t.Helper()
+	a := newApp(t)
+	p := newPlatform(t)
+	p.register(a)
+	teacher := a.browser()
+	p.launch(teacher, "platform-key-1", instructor)
+	code := strings.TrimPrefix(teacher.path(), "/t/")
+	if len(code) != CodeLength {
+		t.Fatalf("the instructor's launch ended at %d %s", teacher.status(), teacher.path())
+	}
+	return a, p, teacher, code
+}
+
 // frameAncestors is the frame-ancestors of the last answer's CSP.
 func frameAncestors(b *browser) string {
 	for _, d := range strings.Split(b.last.Header.Get("Content-Security-Policy"), ";") {
@@ -36,15 +53,7 @@ func frameAncestors(b *browser) string {
 // claims name, a class no platform opened by nobody, and twenty launches
 // from twenty Origins leave the header as it was.
 func TestAHostileOriginFramesNothing(t *testing.T) {
-	a := newApp(t)
-	p := newPlatform(t)
-	p.register(a)
-	teacher := a.browser()
-	p.launch(teacher, "platform-key-1", instructor)
-	code := strings.TrimPrefix(teacher.path(), "/t/")
-	if len(code) != CodeLength {
-		t.Fatalf("the instructor's launch ended at %d %s", teacher.status(), teacher.path())
-	}
+	a, p, teacher, code := platformClass(t)
 	own := a.browser()
 	ownCode := teacherStart(t, own)
 
@@ -419,12 +428,7 @@ func TestATablesRowIsCheckedWhole(t *testing.T) {
 // a flood of made-up key ids fetches the keys no more than once in that
 // second.
 func TestAKeyRotationIsLetIn(t *testing.T) {
-	a := newApp(t)
-	p := newPlatform(t)
-	p.register(a)
-	teacher := a.browser()
-	p.launch(teacher, "platform-key-1", instructor)
-	code := strings.TrimPrefix(teacher.path(), "/t/")
+	a, p, _, code := platformClass(t)
 	fetches := func() int {
 		p.mu.Lock()
 		defer p.mu.Unlock()
@@ -555,12 +559,7 @@ func TestALaunchIsOneUsers(t *testing.T) {
 // right-to-left override, come in under their names (the override
 // removed), not as "Student 2".
 func TestThePlatformsNamesAsItGivesThem(t *testing.T) {
-	a := newApp(t)
-	p := newPlatform(t)
-	p.register(a)
-	teacher := a.browser()
-	p.launch(teacher, "platform-key-1", instructor)
-	code := strings.TrimPrefix(teacher.path(), "/t/")
+	a, p, _, code := platformClass(t)
 	for _, c := range []struct{ sub, name, want string }{
 		{"user-fa", "علی\u200cرضا رضایی", "علی\u200cرضا رضایی"},
 		{"user-rlo", "Ana \u202eLopes", "Ana Lopes"},
@@ -579,12 +578,7 @@ func TestThePlatformsNamesAsItGivesThem(t *testing.T) {
 // from the class list, whose names are the course's), until its teacher
 // opens it to codes on the dashboard, which says which it is.
 func TestAPlatformsClassTakesOnlyItsLaunches(t *testing.T) {
-	a := newApp(t)
-	p := newPlatform(t)
-	p.register(a)
-	teacher := a.browser()
-	p.launch(teacher, "platform-key-1", instructor)
-	code := strings.TrimPrefix(teacher.path(), "/t/")
+	a, p, teacher, code := platformClass(t)
 	learner := a.browser()
 	p.launch(learner, "platform-key-1", nil)
 	rejoin := learner.get(paths.Student.For(code)).Find(`[data-testid="rejoin-code"]`).Text()
@@ -728,10 +722,7 @@ func TestGradesSurviveAnOutage(t *testing.T) {
 	a := newApp(t)
 	p := newPlatform(t)
 	p.register(a)
-	graded := func(c map[string]any) {
-		c[lti.ClaimResourceLink] = map[string]any{"id": "link-9"}
-		c["https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"] = map[string]any{"scope": []string{lti.ScopeScore, lti.ScopeItems}, "lineitem": p.srv.URL + "/lineitems/1"}
-	}
+	graded := p.graded
 	teacher := a.browser()
 	p.launch(teacher, "platform-key-1", func(c map[string]any) { instructor(c); graded(c) })
 	code := strings.TrimPrefix(teacher.path(), "/t/")

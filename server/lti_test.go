@@ -295,6 +295,13 @@ func (p *platform) launch(b *browser, kid string, change func(map[string]any)) *
 	return b.post(paths.LTILaunch.String(), url.Values{"id_token": {token}, "state": {auth.Get("state")}}, "Origin", cmp.Or(p.origin, p.srv.URL))
 }
 
+// graded makes a launch one of the resource link link-9, which has a
+// gradebook column (its line item, with the scopes to post scores).
+func (p *platform) graded(c map[string]any) {
+	c[lti.ClaimResourceLink] = map[string]any{"id": "link-9"}
+	c["https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"] = map[string]any{"scope": []string{lti.ScopeScore, lti.ScopeItems}, "lineitem": p.srv.URL + "/lineitems/1"}
+}
+
 // sign signs claims with the platform's key kid, or with a key of no one's
 // under that kid if the platform has none by it.
 func (p *platform) sign(kid string, claims map[string]any) string {
@@ -712,10 +719,7 @@ func TestAClassLinkSendsTheScoreItsTeacherChose(t *testing.T) {
 	a := newApp(t)
 	p := newPlatform(t)
 	p.register(a)
-	graded := func(c map[string]any) {
-		c[lti.ClaimResourceLink] = map[string]any{"id": "link-9"}
-		c["https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"] = map[string]any{"scope": []string{lti.ScopeScore, lti.ScopeItems}, "lineitem": p.srv.URL + "/lineitems/1"}
-	}
+	graded := p.graded
 	teacher := a.browser()
 	p.launch(teacher, "platform-key-1", func(c map[string]any) { instructor(c); graded(c) })
 	code := strings.TrimPrefix(teacher.path(), "/t/")
