@@ -210,3 +210,21 @@ func TestTheSharedScreenFollowsTheDay(t *testing.T) {
 		t.Errorf("the shared screen says %q, not the phase", got)
 	}
 }
+
+// TestAFailedExportIsNoShortFile (issue 82, item 6): an export that
+// fails (here: the database closed under it) answers an error, not a
+// 200 with a short file that looks whole.
+func TestAFailedExportIsNoShortFile(t *testing.T) {
+	a := newApp(t)
+	teacher := a.browser()
+	code := teacherStart(t, teacher)
+	join(t, a, code, "Ana")
+	if teacher.get(paths.StudentsCSV.For(code)); teacher.status() != http.StatusOK {
+		t.Fatalf("students.csv: %d", teacher.status())
+	}
+	a.store.Close()
+	teacher.get(paths.StudentsCSV.For(code))
+	if teacher.status() == http.StatusOK || strings.HasPrefix(teacher.last.Header.Get("Content-Type"), "text/csv") {
+		t.Errorf("a failed export answered %d %s", teacher.status(), teacher.last.Header.Get("Content-Type"))
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -45,14 +46,31 @@ func (s *Server) csvFile(what string) gin.HandlerFunc {
 		if excel {
 			name += "-excel"
 		}
+		// The file is written whole before anything is answered (issue
+		// 82): a failed export is an error page, not a short file that
+		// looks whole. It goes to a temporary file, not memory: a class
+		// of a thousand's decisions.csv is tens of MB.
+		f, err := os.CreateTemp("", "pigclass-export-*.csv")
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		defer os.Remove(f.Name())
+		defer f.Close()
+		if excel {
+			io.WriteString(f, report.ByteOrderMark)
+		}
+		if err := s.reports.Export(c.Request.Context(), viewerFrom(c), what, !class.Anonymous || c.Query("names") == "real", day, c.Query("platform") == "ids", f); err != nil {
+			fail(c, err)
+			return
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			fail(c, err)
+			return
+		}
 		c.Header("Content-Type", "text/csv; charset=utf-8")
 		c.Header("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.csv"`, name))
 		c.Status(http.StatusOK)
-		if excel {
-			io.WriteString(c.Writer, report.ByteOrderMark)
-		}
-		if err := s.reports.Export(c.Request.Context(), viewerFrom(c), what, !class.Anonymous || c.Query("names") == "real", day, c.Query("platform") == "ids", c.Writer); err != nil {
-			c.Error(err) // the header is sent: the file ends short, and the log says why
-		}
+		io.Copy(c.Writer, f)
 	}
 }
