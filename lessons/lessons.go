@@ -499,11 +499,7 @@ func setPhase(p *Phase, key, value string) string {
 	case "lab":
 		return readLab(p, value)
 	case "lab-games":
-		n, err := strconv.Atoi(value)
-		if err != nil || n < sim.MinExperiment || n > sim.MaxExperiment {
-			return "lab-games " + strconv.Quote(value) + ": the games a run of the lab starts at, from " + strconv.Itoa(sim.MinExperiment) + " to " + strconv.Itoa(sim.MaxExperiment)
-		}
-		p.LabGames = n
+		return readLabGames(p, value)
 	case "prompt":
 		p.Prompts = append(p.Prompts, value)
 	case "charts":
@@ -513,6 +509,16 @@ func setPhase(p *Phase, key, value string) string {
 	default:
 		return "unknown key " + strconv.Quote(key) + " in a phase: use game, target, max-dice, equal-turns, seats, rounds, opponents, same-seed, tables, student, lab, lab-games, prompt, charts"
 	}
+	return ""
+}
+
+// readLabGames reads the games a phase's lab runs start at.
+func readLabGames(p *Phase, value string) string {
+	n, err := strconv.Atoi(value)
+	if err != nil || n < sim.MinExperiment || n > sim.MaxExperiment {
+		return "lab-games " + strconv.Quote(value) + ": the games a run of the lab starts at, from " + strconv.Itoa(sim.MinExperiment) + " to " + strconv.Itoa(sim.MaxExperiment)
+	}
+	p.LabGames = n
 	return ""
 }
 

@@ -172,6 +172,23 @@ func (s *Server) studentRoutes(r *gin.Engine) {
 	spost(paths.PlayHomework, s.playHomework)
 }
 
+// switchRoutes are the teacher's switches of the class: each a pair of
+// posts, on and off, and the joins' cap.
+func (s *Server) switchRoutes(tpost func(paths.Route, ...gin.HandlerFunc)) {
+	tpost(paths.Lock, s.setSwitch(func(f *classroom.Switches) { f.Locked = true }, "notice.locked"))
+	tpost(paths.Open, s.setSwitch(func(f *classroom.Switches) { f.Locked = false }, "notice.opened"))
+	tpost(paths.Pause, s.setSwitch(func(f *classroom.Switches) { f.Paused = true }, "notice.paused"))
+	tpost(paths.Resume, s.setSwitch(func(f *classroom.Switches) { f.Paused = false }, "notice.resumed"))
+	tpost(paths.AnonymousOn, s.setSwitch(func(f *classroom.Switches) { f.Anonymous = true }, "notice.anon_on"))
+	tpost(paths.AnonymousOff, s.setSwitch(func(f *classroom.Switches) { f.Anonymous = false }, "notice.anon_off"))
+	tpost(paths.ListHide, s.setSwitch(func(f *classroom.Switches) { f.ListHidden = true }, "notice.list_hidden"))
+	tpost(paths.ListShow, s.setSwitch(func(f *classroom.Switches) { f.ListHidden = false }, "notice.list_shown"))
+	tpost(paths.CodesOpen, s.setSwitch(func(f *classroom.Switches) { f.CodesOpen = true }, "notice.codes_open"))
+	tpost(paths.CodesClosed, s.setSwitch(func(f *classroom.Switches) { f.CodesOpen = false }, "notice.codes_closed"))
+	tpost(paths.JoinsUnlimited, s.setJoinsUnlimited(true, "notice.joins_unlimited"))
+	tpost(paths.JoinsLimited, s.setJoinsUnlimited(false, "notice.joins_limited"))
+}
+
 // teacherRoutes are a class's teacher's pages and controls.
 func (s *Server) teacherRoutes(r *gin.Engine) {
 	teacher := []gin.HandlerFunc{noStore, atClass(s.district), s.identifyViewer, s.teacherOnly, servedHere}
@@ -189,18 +206,7 @@ func (s *Server) teacherRoutes(r *gin.Engine) {
 	projectorBase{teacher: true}.routes(routeOn(r.GET, teacher...), s)
 	tpost(paths.ProjectorChart, s.pickProjectorChart)
 	tpost(paths.ClassLanguage, s.setClassLanguage)
-	tpost(paths.Lock, s.setSwitch(func(f *classroom.Switches) { f.Locked = true }, "notice.locked"))
-	tpost(paths.Open, s.setSwitch(func(f *classroom.Switches) { f.Locked = false }, "notice.opened"))
-	tpost(paths.Pause, s.setSwitch(func(f *classroom.Switches) { f.Paused = true }, "notice.paused"))
-	tpost(paths.Resume, s.setSwitch(func(f *classroom.Switches) { f.Paused = false }, "notice.resumed"))
-	tpost(paths.AnonymousOn, s.setSwitch(func(f *classroom.Switches) { f.Anonymous = true }, "notice.anon_on"))
-	tpost(paths.AnonymousOff, s.setSwitch(func(f *classroom.Switches) { f.Anonymous = false }, "notice.anon_off"))
-	tpost(paths.ListHide, s.setSwitch(func(f *classroom.Switches) { f.ListHidden = true }, "notice.list_hidden"))
-	tpost(paths.ListShow, s.setSwitch(func(f *classroom.Switches) { f.ListHidden = false }, "notice.list_shown"))
-	tpost(paths.CodesOpen, s.setSwitch(func(f *classroom.Switches) { f.CodesOpen = true }, "notice.codes_open"))
-	tpost(paths.CodesClosed, s.setSwitch(func(f *classroom.Switches) { f.CodesOpen = false }, "notice.codes_closed"))
-	tpost(paths.JoinsUnlimited, s.setJoinsUnlimited(true, "notice.joins_unlimited"))
-	tpost(paths.JoinsLimited, s.setJoinsUnlimited(false, "notice.joins_limited"))
+	s.switchRoutes(tpost)
 	tget(paths.TeacherSkunk, s.teacherSkunk)
 	tpost(paths.SkunkRoll, s.skunkRoll)
 	tpost(paths.SkunkEnd, s.endSkunk)

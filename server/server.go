@@ -94,17 +94,7 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	// The tables are solved while the matches are restored: two cores,
 	// and a restart with a school's matches serves again within a second.
 	start := time.Now()
-	solved := make(chan error, 1)
-	go func() {
-		for _, v := range play.DefaultVariants() {
-			if _, err := s.tables.Get(v); err != nil {
-				solved <- fmt.Errorf("server: solve %v: %w", v, err)
-				return
-			}
-		}
-		log.Info("tables solved", "seconds", time.Since(start).Seconds())
-		solved <- nil
-	}()
+	solved := s.solveDefaults(start, log)
 	if s.cfg.Key == nil {
 		s.cfg.Key = make([]byte, store.KeySize)
 		rand.Read(s.cfg.Key)
@@ -127,6 +117,23 @@ func New(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) (*S
 	s.room.Watch()
 	go s.lti.SendScoresEvery(s.serves())
 	return s, nil
+}
+
+// solveDefaults solves the default variants' tables in the background:
+// the channel says when they are, or what failed.
+func (s *Server) solveDefaults(start time.Time, log *slog.Logger) <-chan error {
+	solved := make(chan error, 1)
+	go func() {
+		for _, v := range play.DefaultVariants() {
+			if _, err := s.tables.Get(v); err != nil {
+				solved <- fmt.Errorf("server: solve %v: %w", v, err)
+				return
+			}
+		}
+		log.Info("tables solved", "seconds", time.Since(start).Seconds())
+		solved <- nil
+	}()
+	return solved
 }
 
 // openClasses starts the server's part in a district (a shared

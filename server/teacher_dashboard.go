@@ -121,22 +121,7 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		b := s.views.skunkBoard(l, class, k, 0, true, paths.TeacherSkunk.For(class.Code))
 		sk = &b
 	}
-	// The lesson's next step: its first phase is started by a press like
-	// every other (a plan waits at phase -1, chosen, until then), and once
-	// a phase is started the step is the next phase.
-	var next *templates.Step
-	if lesson != nil {
-		lesson.Started = !lesson.Chosen
-		if lesson.Started && lesson.Left == "" {
-			lesson.CountdownURL = paths.LessonCountdown.For(class.Code)
-		}
-		switch {
-		case !lesson.Started:
-			next = &templates.Step{Label: lesson.StartLabel, URL: paths.LessonStart.For(class.Code), Start: true}
-		case lesson.NextLabel != "":
-			next = &templates.Step{Label: lesson.NextLabel, URL: paths.LessonNext.For(class.Code)}
-		}
-	}
+	next := lessonStep(lesson, class.Code)
 	unit, err := s.unitOf(c)
 	if err != nil {
 		return templates.Dashboard{}, err
@@ -163,6 +148,28 @@ func (s *Server) dashboardView(c *gin.Context, form templates.RoundForm) (templa
 		RoundActive: live.RoundActive, Notice: takeFlash(c, class.Code), Language: class.Language, LessonPlans: s.views.lessonChoices(l, class.Lesson), Retention: unit.retention, Days: unit.days, Homework: unit.homework,
 		Tournament: unit.contest, Lab: s.labPanel(c, class),
 	}, nil
+}
+
+// lessonStep is the lesson's next step on the dashboard's bar, nil for
+// none: its first phase is started by a press like every other (a plan
+// waits at phase -1, chosen, until then), and once a phase is started the
+// step is the next phase. It marks the lesson started, and its countdown
+// settable, as it goes.
+func lessonStep(lesson *templates.LessonView, code string) *templates.Step {
+	if lesson == nil {
+		return nil
+	}
+	lesson.Started = !lesson.Chosen
+	if lesson.Started && lesson.Left == "" {
+		lesson.CountdownURL = paths.LessonCountdown.For(code)
+	}
+	switch {
+	case !lesson.Started:
+		return &templates.Step{Label: lesson.StartLabel, URL: paths.LessonStart.For(code), Start: true}
+	case lesson.NextLabel != "":
+		return &templates.Step{Label: lesson.NextLabel, URL: paths.LessonNext.For(code)}
+	}
+	return nil
 }
 
 // formView is the round form alone (templates.RoundFormView), with the

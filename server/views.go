@@ -132,8 +132,8 @@ func botLabel(l *i18n.Localizer, name string, ruleOfThumb int) string {
 // viewer's own seat (an empty you keeps the viewer's nickname).
 // A bot goes by its short name ("Hold-20 bot", botName), the same on the
 // board, the review and the teacher's pages; several bots in a match are
-// numbered in seat order ("Hold-20 bot 2"), so
-// that each can be told apart.
+// numbered in seat order ("Hold-20 bot 2"), so that each can be told
+// apart.
 func seatWordsAll(row play.Match, viewer int, anonymous bool, you i18n.Msg) []i18n.Msg {
 	names := make([]i18n.Msg, row.Variant.Seats)
 	for _, seat := range row.Seats {
